@@ -1,0 +1,232 @@
+package omp
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// ErrRPCDisconnected is the error every pending and later RPC dialog fails
+// with once the client's stream has ended.
+var ErrRPCDisconnected = errors.New("RPC client disconnected before extension UI response completed")
+
+// MaxRPCFrame bounds one incoming frame (one line). A longer line ends the
+// stream as a disconnect.
+const MaxRPCFrame = 16 << 20
+
+// RPCRequest is an extension_ui_request frame written to the client.
+type RPCRequest struct {
+	Type          string              `json:"type"`
+	ID            string              `json:"id"`
+	Method        string              `json:"method"`
+	Title         string              `json:"title,omitempty"`
+	Options       []string            `json:"options,omitempty"`
+	OptionDetails []map[string]string `json:"optionDetails,omitempty"`
+	TargetID      string              `json:"targetId,omitempty"`
+}
+
+// rpcAnswer settles one pending dialog.
+type rpcAnswer struct {
+	value any
+	err   error
+}
+
+// RPCUI is the select surface of RPC mode: it writes extension_ui_request
+// frames, one JSON object per line, to the client and settles them from the
+// extension_ui_response frames the client sends back.
+type RPCUI struct {
+	w   io.Writer
+	wmu sync.Mutex
+
+	mu       sync.Mutex
+	nextID   uint64
+	pending  map[string]chan rpcAnswer
+	closed   error
+	problems []error
+	done     chan struct{}
+}
+
+// NewRPCUI starts reading response frames from r and writes request frames
+// to w. Reading ends at the end of r (or a read error), which disconnects
+// the UI.
+func NewRPCUI(w io.Writer, r io.Reader) *RPCUI {
+	u := &RPCUI{w: w, pending: map[string]chan rpcAnswer{}, done: make(chan struct{})}
+	go u.readLoop(r)
+	return u
+}
+
+// Done is closed once the UI has stopped reading its input.
+func (u *RPCUI) Done() <-chan struct{} { return u.done }
+
+// Problems returns the frames the UI could not use (malformed lines, frames
+// that are not UI responses), in arrival order.
+func (u *RPCUI) Problems() []error {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return append([]error{}, u.problems...)
+}
+
+func (u *RPCUI) problem(err error) {
+	u.mu.Lock()
+	u.problems = append(u.problems, err)
+	u.mu.Unlock()
+}
+
+func (u *RPCUI) readLoop(r io.Reader) {
+	defer close(u.done)
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), MaxRPCFrame)
+	line := 0
+	for sc.Scan() {
+		line++
+		u.dispatch(line, sc.Bytes())
+	}
+	if err := sc.Err(); err != nil {
+		u.problem(fmt.Errorf("rpc input: %w", err))
+	}
+	u.mu.Lock()
+	u.closed = ErrRPCDisconnected
+	pending := u.pending
+	u.pending = map[string]chan rpcAnswer{}
+	u.mu.Unlock()
+	for _, ch := range pending {
+		ch <- rpcAnswer{err: ErrRPCDisconnected}
+	}
+}
+
+// dispatch routes one incoming line. Any object with type
+// extension_ui_response and a string id is a control frame: it settles the
+// pending dialog with that id, or is dropped when there is none.
+func (u *RPCUI) dispatch(line int, b []byte) {
+	if strings.TrimSpace(string(b)) == "" {
+		return
+	}
+	var frame map[string]json.RawMessage
+	if err := json.Unmarshal(b, &frame); err != nil {
+		u.problem(fmt.Errorf("rpc input line %d: malformed frame: %v", line, err))
+		return
+	}
+	var typ, id string
+	if json.Unmarshal(frame["type"], &typ) != nil || typ != "extension_ui_response" || json.Unmarshal(frame["id"], &id) != nil {
+		u.problem(fmt.Errorf("rpc input line %d: not an extension_ui_response frame with a string id", line))
+		return
+	}
+	u.mu.Lock()
+	ch, ok := u.pending[id]
+	delete(u.pending, id)
+	u.mu.Unlock()
+	if !ok {
+		return
+	}
+	ch <- rpcAnswer{value: selectValue(frame)}
+}
+
+// selectValue reads a select answer: cancelled ⇒ none; else the value key
+// verbatim, whatever it holds; else none.
+func selectValue(frame map[string]json.RawMessage) any {
+	var cancelled any
+	if raw, ok := frame["cancelled"]; ok && json.Unmarshal(raw, &cancelled) == nil && truthy(cancelled) {
+		return nil
+	}
+	raw, ok := frame["value"]
+	if !ok {
+		return nil
+	}
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return nil
+	}
+	return v
+}
+
+func truthy(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return false
+	case bool:
+		return x
+	case float64:
+		return x != 0
+	case string:
+		return x != ""
+	}
+	return true
+}
+
+func (u *RPCUI) write(f RPCRequest) error {
+	b, err := json.Marshal(f)
+	if err != nil {
+		return err
+	}
+	u.wmu.Lock()
+	defer u.wmu.Unlock()
+	_, err = u.w.Write(append(b, '\n'))
+	return err
+}
+
+func (u *RPCUI) newID() string {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.nextID++
+	return strconv.FormatUint(u.nextID, 10)
+}
+
+// Select sends a select request and waits for its answer. A context that is
+// already done returns no answer without sending anything; a context that
+// ends while waiting sends a cancel frame naming the request and returns no
+// answer. Once the client has disconnected, the request is still written and
+// the call fails with ErrRPCDisconnected.
+func (u *RPCUI) Select(ctx context.Context, title string, options []SelectItem) (any, error) {
+	if ctx.Err() != nil {
+		return nil, nil
+	}
+	req := RPCRequest{Type: "extension_ui_request", ID: u.newID(), Method: "select", Title: title, Options: make([]string, len(options))}
+	details, described := make([]map[string]string, len(options)), false
+	for i, o := range options {
+		req.Options[i] = o.Label
+		details[i] = map[string]string{}
+		if d := strings.TrimSpace(o.Description); d != "" {
+			details[i]["description"], described = d, true
+		}
+	}
+	if described {
+		req.OptionDetails = details
+	}
+
+	ch := make(chan rpcAnswer, 1)
+	u.mu.Lock()
+	closed := u.closed
+	if closed == nil {
+		u.pending[req.ID] = ch
+	}
+	u.mu.Unlock()
+	if err := u.write(req); err != nil {
+		u.drop(req.ID)
+		return nil, fmt.Errorf("rpc: writing select request: %w", err)
+	}
+	if closed != nil {
+		return nil, closed
+	}
+	select {
+	case a := <-ch:
+		return a.value, a.err
+	case <-ctx.Done():
+		u.drop(req.ID)
+		if err := u.write(RPCRequest{Type: "extension_ui_request", ID: u.newID(), Method: "cancel", TargetID: req.ID}); err != nil {
+			return nil, fmt.Errorf("rpc: writing cancel request: %w", err)
+		}
+		return nil, nil
+	}
+}
+
+func (u *RPCUI) drop(id string) {
+	u.mu.Lock()
+	delete(u.pending, id)
+	u.mu.Unlock()
+}
