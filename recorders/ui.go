@@ -1,0 +1,118 @@
+package recorders
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+
+	"github.com/deskcheck/deskcheck/host/omp"
+)
+
+// Script is a sequence of scripted dialog answers: a string is returned as
+// is, nil is a dismissed dialog. Asking past the end answers nil and is
+// marked in the trace.
+type Script struct {
+	mu      sync.Mutex
+	answers []*string
+	used    int
+	trace   *Trace
+}
+
+// NewScript returns a script of answers (nil entries are dismissals).
+func NewScript(answers []*string, trace *Trace) *Script {
+	return &Script{answers: answers, trace: trace}
+}
+
+// Next returns the next answer and whether the script had one.
+func (s *Script) Next() (answer *string, scripted bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.used >= len(s.answers) {
+		s.used++
+		s.trace.Add("script", "no scripted answer left (dialog %d): behaves as dismissed", s.used)
+		return nil, false
+	}
+	a := s.answers[s.used]
+	s.used++
+	return a, true
+}
+
+// Unused returns how many scripted answers were never asked for.
+func (s *Script) Unused() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.used >= len(s.answers) {
+		return 0
+	}
+	return len(s.answers) - s.used
+}
+
+// ScriptedUI is a select UI that answers from a Script.
+type ScriptedUI struct{ Script *Script }
+
+// Select returns the next scripted answer.
+func (u ScriptedUI) Select(context.Context, string, []omp.SelectItem) (any, error) {
+	a, _ := u.Script.Next()
+	if a == nil {
+		return nil, nil
+	}
+	return *a, nil
+}
+
+// Dialogs records every select call made on the UI it wraps: the title,
+// the options and the answer.
+type Dialogs struct {
+	Inner omp.UI
+	Trace *Trace
+
+	mu     sync.Mutex
+	titles []string
+}
+
+// Select records the dialog and passes it to the wrapped UI.
+func (d *Dialogs) Select(ctx context.Context, title string, options []omp.SelectItem) (any, error) {
+	labels := make([]string, len(options))
+	for i, o := range options {
+		labels[i] = o.Label
+	}
+	d.mu.Lock()
+	d.titles = append(d.titles, title)
+	d.mu.Unlock()
+	d.Trace.Add("select", "%s %s", quote(title), "["+strings.Join(labels, ", ")+"]")
+	v, err := d.Inner.Select(ctx, title, options)
+	switch {
+	case err != nil:
+		d.Trace.Add("answer", "select failed: %v", err)
+	case v == nil:
+		d.Trace.Add("answer", "dismissed (no answer)")
+	default:
+		d.Trace.Add("answer", "%s", jsonText(v))
+	}
+	return v, err
+}
+
+// Titles returns the titles of the dialogs shown so far.
+func (d *Dialogs) Titles() []string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return append([]string{}, d.titles...)
+}
+
+// Count returns the number of dialogs shown so far.
+func (d *Dialogs) Count() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return len(d.titles)
+}
+
+func quote(s string) string { return jsonText(s) }
+
+// jsonText renders v as compact JSON for the trace.
+func jsonText(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "<unprintable>"
+	}
+	return string(b)
+}

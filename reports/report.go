@@ -1,0 +1,173 @@
+package reports
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"time"
+
+	"github.com/deskcheck/deskcheck/recorders"
+	"github.com/deskcheck/deskcheck/schema"
+	"github.com/deskcheck/deskcheck/verifier"
+)
+
+// FormatVersion is the version of the JSON evidence format.
+const FormatVersion = 1
+
+// HostModel names the host model the cases ran against.
+const (
+	HostModel     = "host/omp"
+	HostReference = "oh-my-pi e3c6d1042a324e74035fa4917303240446f7166d (wrapper, approval); 4324de2c60d810ef19d4775a94dd194e57e6e33e (fallback, classifier)"
+)
+
+// Report is the JSON evidence of one verification run.
+type Report struct {
+	FormatVersion int              `json:"formatVersion"`
+	GeneratedAt   string           `json:"generatedAt"`
+	Verdict       string           `json:"verdict"`
+	Provenance    Provenance       `json:"provenance"`
+	Summary       verifier.Summary `json:"summary"`
+	Cases         []Case           `json:"cases"`
+	SourceOnly    []Claim          `json:"sourceOnly"`
+}
+
+// Provenance says what produced a report from what.
+type Provenance struct {
+	Deskcheck        string `json:"deskcheck"`
+	Revision         string `json:"revision"`
+	GoVersion        string `json:"goVersion"`
+	HostModel        string `json:"hostModel"`
+	HostReference    string `json:"hostReference"`
+	CaseSchemaSHA256 string `json:"caseSchemaSha256"`
+	Files            []File `json:"files"`
+}
+
+// File is one case file that was read.
+type File struct {
+	Path          string `json:"path"`
+	Desk          string `json:"desk"`
+	SHA256        string `json:"sha256"`
+	SchemaVersion int    `json:"schemaVersion"`
+}
+
+// Case is the evidence of one case.
+type Case struct {
+	Desk       string              `json:"desk"`
+	ID         string              `json:"id"`
+	Title      string              `json:"title"`
+	Scenario   string              `json:"scenario"`
+	Status     verifier.Status     `json:"status"`
+	Why        string              `json:"why,omitempty"`
+	SourceRefs []SourceRef         `json:"sourceRefs"`
+	Expected   json.RawMessage     `json:"expected"`
+	Observed   map[string]any      `json:"observed"`
+	Mismatches []verifier.Mismatch `json:"mismatches"`
+	Trace      []recorders.Event   `json:"trace"`
+	Error      string              `json:"error,omitempty"`
+}
+
+// SourceRef is a sourceRefs key resolved to its source text.
+type SourceRef struct {
+	Key    string `json:"key"`
+	Source string `json:"source"`
+}
+
+// Claim is a source-only claim: never executed, never a pass.
+type Claim struct {
+	Desk        string      `json:"desk"`
+	ID          string      `json:"id"`
+	Claim       string      `json:"claim"`
+	NotExecuted string      `json:"notExecuted"`
+	SourceRefs  []SourceRef `json:"sourceRefs"`
+}
+
+// Build turns a suite result into a report. now is used unless
+// SOURCE_DATE_EPOCH is set.
+func Build(s *verifier.SuiteResult, now time.Time) *Report {
+	r := &Report{
+		FormatVersion: FormatVersion,
+		GeneratedAt:   timestamp(now),
+		Verdict:       "fail",
+		Provenance:    provenance(s.Desks),
+		Summary:       s.Summary,
+		Cases:         make([]Case, 0, len(s.Results)),
+		SourceOnly:    make([]Claim, 0, len(s.Claims)),
+	}
+	if s.Passed() {
+		r.Verdict = "pass"
+	}
+	for _, res := range s.Results {
+		c := res.Case
+		r.Cases = append(r.Cases, Case{
+			Desk: c.Desk.ID, ID: c.ID, Title: c.Title, Scenario: c.Scenario, Status: res.Status, Why: c.Why,
+			SourceRefs: resolve(c.Desk, c.SourceRefs), Expected: compact([]byte(c.ExpectedRaw)), Observed: res.Observed,
+			Mismatches: nonNil(res.Mismatches), Trace: nonNilEvents(res.Trace), Error: res.Err,
+		})
+	}
+	for _, cl := range s.Claims {
+		r.SourceOnly = append(r.SourceOnly, Claim{Desk: cl.Desk.ID, ID: cl.ID, Claim: cl.Claim, NotExecuted: cl.NotExecuted, SourceRefs: resolve(cl.Desk, cl.SourceRefs)})
+	}
+	return r
+}
+
+func resolve(d *verifier.Desk, keys []string) []SourceRef {
+	out := make([]SourceRef, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, SourceRef{Key: k, Source: d.Sources[k]})
+	}
+	return out
+}
+
+func nonNil(m []verifier.Mismatch) []verifier.Mismatch {
+	if m == nil {
+		return []verifier.Mismatch{}
+	}
+	return m
+}
+
+func nonNilEvents(e []recorders.Event) []recorders.Event {
+	if e == nil {
+		return []recorders.Event{}
+	}
+	return e
+}
+
+func compact(raw []byte) json.RawMessage {
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, raw); err != nil {
+		return json.RawMessage("null")
+	}
+	return buf.Bytes()
+}
+
+func provenance(desks []*verifier.Desk) Provenance {
+	p := Provenance{Deskcheck: "(devel)", Revision: "unknown", GoVersion: runtime.Version(),
+		HostModel: HostModel, HostReference: HostReference, CaseSchemaSHA256: schema.SHA256(), Files: []File{}}
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if bi.Main.Version != "" {
+			p.Deskcheck = bi.Main.Version
+		}
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" && s.Value != "" {
+				p.Revision = s.Value
+			}
+		}
+	}
+	for _, d := range desks {
+		p.Files = append(p.Files, File{Path: d.Path, Desk: d.ID, SHA256: d.SHA256, SchemaVersion: d.SchemaVersion})
+	}
+	return p
+}
+
+// timestamp is now in UTC (RFC 3339), or SOURCE_DATE_EPOCH when set.
+func timestamp(now time.Time) string {
+	if v := os.Getenv("SOURCE_DATE_EPOCH"); v != "" {
+		if secs, err := strconv.ParseInt(v, 10, 64); err == nil {
+			now = time.Unix(secs, 0)
+		}
+	}
+	return now.UTC().Format(time.RFC3339)
+}

@@ -1,0 +1,96 @@
+package reports
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/deskcheck/deskcheck/verifier"
+)
+
+// TextOptions steer the text reporter.
+type TextOptions struct {
+	// Verbose prints the event trace of passing cases too.
+	Verbose bool
+	// Color marks verdicts with ANSI colours.
+	Color bool
+}
+
+// WriteText prints one line per case, a block per failure naming every
+// mismatched field with its expected and observed value and the trace,
+// the source-only claims as not executed, and a closing summary line.
+func WriteText(w io.Writer, r *Report, opts TextOptions) error {
+	p := &printer{w: w}
+	paint := func(code, s string) string {
+		if !opts.Color {
+			return s
+		}
+		return "\x1b[" + code + "m" + s + "\x1b[0m"
+	}
+	for _, c := range r.Cases {
+		label := map[verifier.Status]string{verifier.Pass: paint("32", "PASS"), verifier.Fail: paint("31", "FAIL"), verifier.Errored: paint("33", "ERROR")}[c.Status]
+		p.printf("%s %s/%s  %s\n", label, c.Desk, c.ID, c.Title)
+		switch c.Status {
+		case verifier.Fail:
+			for _, m := range c.Mismatches {
+				p.printf("    %s (%s): expected %s, observed %s\n", m.Field, m.Comparison, show(m.Expected), show(m.Observed))
+			}
+		case verifier.Errored:
+			p.printf("    could not run: %s\n", firstLine(c.Error))
+		}
+		if c.Status != verifier.Pass || opts.Verbose {
+			for _, e := range c.Trace {
+				prefix := "      "
+				if e.Call > 0 {
+					prefix = fmt.Sprintf("      [call %d] ", e.Call)
+				}
+				p.printf("%s%s: %s\n", prefix, e.Kind, e.Text)
+			}
+		}
+	}
+	for _, cl := range r.SourceOnly {
+		p.printf("%s %s/%s  source-only claim; not executed: %s\n", paint("36", "NOT EXECUTED"), cl.Desk, cl.ID, cl.NotExecuted)
+	}
+	s := r.Summary
+	line := fmt.Sprintf("%d passed, %d failed", s.Passed, s.Failed)
+	if s.Errored > 0 {
+		line += fmt.Sprintf(", %d errored", s.Errored)
+	}
+	p.printf("%s\n", line)
+	if s.SourceOnly > 0 {
+		p.printf("(%d source-only claims not executed)\n", s.SourceOnly)
+	}
+	return p.err
+}
+
+type printer struct {
+	w   io.Writer
+	err error
+}
+
+func (p *printer) printf(format string, args ...any) {
+	if p.err == nil {
+		_, p.err = fmt.Fprintf(p.w, format, args...)
+	}
+}
+
+// show renders a value for a mismatch line: JSON, with "nothing" for an
+// absent observation.
+func show(v any) string {
+	if v == nil {
+		return "nothing (null)"
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}

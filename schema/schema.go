@@ -1,0 +1,125 @@
+// Package schema holds the JSON Schema of deskcheck case files and checks
+// documents against it.
+//
+// The schema (draft-07) is embedded and compiled once. Validation never
+// fetches anything: the schema refers only to its own definitions, and the
+// $schema of a case file is data like any other string. The schema engine
+// (gojsonschema) is used in this file only, so it can be swapped here.
+package schema
+
+import (
+	"crypto/sha256"
+	_ "embed"
+	"encoding/hex"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/xeipuuv/gojsonschema"
+)
+
+// CaseSchema is the draft-07 JSON Schema of a case file.
+//
+//go:embed case.schema.json
+var CaseSchema []byte
+
+// SHA256 returns the hex SHA-256 of CaseSchema.
+func SHA256() string {
+	sum := sha256.Sum256(CaseSchema)
+	return hex.EncodeToString(sum[:])
+}
+
+// Problem is one way a document breaks the schema.
+type Problem struct {
+	// Pointer is the RFC 6901 JSON pointer of the offending value.
+	Pointer string
+	// Key, when set, names an object key the problem is about (an
+	// unexpected property); Pointer then names its object.
+	Key string
+	// Message says what is wrong, in words.
+	Message string
+}
+
+var (
+	compileOnce sync.Once
+	compiled    *gojsonschema.Schema
+	compileErr  error
+)
+
+func caseSchema() (*gojsonschema.Schema, error) {
+	compileOnce.Do(func() {
+		loader := gojsonschema.NewSchemaLoader()
+		loader.Draft = gojsonschema.Draft7
+		loader.AutoDetect = false
+		loader.Validate = false
+		compiled, compileErr = loader.Compile(gojsonschema.NewBytesLoader(CaseSchema))
+	})
+	return compiled, compileErr
+}
+
+// wrappers are the error types that only say a sub-schema failed; the
+// failures inside them are reported on their own.
+var wrappers = map[string]bool{
+	"condition_then": true, "condition_else": true,
+	"number_all_of": true, "number_any_of": true, "number_one_of": true,
+}
+
+// Validate checks a JSON document against the case schema. doc must be
+// well-formed JSON. Problems come sorted by pointer.
+func Validate(doc []byte) ([]Problem, error) {
+	s, err := caseSchema()
+	if err != nil {
+		return nil, fmt.Errorf("compiling the case schema: %w", err)
+	}
+	res, err := s.Validate(gojsonschema.NewBytesLoader(doc))
+	if err != nil {
+		return nil, fmt.Errorf("validating: %w", err)
+	}
+	var out []Problem
+	for _, e := range res.Errors() {
+		if wrappers[e.Type()] {
+			continue
+		}
+		p := Problem{Pointer: pointer(e.Context()), Message: message(e)}
+		if e.Type() == "additional_property_not_allowed" {
+			p.Key, _ = e.Details()["property"].(string)
+		}
+		out = append(out, p)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Pointer < out[j].Pointer })
+	return out, nil
+}
+
+// pointer converts a gojsonschema context ("(root)", "cases", "0", ...) to
+// a JSON pointer.
+func pointer(ctx *gojsonschema.JsonContext) string {
+	if ctx == nil {
+		return ""
+	}
+	const sep = "\x00"
+	parts := strings.Split(ctx.String(sep), sep)
+	var b strings.Builder
+	for _, p := range parts[1:] {
+		b.WriteByte('/')
+		b.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(p))
+	}
+	return b.String()
+}
+
+func message(e gojsonschema.ResultError) string {
+	d := e.Details()
+	switch e.Type() {
+	case "additional_property_not_allowed":
+		return fmt.Sprintf("unknown key %q", d["property"])
+	case "required":
+		return fmt.Sprintf("missing required key %q", d["property"])
+	case "invalid_type":
+		return fmt.Sprintf("wrong type: expected %v, found %v", d["expected"], d["given"])
+	case "enum":
+		return fmt.Sprintf("must be one of %v", d["allowed"])
+	case "const":
+		return fmt.Sprintf("must be %v", d["allowed"])
+	}
+	return e.Description()
+}

@@ -1,0 +1,143 @@
+package verifier
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Limits bound what a case may ask for.
+type Limits struct {
+	// Repeat bounds given.repeat.
+	Repeat int
+	// Choices bounds the number of scripted choices.
+	Choices int
+}
+
+// DefaultLimits are the limits unless the caller sets others.
+var DefaultLimits = Limits{Repeat: 1000, Choices: 1000}
+
+// Lint checks loaded desks for problems the schema cannot see: ids unique
+// across all desks, sourceRefs that name a source, expected keys the
+// scenario observes, scripted choices that match the prompts expected,
+// limits, and a label that warns readers not to execute anything.
+func Lint(desks []*Desk, limits Limits) Diagnostics {
+	var ds Diagnostics
+	seen := map[string]string{} // id → where first seen
+	claimID := func(d *Desk, id, ptr string) {
+		line, col := d.Locate(ptr+"/id", false)
+		here := fmt.Sprintf("%s:%d:%d", d.Path, line, col)
+		if first, dup := seen[id]; dup {
+			ds = append(ds, d.diag(Error, ptr+"/id", false, "duplicate id %q (first at %s)", id, first))
+			return
+		}
+		seen[id] = here
+	}
+	deskIDs := map[string]string{}
+	for _, d := range desks {
+		if first, dup := deskIDs[d.ID]; dup {
+			ds = append(ds, d.diag(Error, "/id", false, "duplicate desk id %q (first in %s)", d.ID, first))
+		} else {
+			deskIDs[d.ID] = d.Path
+		}
+		if !strings.Contains(strings.ToUpper(d.Label), "DO NOT EXECUTE") {
+			ds = append(ds, d.diag(Warning, "/label", false, "the label should warn readers: DO NOT EXECUTE"))
+		}
+		refs := func(ptr string, list []string) {
+			for i, r := range list {
+				if _, ok := d.Sources[r]; !ok {
+					ds = append(ds, d.diag(Error, fmt.Sprintf("%s/sourceRefs/%d", ptr, i), false, "sourceRef %q names no key of sources%s", r, knownKeys(d.Sources)))
+				}
+			}
+		}
+		for _, c := range d.Cases {
+			claimID(d, c.ID, c.Pointer)
+			refs(c.Pointer, c.SourceRefs)
+			ds = append(ds, lintCase(c, limits)...)
+		}
+		for _, cl := range d.Claims {
+			claimID(d, cl.ID, cl.Pointer)
+			refs(cl.Pointer, cl.SourceRefs)
+		}
+	}
+	ds.Sort()
+	return ds
+}
+
+func lintCase(c *Case, limits Limits) Diagnostics {
+	d := c.Desk
+	var ds Diagnostics
+	sc, ok := LookupScenario(c.Scenario)
+	if !ok {
+		return Diagnostics{d.diag(Error, c.Pointer+"/scenario", false, "unknown scenario %q (known: %s)", c.Scenario, strings.Join(ScenarioNames(), ", "))}
+	}
+	for _, f := range c.Expected {
+		if _, ok := sc.Expected[f.Key]; !ok {
+			ds = append(ds, d.diag(Error, c.Pointer+"/expected/"+pointerToken(f.Key), true, "expected key %q is not observed by scenario %s%s", f.Key, sc.Name, suggest(f.Key, sc.Expected)))
+		}
+	}
+	if c.Scenario != wrapperScenario.Name {
+		return ds
+	}
+	if r := c.Given.Get("repeat"); r.Exists() && r.Int() > int64(limits.Repeat) {
+		ds = append(ds, d.diag(Error, c.Pointer+"/given/repeat", false, "repeat %s is over the limit of %d", r.Raw, limits.Repeat))
+	}
+	choices := c.Given.Get("choices")
+	n := len(choices.Array())
+	if n > limits.Choices {
+		ds = append(ds, d.diag(Error, c.Pointer+"/given/choices", false, "%d scripted choices are over the limit of %d", n, limits.Choices))
+	}
+	for _, f := range c.Expected {
+		if f.Key == "prompts" && choices.Exists() && f.Value.Int() != int64(n) {
+			ds = append(ds, d.diag(Warning, c.Pointer+"/given/choices", false, "%d scripted choices but %d prompts expected", n, f.Value.Int()))
+		}
+	}
+	return ds
+}
+
+func knownKeys(m map[string]string) string {
+	if len(m) == 0 {
+		return " (the desk has no sources)"
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return " (known: " + strings.Join(keys, ", ") + ")"
+}
+
+// suggest names the closest known key when one is a likely misspelling.
+func suggest[V any](key string, known map[string]V) string {
+	best, bestDist := "", 3
+	for k := range known {
+		if dist := editDistance(strings.ToLower(key), strings.ToLower(k)); dist < bestDist || (dist == bestDist && k < best) {
+			best, bestDist = k, dist
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf("; did you mean %q?", best)
+}
+
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}

@@ -1,0 +1,270 @@
+package verifier
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/deskcheck/deskcheck/schema"
+)
+
+// SchemaVersion is the case-file format version this verifier reads.
+const SchemaVersion = 1
+
+// MaxDepth bounds the nesting of a case file.
+const MaxDepth = 64
+
+// Desk is one loaded case file.
+type Desk struct {
+	Path          string
+	ID            string
+	Title         string
+	Label         string
+	SchemaVersion int
+	SHA256        string
+	Sources       map[string]string
+	Cases         []*Case
+	Claims        []*Claim
+
+	pos    *position
+	values map[string]int // JSON pointer → offset of the value
+	keys   map[string]int // JSON pointer → offset of the key naming it
+}
+
+// Case is one executable case.
+type Case struct {
+	Desk       *Desk
+	ID         string
+	Title      string
+	Scenario   string
+	Why        string
+	SourceRefs []string
+	Given      gjson.Result
+	Expected   []Field
+	// ExpectedRaw is the expected block as written.
+	ExpectedRaw string
+	// Pointer is the case's JSON pointer in its file, e.g. /cases/3.
+	Pointer string
+}
+
+// FullID is <desk-id>/<case-id>.
+func (c *Case) FullID() string { return c.Desk.ID + "/" + c.ID }
+
+// Field is one key of an expected block, in file order.
+type Field struct {
+	Key   string
+	Value gjson.Result
+}
+
+// Claim is a source-only claim: reported as not executed.
+type Claim struct {
+	Desk        *Desk
+	ID          string
+	Claim       string
+	NotExecuted string
+	SourceRefs  []string
+	Pointer     string
+}
+
+// FullID is <desk-id>/<claim-id>.
+func (c *Claim) FullID() string { return c.Desk.ID + "/" + c.ID }
+
+// Locate returns the line and column of the value at pointer ptr, or of
+// the key naming it when key is true. An unknown pointer falls back to its
+// nearest known parent.
+func (d *Desk) Locate(ptr string, key bool) (line, col int) {
+	for {
+		if key {
+			if off, ok := d.keys[ptr]; ok {
+				return d.pos.at(off)
+			}
+		}
+		if off, ok := d.values[ptr]; ok {
+			return d.pos.at(off)
+		}
+		if ptr == "" {
+			return 1, 1
+		}
+		ptr = parentPointer(ptr)
+		key = false
+	}
+}
+
+func parentPointer(ptr string) string {
+	for i := len(ptr) - 1; i >= 0; i-- {
+		if ptr[i] == '/' {
+			return ptr[:i]
+		}
+	}
+	return ""
+}
+
+// diag makes a diagnostic located at ptr (at its key when key is true).
+func (d *Desk) diag(sev Severity, ptr string, key bool, format string, args ...any) Diagnostic {
+	line, col := d.Locate(ptr, key)
+	return Diagnostic{Severity: sev, File: d.Path, Line: line, Col: col, Pointer: ptr, Summary: fmt.Sprintf(format, args...)}
+}
+
+// Load parses, checks and validates one case file. The returned desk is
+// nil when any error was found; warnings come with a desk.
+func Load(path string, data []byte) (*Desk, Diagnostics) {
+	d := &Desk{Path: path, pos: newPosition(data), values: map[string]int{}, keys: map[string]int{}}
+	sum := sha256.Sum256(data)
+	d.SHA256 = hex.EncodeToString(sum[:])
+	fail := func(off int, format string, args ...any) (*Desk, Diagnostics) {
+		line, col := d.pos.at(off)
+		return nil, Diagnostics{{Severity: Error, File: path, Line: line, Col: col, Summary: fmt.Sprintf(format, args...)}}
+	}
+
+	switch {
+	case len(data) == 0:
+		return fail(0, "empty file: a case file is a JSON object")
+	case hasBOM(data):
+		return fail(0, "file starts with a byte-order mark; save it as UTF-8 without one")
+	case !utf8.Valid(data):
+		return fail(firstInvalidUTF8(data), "invalid UTF-8")
+	}
+	var raw json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			off := int(se.Offset)
+			if off > 0 {
+				off-- // the offset is just past the offending byte
+			}
+			return fail(off, "malformed JSON: %s", se.Error())
+		}
+		return fail(0, "malformed JSON: %v", err)
+	}
+	root := gjson.ParseBytes(data)
+	if !root.IsObject() {
+		return fail(root.Index+firstNonSpace(data), "the top level must be a JSON object")
+	}
+	d.values[""] = firstNonSpace(data)
+	if ds := d.index(root, "", 1); len(ds) > 0 {
+		return nil, ds
+	}
+
+	if v := root.Get("schemaVersion"); v.Type == gjson.Number && v.Raw != strconv.Itoa(SchemaVersion) {
+		return nil, Diagnostics{d.diag(Error, "/schemaVersion", false, "unsupported schemaVersion %s; this deskcheck reads %d", v.Raw, SchemaVersion)}
+	}
+	problems, err := schema.Validate(data)
+	if err != nil {
+		return nil, Diagnostics{{Severity: Error, File: path, Summary: err.Error()}}
+	}
+	if len(problems) > 0 {
+		var ds Diagnostics
+		for _, p := range problems {
+			if p.Key != "" {
+				ds = append(ds, d.diag(Error, p.Pointer+"/"+pointerToken(p.Key), true, "%s", p.Message))
+			} else {
+				ds = append(ds, d.diag(Error, p.Pointer, false, "%s", p.Message))
+			}
+		}
+		ds.Sort()
+		return nil, ds
+	}
+	d.build(root)
+	return d, nil
+}
+
+// index walks the document, recording where every value and key is and
+// rejecting duplicate keys and excessive nesting.
+func (d *Desk) index(v gjson.Result, ptr string, depth int) Diagnostics {
+	if depth > MaxDepth {
+		return Diagnostics{d.diag(Error, ptr, false, "nesting deeper than %d levels", MaxDepth)}
+	}
+	var ds Diagnostics
+	if v.IsObject() {
+		seen := map[string]string{}
+		v.ForEach(func(k, val gjson.Result) bool {
+			name := k.String()
+			child := ptr + "/" + pointerToken(name)
+			if first, dup := seen[name]; dup {
+				line, col := d.pos.at(k.Index)
+				ds = append(ds, Diagnostic{Severity: Error, File: d.Path, Line: line, Col: col, Pointer: child,
+					Summary: fmt.Sprintf("duplicate key %q (first at %s)", name, first)})
+				return true
+			}
+			fl, fc := d.pos.at(k.Index)
+			seen[name] = fmt.Sprintf("%d:%d", fl, fc)
+			d.keys[child], d.values[child] = k.Index, val.Index
+			ds = append(ds, d.index(val, child, depth+1)...)
+			return true
+		})
+	} else if v.IsArray() {
+		i := 0
+		v.ForEach(func(_, val gjson.Result) bool {
+			child := ptr + "/" + strconv.Itoa(i)
+			d.values[child] = val.Index
+			ds = append(ds, d.index(val, child, depth+1)...)
+			i++
+			return true
+		})
+	}
+	return ds
+}
+
+// build reads a schema-valid document into the desk.
+func (d *Desk) build(root gjson.Result) {
+	d.ID = root.Get("id").String()
+	d.Title = root.Get("title").String()
+	d.Label = root.Get("label").String()
+	d.SchemaVersion = int(root.Get("schemaVersion").Int())
+	d.Sources = map[string]string{}
+	root.Get("sources").ForEach(func(k, v gjson.Result) bool {
+		d.Sources[k.String()] = v.String()
+		return true
+	})
+	for i, c := range root.Get("cases").Array() {
+		cs := &Case{Desk: d, ID: c.Get("id").String(), Title: c.Get("title").String(), Scenario: c.Get("scenario").String(),
+			Why: c.Get("why").String(), SourceRefs: stringList(c.Get("sourceRefs")), Given: c.Get("given"),
+			Pointer: "/cases/" + strconv.Itoa(i)}
+		expected := c.Get("expected")
+		cs.ExpectedRaw = expected.Raw
+		expected.ForEach(func(k, v gjson.Result) bool {
+			cs.Expected = append(cs.Expected, Field{Key: k.String(), Value: v})
+			return true
+		})
+		d.Cases = append(d.Cases, cs)
+	}
+	for i, c := range root.Get("sourceOnly").Array() {
+		d.Claims = append(d.Claims, &Claim{Desk: d, ID: c.Get("id").String(), Claim: c.Get("claim").String(),
+			NotExecuted: c.Get("notExecuted").String(), SourceRefs: stringList(c.Get("sourceRefs")),
+			Pointer: "/sourceOnly/" + strconv.Itoa(i)})
+	}
+}
+
+func stringList(v gjson.Result) []string {
+	var out []string
+	for _, s := range v.Array() {
+		out = append(out, s.String())
+	}
+	return out
+}
+
+func firstInvalidUTF8(b []byte) int {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return i
+		}
+		i += n
+	}
+	return len(b)
+}
+
+func firstNonSpace(b []byte) int {
+	for i, c := range b {
+		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			return i
+		}
+	}
+	return 0
+}

@@ -1,0 +1,151 @@
+package verifier
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/deskcheck/deskcheck/host/omp"
+	"github.com/deskcheck/deskcheck/recorders"
+)
+
+// errorValue is a {code, message} pair from a case.
+type errorValue struct {
+	Code    *string `json:"code"`
+	Message string  `json:"message"`
+}
+
+// hostError makes the host error object for v: without a code, it carries
+// none.
+func (v *errorValue) hostError() *omp.Error {
+	if v == nil {
+		return nil
+	}
+	e := &omp.Error{Message: v.Message}
+	if v.Code != nil {
+		e.Code = *v.Code
+	}
+	return e
+}
+
+var fallbackScenario = Scenario{
+	Name:        "fallback",
+	Description: "one write through the host's file-write fallback over an inert writer",
+	Expected: map[string]Comparison{
+		"outcome":           Exact,
+		"effects":           Exact,
+		"primitiveAttempts": Exact,
+		"handlerCalls":      Exact,
+		"errorIncludes":     Substring,
+		"causeIncludes":     Substring,
+	},
+	Run: runFallback,
+}
+
+// FallbackTarget is the fictional path a fallback case writes to.
+const FallbackTarget = "/fictional/seed-shelf/card.txt"
+
+func runFallback(ctx context.Context, c *Case) (Observation, error) {
+	var g struct {
+		errorValue
+		RetryError *errorValue `json:"retryError"`
+		MkdirError *errorValue `json:"mkdirError"`
+		Handlers   []string    `json:"handlers"`
+	}
+	if err := json.Unmarshal([]byte(c.Given.Raw), &g); err != nil {
+		return Observation{}, fmt.Errorf("reading given: %w", err)
+	}
+	trace := &recorders.Trace{}
+	errs := []error{g.errorValue.hostError()}
+	if g.RetryError != nil {
+		errs = append(errs, g.RetryError.hostError())
+	}
+	writer := &recorders.Writer{Errors: errs, Trace: trace}
+	ops := recorders.PathOps{Trace: trace}
+	if g.MkdirError != nil {
+		ops.MkdirErr = g.MkdirError.hostError()
+	}
+	fb := &omp.Fallbacks{OnHandlerError: func(err error) { trace.Add("handler", "handler failed: %v (next handler)", err) }}
+	handlers := &recorders.Handlers{Trace: trace}
+	handlers.Register(fb, g.Handlers)
+
+	err := fb.WriteFile(ctx, FallbackTarget, []byte("fictional seed note"), writer, ops, "")
+	obs := Observation{Values: map[string]any{
+		"outcome":           "return",
+		"effects":           writer.Successes(),
+		"primitiveAttempts": writer.Attempts(),
+		"handlerCalls":      handlers.Calls(),
+		"errorIncludes":     nil,
+		"causeIncludes":     nil,
+	}}
+	switch {
+	case err == nil:
+		trace.Add("outcome", "returned")
+	case writer.Produced(err):
+		obs.Values["outcome"] = "throw-same-error"
+		trace.Add("outcome", "threw the writer's own error: %v", err)
+	default:
+		obs.Values["outcome"] = "throw"
+		trace.Add("outcome", "threw an error the writer did not produce: %v", err)
+	}
+	if err != nil {
+		obs.Values["errorIncludes"] = err.Error()
+		if cause := errors.Unwrap(err); cause != nil {
+			obs.Values["causeIncludes"] = cause.Error()
+		}
+	}
+	obs.Trace = trace.Events()
+	return obs, nil
+}
+
+var classifyScenario = Scenario{
+	Name:        "classify-error",
+	Description: "the host's permission-denied classifier on one thrown value",
+	Expected: map[string]Comparison{
+		"permissionDenied": Exact,
+		"effects":          Exact,
+	},
+	Run: runClassify,
+}
+
+func runClassify(_ context.Context, c *Case) (Observation, error) {
+	var g struct {
+		errorValue
+		Kind string `json:"kind"`
+	}
+	if err := json.Unmarshal([]byte(c.Given.Raw), &g); err != nil {
+		return Observation{}, fmt.Errorf("reading given: %w", err)
+	}
+	trace := &recorders.Trace{}
+	exec := &recorders.Executor{Trace: trace}
+	var value any
+	switch g.Kind {
+	case "object":
+		obj := map[string]any{"message": g.Message}
+		if g.Code != nil {
+			obj["code"] = *g.Code
+		}
+		value = obj
+		trace.Add("classify", "plain object (not an error) %s", recordersJSON(obj))
+	case "string":
+		value = g.Message
+		trace.Add("classify", "bare string %q", g.Message)
+	default:
+		e := g.errorValue.hostError()
+		value = e
+		if g.Code != nil {
+			trace.Add("classify", "error object with code %q and message %q", *g.Code, g.Message)
+		} else {
+			trace.Add("classify", "error object without a code, message %q", g.Message)
+		}
+	}
+	denied := omp.IsPermissionDenied(value)
+	trace.Add("outcome", "permission denied: %v", denied)
+	return Observation{Values: map[string]any{"permissionDenied": denied, "effects": exec.Effects()}, Trace: trace.Events()}, nil
+}
+
+func recordersJSON(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}

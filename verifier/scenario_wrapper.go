@@ -1,0 +1,207 @@
+package verifier
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/deskcheck/deskcheck/host/omp"
+	"github.com/deskcheck/deskcheck/recorders"
+)
+
+// DefaultToolName is the tool a wrapper case calls unless it names one.
+const DefaultToolName = "seed_note"
+
+// DefaultSafetyCheck is the message of the check `"safetyCheck": true` adds.
+const DefaultSafetyCheck = "Fictional seed shelf check"
+
+var wrapperScenario = Scenario{
+	Name:        "wrapper",
+	Description: "calls through the host's tool wrapper: approval resolution, tool_call, the approval dialog, execution",
+	Expected: map[string]Comparison{
+		"outcome":                Exact,
+		"effects":                Exact,
+		"prompts":                Exact,
+		"toolCalls":              Exact,
+		"successfulCalls":        Exact,
+		"input":                  JSONEqual,
+		"errorIncludes":          Substring,
+		"promptIncludes":         AnySubstring,
+		"rpcRequests":            Exact,
+		"providerSafetyApproved": Exact,
+	},
+	Run: runWrapper,
+}
+
+// wrapperGiven is the decoded given block of a wrapper case.
+type wrapperGiven struct {
+	Tool         string          `json:"tool"`
+	Approval     any             `json:"approval"`
+	Args         json.RawMessage `json:"args"`
+	Mode         string          `json:"mode"`
+	AutoApprove  bool            `json:"autoApprove"`
+	UserPolicies map[string]any  `json:"userPolicies"`
+	UI           any             `json:"ui"`
+	Choices      []*string       `json:"choices"`
+	Repeat       int             `json:"repeat"`
+	Revise       map[string]any  `json:"revise"`
+	SafetyCheck  json.RawMessage `json:"safetyCheck"`
+}
+
+func (g *wrapperGiven) safetyChecks() ([]omp.SafetyCheck, error) {
+	if len(g.SafetyCheck) == 0 {
+		return nil, nil
+	}
+	var v any
+	if err := json.Unmarshal(g.SafetyCheck, &v); err != nil {
+		return nil, err
+	}
+	switch x := v.(type) {
+	case bool:
+		if x {
+			return []omp.SafetyCheck{{Message: DefaultSafetyCheck}}, nil
+		}
+		return nil, nil
+	case string:
+		return []omp.SafetyCheck{{Message: x}}, nil
+	}
+	var checks []omp.SafetyCheck
+	err := json.Unmarshal(g.SafetyCheck, &checks)
+	return checks, err
+}
+
+func (g *wrapperGiven) args() (any, error) {
+	if len(g.Args) == 0 {
+		return map[string]any{}, nil
+	}
+	var v any
+	err := json.Unmarshal(g.Args, &v)
+	return v, err
+}
+
+func runWrapper(ctx context.Context, c *Case) (Observation, error) {
+	var g wrapperGiven
+	if err := json.Unmarshal([]byte(c.Given.Raw), &g); err != nil {
+		return Observation{}, fmt.Errorf("reading given: %w", err)
+	}
+	if g.Tool == "" {
+		g.Tool = DefaultToolName
+	}
+	if g.Repeat == 0 {
+		g.Repeat = 1
+	}
+	checks, err := g.safetyChecks()
+	if err != nil {
+		return Observation{}, fmt.Errorf("reading given.safetyCheck: %w", err)
+	}
+
+	trace := &recorders.Trace{}
+	script := recorders.NewScript(g.Choices, trace)
+	runner := omp.NewRunner()
+	var dialogs *recorders.Dialogs
+	var client *recorders.RPCClient
+	var finish func()
+	switch g.UI {
+	case false:
+		// No UI: the runner keeps its own no-op UI.
+	case "rpc":
+		var ui *omp.RPCUI
+		client, ui, finish = wireRPC(script, trace)
+		dialogs = &recorders.Dialogs{Inner: ui, Trace: trace}
+	default:
+		dialogs = &recorders.Dialogs{Inner: recorders.ScriptedUI{Script: script}, Trace: trace}
+	}
+	if dialogs != nil {
+		runner.SetUI(dialogs)
+	}
+	toolCalls := &recorders.ToolCalls{Trace: trace}
+	if g.Revise != nil {
+		toolCalls.Revise = g.Revise
+	}
+	runner.OnToolCall(toolCalls.Handler())
+	exec := &recorders.Executor{Trace: trace}
+	w := &omp.Wrapper{Tool: omp.Tool{Name: g.Tool, Approval: g.Approval}, Exec: exec, Runner: runner, Observe: trace.Note}
+
+	var lastErr error
+	var lastCall *omp.CallContext
+	successes := 0
+	for i := 1; i <= g.Repeat; i++ {
+		trace.StartCall(i)
+		args, err := g.args()
+		if err != nil {
+			return Observation{}, fmt.Errorf("reading given.args: %w", err)
+		}
+		call := &omp.CallContext{
+			Settings:    &omp.Settings{ApprovalMode: g.Mode, Approval: g.UserPolicies},
+			AutoApprove: g.AutoApprove,
+		}
+		if len(checks) > 0 {
+			call.Computer = &omp.ComputerCall{Actions: []any{args}, PendingSafetyChecks: checks}
+		}
+		_, lastErr = w.Execute(ctx, fmt.Sprintf("call-%d", i), args, call)
+		lastCall = call
+		if lastErr == nil {
+			successes++
+			trace.Add("outcome", "returned")
+		} else {
+			trace.Add("outcome", "threw: %s", lastErr.Error())
+		}
+	}
+	trace.StartCall(0)
+	if finish != nil {
+		finish()
+	}
+
+	obs := Observation{Values: map[string]any{
+		"outcome":                "return",
+		"effects":                exec.Effects(),
+		"prompts":                0,
+		"toolCalls":              toolCalls.Events(),
+		"successfulCalls":        successes,
+		"input":                  exec.LastInput(),
+		"errorIncludes":          nil,
+		"promptIncludes":         []string{},
+		"rpcRequests":            0,
+		"providerSafetyApproved": lastCall.ProviderSafetyApproved,
+	}}
+	if lastErr != nil {
+		obs.Values["outcome"] = "throw"
+		obs.Values["errorIncludes"] = lastErr.Error()
+	}
+	if dialogs != nil {
+		obs.Values["prompts"] = dialogs.Count()
+		obs.Values["promptIncludes"] = dialogs.Titles()
+	}
+	if client != nil {
+		obs.Values["rpcRequests"] = client.SelectRequests()
+	}
+	if n := script.Unused(); n > 0 {
+		trace.Add("script", "%d scripted answer(s) never asked for", n)
+	}
+	obs.Trace = trace.Events()
+	return obs, nil
+}
+
+// wireRPC connects the host's RPC select UI to a synthetic client over two
+// pipes. finish closes the host's output and waits until both sides have
+// stopped.
+func wireRPC(script *recorders.Script, trace *recorders.Trace) (*recorders.RPCClient, *omp.RPCUI, func()) {
+	toClient, hostOut := io.Pipe()
+	toHost, clientOut := io.Pipe()
+	ui := omp.NewRPCUI(hostOut, toHost)
+	client := &recorders.RPCClient{Script: script, Trace: trace}
+	served := make(chan struct{})
+	go func() {
+		defer close(served)
+		client.Serve(toClient, clientOut)
+	}()
+	return client, ui, func() {
+		hostOut.Close()
+		<-served
+		<-ui.Done()
+		for _, p := range ui.Problems() {
+			trace.Add("rpc", "host ignored a frame: %v", p)
+		}
+	}
+}

@@ -1,0 +1,117 @@
+package verifier
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"runtime/debug"
+
+	"github.com/deskcheck/deskcheck/recorders"
+)
+
+// Status is the verdict of one case.
+type Status string
+
+// The verdicts.
+const (
+	Pass    Status = "pass"
+	Fail    Status = "fail"
+	Errored Status = "errored"
+)
+
+// Result is the verdict of one case with its evidence.
+type Result struct {
+	Case       *Case
+	Status     Status
+	Observed   map[string]any
+	Mismatches []Mismatch
+	Trace      []recorders.Event
+	// Err says why an errored case could not run.
+	Err string
+}
+
+// Select returns the cases and source-only claims of desks, in file order,
+// whose <desk-id>/<id> matches run (all when run is nil).
+func Select(desks []*Desk, run *regexp.Regexp) ([]*Case, []*Claim) {
+	var cases []*Case
+	var claims []*Claim
+	for _, d := range desks {
+		for _, c := range d.Cases {
+			if run == nil || run.MatchString(c.FullID()) {
+				cases = append(cases, c)
+			}
+		}
+		for _, c := range d.Claims {
+			if run == nil || run.MatchString(c.FullID()) {
+				claims = append(claims, c)
+			}
+		}
+	}
+	return cases, claims
+}
+
+// RunCase runs one case and judges it. A panic inside the run is recovered
+// and makes the case errored.
+func RunCase(ctx context.Context, c *Case) (res Result) {
+	res = Result{Case: c}
+	defer func() {
+		if p := recover(); p != nil {
+			res.Status, res.Err = Errored, fmt.Sprintf("panic while running the case: %v\n%s", p, debug.Stack())
+		}
+	}()
+	sc, ok := LookupScenario(c.Scenario)
+	if !ok {
+		res.Status, res.Err = Errored, fmt.Sprintf("unknown scenario %q", c.Scenario)
+		return res
+	}
+	obs, err := sc.Run(ctx, c)
+	if err != nil {
+		res.Status, res.Err = Errored, err.Error()
+		return res
+	}
+	res.Trace = obs.Trace
+	res.Observed = map[string]any{}
+	for k, v := range obs.Values {
+		res.Observed[k] = normalize(v)
+	}
+	res.Mismatches = Compare(c.Expected, obs, sc)
+	res.Status = Pass
+	if len(res.Mismatches) > 0 {
+		res.Status = Fail
+	}
+	return res
+}
+
+// Run runs cases in order.
+func Run(ctx context.Context, cases []*Case) []Result {
+	out := make([]Result, len(cases))
+	for i, c := range cases {
+		out[i] = RunCase(ctx, c)
+	}
+	return out
+}
+
+// Summary counts results.
+type Summary struct {
+	Cases      int `json:"cases"`
+	Passed     int `json:"passed"`
+	Failed     int `json:"failed"`
+	Errored    int `json:"errored"`
+	SourceOnly int `json:"sourceOnly"`
+}
+
+// Summarize counts results and source-only claims.
+func Summarize(results []Result, claims []*Claim) Summary {
+	s := Summary{Cases: len(results), SourceOnly: len(claims)}
+	for _, r := range results {
+		switch r.Status {
+		case Pass:
+			s.Passed++
+		case Fail:
+			s.Failed++
+		default:
+			s.Errored++
+		}
+	}
+	return s
+}
