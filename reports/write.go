@@ -80,4 +80,3 @@ func writeAtomic(path string, data []byte) (err error) {
 	}
 	return nil
 }
-

@@ -426,7 +426,6 @@ func TestSafetyCheckLines(t *testing.T) {
 	assert.Equal(t, []string{"1. a", "2. b"}, two)
 }
 
-
 func TestWrapperXdevBypass(t *testing.T) {
 	tests := []struct {
 		reason  string
