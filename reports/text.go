@@ -58,7 +58,10 @@ func WriteText(w io.Writer, r *Report, opts TextOptions) error {
 		line += fmt.Sprintf(", %d errored", s.Errored)
 	}
 	p.printf("%s\n", line)
-	if s.SourceOnly > 0 {
+	switch {
+	case s.SourceOnly == 1:
+		p.printf("(1 source-only claim not executed)\n")
+	case s.SourceOnly > 1:
 		p.printf("(%d source-only claims not executed)\n", s.SourceOnly)
 	}
 	return p.err

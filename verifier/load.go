@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
@@ -161,10 +163,11 @@ func Load(path string, data []byte) (*Desk, Diagnostics) {
 	if len(problems) > 0 {
 		var ds Diagnostics
 		for _, p := range problems {
+			msg := explain(root, p)
 			if p.Key != "" {
-				ds = append(ds, d.diag(Error, p.Pointer+"/"+pointerToken(p.Key), true, "%s", p.Message))
+				ds = append(ds, d.diag(Error, p.Pointer+"/"+pointerToken(p.Key), true, "%s", msg))
 			} else {
-				ds = append(ds, d.diag(Error, p.Pointer, false, "%s", p.Message))
+				ds = append(ds, d.diag(Error, p.Pointer, false, "%s", msg))
 			}
 		}
 		ds.Sort()
@@ -267,4 +270,32 @@ func firstNonSpace(b []byte) int {
 		}
 	}
 	return 0
+}
+
+var caseField = regexp.MustCompile(`^/cases/(\d+)/(given|expected|scenario)$`)
+
+// explain rewords schema problems about a case's scenario, given and
+// expected blocks in the scenario's own terms, with a suggestion for a
+// likely misspelling.
+func explain(root gjson.Result, p schema.Problem) string {
+	m := caseField.FindStringSubmatch(p.Pointer)
+	if m == nil {
+		return p.Message
+	}
+	name := root.Get("cases." + m[1] + ".scenario").String()
+	if m[2] == "scenario" {
+		return fmt.Sprintf("unknown scenario %q (known: %s)", name, strings.Join(ScenarioNames(), ", "))
+	}
+	sc, ok := LookupScenario(name)
+	if !ok || p.Key == "" {
+		return p.Message
+	}
+	if m[2] == "expected" {
+		return fmt.Sprintf("expected key %q is not observed by scenario %s%s", p.Key, name, suggest(p.Key, sc.Expected))
+	}
+	given := map[string]bool{}
+	for _, k := range sc.Given {
+		given[k] = true
+	}
+	return fmt.Sprintf("given key %q is not read by scenario %s%s", p.Key, name, suggest(p.Key, given))
 }

@@ -34,6 +34,8 @@ type Scenario struct {
 	Name string
 	// Description says what the scenario exercises.
 	Description string
+	// Given lists the given keys the scenario reads.
+	Given []string
 	// Expected lists the keys the scenario observes and how each compares.
 	Expected map[string]Comparison
 	// Run builds the host and its recorders from the case's given block,

@@ -32,6 +32,7 @@ func (v *errorValue) hostError() *omp.Error {
 var fallbackScenario = Scenario{
 	Name:        "fallback",
 	Description: "one write through the host's file-write fallback over an inert writer",
+	Given:       []string{"code", "message", "retryError", "mkdirError", "handlers"},
 	Expected: map[string]Comparison{
 		"outcome":           Exact,
 		"effects":           Exact,
@@ -102,6 +103,7 @@ func runFallback(ctx context.Context, c *Case) (Observation, error) {
 var classifyScenario = Scenario{
 	Name:        "classify-error",
 	Description: "the host's permission-denied classifier on one thrown value",
+	Given:       []string{"code", "message", "kind"},
 	Expected: map[string]Comparison{
 		"permissionDenied": Exact,
 		"effects":          Exact,

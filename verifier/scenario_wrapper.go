@@ -19,6 +19,7 @@ const DefaultSafetyCheck = "Fictional seed shelf check"
 var wrapperScenario = Scenario{
 	Name:        "wrapper",
 	Description: "calls through the host's tool wrapper: approval resolution, tool_call, the approval dialog, execution",
+	Given:       []string{"tool", "approval", "args", "mode", "autoApprove", "userPolicies", "ui", "choices", "repeat", "revise", "safetyCheck"},
 	Expected: map[string]Comparison{
 		"outcome":                Exact,
 		"effects":                Exact,

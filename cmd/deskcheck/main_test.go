@@ -1,0 +1,161 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = run(args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func TestVerifyBundledSuite(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "private")
+	code, out, errOut := runCLI(t, "verify", "-out", dir)
+	require.Equal(t, 0, code, errOut)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	assert.Contains(t, lines, "15 passed, 0 failed", "the closing summary line")
+	assert.Equal(t, 15, strings.Count(out, "\nPASS ")+boolInt(strings.HasPrefix(out, "PASS ")))
+	for _, id := range []string{"rpc-construction", "rpc-not-a-tui", "fallback-is-not-grant"} {
+		assert.Contains(t, out, "NOT EXECUTED boundary-desk/"+id)
+	}
+	assert.NotContains(t, out, "\x1b[", "no colour when stdout is not a terminal")
+
+	info, err := os.Stat(dir)
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o700), info.Mode().Perm(), "report folder is private")
+	info, err = os.Stat(filepath.Join(dir, "report.json"))
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o600), info.Mode().Perm(), "report file is private")
+	assert.Contains(t, errOut, "evidence: "+filepath.Join(dir, "report.json"))
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func TestVerifyMutatedDeskFails(t *testing.T) {
+	data, err := os.ReadFile("../../cases/boundary-desk.json")
+	require.NoError(t, err)
+	// boundary-deny-one-call expects one prompt; claim two.
+	i := bytes.Index(data, []byte(`"id": "boundary-deny-one-call"`))
+	require.Greater(t, i, 0)
+	j := i + bytes.Index(data[i:], []byte(`"prompts": 1`))
+	mutated := append(append(append([]byte{}, data[:j]...), `"prompts": 2`...), data[j+len(`"prompts": 1`):]...)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "cases", "desk.json")
+	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+	require.NoError(t, os.WriteFile(path, mutated, 0o644))
+
+	code, out, _ := runCLI(t, "verify", "-out", filepath.Join(dir, "out"), path)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, out, "FAIL boundary-desk/boundary-deny-one-call  Deny stops execution\n    prompts (exact): expected 2, observed 1\n")
+	assert.Contains(t, out, "14 passed, 1 failed")
+	assert.Contains(t, out, "      [call 1] select: \"Allow tool: seed_note\" [Approve, Deny]", "a failure shows its trace")
+}
+
+func TestVerifyJSONFormat(t *testing.T) {
+	t.Setenv("SOURCE_DATE_EPOCH", "0")
+	dir := t.TempDir()
+	code, out, _ := runCLI(t, "verify", "-format", "json", "-run", "fallback", "-out", dir)
+	require.Equal(t, 0, code)
+	var report struct {
+		GeneratedAt string
+		Verdict     string
+		Summary     struct{ Cases, Passed int }
+		Cases       []struct{ ID, Status string }
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &report))
+	assert.Equal(t, "1970-01-01T00:00:00Z", report.GeneratedAt)
+	assert.Equal(t, "pass", report.Verdict)
+	assert.Equal(t, 3, report.Summary.Cases)
+	saved, err := os.ReadFile(filepath.Join(dir, "report.json"))
+	require.NoError(t, err)
+	assert.Equal(t, out, string(saved), "stdout and the saved evidence are the same bytes")
+
+	code, again, _ := runCLI(t, "verify", "-format", "json", "-run", "fallback", "-out", dir)
+	require.Equal(t, 0, code)
+	assert.Equal(t, out, again, "two runs with SOURCE_DATE_EPOCH are byte-identical")
+}
+
+func TestValidate(t *testing.T) {
+	code, out, errOut := runCLI(t, "validate")
+	assert.Equal(t, 0, code, errOut)
+	assert.Equal(t, "cases/boundary-desk.json: ok (desk boundary-desk: 15 cases, 3 source-only claims)\n", out)
+
+	for _, f := range []string{"malformed", "duplicate-key", "unknown-scenario", "unknown-given-key", "misspelled-expected", "wrong-type"} {
+		path := "../../verifier/testdata/invalid/" + f + ".json"
+		code, _, errOut := runCLI(t, "validate", path)
+		assert.Equal(t, 2, code, f)
+		assert.Regexp(t, `^`+regexpQuote(path)+`:\d+:\d+: error: `, errOut, f)
+	}
+}
+
+func regexpQuote(s string) string {
+	return strings.NewReplacer(".", `\.`, "/", `/`).Replace(s)
+}
+
+func TestUsageAndInputErrors(t *testing.T) {
+	tests := []struct {
+		reason string
+		args   []string
+		code   int
+		stderr string
+	}{
+		{"no command", nil, 2, "Usage:"},
+		{"unknown command", []string{"frobnicate"}, 2, `unknown command "frobnicate"`},
+		{"bad flag", []string{"verify", "-nope"}, 2, "flag provided but not defined: -nope"},
+		{"bad format", []string{"verify", "-format", "xml"}, 2, `-format must be text or json, not "xml"`},
+		{"bad -run", []string{"verify", "-run", "("}, 2, "-run: error parsing regexp"},
+		{"no case selected", []string{"verify", "-run", "no-such-case", "-out", "%TMP%"}, 2, "no cases"},
+		{"missing path", []string{"validate", "does/not/exist.json"}, 2, "does/not/exist.json: no such file or directory"},
+		{"a folder without case files", []string{"verify", "%TMP%"}, 2, "no cases: no *.json file found"},
+		{"invalid files are not run", []string{"verify", "../../verifier/testdata/invalid/wrong-type.json"}, 2, "invalid case files; nothing was run"},
+		{"the report may not go into a case folder", []string{"verify", "-out", "../../verifier/testdata/out", "../../verifier/testdata/scenarios.json"}, 2, "holds case files; choose another with -out"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.reason, func(t *testing.T) {
+			args := make([]string, len(tt.args))
+			tmp := t.TempDir()
+			for i, a := range tt.args {
+				args[i] = strings.ReplaceAll(a, "%TMP%", tmp)
+			}
+			code, _, errOut := runCLI(t, args...)
+			assert.Equal(t, tt.code, code)
+			assert.Contains(t, errOut, tt.stderr)
+		})
+	}
+	_, err := os.Stat("../../verifier/testdata/out")
+	assert.True(t, os.IsNotExist(err), "nothing was written into the case folder")
+}
+
+func TestHelp(t *testing.T) {
+	code, out, _ := runCLI(t, "help")
+	assert.Equal(t, 0, code)
+	assert.Contains(t, out, "deskcheck verify")
+}
+
+func TestVerifyFolder(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile("../../verifier/testdata/scenarios.json")
+	require.NoError(t, err)
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "desks", "nested"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "desks", "nested", "s.json"), data, 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "desks", "notes.txt"), []byte("not a desk"), 0o644))
+	code, out, errOut := runCLI(t, "verify", "-out", filepath.Join(dir, "out"), filepath.Join(dir, "desks"))
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "21 passed, 0 failed")
+}

@@ -1,0 +1,148 @@
+package verifier
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"regexp"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func readInput(t *testing.T, path string) Input {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	return Input{Path: path, Data: data}
+}
+
+func TestVerifyBundledAndScenarioDesks(t *testing.T) {
+	for _, tt := range []struct {
+		path         string
+		cases, claim int
+	}{
+		{"../cases/boundary-desk.json", 15, 3},
+		{"testdata/scenarios.json", 21, 1},
+	} {
+		t.Run(tt.path, func(t *testing.T) {
+			suite, ds, err := Verify(context.Background(), []Input{readInput(t, tt.path)}, Options{})
+			require.NoError(t, err)
+			require.False(t, ds.HasErrors(), diagStrings(ds))
+			for _, r := range suite.Results {
+				assert.Equal(t, Pass, r.Status, "%s: %v %s", r.Case.FullID(), r.Mismatches, r.Err)
+			}
+			assert.Equal(t, Summary{Cases: tt.cases, Passed: tt.cases, SourceOnly: tt.claim}, suite.Summary)
+			assert.True(t, suite.Passed())
+		})
+	}
+}
+
+// mutate returns a different value of the same kind for an expected field.
+func mutate(key string, raw string) string {
+	var v any
+	_ = json.Unmarshal([]byte(raw), &v)
+	switch x := v.(type) {
+	case float64:
+		return fmt.Sprint(x + 1)
+	case bool:
+		return fmt.Sprint(!x)
+	case string:
+		if key == "outcome" {
+			if x == "return" {
+				return `"throw"`
+			}
+			return `"return"`
+		}
+		return `"text the host never says"`
+	}
+	return `{"action":"mutated"}`
+}
+
+// TestEveryExpectedFieldIsAsserted changes one expected value of the
+// boundary desk at a time and checks that exactly that case fails, naming
+// exactly that field with both values.
+func TestEveryExpectedFieldIsAsserted(t *testing.T) {
+	in := readInput(t, "../cases/boundary-desk.json")
+	desk, ds := Load(in.Path, in.Data)
+	require.False(t, ds.HasErrors())
+	keysSeen := map[string]bool{}
+	for _, c := range desk.Cases {
+		for _, f := range c.Expected {
+			keysSeen[f.Key] = true
+			t.Run(c.ID+"/"+f.Key, func(t *testing.T) {
+				mutated := mutate(f.Key, f.Value.Raw)
+				data := append([]byte{}, in.Data[:f.Value.Index]...)
+				data = append(data, mutated...)
+				data = append(data, in.Data[f.Value.Index+len(f.Value.Raw):]...)
+				suite, ds, err := Verify(context.Background(), []Input{{Path: in.Path, Data: data}}, Options{})
+				require.NoError(t, err)
+				require.False(t, ds.HasErrors(), diagStrings(ds))
+				assert.Equal(t, 1, suite.Summary.Failed)
+				assert.Equal(t, 14, suite.Summary.Passed)
+				for _, r := range suite.Results {
+					if r.Case.ID != c.ID {
+						continue
+					}
+					require.Equal(t, Fail, r.Status)
+					require.Len(t, r.Mismatches, 1)
+					m := r.Mismatches[0]
+					assert.Equal(t, f.Key, m.Field)
+					assert.Equal(t, plain(mutated), m.Expected)
+					assert.Equal(t, r.Observed[f.Key], m.Observed)
+					assert.NotEqual(t, m.Expected, m.Observed)
+				}
+			})
+		}
+	}
+	for _, k := range []string{"outcome", "effects", "prompts", "toolCalls", "input", "errorIncludes", "successfulCalls",
+		"rpcRequests", "providerSafetyApproved", "promptIncludes", "primitiveAttempts", "permissionDenied"} {
+		assert.True(t, keysSeen[k], "the desk uses %s", k)
+	}
+}
+
+func TestVerifySelection(t *testing.T) {
+	in := readInput(t, "../cases/boundary-desk.json")
+	suite, _, err := Verify(context.Background(), []Input{in}, Options{Run: regexp.MustCompile(`/boundary-rpc-`)})
+	require.NoError(t, err)
+	assert.Equal(t, 2, suite.Summary.Cases)
+	assert.Equal(t, 0, suite.Summary.SourceOnly, "-run filters claims by id too")
+
+	_, _, err = Verify(context.Background(), []Input{in}, Options{Run: regexp.MustCompile(`nothing-matches`)})
+	assert.ErrorIs(t, err, ErrNoCases)
+
+	empty := Input{Path: "empty-desk.json", Data: []byte(`{"schemaVersion":1,"id":"e","title":"t","label":"DO NOT EXECUTE","cases":[]}`)}
+	_, _, err = Verify(context.Background(), []Input{empty}, Options{})
+	assert.ErrorIs(t, err, ErrNoCases, "an empty suite is never a pass")
+}
+
+func TestVerifyStopsOnInvalidInput(t *testing.T) {
+	suite, ds, err := Verify(context.Background(), []Input{readInput(t, "testdata/invalid/duplicate-key.json"), readInput(t, "../cases/boundary-desk.json")}, Options{})
+	assert.NoError(t, err)
+	assert.Nil(t, suite, "nothing runs when any file is invalid")
+	assert.True(t, ds.HasErrors())
+}
+
+func TestRunCaseRecoversPanics(t *testing.T) {
+	scenarios["test-panic"] = Scenario{Name: "test-panic", Run: func(context.Context, *Case) (Observation, error) { panic("boom") }}
+	scenarios["test-error"] = Scenario{Name: "test-error", Run: func(context.Context, *Case) (Observation, error) { return Observation{}, fmt.Errorf("cannot build") }}
+	defer delete(scenarios, "test-panic")
+	defer delete(scenarios, "test-error")
+	d := &Desk{ID: "d"}
+	res := Run(context.Background(), []*Case{
+		{Desk: d, ID: "p", Scenario: "test-panic"},
+		{Desk: d, ID: "e", Scenario: "test-error"},
+		{Desk: d, ID: "u", Scenario: "no-such"},
+	})
+	require.Len(t, res, 3)
+	assert.Equal(t, Errored, res[0].Status)
+	assert.Contains(t, res[0].Err, "panic while running the case: boom")
+	assert.Equal(t, Errored, res[1].Status)
+	assert.Equal(t, "cannot build", res[1].Err)
+	assert.Equal(t, Errored, res[2].Status)
+	s := Summarize(res, nil)
+	assert.Equal(t, Summary{Cases: 3, Errored: 3}, s)
+	assert.False(t, (&SuiteResult{Summary: s}).Passed())
+}
