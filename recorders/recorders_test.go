@@ -1,0 +1,128 @@
+package recorders
+
+import (
+	"context"
+	"errors"
+	"io"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/deskcheck/deskcheck/host/omp"
+)
+
+func str(s string) *string { return &s }
+
+func TestScriptRunsOutAsDismissed(t *testing.T) {
+	tr := &Trace{}
+	s := NewScript([]*string{str("Approve"), nil, str("Deny")}, tr)
+	ui := &Dialogs{Inner: ScriptedUI{Script: s}, Trace: tr}
+	var got []any
+	for i := 0; i < 4; i++ {
+		v, err := ui.Select(context.Background(), "t", []omp.SelectItem{{Label: "Approve"}, {Label: "Deny"}})
+		require.NoError(t, err)
+		got = append(got, v)
+	}
+	assert.Equal(t, []any{"Approve", nil, "Deny", nil}, got)
+	assert.Equal(t, 4, ui.Count())
+	assert.Equal(t, 0, s.Unused())
+	assert.Contains(t, tr.Events(), Event{Kind: "script", Text: "no scripted answer left (dialog 4): behaves as dismissed"})
+
+	s2 := NewScript([]*string{str("a"), str("b")}, tr)
+	s2.Next()
+	assert.Equal(t, 1, s2.Unused())
+}
+
+func TestDialogsRecordFailures(t *testing.T) {
+	tr := &Trace{}
+	ui := &Dialogs{Inner: failingUI{}, Trace: tr}
+	_, err := ui.Select(context.Background(), "title", nil)
+	assert.EqualError(t, err, "gone")
+	assert.Equal(t, []string{"title"}, ui.Titles())
+	assert.Equal(t, "select failed: gone", tr.Events()[1].Text)
+}
+
+type failingUI struct{}
+
+func (failingUI) Select(context.Context, string, []omp.SelectItem) (any, error) {
+	return nil, errors.New("gone")
+}
+
+func TestRPCClientOverPipes(t *testing.T) {
+	tr := &Trace{}
+	client := &RPCClient{Script: NewScript([]*string{str("Approve"), nil}, tr), Trace: tr}
+	toClient, hostOut := io.Pipe()
+	toHost, clientOut := io.Pipe()
+	ui := omp.NewRPCUI(hostOut, toHost)
+	done := make(chan struct{})
+	go func() { client.Serve(toClient, clientOut); close(done) }()
+
+	v, err := ui.Select(context.Background(), "first", []omp.SelectItem{{Label: "Approve"}})
+	require.NoError(t, err)
+	assert.Equal(t, "Approve", v)
+	v, err = ui.Select(context.Background(), "second", []omp.SelectItem{{Label: "Approve"}})
+	require.NoError(t, err)
+	assert.Nil(t, v, "a dismissal is sent as cancelled")
+	hostOut.Close()
+	<-done
+	<-ui.Done()
+	assert.Equal(t, 2, client.SelectRequests())
+	frames := client.Frames()
+	require.Len(t, frames, 4)
+	assert.JSONEq(t, `{"type":"extension_ui_response","id":"2","cancelled":true}`, frames[3])
+}
+
+func TestInertWriterAndHandlers(t *testing.T) {
+	tr := &Trace{}
+	denied := &omp.Error{Code: "EACCES", Message: "denied"}
+	w := &Writer{Errors: []error{denied}, Trace: tr}
+	assert.Same(t, denied, w.WriteFile("/x", []byte("abc")))
+	assert.NoError(t, w.WriteFile("/x", []byte("abc")))
+	assert.Equal(t, 2, w.Attempts())
+	assert.Equal(t, 1, w.Successes())
+	assert.True(t, w.Produced(denied))
+	assert.False(t, w.Produced(&omp.Error{Code: "EACCES", Message: "denied"}), "identity, not equality")
+
+	var f omp.Fallbacks
+	h := &Handlers{Trace: tr}
+	h.Register(&f, []string{"fail", "decline", "complete"})
+	w2 := &Writer{Errors: []error{denied}, Trace: tr}
+	require.NoError(t, f.WriteFile(context.Background(), "/shelf/../card", nil, w2, PathOps{Trace: tr}, ""))
+	assert.Equal(t, 3, h.Calls())
+	assert.Contains(t, tr.Events()[len(tr.Events())-1].Text, "fallback handler 3 (complete) asked to write /card")
+
+	mk := PathOps{MkdirErr: errors.New("no"), Trace: tr}
+	assert.EqualError(t, mk.MkdirAll("/a"), "no")
+}
+
+func TestExecutorAndToolCalls(t *testing.T) {
+	tr := &Trace{}
+	e := &Executor{Trace: tr}
+	assert.Nil(t, e.LastInput())
+	_, err := e.Execute(context.Background(), "c", map[string]any{"a": 1}, nil)
+	require.NoError(t, err)
+	assert.Equal(t, 1, e.Effects())
+	assert.Equal(t, map[string]any{"a": 1}, e.LastInput())
+
+	tc := &ToolCalls{Trace: tr, Revise: map[string]any{"b": 2}}
+	res, err := tc.Handler().Handle(context.Background(), omp.ToolCallEvent{ToolName: "t", Input: map[string]any{}})
+	require.NoError(t, err)
+	assert.Equal(t, map[string]any{"b": 2}, res.Input)
+	assert.Equal(t, 1, tc.Events())
+}
+
+func TestTraceNotes(t *testing.T) {
+	tr := &Trace{}
+	tr.StartCall(2)
+	tr.Note(omp.Note{Step: "resolve-original", Resolution: &omp.Resolution{Policy: omp.PolicyDeny, Tier: omp.TierExec, Source: omp.SourceUser, PolicyKey: "seed_note", Row: 2}})
+	tr.Note(omp.Note{Step: "resolve", Resolution: &omp.Resolution{Policy: omp.PolicyPrompt, Tier: omp.TierRead, Source: omp.SourceTool, Override: true, Row: 5}})
+	tr.Note(omp.Note{Step: "approval-required", Text: "Critical"})
+	tr.Note(omp.Note{Step: "no-ui"})
+	assert.Equal(t, []Event{
+		{Call: 2, Kind: "resolve", Text: "original input: deny (tier exec) from user policy tools.approval.seed_note, decision row 2"},
+		{Call: 2, Kind: "resolve", Text: "effective input: prompt (tier read) from tool policy (override), decision row 5"},
+		{Call: 2, Kind: "approval", Text: "approval required: Critical"},
+		{Call: 2, Kind: "approval", Text: "no interactive UI: refused"},
+	}, tr.Events())
+}

@@ -1,0 +1,81 @@
+package schema
+
+import (
+	"encoding/json"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestBoundaryDeskIsValid(t *testing.T) {
+	data, err := os.ReadFile("../cases/boundary-desk.json")
+	require.NoError(t, err)
+	problems, err := Validate(data)
+	require.NoError(t, err)
+	assert.Empty(t, problems)
+}
+
+func TestValidateProblems(t *testing.T) {
+	tests := []struct {
+		reason string
+		doc    string
+		want   []Problem
+	}{
+		{"an unknown top-level key names the key", `{"schemaVersion":1,"id":"d","title":"t","cases":[],"extra":1}`,
+			[]Problem{{Pointer: "", Key: "extra", Message: `unknown key "extra"`}}},
+		{"keys with / and ~ are escaped in pointers", `{"schemaVersion":1,"id":"d","title":"t","cases":[],"sources":{"a/b~c":3}}`,
+			[]Problem{{Pointer: "/sources/a~1b~0c", Message: "wrong type: expected string, found integer"}}},
+		{"a missing required key", `{"schemaVersion":1,"id":"d","title":"t"}`,
+			[]Problem{{Pointer: "", Message: `missing required key "cases"`}}},
+		{"an id with spaces", `{"schemaVersion":1,"id":"a b","title":"t","cases":[]}`,
+			[]Problem{{Pointer: "/id", Message: "Does not match pattern '^[A-Za-z0-9][A-Za-z0-9._-]*$'"}}},
+		{"per-scenario shapes apply", `{"schemaVersion":1,"id":"d","title":"t","cases":[{"id":"a","title":"t","scenario":"classify-error","given":{"message":"m","mode":"yolo"},"expected":{"permissionDenied":true,"effects":0}}]}`,
+			[]Problem{{Pointer: "/cases/0/given", Key: "mode", Message: `unknown key "mode"`}}},
+		{"counts are non-negative integers", `{"schemaVersion":1,"id":"d","title":"t","cases":[{"id":"a","title":"t","scenario":"wrapper","given":{},"expected":{"outcome":"return","effects":-1,"prompts":1.5}}]}`,
+			[]Problem{{Pointer: "/cases/0/expected/effects", Message: "Must be greater than or equal to 0"}, {Pointer: "/cases/0/expected/prompts", Message: "wrong type: expected integer, found number"}}},
+	}
+	for _, tt := range tests {
+		got, err := Validate([]byte(tt.doc))
+		require.NoError(t, err, tt.reason)
+		assert.Equal(t, tt.want, got, tt.reason)
+	}
+}
+
+func TestValidateMalformed(t *testing.T) {
+	_, err := Validate([]byte(`{"a":`))
+	assert.Error(t, err)
+}
+
+// TestSchemaIsSelfContained: nothing in the schema can make the engine
+// fetch a document, and every property says what it is for.
+func TestSchemaIsSelfContained(t *testing.T) {
+	for _, ref := range regexp.MustCompile(`"\$ref":\s*"([^"]*)"`).FindAllStringSubmatch(string(CaseSchema), -1) {
+		assert.True(t, strings.HasPrefix(ref[1], "#/definitions/"), "local reference only: %s", ref[1])
+	}
+	var doc any
+	require.NoError(t, json.Unmarshal(CaseSchema, &doc))
+	var walk func(path string, v any)
+	walk = func(path string, v any) {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return
+		}
+		if props, ok := m["properties"].(map[string]any); ok {
+			for name, p := range props {
+				pm, _ := p.(map[string]any)
+				if _, isRef := pm["$ref"]; !isRef || pm["description"] != nil {
+					assert.NotEmpty(t, pm["description"], "%s/properties/%s has a description", path, name)
+				}
+			}
+		}
+		for k, child := range m {
+			walk(path+"/"+k, child)
+		}
+	}
+	walk("", doc)
+	assert.Regexp(t, `^[0-9a-f]{64}$`, SHA256())
+}
