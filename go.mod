@@ -6,6 +6,7 @@ require (
 	github.com/stretchr/testify v1.11.1
 	github.com/tidwall/gjson v1.18.0
 	github.com/xeipuuv/gojsonschema v1.2.0
+	golang.org/x/net v0.62.0
 )
 
 require (

@@ -174,10 +174,10 @@ func (t *ToolCalls) Handler() omp.ToolCallHandler {
 		t.events++
 		t.mu.Unlock()
 		if t.Revise != nil {
-			t.Trace.Add("tool_call", "tool_call %s emitted with %s; handler revised input to %s", ev.ToolName, jsonText(ev.Input), jsonText(t.Revise))
+			t.Trace.Add("tool_call", "emitted for %s with %s; handler revised input to %s", ev.ToolName, jsonText(ev.Input), jsonText(t.Revise))
 			return &omp.ToolCallResult{Input: t.Revise}, nil
 		}
-		t.Trace.Add("tool_call", "tool_call %s emitted with %s", ev.ToolName, jsonText(ev.Input))
+		t.Trace.Add("tool_call", "emitted for %s with %s", ev.ToolName, jsonText(ev.Input))
 		return nil, nil
 	}}
 }

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/deskcheck/deskcheck/recorders"
@@ -157,7 +159,7 @@ func provenance(desks []*verifier.Desk) Provenance {
 		}
 	}
 	for _, d := range desks {
-		p.Files = append(p.Files, File{Path: d.Path, Desk: d.ID, SHA256: d.SHA256, SchemaVersion: d.SchemaVersion})
+		p.Files = append(p.Files, File{Path: displayPath(d.Path), Desk: d.ID, SHA256: d.SHA256, SchemaVersion: d.SchemaVersion})
 	}
 	return p
 }
@@ -170,4 +172,17 @@ func timestamp(now time.Time) string {
 		}
 	}
 	return now.UTC().Format(time.RFC3339)
+}
+
+// displayPath keeps a path as given, but shows a path under the user's home
+// folder as ~/..., so that no report names a home folder.
+func displayPath(p string) string {
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" || home == "/" || !filepath.IsAbs(p) {
+		return p
+	}
+	if rel, err := filepath.Rel(home, p); err == nil && !strings.HasPrefix(rel, "..") {
+		return filepath.Join("~", rel)
+	}
+	return p
 }

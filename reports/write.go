@@ -1,7 +1,9 @@
 package reports
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,27 +12,137 @@ import (
 // DefaultDir is where reports go unless told otherwise. It is git-ignored.
 const DefaultDir = "reports/private"
 
-// EvidenceFile is the name of the JSON evidence file.
-const EvidenceFile = "report.json"
+// FS is the part of the file system report writing uses; tests inject
+// faults through it.
+type FS interface {
+	MkdirAll(dir string, perm os.FileMode) error
+	CreateTemp(dir, pattern string) (TempFile, error)
+	Rename(oldpath, newpath string) error
+	Remove(name string) error
+}
 
-// WriteDir writes the evidence into dir: the folder is created with mode
-// 0700, and each file is written with mode 0600 to a temporary file that
-// is renamed into place, so a failure leaves no partial file and earlier
-// reports stay intact. caseDirs are the folders holding the case files that
-// were read: dir may not be one of them or lie inside one.
-func WriteDir(dir string, r *Report, caseDirs []string) (string, error) {
-	if err := checkOutside(dir, caseDirs); err != nil {
-		return "", err
+// TempFile is a temporary file being written.
+type TempFile interface {
+	io.Writer
+	Name() string
+	Chmod(mode os.FileMode) error
+	Sync() error
+	Close() error
+}
+
+// OS is the real file system.
+type OS struct{}
+
+// MkdirAll creates dir and its parents.
+func (OS) MkdirAll(dir string, perm os.FileMode) error { return os.MkdirAll(dir, perm) }
+
+// CreateTemp creates a temporary file in dir.
+func (OS) CreateTemp(dir, pattern string) (TempFile, error) { return os.CreateTemp(dir, pattern) }
+
+// Rename renames a file.
+func (OS) Rename(oldpath, newpath string) error { return os.Rename(oldpath, newpath) }
+
+// Remove removes a file.
+func (OS) Remove(name string) error { return os.Remove(name) }
+
+// Writer writes every report file into a folder.
+type Writer struct {
+	FS FS
+	// CaseDirs are the folders holding the case files read: the report
+	// folder may not be one of them or lie inside one.
+	CaseDirs []string
+}
+
+// WriteDir renders r in every file format and writes the files into dir,
+// privately (folder 0700, files 0600) and atomically: all files are
+// rendered and written to temporary files first, and only when every one
+// is complete are they renamed into place. A failure leaves no partial
+// file and earlier reports intact. It returns the paths written.
+func (wr Writer) WriteDir(dir string, r *Report) ([]string, error) {
+	fsys := wr.FS
+	if fsys == nil {
+		fsys = OS{}
 	}
-	b, err := r.MarshalIndent()
+	if err := checkOutside(dir, wr.CaseDirs); err != nil {
+		return nil, err
+	}
+	type rendered struct {
+		path string
+		data []byte
+	}
+	var files []rendered
+	for _, f := range Formats(Text{}) {
+		if f.File == "" {
+			continue
+		}
+		var buf bytes.Buffer
+		if err := f.Reporter.Write(&buf, r); err != nil {
+			return nil, fmt.Errorf("rendering %s: %w", f.File, err)
+		}
+		files = append(files, rendered{filepath.Join(dir, f.File), buf.Bytes()})
+	}
+	if err := fsys.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("creating report folder: %w", unwrapPathError(err))
+	}
+	var temps []string
+	cleanup := func() {
+		for _, t := range temps {
+			fsys.Remove(t)
+		}
+	}
+	for _, f := range files {
+		tmp, err := writeTemp(fsys, f.path, f.data)
+		if tmp != "" {
+			temps = append(temps, tmp)
+		}
+		if err != nil {
+			cleanup()
+			return nil, err
+		}
+	}
+	var paths []string
+	for i, f := range files {
+		if err := fsys.Rename(temps[i], f.path); err != nil {
+			cleanup()
+			return nil, fmt.Errorf("writing %s: %w", f.path, unwrapPathError(err))
+		}
+		paths = append(paths, f.path)
+	}
+	return paths, nil
+}
+
+// writeTemp writes data to a new private temporary file beside path and
+// returns its name.
+func writeTemp(fsys FS, path string, data []byte) (string, error) {
+	tmp, err := fsys.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("writing %s: %w", path, unwrapPathError(err))
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", fmt.Errorf("creating report folder: %w", err)
+	name := tmp.Name()
+	fail := func(err error) (string, error) {
+		tmp.Close()
+		return name, fmt.Errorf("writing %s: %w", path, unwrapPathError(err))
 	}
-	path := filepath.Join(dir, EvidenceFile)
-	return path, writeAtomic(path, b)
+	if err := tmp.Chmod(0o600); err != nil {
+		return fail(err)
+	}
+	if _, err := tmp.Write(data); err != nil {
+		return fail(err)
+	}
+	if err := tmp.Sync(); err != nil {
+		return fail(err)
+	}
+	if err := tmp.Close(); err != nil {
+		return name, fmt.Errorf("writing %s: %w", path, unwrapPathError(err))
+	}
+	return name, nil
+}
+
+func unwrapPathError(err error) error {
+	if pe, ok := err.(*os.PathError); ok {
+		return fmt.Errorf("%s: %w", pe.Path, pe.Err)
+	}
+	return err
 }
 
 func checkOutside(dir string, caseDirs []string) error {
@@ -46,37 +158,6 @@ func checkOutside(dir string, caseDirs []string) error {
 		if rel, err := filepath.Rel(abs, out); err == nil && (rel == "." || !strings.HasPrefix(rel, "..")) {
 			return fmt.Errorf("report folder %s is inside %s, which holds case files; choose another with -out", dir, cd)
 		}
-	}
-	return nil
-}
-
-// writeAtomic writes data to path through a temporary file in the same
-// folder and a rename.
-func writeAtomic(path string, data []byte) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if err = tmp.Chmod(0o600); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if _, err = tmp.Write(data); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err = tmp.Sync(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err = tmp.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err = os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil
 }

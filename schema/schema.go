@@ -41,21 +41,37 @@ type Problem struct {
 	Message string
 }
 
+// Schema is a compiled JSON Schema.
+type Schema struct{ s *gojsonschema.Schema }
+
+// Compile compiles a draft-07 schema from bytes. Only references inside
+// the schema itself resolve; nothing is fetched.
+func Compile(doc []byte) (*Schema, error) {
+	loader := gojsonschema.NewSchemaLoader()
+	loader.Draft = gojsonschema.Draft7
+	loader.AutoDetect = false
+	loader.Validate = false
+	s, err := loader.Compile(gojsonschema.NewBytesLoader(doc))
+	if err != nil {
+		return nil, err
+	}
+	return &Schema{s: s}, nil
+}
+
 var (
-	compileOnce sync.Once
-	compiled    *gojsonschema.Schema
-	compileErr  error
+	caseOnce   sync.Once
+	caseSchema *Schema
+	caseErr    error
 )
 
-func caseSchema() (*gojsonschema.Schema, error) {
-	compileOnce.Do(func() {
-		loader := gojsonschema.NewSchemaLoader()
-		loader.Draft = gojsonschema.Draft7
-		loader.AutoDetect = false
-		loader.Validate = false
-		compiled, compileErr = loader.Compile(gojsonschema.NewBytesLoader(CaseSchema))
-	})
-	return compiled, compileErr
+// Validate checks a JSON document against the case schema, compiled once.
+// doc must be well-formed JSON. Problems come sorted by pointer.
+func Validate(doc []byte) ([]Problem, error) {
+	caseOnce.Do(func() { caseSchema, caseErr = Compile(CaseSchema) })
+	if caseErr != nil {
+		return nil, fmt.Errorf("compiling the case schema: %w", caseErr)
+	}
+	return caseSchema.Validate(doc)
 }
 
 // wrappers are the error types that only say a sub-schema failed; the
@@ -65,14 +81,10 @@ var wrappers = map[string]bool{
 	"number_all_of": true, "number_any_of": true, "number_one_of": true,
 }
 
-// Validate checks a JSON document against the case schema. doc must be
-// well-formed JSON. Problems come sorted by pointer.
-func Validate(doc []byte) ([]Problem, error) {
-	s, err := caseSchema()
-	if err != nil {
-		return nil, fmt.Errorf("compiling the case schema: %w", err)
-	}
-	res, err := s.Validate(gojsonschema.NewBytesLoader(doc))
+// Validate checks a JSON document against s. doc must be well-formed
+// JSON. Problems come sorted by pointer.
+func (s *Schema) Validate(doc []byte) ([]Problem, error) {
+	res, err := s.s.Validate(gojsonschema.NewBytesLoader(doc))
 	if err != nil {
 		return nil, fmt.Errorf("validating: %w", err)
 	}

@@ -4,8 +4,10 @@
 //
 // Usage:
 //
-//	deskcheck verify   [-run REGEX] [-v] [-format text|json] [-out DIR] [PATH...]
+//	deskcheck verify   [-run REGEX] [-v] [-format FORMAT] [-out DIR] [PATH...]
 //	deskcheck validate [PATH...]
+//	deskcheck report render [-format html|markdown|junit|text|json] FILE.json
+//	deskcheck report -schema
 //
 // With no PATH the bundled desks are used. Exit codes: 0 every verified case
 // passed (or, for validate, no errors); 1 at least one case failed or could
@@ -20,6 +22,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/deskcheck/deskcheck/cases"
@@ -41,8 +44,14 @@ func main() {
 const usage = `deskcheck verifies inert JSON teaching cases about agent permission boundaries.
 
 Usage:
-  deskcheck verify   [-run REGEX] [-v] [-format text|json] [-out DIR] [PATH...]
+  deskcheck verify   [-run REGEX] [-v] [-format FORMAT] [-out DIR] [PATH...]
   deskcheck validate [PATH...]
+  deskcheck report render [-format FORMAT] FILE.json
+  deskcheck report -schema
+
+FORMAT is text, json, markdown, junit or html. verify writes report.json,
+report.html, report.md and report.junit.xml into -out (default
+reports/private); report render re-renders a saved report.json.
 
 With no PATH, the bundled desks (cases/*.json) are used. A PATH may be a
 file or a folder, whose *.json files are read recursively.
@@ -63,6 +72,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return verify(args[1:], stdout, stderr)
 	case "validate":
 		return validate(args[1:], stdout, stderr)
+	case "report":
+		return report(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitPass
@@ -76,13 +87,16 @@ func verify(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	runExpr := fs.String("run", "", "verify only cases whose `<desk-id>/<case-id>` matches this regular expression")
 	verbose := fs.Bool("v", false, "print the event trace of passing cases too")
-	format := fs.String("format", "text", "output on stdout: text or json")
+	format := fs.String("format", "text", "output on stdout: text, json, markdown, junit or html")
 	out := fs.String("out", reports.DefaultDir, "folder for the private JSON evidence")
-	if err := fs.Parse(args); err != nil {
+	paths, err := parse(fs, args)
+	if err != nil {
 		return exitInvalid
 	}
-	if *format != "text" && *format != "json" {
-		fmt.Fprintf(stderr, "deskcheck: -format must be text or json, not %q\n", *format)
+	text := reports.Text{Verbose: *verbose, Color: colorOK(stdout)}
+	render, err := reports.Lookup(*format, text)
+	if err != nil {
+		fmt.Fprintf(stderr, "deskcheck: -format: %v\n", err)
 		return exitInvalid
 	}
 	var sel *regexp.Regexp
@@ -94,7 +108,7 @@ func verify(args []string, stdout, stderr io.Writer) int {
 		}
 		sel = re
 	}
-	inputs, code := readInputs(fs.Args(), stderr)
+	inputs, code := readInputs(paths, stderr)
 	if code != exitPass {
 		return code
 	}
@@ -109,22 +123,17 @@ func verify(args []string, stdout, stderr io.Writer) int {
 		return exitInvalid
 	}
 
-	report := reports.Build(suite, time.Now())
-	path, err := reports.WriteDir(*out, report, caseDirs(fs.Args()))
+	rep := reports.Build(suite, time.Now())
+	written, err := reports.Writer{CaseDirs: caseDirs(paths)}.WriteDir(*out, rep)
 	if err != nil {
 		fmt.Fprintf(stderr, "deskcheck: %v\n", err)
 		return exitInvalid
 	}
-	if *format == "json" {
-		err = reports.WriteJSON(stdout, report)
-	} else {
-		err = reports.WriteText(stdout, report, reports.TextOptions{Verbose: *verbose, Color: colorOK(stdout)})
-	}
-	if err != nil {
+	if err := render.Reporter.Write(stdout, rep); err != nil {
 		fmt.Fprintf(stderr, "deskcheck: writing results: %v\n", err)
 		return exitInvalid
 	}
-	fmt.Fprintf(stderr, "evidence: %s\n", path)
+	fmt.Fprintf(stderr, "reports: %s\n", strings.Join(written, ", "))
 	if !suite.Passed() {
 		return exitFail
 	}
@@ -134,10 +143,11 @@ func verify(args []string, stdout, stderr io.Writer) int {
 func validate(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	if err := fs.Parse(args); err != nil {
+	paths, err := parse(fs, args)
+	if err != nil {
 		return exitInvalid
 	}
-	inputs, code := readInputs(fs.Args(), stderr)
+	inputs, code := readInputs(paths, stderr)
 	if code != exitPass {
 		return code
 	}
@@ -150,6 +160,65 @@ func validate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "%s: ok (desk %s: %d cases, %d source-only claims)\n", d.Path, d.ID, len(d.Cases), len(d.Claims))
 	}
 	return exitPass
+}
+
+func report(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("report", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	printSchema := fs.Bool("schema", false, "print the JSON Schema of report.json")
+	format := fs.String("format", "html", "with render: html, markdown, junit, text or json")
+	rest, err := parse(fs, args)
+	if err != nil {
+		return exitInvalid
+	}
+	switch {
+	case *printSchema && len(rest) == 0:
+		stdout.Write(reports.ReportSchema)
+		return exitPass
+	case len(rest) == 2 && rest[0] == "render":
+		f, err := reports.Lookup(*format, reports.Text{Color: colorOK(stdout)})
+		if err != nil {
+			fmt.Fprintf(stderr, "deskcheck: -format: %v\n", err)
+			return exitInvalid
+		}
+		data, err := os.ReadFile(rest[1])
+		if err != nil {
+			fmt.Fprintf(stderr, "deskcheck: %v\n", err)
+			return exitInvalid
+		}
+		rep, err := reports.ReadJSON(data)
+		if err != nil {
+			fmt.Fprintf(stderr, "deskcheck: %s: %v\n", rest[1], err)
+			return exitInvalid
+		}
+		if err := f.Reporter.Write(stdout, rep); err != nil {
+			fmt.Fprintf(stderr, "deskcheck: %v\n", err)
+			return exitInvalid
+		}
+		return exitPass
+	}
+	fmt.Fprintf(stderr, "deskcheck: usage: deskcheck report render [-format FORMAT] FILE.json | deskcheck report -schema\n")
+	return exitInvalid
+}
+
+// parse parses flags that may come before or after the positional
+// arguments, and returns the positional ones.
+func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	var rest []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return rest, nil
+		}
+		if args[0] == "--" {
+			return append(rest, args[1:]...), nil
+		}
+		rest = append(rest, args[0])
+		args = args[1:]
+	}
 }
 
 // readInputs reads the given paths, or the bundled desks when there are

@@ -37,7 +37,12 @@ func TestVerifyBundledSuite(t *testing.T) {
 	info, err = os.Stat(filepath.Join(dir, "report.json"))
 	require.NoError(t, err)
 	assert.Equal(t, os.FileMode(0o600), info.Mode().Perm(), "report file is private")
-	assert.Contains(t, errOut, "evidence: "+filepath.Join(dir, "report.json"))
+	assert.Contains(t, errOut, "reports: "+filepath.Join(dir, "report.json")+", "+filepath.Join(dir, "report.html"))
+	for _, f := range []string{"report.json", "report.html", "report.md", "report.junit.xml"} {
+		info, err := os.Stat(filepath.Join(dir, f))
+		require.NoError(t, err)
+		assert.Equal(t, os.FileMode(0o600), info.Mode().Perm(), f)
+	}
 }
 
 func boolInt(b bool) int {
@@ -118,7 +123,12 @@ func TestUsageAndInputErrors(t *testing.T) {
 		{"no command", nil, 2, "Usage:"},
 		{"unknown command", []string{"frobnicate"}, 2, `unknown command "frobnicate"`},
 		{"bad flag", []string{"verify", "-nope"}, 2, "flag provided but not defined: -nope"},
-		{"bad format", []string{"verify", "-format", "xml"}, 2, `-format must be text or json, not "xml"`},
+		{"bad format", []string{"verify", "-format", "xml"}, 2, `-format: unknown format "xml"`},
+		{"report without a subcommand", []string{"report"}, 2, "usage: deskcheck report render"},
+		{"render a file that is not evidence", []string{"report", "render", "../../cases/boundary-desk.json"}, 2, "not deskcheck evidence"},
+		{"render a missing file", []string{"report", "render", "nope.json"}, 2, "no such file"},
+		{"render in an unknown format", []string{"report", "render", "-format", "pdf", "x.json"}, 2, `unknown format "pdf"`},
+		{"the report folder is a file", []string{"verify", "-out", "main.go"}, 2, "not a directory"},
 		{"bad -run", []string{"verify", "-run", "("}, 2, "-run: error parsing regexp"},
 		{"no case selected", []string{"verify", "-run", "no-such-case", "-out", "%TMP%"}, 2, "no cases"},
 		{"missing path", []string{"validate", "does/not/exist.json"}, 2, "does/not/exist.json: no such file or directory"},
@@ -158,4 +168,40 @@ func TestVerifyFolder(t *testing.T) {
 	code, out, errOut := runCLI(t, "verify", "-out", filepath.Join(dir, "out"), filepath.Join(dir, "desks"))
 	require.Equal(t, 0, code, errOut)
 	assert.Contains(t, out, "21 passed, 0 failed")
+}
+
+func TestFormatsAndRender(t *testing.T) {
+	t.Setenv("SOURCE_DATE_EPOCH", "0")
+	dir := t.TempDir()
+	outputs := map[string]string{}
+	for _, f := range []string{"markdown", "junit", "html", "json"} {
+		code, out, errOut := runCLI(t, "verify", "-format", f, "-out", dir)
+		require.Equal(t, 0, code, errOut)
+		outputs[f] = out
+	}
+	assert.True(t, strings.HasPrefix(outputs["markdown"], "## deskcheck: PASS — 15 passed, 0 failed"))
+	assert.Contains(t, outputs["junit"], `<testsuite name="boundary-desk" tests="18" failures="0" errors="0" skipped="3"`)
+	assert.Contains(t, outputs["html"], `<span class="verdict pass" id="verdict">PASS</span>`)
+
+	evidence := filepath.Join(dir, "report.json")
+	for _, f := range []string{"markdown", "junit", "html", "json"} {
+		code, out, errOut := runCLI(t, "report", "render", evidence, "-format", f)
+		require.Equal(t, 0, code, errOut)
+		assert.Equal(t, outputs[f], out, "re-rendering the saved evidence gives the same %s", f)
+		saved := map[string]string{"markdown": "report.md", "junit": "report.junit.xml", "html": "report.html", "json": "report.json"}[f]
+		b, err := os.ReadFile(filepath.Join(dir, saved))
+		require.NoError(t, err)
+		assert.Equal(t, string(b), out, "stdout matches the saved %s", saved)
+	}
+
+	code, out, _ := runCLI(t, "report", "-schema")
+	assert.Equal(t, 0, code)
+	assert.True(t, json.Valid([]byte(out)))
+	assert.Contains(t, out, `"title": "deskcheck JSON evidence (report.json)"`)
+}
+
+func TestFlagsAfterPaths(t *testing.T) {
+	code, out, errOut := runCLI(t, "verify", "../../cases/boundary-desk.json", "-run", "rpc", "-out", t.TempDir())
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "2 passed, 0 failed")
 }

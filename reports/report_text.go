@@ -9,21 +9,21 @@ import (
 	"github.com/deskcheck/deskcheck/verifier"
 )
 
-// TextOptions steer the text reporter.
-type TextOptions struct {
+// Text prints one line per case, a block per failure naming every
+// mismatched field with its expected and observed value and the trace, the
+// source-only claims as not executed, and a closing summary line.
+type Text struct {
 	// Verbose prints the event trace of passing cases too.
 	Verbose bool
 	// Color marks verdicts with ANSI colours.
 	Color bool
 }
 
-// WriteText prints one line per case, a block per failure naming every
-// mismatched field with its expected and observed value and the trace,
-// the source-only claims as not executed, and a closing summary line.
-func WriteText(w io.Writer, r *Report, opts TextOptions) error {
+// Write renders r as text.
+func (t Text) Write(w io.Writer, r *Report) error {
 	p := &printer{w: w}
 	paint := func(code, s string) string {
-		if !opts.Color {
+		if !t.Color {
 			return s
 		}
 		return "\x1b[" + code + "m" + s + "\x1b[0m"
@@ -39,7 +39,7 @@ func WriteText(w io.Writer, r *Report, opts TextOptions) error {
 		case verifier.Errored:
 			p.printf("    could not run: %s\n", firstLine(c.Error))
 		}
-		if c.Status != verifier.Pass || opts.Verbose {
+		if c.Status != verifier.Pass || t.Verbose {
 			for _, e := range c.Trace {
 				prefix := "      "
 				if e.Call > 0 {
@@ -52,34 +52,27 @@ func WriteText(w io.Writer, r *Report, opts TextOptions) error {
 	for _, cl := range r.SourceOnly {
 		p.printf("%s %s/%s  source-only claim; not executed: %s\n", paint("36", "NOT EXECUTED"), cl.Desk, cl.ID, cl.NotExecuted)
 	}
-	s := r.Summary
-	line := fmt.Sprintf("%d passed, %d failed", s.Passed, s.Failed)
-	if s.Errored > 0 {
-		line += fmt.Sprintf(", %d errored", s.Errored)
-	}
-	p.printf("%s\n", line)
+	p.printf("%s\n", SummaryLine(r.Summary))
 	switch {
-	case s.SourceOnly == 1:
+	case r.Summary.SourceOnly == 1:
 		p.printf("(1 source-only claim not executed)\n")
-	case s.SourceOnly > 1:
-		p.printf("(%d source-only claims not executed)\n", s.SourceOnly)
+	case r.Summary.SourceOnly > 1:
+		p.printf("(%d source-only claims not executed)\n", r.Summary.SourceOnly)
 	}
 	return p.err
 }
 
-type printer struct {
-	w   io.Writer
-	err error
-}
-
-func (p *printer) printf(format string, args ...any) {
-	if p.err == nil {
-		_, p.err = fmt.Fprintf(p.w, format, args...)
+// SummaryLine is "N passed, N failed", with ", N errored" when any case
+// could not run.
+func SummaryLine(s verifier.Summary) string {
+	line := fmt.Sprintf("%d passed, %d failed", s.Passed, s.Failed)
+	if s.Errored > 0 {
+		line += fmt.Sprintf(", %d errored", s.Errored)
 	}
+	return line
 }
 
-// show renders a value for a mismatch line: JSON, with "nothing" for an
-// absent observation.
+// show renders a value for a mismatch: JSON, with a word for nothing.
 func show(v any) string {
 	if v == nil {
 		return "nothing (null)"

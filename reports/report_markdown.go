@@ -1,0 +1,92 @@
+package reports
+
+import (
+	"html"
+	"io"
+	"strings"
+
+	"github.com/deskcheck/deskcheck/verifier"
+)
+
+// Markdown renders a summary table and a <details> block per failed or
+// errored case, fit for a CI step summary.
+type Markdown struct{}
+
+// Write renders r as Markdown.
+func (Markdown) Write(w io.Writer, r *Report) error {
+	p := &printer{w: w}
+	verdict := "PASS"
+	if r.Verdict != "pass" {
+		verdict = "FAIL"
+	}
+	p.printf("## deskcheck: %s — %s\n\n", verdict, SummaryLine(r.Summary))
+	p.printf("| cases | passed | failed | errored | source-only (not executed) |\n|---:|---:|---:|---:|---:|\n")
+	s := r.Summary
+	p.printf("| %d | %d | %d | %d | %d |\n\n", s.Cases, s.Passed, s.Failed, s.Errored, s.SourceOnly)
+
+	p.printf("| desk | file | cases | passed | failed | errored |\n|---|---|---:|---:|---:|---:|\n")
+	for _, f := range r.Provenance.Files {
+		var n, pass, fail, errd int
+		for _, c := range r.Cases {
+			if c.Desk != f.Desk {
+				continue
+			}
+			n++
+			switch c.Status {
+			case verifier.Pass:
+				pass++
+			case verifier.Fail:
+				fail++
+			default:
+				errd++
+			}
+		}
+		p.printf("| %s | %s | %d | %d | %d | %d |\n", cell(f.Desk), cell(f.Path), n, pass, fail, errd)
+	}
+	p.printf("\n")
+
+	for _, c := range r.Cases {
+		if c.Status == verifier.Pass {
+			continue
+		}
+		p.printf("<details>\n<summary><b>%s</b> %s/%s — %s</summary>\n\n", strings.ToUpper(string(c.Status)), html.EscapeString(c.Desk), html.EscapeString(c.ID), html.EscapeString(c.Title))
+		if c.Why != "" {
+			p.printf("%s\n\n", html.EscapeString(c.Why))
+		}
+		if c.Status == verifier.Errored {
+			p.printf("Could not run: %s\n\n", cell(c.Error))
+		} else {
+			p.printf("| field | comparison | expected | observed |\n|---|---|---|---|\n")
+			for _, m := range c.Mismatches {
+				p.printf("| %s | %s | %s | %s |\n", cell(m.Field), cell(string(m.Comparison)), cell(show(m.Expected)), cell(show(m.Observed)))
+			}
+			p.printf("\n")
+		}
+		if len(c.Trace) > 0 {
+			p.printf("<pre>\n")
+			for _, e := range c.Trace {
+				p.printf("[call %d] %s: %s\n", e.Call, preText.Replace(e.Kind), preText.Replace(e.Text))
+			}
+			p.printf("</pre>\n\n")
+		}
+		p.printf("</details>\n\n")
+	}
+	if len(r.SourceOnly) > 0 {
+		p.printf("### Source-only claims (not executed)\n\n| claim | not executed |\n|---|---|\n")
+		for _, cl := range r.SourceOnly {
+			p.printf("| %s/%s | %s |\n", cell(cl.Desk), cell(cl.ID), cell(cl.NotExecuted))
+		}
+	}
+	return p.err
+}
+
+// preText escapes what HTML would read as markup inside <pre>.
+var preText = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
+
+// cell makes text safe inside a Markdown table cell.
+func cell(s string) string {
+	s = html.EscapeString(s)
+	s = strings.ReplaceAll(s, "|", "&#124;")
+	s = strings.ReplaceAll(s, "\r", "")
+	return strings.ReplaceAll(s, "\n", "<br>")
+}

@@ -1,0 +1,221 @@
+package reports
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/deskcheck/deskcheck/verifier"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// fixedTime is the time stamp of every golden report.
+var fixedTime = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+
+// suiteOf verifies case files and returns the result.
+func suiteOf(t *testing.T, paths ...string) *verifier.SuiteResult {
+	t.Helper()
+	var inputs []verifier.Input
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		require.NoError(t, err)
+		inputs = append(inputs, verifier.Input{Path: p, Data: data})
+	}
+	suite, ds, err := verifier.Verify(context.Background(), inputs, verifier.Options{})
+	require.NoError(t, err)
+	require.False(t, ds.HasErrors())
+	return suite
+}
+
+// stableReport builds a report whose provenance does not depend on the
+// machine or build, for goldens.
+func stableReport(t *testing.T, paths ...string) *Report {
+	t.Helper()
+	r := Build(suiteOf(t, paths...), fixedTime)
+	r.Provenance.Deskcheck, r.Provenance.Revision, r.Provenance.GoVersion = "test", "test", "go-test"
+	return r
+}
+
+// mutatedDesk writes a copy of the boundary desk with one expectation
+// changed (boundary-deny-one-call expects 2 prompts) and returns its path.
+func mutatedDesk(t *testing.T) string {
+	t.Helper()
+	data, err := os.ReadFile("../cases/boundary-desk.json")
+	require.NoError(t, err)
+	i := bytes.Index(data, []byte(`"id": "boundary-deny-one-call"`))
+	j := i + bytes.Index(data[i:], []byte(`"prompts": 1`))
+	out := append(append(append([]byte{}, data[:j]...), `"prompts": 2`...), data[j+len(`"prompts": 1`):]...)
+	path := filepath.Join("testdata", "boundary-desk-mutated.json")
+	if *update {
+		require.NoError(t, os.WriteFile(path, out, 0o644))
+	}
+	return path
+}
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		require.NoError(t, os.WriteFile(path, got, 0o644))
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "run go test ./reports -update to create the goldens")
+	assert.Equal(t, string(want), string(got), "golden %s differs; review and run with -update", name)
+}
+
+func TestGoldens(t *testing.T) {
+	for _, desk := range []struct{ name, path string }{
+		{"boundary", "../cases/boundary-desk.json"},
+		{"failing", mutatedDesk(t)},
+	} {
+		r := stableReport(t, desk.path)
+		for _, f := range Formats(Text{}) {
+			ext := map[string]string{"text": "txt", "json": "json", "html": "html", "markdown": "md", "junit": "junit.xml"}[f.Name]
+			t.Run(desk.name+"."+ext, func(t *testing.T) {
+				var buf bytes.Buffer
+				require.NoError(t, f.Reporter.Write(&buf, r))
+				golden(t, desk.name+"."+ext, buf.Bytes())
+			})
+		}
+	}
+}
+
+func TestJSONMatchesItsSchema(t *testing.T) {
+	for _, paths := range [][]string{
+		{"../cases/boundary-desk.json"},
+		{mutatedDesk(t)},
+		{"../verifier/testdata/scenarios.json", "../cases/boundary-desk.json"},
+	} {
+		var buf bytes.Buffer
+		require.NoError(t, JSON{}.Write(&buf, Build(suiteOf(t, paths...), time.Now())))
+		require.NoError(t, CheckJSON(buf.Bytes()), paths)
+		back, err := ReadJSON(buf.Bytes())
+		require.NoError(t, err)
+		var again bytes.Buffer
+		require.NoError(t, JSON{}.Write(&again, back))
+		assert.Equal(t, buf.String(), again.String(), "saved evidence reads back to the same report")
+	}
+	assert.ErrorContains(t, CheckJSON([]byte(`{"formatVersion":1}`)), "not deskcheck evidence")
+	assert.ErrorContains(t, CheckJSON([]byte(`{`)), "not JSON")
+	_, err := ReadJSON([]byte(`[]`))
+	assert.Error(t, err)
+}
+
+func TestTimestamp(t *testing.T) {
+	t.Setenv("SOURCE_DATE_EPOCH", "1700000000")
+	assert.Equal(t, "2023-11-14T22:13:20Z", timestamp(time.Now()))
+	t.Setenv("SOURCE_DATE_EPOCH", "not a number")
+	assert.Equal(t, "2026-01-02T03:04:05Z", timestamp(fixedTime))
+	t.Setenv("SOURCE_DATE_EPOCH", "")
+	assert.Equal(t, "2026-01-02T03:04:05Z", timestamp(fixedTime.In(time.FixedZone("x", 3600))))
+}
+
+func TestDeterministicWithSourceDateEpoch(t *testing.T) {
+	t.Setenv("SOURCE_DATE_EPOCH", "0")
+	dirs := []string{t.TempDir(), t.TempDir()}
+	for _, d := range dirs {
+		_, err := Writer{}.WriteDir(d, Build(suiteOf(t, "../cases/boundary-desk.json"), time.Now()))
+		require.NoError(t, err)
+	}
+	for _, f := range []string{"report.json", "report.html", "report.md", "report.junit.xml"} {
+		a, err := os.ReadFile(filepath.Join(dirs[0], f))
+		require.NoError(t, err)
+		b, err := os.ReadFile(filepath.Join(dirs[1], f))
+		require.NoError(t, err)
+		assert.Equal(t, a, b, "%s is byte-identical across runs", f)
+	}
+}
+
+func TestNoEnvironmentOrHomeInReports(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	data, err := os.ReadFile("../cases/boundary-desk.json")
+	require.NoError(t, err)
+	path := filepath.Join(home, "desks", "boundary-desk.json")
+	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+	require.NoError(t, os.WriteFile(path, data, 0o644))
+	r := Build(suiteOf(t, path), fixedTime)
+	assert.Equal(t, filepath.Join("~", "desks", "boundary-desk.json"), r.Provenance.Files[0].Path)
+	for _, f := range Formats(Text{Verbose: true}) {
+		var buf bytes.Buffer
+		require.NoError(t, f.Reporter.Write(&buf, r))
+		assert.NotContains(t, buf.String(), home, f.Name)
+	}
+}
+
+func TestLookup(t *testing.T) {
+	f, err := Lookup("junit", Text{})
+	require.NoError(t, err)
+	assert.Equal(t, "report.junit.xml", f.File)
+	_, err = Lookup("xml", Text{})
+	assert.EqualError(t, err, `unknown format "xml" (known: [html json junit markdown text])`)
+}
+
+func TestTextColour(t *testing.T) {
+	r := stableReport(t, mutatedDesk(t))
+	var plain, colour bytes.Buffer
+	require.NoError(t, Text{}.Write(&plain, r))
+	require.NoError(t, Text{Color: true}.Write(&colour, r))
+	assert.NotContains(t, plain.String(), "\x1b[")
+	assert.Contains(t, colour.String(), "\x1b[31mFAIL\x1b[0m boundary-desk/boundary-deny-one-call")
+}
+
+func TestErroredCaseInEveryFormat(t *testing.T) {
+	r := stableReport(t, "../cases/boundary-desk.json")
+	r.Cases[0].Status, r.Cases[0].Error, r.Cases[0].Observed = verifier.Errored, "panic while running the case: boom\nstack", nil
+	r.Summary.Passed--
+	r.Summary.Errored++
+	r.Verdict = "fail"
+	var buf bytes.Buffer
+	require.NoError(t, JSON{}.Write(&buf, r))
+	require.NoError(t, CheckJSON(buf.Bytes()))
+	for _, f := range Formats(Text{}) {
+		var out bytes.Buffer
+		require.NoError(t, f.Reporter.Write(&out, r))
+		assert.Contains(t, out.String(), "boom", f.Name)
+	}
+	var text bytes.Buffer
+	require.NoError(t, Text{}.Write(&text, r))
+	assert.Contains(t, text.String(), "14 passed, 0 failed, 1 errored")
+}
+
+func TestJUnitShape(t *testing.T) {
+	var buf bytes.Buffer
+	require.NoError(t, JUnit{}.Write(&buf, stableReport(t, mutatedDesk(t))))
+	s := buf.String()
+	assert.Contains(t, s, `<testsuite name="boundary-desk" tests="18" failures="1" errors="0" skipped="3"`)
+	assert.Contains(t, s, `<testcase classname="testdata/boundary-desk-mutated.json" name="boundary-deny-one-call">`)
+	assert.Contains(t, s, `<failure message="mismatched: prompts"><![CDATA[prompts (exact): expected 2, observed 1`)
+	assert.Contains(t, s, `<skipped message="source-only claim; not executed: Full RPC process initialization and real stdin/stdout client">`)
+}
+
+func TestMarkdownShape(t *testing.T) {
+	var buf bytes.Buffer
+	require.NoError(t, Markdown{}.Write(&buf, stableReport(t, mutatedDesk(t))))
+	s := buf.String()
+	assert.True(t, strings.HasPrefix(s, "## deskcheck: FAIL — 14 passed, 1 failed\n"))
+	assert.Equal(t, 1, strings.Count(s, "<details>"), "one block per failure")
+	assert.Contains(t, s, "| prompts | exact | 2 | 1 |")
+	assert.Equal(t, "a &#124; b<br>c &lt;d&gt;", cell("a | b\r\nc <d>"))
+}
+
+func TestReadJSONRejectsOtherDocuments(t *testing.T) {
+	var v map[string]any
+	var buf bytes.Buffer
+	require.NoError(t, JSON{}.Write(&buf, stableReport(t, "../cases/boundary-desk.json")))
+	require.NoError(t, json.Unmarshal(buf.Bytes(), &v))
+	v["verdict"] = "maybe"
+	b, _ := json.Marshal(v)
+	_, err := ReadJSON(b)
+	assert.ErrorContains(t, err, "/verdict: must be one of")
+}
