@@ -1,7 +1,9 @@
 package verifier
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -15,72 +17,120 @@ type Input struct {
 	Data []byte
 }
 
-// MaxFileSize bounds one case file.
-const MaxFileSize = 16 << 20
-
-// ReadPaths reads case files: each path is a file, or a directory whose
-// *.json files are read recursively (symbolic links are not followed).
-// Files come in the order given, directories' files sorted by path.
-func ReadPaths(paths []string) ([]Input, error) {
+// ReadPaths reads case files. Each path is a file, or a folder whose *.json
+// files are read recursively, sorted by path. Nothing that could hang or
+// escape is followed: symbolic links inside a folder, FIFOs, devices,
+// sockets, unreadable files and files over the size limit are skipped with
+// a warning. A path that does not exist is an error.
+func ReadPaths(paths []string, limits Limits) ([]Input, Diagnostics, error) {
+	limits = limits.WithDefaults()
 	var out []Input
+	var ds Diagnostics
+	skip := func(path, format string, args ...any) {
+		ds = append(ds, Diagnostic{Severity: Warning, File: path, Summary: "skipped: " + fmt.Sprintf(format, args...)})
+	}
+	read := func(path string) {
+		in, err := readFile(path, limits.FileSize)
+		if err != nil {
+			skip(path, "%v", err)
+			return
+		}
+		out = append(out, in)
+	}
 	for _, p := range paths {
 		info, err := os.Stat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			if _, lerr := os.Lstat(p); lerr != nil {
+				return nil, ds, fmt.Errorf("%s: no such file or directory", p)
+			}
+		}
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", p, unwrapPathError(err))
+			skip(p, "%v", bare(err))
+			continue
 		}
 		if !info.IsDir() {
-			in, err := readFile(p)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, in)
+			read(p)
 			continue
 		}
 		var files []string
 		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
-				return fmt.Errorf("%s: %w", path, unwrapPathError(err))
+				skip(path, "%v", bare(err))
+				if d != nil && d.IsDir() {
+					return fs.SkipDir
+				}
+				return nil
 			}
-			if d.Type().IsRegular() && strings.EqualFold(filepath.Ext(path), ".json") {
+			if d.IsDir() || !strings.EqualFold(filepath.Ext(path), ".json") {
+				return nil
+			}
+			switch t := d.Type(); {
+			case t&fs.ModeSymlink != 0:
+				skip(path, "symbolic link not followed")
+			case !t.IsRegular():
+				skip(path, "not a regular file (%s)", kind(t))
+			default:
 				files = append(files, path)
 			}
 			return nil
 		})
 		if err != nil {
-			return nil, err
+			return nil, ds, err
 		}
 		sort.Strings(files)
 		for _, f := range files {
-			in, err := readFile(f)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, in)
+			read(f)
 		}
 	}
-	return out, nil
+	return out, ds, nil
 }
 
-func readFile(path string) (Input, error) {
+// readFile reads one regular file of at most limit bytes, checking what it
+// is before opening it so that a FIFO or device is never opened.
+func readFile(path string, limit int64) (Input, error) {
 	info, err := os.Stat(path)
 	if err != nil {
-		return Input{}, fmt.Errorf("%s: %w", path, unwrapPathError(err))
+		return Input{}, bare(err)
 	}
 	if !info.Mode().IsRegular() {
-		return Input{}, fmt.Errorf("%s: not a regular file", path)
+		return Input{}, fmt.Errorf("not a regular file (%s)", kind(info.Mode()))
 	}
-	if info.Size() > MaxFileSize {
-		return Input{}, fmt.Errorf("%s: %d bytes is over the limit of %d", path, info.Size(), MaxFileSize)
+	if info.Size() > limit {
+		return Input{}, fmt.Errorf("%s", overLimit("the file size in bytes", info.Size(), limit))
 	}
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
-		return Input{}, fmt.Errorf("%s: %w", path, unwrapPathError(err))
+		return Input{}, bare(err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return Input{}, bare(err)
+	}
+	if int64(len(data)) > limit {
+		return Input{}, fmt.Errorf("%s", overLimit("the file size in bytes", int64(len(data)), limit))
 	}
 	return Input{Path: path, Data: data}, nil
 }
 
-func unwrapPathError(err error) error {
-	if pe, ok := err.(*fs.PathError); ok {
+func kind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0, m&fs.ModeCharDevice != 0:
+		return "a device"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	}
+	return m.Type().String()
+}
+
+// bare drops the path a *fs.PathError repeats.
+func bare(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
 		return pe.Err
 	}
 	return err
@@ -92,7 +142,7 @@ func LoadAll(inputs []Input, limits Limits) ([]*Desk, Diagnostics) {
 	var desks []*Desk
 	var ds Diagnostics
 	for _, in := range inputs {
-		d, fileDs := Load(in.Path, in.Data)
+		d, fileDs := Load(in.Path, in.Data, limits)
 		ds = append(ds, fileDs...)
 		if d != nil {
 			desks = append(desks, d)

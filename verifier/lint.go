@@ -6,22 +6,12 @@ import (
 	"strings"
 )
 
-// Limits bound what a case may ask for.
-type Limits struct {
-	// Repeat bounds given.repeat.
-	Repeat int
-	// Choices bounds the number of scripted choices.
-	Choices int
-}
-
-// DefaultLimits are the limits unless the caller sets others.
-var DefaultLimits = Limits{Repeat: 1000, Choices: 1000}
-
 // Lint checks loaded desks for problems the schema cannot see: ids unique
 // across all desks, sourceRefs that name a source, expected keys the
 // scenario observes, scripted choices that match the prompts expected,
 // limits, and a label that warns readers not to execute anything.
 func Lint(desks []*Desk, limits Limits) Diagnostics {
+	limits = limits.WithDefaults()
 	var ds Diagnostics
 	seen := map[string]string{} // id → where first seen
 	claimID := func(d *Desk, id, ptr string) {
@@ -80,12 +70,12 @@ func lintCase(c *Case, limits Limits) Diagnostics {
 		return ds
 	}
 	if r := c.Given.Get("repeat"); r.Exists() && r.Int() > int64(limits.Repeat) {
-		ds = append(ds, d.diag(Error, c.Pointer+"/given/repeat", false, "repeat %s is over the limit of %d", r.Raw, limits.Repeat))
+		ds = append(ds, d.diag(Error, c.Pointer+"/given/repeat", false, "%s", overLimit("repeat", r.Int(), int64(limits.Repeat))))
 	}
 	choices := c.Given.Get("choices")
 	n := len(choices.Array())
 	if n > limits.Choices {
-		ds = append(ds, d.diag(Error, c.Pointer+"/given/choices", false, "%d scripted choices are over the limit of %d", n, limits.Choices))
+		ds = append(ds, d.diag(Error, c.Pointer+"/given/choices", false, "%s", overLimit("the number of scripted choices", int64(n), int64(limits.Choices))))
 	}
 	for _, f := range c.Expected {
 		if f.Key == "prompts" && choices.Exists() && f.Value.Int() != int64(n) {

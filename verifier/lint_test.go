@@ -18,13 +18,13 @@ func TestLint(t *testing.T) {
 	assert.Equal(t, []string{
 		"testdata/invalid/bad-refs.json:5:12: warning: the label should warn readers: DO NOT EXECUTE (/label)",
 		"testdata/invalid/bad-refs.json:12:70: warning: 2 scripted choices but 1 prompts expected (/cases/0/given/choices)",
-		"testdata/invalid/bad-refs.json:12:101: error: repeat 5000 is over the limit of 1000 (/cases/0/given/repeat)",
+		"testdata/invalid/bad-refs.json:12:101: error: repeat is 5000, over the limit of 1000 (/cases/0/given/repeat)",
 		`testdata/invalid/bad-refs.json:14:33: error: sourceRef "wraper" names no key of sources (known: wrapper) (/cases/0/sourceRefs/1)`,
 		`testdata/invalid/bad-refs.json:17:13: error: duplicate id "a" (first at testdata/invalid/bad-refs.json:9:13) (/cases/1/id)`,
 	}, diagStrings(ds))
 
 	ds = Lint(desks, Limits{Repeat: 10000, Choices: 1})
-	assert.Contains(t, diagStrings(ds), "testdata/invalid/bad-refs.json:12:70: error: 2 scripted choices are over the limit of 1 (/cases/0/given/choices)")
+	assert.Contains(t, diagStrings(ds), "testdata/invalid/bad-refs.json:12:70: error: the number of scripted choices is 2, over the limit of 1 (/cases/0/given/choices)")
 }
 
 func TestLintAcrossFiles(t *testing.T) {
@@ -41,7 +41,7 @@ func TestLintUnknownExpectedKeyWithoutSchema(t *testing.T) {
 	// A desk built in memory can carry keys the schema would have refused;
 	// lint still reports them.
 	in := readInput(t, "../cases/boundary-desk.json")
-	desk, _ := Load(in.Path, in.Data)
+	desk, _ := Load(in.Path, in.Data, Limits{})
 	desk.Cases[0].Expected = append(desk.Cases[0].Expected, Field{Key: "promts"})
 	desk.Cases[1].Scenario = "gateway"
 	s := diagStrings(Lint([]*Desk{desk}, DefaultLimits))

@@ -1,11 +1,13 @@
 package verifier
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -18,9 +20,6 @@ import (
 
 // SchemaVersion is the case-file format version this verifier reads.
 const SchemaVersion = 1
-
-// MaxDepth bounds the nesting of a case file.
-const MaxDepth = 64
 
 // Desk is one loaded case file.
 type Desk struct {
@@ -113,9 +112,10 @@ func (d *Desk) diag(sev Severity, ptr string, key bool, format string, args ...a
 	return Diagnostic{Severity: sev, File: d.Path, Line: line, Col: col, Pointer: ptr, Summary: fmt.Sprintf(format, args...)}
 }
 
-// Load parses, checks and validates one case file. The returned desk is
-// nil when any error was found; warnings come with a desk.
-func Load(path string, data []byte) (*Desk, Diagnostics) {
+// Load parses, checks and validates one case file within limits. The
+// returned desk is nil when any error was found.
+func Load(path string, data []byte, limits Limits) (*Desk, Diagnostics) {
+	limits = limits.WithDefaults()
 	d := &Desk{Path: path, pos: newPosition(data), values: map[string]int{}, keys: map[string]int{}}
 	sum := sha256.Sum256(data)
 	d.SHA256 = hex.EncodeToString(sum[:])
@@ -125,7 +125,9 @@ func Load(path string, data []byte) (*Desk, Diagnostics) {
 	}
 
 	switch {
-	case len(data) == 0:
+	case int64(len(data)) > limits.FileSize:
+		return fail(0, "%s", overLimit("the file size in bytes", int64(len(data)), limits.FileSize))
+	case len(bytes.TrimSpace(data)) == 0:
 		return fail(0, "empty file: a case file is a JSON object")
 	case hasBOM(data):
 		return fail(0, "file starts with a byte-order mark; save it as UTF-8 without one")
@@ -149,8 +151,13 @@ func Load(path string, data []byte) (*Desk, Diagnostics) {
 		return fail(root.Index+firstNonSpace(data), "the top level must be a JSON object")
 	}
 	d.values[""] = firstNonSpace(data)
-	if ds := d.index(root, "", 1); len(ds) > 0 {
+	if ds := d.index(root, "", 1, limits); len(ds) > 0 {
 		return nil, ds
+	}
+	for _, key := range []string{"cases", "sourceOnly"} {
+		if n := len(root.Get(key).Array()); n > limits.Cases {
+			return nil, Diagnostics{d.diag(Error, "/"+key, false, "%s", overLimit("the number of entries in "+key, int64(n), int64(limits.Cases)))}
+		}
 	}
 
 	if v := root.Get("schemaVersion"); v.Type == gjson.Number && v.Raw != strconv.Itoa(SchemaVersion) {
@@ -173,15 +180,55 @@ func Load(path string, data []byte) (*Desk, Diagnostics) {
 		ds.Sort()
 		return nil, ds
 	}
+	if ds := d.checkWholeNumbers(root); len(ds) > 0 {
+		return nil, ds
+	}
 	d.build(root)
 	return d, nil
 }
 
+// wholeNumber is how a count must be written: no sign, fraction or exponent
+// and at most 15 digits, so it is exact in every JSON reader.
+var wholeNumber = regexp.MustCompile(`^(0|[1-9][0-9]{0,14})$`)
+
+// checkWholeNumbers rejects counts written as 1.0, 2e0 or beyond 15 digits:
+// the schema accepts them as integers, but they are not what an author
+// means by a count and not every reader reads them the same.
+func (d *Desk) checkWholeNumbers(root gjson.Result) Diagnostics {
+	var ds Diagnostics
+	check := func(ptr string, v gjson.Result) {
+		if v.Type == gjson.Number && !wholeNumber.MatchString(v.Raw) {
+			ds = append(ds, d.diag(Error, ptr, false, "a whole number is expected (digits only, at most 15), found %s", v.Raw))
+		}
+	}
+	check("/schemaVersion", root.Get("schemaVersion"))
+	for i, c := range root.Get("cases").Array() {
+		ptr := "/cases/" + strconv.Itoa(i)
+		check(ptr+"/given/repeat", c.Get("given.repeat"))
+		sc, _ := LookupScenario(c.Get("scenario").String())
+		c.Get("expected").ForEach(func(k, v gjson.Result) bool {
+			if sc.Expected[k.String()] == Exact {
+				check(ptr+"/expected/"+pointerToken(k.String()), v)
+			}
+			return true
+		})
+	}
+	return ds
+}
+
 // index walks the document, recording where every value and key is and
 // rejecting duplicate keys and excessive nesting.
-func (d *Desk) index(v gjson.Result, ptr string, depth int) Diagnostics {
-	if depth > MaxDepth {
-		return Diagnostics{d.diag(Error, ptr, false, "nesting deeper than %d levels", MaxDepth)}
+func (d *Desk) index(v gjson.Result, ptr string, depth int, limits Limits) Diagnostics {
+	if depth > limits.Depth {
+		return Diagnostics{d.diag(Error, ptr, false, "nesting deeper than %d levels", limits.Depth)}
+	}
+	if v.Type == gjson.Number {
+		if f, err := strconv.ParseFloat(v.Raw, 64); err != nil || math.IsInf(f, 0) {
+			return Diagnostics{d.diag(Error, ptr, false, "number %s is out of range", v.Raw)}
+		}
+	}
+	if v.Type == gjson.String && len(v.Raw) > limits.String+2 {
+		return Diagnostics{d.diag(Error, ptr, false, "%s", overLimit("the length of a string", int64(len(v.Raw)-2), int64(limits.String)))}
 	}
 	var ds Diagnostics
 	if v.IsObject() {
@@ -189,6 +236,12 @@ func (d *Desk) index(v gjson.Result, ptr string, depth int) Diagnostics {
 		v.ForEach(func(k, val gjson.Result) bool {
 			name := k.String()
 			child := ptr + "/" + pointerToken(name)
+			if len(k.Raw) > limits.String+2 {
+				line, col := d.pos.at(k.Index)
+				ds = append(ds, Diagnostic{Severity: Error, File: d.Path, Line: line, Col: col, Pointer: ptr,
+					Summary: overLimit("the length of a key", int64(len(k.Raw)-2), int64(limits.String))})
+				return false
+			}
 			if first, dup := seen[name]; dup {
 				line, col := d.pos.at(k.Index)
 				ds = append(ds, Diagnostic{Severity: Error, File: d.Path, Line: line, Col: col, Pointer: child,
@@ -198,7 +251,7 @@ func (d *Desk) index(v gjson.Result, ptr string, depth int) Diagnostics {
 			fl, fc := d.pos.at(k.Index)
 			seen[name] = fmt.Sprintf("%d:%d", fl, fc)
 			d.keys[child], d.values[child] = k.Index, val.Index
-			ds = append(ds, d.index(val, child, depth+1)...)
+			ds = append(ds, d.index(val, child, depth+1, limits)...)
 			return true
 		})
 	} else if v.IsArray() {
@@ -206,7 +259,7 @@ func (d *Desk) index(v gjson.Result, ptr string, depth int) Diagnostics {
 		v.ForEach(func(_, val gjson.Result) bool {
 			child := ptr + "/" + strconv.Itoa(i)
 			d.values[child] = val.Index
-			ds = append(ds, d.index(val, child, depth+1)...)
+			ds = append(ds, d.index(val, child, depth+1, limits)...)
 			i++
 			return true
 		})

@@ -18,17 +18,6 @@ type Options struct {
 	Limits Limits
 }
 
-func (o Options) limits() Limits {
-	l := o.Limits
-	if l.Repeat <= 0 {
-		l.Repeat = DefaultLimits.Repeat
-	}
-	if l.Choices <= 0 {
-		l.Choices = DefaultLimits.Choices
-	}
-	return l
-}
-
 // SuiteResult is the outcome of verifying a set of desks.
 type SuiteResult struct {
 	Desks   []*Desk
@@ -46,7 +35,7 @@ func (s *SuiteResult) Passed() bool {
 // case; when they hold an error, nothing was run and the result is nil.
 // ErrNoCases means the files were valid but no case was selected.
 func Verify(ctx context.Context, inputs []Input, opts Options) (*SuiteResult, Diagnostics, error) {
-	desks, ds := LoadAll(inputs, opts.limits())
+	desks, ds := LoadAll(inputs, opts.Limits)
 	if ds.HasErrors() {
 		return nil, ds, nil
 	}

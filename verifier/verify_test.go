@@ -66,7 +66,7 @@ func mutate(key string, raw string) string {
 // exactly that field with both values.
 func TestEveryExpectedFieldIsAsserted(t *testing.T) {
 	in := readInput(t, "../cases/boundary-desk.json")
-	desk, ds := Load(in.Path, in.Data)
+	desk, ds := Load(in.Path, in.Data, Limits{})
 	require.False(t, ds.HasErrors())
 	keysSeen := map[string]bool{}
 	for _, c := range desk.Cases {

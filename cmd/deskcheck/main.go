@@ -88,7 +88,8 @@ func verify(args []string, stdout, stderr io.Writer) int {
 	runExpr := fs.String("run", "", "verify only cases whose `<desk-id>/<case-id>` matches this regular expression")
 	verbose := fs.Bool("v", false, "print the event trace of passing cases too")
 	format := fs.String("format", "text", "output on stdout: text, json, markdown, junit or html")
-	out := fs.String("out", reports.DefaultDir, "folder for the private JSON evidence")
+	out := fs.String("out", reports.DefaultDir, "folder for the private report files")
+	limits := limitFlags(fs)
 	paths, err := parse(fs, args)
 	if err != nil {
 		return exitInvalid
@@ -108,11 +109,11 @@ func verify(args []string, stdout, stderr io.Writer) int {
 		}
 		sel = re
 	}
-	inputs, code := readInputs(paths, stderr)
+	inputs, code := readInputs(paths, *limits, stderr)
 	if code != exitPass {
 		return code
 	}
-	suite, ds, err := verifier.Verify(context.Background(), inputs, verifier.Options{Run: sel})
+	suite, ds, err := verifier.Verify(context.Background(), inputs, verifier.Options{Run: sel, Limits: *limits})
 	printDiagnostics(stderr, ds)
 	if ds.HasErrors() {
 		fmt.Fprintf(stderr, "deskcheck: invalid case files; nothing was run\n")
@@ -143,15 +144,16 @@ func verify(args []string, stdout, stderr io.Writer) int {
 func validate(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	limits := limitFlags(fs)
 	paths, err := parse(fs, args)
 	if err != nil {
 		return exitInvalid
 	}
-	inputs, code := readInputs(paths, stderr)
+	inputs, code := readInputs(paths, *limits, stderr)
 	if code != exitPass {
 		return code
 	}
-	desks, ds := verifier.LoadAll(inputs, verifier.DefaultLimits)
+	desks, ds := verifier.LoadAll(inputs, *limits)
 	printDiagnostics(stderr, ds)
 	if ds.HasErrors() {
 		return exitInvalid
@@ -201,6 +203,18 @@ func report(args []string, stdout, stderr io.Writer) int {
 	return exitInvalid
 }
 
+// limitFlags registers the input limits on fs.
+func limitFlags(fs *flag.FlagSet) *verifier.Limits {
+	l := verifier.DefaultLimits
+	fs.Int64Var(&l.FileSize, "max-file-size", l.FileSize, "largest case file, in bytes")
+	fs.IntVar(&l.Depth, "max-depth", l.Depth, "deepest nesting of objects and arrays in a case file")
+	fs.IntVar(&l.Cases, "max-cases", l.Cases, "most cases (or source-only claims) in one file")
+	fs.IntVar(&l.Repeat, "max-repeat", l.Repeat, "largest given.repeat")
+	fs.IntVar(&l.Choices, "max-choices", l.Choices, "most scripted choices in one case")
+	fs.IntVar(&l.String, "max-string", l.String, "longest string or key, in bytes")
+	return &l
+}
+
 // parse parses flags that may come before or after the positional
 // arguments, and returns the positional ones.
 func parse(fs *flag.FlagSet, args []string) ([]string, error) {
@@ -223,7 +237,11 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 
 // readInputs reads the given paths, or the bundled desks when there are
 // none.
-func readInputs(paths []string, stderr io.Writer) ([]verifier.Input, int) {
+func readInputs(paths []string, limits verifier.Limits, stderr io.Writer) ([]verifier.Input, int) {
+	if err := limits.Check(); err != nil {
+		fmt.Fprintf(stderr, "deskcheck: %v\n", err)
+		return nil, exitInvalid
+	}
 	if len(paths) == 0 {
 		var inputs []verifier.Input
 		for _, f := range cases.Files() {
@@ -231,7 +249,8 @@ func readInputs(paths []string, stderr io.Writer) ([]verifier.Input, int) {
 		}
 		return inputs, exitPass
 	}
-	inputs, err := verifier.ReadPaths(paths)
+	inputs, skipped, err := verifier.ReadPaths(paths, limits)
+	printDiagnostics(stderr, skipped)
 	if err != nil {
 		fmt.Fprintf(stderr, "deskcheck: %v\n", err)
 		return nil, exitInvalid

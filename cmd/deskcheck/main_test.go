@@ -205,3 +205,24 @@ func TestFlagsAfterPaths(t *testing.T) {
 	require.Equal(t, 0, code, errOut)
 	assert.Contains(t, out, "2 passed, 0 failed")
 }
+
+func TestHostileFilesExitTwo(t *testing.T) {
+	paths, err := filepath.Glob("../../verifier/testdata/hostile/*.json")
+	require.NoError(t, err)
+	require.NotEmpty(t, paths)
+	for _, p := range paths {
+		for _, cmd := range []string{"validate", "verify"} {
+			out := filepath.Join(t.TempDir(), "out")
+			args := []string{cmd, p}
+			if cmd == "verify" {
+				args = append(args, "-out", out)
+			}
+			code, stdout, errOut := runCLI(t, args...)
+			assert.Equal(t, 2, code, "%s %s", cmd, p)
+			assert.Regexp(t, "^"+regexpQuote(p)+`:\d+:\d+: error: `, errOut, p)
+			assert.Empty(t, stdout, "nothing printed as a result")
+			_, statErr := os.Stat(out)
+			assert.True(t, os.IsNotExist(statErr), "no report written for %s", p)
+		}
+	}
+}

@@ -1,0 +1,212 @@
+package verifier
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestHostileFiles(t *testing.T) {
+	tests := []struct {
+		reason string
+		file   string
+		want   string
+	}{
+		{"a number beyond float64", "number-out-of-range.json", "1:136: error: number 1e400 is out of range (/cases/0/given/repeat)"},
+		{"a fraction where a count is expected", "count-fraction.json", "1:180: error: wrong type: expected integer, found number (/cases/0/expected/effects)"},
+		{"a count written as a float", "count-written-as-float.json", "1:180: error: a whole number is expected (digits only, at most 15), found 1.0 (/cases/0/expected/effects)"},
+		{"a count beyond exact integers", "count-too-many-digits.json", "1:136: error: a whole number is expected (digits only, at most 15), found 123456789012345678 (/cases/0/given/repeat)"},
+		{"Infinity is not JSON", "infinity.json", "1:139: error: malformed JSON: invalid character 'I' looking for beginning of value"},
+		{"a duplicate key deep inside args", "duplicate-key-deep.json", `1:138: error: duplicate key "a" (first at 1:126) (/cases/0/given/args/deep/deep/a)`},
+		{"a duplicate key at the top", "duplicate-key-top.json", `1:52: error: duplicate key "id" (first at 1:20) (/id)`},
+		{"a top level that is a string", "top-level-string.json", "1:1: error: the top level must be a JSON object"},
+		{"only white space", "whitespace-only.json", "1:1: error: empty file: a case file is a JSON object"},
+		{"a truncated file", "truncated.json", "1:49: error: malformed JSON: unexpected end of JSON input"},
+		{"schemaVersion as a string", "schema-version-string.json", "1:18: error: must be 1 (/schemaVersion)"},
+		{"a NUL byte after the value", "nul-byte-after.json", `1:52: error: malformed JSON: invalid character '\x00' after top-level value`},
+		{"an over-long string", "string-over-limit.json", "1:42: error: the length of a string is 65537, over the limit of 65536 (/title)"},
+		{"an over-long key", "key-over-limit.json", "1:72: error: the length of a key is 65537, over the limit of 65536 (/sources)"},
+		{"nesting beyond the limit", "too-deep.json", "1:125: error: nesting deeper than 64 levels (/sources" + strings.Repeat("/0", 63) + ")"},
+		{"repeat beyond the limit", "repeat-over-limit.json", "1:136: error: repeat is 1001, over the limit of 1000 (/cases/0/given/repeat)"},
+		{"choices beyond the limit", "choices-over-limit.json", "1:137: error: the number of scripted choices is 1001, over the limit of 1000 (/cases/0/given/choices)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.reason, func(t *testing.T) {
+			path := filepath.Join("testdata", "hostile", tt.file)
+			in := readInput(t, path)
+			suite, ds, err := Verify(context.Background(), []Input{in}, Options{})
+			assert.NoError(t, err)
+			assert.Nil(t, suite, "nothing runs")
+			require.True(t, ds.HasErrors())
+			assert.Contains(t, diagStrings(ds), path+":"+tt.want)
+		})
+	}
+}
+
+func TestLimitsAreConfigurable(t *testing.T) {
+	in := readInput(t, "../cases/boundary-desk.json")
+	tests := []struct {
+		reason string
+		limits Limits
+		want   string
+	}{
+		{"file size", Limits{FileSize: 1000}, "1:1: error: the file size in bytes is 13712, over the limit of 1000"},
+		{"depth", Limits{Depth: 3}, "nesting deeper than 3 levels"},
+		{"cases per file", Limits{Cases: 10}, "error: the number of entries in cases is 15, over the limit of 10 (/cases)"},
+		{"string length", Limits{String: 100}, "error: the length of a string is 268, over the limit of 100 (/executionPolicy)"},
+		{"repeat", Limits{Repeat: 1}, "error: repeat is 2, over the limit of 1 (/cases/0/given/repeat)"},
+		{"choices", Limits{Choices: 1}, "error: the number of scripted choices is 2, over the limit of 1 (/cases/0/given/choices)"},
+	}
+	for _, tt := range tests {
+		_, ds := LoadAll([]Input{in}, tt.limits)
+		require.True(t, ds.HasErrors(), tt.reason)
+		assert.Contains(t, strings.Join(diagStrings(ds), "\n"), tt.want, tt.reason)
+	}
+	assert.NoError(t, DefaultLimits.Check())
+	assert.EqualError(t, Limits{FileSize: 1, Depth: 1, Cases: 1, Repeat: 0, Choices: 1, String: 1}.Check(), "the repeat limit must be positive, not 0")
+	assert.Equal(t, DefaultLimits, Limits{}.WithDefaults())
+}
+
+func TestReadPathsNeverHangsOrEscapes(t *testing.T) {
+	root := t.TempDir()
+	desks := filepath.Join(root, "desks")
+	require.NoError(t, os.MkdirAll(filepath.Join(desks, "sub"), 0o755))
+	good, err := os.ReadFile("../cases/boundary-desk.json")
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(desks, "sub", "b.json"), good, 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(desks, "a.json"), good, 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(desks, "notes.md"), []byte("#"), 0o644))
+	outside := filepath.Join(root, "outside.json")
+	require.NoError(t, os.WriteFile(outside, good, 0o644))
+	require.NoError(t, os.Symlink(outside, filepath.Join(desks, "escape.json")))
+	require.NoError(t, os.Symlink("loop.json", filepath.Join(desks, "loop.json")))
+	require.NoError(t, os.Symlink(root, filepath.Join(desks, "up")))
+	require.NoError(t, syscall.Mkfifo(filepath.Join(desks, "pipe.json"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(desks, "big.json"), make([]byte, 2000), 0o644))
+
+	done := make(chan struct{})
+	var inputs []Input
+	var ds Diagnostics
+	go func() {
+		defer close(done)
+		inputs, ds, err = ReadPaths([]string{desks}, Limits{FileSize: 1 << 20})
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("ReadPaths hung")
+	}
+	require.NoError(t, err)
+	var names []string
+	for _, in := range inputs {
+		names = append(names, strings.TrimPrefix(in.Path, desks+"/"))
+	}
+	assert.Equal(t, []string{"a.json", "big.json", "sub/b.json"}, names, "sorted, recursive, *.json only, no link followed")
+	assert.ElementsMatch(t, []string{
+		filepath.Join(desks, "escape.json") + ": warning: skipped: symbolic link not followed",
+		filepath.Join(desks, "loop.json") + ": warning: skipped: symbolic link not followed",
+		filepath.Join(desks, "pipe.json") + ": warning: skipped: not a regular file (a FIFO)",
+	}, diagStrings(ds))
+
+	t.Run("explicit paths", func(t *testing.T) {
+		inputs, ds, err := ReadPaths([]string{
+			filepath.Join(desks, "pipe.json"), filepath.Join(desks, "loop.json"), "/dev/null", "/proc/self/mem", filepath.Join(desks, "big.json"),
+		}, Limits{FileSize: 1000})
+		require.NoError(t, err)
+		assert.Empty(t, inputs)
+		s := strings.Join(diagStrings(ds), "\n")
+		assert.Contains(t, s, "pipe.json: warning: skipped: not a regular file (a FIFO)")
+		assert.Contains(t, s, "loop.json: warning: skipped: too many levels of symbolic links")
+		assert.Contains(t, s, "/dev/null: warning: skipped: not a regular file (a device)")
+		assert.Contains(t, s, "/proc/self/mem: warning: skipped: input/output error", "an unreadable file")
+		assert.Contains(t, s, "big.json: warning: skipped: the file size in bytes is 2000, over the limit of 1000")
+	})
+	t.Run("a missing path is an error", func(t *testing.T) {
+		_, _, err := ReadPaths([]string{filepath.Join(root, "nope.json")}, Limits{})
+		assert.EqualError(t, err, filepath.Join(root, "nope.json")+": no such file or directory")
+	})
+}
+
+// TestNothingIsFetched serves 127.0.0.1 and fails if validating or
+// verifying a desk whose $schema and other URL-like strings point there
+// makes any connection.
+func TestNothingIsFetched(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer ln.Close()
+	var hits atomic.Int64
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			hits.Add(1)
+			c.Close()
+		}
+	}()
+	url := "http://" + ln.Addr().String()
+	desk := fmt.Sprintf(`{
+  "$schema": %[1]q,
+  "schemaVersion": 1, "id": "fetch-canary", "title": "t", "label": "DO NOT EXECUTE",
+  "sources": {"remote": %[1]q},
+  "cases": [
+    {"id": "w", "title": "t", "scenario": "wrapper", "sourceRefs": ["remote"],
+     "given": {"tool": "mcp__fetch", "args": {"$ref": %[1]q, "url": %[1]q}, "revise": {"$schema": %[1]q}, "mode": "always-ask", "ui": "rpc", "choices": [%[1]q], "safetyCheck": %[1]q},
+     "expected": {"outcome": "throw", "effects": 0, "promptIncludes": "127"}},
+    {"id": "f", "title": "t", "scenario": "fallback", "given": {"code": "EACCES", "message": %[1]q, "handlers": ["decline"]}, "expected": {"outcome": "throw-same-error", "effects": 0}},
+    {"id": "c", "title": "t", "scenario": "classify-error", "given": {"message": %[1]q}, "expected": {"permissionDenied": false, "effects": 0}}
+  ]
+}`, url+"/schema.json")
+	in := Input{Path: "fetch-canary.json", Data: []byte(desk)}
+	_, ds := LoadAll([]Input{in}, Limits{})
+	require.False(t, ds.HasErrors(), diagStrings(ds))
+	suite, _, err := Verify(context.Background(), []Input{in}, Options{})
+	require.NoError(t, err)
+	assert.Equal(t, 3, suite.Summary.Passed, "%+v", suite.Results)
+	time.Sleep(50 * time.Millisecond)
+	assert.Zero(t, hits.Load(), "nothing connected to %s", url)
+}
+
+// TestCommandStringsAreData runs a desk whose inputs are shell commands
+// that would create files in a temporary folder, through every scenario,
+// and checks that no file appears.
+func TestCommandStringsAreData(t *testing.T) {
+	dir := t.TempDir()
+	cmds := []string{
+		"touch " + filepath.Join(dir, "plain"),
+		"$(touch " + filepath.Join(dir, "subst") + ")",
+		"`touch " + filepath.Join(dir, "backtick") + "`",
+		"; touch " + filepath.Join(dir, "semi") + " #",
+		"| sh -c 'touch " + filepath.Join(dir, "pipe") + "'",
+	}
+	var cases []string
+	for i, c := range cmds {
+		q := fmt.Sprintf("%q", c)
+		cases = append(cases,
+			fmt.Sprintf(`{"id": "w%d", "title": "t", "scenario": "wrapper", "given": {"tool": "bash", "args": {"command": %s}, "revise": {"command": %s}, "mode": "always-ask", "choices": [%s, "Approve"], "repeat": 2, "userPolicies": {%s: "allow"}, "safetyCheck": %s}, "expected": {"outcome": "return", "effects": 1}}`, i, q, q, q, q, q),
+			fmt.Sprintf(`{"id": "r%d", "title": "t", "scenario": "wrapper", "given": {"tool": %s, "args": {"command": %s}, "ui": "rpc", "mode": "always-ask", "choices": [%s]}, "expected": {"outcome": "throw", "effects": 0}}`, i, q, q, q),
+			fmt.Sprintf(`{"id": "f%d", "title": "t", "scenario": "fallback", "given": {"code": %s, "message": %s, "retryError": {"code": "EACCES", "message": %s}, "handlers": ["fail", "decline"]}, "expected": {"outcome": "throw-same-error", "effects": 0}}`, i, q, q, q),
+			fmt.Sprintf(`{"id": "c%d", "title": "t", "scenario": "classify-error", "given": {"code": %s, "message": %s}, "expected": {"permissionDenied": false, "effects": 0}}`, i, q, q),
+		)
+	}
+	desk := `{"schemaVersion": 1, "id": "shell-canary", "title": "t", "label": "DO NOT EXECUTE", "cases": [` + strings.Join(cases, ",") + `]}`
+	suite, ds, err := Verify(context.Background(), []Input{{Path: "shell-canary.json", Data: []byte(desk)}}, Options{})
+	require.NoError(t, err)
+	require.False(t, ds.HasErrors(), diagStrings(ds))
+	assert.Equal(t, 4*len(cmds), suite.Summary.Cases)
+	assert.Zero(t, suite.Summary.Errored)
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Empty(t, entries, "no command string was executed")
+}
