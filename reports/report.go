@@ -34,6 +34,39 @@ type Report struct {
 	Summary       verifier.Summary `json:"summary"`
 	Cases         []Case           `json:"cases"`
 	SourceOnly    []Claim          `json:"sourceOnly"`
+	// Strength is present when the suite was run under the host faults.
+	Strength *Strength `json:"strength,omitempty"`
+}
+
+// Strength says which deliberate boundary bugs the suite catches.
+type Strength struct {
+	Caught   int           `json:"caught"`
+	Faults   int           `json:"faults"`
+	Excluded []string      `json:"excluded"`
+	Results  []FaultResult `json:"results"`
+}
+
+// FaultResult is one fault and the cases that caught it.
+type FaultResult struct {
+	Fault    string   `json:"fault"`
+	Bug      string   `json:"bug"`
+	Caught   bool     `json:"caught"`
+	CaughtBy []string `json:"caughtBy"`
+	// Hint says what a case needs to catch a missed fault.
+	Hint string `json:"hint,omitempty"`
+}
+
+// AddStrength records a strength measurement in the report.
+func (r *Report) AddStrength(s verifier.Strength) {
+	st := &Strength{Caught: s.Caught(), Faults: len(s.Faults), Excluded: append([]string{}, s.Excluded...), Results: []FaultResult{}}
+	for _, f := range s.Faults {
+		fr := FaultResult{Fault: f.Fault.Name, Bug: f.Fault.Bug, Caught: f.Caught(), CaughtBy: append([]string{}, f.CaughtBy...)}
+		if !fr.Caught {
+			fr.Hint = f.Fault.Hint
+		}
+		st.Results = append(st.Results, fr)
+	}
+	r.Strength = st
 }
 
 // Provenance says what produced a report from what.

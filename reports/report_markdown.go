@@ -71,6 +71,17 @@ func (Markdown) Write(w io.Writer, r *Report) error {
 		}
 		p.printf("</details>\n\n")
 	}
+	if s := r.Strength; s != nil {
+		p.printf("### Suite strength: %d of %d faults caught\n\n| fault | result | caught by / hint |\n|---|---|---|\n", s.Caught, s.Faults)
+		for _, f := range s.Results {
+			if f.Caught {
+				p.printf("| %s | caught | %s |\n", cell(f.Fault), cell(strings.Join(f.CaughtBy, ", ")))
+			} else {
+				p.printf("| %s | **missed** | %s |\n", cell(f.Fault), cell(f.Bug+". To catch it: "+f.Hint))
+			}
+		}
+		p.printf("\n")
+	}
 	if len(r.SourceOnly) > 0 {
 		p.printf("### Source-only claims (not executed)\n\n| claim | not executed |\n|---|---|\n")
 		for _, cl := range r.SourceOnly {

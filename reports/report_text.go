@@ -52,6 +52,10 @@ func (t Text) Write(w io.Writer, r *Report) error {
 	for _, cl := range r.SourceOnly {
 		p.printf("%s %s/%s  source-only claim; not executed: %s\n", paint("36", "NOT EXECUTED"), cl.Desk, cl.ID, cl.NotExecuted)
 	}
+	if r.Strength != nil {
+		p.printf("\n")
+		writeStrengthText(p, r.Strength)
+	}
 	p.printf("%s\n", SummaryLine(r.Summary))
 	switch {
 	case r.Summary.SourceOnly == 1:
@@ -89,4 +93,39 @@ func firstLine(s string) string {
 		return s[:i]
 	}
 	return s
+}
+
+// StrengthText prints only the suite-strength table of r.
+type StrengthText struct{}
+
+// Write renders the strength section of r (nothing when it has none).
+func (StrengthText) Write(w io.Writer, r *Report) error {
+	p := &printer{w: w}
+	if r.Strength != nil {
+		writeStrengthText(p, r.Strength)
+	}
+	return p.err
+}
+
+// writeStrengthText prints the fault table: one line per fault, caught or
+// missed, the cases that caught it or a hint, and the tally.
+func writeStrengthText(p *printer, s *Strength) {
+	width := len("fault")
+	for _, f := range s.Results {
+		width = max(width, len(f.Fault))
+	}
+	p.printf("Suite strength: deliberate host faults and the cases that catch them\n")
+	p.printf("%-*s  %-6s  %s\n", width, "fault", "result", "caught by")
+	for _, f := range s.Results {
+		if f.Caught {
+			p.printf("%-*s  %-6s  %s\n", width, f.Fault, "caught", strings.Join(f.CaughtBy, ", "))
+		} else {
+			p.printf("%-*s  %-6s  %s\n", width, f.Fault, "MISSED", "no case fails when "+f.Bug)
+			p.printf("%-*s  %-6s  to catch it: %s\n", width, "", "", f.Hint)
+		}
+	}
+	for _, id := range s.Excluded {
+		p.printf("(left out: %s fails on the correct model)\n", id)
+	}
+	p.printf("%d of %d faults caught\n", s.Caught, s.Faults)
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/deskcheck/deskcheck/host/omp"
 	"github.com/deskcheck/deskcheck/verifier"
 )
 
@@ -73,12 +74,29 @@ func golden(t *testing.T, name string, got []byte) {
 	assert.Equal(t, string(want), string(got), "golden %s differs; review and run with -update", name)
 }
 
+// withStrength is the boundary report with its suite strength measured.
+func withStrength(t *testing.T) *Report {
+	t.Helper()
+	r := stableReport(t, "../cases/boundary-desk.json")
+	suite := suiteOf(t, "../cases/boundary-desk.json")
+	var cases []*verifier.Case
+	for _, res := range suite.Results {
+		cases = append(cases, res.Case)
+	}
+	r.AddStrength(verifier.MeasureStrength(context.Background(), cases, omp.FaultList))
+	return r
+}
+
 func TestGoldens(t *testing.T) {
-	for _, desk := range []struct{ name, path string }{
-		{"boundary", "../cases/boundary-desk.json"},
-		{"failing", mutatedDesk(t)},
+	for _, desk := range []struct {
+		name   string
+		report *Report
+	}{
+		{"boundary", stableReport(t, "../cases/boundary-desk.json")},
+		{"failing", stableReport(t, mutatedDesk(t))},
+		{"strength", withStrength(t)},
 	} {
-		r := stableReport(t, desk.path)
+		r := desk.report
 		for _, f := range Formats(Text{}) {
 			ext := map[string]string{"text": "txt", "json": "json", "html": "html", "markdown": "md", "junit": "junit.xml"}[f.Name]
 			t.Run(desk.name+"."+ext, func(t *testing.T) {
@@ -91,6 +109,9 @@ func TestGoldens(t *testing.T) {
 }
 
 func TestJSONMatchesItsSchema(t *testing.T) {
+	var withS bytes.Buffer
+	require.NoError(t, JSON{}.Write(&withS, withStrength(t)))
+	require.NoError(t, CheckJSON(withS.Bytes()), "a report with a strength section")
 	for _, paths := range [][]string{
 		{"../cases/boundary-desk.json"},
 		{mutatedDesk(t)},

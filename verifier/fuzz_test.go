@@ -80,7 +80,7 @@ func FuzzVerify(f *testing.F) {
 		if desk == nil || Lint([]*Desk{desk}, limits).HasErrors() {
 			return
 		}
-		for _, r := range Run(context.Background(), desk.Cases) {
+		for _, r := range Run(context.Background(), desk.Cases, 0) {
 			if r.Status == Errored {
 				t.Fatalf("a valid case could not run: %s\n%s", r.Err, doc)
 			}

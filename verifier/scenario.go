@@ -2,6 +2,7 @@ package verifier
 
 import (
 	"context"
+	"github.com/deskcheck/deskcheck/host/omp"
 	"sort"
 
 	"github.com/deskcheck/deskcheck/recorders"
@@ -41,7 +42,8 @@ type Scenario struct {
 	// Run builds the host and its recorders from the case's given block,
 	// runs it, and returns what the recorders observed. An error means the
 	// case could not run (errored), not that it failed.
-	Run func(ctx context.Context, c *Case) (Observation, error)
+	// faults switches the host model into deliberate bugs (zero: correct).
+	Run func(ctx context.Context, c *Case, faults omp.Faults) (Observation, error)
 }
 
 var scenarios = map[string]Scenario{

@@ -47,7 +47,7 @@ var fallbackScenario = Scenario{
 // FallbackTarget is the fictional path a fallback case writes to.
 const FallbackTarget = "/fictional/seed-shelf/card.txt"
 
-func runFallback(ctx context.Context, c *Case) (Observation, error) {
+func runFallback(ctx context.Context, c *Case, faults omp.Faults) (Observation, error) {
 	var g struct {
 		errorValue
 		RetryError *errorValue `json:"retryError"`
@@ -67,7 +67,7 @@ func runFallback(ctx context.Context, c *Case) (Observation, error) {
 	if g.MkdirError != nil {
 		ops.MkdirErr = g.MkdirError.hostError()
 	}
-	fb := &omp.Fallbacks{OnHandlerError: func(err error) { trace.Add("handler", "handler failed: %v (next handler)", err) }}
+	fb := &omp.Fallbacks{Faults: faults, OnHandlerError: func(err error) { trace.Add("handler", "handler failed: %v (next handler)", err) }}
 	handlers := &recorders.Handlers{Trace: trace}
 	handlers.Register(fb, g.Handlers)
 
@@ -111,7 +111,7 @@ var classifyScenario = Scenario{
 	Run: runClassify,
 }
 
-func runClassify(_ context.Context, c *Case) (Observation, error) {
+func runClassify(_ context.Context, c *Case, faults omp.Faults) (Observation, error) {
 	var g struct {
 		errorValue
 		Kind string `json:"kind"`
@@ -142,7 +142,7 @@ func runClassify(_ context.Context, c *Case) (Observation, error) {
 			trace.Add("classify", "error object without a code, message %q", g.Message)
 		}
 	}
-	denied := omp.IsPermissionDenied(value)
+	denied := faults.IsPermissionDenied(value)
 	trace.Add("outcome", "permission denied: %v", denied)
 	return Observation{Values: map[string]any{"permissionDenied": denied, "effects": exec.Effects()}, Trace: trace.Events()}, nil
 }

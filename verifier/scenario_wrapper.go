@@ -81,7 +81,7 @@ func (g *wrapperGiven) args() (any, error) {
 	return v, err
 }
 
-func runWrapper(ctx context.Context, c *Case) (Observation, error) {
+func runWrapper(ctx context.Context, c *Case, faults omp.Faults) (Observation, error) {
 	var g wrapperGiven
 	if err := json.Unmarshal([]byte(c.Given.Raw), &g); err != nil {
 		return Observation{}, fmt.Errorf("reading given: %w", err)
@@ -109,6 +109,7 @@ func runWrapper(ctx context.Context, c *Case) (Observation, error) {
 	case "rpc":
 		var ui *omp.RPCUI
 		client, ui, finish = wireRPC(script, trace)
+		ui.Faults = faults
 		dialogs = &recorders.Dialogs{Inner: ui, Trace: trace}
 	default:
 		dialogs = &recorders.Dialogs{Inner: recorders.ScriptedUI{Script: script}, Trace: trace}
@@ -122,7 +123,7 @@ func runWrapper(ctx context.Context, c *Case) (Observation, error) {
 	}
 	runner.OnToolCall(toolCalls.Handler())
 	exec := &recorders.Executor{Trace: trace}
-	w := &omp.Wrapper{Tool: omp.Tool{Name: g.Tool, Approval: g.Approval}, Exec: exec, Runner: runner, Observe: trace.Note}
+	w := &omp.Wrapper{Tool: omp.Tool{Name: g.Tool, Approval: g.Approval}, Exec: exec, Runner: runner, Observe: trace.Note, Faults: faults}
 
 	var lastErr error
 	var lastCall *omp.CallContext

@@ -43,6 +43,6 @@ func Verify(ctx context.Context, inputs []Input, opts Options) (*SuiteResult, Di
 	if len(cases) == 0 {
 		return nil, ds, ErrNoCases
 	}
-	results := Run(ctx, cases)
+	results := Run(ctx, cases, 0)
 	return &SuiteResult{Desks: desks, Results: results, Claims: claims, Summary: Summarize(results, claims)}, ds, nil
 }

@@ -3,6 +3,7 @@ package verifier
 import (
 	"context"
 	"fmt"
+	"github.com/deskcheck/deskcheck/host/omp"
 	"regexp"
 	"runtime/debug"
 
@@ -50,9 +51,10 @@ func Select(desks []*Desk, run *regexp.Regexp) ([]*Case, []*Claim) {
 	return cases, claims
 }
 
-// RunCase runs one case and judges it. A panic inside the run is recovered
+// RunCase runs one case against the host model with the given faults (zero
+// for the correct model) and judges it. A panic inside the run is recovered
 // and makes the case errored.
-func RunCase(ctx context.Context, c *Case) (res Result) {
+func RunCase(ctx context.Context, c *Case, faults omp.Faults) (res Result) {
 	res = Result{Case: c}
 	defer func() {
 		if p := recover(); p != nil {
@@ -64,7 +66,7 @@ func RunCase(ctx context.Context, c *Case) (res Result) {
 		res.Status, res.Err = Errored, fmt.Sprintf("unknown scenario %q", c.Scenario)
 		return res
 	}
-	obs, err := sc.Run(ctx, c)
+	obs, err := sc.Run(ctx, c, faults)
 	if err != nil {
 		res.Status, res.Err = Errored, err.Error()
 		return res
@@ -82,11 +84,11 @@ func RunCase(ctx context.Context, c *Case) (res Result) {
 	return res
 }
 
-// Run runs cases in order.
-func Run(ctx context.Context, cases []*Case) []Result {
+// Run runs cases in order against the host model with the given faults.
+func Run(ctx context.Context, cases []*Case, faults omp.Faults) []Result {
 	out := make([]Result, len(cases))
 	for i, c := range cases {
-		out[i] = RunCase(ctx, c)
+		out[i] = RunCase(ctx, c, faults)
 	}
 	return out
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/deskcheck/deskcheck/host/omp"
 	"os"
 	"regexp"
 	"testing"
@@ -25,7 +26,7 @@ func TestVerifyBundledAndScenarioDesks(t *testing.T) {
 		cases, claim int
 	}{
 		{"../cases/boundary-desk.json", 15, 3},
-		{"testdata/scenarios.json", 21, 1},
+		{"testdata/scenarios.json", 22, 1},
 	} {
 		t.Run(tt.path, func(t *testing.T) {
 			suite, ds, err := Verify(context.Background(), []Input{readInput(t, tt.path)}, Options{})
@@ -126,8 +127,10 @@ func TestVerifyStopsOnInvalidInput(t *testing.T) {
 }
 
 func TestRunCaseRecoversPanics(t *testing.T) {
-	scenarios["test-panic"] = Scenario{Name: "test-panic", Run: func(context.Context, *Case) (Observation, error) { panic("boom") }}
-	scenarios["test-error"] = Scenario{Name: "test-error", Run: func(context.Context, *Case) (Observation, error) { return Observation{}, fmt.Errorf("cannot build") }}
+	scenarios["test-panic"] = Scenario{Name: "test-panic", Run: func(context.Context, *Case, omp.Faults) (Observation, error) { panic("boom") }}
+	scenarios["test-error"] = Scenario{Name: "test-error", Run: func(context.Context, *Case, omp.Faults) (Observation, error) {
+		return Observation{}, fmt.Errorf("cannot build")
+	}}
 	defer delete(scenarios, "test-panic")
 	defer delete(scenarios, "test-error")
 	d := &Desk{ID: "d"}
@@ -135,7 +138,7 @@ func TestRunCaseRecoversPanics(t *testing.T) {
 		{Desk: d, ID: "p", Scenario: "test-panic"},
 		{Desk: d, ID: "e", Scenario: "test-error"},
 		{Desk: d, ID: "u", Scenario: "no-such"},
-	})
+	}, 0)
 	require.Len(t, res, 3)
 	assert.Equal(t, Errored, res[0].Status)
 	assert.Contains(t, res[0].Err, "panic while running the case: boom")

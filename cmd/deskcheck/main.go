@@ -8,6 +8,7 @@
 //	deskcheck validate [PATH...]
 //	deskcheck report render [-format html|markdown|junit|text|json] FILE.json
 //	deskcheck report -schema
+//	deskcheck faults   [-fault NAME] [-run REGEX] [-format text|json] [-out DIR] [PATH...]
 //
 // With no PATH the bundled desks are used. Exit codes: 0 every verified case
 // passed (or, for validate, no errors); 1 at least one case failed or could
@@ -26,6 +27,7 @@ import (
 	"time"
 
 	"github.com/deskcheck/deskcheck/cases"
+	"github.com/deskcheck/deskcheck/host/omp"
 	"github.com/deskcheck/deskcheck/reports"
 	"github.com/deskcheck/deskcheck/verifier"
 )
@@ -48,6 +50,10 @@ Usage:
   deskcheck validate [PATH...]
   deskcheck report render [-format FORMAT] FILE.json
   deskcheck report -schema
+  deskcheck faults   [-fault NAME] [-run REGEX] [-format text|json] [-out DIR] [PATH...]
+
+faults runs every case once per deliberate host fault and shows which
+faults the cases catch; it exits 1 when any fault is missed.
 
 FORMAT is text, json, markdown, junit or html. verify writes report.json,
 report.html, report.md and report.junit.xml into -out (default
@@ -74,6 +80,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return validate(args[1:], stdout, stderr)
 	case "report":
 		return report(args[1:], stdout, stderr)
+	case "faults":
+		return faults(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitPass
@@ -100,14 +108,9 @@ func verify(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "deskcheck: -format: %v\n", err)
 		return exitInvalid
 	}
-	var sel *regexp.Regexp
-	if *runExpr != "" {
-		re, err := regexp.Compile(*runExpr)
-		if err != nil {
-			fmt.Fprintf(stderr, "deskcheck: -run: %v\n", err)
-			return exitInvalid
-		}
-		sel = re
+	sel, code := compileRun(*runExpr, stderr)
+	if code != exitPass {
+		return code
 	}
 	inputs, code := readInputs(paths, *limits, stderr)
 	if code != exitPass {
@@ -123,7 +126,6 @@ func verify(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "deskcheck: %v\n", err)
 		return exitInvalid
 	}
-
 	rep := reports.Build(suite, time.Now())
 	written, err := reports.Writer{CaseDirs: caseDirs(paths)}.WriteDir(*out, rep)
 	if err != nil {
@@ -162,6 +164,89 @@ func validate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "%s: ok (desk %s: %d cases, %d source-only claims)\n", d.Path, d.ID, len(d.Cases), len(d.Claims))
 	}
 	return exitPass
+}
+
+func faults(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("faults", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	only := fs.String("fault", "", "run only the fault called `NAME`")
+	runExpr := fs.String("run", "", "use only cases whose `<desk-id>/<case-id>` matches this regular expression")
+	format := fs.String("format", "text", "output on stdout: text or json")
+	out := fs.String("out", reports.DefaultDir, "folder for the private report files")
+	limits := limitFlags(fs)
+	paths, err := parse(fs, args)
+	if err != nil {
+		return exitInvalid
+	}
+	if *format != "text" && *format != "json" {
+		fmt.Fprintf(stderr, "deskcheck: -format must be text or json, not %q\n", *format)
+		return exitInvalid
+	}
+	selected := omp.FaultList
+	if *only != "" {
+		f, ok := omp.LookupFault(*only)
+		if !ok {
+			fmt.Fprintf(stderr, "deskcheck: unknown fault %q (known: %s)\n", *only, strings.Join(omp.FaultNames(), ", "))
+			return exitInvalid
+		}
+		selected = []omp.FaultInfo{f}
+	}
+	sel, code := compileRun(*runExpr, stderr)
+	if code != exitPass {
+		return code
+	}
+	inputs, code := readInputs(paths, *limits, stderr)
+	if code != exitPass {
+		return code
+	}
+	suite, ds, err := verifier.Verify(context.Background(), inputs, verifier.Options{Run: sel, Limits: *limits})
+	printDiagnostics(stderr, ds)
+	if ds.HasErrors() {
+		fmt.Fprintf(stderr, "deskcheck: invalid case files; nothing was run\n")
+		return exitInvalid
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "deskcheck: %v\n", err)
+		return exitInvalid
+	}
+	cases := make([]*verifier.Case, len(suite.Results))
+	for i, r := range suite.Results {
+		cases[i] = r.Case
+	}
+	strength := verifier.MeasureStrength(context.Background(), cases, selected)
+	rep := reports.Build(suite, time.Now())
+	rep.AddStrength(strength)
+	written, err := reports.Writer{CaseDirs: caseDirs(paths)}.WriteDir(*out, rep)
+	if err != nil {
+		fmt.Fprintf(stderr, "deskcheck: %v\n", err)
+		return exitInvalid
+	}
+	var r reports.Reporter = reports.StrengthText{}
+	if *format == "json" {
+		r = reports.JSON{}
+	}
+	if err := r.Write(stdout, rep); err != nil {
+		fmt.Fprintf(stderr, "deskcheck: writing results: %v\n", err)
+		return exitInvalid
+	}
+	fmt.Fprintf(stderr, "reports: %s\n", strings.Join(written, ", "))
+	if strength.Caught() < len(strength.Faults) {
+		return exitFail
+	}
+	return exitPass
+}
+
+// compileRun compiles a -run expression (empty: everything).
+func compileRun(expr string, stderr io.Writer) (*regexp.Regexp, int) {
+	if expr == "" {
+		return nil, exitPass
+	}
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		fmt.Fprintf(stderr, "deskcheck: -run: %v\n", err)
+		return nil, exitInvalid
+	}
+	return re, exitPass
 }
 
 func report(args []string, stdout, stderr io.Writer) int {

@@ -167,7 +167,7 @@ func TestVerifyFolder(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "desks", "notes.txt"), []byte("not a desk"), 0o644))
 	code, out, errOut := runCLI(t, "verify", "-out", filepath.Join(dir, "out"), filepath.Join(dir, "desks"))
 	require.Equal(t, 0, code, errOut)
-	assert.Contains(t, out, "21 passed, 0 failed")
+	assert.Contains(t, out, "22 passed, 0 failed")
 }
 
 func TestFormatsAndRender(t *testing.T) {
@@ -224,5 +224,47 @@ func TestHostileFilesExitTwo(t *testing.T) {
 			_, statErr := os.Stat(out)
 			assert.True(t, os.IsNotExist(statErr), "no report written for %s", p)
 		}
+	}
+}
+
+func TestFaults(t *testing.T) {
+	code, out, errOut := runCLI(t, "faults", "-out", t.TempDir())
+	assert.Equal(t, 1, code, "the boundary desk misses faults: %s", errOut)
+	assert.Contains(t, out, "approval-remembered                 caught  boundary-desk/boundary-approval-does-not-persist\n")
+	assert.Contains(t, out, "revision-ignored                    MISSED  no case fails when the executor runs the original input, not the revision\n")
+	assert.Contains(t, out, "to catch it: scenario wrapper: given.revise on a call that runs")
+	assert.True(t, strings.HasSuffix(out, "18 of 21 faults caught\n"), out)
+
+	code, out, _ = runCLI(t, "faults", "-fault", "rpc-cancel-approves", "-out", t.TempDir())
+	assert.Equal(t, 0, code)
+	assert.Contains(t, out, "1 of 1 faults caught")
+
+	code, out, _ = runCLI(t, "faults", "-fault", "approval-remembered", "-run", "rpc", "-out", t.TempDir())
+	assert.Equal(t, 1, code, "the selected cases do not catch it")
+	assert.Contains(t, out, "0 of 1 faults caught")
+
+	dir := t.TempDir()
+	code, out, _ = runCLI(t, "faults", "-format", "json", "-fault", "fallback-retries", "-out", dir)
+	assert.Equal(t, 0, code)
+	var rep struct {
+		Strength struct {
+			Caught, Faults int
+			Results        []struct{ Fault string }
+		}
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &rep))
+	assert.Equal(t, 1, rep.Strength.Caught)
+	html, err := os.ReadFile(filepath.Join(dir, "report.html"))
+	require.NoError(t, err)
+	assert.Contains(t, string(html), `id="fault-fallback-retries"`, "the page has the strength section")
+
+	for _, args := range [][]string{
+		{"faults", "-fault", "no-such"},
+		{"faults", "-format", "xml"},
+		{"faults", "../../verifier/testdata/invalid/wrong-type.json"},
+		{"faults", "-run", "nothing-matches"},
+	} {
+		code, _, errOut := runCLI(t, append(args, "-out", t.TempDir())...)
+		assert.Equal(t, 2, code, "%v: %s", args, errOut)
 	}
 }

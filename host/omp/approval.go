@@ -147,6 +147,10 @@ func toolDecision(t Tool, args any) (Decision, error) {
 // mode, given the user's raw tools.approval map. The first matching row of
 // the decision order wins; Resolution.Row names it.
 func ResolveApproval(t Tool, args any, mode string, user map[string]any) (Resolution, error) {
+	return resolveApproval(t, args, mode, user, 0)
+}
+
+func resolveApproval(t Tool, args any, mode string, user map[string]any, faults Faults) (Resolution, error) {
 	d, err := toolDecision(t, args)
 	if err != nil {
 		return Resolution{}, err
@@ -183,6 +187,8 @@ func ResolveApproval(t Tool, args any, mode string, user map[string]any) (Resolu
 		return fromTool(1, PolicyDeny, d.Override), nil
 	case effective == PolicyDeny:
 		return fromUser(2, PolicyDeny, d.Override), nil
+	case mode == ModeYolo && d.Policy == PolicyPrompt && effective == PolicyAllow && faults.Has(FaultYoloUserAllowBeatsToolPrompt):
+		return fromUser(4, effective, false), nil
 	case mode == ModeYolo && d.Policy != "":
 		return fromTool(3, d.Policy, false), nil
 	case mode == ModeYolo && effective != "":

@@ -37,17 +37,27 @@ var permissionWord = regexp.MustCompile(`\b(EPERM|EACCES|EROFS)\b`)
 // EACCES or EROFS, exactly. Any other error object is permission-denied when
 // its message holds one of those words, case-sensitive and word-bounded.
 // Wrapped errors are not unwrapped: the host looks at the thrown object only.
-func IsPermissionDenied(v any) bool {
+func IsPermissionDenied(v any) bool { return Faults(0).IsPermissionDenied(v) }
+
+// IsPermissionDenied classifies v as the host would with the faults in s.
+func (s Faults) IsPermissionDenied(v any) bool {
 	err, ok := v.(error)
 	if !ok || err == nil {
 		return false
+	}
+	byMessage := permissionWord.MatchString(err.Error())
+	if s.Has(FaultClassifierIgnoresMessage) {
+		byMessage = false
+	}
+	if byMessage && s.Has(FaultClassifierMessageFirst) {
+		return true
 	}
 	if c, ok := err.(Coded); ok {
 		if code, ok := c.ErrorCode(); ok {
 			return code == "EPERM" || code == "EACCES" || code == "EROFS"
 		}
 	}
-	return permissionWord.MatchString(err.Error())
+	return byMessage
 }
 
 // IsENOENT reports whether v is an error object with the structured code

@@ -37,6 +37,8 @@ type writeEntry struct{ h WriteHandler }
 
 // Fallbacks is an ordered registry of write fallback handlers.
 type Fallbacks struct {
+	// Faults switches the fallback into deliberate bugs; zero is correct.
+	Faults Faults
 	// OnHandlerError, when set, receives the errors of failing handlers,
 	// which are otherwise skipped.
 	OnHandlerError func(err error)
@@ -86,11 +88,17 @@ func (f *Fallbacks) WriteFile(ctx context.Context, dst string, content []byte, w
 		}
 		handlers := f.snapshot()
 		if len(handlers) == 0 {
+			switch {
+			case f.Faults.Has(FaultFallbackSucceedsWithoutHandlers):
+				return nil
+			case f.Faults.Has(FaultFallbackRetries) && attempt == 0:
+				continue
+			}
 			return err
 		}
 		var cause error
 		switch {
-		case IsPermissionDenied(err):
+		case f.Faults.IsPermissionDenied(err):
 			cause = err
 		case attempt > 0 || !IsENOENT(err):
 			return err
@@ -99,7 +107,7 @@ func (f *Fallbacks) WriteFile(ctx context.Context, dst string, content []byte, w
 			if mkErr == nil {
 				continue
 			}
-			if !IsPermissionDenied(mkErr) {
+			if !f.Faults.IsPermissionDenied(mkErr) {
 				return err
 			}
 			cause = mkErr

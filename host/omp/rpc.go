@@ -33,14 +33,19 @@ type RPCRequest struct {
 
 // rpcAnswer settles one pending dialog.
 type rpcAnswer struct {
-	value any
-	err   error
+	value     any
+	cancelled bool
+	err       error
 }
 
 // RPCUI is the select surface of RPC mode: it writes extension_ui_request
 // frames, one JSON object per line, to the client and settles them from the
 // extension_ui_response frames the client sends back.
 type RPCUI struct {
+	// Faults switches the UI into deliberate bugs; zero is correct. Set it
+	// before the first Select.
+	Faults Faults
+
 	w   io.Writer
 	wmu sync.Mutex
 
@@ -124,25 +129,25 @@ func (u *RPCUI) dispatch(line int, b []byte) {
 	if !ok {
 		return
 	}
-	ch <- rpcAnswer{value: selectValue(frame)}
+	ch <- selectAnswer(frame)
 }
 
-// selectValue reads a select answer: cancelled ⇒ none; else the value key
+// selectAnswer reads a select answer: cancelled ⇒ none; else the value key
 // verbatim, whatever it holds; else none.
-func selectValue(frame map[string]json.RawMessage) any {
+func selectAnswer(frame map[string]json.RawMessage) rpcAnswer {
 	var cancelled any
 	if raw, ok := frame["cancelled"]; ok && json.Unmarshal(raw, &cancelled) == nil && truthy(cancelled) {
-		return nil
+		return rpcAnswer{cancelled: true}
 	}
 	raw, ok := frame["value"]
 	if !ok {
-		return nil
+		return rpcAnswer{}
 	}
 	var v any
 	if json.Unmarshal(raw, &v) != nil {
-		return nil
+		return rpcAnswer{}
 	}
-	return v
+	return rpcAnswer{value: v}
 }
 
 func truthy(v any) bool {
@@ -215,6 +220,9 @@ func (u *RPCUI) Select(ctx context.Context, title string, options []SelectItem) 
 	}
 	select {
 	case a := <-ch:
+		if a.cancelled && u.Faults.Has(FaultRPCCancelApproves) {
+			return approveChoice, nil
+		}
 		return a.value, a.err
 	case <-ctx.Done():
 		u.drop(req.ID)

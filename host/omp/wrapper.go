@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync/atomic"
 )
 
 // Settings are the host settings the wrapper reads.
@@ -69,6 +70,12 @@ type Wrapper struct {
 	Runner *Runner
 	// Observe, when set, receives a Note for each step.
 	Observe func(Note)
+	// Faults switches the wrapper into deliberate bugs; zero is correct.
+	Faults Faults
+
+	// remembered is set once a dialog approved a call; only the
+	// approval-remembered fault reads it.
+	remembered atomic.Bool
 }
 
 // The dialog options the wrapper offers (session grants are not modelled).
@@ -82,7 +89,7 @@ func (w *Wrapper) note(n Note) {
 	}
 }
 
-func (c *CallContext) modeAndPolicies() (string, map[string]any) {
+func (c *CallContext) modeAndPolicies(faults Faults) (string, map[string]any) {
 	mode := ModeYolo
 	var user map[string]any
 	if c != nil && c.Settings != nil {
@@ -92,7 +99,21 @@ func (c *CallContext) modeAndPolicies() (string, map[string]any) {
 		user = c.Settings.Approval
 	}
 	if c != nil && c.AutoApprove {
-		mode = ModeYolo
+		if !faults.Has(FaultAutoApproveIgnored) {
+			mode = ModeYolo
+		}
+		switch {
+		case faults.Has(FaultAutoApproveIgnoresUserPolicies):
+			user = nil
+		case faults.Has(FaultAutoApproveOverridesUserDeny):
+			kept := map[string]any{}
+			for k, v := range user {
+				if NormalizePolicy(v) != PolicyDeny {
+					kept[k] = v
+				}
+			}
+			user = kept
+		}
 	}
 	if user == nil {
 		user = map[string]any{}
@@ -127,34 +148,34 @@ func eventArgs(params any, c *CallContext) any {
 func (w *Wrapper) Execute(ctx context.Context, toolCallID string, params any, call *CallContext) (any, error) {
 	name := w.Tool.Name
 	loopEmitted := w.Runner.ConsumeToolCallEmitted(toolCallID, name)
-	mode, user := call.modeAndPolicies()
-
-	pre, err := ResolveApproval(w.Tool, approvalArgs(params, call), mode, user)
-	if err != nil {
-		return nil, err
-	}
-	w.note(Note{Step: "resolve-original", Resolution: &pre})
-	if pre.Policy == PolicyDeny {
-		return nil, DenyError(pre, name)
-	}
+	mode, user := call.modeAndPolicies(w.Faults)
 
 	effective, revised := params, false
-	if !loopEmitted && w.Runner.hasToolCallHandlers() {
-		res := w.Runner.EmitToolCall(ctx, ToolCallEvent{ToolName: name, ToolCallID: toolCallID, Input: eventArgs(params, call)})
-		if res != nil && res.Block {
-			reason := res.Reason
-			if reason == "" {
-				reason = "Tool execution was blocked by an extension"
-			}
-			return nil, errors.New(reason)
+	if w.Faults.Has(FaultToolCallBeforeDeny) {
+		var err error
+		if effective, revised, err = w.emitToolCall(ctx, toolCallID, params, call, loopEmitted); err != nil {
+			return nil, err
 		}
-		if res != nil && res.Input != nil && call.computer() == nil {
-			effective, revised = res.Input, true
+	}
+	if !w.Faults.Has(FaultOriginalDenySkipped) {
+		pre, err := resolveApproval(w.Tool, approvalArgs(params, call), mode, user, w.Faults)
+		if err != nil {
+			return nil, err
+		}
+		w.note(Note{Step: "resolve-original", Resolution: &pre})
+		if pre.Policy == PolicyDeny {
+			return nil, w.denyError(pre)
+		}
+	}
+	if !w.Faults.Has(FaultToolCallBeforeDeny) {
+		var err error
+		if effective, revised, err = w.emitToolCall(ctx, toolCallID, params, call, loopEmitted); err != nil {
+			return nil, err
 		}
 	}
 
 	resolvedArgs := approvalArgs(effective, call)
-	resolved, err := ResolveApproval(w.Tool, resolvedArgs, mode, user)
+	resolved, err := resolveApproval(w.Tool, resolvedArgs, mode, user, w.Faults)
 	if err != nil {
 		return nil, err
 	}
@@ -163,12 +184,15 @@ func (w *Wrapper) Execute(ctx context.Context, toolCallID string, params any, ca
 		call.XdevTierResolved(resolved.Tier)
 	}
 	if resolved.Policy == PolicyDeny {
-		return nil, DenyError(resolved, name)
+		return nil, w.denyError(resolved)
 	}
 
 	var checks []SafetyCheck
 	if cc := call.computer(); cc != nil {
 		checks = cc.PendingSafetyChecks
+	}
+	if len(checks) > 0 && w.Faults.Has(FaultSafetyChecksAutoAcknowledged) && (mode == ModeYolo || resolved.Policy == PolicyAllow) {
+		checks = nil
 	}
 	key := name
 	if resolved.PolicyKey != "" {
@@ -183,11 +207,41 @@ func (w *Wrapper) Execute(ctx context.Context, toolCallID string, params any, ca
 		if err := w.approve(ctx, toolCallID, mode, resolved, resolvedArgs, checks); err != nil {
 			return nil, err
 		}
-		if len(checks) > 0 {
+		if len(checks) > 0 && !w.Faults.Has(FaultSafetyApprovalNotRecorded) {
 			call.ProviderSafetyApproved = true
 		}
 	}
+	if w.Faults.Has(FaultRevisionIgnored) {
+		effective = params
+	}
 	return w.Exec.Execute(ctx, toolCallID, effective, call)
+}
+
+// emitToolCall emits tool_call unless the agent loop already did, and
+// returns the input the call runs with and whether a handler revised it.
+func (w *Wrapper) emitToolCall(ctx context.Context, toolCallID string, params any, call *CallContext, loopEmitted bool) (any, bool, error) {
+	if loopEmitted || !w.Runner.hasToolCallHandlers() {
+		return params, false, nil
+	}
+	res := w.Runner.EmitToolCall(ctx, ToolCallEvent{ToolName: w.Tool.Name, ToolCallID: toolCallID, Input: eventArgs(params, call)})
+	if res != nil && res.Block {
+		reason := res.Reason
+		if reason == "" {
+			reason = "Tool execution was blocked by an extension"
+		}
+		return nil, false, errors.New(reason)
+	}
+	if res != nil && res.Input != nil && call.computer() == nil {
+		return res.Input, true, nil
+	}
+	return params, false, nil
+}
+
+func (w *Wrapper) denyError(r Resolution) error {
+	if r.Source != SourceTool && w.Faults.Has(FaultUserDenyToolText) {
+		r = Resolution{Source: SourceTool}
+	}
+	return DenyError(r, w.Tool.Name)
 }
 
 // approve asks for approval of one call and returns nil only when the
@@ -202,9 +256,15 @@ func (w *Wrapper) approve(ctx context.Context, toolCallID, mode string, resolved
 			h(ev)
 		}
 	}
+	if w.Faults.Has(FaultApprovalRemembered) && w.remembered.Load() {
+		return nil
+	}
 	emit(ApprovalEvent{Type: "tool_approval_requested", Reason: resolved.Reason, ApprovalMode: mode})
 
 	if !w.Runner.HasUI() {
+		if w.Faults.Has(FaultNoUIAllows) {
+			return nil
+		}
 		emit(ApprovalEvent{Type: "tool_approval_resolved", Reason: "no interactive UI available"})
 		w.note(Note{Step: "no-ui"})
 		if len(checks) > 0 {
@@ -218,7 +278,7 @@ func (w *Wrapper) approve(ctx context.Context, toolCallID, mode string, resolved
 	}
 
 	title := FormatApprovalPrompt(w.Tool, args, resolved.Reason)
-	if len(checks) > 0 {
+	if len(checks) > 0 && !w.Faults.Has(FaultSafetyLinesMissing) {
 		title += "\nProvider safety checks:\n" + strings.Join(SafetyCheckLines(checks), "\n")
 	}
 	w.note(Note{Step: "select", Text: title})
@@ -228,12 +288,30 @@ func (w *Wrapper) approve(ctx context.Context, toolCallID, mode string, resolved
 		return err
 	}
 	w.note(Note{Step: "answer", Text: fmt.Sprint(choice)})
-	if s, ok := choice.(string); !ok || s != approveChoice {
+	if !w.approves(choice) {
 		emit(ApprovalEvent{Type: "tool_approval_resolved", Reason: "denied by user"})
 		return errors.New("Tool call denied by user: " + name)
 	}
 	emit(ApprovalEvent{Type: "tool_approval_resolved", Approved: true})
+	w.remembered.Store(true)
 	return nil
+}
+
+// approves reports whether a dialog answer approves the call: only the
+// exact string "Approve" does.
+func (w *Wrapper) approves(choice any) bool {
+	s, isString := choice.(string)
+	switch {
+	case isString && s == approveChoice:
+		return true
+	case choice == nil && w.Faults.Has(FaultDismissApproves):
+		return true
+	case s != "Deny" && w.Faults.Has(FaultOnlyDenyDenies):
+		return true
+	case isString && strings.EqualFold(s, approveChoice) && w.Faults.Has(FaultApproveCaseInsensitive):
+		return true
+	}
+	return false
 }
 
 // SafetyCheckLines renders pending safety checks as the numbered lines the
