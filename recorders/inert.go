@@ -3,6 +3,7 @@ package recorders
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path"
 	"sync"
 
@@ -24,7 +25,7 @@ func (e *Executor) Execute(_ context.Context, _ string, params any, _ *omp.CallC
 	e.inputs = append(e.inputs, params)
 	n := len(e.inputs)
 	e.mu.Unlock()
-	e.Trace.Add("execute", "inert execution of %s: effect #%d", jsonText(params), n)
+	e.Trace.Add("execute", "execute %s → effect #%d (inert)", jsonText(params), n)
 	return map[string]any{"content": "inert"}, nil
 }
 
@@ -65,11 +66,11 @@ func (w *Writer) WriteFile(dst string, content []byte) error {
 	if w.attempts <= len(w.Errors) {
 		err := w.Errors[w.attempts-1]
 		w.produced = append(w.produced, err)
-		w.Trace.Add("write", "attempt %d to %s fails: %v", w.attempts, dst, err)
+		w.Trace.Add("write", "write attempt %d to %s fails: %s", w.attempts, dst, ErrorText(err))
 		return err
 	}
 	w.successes++
-	w.Trace.Add("write", "attempt %d to %s succeeds (inert, %d bytes)", w.attempts, dst, len(content))
+	w.Trace.Add("write", "write attempt %d to %s succeeds (inert, %d bytes) → effect #%d", w.attempts, dst, len(content), w.successes)
 	return nil
 }
 
@@ -109,10 +110,10 @@ type PathOps struct {
 // MkdirAll records the parent creation.
 func (p PathOps) MkdirAll(dir string) error {
 	if p.MkdirErr != nil {
-		p.Trace.Add("mkdir", "creating %s fails: %v", dir, p.MkdirErr)
+		p.Trace.Add("mkdir", "create parent %s fails: %s", dir, ErrorText(p.MkdirErr))
 		return p.MkdirErr
 	}
-	p.Trace.Add("mkdir", "creating %s succeeds (inert)", dir)
+	p.Trace.Add("mkdir", "create parent %s succeeds (inert)", dir)
 	return nil
 }
 
@@ -138,7 +139,7 @@ func (h *Handlers) Register(f *omp.Fallbacks, behaviours []string) {
 			h.mu.Lock()
 			h.calls++
 			h.mu.Unlock()
-			h.Trace.Add("handler", "fallback handler %d (%s) asked to write %s, cause: %v", i, b, req.Dst, req.Cause)
+			h.Trace.Add("handler", "fallback handler %d (%s) asked to write %s; cause: %s", i, b, req.Dst, ErrorText(req.Cause))
 			switch b {
 			case "complete":
 				return true, nil
@@ -174,10 +175,10 @@ func (t *ToolCalls) Handler() omp.ToolCallHandler {
 		t.events++
 		t.mu.Unlock()
 		if t.Revise != nil {
-			t.Trace.Add("tool_call", "emitted for %s with %s; handler revised input to %s", ev.ToolName, jsonText(ev.Input), jsonText(t.Revise))
+			t.Trace.Add("tool_call", "tool_call emitted with %s; handler revised input to %s", jsonText(ev.Input), jsonText(t.Revise))
 			return &omp.ToolCallResult{Input: t.Revise}, nil
 		}
-		t.Trace.Add("tool_call", "emitted for %s with %s", ev.ToolName, jsonText(ev.Input))
+		t.Trace.Add("tool_call", "tool_call emitted with %s", jsonText(ev.Input))
 		return nil, nil
 	}}
 }
@@ -187,4 +188,17 @@ func (t *ToolCalls) Events() int {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.events
+}
+
+// ErrorText shows an error with its structured code, if it has one.
+func ErrorText(err error) string {
+	if err == nil {
+		return "no error"
+	}
+	if c, ok := err.(omp.Coded); ok {
+		if code, ok := c.ErrorCode(); ok {
+			return fmt.Sprintf("[%s] %s", code, err.Error())
+		}
+	}
+	return err.Error()
 }

@@ -27,7 +27,9 @@ func TestScriptRunsOutAsDismissed(t *testing.T) {
 	assert.Equal(t, []any{"Approve", nil, "Deny", nil}, got)
 	assert.Equal(t, 4, ui.Count())
 	assert.Equal(t, 0, s.Unused())
-	assert.Contains(t, tr.Events(), Event{Kind: "script", Text: "no scripted answer left (dialog 4): behaves as dismissed"})
+	assert.Contains(t, tr.Events(), Event{Kind: "script", Text: "no scripted answer left for dialog 4: behaves as dismissed"})
+	assert.Contains(t, tr.Events(), Event{Kind: "select", Text: `select "t" [Approve, Deny] → "Approve"`})
+	assert.Contains(t, tr.Events(), Event{Kind: "select", Text: `select "t" [Approve, Deny] → dismissed (no answer)`})
 
 	s2 := NewScript([]*string{str("a"), str("b")}, tr)
 	s2.Next()
@@ -40,7 +42,7 @@ func TestDialogsRecordFailures(t *testing.T) {
 	_, err := ui.Select(context.Background(), "title", nil)
 	assert.EqualError(t, err, "gone")
 	assert.Equal(t, []string{"title"}, ui.Titles())
-	assert.Equal(t, "select failed: gone", tr.Events()[1].Text)
+	assert.Equal(t, `select "title" [] → failed: gone`, tr.Events()[0].Text)
 }
 
 type failingUI struct{}
@@ -115,14 +117,36 @@ func TestExecutorAndToolCalls(t *testing.T) {
 func TestTraceNotes(t *testing.T) {
 	tr := &Trace{}
 	tr.StartCall(2)
-	tr.Note(omp.Note{Step: "resolve-original", Resolution: &omp.Resolution{Policy: omp.PolicyDeny, Tier: omp.TierExec, Source: omp.SourceUser, PolicyKey: "seed_note", Row: 2}})
-	tr.Note(omp.Note{Step: "resolve", Resolution: &omp.Resolution{Policy: omp.PolicyPrompt, Tier: omp.TierRead, Source: omp.SourceTool, Override: true, Row: 5}})
+	tr.Note(omp.Note{Step: "resolve-original", Mode: "yolo", Resolution: &omp.Resolution{Policy: omp.PolicyDeny, Tier: omp.TierExec, Source: omp.SourceUser, PolicyKey: "seed_note", Row: 2}})
+	tr.Note(omp.Note{Step: "resolve", Mode: "write", Resolution: &omp.Resolution{Policy: omp.PolicyPrompt, Tier: omp.TierRead, Source: omp.SourceTool, Override: true, Row: 5}})
 	tr.Note(omp.Note{Step: "approval-required", Text: "Critical"})
 	tr.Note(omp.Note{Step: "no-ui"})
 	assert.Equal(t, []Event{
-		{Call: 2, Kind: "resolve", Text: "original input: deny (tier exec) from user policy tools.approval.seed_note, decision row 2"},
-		{Call: 2, Kind: "resolve", Text: "effective input: prompt (tier read) from tool policy (override), decision row 5"},
-		{Call: 2, Kind: "approval", Text: "approval required: Critical"},
-		{Call: 2, Kind: "approval", Text: "no interactive UI: refused"},
+		{Call: 2, Kind: "resolve", Text: "resolve (original input): deny — user policy tools.approval.seed_note is deny (decision row 2)"},
+		{Call: 2, Kind: "resolve", Text: "resolve (effective input): prompt — the tool demands a prompt (override) (decision row 5)"},
+		{Call: 2, Kind: "approval", Text: "approval required (reason: Critical)"},
+		{Call: 2, Kind: "approval", Text: "no interactive UI: the approval cannot be asked"},
 	}, tr.Events())
+}
+
+func TestExplainEveryRow(t *testing.T) {
+	tests := []struct {
+		r    omp.Resolution
+		mode string
+		want string
+	}{
+		{omp.Resolution{Policy: omp.PolicyDeny, Row: 1, Reason: "shelf locked"}, "yolo", "deny — tool policy deny; reason: shelf locked (decision row 1)"},
+		{omp.Resolution{Policy: omp.PolicyDeny, Row: 2, PolicyKey: "k"}, "yolo", "deny — user policy tools.approval.k is deny (decision row 2)"},
+		{omp.Resolution{Policy: omp.PolicyPrompt, Row: 3}, "yolo", "prompt — tool policy prompt, which yolo does not override (decision row 3)"},
+		{omp.Resolution{Policy: omp.PolicyPrompt, Row: 4, Source: omp.SourceUser, PolicyKey: "k"}, "yolo", "prompt — user policy tools.approval.k applies even in yolo (decision row 4)"},
+		{omp.Resolution{Policy: omp.PolicyAllow, Row: 4, Source: omp.SourceMode}, "yolo", "allow — yolo mode allows every tier (decision row 4)"},
+		{omp.Resolution{Policy: omp.PolicyAllow, Row: 5}, "write", "allow — tool override with policy allow (decision row 5)"},
+		{omp.Resolution{Policy: omp.PolicyAllow, Row: 6}, "write", "allow — tool policy allow (decision row 6)"},
+		{omp.Resolution{Policy: omp.PolicyAllow, Row: 7, PolicyKey: "k"}, "write", "allow — user policy tools.approval.k is allow (decision row 7)"},
+		{omp.Resolution{Policy: omp.PolicyAllow, Row: 8, Tier: omp.TierWrite}, "write", "allow — mode write auto-approves tier write (decision row 8)"},
+		{omp.Resolution{Policy: omp.PolicyPrompt, Row: 9, Tier: omp.TierExec, Reason: "r"}, "always-ask", "prompt — mode always-ask does not auto-approve tier exec; reason: r (decision row 9)"},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, Explain(tt.r, tt.mode))
+	}
 }

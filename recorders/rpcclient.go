@@ -56,11 +56,21 @@ func (c *RPCClient) record(kind, frame string) {
 	c.mu.Lock()
 	c.frames = append(c.frames, frame)
 	c.mu.Unlock()
-	arrow := "host → client"
-	if kind == "rpc-in" {
-		arrow = "client → host"
+	var f struct {
+		Type, Method, ID string
+		Value            any
+		Cancelled        bool
 	}
-	c.Trace.Add(kind, "%s %s", arrow, frame)
+	_ = json.Unmarshal([]byte(frame), &f)
+	if kind == "rpc-out" {
+		c.Trace.Add(kind, "rpc → %s %s id=%s: %s", f.Type, f.Method, f.ID, frame)
+		return
+	}
+	answer := "value " + jsonText(f.Value)
+	if f.Cancelled {
+		answer = "cancelled"
+	}
+	c.Trace.Add(kind, "rpc ← %s id=%s %s", f.Type, f.ID, answer)
 }
 
 // SelectRequests returns the number of select request frames read.

@@ -51,32 +51,55 @@ func (t *Trace) Events() []Event {
 func (t *Trace) Note(n omp.Note) {
 	switch n.Step {
 	case "resolve-original", "resolve":
-		r := n.Resolution
 		what := "effective input"
 		if n.Step == "resolve-original" {
 			what = "original input"
 		}
-		t.Add("resolve", "%s: %s (tier %s) from %s, decision row %d", what, r.Policy, r.Tier, describeSource(*r), r.Row)
+		t.Add("resolve", "resolve (%s): %s", what, Explain(*n.Resolution, n.Mode))
 	case "approval-required":
 		if n.Text != "" {
-			t.Add("approval", "approval required: %s", n.Text)
+			t.Add("approval", "approval required (reason: %s)", n.Text)
 		} else {
 			t.Add("approval", "approval required")
 		}
 	case "no-ui":
-		t.Add("approval", "no interactive UI: refused")
+		t.Add("approval", "no interactive UI: the approval cannot be asked")
 	}
 }
 
-func describeSource(r omp.Resolution) string {
-	switch r.Source {
-	case omp.SourceUser:
-		return "user policy tools.approval." + r.PolicyKey
-	case omp.SourceTool:
-		if r.Override {
-			return "tool policy (override)"
+// Explain says in words which rule of the decision order produced r.
+func Explain(r omp.Resolution, mode string) string {
+	user := "user policy tools.approval." + r.PolicyKey
+	var why string
+	switch r.Row {
+	case 1:
+		why = "tool policy deny"
+	case 2:
+		why = user + " is deny"
+	case 3:
+		why = "tool policy " + string(r.Policy) + ", which yolo does not override"
+	case 4:
+		if r.Source == omp.SourceUser {
+			why = user + " applies even in yolo"
+		} else {
+			why = "yolo mode allows every tier"
 		}
-		return "tool policy"
+	case 5:
+		why = "the tool demands a prompt (override)"
+		if r.Policy == omp.PolicyAllow {
+			why = "tool override with policy allow"
+		}
+	case 6:
+		why = "tool policy " + string(r.Policy)
+	case 7:
+		why = user + " is " + string(r.Policy)
+	case 8:
+		why = fmt.Sprintf("mode %s auto-approves tier %s", mode, r.Tier)
+	default:
+		why = fmt.Sprintf("mode %s does not auto-approve tier %s", mode, r.Tier)
 	}
-	return "mode"
+	if r.Reason != "" && r.Row != 8 {
+		why += "; reason: " + r.Reason
+	}
+	return fmt.Sprintf("%s — %s (decision row %d)", r.Policy, why, r.Row)
 }

@@ -3,6 +3,7 @@ package recorders
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"sync"
 
@@ -30,7 +31,7 @@ func (s *Script) Next() (answer *string, scripted bool) {
 	defer s.mu.Unlock()
 	if s.used >= len(s.answers) {
 		s.used++
-		s.trace.Add("script", "no scripted answer left (dialog %d): behaves as dismissed", s.used)
+		s.trace.Add("script", "no scripted answer left for dialog %d: behaves as dismissed", s.used)
 		return nil, false
 	}
 	a := s.answers[s.used]
@@ -79,15 +80,15 @@ func (d *Dialogs) Select(ctx context.Context, title string, options []omp.Select
 	d.mu.Lock()
 	d.titles = append(d.titles, title)
 	d.mu.Unlock()
-	d.Trace.Add("select", "%s %s", quote(title), "["+strings.Join(labels, ", ")+"]")
+	dialog := fmt.Sprintf("select %s [%s]", jsonText(title), strings.Join(labels, ", "))
 	v, err := d.Inner.Select(ctx, title, options)
 	switch {
 	case err != nil:
-		d.Trace.Add("answer", "select failed: %v", err)
+		d.Trace.Add("select", "%s → failed: %v", dialog, err)
 	case v == nil:
-		d.Trace.Add("answer", "dismissed (no answer)")
+		d.Trace.Add("select", "%s → dismissed (no answer)", dialog)
 	default:
-		d.Trace.Add("answer", "%s", jsonText(v))
+		d.Trace.Add("select", "%s → %s", dialog, jsonText(v))
 	}
 	return v, err
 }
@@ -105,8 +106,6 @@ func (d *Dialogs) Count() int {
 	defer d.mu.Unlock()
 	return len(d.titles)
 }
-
-func quote(s string) string { return jsonText(s) }
 
 // jsonText renders v as compact JSON for the trace.
 func jsonText(v any) string {

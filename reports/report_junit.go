@@ -78,7 +78,7 @@ func (JUnit) Write(w io.Writer, r *Report) error {
 			}
 			body = append(body, "", "trace:")
 			for _, e := range c.Trace {
-				body = append(body, fmt.Sprintf("  [call %d] %s: %s", e.Call, e.Kind, e.Text))
+				body = append(body, fmt.Sprintf("  [call %d] %s", e.Call, e.Text))
 			}
 			tc.Failure = &junitMessage{Message: "mismatched: " + strings.Join(fields, ", "), Body: strings.Join(body, "\n")}
 		case verifier.Errored:

@@ -45,7 +45,7 @@ func (t Text) Write(w io.Writer, r *Report) error {
 				if e.Call > 0 {
 					prefix = fmt.Sprintf("      [call %d] ", e.Call)
 				}
-				p.printf("%s%s: %s\n", prefix, e.Kind, e.Text)
+				p.printf("%s%s\n", prefix, strings.ReplaceAll(e.Text, "\n", "\n"+strings.Repeat(" ", len(prefix)+2)))
 			}
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/deskcheck/deskcheck/host/omp"
 	"github.com/deskcheck/deskcheck/recorders"
@@ -67,9 +68,14 @@ func runFallback(ctx context.Context, c *Case, faults omp.Faults) (Observation, 
 	if g.MkdirError != nil {
 		ops.MkdirErr = g.MkdirError.hostError()
 	}
-	fb := &omp.Fallbacks{Faults: faults, OnHandlerError: func(err error) { trace.Add("handler", "handler failed: %v (next handler)", err) }}
+	fb := &omp.Fallbacks{Faults: faults, OnHandlerError: func(err error) { trace.Add("handler", "the handler failed: %v; the next one is asked", err) }}
 	handlers := &recorders.Handlers{Trace: trace}
 	handlers.Register(fb, g.Handlers)
+	if len(g.Handlers) == 0 {
+		trace.Add("fallback", "no fallback handler is registered")
+	} else {
+		trace.Add("fallback", "fallback handlers registered, in order: %s", strings.Join(g.Handlers, ", "))
+	}
 
 	err := fb.WriteFile(ctx, FallbackTarget, []byte("fictional seed note"), writer, ops, "")
 	obs := Observation{Values: map[string]any{
@@ -82,13 +88,13 @@ func runFallback(ctx context.Context, c *Case, faults omp.Faults) (Observation, 
 	}}
 	switch {
 	case err == nil:
-		trace.Add("outcome", "returned")
+		trace.Add("outcome", "return")
 	case writer.Produced(err):
 		obs.Values["outcome"] = "throw-same-error"
-		trace.Add("outcome", "threw the writer's own error: %v", err)
+		trace.Add("outcome", "throw the writer's own error: %s", recorders.ErrorText(err))
 	default:
 		obs.Values["outcome"] = "throw"
-		trace.Add("outcome", "threw an error the writer did not produce: %v", err)
+		trace.Add("outcome", "throw an error the writer did not produce: %s", recorders.ErrorText(err))
 	}
 	if err != nil {
 		obs.Values["errorIncludes"] = err.Error()
@@ -129,17 +135,17 @@ func runClassify(_ context.Context, c *Case, faults omp.Faults) (Observation, er
 			obj["code"] = *g.Code
 		}
 		value = obj
-		trace.Add("classify", "plain object (not an error) %s", recordersJSON(obj))
+		trace.Add("classify", "classify a plain object (not an error): %s", recordersJSON(obj))
 	case "string":
 		value = g.Message
-		trace.Add("classify", "bare string %q", g.Message)
+		trace.Add("classify", "classify a bare string: %q", g.Message)
 	default:
 		e := g.errorValue.hostError()
 		value = e
 		if g.Code != nil {
-			trace.Add("classify", "error object with code %q and message %q", *g.Code, g.Message)
+			trace.Add("classify", "classify an error object with code %q and message %q", *g.Code, g.Message)
 		} else {
-			trace.Add("classify", "error object without a code, message %q", g.Message)
+			trace.Add("classify", "classify an error object without a code, message %q", g.Message)
 		}
 	}
 	denied := faults.IsPermissionDenied(value)

@@ -145,9 +145,9 @@ func runWrapper(ctx context.Context, c *Case, faults omp.Faults) (Observation, e
 		lastCall = call
 		if lastErr == nil {
 			successes++
-			trace.Add("outcome", "returned")
+			trace.Add("outcome", "return")
 		} else {
-			trace.Add("outcome", "threw: %s", lastErr.Error())
+			trace.Add("outcome", "throw: %s", lastErr.Error())
 		}
 	}
 	trace.StartCall(0)

@@ -69,7 +69,7 @@ func TestVerifyMutatedDeskFails(t *testing.T) {
 	assert.Equal(t, 1, code)
 	assert.Contains(t, out, "FAIL boundary-desk/boundary-deny-one-call  Deny stops execution\n    prompts (exact): expected 2, observed 1\n")
 	assert.Contains(t, out, "14 passed, 1 failed")
-	assert.Contains(t, out, "      [call 1] select: \"Allow tool: seed_note\" [Approve, Deny]", "a failure shows its trace")
+	assert.Contains(t, out, "      [call 1] select \"Allow tool: seed_note\" [Approve, Deny] → \"Deny\"", "a failure shows its trace")
 }
 
 func TestVerifyJSONFormat(t *testing.T) {

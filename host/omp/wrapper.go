@@ -58,9 +58,11 @@ type Executor interface {
 // Note is one step the wrapper took, for tracing. Resolution is set on the
 // resolve steps.
 type Note struct {
-	Step       string // "resolve-original", "resolve", "approval-required", "no-ui", "select", "answer"
+	Step       string // "resolve-original", "resolve", "approval-required", "no-ui"
 	Text       string
 	Resolution *Resolution
+	// Mode is the effective approval mode of the call (resolve steps).
+	Mode string
 }
 
 // Wrapper models the extension tool wrapper around one tool.
@@ -162,7 +164,7 @@ func (w *Wrapper) Execute(ctx context.Context, toolCallID string, params any, ca
 		if err != nil {
 			return nil, err
 		}
-		w.note(Note{Step: "resolve-original", Resolution: &pre})
+		w.note(Note{Step: "resolve-original", Resolution: &pre, Mode: mode})
 		if pre.Policy == PolicyDeny {
 			return nil, w.denyError(pre)
 		}
@@ -179,7 +181,7 @@ func (w *Wrapper) Execute(ctx context.Context, toolCallID string, params any, ca
 	if err != nil {
 		return nil, err
 	}
-	w.note(Note{Step: "resolve", Resolution: &resolved})
+	w.note(Note{Step: "resolve", Resolution: &resolved, Mode: mode})
 	if call != nil && call.XdevTierResolved != nil {
 		call.XdevTierResolved(resolved.Tier)
 	}
@@ -281,13 +283,11 @@ func (w *Wrapper) approve(ctx context.Context, toolCallID, mode string, resolved
 	if len(checks) > 0 && !w.Faults.Has(FaultSafetyLinesMissing) {
 		title += "\nProvider safety checks:\n" + strings.Join(SafetyCheckLines(checks), "\n")
 	}
-	w.note(Note{Step: "select", Text: title})
 	choice, err := w.Runner.UI().Select(ctx, title, approvalOptions)
 	if err != nil {
 		emit(ApprovalEvent{Type: "tool_approval_resolved", Reason: err.Error()})
 		return err
 	}
-	w.note(Note{Step: "answer", Text: fmt.Sprint(choice)})
 	if !w.approves(choice) {
 		emit(ApprovalEvent{Type: "tool_approval_resolved", Reason: "denied by user"})
 		return errors.New("Tool call denied by user: " + name)

@@ -460,7 +460,7 @@ func TestWrapperObserveNotes(t *testing.T) {
 	f.w.Observe = func(n Note) { steps = append(steps, n.Step) }
 	_, err := f.w.Execute(context.Background(), "c", map[string]any{}, settings("always-ask", nil))
 	require.NoError(t, err)
-	assert.Equal(t, []string{"resolve-original", "resolve", "approval-required", "select", "answer"}, steps)
+	assert.Equal(t, []string{"resolve-original", "resolve", "approval-required"}, steps)
 }
 
 func TestResolveErrorsSurfaceFromWrapper(t *testing.T) {
