@@ -97,6 +97,7 @@ type Case struct {
 	Status     verifier.Status     `json:"status"`
 	Why        string              `json:"why,omitempty"`
 	SourceRefs []SourceRef         `json:"sourceRefs"`
+	Given      json.RawMessage     `json:"given"`
 	Expected   json.RawMessage     `json:"expected"`
 	Observed   map[string]any      `json:"observed"`
 	Mismatches []verifier.Mismatch `json:"mismatches"`
@@ -138,7 +139,7 @@ func Build(s *verifier.SuiteResult, now time.Time) *Report {
 		c := res.Case
 		r.Cases = append(r.Cases, Case{
 			Desk: c.Desk.ID, ID: c.ID, Title: c.Title, Scenario: c.Scenario, Status: res.Status, Why: c.Why,
-			SourceRefs: resolve(c.Desk, c.SourceRefs), Expected: compact([]byte(c.ExpectedRaw)), Observed: res.Observed,
+			SourceRefs: resolve(c.Desk, c.SourceRefs), Given: compact([]byte(c.Given.Raw)), Expected: compact([]byte(c.ExpectedRaw)), Observed: res.Observed,
 			Mismatches: nonNil(res.Mismatches), Trace: nonNilEvents(res.Trace), Error: res.Err,
 		})
 	}

@@ -32,7 +32,8 @@ func rows(c Case) []row {
 	gjson.ParseBytes(c.Expected).ForEach(func(k, v gjson.Result) bool {
 		key := k.String()
 		asserted[key] = true
-		r := row{Key: key, Comparison: string(sc.Expected[key]), Expected: string(compact([]byte(v.Raw))), Observed: render(c.Observed[key]), Asserted: true}
+		cmp, _ := sc.Expected.Comparison(key)
+		r := row{Key: key, Comparison: string(cmp), Expected: string(compact([]byte(v.Raw))), Observed: render(c.Observed[key]), Asserted: true}
 		if m, bad := mismatch[key]; bad {
 			r.Mismatch, r.Comparison = true, string(m.Comparison)
 		}

@@ -22,7 +22,7 @@ func Compare(expected []Field, obs Observation, sc Scenario) []Mismatch {
 	var out []Mismatch
 	for _, f := range expected {
 		want := plain(f.Value.Raw)
-		cmp, known := sc.Expected[f.Key]
+		cmp, known := sc.Expected.Comparison(f.Key)
 		got, observed := obs.Values[f.Key]
 		if !known || !observed {
 			out = append(out, Mismatch{Field: f.Key, Comparison: "not observed by scenario " + Comparison(sc.Name), Expected: want, Observed: nil})

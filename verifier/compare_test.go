@@ -48,3 +48,5 @@ func TestCompare(t *testing.T) {
 	noError := Observation{Values: map[string]any{"errorIncludes": nil}}
 	assert.Equal(t, []Mismatch{{"errorIncludes", Substring, "x", nil}}, Compare([]Field{field("errorIncludes", `"x"`)}, noError, sc), "no error never matches a substring")
 }
+
+func parseJSON(s string) gjson.Result { return gjson.Parse(s) }

@@ -62,8 +62,8 @@ func lintCase(c *Case, limits Limits) Diagnostics {
 		return Diagnostics{d.diag(Error, c.Pointer+"/scenario", false, "unknown scenario %q (known: %s)", c.Scenario, strings.Join(ScenarioNames(), ", "))}
 	}
 	for _, f := range c.Expected {
-		if _, ok := sc.Expected[f.Key]; !ok {
-			ds = append(ds, d.diag(Error, c.Pointer+"/expected/"+pointerToken(f.Key), true, "expected key %q is not observed by scenario %s%s", f.Key, sc.Name, suggest(f.Key, sc.Expected)))
+		if _, ok := sc.Expected.Comparison(f.Key); !ok {
+			ds = append(ds, d.diag(Error, c.Pointer+"/expected/"+pointerToken(f.Key), true, "expected key %q is not observed by scenario %s%s", f.Key, sc.Name, suggest(f.Key, sc.Expected.Keys())))
 		}
 	}
 	if c.Scenario != wrapperScenario.Name {
@@ -98,9 +98,9 @@ func knownKeys(m map[string]string) string {
 }
 
 // suggest names the closest known key when one is a likely misspelling.
-func suggest[V any](key string, known map[string]V) string {
+func suggest(key string, known []string) string {
 	best, bestDist := "", 3
-	for k := range known {
+	for _, k := range known {
 		if dist := editDistance(strings.ToLower(key), strings.ToLower(k)); dist < bestDist || (dist == bestDist && k < best) {
 			best, bestDist = k, dist
 		}

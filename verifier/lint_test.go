@@ -63,11 +63,7 @@ func TestSchemaMatchesScenarios(t *testing.T) {
 	for name, p := range prefix {
 		sc, _ := LookupScenario(name)
 		assert.ElementsMatch(t, keysOf(doc.Definitions[p+"Given"].Properties), sc.Given, name+" given")
-		var observed []string
-		for k := range sc.Expected {
-			observed = append(observed, k)
-		}
-		assert.ElementsMatch(t, keysOf(doc.Definitions[p+"Expected"].Properties), observed, name+" expected")
+		assert.ElementsMatch(t, keysOf(doc.Definitions[p+"Expected"].Properties), sc.Expected.Keys(), name+" expected")
 	}
 }
 
@@ -81,7 +77,7 @@ func keysOf(m map[string]json.RawMessage) []string {
 }
 
 func TestSuggest(t *testing.T) {
-	known := map[string]bool{"prompts": true, "toolCalls": true, "effects": true}
+	known := []string{"prompts", "toolCalls", "effects"}
 	assert.Equal(t, `; did you mean "prompts"?`, suggest("promts", known))
 	assert.Equal(t, `; did you mean "toolCalls"?`, suggest("toolcalls", known))
 	assert.Equal(t, "", suggest("somethingElse", known))

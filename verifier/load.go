@@ -207,7 +207,7 @@ func (d *Desk) checkWholeNumbers(root gjson.Result) Diagnostics {
 		check(ptr+"/given/repeat", c.Get("given.repeat"))
 		sc, _ := LookupScenario(c.Get("scenario").String())
 		c.Get("expected").ForEach(func(k, v gjson.Result) bool {
-			if sc.Expected[k.String()] == Exact {
+			if cmp, _ := sc.Expected.Comparison(k.String()); cmp == Exact {
 				check(ptr+"/expected/"+pointerToken(k.String()), v)
 			}
 			return true
@@ -344,11 +344,7 @@ func explain(root gjson.Result, p schema.Problem) string {
 		return p.Message
 	}
 	if m[2] == "expected" {
-		return fmt.Sprintf("expected key %q is not observed by scenario %s%s", p.Key, name, suggest(p.Key, sc.Expected))
+		return fmt.Sprintf("expected key %q is not observed by scenario %s%s", p.Key, name, suggest(p.Key, sc.Expected.Keys()))
 	}
-	given := map[string]bool{}
-	for _, k := range sc.Given {
-		given[k] = true
-	}
-	return fmt.Sprintf("given key %q is not read by scenario %s%s", p.Key, name, suggest(p.Key, given))
+	return fmt.Sprintf("given key %q is not read by scenario %s%s", p.Key, name, suggest(p.Key, sc.Given))
 }

@@ -3,6 +3,7 @@ package verifier
 import (
 	"context"
 	"github.com/deskcheck/deskcheck/host/omp"
+	"github.com/tidwall/gjson"
 	"sort"
 
 	"github.com/deskcheck/deskcheck/recorders"
@@ -37,13 +38,45 @@ type Scenario struct {
 	Description string
 	// Given lists the given keys the scenario reads.
 	Given []string
-	// Expected lists the keys the scenario observes and how each compares.
-	Expected map[string]Comparison
+	// Expected lists, in canonical order, the keys the scenario observes and
+	// how each compares.
+	Expected Observables
+	// Suggest picks, from an observation, the expected keys worth asserting
+	// in a new case, in canonical order.
+	Suggest func(given gjson.Result, observed map[string]any) []string
 	// Run builds the host and its recorders from the case's given block,
 	// runs it, and returns what the recorders observed. An error means the
 	// case could not run (errored), not that it failed.
 	// faults switches the host model into deliberate bugs (zero: correct).
 	Run func(ctx context.Context, c *Case, faults omp.Faults) (Observation, error)
+}
+
+// Observable is one expected key and how it is compared.
+type Observable struct {
+	Key        string
+	Comparison Comparison
+}
+
+// Observables is an ordered list of observable keys.
+type Observables []Observable
+
+// Comparison returns how key is compared, and whether it is observed.
+func (o Observables) Comparison(key string) (Comparison, bool) {
+	for _, x := range o {
+		if x.Key == key {
+			return x.Comparison, true
+		}
+	}
+	return "", false
+}
+
+// Keys returns the keys in order.
+func (o Observables) Keys() []string {
+	keys := make([]string, len(o))
+	for i, x := range o {
+		keys[i] = x.Key
+	}
+	return keys
 }
 
 var scenarios = map[string]Scenario{

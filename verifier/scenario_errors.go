@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/deskcheck/deskcheck/host/omp"
 	"github.com/deskcheck/deskcheck/recorders"
 )
@@ -34,13 +36,21 @@ var fallbackScenario = Scenario{
 	Name:        "fallback",
 	Description: "one write through the host's file-write fallback over an inert writer",
 	Given:       []string{"code", "message", "retryError", "mkdirError", "handlers"},
-	Expected: map[string]Comparison{
-		"outcome":           Exact,
-		"effects":           Exact,
-		"primitiveAttempts": Exact,
-		"handlerCalls":      Exact,
-		"errorIncludes":     Substring,
-		"causeIncludes":     Substring,
+	Expected: Observables{
+		{"outcome", Exact}, {"effects", Exact}, {"primitiveAttempts", Exact}, {"handlerCalls", Exact},
+		{"errorIncludes", Substring}, {"causeIncludes", Substring},
+	},
+	Suggest: func(given gjson.Result, obs map[string]any) []string {
+		keys := []string{"outcome", "effects", "primitiveAttempts"}
+		if given.Get("handlers").Exists() {
+			keys = append(keys, "handlerCalls")
+		}
+		for _, k := range []string{"errorIncludes", "causeIncludes"} {
+			if obs[k] != nil {
+				keys = append(keys, k)
+			}
+		}
+		return keys
 	},
 	Run: runFallback,
 }
@@ -110,9 +120,9 @@ var classifyScenario = Scenario{
 	Name:        "classify-error",
 	Description: "the host's permission-denied classifier on one thrown value",
 	Given:       []string{"code", "message", "kind"},
-	Expected: map[string]Comparison{
-		"permissionDenied": Exact,
-		"effects":          Exact,
+	Expected:    Observables{{"permissionDenied", Exact}, {"effects", Exact}},
+	Suggest: func(gjson.Result, map[string]any) []string {
+		return []string{"permissionDenied", "effects"}
 	},
 	Run: runClassify,
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/deskcheck/deskcheck/host/omp"
 	"github.com/deskcheck/deskcheck/recorders"
 )
@@ -20,17 +22,32 @@ var wrapperScenario = Scenario{
 	Name:        "wrapper",
 	Description: "calls through the host's tool wrapper: approval resolution, tool_call, the approval dialog, execution",
 	Given:       []string{"tool", "approval", "args", "mode", "autoApprove", "userPolicies", "ui", "choices", "repeat", "revise", "safetyCheck"},
-	Expected: map[string]Comparison{
-		"outcome":                Exact,
-		"effects":                Exact,
-		"prompts":                Exact,
-		"toolCalls":              Exact,
-		"successfulCalls":        Exact,
-		"input":                  JSONEqual,
-		"errorIncludes":          Substring,
-		"promptIncludes":         AnySubstring,
-		"rpcRequests":            Exact,
-		"providerSafetyApproved": Exact,
+	Expected: Observables{
+		{"outcome", Exact}, {"effects", Exact}, {"prompts", Exact}, {"toolCalls", Exact}, {"successfulCalls", Exact},
+		{"input", JSONEqual}, {"errorIncludes", Substring}, {"promptIncludes", AnySubstring},
+		{"rpcRequests", Exact}, {"providerSafetyApproved", Exact},
+	},
+	Suggest: func(given gjson.Result, obs map[string]any) []string {
+		keys := []string{"outcome", "effects", "prompts", "toolCalls"}
+		if given.Get("repeat").Int() > 1 {
+			keys = append(keys, "successfulCalls")
+		}
+		if obs["input"] != nil {
+			keys = append(keys, "input")
+		}
+		if obs["errorIncludes"] != nil {
+			keys = append(keys, "errorIncludes")
+		}
+		if given.Get("ui").String() == "rpc" {
+			keys = append(keys, "rpcRequests")
+		}
+		if sc := given.Get("safetyCheck"); sc.Exists() && sc.Type != gjson.False {
+			if suggestionValue("promptIncludes", obs["promptIncludes"]) != "" {
+				keys = append(keys, "promptIncludes")
+			}
+			keys = append(keys, "providerSafetyApproved")
+		}
+		return keys
 	},
 	Run: runWrapper,
 }

@@ -9,6 +9,9 @@
 //	deskcheck report render [-format html|markdown|junit|text|json] FILE.json
 //	deskcheck report -schema
 //	deskcheck faults   [-fault NAME] [-run REGEX] [-format text|json] [-out DIR] [PATH...]
+//	deskcheck explain  [-run REGEX] [PATH...]
+//	deskcheck observe  [-run REGEX] [PATH...]
+//	deskcheck new      SCENARIO
 //
 // With no PATH the bundled desks are used. Exit codes: 0 every verified case
 // passed (or, for validate, no errors); 1 at least one case failed or could
@@ -51,6 +54,14 @@ Usage:
   deskcheck report render [-format FORMAT] FILE.json
   deskcheck report -schema
   deskcheck faults   [-fault NAME] [-run REGEX] [-format text|json] [-out DIR] [PATH...]
+  deskcheck explain  [-run REGEX] [PATH...]
+  deskcheck observe  [-run REGEX] [PATH...]
+  deskcheck new      SCENARIO
+
+explain shows, case by case, what happened and why; observe prints the
+expected block the host model observes, ready to paste, and how it differs
+from the authored one; new prints a complete desk with one case of a
+scenario (wrapper, fallback, classify-error). None of them writes a file.
 
 faults runs every case once per deliberate host fault and shows which
 faults the cases catch; it exits 1 when any fault is missed.
@@ -82,6 +93,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return report(args[1:], stdout, stderr)
 	case "faults":
 		return faults(args[1:], stdout, stderr)
+	case "explain":
+		return show(args[1:], "explain", reports.Explain{}, stdout, stderr)
+	case "observe":
+		return show(args[1:], "observe", reports.Observe{}, stdout, stderr)
+	case "new":
+		return newDesk(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitPass
@@ -233,6 +250,55 @@ func faults(args []string, stdout, stderr io.Writer) int {
 	if strength.Caught() < len(strength.Faults) {
 		return exitFail
 	}
+	return exitPass
+}
+
+// show runs the selected cases and prints them with r; it writes no file.
+func show(args []string, name string, r reports.Reporter, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	runExpr := fs.String("run", "", "only cases whose `<desk-id>/<case-id>` matches this regular expression")
+	limits := limitFlags(fs)
+	paths, err := parse(fs, args)
+	if err != nil {
+		return exitInvalid
+	}
+	sel, code := compileRun(*runExpr, stderr)
+	if code != exitPass {
+		return code
+	}
+	inputs, code := readInputs(paths, *limits, stderr)
+	if code != exitPass {
+		return code
+	}
+	suite, ds, err := verifier.Verify(context.Background(), inputs, verifier.Options{Run: sel, Limits: *limits})
+	printDiagnostics(stderr, ds)
+	if ds.HasErrors() {
+		fmt.Fprintf(stderr, "deskcheck: invalid case files; nothing was run\n")
+		return exitInvalid
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "deskcheck: %v\n", err)
+		return exitInvalid
+	}
+	if err := r.Write(stdout, reports.Build(suite, time.Now())); err != nil {
+		fmt.Fprintf(stderr, "deskcheck: %v\n", err)
+		return exitInvalid
+	}
+	return exitPass
+}
+
+func newDesk(args []string, stdout, stderr io.Writer) int {
+	if len(args) != 1 {
+		fmt.Fprintf(stderr, "deskcheck: usage: deskcheck new SCENARIO (one of %s)\n", strings.Join(verifier.ScenarioNames(), ", "))
+		return exitInvalid
+	}
+	data, err := verifier.NewDesk(context.Background(), args[0])
+	if err != nil {
+		fmt.Fprintf(stderr, "deskcheck: %v\n", err)
+		return exitInvalid
+	}
+	stdout.Write(data)
 	return exitPass
 }
 
