@@ -3,6 +3,7 @@ package reports
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +15,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/net/html"
+
+	"github.com/deskcheck/deskcheck/verifier"
 )
 
 // pageFacts is what a reader must find on the page.
@@ -180,4 +183,25 @@ func ChromiumFlags(profile string) []string {
 		"--disable-background-networking", "--disable-component-update", "--disable-sync",
 		"--user-data-dir=" + profile,
 	}
+}
+
+func TestHTMLCompactsManyPassingCases(t *testing.T) {
+	r := stableReport(t, "../cases/boundary-desk.json")
+	base := r.Cases
+	r.Cases = nil
+	for i := 0; i < PassingCards+2; i++ {
+		c := base[i%len(base)]
+		c.ID = fmt.Sprintf("%s-%d", c.ID, i)
+		r.Cases = append(r.Cases, c)
+	}
+	r.Cases[3].Status = verifier.Fail
+	r.Summary = verifier.Summary{Cases: len(r.Cases), Passed: len(r.Cases) - 1, Failed: 1, SourceOnly: r.Summary.SourceOnly}
+	r.Verdict = "fail"
+	var buf bytes.Buffer
+	require.NoError(t, HTML{}.Write(&buf, r))
+	checkPage(t, r, buf.String())
+	f := readPage(t, buf.String())
+	assert.Len(t, f.classes, 1, "only the failure is a card")
+	assert.Equal(t, "card fail", f.classes[0])
+	assert.Contains(t, buf.String(), "501 cases passed; the expected block")
 }

@@ -17,8 +17,14 @@ var htmlTemplate = template.Must(template.New("report").Parse(htmlSource))
 // HTML renders one self-contained page: inline CSS, no script, no external
 // request. A header gives the verdict and counts; failed and errored cases
 // come first, each a card with its expected-versus-observed table and its
-// trace as a timeline; source-only claims have their own section.
+// trace as a timeline; source-only claims have their own section. When more
+// than PassingCards cases pass, the passing ones are listed in a compact
+// table instead of cards (their evidence is in report.json), so that the
+// page of a large suite stays readable and quick to write.
 type HTML struct{}
+
+// PassingCards is the most passing cases shown as full cards.
+const PassingCards = 500
 
 type htmlCase struct {
 	C      Case
@@ -34,8 +40,14 @@ func (HTML) Write(w io.Writer, r *Report) error {
 		Line    string
 		Failing bool
 		Cases   []htmlCase
+		Compact []Case
 	}{R: r, Verdict: strings.ToUpper(r.Verdict), Line: SummaryLine(r.Summary), Failing: r.Summary.Failed+r.Summary.Errored > 0}
+	compact := r.Summary.Passed > PassingCards
 	for _, c := range failuresFirst(r.Cases) {
+		if compact && c.Status == verifier.Pass {
+			data.Compact = append(data.Compact, c)
+			continue
+		}
 		status := strings.ToUpper(string(c.Status))
 		if c.Status == verifier.Errored {
 			status = "ERROR"

@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"bufio"
 	"bytes"
 	_ "embed"
 	"encoding/json"
@@ -17,21 +18,101 @@ import (
 //go:embed report.schema.json
 var ReportSchema []byte
 
-// JSON renders the evidence as indented JSON, deterministic for the same
-// results and time stamp.
+// JSON renders the evidence, deterministic for the same results and time
+// stamp: indented, except that each case and each source-only claim takes
+// one line, so that a large report stays fast to write and a changed case
+// is one changed line.
 type JSON struct{}
+
+// casesPerBatch bounds how many encoded cases are held in memory at once.
+const casesPerBatch = 4096
 
 // Write renders r as JSON with a final newline.
 func (JSON) Write(w io.Writer, r *Report) error {
+	bw := bufio.NewWriterSize(w, 256<<10)
+	field := func(name string, v any, last bool) error {
+		b, err := marshal(v, "  ")
+		if err != nil {
+			return err
+		}
+		sep := ","
+		if last {
+			sep = ""
+		}
+		_, err = fmt.Fprintf(bw, "  %q: %s%s\n", name, b, sep)
+		return err
+	}
+	if _, err := bw.WriteString("{\n"); err != nil {
+		return err
+	}
+	for _, f := range []struct {
+		name string
+		v    any
+	}{{"formatVersion", r.FormatVersion}, {"generatedAt", r.GeneratedAt}, {"verdict", r.Verdict}, {"provenance", r.Provenance}, {"summary", r.Summary}} {
+		if err := field(f.name, f.v, false); err != nil {
+			return err
+		}
+	}
+	if err := writeLines(bw, "cases", len(r.Cases), func(i int) any { return r.Cases[i] }); err != nil {
+		return err
+	}
+	bw.WriteString(",\n")
+	last := r.Strength == nil
+	if err := writeLines(bw, "sourceOnly", len(r.SourceOnly), func(i int) any { return r.SourceOnly[i] }); err != nil {
+		return err
+	}
+	if last {
+		bw.WriteString("\n")
+	} else {
+		bw.WriteString(",\n")
+		if err := field("strength", r.Strength, true); err != nil {
+			return err
+		}
+	}
+	bw.WriteString("}\n")
+	return bw.Flush()
+}
+
+// writeLines writes a JSON array field with one compact element per line,
+// encoding elements in parallel batches.
+func writeLines(w *bufio.Writer, name string, n int, elem func(i int) any) error {
+	fmt.Fprintf(w, "  %q: [", name)
+	lines := make([][]byte, min(n, casesPerBatch))
+	for start := 0; start < n; start += casesPerBatch {
+		end := min(n, start+casesPerBatch)
+		errs := make([]error, end-start)
+		forEach(end-start, func(i int) { lines[i], errs[i] = marshal(elem(start+i), "") })
+		for i := 0; i < end-start; i++ {
+			if errs[i] != nil {
+				return errs[i]
+			}
+			if start+i > 0 {
+				w.WriteByte(',')
+			}
+			w.WriteString("\n    ")
+			w.Write(lines[i])
+		}
+	}
+	if n > 0 {
+		w.WriteString("\n  ")
+	}
+	_, err := w.WriteString("]")
+	return err
+}
+
+// marshal encodes v without HTML escaping; indent, when set, indents nested
+// lines as a field of the top-level object.
+func marshal(v any, indent string) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(r); err != nil {
-		return err
+	if indent != "" {
+		enc.SetIndent(indent, "  ")
 	}
-	_, err := w.Write(buf.Bytes())
-	return err
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 var (

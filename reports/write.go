@@ -1,7 +1,7 @@
 package reports
 
 import (
-	"bytes"
+	"bufio"
 	"fmt"
 	"io"
 	"os"
@@ -54,10 +54,10 @@ type Writer struct {
 }
 
 // WriteDir renders r in every file format and writes the files into dir,
-// privately (folder 0700, files 0600) and atomically: all files are
-// rendered and written to temporary files first, and only when every one
-// is complete are they renamed into place. A failure leaves no partial
-// file and earlier reports intact. It returns the paths written.
+// privately (folder 0700, files 0600) and atomically: each format is
+// rendered straight into a temporary file beside its final name, and only
+// when every one is complete are they renamed into place. A failure leaves
+// no partial file and earlier reports intact. It returns the paths written.
 func (wr Writer) WriteDir(dir string, r *Report) ([]string, error) {
 	fsys := wr.FS
 	if fsys == nil {
@@ -66,32 +66,21 @@ func (wr Writer) WriteDir(dir string, r *Report) ([]string, error) {
 	if err := checkOutside(dir, wr.CaseDirs); err != nil {
 		return nil, err
 	}
-	type rendered struct {
-		path string
-		data []byte
-	}
-	var files []rendered
-	for _, f := range Formats(Text{}) {
-		if f.File == "" {
-			continue
-		}
-		var buf bytes.Buffer
-		if err := f.Reporter.Write(&buf, r); err != nil {
-			return nil, fmt.Errorf("rendering %s: %w", f.File, err)
-		}
-		files = append(files, rendered{filepath.Join(dir, f.File), buf.Bytes()})
-	}
 	if err := fsys.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("creating report folder: %w", unwrapPathError(err))
 	}
-	var temps []string
+	var temps, paths []string
 	cleanup := func() {
 		for _, t := range temps {
 			fsys.Remove(t)
 		}
 	}
-	for _, f := range files {
-		tmp, err := writeTemp(fsys, f.path, f.data)
+	for _, f := range Formats(Text{}) {
+		if f.File == "" {
+			continue
+		}
+		path := filepath.Join(dir, f.File)
+		tmp, err := writeTemp(fsys, path, func(w io.Writer) error { return f.Reporter.Write(w, r) })
 		if tmp != "" {
 			temps = append(temps, tmp)
 		}
@@ -99,21 +88,20 @@ func (wr Writer) WriteDir(dir string, r *Report) ([]string, error) {
 			cleanup()
 			return nil, err
 		}
+		paths = append(paths, path)
 	}
-	var paths []string
-	for i, f := range files {
-		if err := fsys.Rename(temps[i], f.path); err != nil {
+	for i, p := range paths {
+		if err := fsys.Rename(temps[i], p); err != nil {
 			cleanup()
-			return nil, fmt.Errorf("writing %s: %w", f.path, unwrapPathError(err))
+			return nil, fmt.Errorf("writing %s: %w", p, unwrapPathError(err))
 		}
-		paths = append(paths, f.path)
 	}
 	return paths, nil
 }
 
-// writeTemp writes data to a new private temporary file beside path and
+// writeTemp renders into a new private temporary file beside path and
 // returns its name.
-func writeTemp(fsys FS, path string, data []byte) (string, error) {
+func writeTemp(fsys FS, path string, render func(io.Writer) error) (string, error) {
 	tmp, err := fsys.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return "", fmt.Errorf("writing %s: %w", path, unwrapPathError(err))
@@ -126,7 +114,11 @@ func writeTemp(fsys FS, path string, data []byte) (string, error) {
 	if err := tmp.Chmod(0o600); err != nil {
 		return fail(err)
 	}
-	if _, err := tmp.Write(data); err != nil {
+	bw := bufio.NewWriterSize(tmp, 256<<10)
+	if err := render(bw); err != nil {
+		return fail(err)
+	}
+	if err := bw.Flush(); err != nil {
 		return fail(err)
 	}
 	if err := tmp.Sync(); err != nil {

@@ -66,8 +66,34 @@ func plain(raw string) any {
 }
 
 // normalize turns an observed Go value into the plain JSON form expected
-// values take, so that they compare as JSON.
+// values take (float64 numbers, []any, map[string]any), so that they
+// compare as JSON. Common shapes are converted directly; anything else goes
+// through encoding/json.
 func normalize(v any) any {
+	switch x := v.(type) {
+	case nil, bool, string, float64:
+		return x
+	case int:
+		return float64(x)
+	case []string:
+		out := make([]any, len(x))
+		for i, s := range x {
+			out[i] = s
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = normalize(e)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = normalize(e)
+		}
+		return out
+	}
 	b, err := json.Marshal(v)
 	if err != nil {
 		return v

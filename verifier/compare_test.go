@@ -50,3 +50,15 @@ func TestCompare(t *testing.T) {
 }
 
 func parseJSON(s string) gjson.Result { return gjson.Parse(s) }
+
+func TestNormalize(t *testing.T) {
+	type odd struct{ A int }
+	for _, tt := range []struct{ in, want any }{
+		{nil, nil}, {true, true}, {"s", "s"}, {2, 2.0}, {1.5, 1.5},
+		{[]string{"a"}, []any{"a"}},
+		{[]any{1, map[string]any{"b": []any{2}}}, []any{1.0, map[string]any{"b": []any{2.0}}}},
+		{odd{A: 3}, map[string]any{"A": 3.0}},
+	} {
+		assert.Equal(t, tt.want, normalize(tt.in))
+	}
+}

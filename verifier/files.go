@@ -139,13 +139,15 @@ func bare(err error) error {
 // LoadAll loads and lints every input. Desks come back only for inputs
 // without errors.
 func LoadAll(inputs []Input, limits Limits) ([]*Desk, Diagnostics) {
+	loaded := make([]*Desk, len(inputs))
+	problems := make([]Diagnostics, len(inputs))
+	forEach(len(inputs), func(i int) { loaded[i], problems[i] = Load(inputs[i].Path, inputs[i].Data, limits) })
 	var desks []*Desk
 	var ds Diagnostics
-	for _, in := range inputs {
-		d, fileDs := Load(in.Path, in.Data, limits)
-		ds = append(ds, fileDs...)
-		if d != nil {
-			desks = append(desks, d)
+	for i := range inputs {
+		ds = append(ds, problems[i]...)
+		if loaded[i] != nil {
+			desks = append(desks, loaded[i])
 		}
 	}
 	ds = append(ds, Lint(desks, limits)...)

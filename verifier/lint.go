@@ -13,15 +13,18 @@ import (
 func Lint(desks []*Desk, limits Limits) Diagnostics {
 	limits = limits.WithDefaults()
 	var ds Diagnostics
-	seen := map[string]string{} // id → where first seen
+	type place struct {
+		d   *Desk
+		ptr string
+	}
+	seen := map[string]place{} // id → where first seen
 	claimID := func(d *Desk, id, ptr string) {
-		line, col := d.Locate(ptr+"/id", false)
-		here := fmt.Sprintf("%s:%d:%d", d.Path, line, col)
 		if first, dup := seen[id]; dup {
-			ds = append(ds, d.diag(Error, ptr+"/id", false, "duplicate id %q (first at %s)", id, first))
+			line, col := first.d.Locate(first.ptr, false)
+			ds = append(ds, d.diag(Error, ptr+"/id", false, "duplicate id %q (first at %s:%d:%d)", id, first.d.Path, line, col))
 			return
 		}
-		seen[id] = here
+		seen[id] = place{d, ptr + "/id"}
 	}
 	deskIDs := map[string]string{}
 	for _, d := range desks {

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
@@ -33,9 +34,17 @@ type Desk struct {
 	Cases         []*Case
 	Claims        []*Claim
 
-	pos    *position
-	values map[string]int // JSON pointer → offset of the value
-	keys   map[string]int // JSON pointer → offset of the key naming it
+	data    []byte
+	root    gjson.Result
+	posOnce sync.Once
+	pos     *position
+}
+
+// position returns the line index of the file, built on first use: only
+// diagnostics need it.
+func (d *Desk) position() *position {
+	d.posOnce.Do(func() { d.pos = newPosition(d.data) })
+	return d.pos
 }
 
 // Case is one executable case.
@@ -77,33 +86,54 @@ type Claim struct {
 func (c *Claim) FullID() string { return c.Desk.ID + "/" + c.ID }
 
 // Locate returns the line and column of the value at pointer ptr, or of
-// the key naming it when key is true. An unknown pointer falls back to its
-// nearest known parent.
+// the key naming it when key is true. A pointer that leads nowhere falls
+// back to the deepest value it reaches.
 func (d *Desk) Locate(ptr string, key bool) (line, col int) {
-	for {
-		if key {
-			if off, ok := d.keys[ptr]; ok {
-				return d.pos.at(off)
-			}
-		}
-		if off, ok := d.values[ptr]; ok {
-			return d.pos.at(off)
-		}
-		if ptr == "" {
-			return 1, 1
-		}
-		ptr = parentPointer(ptr)
-		key = false
-	}
+	return d.position().at(d.offset(ptr, key))
 }
 
-func parentPointer(ptr string) string {
-	for i := len(ptr) - 1; i >= 0; i-- {
-		if ptr[i] == '/' {
-			return ptr[:i]
-		}
+// offset walks the document along ptr and returns the byte offset of the
+// value (or key) it names.
+func (d *Desk) offset(ptr string, key bool) int {
+	cur, off := d.root, firstNonSpace(d.data)
+	if ptr == "" {
+		return off
 	}
-	return ""
+	tokens := strings.Split(ptr[1:], "/")
+	for i, tok := range tokens {
+		tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
+		var next gjson.Result
+		keyOff, found := 0, false
+		switch {
+		case cur.IsObject():
+			cur.ForEach(func(k, v gjson.Result) bool {
+				if k.String() == tok {
+					next, keyOff, found = v, k.Index, true
+					return false
+				}
+				return true
+			})
+		case cur.IsArray():
+			n, err := strconv.Atoi(tok)
+			j := 0
+			cur.ForEach(func(_, v gjson.Result) bool {
+				if err == nil && j == n {
+					next, found = v, true
+					return false
+				}
+				j++
+				return true
+			})
+		}
+		if !found {
+			return off
+		}
+		if key && i == len(tokens)-1 && keyOff > 0 {
+			return keyOff
+		}
+		cur, off = next, next.Index
+	}
+	return off
 }
 
 // diag makes a diagnostic located at ptr (at its key when key is true).
@@ -116,11 +146,11 @@ func (d *Desk) diag(sev Severity, ptr string, key bool, format string, args ...a
 // returned desk is nil when any error was found.
 func Load(path string, data []byte, limits Limits) (*Desk, Diagnostics) {
 	limits = limits.WithDefaults()
-	d := &Desk{Path: path, pos: newPosition(data), values: map[string]int{}, keys: map[string]int{}}
+	d := &Desk{Path: path, data: data}
 	sum := sha256.Sum256(data)
 	d.SHA256 = hex.EncodeToString(sum[:])
 	fail := func(off int, format string, args ...any) (*Desk, Diagnostics) {
-		line, col := d.pos.at(off)
+		line, col := d.position().at(off)
 		return nil, Diagnostics{{Severity: Error, File: path, Line: line, Col: col, Summary: fmt.Sprintf(format, args...)}}
 	}
 
@@ -150,8 +180,8 @@ func Load(path string, data []byte, limits Limits) (*Desk, Diagnostics) {
 	if !root.IsObject() {
 		return fail(root.Index+firstNonSpace(data), "the top level must be a JSON object")
 	}
-	d.values[""] = firstNonSpace(data)
-	if ds := d.index(root, "", 1, limits); len(ds) > 0 {
+	d.root = root
+	if ds := d.index(root, nil, 1, limits); len(ds) > 0 {
 		return nil, ds
 	}
 	for _, key := range []string{"cases", "sourceOnly"} {
@@ -216,55 +246,67 @@ func (d *Desk) checkWholeNumbers(root gjson.Result) Diagnostics {
 	return ds
 }
 
-// index walks the document, recording where every value and key is and
-// rejecting duplicate keys and excessive nesting.
-func (d *Desk) index(v gjson.Result, ptr string, depth int, limits Limits) Diagnostics {
-	if depth > limits.Depth {
-		return Diagnostics{d.diag(Error, ptr, false, "nesting deeper than %d levels", limits.Depth)}
+// index walks the whole document once, rejecting duplicate keys,
+// excessive nesting, numbers out of range and over-long strings. path holds
+// the reference tokens of v; a pointer is only built for a diagnostic.
+func (d *Desk) index(v gjson.Result, path []string, depth int, limits Limits) Diagnostics {
+	at := func(off int, ptr string, format string, args ...any) Diagnostics {
+		line, col := d.position().at(off)
+		return Diagnostics{{Severity: Error, File: d.Path, Line: line, Col: col, Pointer: ptr, Summary: fmt.Sprintf(format, args...)}}
 	}
-	if v.Type == gjson.Number {
+	switch {
+	case depth > limits.Depth:
+		return at(v.Index, joinPointer(path), "nesting deeper than %d levels", limits.Depth)
+	case v.Type == gjson.Number:
 		if f, err := strconv.ParseFloat(v.Raw, 64); err != nil || math.IsInf(f, 0) {
-			return Diagnostics{d.diag(Error, ptr, false, "number %s is out of range", v.Raw)}
+			return at(v.Index, joinPointer(path), "number %s is out of range", v.Raw)
 		}
-	}
-	if v.Type == gjson.String && len(v.Raw) > limits.String+2 {
-		return Diagnostics{d.diag(Error, ptr, false, "%s", overLimit("the length of a string", int64(len(v.Raw)-2), int64(limits.String)))}
+	case v.Type == gjson.String && len(v.Raw) > limits.String+2:
+		return at(v.Index, joinPointer(path), "%s", overLimit("the length of a string", int64(len(v.Raw)-2), int64(limits.String)))
 	}
 	var ds Diagnostics
 	if v.IsObject() {
-		seen := map[string]string{}
+		type seenKey struct {
+			name string
+			off  int
+		}
+		var seen []seenKey
 		v.ForEach(func(k, val gjson.Result) bool {
 			name := k.String()
-			child := ptr + "/" + pointerToken(name)
 			if len(k.Raw) > limits.String+2 {
-				line, col := d.pos.at(k.Index)
-				ds = append(ds, Diagnostic{Severity: Error, File: d.Path, Line: line, Col: col, Pointer: ptr,
-					Summary: overLimit("the length of a key", int64(len(k.Raw)-2), int64(limits.String))})
+				ds = append(ds, at(k.Index, joinPointer(path), "%s", overLimit("the length of a key", int64(len(k.Raw)-2), int64(limits.String)))...)
 				return false
 			}
-			if first, dup := seen[name]; dup {
-				line, col := d.pos.at(k.Index)
-				ds = append(ds, Diagnostic{Severity: Error, File: d.Path, Line: line, Col: col, Pointer: child,
-					Summary: fmt.Sprintf("duplicate key %q (first at %s)", name, first)})
-				return true
+			for _, s := range seen {
+				if s.name == name {
+					fl, fc := d.position().at(s.off)
+					ds = append(ds, at(k.Index, joinPointer(append(path, name)), "duplicate key %q (first at %d:%d)", name, fl, fc)...)
+					return true
+				}
 			}
-			fl, fc := d.pos.at(k.Index)
-			seen[name] = fmt.Sprintf("%d:%d", fl, fc)
-			d.keys[child], d.values[child] = k.Index, val.Index
-			ds = append(ds, d.index(val, child, depth+1, limits)...)
+			seen = append(seen, seenKey{name, k.Index})
+			ds = append(ds, d.index(val, append(path, name), depth+1, limits)...)
 			return true
 		})
 	} else if v.IsArray() {
 		i := 0
 		v.ForEach(func(_, val gjson.Result) bool {
-			child := ptr + "/" + strconv.Itoa(i)
-			d.values[child] = val.Index
-			ds = append(ds, d.index(val, child, depth+1, limits)...)
+			ds = append(ds, d.index(val, append(path, strconv.Itoa(i)), depth+1, limits)...)
 			i++
 			return true
 		})
 	}
 	return ds
+}
+
+// joinPointer builds a JSON pointer from reference tokens.
+func joinPointer(tokens []string) string {
+	var b strings.Builder
+	for _, t := range tokens {
+		b.WriteByte('/')
+		b.WriteString(pointerToken(t))
+	}
+	return b.String()
 }
 
 // build reads a schema-valid document into the desk.

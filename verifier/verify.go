@@ -72,11 +72,11 @@ func RunCase(ctx context.Context, c *Case, faults omp.Faults) (res Result) {
 		return res
 	}
 	res.Trace = obs.Trace
-	res.Observed = map[string]any{}
+	res.Observed = make(map[string]any, len(obs.Values))
 	for k, v := range obs.Values {
 		res.Observed[k] = normalize(v)
 	}
-	res.Mismatches = Compare(c.Expected, obs, sc)
+	res.Mismatches = Compare(c.Expected, Observation{Values: res.Observed}, sc)
 	res.Status = Pass
 	if len(res.Mismatches) > 0 {
 		res.Status = Fail
@@ -84,12 +84,12 @@ func RunCase(ctx context.Context, c *Case, faults omp.Faults) (res Result) {
 	return res
 }
 
-// Run runs cases in order against the host model with the given faults.
+// Run runs cases against the host model with the given faults, spread over
+// GOMAXPROCS goroutines; results come in the order of cases. Each case
+// builds its own host model and recorders, so cases share nothing.
 func Run(ctx context.Context, cases []*Case, faults omp.Faults) []Result {
 	out := make([]Result, len(cases))
-	for i, c := range cases {
-		out[i] = RunCase(ctx, c, faults)
-	}
+	forEach(len(cases), func(i int) { out[i] = RunCase(ctx, cases[i], faults) })
 	return out
 }
 

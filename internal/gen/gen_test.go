@@ -1,0 +1,32 @@
+package gen_test
+
+import (
+	"bytes"
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/deskcheck/deskcheck/internal/gen"
+	"github.com/deskcheck/deskcheck/verifier"
+)
+
+func TestGeneratedSuitePasses(t *testing.T) {
+	files := gen.Suite(2500, 1000)
+	require.Len(t, files, 3)
+	var inputs []verifier.Input
+	for _, f := range files {
+		inputs = append(inputs, verifier.Input{Path: f.Name, Data: f.Data})
+	}
+	suite, ds, err := verifier.Verify(context.Background(), inputs, verifier.Options{})
+	require.NoError(t, err)
+	require.Empty(t, ds, "%d diagnostics", len(ds))
+	assert.Equal(t, verifier.Summary{Cases: 2500, Passed: 2500}, suite.Summary)
+	scenarios := map[string]int{}
+	for _, r := range suite.Results {
+		scenarios[r.Case.Scenario]++
+	}
+	assert.Len(t, scenarios, 3, "all three scenarios")
+	assert.True(t, bytes.Equal(gen.Desk(1, 10, 10), gen.Desk(1, 10, 10)), "deterministic")
+}
