@@ -2,12 +2,12 @@ package recorders
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
 
 	"github.com/deskcheck/deskcheck/host/omp"
+	"github.com/deskcheck/deskcheck/internal/jsonx"
 )
 
 // Script is a sequence of scripted dialog answers: a string is returned as
@@ -108,10 +108,4 @@ func (d *Dialogs) Count() int {
 }
 
 // jsonText renders v as compact JSON for the trace.
-func jsonText(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return "<unprintable>"
-	}
-	return string(b)
-}
+func jsonText(v any) string { return string(jsonx.Append(nil, v)) }

@@ -2,6 +2,7 @@ package reports
 
 import (
 	_ "embed"
+	"html"
 	"html/template"
 	"io"
 	"strings"
@@ -13,6 +14,20 @@ import (
 var htmlSource string
 
 var htmlTemplate = template.Must(template.New("report").Parse(htmlSource))
+
+// writePassingRows writes the compact table of passing cases straight to
+// w: a large suite has many, and this is the page's hot loop.
+func writePassingRows(w io.Writer, cases []*Case) error {
+	p := &printer{w: w}
+	p.printf("<h2>Passing cases</h2>\n<p class=\"meta\">%d cases passed; the expected block, observations and trace of each are in report.json.</p>\n", len(cases))
+	p.printf("<table class=\"passing\">\n<thead><tr><th>case</th><th>scenario</th><th>title</th></tr></thead>\n<tbody>\n")
+	for _, c := range cases {
+		id := html.EscapeString(c.Desk + "/" + c.ID)
+		p.printf("<tr id=\"case-%s\"><td><code>%s</code></td><td>%s</td><td>%s</td></tr>\n", id, id, html.EscapeString(c.Scenario), html.EscapeString(c.Title))
+	}
+	p.printf("</tbody>\n</table>\n")
+	return p.err
+}
 
 // HTML renders one self-contained page: inline CSS, no script, no external
 // request. A header gives the verdict and counts; failed and errored cases
@@ -40,19 +55,27 @@ func (HTML) Write(w io.Writer, r *Report) error {
 		Line    string
 		Failing bool
 		Cases   []htmlCase
-		Compact []Case
 	}{R: r, Verdict: strings.ToUpper(r.Verdict), Line: SummaryLine(r.Summary), Failing: r.Summary.Failed+r.Summary.Errored > 0}
 	compact := r.Summary.Passed > PassingCards
+	var passing []*Case
 	for _, c := range failuresFirst(r.Cases) {
 		if compact && c.Status == verifier.Pass {
-			data.Compact = append(data.Compact, c)
+			passing = append(passing, c)
 			continue
 		}
 		status := strings.ToUpper(string(c.Status))
 		if c.Status == verifier.Errored {
 			status = "ERROR"
 		}
-		data.Cases = append(data.Cases, htmlCase{C: c, Status: status, Rows: rows(c)})
+		data.Cases = append(data.Cases, htmlCase{C: *c, Status: status, Rows: rows(*c)})
 	}
-	return htmlTemplate.Execute(w, data)
+	if err := htmlTemplate.ExecuteTemplate(w, "top", data); err != nil {
+		return err
+	}
+	if len(passing) > 0 {
+		if err := writePassingRows(w, passing); err != nil {
+			return err
+		}
+	}
+	return htmlTemplate.ExecuteTemplate(w, "bottom", data)
 }

@@ -7,9 +7,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/deskcheck/deskcheck/internal/jsonx"
 	"github.com/deskcheck/deskcheck/schema"
 )
 
@@ -53,12 +55,15 @@ func (JSON) Write(w io.Writer, r *Report) error {
 			return err
 		}
 	}
-	if err := writeLines(bw, "cases", len(r.Cases), func(i int) any { return r.Cases[i] }); err != nil {
+	if err := writeLines(bw, "cases", len(r.Cases), func(b []byte, i int) ([]byte, error) { return r.Cases[i].appendJSON(b), nil }); err != nil {
 		return err
 	}
 	bw.WriteString(",\n")
 	last := r.Strength == nil
-	if err := writeLines(bw, "sourceOnly", len(r.SourceOnly), func(i int) any { return r.SourceOnly[i] }); err != nil {
+	if err := writeLines(bw, "sourceOnly", len(r.SourceOnly), func(b []byte, i int) ([]byte, error) {
+		m, err := marshal(r.SourceOnly[i], "")
+		return append(b, m...), err
+	}); err != nil {
 		return err
 	}
 	if last {
@@ -75,13 +80,13 @@ func (JSON) Write(w io.Writer, r *Report) error {
 
 // writeLines writes a JSON array field with one compact element per line,
 // encoding elements in parallel batches.
-func writeLines(w *bufio.Writer, name string, n int, elem func(i int) any) error {
+func writeLines(w *bufio.Writer, name string, n int, elem func(b []byte, i int) ([]byte, error)) error {
 	fmt.Fprintf(w, "  %q: [", name)
 	lines := make([][]byte, min(n, casesPerBatch))
 	for start := 0; start < n; start += casesPerBatch {
 		end := min(n, start+casesPerBatch)
 		errs := make([]error, end-start)
-		forEach(end-start, func(i int) { lines[i], errs[i] = marshal(elem(start+i), "") })
+		forEach(end-start, func(i int) { lines[i], errs[i] = elem(lines[i][:0], start+i) })
 		for i := 0; i < end-start; i++ {
 			if errs[i] != nil {
 				return errs[i]
@@ -161,4 +166,86 @@ func ReadJSON(data []byte) (*Report, error) {
 		return nil, err
 	}
 	return &r, nil
+}
+
+// appendJSON appends the case as compact JSON, field for field as
+// encoding/json would write the Case struct, without reflection.
+func (c *Case) appendJSON(b []byte) []byte {
+	str := func(name, v string) {
+		b = append(b, ',', '"')
+		b = append(b, name...)
+		b = append(b, '"', ':')
+		b = jsonx.AppendString(b, v)
+	}
+	raw := func(name string, v []byte) {
+		b = append(b, ',', '"')
+		b = append(b, name...)
+		b = append(b, '"', ':')
+		if len(v) == 0 {
+			v = []byte("null")
+		}
+		b = append(b, v...)
+	}
+	b = append(b, `{"desk":`...)
+	b = jsonx.AppendString(b, c.Desk)
+	str("id", c.ID)
+	str("title", c.Title)
+	str("scenario", c.Scenario)
+	str("status", string(c.Status))
+	if c.Why != "" {
+		str("why", c.Why)
+	}
+	b = append(b, `,"sourceRefs":[`...)
+	for i, s := range c.SourceRefs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"key":`...)
+		b = jsonx.AppendString(b, s.Key)
+		b = append(b, `,"source":`...)
+		b = jsonx.AppendString(b, s.Source)
+		b = append(b, '}')
+	}
+	b = append(b, ']')
+	raw("given", c.Given)
+	raw("expected", c.Expected)
+	b = append(b, `,"observed":`...)
+	if c.Observed == nil {
+		b = append(b, "null"...)
+	} else {
+		b = jsonx.Append(b, c.Observed)
+	}
+	b = append(b, `,"mismatches":[`...)
+	for i, m := range c.Mismatches {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"field":`...)
+		b = jsonx.AppendString(b, m.Field)
+		b = append(b, `,"comparison":`...)
+		b = jsonx.AppendString(b, string(m.Comparison))
+		b = append(b, `,"expected":`...)
+		b = jsonx.Append(b, m.Expected)
+		b = append(b, `,"observed":`...)
+		b = jsonx.Append(b, m.Observed)
+		b = append(b, '}')
+	}
+	b = append(b, `],"trace":[`...)
+	for i, e := range c.Trace {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"call":`...)
+		b = strconv.AppendInt(b, int64(e.Call), 10)
+		b = append(b, `,"kind":`...)
+		b = jsonx.AppendString(b, e.Kind)
+		b = append(b, `,"text":`...)
+		b = jsonx.AppendString(b, e.Text)
+		b = append(b, '}')
+	}
+	b = append(b, ']')
+	if c.Error != "" {
+		str("error", c.Error)
+	}
+	return append(b, '}')
 }

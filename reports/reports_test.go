@@ -240,3 +240,16 @@ func TestReadJSONRejectsOtherDocuments(t *testing.T) {
 	_, err := ReadJSON(b)
 	assert.ErrorContains(t, err, "/verdict: must be one of")
 }
+
+// TestCaseJSONMatchesEncodingJSON keeps the hand-written case encoder equal
+// to what encoding/json writes for the same struct.
+func TestCaseJSONMatchesEncodingJSON(t *testing.T) {
+	r := stableReport(t, mutatedDesk(t))
+	r.Cases[0].Status, r.Cases[0].Error, r.Cases[0].Observed = verifier.Errored, "boom <\u2028>", nil
+	r.Cases[1].Why = ""
+	for _, c := range r.Cases {
+		want, err := marshal(c, "")
+		require.NoError(t, err)
+		assert.Equal(t, string(want), string(c.appendJSON(nil)), c.ID)
+	}
+}

@@ -64,16 +64,16 @@ func render(v any) string {
 
 // failuresFirst returns the cases with failed and errored ones first, each
 // group in report order.
-func failuresFirst(cases []Case) []Case {
-	out := make([]Case, 0, len(cases))
-	for _, c := range cases {
-		if c.Status != verifier.Pass {
-			out = append(out, c)
+func failuresFirst(cases []Case) []*Case {
+	out := make([]*Case, 0, len(cases))
+	for i := range cases {
+		if cases[i].Status != verifier.Pass {
+			out = append(out, &cases[i])
 		}
 	}
-	for _, c := range cases {
-		if c.Status == verifier.Pass {
-			out = append(out, c)
+	for i := range cases {
+		if cases[i].Status == verifier.Pass {
+			out = append(out, &cases[i])
 		}
 	}
 	return out

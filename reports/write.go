@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // DefaultDir is where reports go unless told otherwise. It is git-ignored.
@@ -69,26 +70,36 @@ func (wr Writer) WriteDir(dir string, r *Report) ([]string, error) {
 	if err := fsys.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("creating report folder: %w", unwrapPathError(err))
 	}
-	var temps, paths []string
-	cleanup := func() {
-		for _, t := range temps {
-			fsys.Remove(t)
+	var files []Format
+	for _, f := range Formats(Text{}) {
+		if f.File != "" {
+			files = append(files, f)
 		}
 	}
-	for _, f := range Formats(Text{}) {
-		if f.File == "" {
-			continue
+	// The formats are rendered at the same time, each into its own file.
+	temps, paths, errs := make([]string, len(files)), make([]string, len(files)), make([]error, len(files))
+	var wg sync.WaitGroup
+	for i, f := range files {
+		paths[i] = filepath.Join(dir, f.File)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			temps[i], errs[i] = writeTemp(fsys, paths[i], func(w io.Writer) error { return f.Reporter.Write(w, r) })
+		}()
+	}
+	wg.Wait()
+	cleanup := func() {
+		for _, t := range temps {
+			if t != "" {
+				fsys.Remove(t)
+			}
 		}
-		path := filepath.Join(dir, f.File)
-		tmp, err := writeTemp(fsys, path, func(w io.Writer) error { return f.Reporter.Write(w, r) })
-		if tmp != "" {
-			temps = append(temps, tmp)
-		}
+	}
+	for _, err := range errs {
 		if err != nil {
 			cleanup()
 			return nil, err
 		}
-		paths = append(paths, path)
 	}
 	for i, p := range paths {
 		if err := fsys.Rename(temps[i], p); err != nil {

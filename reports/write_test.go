@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -20,6 +21,7 @@ type faultyFS struct {
 	// failWriteAfter makes writes fail (as a full disk would) once this
 	// many bytes were written in all; negative: never.
 	failWriteAfter int
+	mu             sync.Mutex
 	written        int
 }
 
@@ -56,6 +58,8 @@ type faultyFile struct {
 var errDiskFull = errors.New("no space left on device")
 
 func (f *faultyFile) Write(p []byte) (int, error) {
+	f.fs.mu.Lock()
+	defer f.fs.mu.Unlock()
 	if f.fs.failWriteAfter >= 0 && f.fs.written+len(p) > f.fs.failWriteAfter {
 		n := f.fs.failWriteAfter - f.fs.written
 		if n > 0 {

@@ -21,7 +21,7 @@ type Mismatch struct {
 func Compare(expected []Field, obs Observation, sc Scenario) []Mismatch {
 	var out []Mismatch
 	for _, f := range expected {
-		want := plain(f.Value.Raw)
+		want := f.Value.Value()
 		cmp, known := sc.Expected.Comparison(f.Key)
 		got, observed := obs.Values[f.Key]
 		if !known || !observed {

@@ -2,7 +2,6 @@ package verifier
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 
@@ -54,65 +53,70 @@ var wrapperScenario = Scenario{
 
 // wrapperGiven is the decoded given block of a wrapper case.
 type wrapperGiven struct {
-	Tool         string          `json:"tool"`
-	Approval     any             `json:"approval"`
-	Args         json.RawMessage `json:"args"`
-	Mode         string          `json:"mode"`
-	AutoApprove  bool            `json:"autoApprove"`
-	UserPolicies map[string]any  `json:"userPolicies"`
-	UI           any             `json:"ui"`
-	Choices      []*string       `json:"choices"`
-	Repeat       int             `json:"repeat"`
-	Revise       map[string]any  `json:"revise"`
-	SafetyCheck  json.RawMessage `json:"safetyCheck"`
+	Tool         string
+	Approval     any
+	Args         gjson.Result
+	Mode         string
+	AutoApprove  bool
+	UserPolicies map[string]any
+	UI           any // nil (absent), true, false or "rpc"
+	Choices      []*string
+	Repeat       int
+	Revise       map[string]any
+	SafetyChecks []omp.SafetyCheck
 }
 
-func (g *wrapperGiven) safetyChecks() ([]omp.SafetyCheck, error) {
-	if len(g.SafetyCheck) == 0 {
-		return nil, nil
+// readWrapperGiven reads a schema-valid given block.
+func readWrapperGiven(given gjson.Result) wrapperGiven {
+	g := wrapperGiven{
+		Tool:        given.Get("tool").String(),
+		Approval:    given.Get("approval").Value(),
+		Args:        given.Get("args"),
+		Mode:        given.Get("mode").String(),
+		AutoApprove: given.Get("autoApprove").Bool(),
+		UI:          given.Get("ui").Value(),
+		Repeat:      int(given.Get("repeat").Int()),
 	}
-	var v any
-	if err := json.Unmarshal(g.SafetyCheck, &v); err != nil {
-		return nil, err
-	}
-	switch x := v.(type) {
-	case bool:
-		if x {
-			return []omp.SafetyCheck{{Message: DefaultSafetyCheck}}, nil
+	g.UserPolicies, _ = given.Get("userPolicies").Value().(map[string]any)
+	g.Revise, _ = given.Get("revise").Value().(map[string]any)
+	for _, c := range given.Get("choices").Array() {
+		if c.Type == gjson.String {
+			s := c.Str
+			g.Choices = append(g.Choices, &s)
+		} else {
+			g.Choices = append(g.Choices, nil)
 		}
-		return nil, nil
-	case string:
-		return []omp.SafetyCheck{{Message: x}}, nil
 	}
-	var checks []omp.SafetyCheck
-	err := json.Unmarshal(g.SafetyCheck, &checks)
-	return checks, err
+	switch sc := given.Get("safetyCheck"); {
+	case sc.Type == gjson.True:
+		g.SafetyChecks = []omp.SafetyCheck{{Message: DefaultSafetyCheck}}
+	case sc.Type == gjson.String:
+		g.SafetyChecks = []omp.SafetyCheck{{Message: sc.Str}}
+	case sc.IsArray():
+		for _, c := range sc.Array() {
+			g.SafetyChecks = append(g.SafetyChecks, omp.SafetyCheck{ID: c.Get("id").String(), Code: c.Get("code").String(), Message: c.Get("message").String()})
+		}
+	}
+	return g
 }
 
-func (g *wrapperGiven) args() (any, error) {
-	if len(g.Args) == 0 {
-		return map[string]any{}, nil
+// args returns a fresh copy of the call's parameters ({} when absent).
+func (g *wrapperGiven) args() any {
+	if !g.Args.Exists() {
+		return map[string]any{}
 	}
-	var v any
-	err := json.Unmarshal(g.Args, &v)
-	return v, err
+	return g.Args.Value()
 }
 
 func runWrapper(ctx context.Context, c *Case, faults omp.Faults) (Observation, error) {
-	var g wrapperGiven
-	if err := json.Unmarshal([]byte(c.Given.Raw), &g); err != nil {
-		return Observation{}, fmt.Errorf("reading given: %w", err)
-	}
+	g := readWrapperGiven(c.Given)
 	if g.Tool == "" {
 		g.Tool = DefaultToolName
 	}
 	if g.Repeat == 0 {
 		g.Repeat = 1
 	}
-	checks, err := g.safetyChecks()
-	if err != nil {
-		return Observation{}, fmt.Errorf("reading given.safetyCheck: %w", err)
-	}
+	checks := g.SafetyChecks
 
 	trace := &recorders.Trace{}
 	script := recorders.NewScript(g.Choices, trace)
@@ -147,10 +151,7 @@ func runWrapper(ctx context.Context, c *Case, faults omp.Faults) (Observation, e
 	successes := 0
 	for i := 1; i <= g.Repeat; i++ {
 		trace.StartCall(i)
-		args, err := g.args()
-		if err != nil {
-			return Observation{}, fmt.Errorf("reading given.args: %w", err)
-		}
+		args := g.args()
 		call := &omp.CallContext{
 			Settings:    &omp.Settings{ApprovalMode: g.Mode, Approval: g.UserPolicies},
 			AutoApprove: g.AutoApprove,

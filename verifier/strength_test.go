@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tidwall/gjson"
 
 	"github.com/deskcheck/deskcheck/host/omp"
 )
@@ -38,7 +39,7 @@ func TestStrengthExcludesCasesThatFailAlready(t *testing.T) {
 	in := readInput(t, "../cases/boundary-desk.json")
 	desks, _ := LoadAll([]Input{in}, Limits{})
 	cases, _ := Select(desks, nil)
-	cases[0].Expected[1].Value.Raw = "99" // effects: a wrong expectation
+	cases[0].Expected[1].Value = gjson.Parse("99") // effects: a wrong expectation
 	s := MeasureStrength(context.Background(), cases[:1], []omp.FaultInfo{omp.FaultList[0]})
 	assert.Equal(t, []string{"boundary-desk/boundary-approval-does-not-persist"}, s.Excluded)
 	assert.False(t, s.Faults[0].Caught(), "a case that fails anyway catches nothing")

@@ -1,0 +1,43 @@
+package jsonx
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func reference(v any) string {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		panic(err)
+	}
+	return string(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+}
+
+func TestAppendMatchesEncodingJSON(t *testing.T) {
+	values := []any{
+		nil, true, false, 0.0, 1.0, -2.5, 1e21, 1e20, 1e-7, 123456789.125, 5e-324, -0.000001,
+		"", "plain", `quote " and back \ slash`, "tab\tnew\nline\rcr\b\f", "\x00\x01\x1f", "<html> & 'x'",
+		"é ünïcødé 😀", "line\u2028sep\u2029", "bad \xff utf8", "\x7f",
+		[]string{"a", "b"}, []any{1.0, "x", nil, []any{}}, map[string]any{"b": 1.0, "a": map[string]any{"z": true, "y": []any{"q"}}},
+		map[string]any{}, []any{}, 3, struct{ A int }{A: 1}, json.RawMessage(`{"k":[1,2]}`),
+	}
+	for _, v := range values {
+		assert.Equal(t, reference(v), string(Append(nil, v)), "%#v", v)
+	}
+}
+
+func FuzzAppendString(f *testing.F) {
+	for _, s := range []string{"", "a\"b", "\xff\xfe", "\u2028", "😀\x00"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := string(AppendString(nil, s)), reference(s); got != want {
+			t.Fatalf("AppendString(%q) = %s, want %s", s, got, want)
+		}
+	})
+}
