@@ -170,7 +170,7 @@ type ToolCalls struct {
 
 // Handler returns the handler to register on a runner.
 func (t *ToolCalls) Handler() omp.ToolCallHandler {
-	return omp.ToolCallHandler{Extension: "deskcheck-recorder", Handle: func(_ context.Context, ev omp.ToolCallEvent) (*omp.ToolCallResult, error) {
+	return omp.ToolCallHandler{Extension: "deskcheck-recorder", Inline: true, Handle: func(_ context.Context, ev omp.ToolCallEvent) (*omp.ToolCallResult, error) {
 		t.mu.Lock()
 		t.events++
 		t.mu.Unlock()

@@ -34,7 +34,7 @@ type Desk struct {
 	Cases         []*Case
 	Claims        []*Claim
 
-	data    []byte
+	text    string
 	root    gjson.Result
 	posOnce sync.Once
 	pos     *position
@@ -43,7 +43,7 @@ type Desk struct {
 // position returns the line index of the file, built on first use: only
 // diagnostics need it.
 func (d *Desk) position() *position {
-	d.posOnce.Do(func() { d.pos = newPosition(d.data) })
+	d.posOnce.Do(func() { d.pos = newPosition(d.text) })
 	return d.pos
 }
 
@@ -95,7 +95,7 @@ func (d *Desk) Locate(ptr string, key bool) (line, col int) {
 // offset walks the document along ptr and returns the byte offset of the
 // value (or key) it names.
 func (d *Desk) offset(ptr string, key bool) int {
-	cur, off := d.root, firstNonSpace(d.data)
+	cur, off := d.root, firstNonSpace(d.text)
 	if ptr == "" {
 		return off
 	}
@@ -146,7 +146,7 @@ func (d *Desk) diag(sev Severity, ptr string, key bool, format string, args ...a
 // returned desk is nil when any error was found.
 func Load(path string, data []byte, limits Limits) (*Desk, Diagnostics) {
 	limits = limits.WithDefaults()
-	d := &Desk{Path: path, data: data}
+	d := &Desk{Path: path, text: string(data)}
 	sum := sha256.Sum256(data)
 	d.SHA256 = hex.EncodeToString(sum[:])
 	fail := func(off int, format string, args ...any) (*Desk, Diagnostics) {
@@ -164,21 +164,15 @@ func Load(path string, data []byte, limits Limits) (*Desk, Diagnostics) {
 	case !utf8.Valid(data):
 		return fail(firstInvalidUTF8(data), "invalid UTF-8")
 	}
-	var raw json.RawMessage
-	if err := json.Unmarshal(data, &raw); err != nil {
-		var se *json.SyntaxError
-		if errors.As(err, &se) {
-			off := int(se.Offset)
-			if off > 0 {
-				off-- // the offset is just past the offending byte
-			}
-			return fail(off, "malformed JSON: %s", se.Error())
+	if !gjson.Valid(d.text) {
+		if off, msg := syntaxError(data); msg != "" {
+			return fail(off, "malformed JSON: %s", msg)
 		}
-		return fail(0, "malformed JSON: %v", err)
+		return fail(0, "malformed JSON")
 	}
-	root := gjson.ParseBytes(data)
+	root := gjson.Parse(d.text)
 	if !root.IsObject() {
-		return fail(root.Index+firstNonSpace(data), "the top level must be a JSON object")
+		return fail(firstNonSpace(d.text), "the top level must be a JSON object")
 	}
 	d.root = root
 	if ds := d.index(root, nil, 1, limits); len(ds) > 0 {
@@ -195,7 +189,10 @@ func Load(path string, data []byte, limits Limits) (*Desk, Diagnostics) {
 	}
 	problems, err := schema.Validate(data)
 	if err != nil {
-		return nil, Diagnostics{{Severity: Error, File: path, Summary: err.Error()}}
+		if off, msg := syntaxError(data); msg != "" {
+			return fail(off, "malformed JSON: %s", msg)
+		}
+		return fail(0, "%v", err)
 	}
 	if len(problems) > 0 {
 		var ds Diagnostics
@@ -210,40 +207,29 @@ func Load(path string, data []byte, limits Limits) (*Desk, Diagnostics) {
 		ds.Sort()
 		return nil, ds
 	}
-	if ds := d.checkWholeNumbers(root); len(ds) > 0 {
+	if ds := d.build(root); len(ds) > 0 {
 		return nil, ds
 	}
-	d.build(root)
 	return d, nil
 }
 
-// wholeNumber is how a count must be written: no sign, fraction or exponent
-// and at most 15 digits, so it is exact in every JSON reader.
-var wholeNumber = regexp.MustCompile(`^(0|[1-9][0-9]{0,14})$`)
-
-// checkWholeNumbers rejects counts written as 1.0, 2e0 or beyond 15 digits:
-// the schema accepts them as integers, but they are not what an author
-// means by a count and not every reader reads them the same.
-func (d *Desk) checkWholeNumbers(root gjson.Result) Diagnostics {
-	var ds Diagnostics
-	check := func(ptr string, v gjson.Result) {
-		if v.Type == gjson.Number && !wholeNumber.MatchString(v.Raw) {
-			ds = append(ds, d.diag(Error, ptr, false, "a whole number is expected (digits only, at most 15), found %s", v.Raw))
+// syntaxError asks encoding/json where data stops being JSON; msg is empty
+// when it is JSON.
+func syntaxError(data []byte) (off int, msg string) {
+	var raw json.RawMessage
+	err := json.Unmarshal(data, &raw)
+	if err == nil {
+		return 0, ""
+	}
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		off = int(se.Offset)
+		if off > 0 {
+			off-- // the offset is just past the offending byte
 		}
+		return off, se.Error()
 	}
-	check("/schemaVersion", root.Get("schemaVersion"))
-	for i, c := range root.Get("cases").Array() {
-		ptr := "/cases/" + strconv.Itoa(i)
-		check(ptr+"/given/repeat", c.Get("given.repeat"))
-		sc, _ := LookupScenario(c.Get("scenario").String())
-		c.Get("expected").ForEach(func(k, v gjson.Result) bool {
-			if cmp, _ := sc.Expected.Comparison(k.String()); cmp == Exact {
-				check(ptr+"/expected/"+pointerToken(k.String()), v)
-			}
-			return true
-		})
-	}
-	return ds
+	return 0, err.Error()
 }
 
 // index walks the whole document once, rejecting duplicate keys,
@@ -309,41 +295,114 @@ func joinPointer(tokens []string) string {
 	return b.String()
 }
 
-// build reads a schema-valid document into the desk.
-func (d *Desk) build(root gjson.Result) {
-	d.ID = root.Get("id").String()
-	d.Title = root.Get("title").String()
-	d.Label = root.Get("label").String()
-	d.SchemaVersion = int(root.Get("schemaVersion").Int())
+// build reads a schema-valid document into the desk in one pass over each
+// case. It also rejects counts written as 1.0, 2e0 or beyond 15 digits: the
+// schema accepts them as integers, but they are not what an author means by
+// a count and not every reader reads them the same.
+func (d *Desk) build(root gjson.Result) Diagnostics {
+	var ds Diagnostics
+	whole := func(ptr string, v gjson.Result) {
+		if v.Type == gjson.Number && !wholeNumber.MatchString(v.Raw) {
+			ds = append(ds, d.diag(Error, ptr, false, "a whole number is expected (digits only, at most 15), found %s", v.Raw))
+		}
+	}
 	d.Sources = map[string]string{}
-	root.Get("sources").ForEach(func(k, v gjson.Result) bool {
-		d.Sources[k.String()] = v.String()
+	root.ForEach(func(k, v gjson.Result) bool {
+		switch k.Str {
+		case "id":
+			d.ID = v.Str
+		case "title":
+			d.Title = v.Str
+		case "label":
+			d.Label = v.Str
+		case "schemaVersion":
+			whole("/schemaVersion", v)
+			d.SchemaVersion = int(v.Int())
+		case "sources":
+			v.ForEach(func(k, v gjson.Result) bool {
+				d.Sources[k.Str] = v.Str
+				return true
+			})
+		case "cases":
+			i := 0
+			v.ForEach(func(_, c gjson.Result) bool {
+				d.Cases = append(d.Cases, d.readCase(c, i, whole))
+				i++
+				return true
+			})
+		case "sourceOnly":
+			i := 0
+			v.ForEach(func(_, c gjson.Result) bool {
+				cl := &Claim{Desk: d, Pointer: "/sourceOnly/" + strconv.Itoa(i)}
+				c.ForEach(func(k, v gjson.Result) bool {
+					switch k.Str {
+					case "id":
+						cl.ID = v.Str
+					case "claim":
+						cl.Claim = v.Str
+					case "notExecuted":
+						cl.NotExecuted = v.Str
+					case "sourceRefs":
+						cl.SourceRefs = stringList(v)
+					}
+					return true
+				})
+				d.Claims = append(d.Claims, cl)
+				i++
+				return true
+			})
+		}
 		return true
 	})
-	for i, c := range root.Get("cases").Array() {
-		cs := &Case{Desk: d, ID: c.Get("id").String(), Title: c.Get("title").String(), Scenario: c.Get("scenario").String(),
-			Why: c.Get("why").String(), SourceRefs: stringList(c.Get("sourceRefs")), Given: c.Get("given"),
-			Pointer: "/cases/" + strconv.Itoa(i)}
-		expected := c.Get("expected")
-		cs.ExpectedRaw = expected.Raw
-		expected.ForEach(func(k, v gjson.Result) bool {
-			cs.Expected = append(cs.Expected, Field{Key: k.String(), Value: v})
-			return true
-		})
-		d.Cases = append(d.Cases, cs)
-	}
-	for i, c := range root.Get("sourceOnly").Array() {
-		d.Claims = append(d.Claims, &Claim{Desk: d, ID: c.Get("id").String(), Claim: c.Get("claim").String(),
-			NotExecuted: c.Get("notExecuted").String(), SourceRefs: stringList(c.Get("sourceRefs")),
-			Pointer: "/sourceOnly/" + strconv.Itoa(i)})
-	}
+	return ds
+}
+
+// wholeNumber is how a count must be written: no sign, fraction or exponent
+// and at most 15 digits, so it is exact in every JSON reader.
+var wholeNumber = regexp.MustCompile(`^(0|[1-9][0-9]{0,14})$`)
+
+// readCase reads case number i of a schema-valid document.
+func (d *Desk) readCase(c gjson.Result, i int, whole func(string, gjson.Result)) *Case {
+	cs := &Case{Desk: d, Pointer: "/cases/" + strconv.Itoa(i)}
+	var expected gjson.Result
+	c.ForEach(func(k, v gjson.Result) bool {
+		switch k.Str {
+		case "id":
+			cs.ID = v.Str
+		case "title":
+			cs.Title = v.Str
+		case "scenario":
+			cs.Scenario = v.Str
+		case "why":
+			cs.Why = v.Str
+		case "sourceRefs":
+			cs.SourceRefs = stringList(v)
+		case "given":
+			cs.Given = v
+		case "expected":
+			expected = v
+		}
+		return true
+	})
+	whole(cs.Pointer+"/given/repeat", cs.Given.Get("repeat"))
+	sc, _ := LookupScenario(cs.Scenario)
+	cs.ExpectedRaw = expected.Raw
+	expected.ForEach(func(k, v gjson.Result) bool {
+		cs.Expected = append(cs.Expected, Field{Key: k.Str, Value: v})
+		if cmp, _ := sc.Expected.Comparison(k.Str); cmp == Exact {
+			whole(cs.Pointer+"/expected/"+pointerToken(k.Str), v)
+		}
+		return true
+	})
+	return cs
 }
 
 func stringList(v gjson.Result) []string {
 	var out []string
-	for _, s := range v.Array() {
-		out = append(out, s.String())
-	}
+	v.ForEach(func(_, s gjson.Result) bool {
+		out = append(out, s.Str)
+		return true
+	})
 	return out
 }
 
@@ -358,9 +417,9 @@ func firstInvalidUTF8(b []byte) int {
 	return len(b)
 }
 
-func firstNonSpace(b []byte) int {
-	for i, c := range b {
-		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+func firstNonSpace(s string) int {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c != ' ' && c != '\t' && c != '\n' && c != '\r' {
 			return i
 		}
 	}

@@ -9,14 +9,14 @@ import (
 // position maps byte offsets of one file to 1-based lines and columns.
 // Columns count characters (runes) from the start of the line.
 type position struct {
-	data       []byte
+	data       string
 	lineStarts []int
 }
 
-func newPosition(data []byte) *position {
+func newPosition(data string) *position {
 	p := &position{data: data, lineStarts: []int{0}}
-	for i, b := range data {
-		if b == '\n' {
+	for i := 0; i < len(data); i++ {
+		if data[i] == '\n' {
 			p.lineStarts = append(p.lineStarts, i+1)
 		}
 	}
@@ -41,7 +41,7 @@ func (p *position) at(off int) (line, col int) {
 		}
 	}
 	start := p.lineStarts[lo]
-	return lo + 1, utf8.RuneCount(p.data[start:off]) + 1
+	return lo + 1, utf8.RuneCountInString(p.data[start:off]) + 1
 }
 
 // pointerToken escapes one JSON pointer reference token.

@@ -50,6 +50,10 @@ type ToolCallHandler struct {
 	// Extension names the extension in block reasons (its path upstream).
 	Extension string
 	Handle    func(ctx context.Context, ev ToolCallEvent) (*ToolCallResult, error)
+	// Inline runs the handler on the caller's goroutine. Only for handlers
+	// that never block (recorders): the time limit is then checked when the
+	// handler returns instead of interrupting it.
+	Inline bool
 }
 
 // ApprovalEvent is a tool_approval_requested or tool_approval_resolved event.
@@ -214,6 +218,9 @@ func (r *Runner) EmitToolCall(ctx context.Context, ev ToolCallEvent) *ToolCallRe
 }
 
 func runHandler(ctx context.Context, h ToolCallHandler, ev ToolCallEvent, limit time.Duration) *ToolCallResult {
+	if h.Inline {
+		return runInline(ctx, h, ev, limit)
+	}
 	type outcome struct {
 		res *ToolCallResult
 		err error
@@ -242,4 +249,21 @@ func runHandler(ctx context.Context, h ToolCallHandler, ev ToolCallEvent, limit 
 	case <-timer.C:
 		return &ToolCallResult{Block: true, Reason: fmt.Sprintf("Extension %s timed out after %dms", h.Extension, limit.Milliseconds())}
 	}
+}
+
+func runInline(ctx context.Context, h ToolCallHandler, ev ToolCallEvent, limit time.Duration) (res *ToolCallResult) {
+	start := time.Now()
+	defer func() {
+		if p := recover(); p != nil {
+			res = &ToolCallResult{Block: true, Reason: fmt.Sprintf("Extension %s failed: %v", h.Extension, p)}
+		}
+	}()
+	r, err := h.Handle(ctx, ev)
+	switch {
+	case time.Since(start) > limit:
+		return &ToolCallResult{Block: true, Reason: fmt.Sprintf("Extension %s timed out after %dms", h.Extension, limit.Milliseconds())}
+	case err != nil:
+		return &ToolCallResult{Block: true, Reason: fmt.Sprintf("Extension %s failed: %s", h.Extension, err.Error())}
+	}
+	return r
 }

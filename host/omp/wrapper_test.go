@@ -300,12 +300,12 @@ func TestEmitToolCall(t *testing.T) {
 		handlers []ToolCallHandler
 		want     *ToolCallResult
 	}{
-		{"the last non-nil result wins", []ToolCallHandler{{"a", ret(rev("a"), nil)}, {"b", ret(rev("b"), nil)}}, rev("b")},
-		{"a nil result keeps an earlier revision", []ToolCallHandler{{"a", ret(rev("a"), nil)}, {"b", ret(nil, nil)}}, rev("a")},
-		{"an empty result erases an earlier revision", []ToolCallHandler{{"a", ret(rev("a"), nil)}, {"b", ret(&ToolCallResult{}, nil)}}, &ToolCallResult{}},
-		{"the first block returns at once", []ToolCallHandler{{"a", ret(&ToolCallResult{Block: true, Reason: "stop"}, nil)}, {"b", ret(rev("b"), nil)}}, &ToolCallResult{Block: true, Reason: "stop"}},
-		{"a failing handler blocks, naming its extension", []ToolCallHandler{{"ext/a.ts", ret(nil, errors.New("bad"))}}, &ToolCallResult{Block: true, Reason: "Extension ext/a.ts failed: bad"}},
-		{"a panicking handler blocks", []ToolCallHandler{{"ext/p.ts", func(context.Context, ToolCallEvent) (*ToolCallResult, error) { panic("oops") }}}, &ToolCallResult{Block: true, Reason: "Extension ext/p.ts failed: oops"}},
+		{"the last non-nil result wins", []ToolCallHandler{{Extension: "a", Handle: ret(rev("a"), nil)}, {Extension: "b", Handle: ret(rev("b"), nil)}}, rev("b")},
+		{"a nil result keeps an earlier revision", []ToolCallHandler{{Extension: "a", Handle: ret(rev("a"), nil)}, {Extension: "b", Handle: ret(nil, nil)}}, rev("a")},
+		{"an empty result erases an earlier revision", []ToolCallHandler{{Extension: "a", Handle: ret(rev("a"), nil)}, {Extension: "b", Handle: ret(&ToolCallResult{}, nil)}}, &ToolCallResult{}},
+		{"the first block returns at once", []ToolCallHandler{{Extension: "a", Handle: ret(&ToolCallResult{Block: true, Reason: "stop"}, nil)}, {Extension: "b", Handle: ret(rev("b"), nil)}}, &ToolCallResult{Block: true, Reason: "stop"}},
+		{"a failing handler blocks, naming its extension", []ToolCallHandler{{Extension: "ext/a.ts", Handle: ret(nil, errors.New("bad"))}}, &ToolCallResult{Block: true, Reason: "Extension ext/a.ts failed: bad"}},
+		{"a panicking handler blocks", []ToolCallHandler{{Extension: "ext/p.ts", Handle: func(context.Context, ToolCallEvent) (*ToolCallResult, error) { panic("oops") }}}, &ToolCallResult{Block: true, Reason: "Extension ext/p.ts failed: oops"}},
 	}
 	for _, tt := range tests {
 		r := NewRunner()
@@ -318,16 +318,36 @@ func TestEmitToolCall(t *testing.T) {
 	t.Run("a slow handler times out with the exact text", func(t *testing.T) {
 		r := NewRunner()
 		r.ToolCallTimeout = 20 * time.Millisecond
-		r.OnToolCall(ToolCallHandler{"ext/slow.ts", func(ctx context.Context, _ ToolCallEvent) (*ToolCallResult, error) {
+		r.OnToolCall(ToolCallHandler{Extension: "ext/slow.ts", Handle: func(ctx context.Context, _ ToolCallEvent) (*ToolCallResult, error) {
 			<-ctx.Done()
 			return nil, nil
 		}})
 		assert.Equal(t, &ToolCallResult{Block: true, Reason: "Extension ext/slow.ts timed out after 20ms"}, r.EmitToolCall(context.Background(), ToolCallEvent{}))
 	})
+	t.Run("an inline handler is judged when it returns", func(t *testing.T) {
+		r := NewRunner()
+		r.ToolCallTimeout = 10 * time.Millisecond
+		r.OnToolCall(ToolCallHandler{Extension: "ext/inline.ts", Inline: true, Handle: func(context.Context, ToolCallEvent) (*ToolCallResult, error) {
+			time.Sleep(20 * time.Millisecond)
+			return nil, nil
+		}})
+		assert.Equal(t, &ToolCallResult{Block: true, Reason: "Extension ext/inline.ts timed out after 10ms"}, r.EmitToolCall(context.Background(), ToolCallEvent{}))
+		for reason, h := range map[string]func(context.Context, ToolCallEvent) (*ToolCallResult, error){
+			"Extension ext/inline.ts failed: bad":  ret(nil, errors.New("bad")),
+			"Extension ext/inline.ts failed: oops": func(context.Context, ToolCallEvent) (*ToolCallResult, error) { panic("oops") },
+		} {
+			r := NewRunner()
+			r.OnToolCall(ToolCallHandler{Extension: "ext/inline.ts", Inline: true, Handle: h})
+			assert.Equal(t, &ToolCallResult{Block: true, Reason: reason}, r.EmitToolCall(context.Background(), ToolCallEvent{}))
+		}
+		r = NewRunner()
+		r.OnToolCall(ToolCallHandler{Extension: "a", Inline: true, Handle: ret(rev("x"), nil)})
+		assert.Equal(t, rev("x"), r.EmitToolCall(context.Background(), ToolCallEvent{}))
+	})
 	t.Run("a cancelled call skips handlers and blocks", func(t *testing.T) {
 		r := NewRunner()
 		ran := false
-		r.OnToolCall(ToolCallHandler{"a", func(context.Context, ToolCallEvent) (*ToolCallResult, error) { ran = true; return nil, nil }})
+		r.OnToolCall(ToolCallHandler{Extension: "a", Handle: func(context.Context, ToolCallEvent) (*ToolCallResult, error) { ran = true; return nil, nil }})
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
 		assert.Equal(t, &ToolCallResult{Block: true, Reason: "Tool execution was cancelled while an extension handler was pending"}, r.EmitToolCall(ctx, ToolCallEvent{}))
@@ -336,7 +356,7 @@ func TestEmitToolCall(t *testing.T) {
 	t.Run("the wrapper throws the block reason, or a default", func(t *testing.T) {
 		for reason, want := range map[string]string{"": "Tool execution was blocked by an extension", "shelf closed": "shelf closed"} {
 			f := newFixture("read", nil, nil)
-			f.runner.OnToolCall(ToolCallHandler{"b", ret(&ToolCallResult{Block: true, Reason: reason}, nil)})
+			f.runner.OnToolCall(ToolCallHandler{Extension: "b", Handle: ret(&ToolCallResult{Block: true, Reason: reason}, nil)})
 			_, err := f.w.Execute(context.Background(), "c", map[string]any{}, nil)
 			assert.EqualError(t, err, want)
 			assert.Equal(t, 0, f.count("execute"))
@@ -374,7 +394,7 @@ func TestWrapperSafetyChecks(t *testing.T) {
 	t.Run("approval sets providerSafetyApproved and ignores revisions", func(t *testing.T) {
 		f := newFixture("read", []any{"Approve"}, map[string]any{"action": "rewritten"})
 		var seen []ToolCallEvent
-		f.runner.OnToolCall(ToolCallHandler{"spy", func(_ context.Context, ev ToolCallEvent) (*ToolCallResult, error) {
+		f.runner.OnToolCall(ToolCallHandler{Extension: "spy", Handle: func(_ context.Context, ev ToolCallEvent) (*ToolCallResult, error) {
 			seen = append(seen, ev)
 			return nil, nil
 		}})
