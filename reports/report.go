@@ -1,7 +1,6 @@
 package reports
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/deskcheck/deskcheck/internal/jsonx"
 	"github.com/deskcheck/deskcheck/recorders"
 	"github.com/deskcheck/deskcheck/schema"
 	"github.com/deskcheck/deskcheck/verifier"
@@ -172,11 +172,10 @@ func nonNilEvents(e []recorders.Event) []recorders.Event {
 }
 
 func compact(raw []byte) json.RawMessage {
-	var buf bytes.Buffer
-	if err := json.Compact(&buf, raw); err != nil {
+	if len(raw) == 0 {
 		return json.RawMessage("null")
 	}
-	return buf.Bytes()
+	return jsonx.Compact(make([]byte, 0, len(raw)), raw)
 }
 
 func provenance(desks []*verifier.Desk) Provenance {

@@ -25,23 +25,30 @@ func (Markdown) Write(w io.Writer, r *Report) error {
 	p.printf("| %d | %d | %d | %d | %d |\n\n", s.Cases, s.Passed, s.Failed, s.Errored, s.SourceOnly)
 
 	p.printf("| desk | file | cases | passed | failed | errored |\n|---|---|---:|---:|---:|---:|\n")
-	for _, f := range r.Provenance.Files {
-		var n, pass, fail, errd int
-		for _, c := range r.Cases {
-			if c.Desk != f.Desk {
-				continue
-			}
-			n++
-			switch c.Status {
-			case verifier.Pass:
-				pass++
-			case verifier.Fail:
-				fail++
-			default:
-				errd++
-			}
+	type tally struct{ n, pass, fail, errd int }
+	perDesk := map[string]*tally{}
+	for _, c := range r.Cases {
+		t := perDesk[c.Desk]
+		if t == nil {
+			t = &tally{}
+			perDesk[c.Desk] = t
 		}
-		p.printf("| %s | %s | %d | %d | %d | %d |\n", cell(f.Desk), cell(f.Path), n, pass, fail, errd)
+		t.n++
+		switch c.Status {
+		case verifier.Pass:
+			t.pass++
+		case verifier.Fail:
+			t.fail++
+		default:
+			t.errd++
+		}
+	}
+	for _, f := range r.Provenance.Files {
+		t := perDesk[f.Desk]
+		if t == nil {
+			t = &tally{}
+		}
+		p.printf("| %s | %s | %d | %d | %d | %d |\n", cell(f.Desk), cell(f.Path), t.n, t.pass, t.fail, t.errd)
 	}
 	p.printf("\n")
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func reference(v any) string {
@@ -40,4 +41,15 @@ func FuzzAppendString(f *testing.F) {
 			t.Fatalf("AppendString(%q) = %s, want %s", s, got, want)
 		}
 	})
+}
+
+func TestCompact(t *testing.T) {
+	for _, src := range []string{
+		`{}`, ` { "a" : [ 1 , 2 ] ,
+		"b\" c" : "x y\\" , "t" : "\t tab"	}`, `[ ]`, `"  spaced  "`, "\n{\"k\": {\"n\": null}}\n",
+	} {
+		var want bytes.Buffer
+		require.NoError(t, json.Compact(&want, []byte(src)))
+		assert.Equal(t, want.String(), string(Compact(nil, []byte(src))), src)
+	}
 }
