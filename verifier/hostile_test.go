@@ -210,3 +210,18 @@ func TestCommandStringsAreData(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, entries, "no command string was executed")
 }
+
+func TestManyKeysStayFast(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"schemaVersion":1,"id":"k","title":"t","cases":[],"sources":{`)
+	for i := 0; i < 200000; i++ {
+		fmt.Fprintf(&b, `"k%d":"v",`, i)
+	}
+	b.WriteString(`"k17":"again"}}`)
+	start := time.Now()
+	_, ds := Load("many-keys.json", []byte(b.String()), Limits{})
+	assert.Less(t, time.Since(start), 5*time.Second)
+	require.Len(t, ds, 1)
+	assert.Contains(t, ds[0].Summary, `duplicate key "k17" (first at 1:`)
+	assert.Equal(t, "/sources/k17", ds[0].Pointer)
+}

@@ -175,7 +175,7 @@ func Load(path string, data []byte, limits Limits) (*Desk, Diagnostics) {
 		return fail(firstNonSpace(d.text), "the top level must be a JSON object")
 	}
 	d.root = root
-	if ds := d.index(root, nil, 1, limits); len(ds) > 0 {
+	if ds := d.index(root, 1, limits); len(ds) > 0 {
 		return nil, ds
 	}
 	for _, key := range []string{"cases", "sourceOnly"} {
@@ -233,66 +233,108 @@ func syntaxError(data []byte) (off int, msg string) {
 }
 
 // index walks the whole document once, rejecting duplicate keys,
-// excessive nesting, numbers out of range and over-long strings. path holds
-// the reference tokens of v; a pointer is only built for a diagnostic.
-func (d *Desk) index(v gjson.Result, path []string, depth int, limits Limits) Diagnostics {
+// excessive nesting, numbers out of range and over-long strings. It keeps
+// no path: the pointer of a problem is found from its offset afterwards.
+func (d *Desk) index(v gjson.Result, depth int, limits Limits) Diagnostics {
 	at := func(off int, ptr string, format string, args ...any) Diagnostics {
 		line, col := d.position().at(off)
 		return Diagnostics{{Severity: Error, File: d.Path, Line: line, Col: col, Pointer: ptr, Summary: fmt.Sprintf(format, args...)}}
 	}
 	switch {
 	case depth > limits.Depth:
-		return at(v.Index, joinPointer(path), "nesting deeper than %d levels", limits.Depth)
+		return at(v.Index, d.pointerAt(v.Index), "nesting deeper than %d levels", limits.Depth)
 	case v.Type == gjson.Number:
 		if f, err := strconv.ParseFloat(v.Raw, 64); err != nil || math.IsInf(f, 0) {
-			return at(v.Index, joinPointer(path), "number %s is out of range", v.Raw)
+			return at(v.Index, d.pointerAt(v.Index), "number %s is out of range", v.Raw)
 		}
 	case v.Type == gjson.String && len(v.Raw) > limits.String+2:
-		return at(v.Index, joinPointer(path), "%s", overLimit("the length of a string", int64(len(v.Raw)-2), int64(limits.String)))
+		return at(v.Index, d.pointerAt(v.Index), "%s", overLimit("the length of a string", int64(len(v.Raw)-2), int64(limits.String)))
 	}
 	var ds Diagnostics
 	if v.IsObject() {
-		type seenKey struct {
-			name string
-			off  int
-		}
-		var seen []seenKey
+		// Keys seen so far: a short list for the usual small object, a map
+		// once an object grows large.
+		var small [16]gjson.Result
+		keys := small[:0]
+		var many map[string]int
 		v.ForEach(func(k, val gjson.Result) bool {
-			name := k.String()
 			if len(k.Raw) > limits.String+2 {
-				ds = append(ds, at(k.Index, joinPointer(path), "%s", overLimit("the length of a key", int64(len(k.Raw)-2), int64(limits.String)))...)
+				ds = append(ds, at(k.Index, d.pointerAt(k.Index), "%s", overLimit("the length of a key", int64(len(k.Raw)-2), int64(limits.String)))...)
 				return false
 			}
-			for _, s := range seen {
-				if s.name == name {
-					fl, fc := d.position().at(s.off)
-					ds = append(ds, at(k.Index, joinPointer(append(path, name)), "duplicate key %q (first at %d:%d)", name, fl, fc)...)
-					return true
+			first := -1
+			if many != nil {
+				if off, ok := many[k.Str]; ok {
+					first = off
+				}
+				many[k.Str] = k.Index
+			} else {
+				for _, s := range keys {
+					if s.Str == k.Str {
+						first = s.Index
+						break
+					}
+				}
+				if keys = append(keys, k); len(keys) > len(small) {
+					many = make(map[string]int, 2*len(keys))
+					for _, s := range keys {
+						many[s.Str] = s.Index
+					}
 				}
 			}
-			seen = append(seen, seenKey{name, k.Index})
-			ds = append(ds, d.index(val, append(path, name), depth+1, limits)...)
+			if first >= 0 {
+				fl, fc := d.position().at(first)
+				ptr := d.pointerAt(k.Index) + "/" + pointerToken(k.Str)
+				ds = append(ds, at(k.Index, ptr, "duplicate key %q (first at %d:%d)", k.Str, fl, fc)...)
+				return true
+			}
+			ds = append(ds, d.index(val, depth+1, limits)...)
 			return true
 		})
 	} else if v.IsArray() {
-		i := 0
 		v.ForEach(func(_, val gjson.Result) bool {
-			ds = append(ds, d.index(val, append(path, strconv.Itoa(i)), depth+1, limits)...)
-			i++
+			ds = append(ds, d.index(val, depth+1, limits)...)
 			return true
 		})
 	}
 	return ds
 }
 
-// joinPointer builds a JSON pointer from reference tokens.
-func joinPointer(tokens []string) string {
+// pointerAt returns the JSON pointer of the innermost value whose text
+// holds byte offset off.
+func (d *Desk) pointerAt(off int) string {
 	var b strings.Builder
-	for _, t := range tokens {
-		b.WriteByte('/')
-		b.WriteString(pointerToken(t))
+	cur := d.root
+	for {
+		found := false
+		switch {
+		case cur.IsObject():
+			cur.ForEach(func(k, v gjson.Result) bool {
+				if v.Index <= off && off < v.Index+len(v.Raw) {
+					b.WriteByte('/')
+					b.WriteString(pointerToken(k.Str))
+					cur, found = v, true
+					return false
+				}
+				return true
+			})
+		case cur.IsArray():
+			i := 0
+			cur.ForEach(func(_, v gjson.Result) bool {
+				if v.Index <= off && off < v.Index+len(v.Raw) {
+					b.WriteByte('/')
+					b.WriteString(strconv.Itoa(i))
+					cur, found = v, true
+					return false
+				}
+				i++
+				return true
+			})
+		}
+		if !found || cur.Index == off {
+			return b.String()
+		}
 	}
-	return b.String()
 }
 
 // build reads a schema-valid document into the desk in one pass over each

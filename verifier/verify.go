@@ -72,10 +72,10 @@ func RunCase(ctx context.Context, c *Case, faults omp.Faults) (res Result) {
 		return res
 	}
 	res.Trace = obs.Trace
-	res.Observed = make(map[string]any, len(obs.Values))
 	for k, v := range obs.Values {
-		res.Observed[k] = normalize(v)
+		obs.Values[k] = normalize(v)
 	}
+	res.Observed = obs.Values
 	res.Mismatches = Compare(c.Expected, Observation{Values: res.Observed}, sc)
 	res.Status = Pass
 	if len(res.Mismatches) > 0 {
