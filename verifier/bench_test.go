@@ -1,0 +1,97 @@
+package verifier
+
+import (
+	"context"
+	"testing"
+
+	"github.com/deskcheck/deskcheck/internal/gen"
+	"github.com/deskcheck/deskcheck/schema"
+)
+
+// benchDesk is one generated file of 1,000 cases of all three scenarios.
+var benchDesk = gen.Desk(0, 0, 1000)
+
+func loadBench(b *testing.B) *Desk {
+	b.Helper()
+	d, ds := Load("bench.json", benchDesk, Limits{})
+	if ds.HasErrors() {
+		b.Fatal(ds)
+	}
+	return d
+}
+
+// BenchmarkLoad: parse, duplicate-key walk, schema validation and reading
+// of one 1,000-case file.
+func BenchmarkLoad(b *testing.B) {
+	b.SetBytes(int64(len(benchDesk)))
+	for i := 0; i < b.N; i++ {
+		if _, ds := Load("bench.json", benchDesk, Limits{}); ds.HasErrors() {
+			b.Fatal(ds)
+		}
+	}
+}
+
+// BenchmarkSchemaValidate: gojsonschema alone on the same file.
+func BenchmarkSchemaValidate(b *testing.B) {
+	b.SetBytes(int64(len(benchDesk)))
+	for i := 0; i < b.N; i++ {
+		if p, err := schema.Validate(benchDesk); err != nil || len(p) > 0 {
+			b.Fatal(err, p)
+		}
+	}
+}
+
+// BenchmarkLint: lint of one 1,000-case desk.
+func BenchmarkLint(b *testing.B) {
+	d := loadBench(b)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if ds := Lint([]*Desk{d}, Limits{}); ds.HasErrors() {
+			b.Fatal(ds)
+		}
+	}
+}
+
+// BenchmarkRun: one case at a time, per scenario, on one goroutine.
+func BenchmarkRun(b *testing.B) {
+	d := loadBench(b)
+	for _, name := range ScenarioNames() {
+		var cases []*Case
+		for _, c := range d.Cases {
+			if c.Scenario == name {
+				cases = append(cases, c)
+			}
+		}
+		b.Run(name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if r := RunCase(context.Background(), cases[i%len(cases)], 0); r.Status != Pass {
+					b.Fatal(r.Mismatches, r.Err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkRunParallel: the 1,000 cases of the file across GOMAXPROCS.
+func BenchmarkRunParallel(b *testing.B) {
+	d := loadBench(b)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		Run(context.Background(), d.Cases, 0)
+	}
+}
+
+// BenchmarkCompare: comparing one case's expected block with its
+// observation.
+func BenchmarkCompare(b *testing.B) {
+	d := loadBench(b)
+	results := Run(context.Background(), d.Cases, 0)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		r := results[i%len(results)]
+		sc, _ := LookupScenario(r.Case.Scenario)
+		if m := Compare(r.Case.Expected, Observation{Values: r.Observed}, sc); len(m) > 0 {
+			b.Fatal(m)
+		}
+	}
+}
