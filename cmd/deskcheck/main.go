@@ -107,53 +107,79 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return exitInvalid
 }
 
-func verify(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	runExpr := fs.String("run", "", "verify only cases whose `<desk-id>/<case-id>` matches this regular expression")
-	verbose := fs.Bool("v", false, "print the event trace of passing cases too")
-	format := fs.String("format", "text", "output on stdout: text, json, markdown, junit or html")
-	out := fs.String("out", reports.DefaultDir, "folder for the private report files")
-	limits := limitFlags(fs)
-	paths, err := parse(fs, args)
-	if err != nil {
-		return exitInvalid
-	}
-	text := reports.Text{Verbose: *verbose, Color: colorOK(stdout)}
-	render, err := reports.Lookup(*format, text)
-	if err != nil {
-		fmt.Fprintf(stderr, "deskcheck: -format: %v\n", err)
-		return exitInvalid
-	}
-	sel, code := compileRun(*runExpr, stderr)
+// selection holds the flags that choose and bound the cases to run.
+type selection struct {
+	run    *string
+	limits *verifier.Limits
+}
+
+func selectionFlags(fs *flag.FlagSet, runUsage string) selection {
+	return selection{run: fs.String("run", "", runUsage), limits: limitFlags(fs)}
+}
+
+// verifySuite reads the paths (or the bundled desks), validates, lints and
+// runs the selected cases. On invalid input it reports to stderr and
+// returns exitInvalid.
+func (sel selection) verifySuite(paths []string, stderr io.Writer) (*verifier.SuiteResult, int) {
+	re, code := compileRun(*sel.run, stderr)
 	if code != exitPass {
-		return code
+		return nil, code
 	}
-	inputs, code := readInputs(paths, *limits, stderr)
+	inputs, code := readInputs(paths, *sel.limits, stderr)
 	if code != exitPass {
-		return code
+		return nil, code
 	}
-	suite, ds, err := verifier.Verify(context.Background(), inputs, verifier.Options{Run: sel, Limits: *limits})
+	suite, ds, err := verifier.Verify(context.Background(), inputs, verifier.Options{Run: re, Limits: *sel.limits})
 	printDiagnostics(stderr, ds)
 	if ds.HasErrors() {
 		fmt.Fprintf(stderr, "deskcheck: invalid case files; nothing was run\n")
-		return exitInvalid
+		return nil, exitInvalid
 	}
+	if err != nil {
+		fmt.Fprintf(stderr, "deskcheck: %v\n", err)
+		return nil, exitInvalid
+	}
+	return suite, exitPass
+}
+
+// writeReports writes the report files and then r's rendering to stdout.
+func writeReports(out string, paths []string, rep *reports.Report, r reports.Reporter, stdout, stderr io.Writer) int {
+	written, err := reports.Writer{CaseDirs: caseDirs(paths)}.WriteDir(out, rep)
 	if err != nil {
 		fmt.Fprintf(stderr, "deskcheck: %v\n", err)
 		return exitInvalid
 	}
-	rep := reports.Build(suite, time.Now())
-	written, err := reports.Writer{CaseDirs: caseDirs(paths)}.WriteDir(*out, rep)
-	if err != nil {
-		fmt.Fprintf(stderr, "deskcheck: %v\n", err)
-		return exitInvalid
-	}
-	if err := render.Reporter.Write(stdout, rep); err != nil {
+	if err := r.Write(stdout, rep); err != nil {
 		fmt.Fprintf(stderr, "deskcheck: writing results: %v\n", err)
 		return exitInvalid
 	}
 	fmt.Fprintf(stderr, "reports: %s\n", strings.Join(written, ", "))
+	return exitPass
+}
+
+func verify(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	sel := selectionFlags(fs, "verify only cases whose `<desk-id>/<case-id>` matches this regular expression")
+	verbose := fs.Bool("v", false, "print the event trace of passing cases too")
+	format := fs.String("format", "text", "output on stdout: text, json, markdown, junit or html")
+	out := fs.String("out", reports.DefaultDir, "folder for the private report files")
+	paths, err := parse(fs, args)
+	if err != nil {
+		return exitInvalid
+	}
+	render, err := reports.Lookup(*format, reports.Text{Verbose: *verbose, Color: colorOK(stdout)})
+	if err != nil {
+		fmt.Fprintf(stderr, "deskcheck: -format: %v\n", err)
+		return exitInvalid
+	}
+	suite, code := sel.verifySuite(paths, stderr)
+	if code != exitPass {
+		return code
+	}
+	if code := writeReports(*out, paths, reports.Build(suite, time.Now()), render.Reporter, stdout, stderr); code != exitPass {
+		return code
+	}
 	if !suite.Passed() {
 		return exitFail
 	}
@@ -187,15 +213,19 @@ func faults(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("faults", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	only := fs.String("fault", "", "run only the fault called `NAME`")
-	runExpr := fs.String("run", "", "use only cases whose `<desk-id>/<case-id>` matches this regular expression")
+	sel := selectionFlags(fs, "use only cases whose `<desk-id>/<case-id>` matches this regular expression")
 	format := fs.String("format", "text", "output on stdout: text or json")
 	out := fs.String("out", reports.DefaultDir, "folder for the private report files")
-	limits := limitFlags(fs)
 	paths, err := parse(fs, args)
 	if err != nil {
 		return exitInvalid
 	}
-	if *format != "text" && *format != "json" {
+	var r reports.Reporter = reports.StrengthText{}
+	switch *format {
+	case "json":
+		r = reports.JSON{}
+	case "text":
+	default:
 		fmt.Fprintf(stderr, "deskcheck: -format must be text or json, not %q\n", *format)
 		return exitInvalid
 	}
@@ -208,45 +238,20 @@ func faults(args []string, stdout, stderr io.Writer) int {
 		}
 		selected = []omp.FaultInfo{f}
 	}
-	sel, code := compileRun(*runExpr, stderr)
+	suite, code := sel.verifySuite(paths, stderr)
 	if code != exitPass {
 		return code
-	}
-	inputs, code := readInputs(paths, *limits, stderr)
-	if code != exitPass {
-		return code
-	}
-	suite, ds, err := verifier.Verify(context.Background(), inputs, verifier.Options{Run: sel, Limits: *limits})
-	printDiagnostics(stderr, ds)
-	if ds.HasErrors() {
-		fmt.Fprintf(stderr, "deskcheck: invalid case files; nothing was run\n")
-		return exitInvalid
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "deskcheck: %v\n", err)
-		return exitInvalid
 	}
 	cases := make([]*verifier.Case, len(suite.Results))
-	for i, r := range suite.Results {
-		cases[i] = r.Case
+	for i, res := range suite.Results {
+		cases[i] = res.Case
 	}
 	strength := verifier.MeasureStrength(context.Background(), cases, selected)
 	rep := reports.Build(suite, time.Now())
 	rep.AddStrength(strength)
-	written, err := reports.Writer{CaseDirs: caseDirs(paths)}.WriteDir(*out, rep)
-	if err != nil {
-		fmt.Fprintf(stderr, "deskcheck: %v\n", err)
-		return exitInvalid
+	if code := writeReports(*out, paths, rep, r, stdout, stderr); code != exitPass {
+		return code
 	}
-	var r reports.Reporter = reports.StrengthText{}
-	if *format == "json" {
-		r = reports.JSON{}
-	}
-	if err := r.Write(stdout, rep); err != nil {
-		fmt.Fprintf(stderr, "deskcheck: writing results: %v\n", err)
-		return exitInvalid
-	}
-	fmt.Fprintf(stderr, "reports: %s\n", strings.Join(written, ", "))
 	if strength.Caught() < len(strength.Faults) {
 		return exitFail
 	}
@@ -257,29 +262,14 @@ func faults(args []string, stdout, stderr io.Writer) int {
 func show(args []string, name string, r reports.Reporter, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	runExpr := fs.String("run", "", "only cases whose `<desk-id>/<case-id>` matches this regular expression")
-	limits := limitFlags(fs)
+	sel := selectionFlags(fs, "only cases whose `<desk-id>/<case-id>` matches this regular expression")
 	paths, err := parse(fs, args)
 	if err != nil {
 		return exitInvalid
 	}
-	sel, code := compileRun(*runExpr, stderr)
+	suite, code := sel.verifySuite(paths, stderr)
 	if code != exitPass {
 		return code
-	}
-	inputs, code := readInputs(paths, *limits, stderr)
-	if code != exitPass {
-		return code
-	}
-	suite, ds, err := verifier.Verify(context.Background(), inputs, verifier.Options{Run: sel, Limits: *limits})
-	printDiagnostics(stderr, ds)
-	if ds.HasErrors() {
-		fmt.Fprintf(stderr, "deskcheck: invalid case files; nothing was run\n")
-		return exitInvalid
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "deskcheck: %v\n", err)
-		return exitInvalid
 	}
 	if err := r.Write(stdout, reports.Build(suite, time.Now())); err != nil {
 		fmt.Fprintf(stderr, "deskcheck: %v\n", err)
