@@ -35,9 +35,13 @@ func (t *Trace) StartCall(n int) {
 
 // Add appends an event.
 func (t *Trace) Add(kind, format string, args ...any) {
+	text := fmt.Sprintf(format, args...)
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.events = append(t.events, Event{Call: t.call, Kind: kind, Text: fmt.Sprintf(format, args...)})
+	if t.events == nil {
+		t.events = make([]Event, 0, 16)
+	}
+	t.events = append(t.events, Event{Call: t.call, Kind: kind, Text: text})
 }
 
 // Events returns a copy of the events so far.

@@ -31,6 +31,7 @@ func suite(b *testing.B, n int) (string, [][]byte) {
 // BenchmarkEndToEnd runs 'deskcheck verify' in process: read, validate,
 // lint, run, compare, and write all four report files.
 func BenchmarkEndToEnd(b *testing.B) {
+	tuneGC() // as the command does
 	for _, size := range []struct {
 		name string
 		n    int
@@ -55,6 +56,7 @@ func BenchmarkEndToEnd(b *testing.B) {
 // one after the other, reading them from disk: the floor the end-to-end
 // figures are compared with.
 func BenchmarkSchemaFloor(b *testing.B) {
+	tuneGC() // the same collector settings as the end-to-end runs
 	for _, size := range []struct {
 		name string
 		n    int
