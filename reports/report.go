@@ -129,20 +129,21 @@ func Build(s *verifier.SuiteResult, now time.Time) *Report {
 		Verdict:       "fail",
 		Provenance:    provenance(s.Desks),
 		Summary:       s.Summary,
-		Cases:         make([]Case, 0, len(s.Results)),
+		Cases:         make([]Case, len(s.Results)),
 		SourceOnly:    make([]Claim, 0, len(s.Claims)),
 	}
 	if s.Passed() {
 		r.Verdict = "pass"
 	}
-	for _, res := range s.Results {
+	forEach(len(s.Results), func(i int) {
+		res := s.Results[i]
 		c := res.Case
-		r.Cases = append(r.Cases, Case{
+		r.Cases[i] = Case{
 			Desk: c.Desk.ID, ID: c.ID, Title: c.Title, Scenario: c.Scenario, Status: res.Status, Why: c.Why,
 			SourceRefs: resolve(c.Desk, c.SourceRefs), Given: compact([]byte(c.Given.Raw)), Expected: compact([]byte(c.ExpectedRaw)), Observed: res.Observed,
 			Mismatches: nonNil(res.Mismatches), Trace: nonNilEvents(res.Trace), Error: res.Err,
-		})
-	}
+		}
+	})
 	for _, cl := range s.Claims {
 		r.SourceOnly = append(r.SourceOnly, Claim{Desk: cl.Desk.ID, ID: cl.ID, Claim: cl.Claim, NotExecuted: cl.NotExecuted, SourceRefs: resolve(cl.Desk, cl.SourceRefs)})
 	}

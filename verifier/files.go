@@ -78,8 +78,15 @@ func ReadPaths(paths []string, limits Limits) ([]Input, Diagnostics, error) {
 			return nil, ds, err
 		}
 		sort.Strings(files)
-		for _, f := range files {
-			read(f)
+		read := make([]Input, len(files))
+		errs := make([]error, len(files))
+		forEach(len(files), func(i int) { read[i], errs[i] = readFile(files[i], limits.FileSize) })
+		for i, f := range files {
+			if errs[i] != nil {
+				skip(f, "%v", errs[i])
+				continue
+			}
+			out = append(out, read[i])
 		}
 	}
 	return out, ds, nil

@@ -66,37 +66,54 @@ type wrapperGiven struct {
 	SafetyChecks []omp.SafetyCheck
 }
 
-// readWrapperGiven reads a schema-valid given block.
+// readWrapperGiven reads a schema-valid given block in one pass.
 func readWrapperGiven(given gjson.Result) wrapperGiven {
-	g := wrapperGiven{
-		Tool:        given.Get("tool").String(),
-		Approval:    given.Get("approval").Value(),
-		Args:        given.Get("args"),
-		Mode:        given.Get("mode").String(),
-		AutoApprove: given.Get("autoApprove").Bool(),
-		UI:          given.Get("ui").Value(),
-		Repeat:      int(given.Get("repeat").Int()),
-	}
-	g.UserPolicies, _ = given.Get("userPolicies").Value().(map[string]any)
-	g.Revise, _ = given.Get("revise").Value().(map[string]any)
-	for _, c := range given.Get("choices").Array() {
-		if c.Type == gjson.String {
-			s := c.Str
-			g.Choices = append(g.Choices, &s)
-		} else {
-			g.Choices = append(g.Choices, nil)
+	var g wrapperGiven
+	given.ForEach(func(k, v gjson.Result) bool {
+		switch k.Str {
+		case "tool":
+			g.Tool = v.Str
+		case "approval":
+			g.Approval = v.Value()
+		case "args":
+			g.Args = v
+		case "mode":
+			g.Mode = v.Str
+		case "autoApprove":
+			g.AutoApprove = v.Bool()
+		case "ui":
+			g.UI = v.Value()
+		case "repeat":
+			g.Repeat = int(v.Int())
+		case "userPolicies":
+			g.UserPolicies, _ = v.Value().(map[string]any)
+		case "revise":
+			g.Revise, _ = v.Value().(map[string]any)
+		case "choices":
+			v.ForEach(func(_, c gjson.Result) bool {
+				if c.Type == gjson.String {
+					s := c.Str
+					g.Choices = append(g.Choices, &s)
+				} else {
+					g.Choices = append(g.Choices, nil)
+				}
+				return true
+			})
+		case "safetyCheck":
+			switch {
+			case v.Type == gjson.True:
+				g.SafetyChecks = []omp.SafetyCheck{{Message: DefaultSafetyCheck}}
+			case v.Type == gjson.String:
+				g.SafetyChecks = []omp.SafetyCheck{{Message: v.Str}}
+			case v.IsArray():
+				v.ForEach(func(_, c gjson.Result) bool {
+					g.SafetyChecks = append(g.SafetyChecks, omp.SafetyCheck{ID: c.Get("id").String(), Code: c.Get("code").String(), Message: c.Get("message").String()})
+					return true
+				})
+			}
 		}
-	}
-	switch sc := given.Get("safetyCheck"); {
-	case sc.Type == gjson.True:
-		g.SafetyChecks = []omp.SafetyCheck{{Message: DefaultSafetyCheck}}
-	case sc.Type == gjson.String:
-		g.SafetyChecks = []omp.SafetyCheck{{Message: sc.Str}}
-	case sc.IsArray():
-		for _, c := range sc.Array() {
-			g.SafetyChecks = append(g.SafetyChecks, omp.SafetyCheck{ID: c.Get("id").String(), Code: c.Get("code").String(), Message: c.Get("message").String()})
-		}
-	}
+		return true
+	})
 	return g
 }
 
