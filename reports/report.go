@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/deskcheck/deskcheck/internal/jsonx"
+	"github.com/deskcheck/deskcheck/internal/parallel"
 	"github.com/deskcheck/deskcheck/recorders"
 	"github.com/deskcheck/deskcheck/schema"
 	"github.com/deskcheck/deskcheck/verifier"
@@ -135,7 +136,7 @@ func Build(s *verifier.SuiteResult, now time.Time) *Report {
 	if s.Passed() {
 		r.Verdict = "pass"
 	}
-	forEach(len(s.Results), func(i int) {
+	parallel.For(len(s.Results), func(i int) {
 		res := s.Results[i]
 		c := res.Case
 		r.Cases[i] = Case{

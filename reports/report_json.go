@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/deskcheck/deskcheck/internal/jsonx"
+	"github.com/deskcheck/deskcheck/internal/parallel"
 	"github.com/deskcheck/deskcheck/schema"
 )
 
@@ -86,7 +87,7 @@ func writeLines(w *bufio.Writer, name string, n int, elem func(b []byte, i int) 
 	for start := 0; start < n; start += casesPerBatch {
 		end := min(n, start+casesPerBatch)
 		errs := make([]error, end-start)
-		forEach(end-start, func(i int) { lines[i], errs[i] = elem(lines[i][:0], start+i) })
+		parallel.For(end-start, func(i int) { lines[i], errs[i] = elem(lines[i][:0], start+i) })
 		for i := 0; i < end-start; i++ {
 			if errs[i] != nil {
 				return errs[i]

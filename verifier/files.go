@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/deskcheck/deskcheck/internal/parallel"
 )
 
 // Input is one case file's name and bytes.
@@ -80,7 +82,7 @@ func ReadPaths(paths []string, limits Limits) ([]Input, Diagnostics, error) {
 		sort.Strings(files)
 		read := make([]Input, len(files))
 		errs := make([]error, len(files))
-		forEach(len(files), func(i int) { read[i], errs[i] = readFile(files[i], limits.FileSize) })
+		parallel.For(len(files), func(i int) { read[i], errs[i] = readFile(files[i], limits.FileSize) })
 		for i, f := range files {
 			if errs[i] != nil {
 				skip(f, "%v", errs[i])
@@ -148,7 +150,7 @@ func bare(err error) error {
 func LoadAll(inputs []Input, limits Limits) ([]*Desk, Diagnostics) {
 	loaded := make([]*Desk, len(inputs))
 	problems := make([]Diagnostics, len(inputs))
-	forEach(len(inputs), func(i int) { loaded[i], problems[i] = Load(inputs[i].Path, inputs[i].Data, limits) })
+	parallel.For(len(inputs), func(i int) { loaded[i], problems[i] = Load(inputs[i].Path, inputs[i].Data, limits) })
 	var desks []*Desk
 	var ds Diagnostics
 	for i := range inputs {

@@ -2,10 +2,11 @@ package verifier
 
 import (
 	"context"
-	"github.com/deskcheck/deskcheck/host/omp"
-	"github.com/tidwall/gjson"
 	"sort"
 
+	"github.com/tidwall/gjson"
+
+	"github.com/deskcheck/deskcheck/host/omp"
 	"github.com/deskcheck/deskcheck/recorders"
 )
 

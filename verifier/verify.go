@@ -3,10 +3,11 @@ package verifier
 import (
 	"context"
 	"fmt"
-	"github.com/deskcheck/deskcheck/host/omp"
 	"regexp"
 	"runtime/debug"
 
+	"github.com/deskcheck/deskcheck/host/omp"
+	"github.com/deskcheck/deskcheck/internal/parallel"
 	"github.com/deskcheck/deskcheck/recorders"
 )
 
@@ -89,7 +90,7 @@ func RunCase(ctx context.Context, c *Case, faults omp.Faults) (res Result) {
 // builds its own host model and recorders, so cases share nothing.
 func Run(ctx context.Context, cases []*Case, faults omp.Faults) []Result {
 	out := make([]Result, len(cases))
-	forEach(len(cases), func(i int) { out[i] = RunCase(ctx, cases[i], faults) })
+	parallel.For(len(cases), func(i int) { out[i] = RunCase(ctx, cases[i], faults) })
 	return out
 }
 

@@ -4,13 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/deskcheck/deskcheck/host/omp"
 	"os"
 	"regexp"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/deskcheck/deskcheck/host/omp"
 )
 
 func readInput(t *testing.T, path string) Input {
