@@ -178,7 +178,9 @@ func Load(path string, data []byte, limits Limits) (*Desk, Diagnostics) {
 		return nil, ds
 	}
 	for _, key := range []string{"cases", "sourceOnly"} {
-		if n := len(root.Get(key).Array()); n > limits.Cases {
+		n := 0
+		root.Get(key).ForEach(func(_, _ gjson.Result) bool { n++; return true })
+		if n > limits.Cases {
 			return nil, Diagnostics{d.diag(Error, "/"+key, false, "%s", overLimit("the number of entries in "+key, int64(n), int64(limits.Cases)))}
 		}
 	}
