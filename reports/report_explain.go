@@ -29,13 +29,7 @@ func (Explain) Write(w io.Writer, r *Report) error {
 			p.printf("could not run: %s\n", firstLine(c.Error))
 		}
 		p.printf("what happened:\n")
-		for _, e := range c.Trace {
-			prefix := "  "
-			if e.Call > 0 {
-				prefix = fmt.Sprintf("  [call %d] ", e.Call)
-			}
-			p.printf("%s%s\n", prefix, strings.ReplaceAll(e.Text, "\n", "\n"+strings.Repeat(" ", len(prefix)+2)))
-		}
+		p.trace(c.Trace, "  ")
 		rs := rows(c)
 		wk, wc, we := len("field"), len("comparison"), len("expected")
 		for _, x := range rs {

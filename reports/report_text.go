@@ -40,13 +40,7 @@ func (t Text) Write(w io.Writer, r *Report) error {
 			p.printf("    could not run: %s\n", firstLine(c.Error))
 		}
 		if c.Status != verifier.Pass || t.Verbose {
-			for _, e := range c.Trace {
-				prefix := "      "
-				if e.Call > 0 {
-					prefix = fmt.Sprintf("      [call %d] ", e.Call)
-				}
-				p.printf("%s%s\n", prefix, strings.ReplaceAll(e.Text, "\n", "\n"+strings.Repeat(" ", len(prefix)+2)))
-			}
+			p.trace(c.Trace, "      ")
 		}
 	}
 	for _, cl := range r.SourceOnly {

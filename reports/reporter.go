@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
+
+	"github.com/deskcheck/deskcheck/recorders"
 )
 
 // Reporter renders a report in one format.
@@ -52,5 +55,17 @@ type printer struct {
 func (p *printer) printf(format string, args ...any) {
 	if p.err == nil {
 		_, p.err = fmt.Fprintf(p.w, format, args...)
+	}
+}
+
+// trace prints events one per line after indent, each numbered by its
+// call; the continuation lines of a multi-line event stay indented under it.
+func (p *printer) trace(events []recorders.Event, indent string) {
+	for _, e := range events {
+		prefix := indent
+		if e.Call > 0 {
+			prefix = fmt.Sprintf("%s[call %d] ", indent, e.Call)
+		}
+		p.printf("%s%s\n", prefix, strings.ReplaceAll(e.Text, "\n", "\n"+strings.Repeat(" ", len(prefix)+2)))
 	}
 }
