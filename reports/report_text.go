@@ -28,8 +28,9 @@ func (t Text) Write(w io.Writer, r *Report) error {
 		}
 		return "\x1b[" + code + "m" + s + "\x1b[0m"
 	}
+	labels := map[verifier.Status]string{verifier.Pass: paint("32", "PASS"), verifier.Fail: paint("31", "FAIL"), verifier.Errored: paint("33", "ERROR")}
 	for _, c := range r.Cases {
-		label := map[verifier.Status]string{verifier.Pass: paint("32", "PASS"), verifier.Fail: paint("31", "FAIL"), verifier.Errored: paint("33", "ERROR")}[c.Status]
+		label := labels[c.Status]
 		p.printf("%s %s/%s  %s\n", label, c.Desk, c.ID, c.Title)
 		switch c.Status {
 		case verifier.Fail:

@@ -19,6 +19,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"flag"
 	"fmt"
@@ -157,6 +158,18 @@ func (sel selection) verifySuite(paths []string, stderr io.Writer) (*verifier.Su
 	return suite, exitPass
 }
 
+// emit renders rep to w through a buffer: a reporter writes a line or a
+// template fragment at a time, which would otherwise be one system call
+// each on a terminal or pipe.
+func emit(w io.Writer, r reports.Reporter, rep *reports.Report) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	if err := r.Write(bw, rep); err != nil {
+		bw.Flush()
+		return err
+	}
+	return bw.Flush()
+}
+
 // writeReports writes the report files and then r's rendering to stdout.
 func writeReports(out string, paths []string, rep *reports.Report, r reports.Reporter, stdout, stderr io.Writer) int {
 	written, err := reports.Writer{CaseDirs: caseDirs(paths)}.WriteDir(out, rep)
@@ -164,7 +177,7 @@ func writeReports(out string, paths []string, rep *reports.Report, r reports.Rep
 		fmt.Fprintf(stderr, "deskcheck: %v\n", err)
 		return exitInvalid
 	}
-	if err := r.Write(stdout, rep); err != nil {
+	if err := emit(stdout, r, rep); err != nil {
 		fmt.Fprintf(stderr, "deskcheck: writing results: %v\n", err)
 		return exitInvalid
 	}
@@ -286,7 +299,7 @@ func show(args []string, name string, r reports.Reporter, stdout, stderr io.Writ
 	if code != exitPass {
 		return code
 	}
-	if err := r.Write(stdout, reports.Build(suite, time.Now())); err != nil {
+	if err := emit(stdout, r, reports.Build(suite, time.Now())); err != nil {
 		fmt.Fprintf(stderr, "deskcheck: %v\n", err)
 		return exitInvalid
 	}
@@ -349,7 +362,7 @@ func report(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "deskcheck: %s: %v\n", rest[1], err)
 			return exitInvalid
 		}
-		if err := f.Reporter.Write(stdout, rep); err != nil {
+		if err := emit(stdout, f.Reporter, rep); err != nil {
 			fmt.Fprintf(stderr, "deskcheck: %v\n", err)
 			return exitInvalid
 		}
