@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"strconv"
 	"sync"
 
 	"github.com/deskcheck/deskcheck/host/omp"
@@ -25,7 +26,7 @@ func (e *Executor) Execute(_ context.Context, _ string, params any, _ *omp.CallC
 	e.inputs = append(e.inputs, params)
 	n := len(e.inputs)
 	e.mu.Unlock()
-	e.Trace.Add("execute", "execute %s → effect #%d (inert)", jsonText(params), n)
+	e.Trace.AddText("execute", "execute "+jsonText(params)+" → effect #"+strconv.Itoa(n)+" (inert)")
 	return map[string]any{"content": "inert"}, nil
 }
 
@@ -175,10 +176,10 @@ func (t *ToolCalls) Handler() omp.ToolCallHandler {
 		t.events++
 		t.mu.Unlock()
 		if t.Revise != nil {
-			t.Trace.Add("tool_call", "tool_call emitted with %s; handler revised input to %s", jsonText(ev.Input), jsonText(t.Revise))
+			t.Trace.AddText("tool_call", "tool_call emitted with "+jsonText(ev.Input)+"; handler revised input to "+jsonText(t.Revise))
 			return &omp.ToolCallResult{Input: t.Revise}, nil
 		}
-		t.Trace.Add("tool_call", "tool_call emitted with %s", jsonText(ev.Input))
+		t.Trace.AddText("tool_call", "tool_call emitted with "+jsonText(ev.Input))
 		return nil, nil
 	}}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -63,7 +64,8 @@ func TestRPCClientOverPipes(t *testing.T) {
 	v, err := ui.Select(context.Background(), "first", []omp.SelectItem{{Label: "Approve"}})
 	require.NoError(t, err)
 	assert.Equal(t, "Approve", v)
-	v, err = ui.Select(context.Background(), "second", []omp.SelectItem{{Label: "Approve"}})
+	long := strings.Repeat("a long title ", 10<<10) // far beyond the read buffer
+	v, err = ui.Select(context.Background(), long, []omp.SelectItem{{Label: "Approve"}})
 	require.NoError(t, err)
 	assert.Nil(t, v, "a dismissal is sent as cancelled")
 	hostOut.Close()
@@ -149,4 +151,23 @@ func TestExplainEveryRow(t *testing.T) {
 	for _, tt := range tests {
 		assert.Equal(t, tt.want, Explain(tt.r, tt.mode))
 	}
+}
+
+// TestTraceEventsAreASnapshot: events added after Events was called do
+// not show in, or overwrite, what it returned.
+func TestTraceEventsAreASnapshot(t *testing.T) {
+	tr := &Trace{}
+	tr.StartCall(1)
+	tr.Add("execute", "execute %d", 1)
+	tr.AddText("outcome", "return")
+	first := tr.Events()
+	require.Len(t, first, 2)
+	for i := 0; i < 40; i++ {
+		tr.AddText("later", "more")
+	}
+	assert.Equal(t, []Event{{Call: 1, Kind: "execute", Text: "execute 1"}, {Call: 1, Kind: "outcome", Text: "return"}}, first)
+	assert.Len(t, tr.Events(), 42)
+	grown := append(first, Event{Kind: "caller's own"})
+	assert.Len(t, grown, 3)
+	assert.Equal(t, "later", tr.Events()[2].Kind, "appending to a snapshot leaves the trace alone")
 }

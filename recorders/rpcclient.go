@@ -27,7 +27,7 @@ type RPCClient struct {
 func (c *RPCClient) Serve(in io.Reader, out io.WriteCloser) {
 	defer out.Close()
 	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 0, 4<<10), omp.MaxRPCFrame)
+	sc.Buffer(make([]byte, 0, 512), omp.MaxRPCFrame) // frames are small; it grows for long ones
 	for sc.Scan() {
 		line := sc.Text()
 		c.record("rpc-out", line)

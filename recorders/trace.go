@@ -2,6 +2,7 @@ package recorders
 
 import (
 	"fmt"
+	"strconv"
 	"sync"
 
 	"github.com/deskcheck/deskcheck/host/omp"
@@ -33,22 +34,29 @@ func (t *Trace) StartCall(n int) {
 	t.mu.Unlock()
 }
 
-// Add appends an event.
+// Add appends an event whose text is format with args, as fmt.Sprintf
+// makes it.
 func (t *Trace) Add(kind, format string, args ...any) {
-	text := fmt.Sprintf(format, args...)
+	t.AddText(kind, fmt.Sprintf(format, args...))
+}
+
+// AddText appends an event with the text as given.
+func (t *Trace) AddText(kind, text string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.events == nil {
-		t.events = make([]Event, 0, 16)
+		t.events = make([]Event, 0, 12)
 	}
 	t.events = append(t.events, Event{Call: t.call, Kind: kind, Text: text})
 }
 
-// Events returns a copy of the events so far.
+// Events returns the events so far. Events are never changed once added,
+// and the slice returned has no room to grow, so later events cannot show
+// through it.
 func (t *Trace) Events() []Event {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return append([]Event{}, t.events...)
+	return t.events[:len(t.events):len(t.events)]
 }
 
 // Note records a step of the host wrapper; it fits omp.Wrapper.Observe.
@@ -59,15 +67,15 @@ func (t *Trace) Note(n omp.Note) {
 		if n.Step == "resolve-original" {
 			what = "original input"
 		}
-		t.Add("resolve", "resolve (%s): %s", what, Explain(*n.Resolution, n.Mode))
+		t.AddText("resolve", "resolve ("+what+"): "+Explain(*n.Resolution, n.Mode))
 	case "approval-required":
 		if n.Text != "" {
-			t.Add("approval", "approval required (reason: %s)", n.Text)
+			t.AddText("approval", "approval required (reason: "+n.Text+")")
 		} else {
-			t.Add("approval", "approval required")
+			t.AddText("approval", "approval required")
 		}
 	case "no-ui":
-		t.Add("approval", "no interactive UI: the approval cannot be asked")
+		t.AddText("approval", "no interactive UI: the approval cannot be asked")
 	}
 }
 
@@ -98,12 +106,12 @@ func Explain(r omp.Resolution, mode string) string {
 	case 7:
 		why = user + " is " + string(r.Policy)
 	case 8:
-		why = fmt.Sprintf("mode %s auto-approves tier %s", mode, r.Tier)
+		why = "mode " + mode + " auto-approves tier " + string(r.Tier)
 	default:
-		why = fmt.Sprintf("mode %s does not auto-approve tier %s", mode, r.Tier)
+		why = "mode " + mode + " does not auto-approve tier " + string(r.Tier)
 	}
 	if r.Reason != "" && r.Row != 8 {
 		why += "; reason: " + r.Reason
 	}
-	return fmt.Sprintf("%s — %s (decision row %d)", r.Policy, why, r.Row)
+	return string(r.Policy) + " — " + why + " (decision row " + strconv.Itoa(r.Row) + ")"
 }

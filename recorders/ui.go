@@ -2,7 +2,6 @@ package recorders
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"sync"
 
@@ -80,15 +79,15 @@ func (d *Dialogs) Select(ctx context.Context, title string, options []omp.Select
 	d.mu.Lock()
 	d.titles = append(d.titles, title)
 	d.mu.Unlock()
-	dialog := fmt.Sprintf("select %s [%s]", jsonText(title), strings.Join(labels, ", "))
+	dialog := "select " + jsonText(title) + " [" + strings.Join(labels, ", ") + "]"
 	v, err := d.Inner.Select(ctx, title, options)
 	switch {
 	case err != nil:
-		d.Trace.Add("select", "%s → failed: %v", dialog, err)
+		d.Trace.AddText("select", dialog+" → failed: "+err.Error())
 	case v == nil:
-		d.Trace.Add("select", "%s → dismissed (no answer)", dialog)
+		d.Trace.AddText("select", dialog+" → dismissed (no answer)")
 	default:
-		d.Trace.Add("select", "%s → %s", dialog, jsonText(v))
+		d.Trace.AddText("select", dialog+" → "+jsonText(v))
 	}
 	return v, err
 }

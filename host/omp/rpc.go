@@ -86,7 +86,7 @@ func (u *RPCUI) problem(err error) {
 func (u *RPCUI) readLoop(r io.Reader) {
 	defer close(u.done)
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 4<<10), MaxRPCFrame)
+	sc.Buffer(make([]byte, 0, 512), MaxRPCFrame) // frames are small; it grows for long ones
 	line := 0
 	for sc.Scan() {
 		line++

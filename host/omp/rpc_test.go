@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"strings"
 	"testing"
 	"time"
 
@@ -77,6 +78,9 @@ func TestRPCSelectFrames(t *testing.T) {
 		{"cancelled with a value is still no answer", func(id string) string {
 			return `{"type":"extension_ui_response","id":"` + id + `","cancelled":true,"timedOut":true,"value":"Approve"}`
 		}, nil},
+		{"a frame far longer than the read buffer arrives whole", func(id string) string {
+			return `{"type":"extension_ui_response","id":"` + id + `","value":"` + strings.Repeat("long ", 40<<10) + `"}`
+		}, strings.Repeat("long ", 40<<10)},
 		{"confirmed is no select answer", func(id string) string { return `{"type":"extension_ui_response","id":"` + id + `","confirmed":true}` }, nil},
 	}
 	for _, tt := range tests {
