@@ -276,9 +276,10 @@ func (d *Desk) pointerAt(off int) string {
 // a count and not every reader reads them the same.
 func (d *Desk) build(root gjson.Result) Diagnostics {
 	var ds Diagnostics
-	whole := func(ptr string, v gjson.Result) {
-		if v.Type == gjson.Number && !wholeNumber.MatchString(v.Raw) {
-			ds = append(ds, d.diag(Error, ptr, false, "a whole number is expected (digits only, at most 15), found %s", v.Raw))
+	// whole checks a count; its pointer is built only for a diagnostic.
+	whole := func(base, section, key string, v gjson.Result) {
+		if v.Type == gjson.Number && !isWholeNumber(v.Raw) {
+			ds = append(ds, d.diag(Error, base+section+pointerToken(key), false, "a whole number is expected (digits only, at most 15), found %s", v.Raw))
 		}
 	}
 	d.Sources = map[string]string{}
@@ -291,7 +292,7 @@ func (d *Desk) build(root gjson.Result) Diagnostics {
 		case "label":
 			d.Label = v.Str
 		case "schemaVersion":
-			whole("/schemaVersion", v)
+			whole("", "/", "schemaVersion", v)
 			d.SchemaVersion = int(v.Int())
 		case "sources":
 			v.ForEach(func(k, v gjson.Result) bool {
@@ -332,12 +333,26 @@ func (d *Desk) build(root gjson.Result) Diagnostics {
 	return ds
 }
 
-// wholeNumber is how a count must be written: no sign, fraction or exponent
-// and at most 15 digits, so it is exact in every JSON reader.
-var wholeNumber = regexp.MustCompile(`^(0|[1-9][0-9]{0,14})$`)
+// isWholeNumber tells whether raw is written as a count must be: no sign,
+// fraction or exponent and at most 15 digits, so that it is exact in every
+// JSON reader.
+func isWholeNumber(raw string) bool {
+	if raw == "0" {
+		return true
+	}
+	if len(raw) == 0 || len(raw) > 15 || raw[0] == '0' {
+		return false
+	}
+	for i := 0; i < len(raw); i++ {
+		if raw[i] < '0' || raw[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
 
 // readCase reads case number i of a schema-valid document.
-func (d *Desk) readCase(c gjson.Result, i int, whole func(string, gjson.Result)) *Case {
+func (d *Desk) readCase(c gjson.Result, i int, whole func(base, section, key string, v gjson.Result)) *Case {
 	cs := &Case{Desk: d, Pointer: "/cases/" + strconv.Itoa(i)}
 	var expected gjson.Result
 	c.ForEach(func(k, v gjson.Result) bool {
@@ -359,13 +374,16 @@ func (d *Desk) readCase(c gjson.Result, i int, whole func(string, gjson.Result))
 		}
 		return true
 	})
-	whole(cs.Pointer+"/given/repeat", cs.Given.Get("repeat"))
+	whole(cs.Pointer, "/given/", "repeat", cs.Given.Get("repeat"))
 	sc, _ := LookupScenario(cs.Scenario)
 	cs.ExpectedRaw = expected.Raw
+	cs.Expected = make([]Field, 0, 8)
 	expected.ForEach(func(k, v gjson.Result) bool {
 		cs.Expected = append(cs.Expected, Field{Key: k.Str, Value: v})
-		if cmp, _ := sc.Expected.Comparison(k.Str); cmp == Exact {
-			whole(cs.Pointer+"/expected/"+pointerToken(k.Str), v)
+		if v.Type == gjson.Number {
+			if cmp, _ := sc.Expected.Comparison(k.Str); cmp == Exact {
+				whole(cs.Pointer, "/expected/", k.Str, v)
+			}
 		}
 		return true
 	})

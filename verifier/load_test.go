@@ -118,3 +118,13 @@ func repeatString(s string, n int) string {
 	}
 	return string(b)
 }
+
+func TestIsWholeNumber(t *testing.T) {
+	for raw, want := range map[string]bool{
+		"0": true, "7": true, "10": true, "999999999999999": true,
+		"": false, "1000000000000000": false, "01": false, "00": false, "-1": false, "-0": false,
+		"1.0": false, "1e2": false, "2E0": false, "1 ": false,
+	} {
+		assert.Equal(t, want, isWholeNumber(raw), "%q", raw)
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -15,8 +14,33 @@ import (
 
 // errorValue is a {code, message} pair from a case.
 type errorValue struct {
-	Code    *string `json:"code"`
-	Message string  `json:"message"`
+	Code    *string
+	Message string
+}
+
+// set reads key k of a schema-valid given block or error object into v,
+// reporting whether k was one of its keys.
+func (v *errorValue) set(k string, val gjson.Result) bool {
+	switch k {
+	case "code":
+		code := val.Str
+		v.Code = &code
+	case "message":
+		v.Message = val.Str
+	default:
+		return false
+	}
+	return true
+}
+
+// readErrorValue reads a schema-valid error object.
+func readErrorValue(obj gjson.Result) *errorValue {
+	v := &errorValue{}
+	obj.ForEach(func(k, val gjson.Result) bool {
+		v.set(k.Str, val)
+		return true
+	})
+	return v
 }
 
 // hostError makes the host error object for v: without a code, it carries
@@ -61,13 +85,22 @@ const FallbackTarget = "/fictional/seed-shelf/card.txt"
 func runFallback(ctx context.Context, c *Case, faults omp.Faults) (Observation, error) {
 	var g struct {
 		errorValue
-		RetryError *errorValue `json:"retryError"`
-		MkdirError *errorValue `json:"mkdirError"`
-		Handlers   []string    `json:"handlers"`
+		RetryError *errorValue
+		MkdirError *errorValue
+		Handlers   []string
 	}
-	if err := json.Unmarshal([]byte(c.Given.Raw), &g); err != nil {
-		return Observation{}, fmt.Errorf("reading given: %w", err)
-	}
+	c.Given.ForEach(func(k, v gjson.Result) bool {
+		switch {
+		case g.set(k.Str, v):
+		case k.Str == "retryError":
+			g.RetryError = readErrorValue(v)
+		case k.Str == "mkdirError":
+			g.MkdirError = readErrorValue(v)
+		case k.Str == "handlers":
+			g.Handlers = stringList(v)
+		}
+		return true
+	})
 	trace := &recorders.Trace{}
 	errs := []error{g.errorValue.hostError()}
 	if g.RetryError != nil {
@@ -130,11 +163,14 @@ var classifyScenario = Scenario{
 func runClassify(_ context.Context, c *Case, faults omp.Faults) (Observation, error) {
 	var g struct {
 		errorValue
-		Kind string `json:"kind"`
+		Kind string
 	}
-	if err := json.Unmarshal([]byte(c.Given.Raw), &g); err != nil {
-		return Observation{}, fmt.Errorf("reading given: %w", err)
-	}
+	c.Given.ForEach(func(k, v gjson.Result) bool {
+		if !g.set(k.Str, v) && k.Str == "kind" {
+			g.Kind = v.Str
+		}
+		return true
+	})
 	trace := &recorders.Trace{}
 	exec := &recorders.Executor{Trace: trace}
 	var value any

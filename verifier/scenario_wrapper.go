@@ -180,9 +180,9 @@ func runWrapper(ctx context.Context, c *Case, faults omp.Faults) (Observation, e
 		lastCall = call
 		if lastErr == nil {
 			successes++
-			trace.Add("outcome", "return")
+			trace.AddText("outcome", "return")
 		} else {
-			trace.Add("outcome", "throw: %s", lastErr.Error())
+			trace.AddText("outcome", "throw: "+lastErr.Error())
 		}
 	}
 	trace.StartCall(0)
