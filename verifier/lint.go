@@ -4,6 +4,10 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/deskcheck/deskcheck/internal/parallel"
 )
 
 // Lint checks loaded desks for problems the schema cannot see: ids unique
@@ -26,34 +30,50 @@ func Lint(desks []*Desk, limits Limits) Diagnostics {
 		}
 		seen[id] = place{d, ptr + "/id"}
 	}
+	// What concerns one desk alone is checked for all desks at once; ids
+	// are then claimed in file order.
+	own := make([]Diagnostics, len(desks))
+	parallel.For(len(desks), func(i int) { own[i] = lintDesk(desks[i], limits) })
 	deskIDs := map[string]string{}
-	for _, d := range desks {
+	for i, d := range desks {
 		if first, dup := deskIDs[d.ID]; dup {
 			ds = append(ds, d.diag(Error, "/id", false, "duplicate desk id %q (first in %s)", d.ID, first))
 		} else {
 			deskIDs[d.ID] = d.Path
 		}
-		if !strings.Contains(strings.ToUpper(d.Label), "DO NOT EXECUTE") {
-			ds = append(ds, d.diag(Warning, "/label", false, "the label should warn readers: DO NOT EXECUTE"))
-		}
-		refs := func(ptr string, list []string) {
-			for i, r := range list {
-				if _, ok := d.Sources[r]; !ok {
-					ds = append(ds, d.diag(Error, fmt.Sprintf("%s/sourceRefs/%d", ptr, i), false, "sourceRef %q names no key of sources%s", r, knownKeys(d.Sources)))
-				}
-			}
-		}
+		ds = append(ds, own[i]...)
 		for _, c := range d.Cases {
 			claimID(d, c.ID, c.Pointer)
-			refs(c.Pointer, c.SourceRefs)
-			ds = append(ds, lintCase(c, limits)...)
 		}
 		for _, cl := range d.Claims {
 			claimID(d, cl.ID, cl.Pointer)
-			refs(cl.Pointer, cl.SourceRefs)
 		}
 	}
 	ds.Sort()
+	return ds
+}
+
+// lintDesk checks what concerns one desk alone: its label, the sourceRefs
+// of its cases and claims, and each case.
+func lintDesk(d *Desk, limits Limits) Diagnostics {
+	var ds Diagnostics
+	if !strings.Contains(strings.ToUpper(d.Label), "DO NOT EXECUTE") {
+		ds = append(ds, d.diag(Warning, "/label", false, "the label should warn readers: DO NOT EXECUTE"))
+	}
+	refs := func(ptr string, list []string) {
+		for i, r := range list {
+			if _, ok := d.Sources[r]; !ok {
+				ds = append(ds, d.diag(Error, fmt.Sprintf("%s/sourceRefs/%d", ptr, i), false, "sourceRef %q names no key of sources%s", r, knownKeys(d.Sources)))
+			}
+		}
+	}
+	for _, c := range d.Cases {
+		refs(c.Pointer, c.SourceRefs)
+		ds = append(ds, lintCase(c, limits)...)
+	}
+	for _, cl := range d.Claims {
+		refs(cl.Pointer, cl.SourceRefs)
+	}
 	return ds
 }
 
@@ -76,7 +96,8 @@ func lintCase(c *Case, limits Limits) Diagnostics {
 		ds = append(ds, d.diag(Error, c.Pointer+"/given/repeat", false, "%s", overLimit("repeat", r.Int(), int64(limits.Repeat))))
 	}
 	choices := c.Given.Get("choices")
-	n := len(choices.Array())
+	n := 0
+	choices.ForEach(func(_, _ gjson.Result) bool { n++; return true })
 	if n > limits.Choices {
 		ds = append(ds, d.diag(Error, c.Pointer+"/given/choices", false, "%s", overLimit("the number of scripted choices", int64(n), int64(limits.Choices))))
 	}

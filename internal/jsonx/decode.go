@@ -45,7 +45,7 @@ type decoder struct {
 }
 
 // internMax is the longest text shared between equal values.
-const internMax = 48
+const internMax = 16
 
 func (d *decoder) errorf(format string, args ...any) error {
 	return fmt.Errorf("offset %d: %s", d.pos, fmt.Sprintf(format, args...))
