@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/deskcheck/deskcheck/internal/gen"
+	"github.com/deskcheck/deskcheck/internal/parallel"
 	"github.com/deskcheck/deskcheck/schema"
 )
 
@@ -53,33 +54,52 @@ func BenchmarkEndToEnd(b *testing.B) {
 }
 
 // BenchmarkSchemaFloor validates the same files with gojsonschema alone,
-// one after the other, reading them from disk: the floor the end-to-end
-// figures are compared with.
+// reading them from disk and decoding them with gojsonschema's own loader:
+// the floor the end-to-end figures are compared with. "serial" validates
+// one file after the other, as a program using gojsonschema alone does;
+// "parallel" spreads the files over all processors, as deskcheck does.
 func BenchmarkSchemaFloor(b *testing.B) {
 	tuneGC() // the same collector settings as the end-to-end runs
+	s, err := schema.Compile(schema.CaseSchema)
+	if err != nil {
+		b.Fatal(err)
+	}
+	validate := func(b *testing.B, path string) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			b.Error(err)
+			return
+		}
+		if problems, err := s.ValidateWithLoader(data); err != nil || len(problems) > 0 {
+			b.Error(err, problems)
+		}
+	}
 	for _, size := range []struct {
 		name string
 		n    int
 	}{{"1k", 1000}, {"10k", 10000}, {"100k", 100000}} {
-		b.Run(size.name, func(b *testing.B) {
-			dir, _ := suite(b, size.n)
-			paths, _ := filepath.Glob(filepath.Join(dir, "*.json"))
-			s, err := schema.Compile(schema.CaseSchema)
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				for _, p := range paths {
-					data, err := os.ReadFile(p)
-					if err != nil {
-						b.Fatal(err)
-					}
-					if problems, err := s.ValidateWithLoader(data); err != nil || len(problems) > 0 {
-						b.Fatal(err, problems)
+		var paths []string // generated on first use, kept for both modes
+		parent := b
+		for _, mode := range []string{"serial", "parallel"} {
+			b.Run(size.name+"/"+mode, func(b *testing.B) {
+				if paths == nil {
+					dir, _ := suite(parent, size.n)
+					paths, _ = filepath.Glob(filepath.Join(dir, "*.json"))
+				}
+				if len(paths) != size.n/1000 {
+					b.Fatalf("%d files, want %d", len(paths), size.n/1000)
+				}
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					if mode == "serial" {
+						for _, p := range paths {
+							validate(b, p)
+						}
+					} else {
+						parallel.For(len(paths), func(j int) { validate(b, paths[j]) })
 					}
 				}
-			}
-		})
+			})
+		}
 	}
 }
