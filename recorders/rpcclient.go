@@ -2,11 +2,13 @@ package recorders
 
 import (
 	"bufio"
-	"encoding/json"
 	"io"
 	"sync"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/deskcheck/deskcheck/host/omp"
+	"github.com/deskcheck/deskcheck/internal/jsonx"
 )
 
 // RPCClient is a synthetic RPC client: it reads the host's
@@ -24,53 +26,55 @@ type RPCClient struct {
 
 // Serve reads request frames from in and writes responses to out until in
 // ends. It closes out when it returns, which disconnects the host side.
+//
+// Frames are read with gjson: the client only ever reads what the host
+// model wrote, so reflection-based decoding would buy nothing.
 func (c *RPCClient) Serve(in io.Reader, out io.WriteCloser) {
 	defer out.Close()
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 0, 512), omp.MaxRPCFrame) // frames are small; it grows for long ones
 	for sc.Scan() {
-		line := sc.Text()
-		c.record("rpc-out", line)
-		var req omp.RPCRequest
-		if err := json.Unmarshal(sc.Bytes(), &req); err != nil || req.Method != "select" {
+		frame := sc.Bytes()
+		if !gjson.ValidBytes(frame) {
+			c.record("rpc-out", string(frame), gjson.Result{})
+			continue
+		}
+		req := gjson.ParseBytes(frame)
+		c.record("rpc-out", string(frame), req)
+		if req.Get("method").String() != "select" {
 			continue
 		}
 		c.mu.Lock()
 		c.selects++
 		c.mu.Unlock()
-		resp := map[string]any{"type": "extension_ui_response", "id": req.ID}
+		b := append([]byte(`{"type":"extension_ui_response","id":`), jsonx.AppendString(nil, req.Get("id").String())...)
 		if a, _ := c.Script.Next(); a == nil {
-			resp["cancelled"] = true
+			b = append(b, `,"cancelled":true}`...)
 		} else {
-			resp["value"] = *a
+			b = append(append(b, `,"value":`...), jsonx.AppendString(nil, *a)...)
+			b = append(b, '}')
 		}
-		b, _ := json.Marshal(resp)
-		c.record("rpc-in", string(b))
+		c.record("rpc-in", string(b), gjson.ParseBytes(b))
 		if _, err := out.Write(append(b, '\n')); err != nil {
 			return
 		}
 	}
 }
 
-func (c *RPCClient) record(kind, frame string) {
+func (c *RPCClient) record(kind, frame string, f gjson.Result) {
 	c.mu.Lock()
 	c.frames = append(c.frames, frame)
 	c.mu.Unlock()
-	var f struct {
-		Type, Method, ID string
-		Value            any
-		Cancelled        bool
-	}
-	_ = json.Unmarshal([]byte(frame), &f)
+	typ, id := f.Get("type").String(), f.Get("id").String()
 	if kind == "rpc-out" {
-		c.Trace.Add(kind, "rpc → %s %s id=%s: %s", f.Type, f.Method, f.ID, frame)
+		c.Trace.AddText(kind, "rpc → "+typ+" "+f.Get("method").String()+" id="+id+": "+frame)
 		return
 	}
-	answer := "value " + jsonText(f.Value)
-	if f.Cancelled {
+	answer := "value " + jsonText(f.Get("value").Value())
+	if f.Get("cancelled").Bool() {
 		answer = "cancelled"
 	}
-	c.Trace.Add(kind, "rpc ← %s id=%s %s", f.Type, f.ID, answer)
+	c.Trace.AddText(kind, "rpc ← "+typ+" id="+id+" "+answer)
 }
 
 // SelectRequests returns the number of select request frames read.
