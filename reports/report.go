@@ -141,7 +141,7 @@ func Build(s *verifier.SuiteResult, now time.Time) *Report {
 		c := res.Case
 		r.Cases[i] = Case{
 			Desk: c.Desk.ID, ID: c.ID, Title: c.Title, Scenario: c.Scenario, Status: res.Status, Why: c.Why,
-			SourceRefs: resolve(c.Desk, c.SourceRefs), Given: compact([]byte(c.Given.Raw)), Expected: compact([]byte(c.ExpectedRaw)), Observed: res.Observed,
+			SourceRefs: resolve(c.Desk, c.SourceRefs), Given: compact(c.Given.Raw), Expected: compact(c.ExpectedRaw), Observed: res.Observed,
 			Mismatches: nonNil(res.Mismatches), Trace: nonNilEvents(res.Trace), Error: res.Err,
 		}
 	})
@@ -173,7 +173,7 @@ func nonNilEvents(e []recorders.Event) []recorders.Event {
 	return e
 }
 
-func compact(raw []byte) json.RawMessage {
+func compact(raw string) json.RawMessage {
 	if len(raw) == 0 {
 		return json.RawMessage("null")
 	}

@@ -33,7 +33,7 @@ func rows(c Case) []row {
 		key := k.String()
 		asserted[key] = true
 		cmp, _ := sc.Expected.Comparison(key)
-		r := row{Key: key, Comparison: string(cmp), Expected: string(compact([]byte(v.Raw))), Observed: render(c.Observed[key]), Asserted: true}
+		r := row{Key: key, Comparison: string(cmp), Expected: string(compact(v.Raw)), Observed: render(c.Observed[key]), Asserted: true}
 		if m, bad := mismatch[key]; bad {
 			r.Mismatch, r.Comparison = true, string(m.Comparison)
 		}

@@ -151,7 +151,7 @@ func AppendString(b []byte, s string) []byte {
 
 // Compact appends src without the white space outside strings. src must be
 // valid JSON.
-func Compact(dst, src []byte) []byte {
+func Compact[S ~string | ~[]byte](dst []byte, src S) []byte {
 	inString := false
 	start := 0
 	for i := 0; i < len(src); i++ {
