@@ -82,12 +82,18 @@ func normalize(v any) any {
 		}
 		return out
 	case []any:
+		if isPlain(x) {
+			return x
+		}
 		out := make([]any, len(x))
 		for i, e := range x {
 			out[i] = normalize(e)
 		}
 		return out
 	case map[string]any:
+		if isPlain(x) {
+			return x
+		}
 		out := make(map[string]any, len(x))
 		for k, e := range x {
 			out[k] = normalize(e)
@@ -99,4 +105,28 @@ func normalize(v any) any {
 		return v
 	}
 	return plain(string(b))
+}
+
+// isPlain tells whether v is already in plain JSON form, so that normalize
+// can return it as it is instead of copying it.
+func isPlain(v any) bool {
+	switch x := v.(type) {
+	case nil, bool, string, float64:
+		return true
+	case []any:
+		for _, e := range x {
+			if !isPlain(e) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		for _, e := range x {
+			if !isPlain(e) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }

@@ -58,7 +58,15 @@ func TestNormalize(t *testing.T) {
 		{[]string{"a"}, []any{"a"}},
 		{[]any{1, map[string]any{"b": []any{2}}}, []any{1.0, map[string]any{"b": []any{2.0}}}},
 		{odd{A: 3}, map[string]any{"A": 3.0}},
+		{map[string]any{"k": []any{"v", 1.0, nil, map[string]any{}}}, map[string]any{"k": []any{"v", 1.0, nil, map[string]any{}}}},
+		{map[string]any{"k": []any{"v", 1}}, map[string]any{"k": []any{"v", 1.0}}},
 	} {
 		assert.Equal(t, tt.want, normalize(tt.in))
 	}
+	// Plain values come back as they are; others are copied, never changed.
+	list := []any{"a", 1.0}
+	assert.Same(t, &list[0], &normalize(list).([]any)[0])
+	mixed := []any{"a", 1}
+	assert.Equal(t, []any{"a", 1.0}, normalize(mixed))
+	assert.Equal(t, []any{"a", 1}, mixed)
 }
