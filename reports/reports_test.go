@@ -1,12 +1,15 @@
 package reports
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -252,4 +255,41 @@ func TestCaseJSONMatchesEncodingJSON(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, string(want), string(c.appendJSON(nil)), c.ID)
 	}
+}
+
+// TestWriteLinesBatches: an array longer than a batch comes out whole and
+// in order, and an element that fails stops the writing with its error.
+func TestWriteLinesBatches(t *testing.T) {
+	n := 2*casesPerBatch + 7
+	render := func(failAt int) (string, error) {
+		var buf bytes.Buffer
+		w := bufio.NewWriter(&buf)
+		err := writeLines(w, "xs", n, func(b []byte, i int) ([]byte, error) {
+			if i == failAt {
+				return b, fmt.Errorf("element %d cannot be written", i)
+			}
+			return strconv.AppendInt(b, int64(i), 10), nil
+		})
+		w.Flush()
+		return buf.String(), err
+	}
+	out, err := render(-1)
+	require.NoError(t, err)
+	var doc map[string][]int
+	require.NoError(t, json.Unmarshal([]byte("{"+out+"}"), &doc))
+	require.Len(t, doc["xs"], n)
+	for i, v := range doc["xs"] {
+		require.Equal(t, i, v)
+	}
+	assert.Equal(t, n, strings.Count(out, "\n    "), "one element per line")
+
+	for _, failAt := range []int{0, casesPerBatch + 3, n - 1} {
+		_, err := render(failAt)
+		assert.EqualError(t, err, fmt.Sprintf("element %d cannot be written", failAt))
+	}
+	var buf bytes.Buffer
+	w := bufio.NewWriter(&buf)
+	require.NoError(t, writeLines(w, "none", 0, nil))
+	w.Flush()
+	assert.Equal(t, `  "none": []`, buf.String())
 }
