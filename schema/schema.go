@@ -87,8 +87,8 @@ var wrappers = map[string]bool{
 // JSON. Problems come sorted by pointer.
 //
 // The document is decoded by jsonx.Decode into exactly the values
-// gojsonschema's own loader would produce, in about a third of the time
-// and memory; gojsonschema then validates that tree.
+// gojsonschema's own loader would produce, in half the time and with a
+// third of the allocations; gojsonschema then validates that tree.
 func (s *Schema) Validate(doc []byte) ([]Problem, error) {
 	tree, err := jsonx.Decode(doc)
 	if err != nil {
