@@ -34,47 +34,40 @@ func (c *RPCClient) Serve(in io.Reader, out io.WriteCloser) {
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 0, 512), omp.MaxRPCFrame) // frames are small; it grows for long ones
 	for sc.Scan() {
-		frame := sc.Bytes()
-		if !gjson.ValidBytes(frame) {
-			c.record("rpc-out", string(frame), gjson.Result{})
-			continue
+		frame := string(sc.Bytes())
+		var req gjson.Result // empty for a frame that is not JSON
+		if gjson.Valid(frame) {
+			req = gjson.Parse(frame)
 		}
-		req := gjson.ParseBytes(frame)
-		c.record("rpc-out", string(frame), req)
-		if req.Get("method").String() != "select" {
+		method, id := req.Get("method").String(), req.Get("id").String()
+		c.record("rpc-out", frame, "rpc → "+req.Get("type").String()+" "+method+" id="+id+": "+frame)
+		if method != "select" {
 			continue
 		}
 		c.mu.Lock()
 		c.selects++
 		c.mu.Unlock()
-		b := append([]byte(`{"type":"extension_ui_response","id":`), jsonx.AppendString(nil, req.Get("id").String())...)
+		b := jsonx.AppendString([]byte(`{"type":"extension_ui_response","id":`), id)
+		answer := "cancelled"
 		if a, _ := c.Script.Next(); a == nil {
 			b = append(b, `,"cancelled":true}`...)
 		} else {
-			b = append(append(b, `,"value":`...), jsonx.AppendString(nil, *a)...)
-			b = append(b, '}')
+			b = append(jsonx.AppendString(append(b, `,"value":`...), *a), '}')
+			answer = "value " + jsonText(*a)
 		}
-		c.record("rpc-in", string(b), gjson.ParseBytes(b))
+		c.record("rpc-in", string(b), "rpc ← extension_ui_response id="+id+" "+answer)
 		if _, err := out.Write(append(b, '\n')); err != nil {
 			return
 		}
 	}
 }
 
-func (c *RPCClient) record(kind, frame string, f gjson.Result) {
+// record keeps a frame and narrates it in the trace.
+func (c *RPCClient) record(kind, frame, text string) {
 	c.mu.Lock()
 	c.frames = append(c.frames, frame)
 	c.mu.Unlock()
-	typ, id := f.Get("type").String(), f.Get("id").String()
-	if kind == "rpc-out" {
-		c.Trace.AddText(kind, "rpc → "+typ+" "+f.Get("method").String()+" id="+id+": "+frame)
-		return
-	}
-	answer := "value " + jsonText(f.Get("value").Value())
-	if f.Get("cancelled").Bool() {
-		answer = "cancelled"
-	}
-	c.Trace.AddText(kind, "rpc ← "+typ+" id="+id+" "+answer)
+	c.Trace.AddText(kind, text)
 }
 
 // SelectRequests returns the number of select request frames read.
