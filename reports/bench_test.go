@@ -6,13 +6,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/deskcheck/deskcheck/host/all"
+
 	"github.com/deskcheck/deskcheck/internal/gen"
 	"github.com/deskcheck/deskcheck/verifier"
 )
 
 // BenchmarkReport renders each format for a generated 1,000-case suite.
 func BenchmarkReport(b *testing.B) {
-	suite, _, err := verifier.Verify(context.Background(), []verifier.Input{{Path: "bench.json", Data: gen.Desk(0, 0, 1000)}}, verifier.Options{})
+	suite, _, err := verifier.Verify(context.Background(), []verifier.Input{{Path: "bench.json", Data: gen.Desk(0, 0, 1000)}}, verifier.Options{Registry: all.Registry()})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -12,19 +12,15 @@ import (
 
 	"github.com/deskcheck/deskcheck/internal/jsonx"
 	"github.com/deskcheck/deskcheck/internal/parallel"
-	"github.com/deskcheck/deskcheck/recorders"
+	"github.com/deskcheck/deskcheck/scenario"
 	"github.com/deskcheck/deskcheck/schema"
 	"github.com/deskcheck/deskcheck/verifier"
 )
 
-// FormatVersion is the version of the JSON evidence format.
-const FormatVersion = 1
-
-// HostModel names the host model the cases ran against.
-const (
-	HostModel     = "host/omp"
-	HostReference = "oh-my-pi e3c6d1042a324e74035fa4917303240446f7166d (wrapper, approval); 4324de2c60d810ef19d4775a94dd194e57e6e33e (fallback, classifier)"
-)
+// FormatVersion is the version of the JSON evidence format. Version 2
+// lists every host family in provenance and has each case carry its trace
+// unit, its comparers and its suggested expected block.
+const FormatVersion = 2
 
 // Report is the JSON evidence of one verification run.
 type Report struct {
@@ -61,7 +57,7 @@ type FaultResult struct {
 func (r *Report) AddStrength(s verifier.Strength) {
 	st := &Strength{Caught: s.Caught(), Faults: len(s.Faults), Excluded: append([]string{}, s.Excluded...), Results: []FaultResult{}}
 	for _, f := range s.Faults {
-		fr := FaultResult{Fault: f.Fault.Name, Bug: f.Fault.Bug, Caught: f.Caught(), CaughtBy: append([]string{}, f.CaughtBy...)}
+		fr := FaultResult{Fault: f.Fault.FullName(), Bug: f.Fault.Bug, Caught: f.Caught(), CaughtBy: append([]string{}, f.CaughtBy...)}
 		if !fr.Caught {
 			fr.Hint = f.Fault.Hint
 		}
@@ -75,10 +71,16 @@ type Provenance struct {
 	Deskcheck        string `json:"deskcheck"`
 	Revision         string `json:"revision"`
 	GoVersion        string `json:"goVersion"`
-	HostModel        string `json:"hostModel"`
-	HostReference    string `json:"hostReference"`
+	Hosts            []Host `json:"hosts"`
 	CaseSchemaSHA256 string `json:"caseSchemaSha256"`
 	Files            []File `json:"files"`
+}
+
+// Host is one host model the suite's scenarios run against.
+type Host struct {
+	Name      string `json:"name"`
+	Model     string `json:"model"`
+	Reference string `json:"reference"`
 }
 
 // File is one case file that was read.
@@ -95,6 +97,7 @@ type Case struct {
 	ID         string              `json:"id"`
 	Title      string              `json:"title"`
 	Scenario   string              `json:"scenario"`
+	Family     string              `json:"family,omitempty"`
 	Status     verifier.Status     `json:"status"`
 	Why        string              `json:"why,omitempty"`
 	SourceRefs []SourceRef         `json:"sourceRefs"`
@@ -102,8 +105,15 @@ type Case struct {
 	Expected   json.RawMessage     `json:"expected"`
 	Observed   map[string]any      `json:"observed"`
 	Mismatches []verifier.Mismatch `json:"mismatches"`
-	Trace      []recorders.Event   `json:"trace"`
-	Error      string              `json:"error,omitempty"`
+	// Comparisons names the comparer of each asserted key.
+	Comparisons map[string]string `json:"comparisons"`
+	// Suggested is the expected block worth asserting, from what was
+	// observed.
+	Suggested []verifier.Suggestion `json:"suggested"`
+	// Unit is what the trace's seq counts: call, step or request.
+	Unit  string           `json:"unit"`
+	Trace []scenario.Event `json:"trace"`
+	Error string           `json:"error,omitempty"`
 }
 
 // SourceRef is a sourceRefs key resolved to its source text.
@@ -128,7 +138,7 @@ func Build(s *verifier.SuiteResult, now time.Time) *Report {
 		FormatVersion: FormatVersion,
 		GeneratedAt:   timestamp(now),
 		Verdict:       "fail",
-		Provenance:    provenance(s.Desks),
+		Provenance:    provenance(s.Registry, s.Desks),
 		Summary:       s.Summary,
 		Cases:         make([]Case, len(s.Results)),
 		SourceOnly:    make([]Claim, 0, len(s.Claims)),
@@ -140,9 +150,10 @@ func Build(s *verifier.SuiteResult, now time.Time) *Report {
 		res := s.Results[i]
 		c := res.Case
 		r.Cases[i] = Case{
-			Desk: c.Desk.ID, ID: c.ID, Title: c.Title, Scenario: c.Scenario, Status: res.Status, Why: c.Why,
+			Desk: c.Desk.ID, ID: c.ID, Title: c.Title, Scenario: c.Scenario, Family: c.Family, Status: res.Status, Why: c.Why,
 			SourceRefs: resolve(c.Desk, c.SourceRefs), Given: compact(c.Given.Raw), Expected: compact(c.ExpectedRaw), Observed: res.Observed,
-			Mismatches: nonNil(res.Mismatches), Trace: nonNilEvents(res.Trace), Error: res.Err,
+			Mismatches: nonNil(res.Mismatches), Comparisons: asserted(c, res.Comparisons), Suggested: nonNilSuggested(res.Suggested),
+			Unit: res.Unit, Trace: nonNilEvents(res.Trace), Error: res.Err,
 		}
 	})
 	for _, cl := range s.Claims {
@@ -166,11 +177,29 @@ func nonNil(m []verifier.Mismatch) []verifier.Mismatch {
 	return m
 }
 
-func nonNilEvents(e []recorders.Event) []recorders.Event {
+func nonNilEvents(e []scenario.Event) []scenario.Event {
 	if e == nil {
-		return []recorders.Event{}
+		return []scenario.Event{}
 	}
 	return e
+}
+
+func nonNilSuggested(s []verifier.Suggestion) []verifier.Suggestion {
+	if s == nil {
+		return []verifier.Suggestion{}
+	}
+	return s
+}
+
+// asserted keeps the comparers of the keys the case asserts.
+func asserted(c *verifier.Case, all map[string]string) map[string]string {
+	out := make(map[string]string, len(c.Expected))
+	for _, f := range c.Expected {
+		if name, ok := all[f.Key]; ok {
+			out[f.Key] = name
+		}
+	}
+	return out
 }
 
 func compact(raw string) json.RawMessage {
@@ -180,9 +209,12 @@ func compact(raw string) json.RawMessage {
 	return jsonx.Compact(make([]byte, 0, len(raw)), raw)
 }
 
-func provenance(desks []*verifier.Desk) Provenance {
+func provenance(reg *scenario.Registry, desks []*verifier.Desk) Provenance {
 	p := Provenance{Deskcheck: "(devel)", Revision: "unknown", GoVersion: runtime.Version(),
-		HostModel: HostModel, HostReference: HostReference, CaseSchemaSHA256: schema.SHA256(), Files: []File{}}
+		Hosts: []Host{}, CaseSchemaSHA256: schema.SHA256(reg.CaseSchema()), Files: []File{}}
+	for _, f := range reg.Families() {
+		p.Hosts = append(p.Hosts, Host{Name: f.Host.Name, Model: f.Host.Model, Reference: f.Host.Reference})
+	}
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		if bi.Main.Version != "" {
 			p.Deskcheck = bi.Main.Version

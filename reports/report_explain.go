@@ -29,7 +29,7 @@ func (Explain) Write(w io.Writer, r *Report) error {
 			p.printf("could not run: %s\n", firstLine(c.Error))
 		}
 		p.printf("what happened:\n")
-		p.trace(c.Trace, "  ")
+		p.trace(c.Trace, c.Unit, "  ")
 		rs := rows(c)
 		wk, wc, we := len("field"), len("comparison"), len("expected")
 		for _, x := range rs {
@@ -68,10 +68,7 @@ func (Observe) Write(w io.Writer, r *Report) error {
 			p.printf("could not run: %s\n", firstLine(c.Error))
 			continue
 		}
-		s, err := verifier.SuggestExpected(c.Scenario, c.Given, c.Observed)
-		if err != nil {
-			return err
-		}
+		s := c.Suggested
 		p.printf("\"expected\": %s\n", verifier.FormatExpected(s, ""))
 		authored := map[string]bool{}
 		for _, x := range rows(c) {

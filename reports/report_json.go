@@ -192,6 +192,9 @@ func (c *Case) appendJSON(b []byte) []byte {
 	str("id", c.ID)
 	str("title", c.Title)
 	str("scenario", c.Scenario)
+	if c.Family != "" {
+		str("family", c.Family)
+	}
 	str("status", string(c.Status))
 	if c.Why != "" {
 		str("why", c.Why)
@@ -224,20 +227,39 @@ func (c *Case) appendJSON(b []byte) []byte {
 		b = append(b, `{"field":`...)
 		b = jsonx.AppendString(b, m.Field)
 		b = append(b, `,"comparison":`...)
-		b = jsonx.AppendString(b, string(m.Comparison))
+		b = jsonx.AppendString(b, m.Comparison)
 		b = append(b, `,"expected":`...)
 		b = jsonx.Append(b, m.Expected)
 		b = append(b, `,"observed":`...)
 		b = jsonx.Append(b, m.Observed)
+		if len(m.Changes) > 0 {
+			b = append(b, `,"changes":`...)
+			b = jsonx.Append(b, m.Changes)
+		}
 		b = append(b, '}')
 	}
-	b = append(b, `],"trace":[`...)
+	b = append(b, `],"comparisons":`...)
+	b = jsonx.Append(b, c.Comparisons)
+	b = append(b, `,"suggested":[`...)
+	for i, x := range c.Suggested {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"key":`...)
+		b = jsonx.AppendString(b, x.Key)
+		b = append(b, `,"value":`...)
+		b = jsonx.Append(b, x.Value)
+		b = append(b, '}')
+	}
+	b = append(b, `],"unit":`...)
+	b = jsonx.AppendString(b, c.Unit)
+	b = append(b, `,"trace":[`...)
 	for i, e := range c.Trace {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, `{"call":`...)
-		b = strconv.AppendInt(b, int64(e.Call), 10)
+		b = append(b, `{"seq":`...)
+		b = strconv.AppendInt(b, int64(e.Seq), 10)
 		b = append(b, `,"kind":`...)
 		b = jsonx.AppendString(b, e.Kind)
 		b = append(b, `,"text":`...)

@@ -2,7 +2,6 @@ package reports
 
 import (
 	"encoding/xml"
-	"fmt"
 	"io"
 	"strings"
 
@@ -74,11 +73,11 @@ func (JUnit) Write(w io.Writer, r *Report) error {
 			var fields, body []string
 			for _, m := range c.Mismatches {
 				fields = append(fields, m.Field)
-				body = append(body, fmt.Sprintf("%s (%s): expected %s, observed %s", m.Field, m.Comparison, show(m.Expected), show(m.Observed)))
+				body = append(body, mismatchText(m, "  "))
 			}
 			body = append(body, "", "trace:")
 			for _, e := range c.Trace {
-				body = append(body, fmt.Sprintf("  [call %d] %s", e.Call, e.Text))
+				body = append(body, "  "+seqLabel(c.Unit, e)+e.Text)
 			}
 			tc.Failure = &junitMessage{Message: "mismatched: " + strings.Join(fields, ", "), Body: strings.Join(body, "\n")}
 		case verifier.Errored:

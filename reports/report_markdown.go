@@ -72,7 +72,7 @@ func (Markdown) Write(w io.Writer, r *Report) error {
 		if len(c.Trace) > 0 {
 			p.printf("<pre>\n")
 			for _, e := range c.Trace {
-				p.printf("[call %d] %s\n", e.Call, preText.Replace(e.Text))
+				p.printf("%s%s\n", seqLabel(c.Unit, e), preText.Replace(e.Text))
 			}
 			p.printf("</pre>\n\n")
 		}

@@ -35,13 +35,13 @@ func (t Text) Write(w io.Writer, r *Report) error {
 		switch c.Status {
 		case verifier.Fail:
 			for _, m := range c.Mismatches {
-				p.printf("    %s (%s): expected %s, observed %s\n", m.Field, m.Comparison, show(m.Expected), show(m.Observed))
+				p.printf("    %s\n", mismatchText(m, "      "))
 			}
 		case verifier.Errored:
 			p.printf("    could not run: %s\n", firstLine(c.Error))
 		}
 		if c.Status != verifier.Pass || t.Verbose {
-			p.trace(c.Trace, "      ")
+			p.trace(c.Trace, c.Unit, "      ")
 		}
 	}
 	for _, cl := range r.SourceOnly {

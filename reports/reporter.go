@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 
-	"github.com/deskcheck/deskcheck/recorders"
+	"github.com/deskcheck/deskcheck/scenario"
+	"github.com/deskcheck/deskcheck/verifier"
 )
 
 // Reporter renders a report in one format.
@@ -59,13 +61,48 @@ func (p *printer) printf(format string, args ...any) {
 }
 
 // trace prints events one per line after indent, each numbered by its
-// call; the continuation lines of a multi-line event stay indented under it.
-func (p *printer) trace(events []recorders.Event, indent string) {
+// unit; the continuation lines of a multi-line event stay indented under
+// it.
+func (p *printer) trace(events []scenario.Event, unit, indent string) {
 	for _, e := range events {
-		prefix := indent
-		if e.Call > 0 {
-			prefix = fmt.Sprintf("%s[call %d] ", indent, e.Call)
-		}
+		prefix := indent + seqLabel(unit, e)
 		p.printf("%s%s\n", prefix, strings.ReplaceAll(e.Text, "\n", "\n"+strings.Repeat(" ", len(prefix)+2)))
 	}
+}
+
+// seqLabel is "[call 2] " for an event of call 2, and "" for an event
+// outside any call.
+func seqLabel(unit string, e scenario.Event) string {
+	if e.Seq <= 0 {
+		return ""
+	}
+	if unit == "" {
+		unit = "call"
+	}
+	return "[" + unit + " " + strconv.Itoa(e.Seq) + "] "
+}
+
+// mismatchText says what differs, in one line, with the structural
+// changes after it on lines of their own, each after indent.
+func mismatchText(m verifier.Mismatch, indent string) string {
+	s := fmt.Sprintf("%s (%s): expected %s, observed %s", m.Field, m.Comparison, show(m.Expected), show(m.Observed))
+	for _, c := range m.Changes {
+		s += "\n" + indent + changeText(c)
+	}
+	return s
+}
+
+// changeText says one structural difference in words.
+func changeText(c scenario.Change) string {
+	at := c.Path
+	if at == "" {
+		at = "(value)"
+	}
+	switch c.Kind {
+	case "missing":
+		return at + ": expected " + show(c.Expected) + ", not observed"
+	case "extra":
+		return at + ": observed " + show(c.Observed) + ", not expected"
+	}
+	return at + ": expected " + show(c.Expected) + ", observed " + show(c.Observed)
 }

@@ -17,9 +17,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/deskcheck/deskcheck/host/omp"
+	"github.com/deskcheck/deskcheck/host/all"
 	"github.com/deskcheck/deskcheck/verifier"
 )
+
+// testReg holds every host family, as the command builds it.
+var testReg = all.Registry()
 
 var update = flag.Bool("update", false, "rewrite the golden files")
 
@@ -35,7 +38,7 @@ func suiteOf(t *testing.T, paths ...string) *verifier.SuiteResult {
 		require.NoError(t, err)
 		inputs = append(inputs, verifier.Input{Path: p, Data: data})
 	}
-	suite, ds, err := verifier.Verify(context.Background(), inputs, verifier.Options{})
+	suite, ds, err := verifier.Verify(context.Background(), inputs, verifier.Options{Registry: testReg})
 	require.NoError(t, err)
 	require.False(t, ds.HasErrors())
 	return suite
@@ -82,11 +85,7 @@ func withStrength(t *testing.T) *Report {
 	t.Helper()
 	r := stableReport(t, "../cases/boundary-desk.json")
 	suite := suiteOf(t, "../cases/boundary-desk.json")
-	var cases []*verifier.Case
-	for _, res := range suite.Results {
-		cases = append(cases, res.Case)
-	}
-	r.AddStrength(verifier.MeasureStrength(context.Background(), cases, omp.FaultList))
+	r.AddStrength(verifier.MeasureStrength(context.Background(), suite.Results, testReg.Faults()))
 	return r
 }
 

@@ -14,21 +14,22 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/xeipuuv/gojsonschema"
 
 	"github.com/deskcheck/deskcheck/internal/jsonx"
 )
 
-// CaseSchema is the draft-07 JSON Schema of a case file.
+// Base is the draft-07 JSON Schema of a case file without its scenarios:
+// the scenario registry adds each scenario's given and expected blocks to
+// it. The composed schema is committed as case.schema.json for editors.
 //
-//go:embed case.schema.json
-var CaseSchema []byte
+//go:embed base.schema.json
+var Base []byte
 
-// SHA256 returns the hex SHA-256 of CaseSchema.
-func SHA256() string {
-	sum := sha256.Sum256(CaseSchema)
+// SHA256 returns the hex SHA-256 of a schema.
+func SHA256(doc []byte) string {
+	sum := sha256.Sum256(doc)
 	return hex.EncodeToString(sum[:])
 }
 
@@ -58,22 +59,6 @@ func Compile(doc []byte) (*Schema, error) {
 		return nil, err
 	}
 	return &Schema{s: s}, nil
-}
-
-var (
-	caseOnce   sync.Once
-	caseSchema *Schema
-	caseErr    error
-)
-
-// Validate checks a JSON document against the case schema, compiled once.
-// doc must be well-formed JSON. Problems come sorted by pointer.
-func Validate(doc []byte) ([]Problem, error) {
-	caseOnce.Do(func() { caseSchema, caseErr = Compile(CaseSchema) })
-	if caseErr != nil {
-		return nil, fmt.Errorf("compiling the case schema: %w", caseErr)
-	}
-	return caseSchema.Validate(doc)
 }
 
 // wrappers are the error types that only say a sub-schema failed; the

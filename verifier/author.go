@@ -7,43 +7,32 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/tidwall/gjson"
+	"github.com/deskcheck/deskcheck/scenario"
 )
 
 // Suggestion is one key of an expected block suggested from an observation.
 type Suggestion struct {
-	Key   string
-	Value any
+	Key   string `json:"key"`
+	Value any    `json:"value"`
 }
 
-// suggestionValue turns an observed value into the value an author writes:
-// promptIncludes takes the first dialog title.
-func suggestionValue(key string, v any) any {
-	if key == "promptIncludes" {
-		if titles, ok := v.([]any); ok && len(titles) > 0 {
-			return titles[0]
+// suggestions shapes the keys the scenario suggests from observed values.
+func suggestions(sc *scenario.Scenario, given []byte, observed map[string]any) []Suggestion {
+	keys := sc.Suggest(given, observed)
+	out := make([]Suggestion, 0, len(keys))
+	for _, k := range keys {
+		if v, ok := shape(sc, k, observed[k]); ok {
+			out = append(out, Suggestion{Key: k, Value: v})
 		}
-		if titles, ok := v.([]string); ok && len(titles) > 0 {
-			return titles[0]
-		}
-		return ""
 	}
-	return v
+	return out
 }
 
-// SuggestExpected returns the expected block the host model produced for a
-// case of the scenario with the given block: the keys worth asserting, in
-// canonical order, with the observed values.
-func SuggestExpected(scenario string, given []byte, observed map[string]any) ([]Suggestion, error) {
-	sc, ok := LookupScenario(scenario)
-	if !ok {
-		return nil, fmt.Errorf("unknown scenario %q", scenario)
+func shape(sc *scenario.Scenario, key string, v any) (any, bool) {
+	if sc.Shape == nil {
+		return v, true
 	}
-	var out []Suggestion
-	for _, k := range sc.Suggest(gjson.ParseBytes(given), observed) {
-		out = append(out, Suggestion{Key: k, Value: suggestionValue(k, observed[k])})
-	}
-	return out, nil
+	return sc.Shape(key, v)
 }
 
 // FormatExpected renders suggestions as a JSON object, one key per line,
@@ -71,56 +60,27 @@ func jsonValue(v any) string {
 	return strings.TrimSuffix(buf.String(), "\n")
 }
 
-// templates are the given blocks of a new case, one per scenario, with
-// every key present and a placeholder value that means something.
-var templates = map[string]string{
-	"wrapper": `{
-        "tool": "seed_note",
-        "approval": { "tier": "exec", "reason": "Placeholder: why this tool asks" },
-        "args": { "action": "publish" },
-        "mode": "always-ask",
-        "autoApprove": false,
-        "userPolicies": { "seed_note": "prompt" },
-        "ui": "rpc",
-        "choices": ["Approve", "Deny"],
-        "repeat": 2,
-        "revise": { "action": "inspect" },
-        "safetyCheck": false
-      }`,
-	"fallback": `{
-        "code": "ENOENT",
-        "message": "Placeholder: no such fictional folder",
-        "retryError": { "code": "EACCES", "message": "Placeholder: retry denied" },
-        "mkdirError": { "code": "EACCES", "message": "Placeholder: parent folder denied" },
-        "handlers": ["decline", "fail"]
-      }`,
-	"classify-error": `{
-        "code": "EACCES",
-        "message": "EACCES: placeholder refusal",
-        "kind": "error"
-      }`,
-}
-
 // NewDesk returns a complete desk holding one case of the scenario, every
 // given and expected key present. The expected block is what the host
 // model observes for the given block, so the desk validates and verifies
 // as printed.
-func NewDesk(ctx context.Context, scenario string) ([]byte, error) {
-	sc, ok := LookupScenario(scenario)
-	given, ok2 := templates[scenario]
-	if !ok || !ok2 {
-		return nil, fmt.Errorf("unknown scenario %q (known: %s)", scenario, strings.Join(ScenarioNames(), ", "))
+func NewDesk(ctx context.Context, reg *scenario.Registry, name string) ([]byte, error) {
+	sc, _, ok := reg.Lookup(name)
+	if !ok {
+		return nil, fmt.Errorf("unknown scenario %q (known: %s)%s", name, strings.Join(reg.Names(), ", "), suggest(name, reg.Names()))
 	}
-	c := &Case{Desk: &Desk{ID: "new-desk"}, ID: "new-case", Scenario: scenario, Given: gjson.Parse(given)}
-	obs, err := sc.Run(ctx, c, 0)
+	given := sc.Template
+	obs, err := sc.Run(ctx, []byte(given), scenario.Env{Trace: &scenario.Trace{}, Limits: Limits{}.For(sc)})
 	if err != nil {
 		return nil, err
 	}
 	var expected []Suggestion
 	for _, k := range sc.Expected.Keys() {
-		expected = append(expected, Suggestion{Key: k, Value: suggestionValue(k, normalize(obs.Values[k]))})
+		if v, ok := shape(sc, k, scenario.Normalize(obs.Values[k])); ok {
+			expected = append(expected, Suggestion{Key: k, Value: v})
+		}
 	}
-	source := map[string]string{"wrapper": "wrapper", "fallback": "fallback", "classify-error": "fallback"}[scenario]
+	scenarioName, source := name, sc.SourceKey
 	return []byte(fmt.Sprintf(`{
   "schemaVersion": 1,
   "id": "new-desk",
@@ -144,5 +104,5 @@ func NewDesk(ctx context.Context, scenario string) ([]byte, error) {
   ],
   "sourceOnly": []
 }
-`, jsonValue(source), scenario, jsonValue(scenario), given, FormatExpected(expected, "      "))), nil
+`, jsonValue(source), scenarioName, jsonValue(scenarioName), given, FormatExpected(expected, "      "))), nil
 }

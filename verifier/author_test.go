@@ -9,25 +9,34 @@ import (
 )
 
 func TestNewDeskValidatesAndVerifies(t *testing.T) {
-	for _, name := range ScenarioNames() {
+	for _, name := range testReg.Names() {
 		t.Run(name, func(t *testing.T) {
-			data, err := NewDesk(context.Background(), name)
+			data, err := NewDesk(context.Background(), testReg, name)
 			require.NoError(t, err)
 			in := Input{Path: "new.json", Data: data}
-			desks, ds := LoadAll([]Input{in}, Limits{})
+			desks, ds := LoadAll(testReg, []Input{in}, Limits{})
 			require.Empty(t, ds, "validates with no problem at all")
 			require.Len(t, desks, 1)
 			c := desks[0].Cases[0]
-			sc, _ := LookupScenario(name)
-			assert.ElementsMatch(t, sc.Given, keysOfGiven(c), "every given key is present")
-			assert.Equal(t, sc.Expected.Keys(), fieldKeys(c.Expected), "every expected key, in canonical order")
-			suite, _, err := Verify(context.Background(), []Input{in}, Options{})
+			sc, _, _ := testReg.Lookup(name)
+			assert.ElementsMatch(t, testReg.GivenKeys(name), keysOfGiven(c), "every given key is present")
+			var proposed []string
+			for _, k := range sc.Expected.Keys() {
+				if sc.Shape == nil {
+					proposed = append(proposed, k)
+				} else if _, ok := sc.Shape(k, nil); ok {
+					proposed = append(proposed, k)
+				}
+			}
+			assert.Equal(t, proposed, fieldKeys(c.Expected), "every expected key an author can write, in canonical order")
+			suite, _, err := Verify(context.Background(), []Input{in}, Options{Registry: testReg})
 			require.NoError(t, err)
 			assert.True(t, suite.Passed(), "%+v", suite.Results[0].Mismatches)
 		})
 	}
-	_, err := NewDesk(context.Background(), "gateway")
-	assert.EqualError(t, err, `unknown scenario "gateway" (known: classify-error, fallback, wrapper)`)
+	_, err := NewDesk(context.Background(), testReg, "wraper")
+	assert.ErrorContains(t, err, `unknown scenario "wraper"`)
+	assert.ErrorContains(t, err, `did you mean "wrapper"?`)
 }
 
 func keysOfGiven(c *Case) []string {
@@ -38,22 +47,19 @@ func keysOfGiven(c *Case) []string {
 	return keys
 }
 
-func TestSuggestExpected(t *testing.T) {
+func TestSuggestedBlocksHold(t *testing.T) {
 	in := readInput(t, "../cases/boundary-desk.json")
-	suite, _, err := Verify(context.Background(), []Input{in}, Options{})
+	suite, _, err := Verify(context.Background(), []Input{in}, Options{Registry: testReg})
 	require.NoError(t, err)
 	for _, r := range suite.Results {
-		s, err := SuggestExpected(r.Case.Scenario, []byte(r.Case.Given.Raw), r.Observed)
-		require.NoError(t, err)
+		require.NotEmpty(t, r.Suggested, r.Case.ID)
 		// A suggested block verifies against the same model.
 		var fields []Field
-		for _, x := range s {
+		for _, x := range r.Suggested {
 			fields = append(fields, Field{Key: x.Key, Value: parseJSON(jsonValue(x.Value))})
 		}
-		sc, _ := LookupScenario(r.Case.Scenario)
-		assert.Empty(t, Compare(fields, Observation{Values: r.Observed}, sc), r.Case.ID)
+		sc, _ := r.Case.Spec()
+		assert.Empty(t, Compare(fields, r.Observed, sc), r.Case.ID)
 	}
-	_, err = SuggestExpected("gateway", nil, nil)
-	assert.Error(t, err)
 	assert.Equal(t, "{\n    \"a\": 1,\n    \"b\": \"<x>\"\n  }", FormatExpected([]Suggestion{{"a", 1}, {"b", "<x>"}}, "  "))
 }

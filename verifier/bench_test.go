@@ -13,7 +13,7 @@ var benchDesk = gen.Desk(0, 0, 1000)
 
 func loadBench(b *testing.B) *Desk {
 	b.Helper()
-	d, ds := Load("bench.json", benchDesk, Limits{})
+	d, ds := Load(testReg, "bench.json", benchDesk, Limits{})
 	if ds.HasErrors() {
 		b.Fatal(ds)
 	}
@@ -25,7 +25,7 @@ func loadBench(b *testing.B) *Desk {
 func BenchmarkLoad(b *testing.B) {
 	b.SetBytes(int64(len(benchDesk)))
 	for i := 0; i < b.N; i++ {
-		if _, ds := Load("bench.json", benchDesk, Limits{}); ds.HasErrors() {
+		if _, ds := Load(testReg, "bench.json", benchDesk, Limits{}); ds.HasErrors() {
 			b.Fatal(ds)
 		}
 	}
@@ -35,7 +35,7 @@ func BenchmarkLoad(b *testing.B) {
 // gojsonschema does it from the bytes (loader) and as deskcheck does it
 // (its own decoder feeding gojsonschema).
 func BenchmarkSchemaValidate(b *testing.B) {
-	s, err := schema.Compile(schema.CaseSchema)
+	s, err := testReg.Compiled()
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func BenchmarkLint(b *testing.B) {
 // BenchmarkRun: one case at a time, per scenario, on one goroutine.
 func BenchmarkRun(b *testing.B) {
 	d := loadBench(b)
-	for _, name := range ScenarioNames() {
+	for _, name := range testReg.Names() {
 		var cases []*Case
 		for _, c := range d.Cases {
 			if c.Scenario == name {
@@ -78,7 +78,7 @@ func BenchmarkRun(b *testing.B) {
 		}
 		b.Run(name, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
-				if r := RunCase(context.Background(), cases[i%len(cases)], 0); r.Status != Pass {
+				if r := RunCase(context.Background(), cases[i%len(cases)], nil); r.Status != Pass {
 					b.Fatal(r.Mismatches, r.Err)
 				}
 			}
@@ -91,7 +91,7 @@ func BenchmarkRunParallel(b *testing.B) {
 	d := loadBench(b)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		Run(context.Background(), d.Cases, 0)
+		Run(context.Background(), d.Cases, nil)
 	}
 }
 
@@ -99,12 +99,12 @@ func BenchmarkRunParallel(b *testing.B) {
 // observation.
 func BenchmarkCompare(b *testing.B) {
 	d := loadBench(b)
-	results := Run(context.Background(), d.Cases, 0)
+	results := Run(context.Background(), d.Cases, nil)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		r := results[i%len(results)]
-		sc, _ := LookupScenario(r.Case.Scenario)
-		if m := Compare(r.Case.Expected, Observation{Values: r.Observed}, sc); len(m) > 0 {
+		sc, _ := r.Case.Spec()
+		if m := Compare(r.Case.Expected, r.Observed, sc); len(m) > 0 {
 			b.Fatal(m)
 		}
 	}

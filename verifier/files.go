@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/deskcheck/deskcheck/internal/parallel"
+	"github.com/deskcheck/deskcheck/scenario"
 )
 
 // Input is one case file's name and bytes.
@@ -147,10 +148,10 @@ func bare(err error) error {
 
 // LoadAll loads and lints every input. Desks come back only for inputs
 // without errors.
-func LoadAll(inputs []Input, limits Limits) ([]*Desk, Diagnostics) {
+func LoadAll(reg *scenario.Registry, inputs []Input, limits Limits) ([]*Desk, Diagnostics) {
 	loaded := make([]*Desk, len(inputs))
 	problems := make([]Diagnostics, len(inputs))
-	parallel.For(len(inputs), func(i int) { loaded[i], problems[i] = Load(inputs[i].Path, inputs[i].Data, limits) })
+	parallel.For(len(inputs), func(i int) { loaded[i], problems[i] = Load(reg, inputs[i].Path, inputs[i].Data, limits) })
 	var desks []*Desk
 	var ds Diagnostics
 	for i := range inputs {

@@ -39,7 +39,7 @@ func FuzzLoad(f *testing.F) {
 		f.Add(data)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		desk, ds := Load("fuzz.json", data, Limits{})
+		desk, ds := Load(testReg, "fuzz.json", data, Limits{})
 		if (desk == nil) != ds.HasErrors() {
 			t.Fatalf("desk %v with diagnostics %v", desk != nil, ds)
 		}
@@ -60,7 +60,7 @@ var fuzzScenarios = []string{"wrapper", "fallback", "classify-error"}
 // runs it: a case that loads must run (never errored) and never panic.
 func FuzzVerify(f *testing.F) {
 	for _, data := range seedFiles(f) {
-		desk, ds := Load("seed.json", data, Limits{})
+		desk, ds := Load(testReg, "seed.json", data, Limits{})
 		if ds.HasErrors() {
 			continue
 		}
@@ -72,15 +72,15 @@ func FuzzVerify(f *testing.F) {
 			}
 		}
 	}
-	limits := Limits{Repeat: 20, Choices: 50}
+	limits := Limits{Scenario: map[string]int{"wrapper.repeat": 20, "wrapper.choices": 50}}
 	f.Fuzz(func(t *testing.T, scenario uint8, given, expected string) {
 		name := fuzzScenarios[int(scenario)%len(fuzzScenarios)]
 		doc := fmt.Sprintf(`{"schemaVersion":1,"id":"fuzz","title":"t","label":"DO NOT EXECUTE","cases":[{"id":"a","title":"t","scenario":%q,"given":%s,"expected":%s}]}`, name, given, expected)
-		desk, _ := Load("fuzz.json", []byte(doc), limits)
+		desk, _ := Load(testReg, "fuzz.json", []byte(doc), limits)
 		if desk == nil || Lint([]*Desk{desk}, limits).HasErrors() {
 			return
 		}
-		for _, r := range Run(context.Background(), desk.Cases, 0) {
+		for _, r := range Run(context.Background(), desk.Cases, nil) {
 			if r.Status == Errored {
 				t.Fatalf("a valid case could not run: %s\n%s", r.Err, doc)
 			}

@@ -37,14 +37,14 @@ func TestHostileFiles(t *testing.T) {
 		{"an over-long string", "string-over-limit.json", "1:42: error: the length of a string is 65537, over the limit of 65536 (/title)"},
 		{"an over-long key", "key-over-limit.json", "1:72: error: the length of a key is 65537, over the limit of 65536 (/sources)"},
 		{"nesting beyond the limit", "too-deep.json", "1:125: error: nesting deeper than 64 levels (/sources" + strings.Repeat("/0", 63) + ")"},
-		{"repeat beyond the limit", "repeat-over-limit.json", "1:136: error: repeat is 1001, over the limit of 1000 (/cases/0/given/repeat)"},
-		{"choices beyond the limit", "choices-over-limit.json", "1:137: error: the number of scripted choices is 1001, over the limit of 1000 (/cases/0/given/choices)"},
+		{"repeat beyond the limit", "repeat-over-limit.json", "1:136: error: repeat is 1001, over the limit of 1000 (raise it with -limit wrapper.repeat=N) (/cases/0/given/repeat)"},
+		{"choices beyond the limit", "choices-over-limit.json", "1:137: error: the number of entries in choices is 1001, over the limit of 1000 (raise it with -limit wrapper.choices=N) (/cases/0/given/choices)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.reason, func(t *testing.T) {
 			path := filepath.Join("testdata", "hostile", tt.file)
 			in := readInput(t, path)
-			suite, ds, err := Verify(context.Background(), []Input{in}, Options{})
+			suite, ds, err := Verify(context.Background(), []Input{in}, Options{Registry: testReg})
 			assert.NoError(t, err)
 			assert.Nil(t, suite, "nothing runs")
 			require.True(t, ds.HasErrors())
@@ -64,16 +64,17 @@ func TestLimitsAreConfigurable(t *testing.T) {
 		{"depth", Limits{Depth: 3}, "nesting deeper than 3 levels"},
 		{"cases per file", Limits{Cases: 10}, "error: the number of entries in cases is 15, over the limit of 10 (/cases)"},
 		{"string length", Limits{String: 100}, "error: the length of a string is 268, over the limit of 100 (/executionPolicy)"},
-		{"repeat", Limits{Repeat: 1}, "error: repeat is 2, over the limit of 1 (/cases/0/given/repeat)"},
-		{"choices", Limits{Choices: 1}, "error: the number of scripted choices is 2, over the limit of 1 (/cases/0/given/choices)"},
+		{"repeat", Limits{Scenario: map[string]int{"wrapper.repeat": 1}}, "error: repeat is 2, over the limit of 1 (raise it with -limit wrapper.repeat=N) (/cases/0/given/repeat)"},
+		{"choices", Limits{Scenario: map[string]int{"wrapper.choices": 1}}, "error: the number of entries in choices is 2, over the limit of 1 (raise it with -limit wrapper.choices=N) (/cases/0/given/choices)"},
 	}
 	for _, tt := range tests {
-		_, ds := LoadAll([]Input{in}, tt.limits)
+		_, ds := LoadAll(testReg, []Input{in}, tt.limits)
 		require.True(t, ds.HasErrors(), tt.reason)
 		assert.Contains(t, strings.Join(diagStrings(ds), "\n"), tt.want, tt.reason)
 	}
 	assert.NoError(t, DefaultLimits.Check())
-	assert.EqualError(t, Limits{FileSize: 1, Depth: 1, Cases: 1, Repeat: 0, Choices: 1, String: 1}.Check(), "the repeat limit must be positive, not 0")
+	assert.EqualError(t, Limits{FileSize: 1, Depth: 1, Cases: 1, Scenario: map[string]int{"wrapper.repeat": 0}, String: 1}.Check(), "the wrapper.repeat limit must be positive, not 0")
+	assert.EqualError(t, Limits{Scenario: map[string]int{"wrapper.repet": 3}}.CheckNames(testReg), `no scenario declares the limit "wrapper.repet" (known: `+strings.Join(LimitNames(testReg), ", ")+")")
 	assert.Equal(t, DefaultLimits, Limits{}.WithDefaults())
 }
 
@@ -169,9 +170,9 @@ func TestNothingIsFetched(t *testing.T) {
   ]
 }`, url+"/schema.json")
 	in := Input{Path: "fetch-canary.json", Data: []byte(desk)}
-	_, ds := LoadAll([]Input{in}, Limits{})
+	_, ds := LoadAll(testReg, []Input{in}, Limits{})
 	require.False(t, ds.HasErrors(), diagStrings(ds))
-	suite, _, err := Verify(context.Background(), []Input{in}, Options{})
+	suite, _, err := Verify(context.Background(), []Input{in}, Options{Registry: testReg})
 	require.NoError(t, err)
 	assert.Equal(t, 3, suite.Summary.Passed, "%+v", suite.Results)
 	time.Sleep(50 * time.Millisecond)
@@ -201,7 +202,7 @@ func TestCommandStringsAreData(t *testing.T) {
 		)
 	}
 	desk := `{"schemaVersion": 1, "id": "shell-canary", "title": "t", "label": "DO NOT EXECUTE", "cases": [` + strings.Join(cases, ",") + `]}`
-	suite, ds, err := Verify(context.Background(), []Input{{Path: "shell-canary.json", Data: []byte(desk)}}, Options{})
+	suite, ds, err := Verify(context.Background(), []Input{{Path: "shell-canary.json", Data: []byte(desk)}}, Options{Registry: testReg})
 	require.NoError(t, err)
 	require.False(t, ds.HasErrors(), diagStrings(ds))
 	assert.Equal(t, 4*len(cmds), suite.Summary.Cases)
@@ -219,7 +220,7 @@ func TestManyKeysStayFast(t *testing.T) {
 	}
 	b.WriteString(`"k17":"again"}}`)
 	start := time.Now()
-	_, ds := Load("many-keys.json", []byte(b.String()), Limits{})
+	_, ds := Load(testReg, "many-keys.json", []byte(b.String()), Limits{})
 	assert.Less(t, time.Since(start), 5*time.Second)
 	require.Len(t, ds, 1)
 	assert.Contains(t, ds[0].Summary, `duplicate key "k17" (first at 1:`)

@@ -1,6 +1,11 @@
 package verifier
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/deskcheck/deskcheck/scenario"
+)
 
 // Limits bound what a case file may hold and what a case may ask for, so
 // that no input can exhaust memory or time. Zero fields take the default.
@@ -11,16 +16,16 @@ type Limits struct {
 	Depth int
 	// Cases bounds the cases (and source-only claims) of one file.
 	Cases int
-	// Repeat bounds given.repeat.
-	Repeat int
-	// Choices bounds the scripted choices of one case.
-	Choices int
+	// Scenario holds limits that scenarios declare, by
+	// "<scenario>.<name>" (wrapper.repeat); a limit not set here takes
+	// the scenario's default.
+	Scenario map[string]int
 	// String bounds the length of any string or key, in bytes.
 	String int
 }
 
 // DefaultLimits are the limits unless the caller sets others.
-var DefaultLimits = Limits{FileSize: 16 << 20, Depth: 64, Cases: 100_000, Repeat: 1000, Choices: 1000, String: 64 << 10}
+var DefaultLimits = Limits{FileSize: 16 << 20, Depth: 64, Cases: 100_000, String: 64 << 10}
 
 // WithDefaults fills zero fields from DefaultLimits.
 func (l Limits) WithDefaults() Limits {
@@ -34,12 +39,7 @@ func (l Limits) WithDefaults() Limits {
 	if l.Cases > 0 {
 		d.Cases = l.Cases
 	}
-	if l.Repeat > 0 {
-		d.Repeat = l.Repeat
-	}
-	if l.Choices > 0 {
-		d.Choices = l.Choices
-	}
+	d.Scenario = l.Scenario
 	if l.String > 0 {
 		d.String = l.String
 	}
@@ -48,13 +48,60 @@ func (l Limits) WithDefaults() Limits {
 
 // Check reports a limit that is not positive.
 func (l Limits) Check() error {
-	for name, v := range map[string]int64{"file size": l.FileSize, "depth": int64(l.Depth), "cases": int64(l.Cases),
-		"repeat": int64(l.Repeat), "choices": int64(l.Choices), "string": int64(l.String)} {
+	for name, v := range map[string]int64{"file size": l.FileSize, "depth": int64(l.Depth), "cases": int64(l.Cases), "string": int64(l.String)} {
+		if v <= 0 {
+			return fmt.Errorf("the %s limit must be positive, not %d", name, v)
+		}
+	}
+	for name, v := range l.Scenario {
 		if v <= 0 {
 			return fmt.Errorf("the %s limit must be positive, not %d", name, v)
 		}
 	}
 	return nil
+}
+
+// For resolves the limits a scenario declares: the value set for
+// "<scenario>.<name>", else the scenario's default.
+func (l Limits) For(sc *scenario.Scenario) map[string]int {
+	out := make(map[string]int, len(sc.Limits))
+	for _, x := range sc.Limits {
+		out[x.Name] = x.Default
+		if v, ok := l.Scenario[sc.Name+"."+x.Name]; ok {
+			out[x.Name] = v
+		}
+	}
+	return out
+}
+
+// CheckNames reports a scenario limit that no scenario of reg declares.
+func (l Limits) CheckNames(reg *scenario.Registry) error {
+	for name := range l.Scenario {
+		scName, limit, _ := strings.Cut(name, ".")
+		sc, _, ok := reg.Lookup(scName)
+		found := false
+		if ok {
+			for _, x := range sc.Limits {
+				found = found || x.Name == limit
+			}
+		}
+		if !found {
+			return fmt.Errorf("no scenario declares the limit %q (known: %s)", name, strings.Join(LimitNames(reg), ", "))
+		}
+	}
+	return nil
+}
+
+// LimitNames lists every declared limit as <scenario>.<name>.
+func LimitNames(reg *scenario.Registry) []string {
+	var out []string
+	for _, n := range reg.Names() {
+		sc, _, _ := reg.Lookup(n)
+		for _, x := range sc.Limits {
+			out = append(out, n+"."+x.Name)
+		}
+	}
+	return out
 }
 
 func overLimit(what string, got, limit int64) string {

@@ -8,6 +8,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/deskcheck/deskcheck/internal/parallel"
+	"github.com/deskcheck/deskcheck/scenario"
 )
 
 // Lint checks loaded desks for problems the schema cannot see: ids unique
@@ -80,33 +81,51 @@ func lintDesk(d *Desk, limits Limits) Diagnostics {
 func lintCase(c *Case, limits Limits) Diagnostics {
 	d := c.Desk
 	var ds Diagnostics
-	sc, ok := LookupScenario(c.Scenario)
+	sc, _, ok := d.reg.Lookup(c.Scenario)
 	if !ok {
-		return Diagnostics{d.diag(Error, c.Pointer+"/scenario", false, "unknown scenario %q (known: %s)", c.Scenario, strings.Join(ScenarioNames(), ", "))}
+		return Diagnostics{d.diag(Error, c.Pointer+"/scenario", false, "unknown scenario %q (known: %s)%s", c.Scenario, strings.Join(d.reg.Names(), ", "), suggest(c.Scenario, d.reg.Names()))}
 	}
 	for _, f := range c.Expected {
-		if _, ok := sc.Expected.Comparison(f.Key); !ok {
+		if _, ok := sc.Expected.Comparer(f.Key); !ok {
 			ds = append(ds, d.diag(Error, c.Pointer+"/expected/"+pointerToken(f.Key), true, "expected key %q is not observed by scenario %s%s", f.Key, sc.Name, suggest(f.Key, sc.Expected.Keys())))
 		}
 	}
-	if c.Scenario != wrapperScenario.Name {
-		return ds
+	resolved := limits.For(sc)
+	for _, l := range sc.Limits {
+		v := c.Given.Get(gjsonPath(l.Pointer[len("/given/"):]))
+		if !v.Exists() {
+			continue
+		}
+		bound := int64(resolved[l.Name])
+		if l.Count {
+			n := int64(0)
+			v.ForEach(func(_, _ gjson.Result) bool { n++; return true })
+			if n > bound {
+				ds = append(ds, d.diag(Error, c.Pointer+l.Pointer, false, "%s", overLimit("the number of entries in "+l.Pointer[len("/given/"):], n, bound)+limitHint(sc, l)))
+			}
+		} else if v.Type == gjson.Number && v.Int() > bound {
+			ds = append(ds, d.diag(Error, c.Pointer+l.Pointer, false, "%s", overLimit(l.Pointer[len("/given/"):], v.Int(), bound)+limitHint(sc, l)))
+		}
 	}
-	if r := c.Given.Get("repeat"); r.Exists() && r.Int() > int64(limits.Repeat) {
-		ds = append(ds, d.diag(Error, c.Pointer+"/given/repeat", false, "%s", overLimit("repeat", r.Int(), int64(limits.Repeat))))
-	}
-	choices := c.Given.Get("choices")
-	n := 0
-	choices.ForEach(func(_, _ gjson.Result) bool { n++; return true })
-	if n > limits.Choices {
-		ds = append(ds, d.diag(Error, c.Pointer+"/given/choices", false, "%s", overLimit("the number of scripted choices", int64(n), int64(limits.Choices))))
-	}
-	for _, f := range c.Expected {
-		if f.Key == "prompts" && choices.Exists() && f.Value.Int() != int64(n) {
-			ds = append(ds, d.diag(Warning, c.Pointer+"/given/choices", false, "%d scripted choices but %d prompts expected", n, f.Value.Int()))
+	if sc.Lint != nil {
+		fields := make([]scenario.Field, len(c.Expected))
+		for i, f := range c.Expected {
+			fields[i] = scenario.Field{Key: f.Key, Raw: []byte(f.Value.Raw)}
+		}
+		for _, p := range sc.Lint([]byte(c.Given.Raw), fields, resolved) {
+			sev := Error
+			if p.Warning {
+				sev = Warning
+			}
+			ds = append(ds, d.diag(sev, c.Pointer+p.Pointer, p.Key, "%s", p.Message))
 		}
 	}
 	return ds
+}
+
+// limitHint says which flag raises a limit.
+func limitHint(sc *scenario.Scenario, l scenario.Limit) string {
+	return fmt.Sprintf(" (raise it with -limit %s.%s=N)", sc.Name, l.Name)
 }
 
 func knownKeys(m map[string]string) string {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/deskcheck/deskcheck/scenario"
 	"github.com/deskcheck/deskcheck/schema"
 )
 
@@ -33,6 +34,8 @@ type Desk struct {
 	Cases         []*Case
 	Claims        []*Claim
 
+	reg     *scenario.Registry
+	limits  Limits
 	text    string
 	root    gjson.Result
 	posOnce sync.Once
@@ -48,10 +51,13 @@ func (d *Desk) position() *position {
 
 // Case is one executable case.
 type Case struct {
-	Desk       *Desk
-	ID         string
-	Title      string
-	Scenario   string
+	Desk     *Desk
+	ID       string
+	Title    string
+	Scenario string
+	// Family is the case's boundary-response family, "" when it names
+	// none.
+	Family     string
 	Why        string
 	SourceRefs []string
 	Given      gjson.Result
@@ -60,7 +66,13 @@ type Case struct {
 	ExpectedRaw string
 	// Pointer is the case's JSON pointer in its file, e.g. /cases/3.
 	Pointer string
+
+	sc  *scenario.Scenario
+	fam *scenario.Family
 }
+
+// Spec returns the scenario the case runs and its family.
+func (c *Case) Spec() (*scenario.Scenario, *scenario.Family) { return c.sc, c.fam }
 
 // FullID is <desk-id>/<case-id>.
 func (c *Case) FullID() string { return c.Desk.ID + "/" + c.ID }
@@ -141,11 +153,11 @@ func (d *Desk) diag(sev Severity, ptr string, key bool, format string, args ...a
 	return Diagnostic{Severity: sev, File: d.Path, Line: line, Col: col, Pointer: ptr, Summary: fmt.Sprintf(format, args...)}
 }
 
-// Load parses, checks and validates one case file within limits. The
-// returned desk is nil when any error was found.
-func Load(path string, data []byte, limits Limits) (*Desk, Diagnostics) {
+// Load parses, checks and validates one case file within limits, with the
+// scenarios of reg. The returned desk is nil when any error was found.
+func Load(reg *scenario.Registry, path string, data []byte, limits Limits) (*Desk, Diagnostics) {
 	limits = limits.WithDefaults()
-	d := &Desk{Path: path, text: string(data)}
+	d := &Desk{Path: path, text: string(data), reg: reg, limits: limits}
 	sum := sha256.Sum256(data)
 	d.SHA256 = hex.EncodeToString(sum[:])
 	fail := func(off int, format string, args ...any) (*Desk, Diagnostics) {
@@ -188,7 +200,7 @@ func Load(path string, data []byte, limits Limits) (*Desk, Diagnostics) {
 	if v := root.Get("schemaVersion"); v.Type == gjson.Number && v.Raw != strconv.Itoa(SchemaVersion) {
 		return nil, Diagnostics{d.diag(Error, "/schemaVersion", false, "unsupported schemaVersion %s; this deskcheck reads %d", v.Raw, SchemaVersion)}
 	}
-	problems, err := schema.Validate(data)
+	problems, err := reg.Validate(data)
 	if err != nil {
 		if off, msg := syntaxError(data); msg != "" {
 			return fail(off, "malformed JSON: %s", msg)
@@ -198,7 +210,7 @@ func Load(path string, data []byte, limits Limits) (*Desk, Diagnostics) {
 	if len(problems) > 0 {
 		var ds Diagnostics
 		for _, p := range problems {
-			msg := explain(root, p)
+			msg := explain(reg, root, p)
 			if p.Key != "" {
 				ds = append(ds, d.diag(Error, p.Pointer+"/"+pointerToken(p.Key), true, "%s", msg))
 			} else {
@@ -363,6 +375,8 @@ func (d *Desk) readCase(c gjson.Result, i int, whole func(base, section, key str
 			cs.Title = v.Str
 		case "scenario":
 			cs.Scenario = v.Str
+		case "family":
+			cs.Family = v.Str
 		case "why":
 			cs.Why = v.Str
 		case "sourceRefs":
@@ -374,14 +388,19 @@ func (d *Desk) readCase(c gjson.Result, i int, whole func(base, section, key str
 		}
 		return true
 	})
-	whole(cs.Pointer, "/given/", "repeat", cs.Given.Get("repeat"))
-	sc, _ := LookupScenario(cs.Scenario)
+	sc, fam, _ := d.reg.Lookup(cs.Scenario)
+	cs.sc, cs.fam = sc, fam
+	for _, l := range sc.Limits {
+		if !l.Count {
+			whole(cs.Pointer, "/given/", l.Pointer[len("/given/"):], cs.Given.Get(gjsonPath(l.Pointer[len("/given/"):])))
+		}
+	}
 	cs.ExpectedRaw = expected.Raw
 	cs.Expected = make([]Field, 0, 8)
 	expected.ForEach(func(k, v gjson.Result) bool {
 		cs.Expected = append(cs.Expected, Field{Key: k.Str, Value: v})
 		if v.Type == gjson.Number {
-			if cmp, _ := sc.Expected.Comparison(k.Str); cmp == Exact {
+			if cmp, _ := sc.Expected.Comparer(k.Str); cmp == scenario.Exact {
 				whole(cs.Pointer, "/expected/", k.Str, v)
 			}
 		}
@@ -424,21 +443,44 @@ var caseField = regexp.MustCompile(`^/cases/(\d+)/(given|expected|scenario)$`)
 // explain rewords schema problems about a case's scenario, given and
 // expected blocks in the scenario's own terms, with a suggestion for a
 // likely misspelling.
-func explain(root gjson.Result, p schema.Problem) string {
+func explain(reg *scenario.Registry, root gjson.Result, p schema.Problem) string {
 	m := caseField.FindStringSubmatch(p.Pointer)
 	if m == nil {
 		return p.Message
 	}
 	name := root.Get("cases." + m[1] + ".scenario").String()
 	if m[2] == "scenario" {
-		return fmt.Sprintf("unknown scenario %q (known: %s)", name, strings.Join(ScenarioNames(), ", "))
+		return fmt.Sprintf("unknown scenario %q (known: %s)%s", name, strings.Join(reg.Names(), ", "), suggest(name, reg.Names()))
 	}
-	sc, ok := LookupScenario(name)
+	sc, _, ok := reg.Lookup(name)
 	if !ok || p.Key == "" {
 		return p.Message
 	}
 	if m[2] == "expected" {
 		return fmt.Sprintf("expected key %q is not observed by scenario %s%s", p.Key, name, suggest(p.Key, sc.Expected.Keys()))
 	}
-	return fmt.Sprintf("given key %q is not read by scenario %s%s", p.Key, name, suggest(p.Key, sc.Given))
+	return fmt.Sprintf("given key %q is not read by scenario %s%s", p.Key, name, suggest(p.Key, reg.GivenKeys(name)))
+}
+
+// gjsonPath turns a JSON pointer below given ("choices", "a/b") into a
+// gjson path.
+func gjsonPath(ptr string) string {
+	parts := strings.Split(ptr, "/")
+	for i, p := range parts {
+		p = strings.NewReplacer("~1", "/", "~0", "~").Replace(p)
+		parts[i] = gjsonEscape(p)
+	}
+	return strings.Join(parts, ".")
+}
+
+func gjsonEscape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch r {
+		case '.', '*', '?', '|', '#', '@', '\\', '!', '=', '<', '>', '%':
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }

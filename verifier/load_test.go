@@ -59,7 +59,7 @@ func TestLoadRejectsBadFiles(t *testing.T) {
 			path := filepath.Join("testdata", "invalid", tt.file)
 			data, err := os.ReadFile(path)
 			require.NoError(t, err)
-			desk, ds := Load(path, data, Limits{})
+			desk, ds := Load(testReg, path, data, Limits{})
 			assert.Nil(t, desk, "no desk comes back from a file with errors")
 			assert.Equal(t, tt.want, diagStrings(ds), tt.reason)
 			assert.True(t, ds.HasErrors())
@@ -70,7 +70,7 @@ func TestLoadRejectsBadFiles(t *testing.T) {
 func TestLoadBoundaryDesk(t *testing.T) {
 	data, err := os.ReadFile("../cases/boundary-desk.json")
 	require.NoError(t, err)
-	desk, ds := Load("cases/boundary-desk.json", data, Limits{})
+	desk, ds := Load(testReg, "cases/boundary-desk.json", data, Limits{})
 	require.Empty(t, ds)
 	require.NotNil(t, desk)
 	assert.Equal(t, "boundary-desk", desk.ID)
@@ -106,7 +106,7 @@ func TestPosition(t *testing.T) {
 
 func TestLoadNestingLimit(t *testing.T) {
 	deep := `{"schemaVersion":1,"id":"d","title":"t","cases":[],"sources":{"x":` + repeatString("[", 64) + repeatString("]", 64) + `}}`
-	_, ds := Load("deep.json", []byte(deep), Limits{})
+	_, ds := Load(testReg, "deep.json", []byte(deep), Limits{})
 	require.Len(t, ds, 1)
 	assert.Contains(t, ds[0].Summary, "nesting deeper than 64 levels")
 }

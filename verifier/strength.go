@@ -3,12 +3,14 @@ package verifier
 import (
 	"context"
 
-	"github.com/deskcheck/deskcheck/host/omp"
+	"github.com/deskcheck/deskcheck/scenario"
 )
 
 // FaultResult says whether a suite caught one fault.
 type FaultResult struct {
-	Fault omp.FaultInfo
+	Fault scenario.QualifiedFault
+	// Cases is how many cases of the fault's family ran under it.
+	Cases int
 	// CaughtBy lists the <desk-id>/<case-id> of every case that did not
 	// pass under the fault.
 	CaughtBy []string
@@ -36,22 +38,24 @@ func (s Strength) Caught() int {
 	return n
 }
 
-// MeasureStrength runs the cases once on the correct model and once under
-// each fault. A fault is caught when at least one case that passes on the
-// correct model fails (or cannot run) under it.
-func MeasureStrength(ctx context.Context, cases []*Case, faults []omp.FaultInfo) Strength {
+// MeasureStrength runs each fault against the cases of its own family
+// that passed on the correct model (baseline, the results of a verify run)
+// and says which cases noticed it: a case notices a fault when it fails or
+// cannot run under it.
+func MeasureStrength(ctx context.Context, baseline []Result, faults []scenario.QualifiedFault) Strength {
 	var s Strength
-	var sound []*Case
-	for _, r := range Run(ctx, cases, 0) {
+	sound := map[string][]*Case{} // host → cases that pass
+	for _, r := range baseline {
 		if r.Status == Pass {
-			sound = append(sound, r.Case)
+			_, fam := r.Case.Spec()
+			sound[fam.Host.Name] = append(sound[fam.Host.Name], r.Case)
 		} else {
 			s.Excluded = append(s.Excluded, r.Case.FullID())
 		}
 	}
 	for _, f := range faults {
-		fr := FaultResult{Fault: f}
-		for _, r := range Run(ctx, sound, omp.Faults(0).With(f.Fault)) {
+		fr := FaultResult{Fault: f, Cases: len(sound[f.Host])}
+		for _, r := range Run(ctx, sound[f.Host], &f) {
 			if r.Status != Pass {
 				fr.CaughtBy = append(fr.CaughtBy, r.Case.FullID())
 			}

@@ -8,16 +8,37 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/tidwall/gjson"
 
-	"github.com/deskcheck/deskcheck/host/omp"
+	"github.com/deskcheck/deskcheck/scenario"
 )
+
+// ompFaults are the faults of the OMP host.
+func ompFaults(t *testing.T, names ...string) []scenario.QualifiedFault {
+	var out []scenario.QualifiedFault
+	for _, q := range testReg.Faults() {
+		if q.Host == "omp" {
+			out = append(out, q)
+		}
+	}
+	if len(names) == 0 {
+		return out
+	}
+	var some []scenario.QualifiedFault
+	for _, n := range names {
+		q, err := testReg.LookupFault("omp/" + n)
+		require.NoError(t, err)
+		some = append(some, q)
+	}
+	return some
+}
 
 func TestStrengthOfTheBoundaryDesk(t *testing.T) {
 	in := readInput(t, "../cases/boundary-desk.json")
-	desks, ds := LoadAll([]Input{in}, Limits{})
+	desks, ds := LoadAll(testReg, []Input{in}, Limits{})
 	require.False(t, ds.HasErrors())
 	cases, _ := Select(desks, nil)
-	s := MeasureStrength(context.Background(), cases, omp.FaultList)
-	require.Len(t, s.Faults, len(omp.FaultList))
+	all := ompFaults(t)
+	s := MeasureStrength(context.Background(), Run(context.Background(), cases, nil), all)
+	require.Len(t, s.Faults, len(all))
 	assert.Empty(t, s.Excluded)
 	caught := map[string][]string{}
 	for _, f := range s.Faults {
@@ -32,29 +53,25 @@ func TestStrengthOfTheBoundaryDesk(t *testing.T) {
 	for _, gap := range []string{"revision-ignored", "approve-case-insensitive", "yolo-user-allow-beats-tool-prompt"} {
 		assert.Empty(t, caught[gap], gap)
 	}
-	assert.Equal(t, len(omp.FaultList)-3, s.Caught())
+	assert.Equal(t, len(all)-3, s.Caught())
 }
 
 func TestStrengthExcludesCasesThatFailAlready(t *testing.T) {
 	in := readInput(t, "../cases/boundary-desk.json")
-	desks, _ := LoadAll([]Input{in}, Limits{})
+	desks, _ := LoadAll(testReg, []Input{in}, Limits{})
 	cases, _ := Select(desks, nil)
 	cases[0].Expected[1].Value = gjson.Parse("99") // effects: a wrong expectation
-	s := MeasureStrength(context.Background(), cases[:1], []omp.FaultInfo{omp.FaultList[0]})
+	s := MeasureStrength(context.Background(), Run(context.Background(), cases[:1], nil), ompFaults(t)[:1])
 	assert.Equal(t, []string{"boundary-desk/boundary-approval-does-not-persist"}, s.Excluded)
 	assert.False(t, s.Faults[0].Caught(), "a case that fails anyway catches nothing")
 }
 
 func TestScenarioDeskCatchesTheDeskGaps(t *testing.T) {
 	in := readInput(t, "testdata/scenarios.json")
-	desks, _ := LoadAll([]Input{in}, Limits{})
+	desks, _ := LoadAll(testReg, []Input{in}, Limits{})
 	cases, _ := Select(desks, nil)
-	var gaps []omp.FaultInfo
-	for _, n := range []string{"revision-ignored", "yolo-user-allow-beats-tool-prompt", "approve-case-insensitive"} {
-		f, _ := omp.LookupFault(n)
-		gaps = append(gaps, f)
-	}
-	for _, f := range MeasureStrength(context.Background(), cases, gaps).Faults {
+	gaps := ompFaults(t, "revision-ignored", "yolo-user-allow-beats-tool-prompt", "approve-case-insensitive")
+	for _, f := range MeasureStrength(context.Background(), Run(context.Background(), cases, nil), gaps).Faults {
 		assert.True(t, f.Caught(), f.Fault.Name)
 	}
 }

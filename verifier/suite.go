@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"regexp"
+
+	"github.com/deskcheck/deskcheck/scenario"
 )
 
 // ErrNoCases is returned when a selection holds no executable case: an
@@ -12,6 +14,8 @@ var ErrNoCases = errors.New("no cases: nothing was selected to verify, so there 
 
 // Options steer Verify.
 type Options struct {
+	// Registry holds the scenarios cases may name.
+	Registry *scenario.Registry
 	// Run selects cases whose <desk-id>/<case-id> matches; nil selects all.
 	Run *regexp.Regexp
 	// Limits bound what cases may ask for; zero fields take DefaultLimits.
@@ -20,10 +24,12 @@ type Options struct {
 
 // SuiteResult is the outcome of verifying a set of desks.
 type SuiteResult struct {
-	Desks   []*Desk
-	Results []Result
-	Claims  []*Claim
-	Summary Summary
+	// Registry holds the scenarios the suite ran.
+	Registry *scenario.Registry
+	Desks    []*Desk
+	Results  []Result
+	Claims   []*Claim
+	Summary  Summary
 }
 
 // Passed reports whether every case passed.
@@ -35,7 +41,7 @@ func (s *SuiteResult) Passed() bool {
 // case; when they hold an error, nothing was run and the result is nil.
 // ErrNoCases means the files were valid but no case was selected.
 func Verify(ctx context.Context, inputs []Input, opts Options) (*SuiteResult, Diagnostics, error) {
-	desks, ds := LoadAll(inputs, opts.Limits)
+	desks, ds := LoadAll(opts.Registry, inputs, opts.Limits)
 	if ds.HasErrors() {
 		return nil, ds, nil
 	}
@@ -43,6 +49,6 @@ func Verify(ctx context.Context, inputs []Input, opts Options) (*SuiteResult, Di
 	if len(cases) == 0 {
 		return nil, ds, ErrNoCases
 	}
-	results := Run(ctx, cases, 0)
-	return &SuiteResult{Desks: desks, Results: results, Claims: claims, Summary: Summarize(results, claims)}, ds, nil
+	results := Run(ctx, cases, nil)
+	return &SuiteResult{Registry: opts.Registry, Desks: desks, Results: results, Claims: claims, Summary: Summarize(results, claims)}, ds, nil
 }

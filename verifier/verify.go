@@ -6,9 +6,8 @@ import (
 	"regexp"
 	"runtime/debug"
 
-	"github.com/deskcheck/deskcheck/host/omp"
 	"github.com/deskcheck/deskcheck/internal/parallel"
-	"github.com/deskcheck/deskcheck/recorders"
+	"github.com/deskcheck/deskcheck/scenario"
 )
 
 // Status is the verdict of one case.
@@ -21,13 +20,24 @@ const (
 	Errored Status = "errored"
 )
 
-// Result is the verdict of one case with its evidence.
+// Result is the verdict of one case with its evidence. It carries what a
+// report needs to show it without asking the scenario again.
 type Result struct {
 	Case       *Case
 	Status     Status
 	Observed   map[string]any
 	Mismatches []Mismatch
-	Trace      []recorders.Event
+	Trace      []scenario.Event
+	// Unit is what the trace's Seq counts (call, step, request).
+	Unit string
+	// Comparisons names the comparer of every key the scenario observes.
+	Comparisons map[string]string
+	// Suggested is the expected block worth asserting, from what was
+	// observed, in canonical order.
+	Suggested []Suggestion
+	// Boundary is the case's contribution to the boundary-response
+	// dimensions; nil when it scripts no action or did not run.
+	Boundary *scenario.Boundary
 	// Err says why an errored case could not run.
 	Err string
 }
@@ -52,32 +62,35 @@ func Select(desks []*Desk, run *regexp.Regexp) ([]*Case, []*Claim) {
 	return cases, claims
 }
 
-// RunCase runs one case against the host model with the given faults (zero
-// for the correct model) and judges it. A panic inside the run is recovered
-// and makes the case errored.
-func RunCase(ctx context.Context, c *Case, faults omp.Faults) (res Result) {
-	res = Result{Case: c}
+// RunCase runs one case against the host model, with fault switched on
+// when it is one of the case's own family (nil: the correct model), and
+// judges it. A panic inside the run is recovered and makes the case
+// errored.
+func RunCase(ctx context.Context, c *Case, fault *scenario.QualifiedFault) (res Result) {
+	sc, fam := c.sc, c.fam
+	res = Result{Case: c, Unit: sc.Unit, Comparisons: comparisons(sc)}
 	defer func() {
 		if p := recover(); p != nil {
 			res.Status, res.Err = Errored, fmt.Sprintf("panic while running the case: %v\n%s", p, debug.Stack())
 		}
 	}()
-	sc, ok := LookupScenario(c.Scenario)
-	if !ok {
-		res.Status, res.Err = Errored, fmt.Sprintf("unknown scenario %q", c.Scenario)
-		return res
+	env := scenario.Env{Trace: &scenario.Trace{}, Limits: c.Desk.limits.For(sc)}
+	if fault != nil && fault.Host == fam.Host.Name {
+		env.Faults = fault.ID
 	}
-	obs, err := sc.Run(ctx, c, faults)
+	obs, err := sc.Run(ctx, []byte(c.Given.Raw), env)
+	res.Trace = env.Trace.Events()
 	if err != nil {
 		res.Status, res.Err = Errored, err.Error()
 		return res
 	}
-	res.Trace = obs.Trace
 	for k, v := range obs.Values {
-		obs.Values[k] = normalize(v)
+		obs.Values[k] = scenario.Normalize(v)
 	}
 	res.Observed = obs.Values
-	res.Mismatches = Compare(c.Expected, Observation{Values: res.Observed}, sc)
+	res.Boundary = obs.Boundary
+	res.Suggested = suggestions(sc, []byte(c.Given.Raw), obs.Values)
+	res.Mismatches = Compare(c.Expected, res.Observed, sc)
 	res.Status = Pass
 	if len(res.Mismatches) > 0 {
 		res.Status = Fail
@@ -85,12 +98,23 @@ func RunCase(ctx context.Context, c *Case, faults omp.Faults) (res Result) {
 	return res
 }
 
-// Run runs cases against the host model with the given faults, spread over
-// GOMAXPROCS goroutines; results come in the order of cases. Each case
-// builds its own host model and recorders, so cases share nothing.
-func Run(ctx context.Context, cases []*Case, faults omp.Faults) []Result {
+// comparisons names each observed key's comparer; the map is built once
+// per scenario value and shared, as results only read it.
+func comparisons(sc *scenario.Scenario) map[string]string {
+	out := make(map[string]string, len(sc.Expected))
+	for _, o := range sc.Expected {
+		out[o.Key] = o.Comparer.Name()
+	}
+	return out
+}
+
+// Run runs cases against the host model with fault switched on (nil: the
+// correct model), spread over GOMAXPROCS goroutines; results come in the
+// order of cases. Each case builds its own host model and recorders, so
+// cases share nothing.
+func Run(ctx context.Context, cases []*Case, fault *scenario.QualifiedFault) []Result {
 	out := make([]Result, len(cases))
-	parallel.For(len(cases), func(i int) { out[i] = RunCase(ctx, cases[i], faults) })
+	parallel.For(len(cases), func(i int) { out[i] = RunCase(ctx, cases[i], fault) })
 	return out
 }
 

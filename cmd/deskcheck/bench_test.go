@@ -6,9 +6,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/deskcheck/deskcheck/host/all"
 	"github.com/deskcheck/deskcheck/internal/gen"
 	"github.com/deskcheck/deskcheck/internal/parallel"
-	"github.com/deskcheck/deskcheck/schema"
 )
 
 // suite writes a generated suite of n cases (1,000 per file) into a
@@ -60,7 +60,7 @@ func BenchmarkEndToEnd(b *testing.B) {
 // "parallel" spreads the files over all processors, as deskcheck does.
 func BenchmarkSchemaFloor(b *testing.B) {
 	tuneGC() // the same collector settings as the end-to-end runs
-	s, err := schema.Compile(schema.CaseSchema)
+	s, err := all.Registry().Compiled()
 	if err != nil {
 		b.Fatal(err)
 	}

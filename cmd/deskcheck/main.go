@@ -12,6 +12,7 @@
 //	deskcheck explain  [-run REGEX] [PATH...]
 //	deskcheck observe  [-run REGEX] [PATH...]
 //	deskcheck new      SCENARIO
+//	deskcheck schema
 //
 // With no PATH the bundled desks are used. Exit codes: 0 every verified case
 // passed (or, for validate, no errors); 1 at least one case failed or could
@@ -28,12 +29,14 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/deskcheck/deskcheck/cases"
-	"github.com/deskcheck/deskcheck/host/omp"
+	"github.com/deskcheck/deskcheck/host/all"
 	"github.com/deskcheck/deskcheck/reports"
+	"github.com/deskcheck/deskcheck/scenario"
 	"github.com/deskcheck/deskcheck/verifier"
 )
 
@@ -75,11 +78,13 @@ Usage:
   deskcheck explain  [-run REGEX] [PATH...]
   deskcheck observe  [-run REGEX] [PATH...]
   deskcheck new      SCENARIO
+  deskcheck schema
 
 explain shows, case by case, what happened and why; observe prints the
 expected block the host model observes, ready to paste, and how it differs
 from the authored one; new prints a complete desk with one case of a
-scenario (wrapper, fallback, classify-error). None of them writes a file.
+scenario; schema prints the JSON Schema of case files. None of them writes
+a file.
 
 faults runs every case once per deliberate host fault and shows which
 faults the cases catch; it exits 1 when any fault is missed.
@@ -117,6 +122,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return show(args[1:], "observe", reports.Observe{}, stdout, stderr)
 	case "new":
 		return newDesk(args[1:], stdout, stderr)
+	case "schema":
+		if len(args) != 1 {
+			fmt.Fprintf(stderr, "deskcheck: usage: deskcheck schema\n")
+			return exitInvalid
+		}
+		stdout.Write(all.Registry().CaseSchema())
+		return exitPass
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitPass
@@ -127,12 +139,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 // selection holds the flags that choose and bound the cases to run.
 type selection struct {
+	reg    *scenario.Registry
 	run    *string
 	limits *verifier.Limits
 }
 
-func selectionFlags(fs *flag.FlagSet, runUsage string) selection {
-	return selection{run: fs.String("run", "", runUsage), limits: limitFlags(fs)}
+func selectionFlags(fs *flag.FlagSet, reg *scenario.Registry, runUsage string) selection {
+	return selection{reg: reg, run: fs.String("run", "", runUsage), limits: limitFlags(fs, reg)}
 }
 
 // verifySuite reads the paths (or the bundled desks), validates, lints and
@@ -143,11 +156,11 @@ func (sel selection) verifySuite(paths []string, stderr io.Writer) (*verifier.Su
 	if code != exitPass {
 		return nil, code
 	}
-	inputs, code := readInputs(paths, *sel.limits, stderr)
+	inputs, code := readInputs(sel.reg, paths, *sel.limits, stderr)
 	if code != exitPass {
 		return nil, code
 	}
-	suite, ds, err := verifier.Verify(context.Background(), inputs, verifier.Options{Run: re, Limits: *sel.limits})
+	suite, ds, err := verifier.Verify(context.Background(), inputs, verifier.Options{Registry: sel.reg, Run: re, Limits: *sel.limits})
 	printDiagnostics(stderr, ds)
 	if ds.HasErrors() {
 		fmt.Fprintf(stderr, "deskcheck: invalid case files; nothing was run\n")
@@ -190,7 +203,7 @@ func writeReports(out string, paths []string, rep *reports.Report, r reports.Rep
 func verify(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	sel := selectionFlags(fs, "verify only cases whose `<desk-id>/<case-id>` matches this regular expression")
+	sel := selectionFlags(fs, all.Registry(), "verify only cases whose `<desk-id>/<case-id>` matches this regular expression")
 	verbose := fs.Bool("v", false, "print the event trace of passing cases too")
 	format := fs.String("format", "text", "output on stdout: text, json, markdown, junit or html")
 	out := fs.String("out", reports.DefaultDir, "folder for the private report files")
@@ -219,16 +232,17 @@ func verify(args []string, stdout, stderr io.Writer) int {
 func validate(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	limits := limitFlags(fs)
+	reg := all.Registry()
+	limits := limitFlags(fs, reg)
 	paths, err := parse(fs, args)
 	if err != nil {
 		return exitInvalid
 	}
-	inputs, code := readInputs(paths, *limits, stderr)
+	inputs, code := readInputs(reg, paths, *limits, stderr)
 	if code != exitPass {
 		return code
 	}
-	desks, ds := verifier.LoadAll(inputs, *limits)
+	desks, ds := verifier.LoadAll(reg, inputs, *limits)
 	printDiagnostics(stderr, ds)
 	if ds.HasErrors() {
 		return exitInvalid
@@ -242,8 +256,9 @@ func validate(args []string, stdout, stderr io.Writer) int {
 func faults(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("faults", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	only := fs.String("fault", "", "run only the fault called `NAME`")
-	sel := selectionFlags(fs, "use only cases whose `<desk-id>/<case-id>` matches this regular expression")
+	only := fs.String("fault", "", "run only the fault called `NAME` (host/fault, or the fault's name when only one host has it)")
+	reg := all.Registry()
+	sel := selectionFlags(fs, reg, "use only cases whose `<desk-id>/<case-id>` matches this regular expression")
 	format := fs.String("format", "text", "output on stdout: text or json")
 	out := fs.String("out", reports.DefaultDir, "folder for the private report files")
 	paths, err := parse(fs, args)
@@ -259,24 +274,20 @@ func faults(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "deskcheck: -format must be text or json, not %q\n", *format)
 		return exitInvalid
 	}
-	selected := omp.FaultList
+	selected := reg.Faults()
 	if *only != "" {
-		f, ok := omp.LookupFault(*only)
-		if !ok {
-			fmt.Fprintf(stderr, "deskcheck: unknown fault %q (known: %s)\n", *only, strings.Join(omp.FaultNames(), ", "))
+		f, err := reg.LookupFault(*only)
+		if err != nil {
+			fmt.Fprintf(stderr, "deskcheck: %v\n", err)
 			return exitInvalid
 		}
-		selected = []omp.FaultInfo{f}
+		selected = []scenario.QualifiedFault{f}
 	}
 	suite, code := sel.verifySuite(paths, stderr)
 	if code != exitPass {
 		return code
 	}
-	cases := make([]*verifier.Case, len(suite.Results))
-	for i, res := range suite.Results {
-		cases[i] = res.Case
-	}
-	strength := verifier.MeasureStrength(context.Background(), cases, selected)
+	strength := verifier.MeasureStrength(context.Background(), suite.Results, selected)
 	rep := reports.Build(suite, time.Now())
 	rep.AddStrength(strength)
 	if code := writeReports(*out, paths, rep, r, stdout, stderr); code != exitPass {
@@ -292,7 +303,7 @@ func faults(args []string, stdout, stderr io.Writer) int {
 func show(args []string, name string, r reports.Reporter, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	sel := selectionFlags(fs, "only cases whose `<desk-id>/<case-id>` matches this regular expression")
+	sel := selectionFlags(fs, all.Registry(), "only cases whose `<desk-id>/<case-id>` matches this regular expression")
 	paths, err := parse(fs, args)
 	if err != nil {
 		return exitInvalid
@@ -309,11 +320,12 @@ func show(args []string, name string, r reports.Reporter, stdout, stderr io.Writ
 }
 
 func newDesk(args []string, stdout, stderr io.Writer) int {
+	reg := all.Registry()
 	if len(args) != 1 {
-		fmt.Fprintf(stderr, "deskcheck: usage: deskcheck new SCENARIO (one of %s)\n", strings.Join(verifier.ScenarioNames(), ", "))
+		fmt.Fprintf(stderr, "deskcheck: usage: deskcheck new SCENARIO (one of %s)\n", strings.Join(reg.Names(), ", "))
 		return exitInvalid
 	}
-	data, err := verifier.NewDesk(context.Background(), args[0])
+	data, err := verifier.NewDesk(context.Background(), reg, args[0])
 	if err != nil {
 		fmt.Fprintf(stderr, "deskcheck: %v\n", err)
 		return exitInvalid
@@ -374,16 +386,46 @@ func report(args []string, stdout, stderr io.Writer) int {
 	return exitInvalid
 }
 
-// limitFlags registers the input limits on fs.
-func limitFlags(fs *flag.FlagSet) *verifier.Limits {
+// limitFlags registers the input limits on fs: the file limits, -limit
+// for every limit a scenario declares, and -max-repeat and -max-choices
+// as names of wrapper.repeat and wrapper.choices.
+func limitFlags(fs *flag.FlagSet, reg *scenario.Registry) *verifier.Limits {
 	l := verifier.DefaultLimits
+	l.Scenario = map[string]int{}
 	fs.Int64Var(&l.FileSize, "max-file-size", l.FileSize, "largest case file, in bytes")
 	fs.IntVar(&l.Depth, "max-depth", l.Depth, "deepest nesting of objects and arrays in a case file")
 	fs.IntVar(&l.Cases, "max-cases", l.Cases, "most cases (or source-only claims) in one file")
-	fs.IntVar(&l.Repeat, "max-repeat", l.Repeat, "largest given.repeat")
-	fs.IntVar(&l.Choices, "max-choices", l.Choices, "most scripted choices in one case")
 	fs.IntVar(&l.String, "max-string", l.String, "longest string or key, in bytes")
+	fs.Var(scenarioLimit{l.Scenario, ""}, "limit", "set a scenario's limit, as `SCENARIO.NAME=N` (repeatable; known: "+strings.Join(verifier.LimitNames(reg), ", ")+")")
+	fs.Var(scenarioLimit{l.Scenario, "wrapper.repeat"}, "max-repeat", "largest given.repeat of a wrapper case (same as -limit wrapper.repeat=`N`)")
+	fs.Var(scenarioLimit{l.Scenario, "wrapper.choices"}, "max-choices", "most scripted choices in one wrapper case (same as -limit wrapper.choices=`N`)")
 	return &l
+}
+
+// scenarioLimit is a flag that sets one scenario limit: the one it names,
+// or, with no name, the one its value names (NAME=N).
+type scenarioLimit struct {
+	into map[string]int
+	name string
+}
+
+func (f scenarioLimit) String() string { return "" }
+
+func (f scenarioLimit) Set(v string) error {
+	name, num := f.name, v
+	if name == "" {
+		var ok bool
+		name, num, ok = strings.Cut(v, "=")
+		if !ok || !strings.Contains(name, ".") {
+			return fmt.Errorf("want SCENARIO.NAME=N, not %q", v)
+		}
+	}
+	n, err := strconv.Atoi(num)
+	if err != nil || n <= 0 {
+		return fmt.Errorf("%s must be a positive whole number, not %q", name, num)
+	}
+	f.into[name] = n
+	return nil
 }
 
 // parse parses flags that may come before or after the positional
@@ -408,8 +450,12 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 
 // readInputs reads the given paths, or the bundled desks when there are
 // none.
-func readInputs(paths []string, limits verifier.Limits, stderr io.Writer) ([]verifier.Input, int) {
+func readInputs(reg *scenario.Registry, paths []string, limits verifier.Limits, stderr io.Writer) ([]verifier.Input, int) {
 	if err := limits.Check(); err != nil {
+		fmt.Fprintf(stderr, "deskcheck: %v\n", err)
+		return nil, exitInvalid
+	}
+	if err := limits.CheckNames(reg); err != nil {
 		fmt.Fprintf(stderr, "deskcheck: %v\n", err)
 		return nil, exitInvalid
 	}

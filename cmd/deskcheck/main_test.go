@@ -256,7 +256,7 @@ func TestFaults(t *testing.T) {
 	assert.Equal(t, 1, rep.Strength.Caught)
 	html, err := os.ReadFile(filepath.Join(dir, "report.html"))
 	require.NoError(t, err)
-	assert.Contains(t, string(html), `id="fault-fallback-retries"`, "the page has the strength section")
+	assert.Contains(t, string(html), `id="fault-omp/fallback-retries"`, "the page has the strength section")
 
 	for _, args := range [][]string{
 		{"faults", "-fault", "no-such"},

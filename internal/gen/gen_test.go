@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/deskcheck/deskcheck/host/all"
 	"github.com/deskcheck/deskcheck/internal/gen"
 	"github.com/deskcheck/deskcheck/verifier"
 )
@@ -19,7 +20,7 @@ func TestGeneratedSuitePasses(t *testing.T) {
 	for _, f := range files {
 		inputs = append(inputs, verifier.Input{Path: f.Name, Data: f.Data})
 	}
-	suite, ds, err := verifier.Verify(context.Background(), inputs, verifier.Options{})
+	suite, ds, err := verifier.Verify(context.Background(), inputs, verifier.Options{Registry: all.Registry()})
 	require.NoError(t, err)
 	require.Empty(t, ds, "%d diagnostics", len(ds))
 	assert.Equal(t, verifier.Summary{Cases: 2500, Passed: 2500}, suite.Summary)

@@ -1,14 +1,15 @@
-package verifier
+package ompcheck
 
 import (
 	"context"
+	_ "embed"
 	"fmt"
 	"io"
 
 	"github.com/tidwall/gjson"
 
 	"github.com/deskcheck/deskcheck/host/omp"
-	"github.com/deskcheck/deskcheck/recorders"
+	"github.com/deskcheck/deskcheck/scenario"
 )
 
 // DefaultToolName is the tool a wrapper case calls unless it names one.
@@ -17,16 +18,29 @@ const DefaultToolName = "seed_note"
 // DefaultSafetyCheck is the message of the check `"safetyCheck": true` adds.
 const DefaultSafetyCheck = "Fictional seed shelf check"
 
-var wrapperScenario = Scenario{
+//go:embed wrapper.schema.json
+var wrapperSchema []byte
+
+// Wrapper is the scenario of calls through the host's tool wrapper.
+var Wrapper = &scenario.Scenario{
 	Name:        "wrapper",
 	Description: "calls through the host's tool wrapper: approval resolution, tool_call, the approval dialog, execution",
-	Given:       []string{"tool", "approval", "args", "mode", "autoApprove", "userPolicies", "ui", "choices", "repeat", "revise", "safetyCheck"},
-	Expected: Observables{
-		{"outcome", Exact}, {"effects", Exact}, {"prompts", Exact}, {"toolCalls", Exact}, {"successfulCalls", Exact},
-		{"input", JSONEqual}, {"errorIncludes", Substring}, {"promptIncludes", AnySubstring},
-		{"rpcRequests", Exact}, {"providerSafetyApproved", Exact},
+	Unit:        "call",
+	Schema:      wrapperSchema,
+	Expected: scenario.Observables{
+		{Key: "outcome", Comparer: scenario.Exact}, {Key: "effects", Comparer: scenario.Exact},
+		{Key: "prompts", Comparer: scenario.Exact}, {Key: "toolCalls", Comparer: scenario.Exact},
+		{Key: "successfulCalls", Comparer: scenario.Exact}, {Key: "input", Comparer: scenario.JSONEqual},
+		{Key: "errorIncludes", Comparer: scenario.Substring}, {Key: "promptIncludes", Comparer: scenario.AnySubstring},
+		{Key: "rpcRequests", Comparer: scenario.Exact}, {Key: "providerSafetyApproved", Comparer: scenario.Exact},
 	},
-	Suggest: func(given gjson.Result, obs map[string]any) []string {
+	Limits: []scenario.Limit{
+		{Name: "repeat", Pointer: "/given/repeat", Default: 1000, Help: "largest given.repeat of a wrapper case"},
+		{Name: "choices", Pointer: "/given/choices", Count: true, Default: 1000, Help: "most scripted choices in one wrapper case"},
+	},
+	Lint: lintWrapper,
+	Suggest: func(givenJSON []byte, obs map[string]any) []string {
+		given := gjson.ParseBytes(givenJSON)
 		keys := []string{"outcome", "effects", "prompts", "toolCalls"}
 		if given.Get("repeat").Int() > 1 {
 			keys = append(keys, "successfulCalls")
@@ -41,14 +55,58 @@ var wrapperScenario = Scenario{
 			keys = append(keys, "rpcRequests")
 		}
 		if sc := given.Get("safetyCheck"); sc.Exists() && sc.Type != gjson.False {
-			if suggestionValue("promptIncludes", obs["promptIncludes"]) != "" {
+			if v, _ := firstTitle("promptIncludes", obs["promptIncludes"]); v != "" {
 				keys = append(keys, "promptIncludes")
 			}
 			keys = append(keys, "providerSafetyApproved")
 		}
 		return keys
 	},
-	Run: runWrapper,
+	Shape: firstTitle,
+	Template: `{
+        "tool": "seed_note",
+        "approval": { "tier": "exec", "reason": "Placeholder: why this tool asks" },
+        "args": { "action": "publish" },
+        "mode": "always-ask",
+        "autoApprove": false,
+        "userPolicies": { "seed_note": "prompt" },
+        "ui": "rpc",
+        "choices": ["Approve", "Deny"],
+        "repeat": 2,
+        "revise": { "action": "inspect" },
+        "safetyCheck": false
+      }`,
+	SourceKey: "wrapper",
+	Run:       runWrapper,
+}
+
+// firstTitle shapes promptIncludes as an author writes it: the first
+// dialog title.
+func firstTitle(key string, v any) (any, bool) {
+	if key != "promptIncludes" {
+		return v, true
+	}
+	if titles, ok := v.([]any); ok && len(titles) > 0 {
+		return titles[0], true
+	}
+	return "", true
+}
+
+// lintWrapper warns when the scripted choices and the prompts expected
+// differ in number.
+func lintWrapper(givenJSON []byte, expected []scenario.Field, _ map[string]int) []scenario.Problem {
+	choices := gjson.GetBytes(givenJSON, "choices")
+	if !choices.Exists() {
+		return nil
+	}
+	n := 0
+	choices.ForEach(func(_, _ gjson.Result) bool { n++; return true })
+	for _, f := range expected {
+		if p := gjson.ParseBytes(f.Raw); f.Key == "prompts" && p.Int() != int64(n) {
+			return []scenario.Problem{{Pointer: "/given/choices", Warning: true, Message: fmt.Sprintf("%d scripted choices but %d prompts expected", n, p.Int())}}
+		}
+	}
+	return nil
 }
 
 // wrapperGiven is the decoded given block of a wrapper case.
@@ -125,8 +183,9 @@ func (g *wrapperGiven) args() any {
 	return g.Args.Value()
 }
 
-func runWrapper(ctx context.Context, c *Case, faults omp.Faults) (Observation, error) {
-	g := readWrapperGiven(c.Given)
+func runWrapper(ctx context.Context, givenJSON []byte, env scenario.Env) (scenario.Observation, error) {
+	faults := omp.Faults(env.Faults)
+	g := readWrapperGiven(gjson.ParseBytes(givenJSON))
 	if g.Tool == "" {
 		g.Tool = DefaultToolName
 	}
@@ -135,11 +194,11 @@ func runWrapper(ctx context.Context, c *Case, faults omp.Faults) (Observation, e
 	}
 	checks := g.SafetyChecks
 
-	trace := &recorders.Trace{}
-	script := recorders.NewScript(g.Choices, trace)
+	trace := env.Trace
+	script := NewScript(g.Choices, trace)
 	runner := omp.NewRunner()
-	var dialogs *recorders.Dialogs
-	var client *recorders.RPCClient
+	var dialogs *Dialogs
+	var client *RPCClient
 	var finish func()
 	switch g.UI {
 	case false:
@@ -148,26 +207,26 @@ func runWrapper(ctx context.Context, c *Case, faults omp.Faults) (Observation, e
 		var ui *omp.RPCUI
 		client, ui, finish = wireRPC(script, trace)
 		ui.Faults = faults
-		dialogs = &recorders.Dialogs{Inner: ui, Trace: trace}
+		dialogs = &Dialogs{Inner: ui, Trace: trace}
 	default:
-		dialogs = &recorders.Dialogs{Inner: recorders.ScriptedUI{Script: script}, Trace: trace}
+		dialogs = &Dialogs{Inner: ScriptedUI{Script: script}, Trace: trace}
 	}
 	if dialogs != nil {
 		runner.SetUI(dialogs)
 	}
-	toolCalls := &recorders.ToolCalls{Trace: trace}
+	toolCalls := &ToolCalls{Trace: trace}
 	if g.Revise != nil {
 		toolCalls.Revise = g.Revise
 	}
 	runner.OnToolCall(toolCalls.Handler())
-	exec := &recorders.Executor{Trace: trace}
-	w := &omp.Wrapper{Tool: omp.Tool{Name: g.Tool, Approval: g.Approval}, Exec: exec, Runner: runner, Observe: trace.Note, Faults: faults}
+	exec := &Executor{Trace: trace}
+	w := &omp.Wrapper{Tool: omp.Tool{Name: g.Tool, Approval: g.Approval}, Exec: exec, Runner: runner, Observe: noter(trace), Faults: faults}
 
 	var lastErr error
 	var lastCall *omp.CallContext
 	successes := 0
 	for i := 1; i <= g.Repeat; i++ {
-		trace.StartCall(i)
+		trace.Start(i)
 		args := g.args()
 		call := &omp.CallContext{
 			Settings:    &omp.Settings{ApprovalMode: g.Mode, Approval: g.UserPolicies},
@@ -185,12 +244,12 @@ func runWrapper(ctx context.Context, c *Case, faults omp.Faults) (Observation, e
 			trace.AddText("outcome", "throw: "+lastErr.Error())
 		}
 	}
-	trace.StartCall(0)
+	trace.Start(0)
 	if finish != nil {
 		finish()
 	}
 
-	obs := Observation{Values: map[string]any{
+	obs := scenario.Observation{Values: map[string]any{
 		"outcome":                "return",
 		"effects":                exec.Effects(),
 		"prompts":                0,
@@ -216,18 +275,17 @@ func runWrapper(ctx context.Context, c *Case, faults omp.Faults) (Observation, e
 	if n := script.Unused(); n > 0 {
 		trace.Add("script", "%d scripted answer(s) never asked for", n)
 	}
-	obs.Trace = trace.Events()
 	return obs, nil
 }
 
 // wireRPC connects the host's RPC select UI to a synthetic client over two
 // pipes. finish closes the host's output and waits until both sides have
 // stopped.
-func wireRPC(script *recorders.Script, trace *recorders.Trace) (*recorders.RPCClient, *omp.RPCUI, func()) {
+func wireRPC(script *Script, trace *Trace) (*RPCClient, *omp.RPCUI, func()) {
 	toClient, hostOut := io.Pipe()
 	toHost, clientOut := io.Pipe()
 	ui := omp.NewRPCUI(hostOut, toHost)
-	client := &recorders.RPCClient{Script: script, Trace: trace}
+	client := &RPCClient{Script: script, Trace: trace}
 	served := make(chan struct{})
 	go func() {
 		defer close(served)

@@ -1,66 +1,26 @@
-package recorders
+package ompcheck
 
 import (
-	"fmt"
 	"strconv"
-	"sync"
 
 	"github.com/deskcheck/deskcheck/host/omp"
+	"github.com/deskcheck/deskcheck/scenario"
 )
 
-// Event is one thing a recorder saw.
-type Event struct {
-	// Call is the 1-based call number within the case (0 outside a call).
-	Call int `json:"call"`
-	// Kind names the recorder or step: resolve, tool_call, select, answer,
-	// rpc-out, rpc-in, execute, write, handler, outcome, ...
-	Kind string `json:"kind"`
-	// Text says what happened.
-	Text string `json:"text"`
+// Trace and Event are the engine's; the recorders of this package write
+// to the case's trace.
+type (
+	Trace = scenario.Trace
+	Event = scenario.Event
+)
+
+// noter returns a recorder of the host wrapper's steps for t; it fits
+// omp.Wrapper.Observe.
+func noter(t *Trace) func(omp.Note) {
+	return func(n omp.Note) { note(t, n) }
 }
 
-// Trace is an ordered, concurrency-safe event log shared by the recorders
-// of one case.
-type Trace struct {
-	mu     sync.Mutex
-	call   int
-	events []Event
-}
-
-// StartCall numbers the events that follow as belonging to call n.
-func (t *Trace) StartCall(n int) {
-	t.mu.Lock()
-	t.call = n
-	t.mu.Unlock()
-}
-
-// Add appends an event whose text is format with args, as fmt.Sprintf
-// makes it.
-func (t *Trace) Add(kind, format string, args ...any) {
-	t.AddText(kind, fmt.Sprintf(format, args...))
-}
-
-// AddText appends an event with the text as given.
-func (t *Trace) AddText(kind, text string) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.events == nil {
-		t.events = make([]Event, 0, 12)
-	}
-	t.events = append(t.events, Event{Call: t.call, Kind: kind, Text: text})
-}
-
-// Events returns the events so far. Events are never changed once added,
-// and the slice returned has no room to grow, so later events cannot show
-// through it.
-func (t *Trace) Events() []Event {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.events[:len(t.events):len(t.events)]
-}
-
-// Note records a step of the host wrapper; it fits omp.Wrapper.Observe.
-func (t *Trace) Note(n omp.Note) {
+func note(t *Trace, n omp.Note) {
 	switch n.Step {
 	case "resolve-original", "resolve":
 		what := "effective input"

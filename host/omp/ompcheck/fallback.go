@@ -1,15 +1,15 @@
-package verifier
+package ompcheck
 
 import (
 	"context"
-	"encoding/json"
+	_ "embed"
 	"errors"
 	"strings"
 
 	"github.com/tidwall/gjson"
 
 	"github.com/deskcheck/deskcheck/host/omp"
-	"github.com/deskcheck/deskcheck/recorders"
+	"github.com/deskcheck/deskcheck/scenario"
 )
 
 // errorValue is a {code, message} pair from a case.
@@ -56,17 +56,24 @@ func (v *errorValue) hostError() *omp.Error {
 	return e
 }
 
-var fallbackScenario = Scenario{
+//go:embed fallback.schema.json
+var fallbackSchema []byte
+
+// Fallback is the scenario of one write through the host's file-write
+// fallback.
+var Fallback = &scenario.Scenario{
 	Name:        "fallback",
 	Description: "one write through the host's file-write fallback over an inert writer",
-	Given:       []string{"code", "message", "retryError", "mkdirError", "handlers"},
-	Expected: Observables{
-		{"outcome", Exact}, {"effects", Exact}, {"primitiveAttempts", Exact}, {"handlerCalls", Exact},
-		{"errorIncludes", Substring}, {"causeIncludes", Substring},
+	Unit:        "call",
+	Schema:      fallbackSchema,
+	Expected: scenario.Observables{
+		{Key: "outcome", Comparer: scenario.Exact}, {Key: "effects", Comparer: scenario.Exact},
+		{Key: "primitiveAttempts", Comparer: scenario.Exact}, {Key: "handlerCalls", Comparer: scenario.Exact},
+		{Key: "errorIncludes", Comparer: scenario.Substring}, {Key: "causeIncludes", Comparer: scenario.Substring},
 	},
-	Suggest: func(given gjson.Result, obs map[string]any) []string {
+	Suggest: func(givenJSON []byte, obs map[string]any) []string {
 		keys := []string{"outcome", "effects", "primitiveAttempts"}
-		if given.Get("handlers").Exists() {
+		if gjson.GetBytes(givenJSON, "handlers").Exists() {
 			keys = append(keys, "handlerCalls")
 		}
 		for _, k := range []string{"errorIncludes", "causeIncludes"} {
@@ -76,20 +83,29 @@ var fallbackScenario = Scenario{
 		}
 		return keys
 	},
-	Run: runFallback,
+	Template: `{
+        "code": "ENOENT",
+        "message": "Placeholder: no such fictional folder",
+        "retryError": { "code": "EACCES", "message": "Placeholder: retry denied" },
+        "mkdirError": { "code": "EACCES", "message": "Placeholder: parent folder denied" },
+        "handlers": ["decline", "fail"]
+      }`,
+	SourceKey: "fallback",
+	Run:       runFallback,
 }
 
 // FallbackTarget is the fictional path a fallback case writes to.
 const FallbackTarget = "/fictional/seed-shelf/card.txt"
 
-func runFallback(ctx context.Context, c *Case, faults omp.Faults) (Observation, error) {
+func runFallback(ctx context.Context, givenJSON []byte, env scenario.Env) (scenario.Observation, error) {
+	faults := omp.Faults(env.Faults)
 	var g struct {
 		errorValue
 		RetryError *errorValue
 		MkdirError *errorValue
 		Handlers   []string
 	}
-	c.Given.ForEach(func(k, v gjson.Result) bool {
+	gjson.ParseBytes(givenJSON).ForEach(func(k, v gjson.Result) bool {
 		switch {
 		case g.set(k.Str, v):
 		case k.Str == "retryError":
@@ -101,18 +117,18 @@ func runFallback(ctx context.Context, c *Case, faults omp.Faults) (Observation, 
 		}
 		return true
 	})
-	trace := &recorders.Trace{}
+	trace := env.Trace
 	errs := []error{g.errorValue.hostError()}
 	if g.RetryError != nil {
 		errs = append(errs, g.RetryError.hostError())
 	}
-	writer := &recorders.Writer{Errors: errs, Trace: trace}
-	ops := recorders.PathOps{Trace: trace}
+	writer := &Writer{Errors: errs, Trace: trace}
+	ops := PathOps{Trace: trace}
 	if g.MkdirError != nil {
 		ops.MkdirErr = g.MkdirError.hostError()
 	}
 	fb := &omp.Fallbacks{Faults: faults, OnHandlerError: func(err error) { trace.Add("handler", "the handler failed: %v; the next one is asked", err) }}
-	handlers := &recorders.Handlers{Trace: trace}
+	handlers := &Handlers{Trace: trace}
 	handlers.Register(fb, g.Handlers)
 	if len(g.Handlers) == 0 {
 		trace.Add("fallback", "no fallback handler is registered")
@@ -121,7 +137,7 @@ func runFallback(ctx context.Context, c *Case, faults omp.Faults) (Observation, 
 	}
 
 	err := fb.WriteFile(ctx, FallbackTarget, []byte("fictional seed note"), writer, ops, "")
-	obs := Observation{Values: map[string]any{
+	obs := scenario.Observation{Values: map[string]any{
 		"outcome":           "return",
 		"effects":           writer.Successes(),
 		"primitiveAttempts": writer.Attempts(),
@@ -134,10 +150,10 @@ func runFallback(ctx context.Context, c *Case, faults omp.Faults) (Observation, 
 		trace.Add("outcome", "return")
 	case writer.Produced(err):
 		obs.Values["outcome"] = "throw-same-error"
-		trace.Add("outcome", "throw the writer's own error: %s", recorders.ErrorText(err))
+		trace.Add("outcome", "throw the writer's own error: %s", ErrorText(err))
 	default:
 		obs.Values["outcome"] = "throw"
-		trace.Add("outcome", "throw an error the writer did not produce: %s", recorders.ErrorText(err))
+		trace.Add("outcome", "throw an error the writer did not produce: %s", ErrorText(err))
 	}
 	if err != nil {
 		obs.Values["errorIncludes"] = err.Error()
@@ -145,34 +161,45 @@ func runFallback(ctx context.Context, c *Case, faults omp.Faults) (Observation, 
 			obs.Values["causeIncludes"] = cause.Error()
 		}
 	}
-	obs.Trace = trace.Events()
 	return obs, nil
 }
 
-var classifyScenario = Scenario{
+//go:embed classify.schema.json
+var classifySchema []byte
+
+// Classify is the scenario of the host's permission-denied classifier.
+var Classify = &scenario.Scenario{
 	Name:        "classify-error",
 	Description: "the host's permission-denied classifier on one thrown value",
-	Given:       []string{"code", "message", "kind"},
-	Expected:    Observables{{"permissionDenied", Exact}, {"effects", Exact}},
-	Suggest: func(gjson.Result, map[string]any) []string {
+	Unit:        "call",
+	Schema:      classifySchema,
+	Expected:    scenario.Observables{{Key: "permissionDenied", Comparer: scenario.Exact}, {Key: "effects", Comparer: scenario.Exact}},
+	Suggest: func([]byte, map[string]any) []string {
 		return []string{"permissionDenied", "effects"}
 	},
-	Run: runClassify,
+	Template: `{
+        "code": "EACCES",
+        "message": "EACCES: placeholder refusal",
+        "kind": "error"
+      }`,
+	SourceKey: "fallback",
+	Run:       runClassify,
 }
 
-func runClassify(_ context.Context, c *Case, faults omp.Faults) (Observation, error) {
+func runClassify(_ context.Context, givenJSON []byte, env scenario.Env) (scenario.Observation, error) {
+	faults := omp.Faults(env.Faults)
 	var g struct {
 		errorValue
 		Kind string
 	}
-	c.Given.ForEach(func(k, v gjson.Result) bool {
+	gjson.ParseBytes(givenJSON).ForEach(func(k, v gjson.Result) bool {
 		if !g.set(k.Str, v) && k.Str == "kind" {
 			g.Kind = v.Str
 		}
 		return true
 	})
-	trace := &recorders.Trace{}
-	exec := &recorders.Executor{Trace: trace}
+	trace := env.Trace
+	exec := &Executor{Trace: trace}
 	var value any
 	switch g.Kind {
 	case "object":
@@ -181,7 +208,7 @@ func runClassify(_ context.Context, c *Case, faults omp.Faults) (Observation, er
 			obj["code"] = *g.Code
 		}
 		value = obj
-		trace.Add("classify", "classify a plain object (not an error): %s", recordersJSON(obj))
+		trace.Add("classify", "classify a plain object (not an error): %s", jsonText(obj))
 	case "string":
 		value = g.Message
 		trace.Add("classify", "classify a bare string: %q", g.Message)
@@ -196,10 +223,14 @@ func runClassify(_ context.Context, c *Case, faults omp.Faults) (Observation, er
 	}
 	denied := faults.IsPermissionDenied(value)
 	trace.Add("outcome", "permission denied: %v", denied)
-	return Observation{Values: map[string]any{"permissionDenied": denied, "effects": exec.Effects()}, Trace: trace.Events()}, nil
+	return scenario.Observation{Values: map[string]any{"permissionDenied": denied, "effects": exec.Effects()}}, nil
 }
 
-func recordersJSON(v any) string {
-	b, _ := json.Marshal(v)
-	return string(b)
+func stringList(v gjson.Result) []string {
+	var out []string
+	v.ForEach(func(_, s gjson.Result) bool {
+		out = append(out, s.Str)
+		return true
+	})
+	return out
 }

@@ -1,4 +1,4 @@
-package recorders
+package ompcheck
 
 import (
 	"context"
@@ -118,16 +118,16 @@ func TestExecutorAndToolCalls(t *testing.T) {
 
 func TestTraceNotes(t *testing.T) {
 	tr := &Trace{}
-	tr.StartCall(2)
-	tr.Note(omp.Note{Step: "resolve-original", Mode: "yolo", Resolution: &omp.Resolution{Policy: omp.PolicyDeny, Tier: omp.TierExec, Source: omp.SourceUser, PolicyKey: "seed_note", Row: 2}})
-	tr.Note(omp.Note{Step: "resolve", Mode: "write", Resolution: &omp.Resolution{Policy: omp.PolicyPrompt, Tier: omp.TierRead, Source: omp.SourceTool, Override: true, Row: 5}})
-	tr.Note(omp.Note{Step: "approval-required", Text: "Critical"})
-	tr.Note(omp.Note{Step: "no-ui"})
+	tr.Start(2)
+	note(tr, omp.Note{Step: "resolve-original", Mode: "yolo", Resolution: &omp.Resolution{Policy: omp.PolicyDeny, Tier: omp.TierExec, Source: omp.SourceUser, PolicyKey: "seed_note", Row: 2}})
+	note(tr, omp.Note{Step: "resolve", Mode: "write", Resolution: &omp.Resolution{Policy: omp.PolicyPrompt, Tier: omp.TierRead, Source: omp.SourceTool, Override: true, Row: 5}})
+	note(tr, omp.Note{Step: "approval-required", Text: "Critical"})
+	note(tr, omp.Note{Step: "no-ui"})
 	assert.Equal(t, []Event{
-		{Call: 2, Kind: "resolve", Text: "resolve (original input): deny — user policy tools.approval.seed_note is deny (decision row 2)"},
-		{Call: 2, Kind: "resolve", Text: "resolve (effective input): prompt — the tool demands a prompt (override) (decision row 5)"},
-		{Call: 2, Kind: "approval", Text: "approval required (reason: Critical)"},
-		{Call: 2, Kind: "approval", Text: "no interactive UI: the approval cannot be asked"},
+		{Seq: 2, Kind: "resolve", Text: "resolve (original input): deny — user policy tools.approval.seed_note is deny (decision row 2)"},
+		{Seq: 2, Kind: "resolve", Text: "resolve (effective input): prompt — the tool demands a prompt (override) (decision row 5)"},
+		{Seq: 2, Kind: "approval", Text: "approval required (reason: Critical)"},
+		{Seq: 2, Kind: "approval", Text: "no interactive UI: the approval cannot be asked"},
 	}, tr.Events())
 }
 
@@ -157,7 +157,7 @@ func TestExplainEveryRow(t *testing.T) {
 // not show in, or overwrite, what it returned.
 func TestTraceEventsAreASnapshot(t *testing.T) {
 	tr := &Trace{}
-	tr.StartCall(1)
+	tr.Start(1)
 	tr.Add("execute", "execute %d", 1)
 	tr.AddText("outcome", "return")
 	first := tr.Events()
@@ -165,7 +165,7 @@ func TestTraceEventsAreASnapshot(t *testing.T) {
 	for i := 0; i < 40; i++ {
 		tr.AddText("later", "more")
 	}
-	assert.Equal(t, []Event{{Call: 1, Kind: "execute", Text: "execute 1"}, {Call: 1, Kind: "outcome", Text: "return"}}, first)
+	assert.Equal(t, []Event{{Seq: 1, Kind: "execute", Text: "execute 1"}, {Seq: 1, Kind: "outcome", Text: "return"}}, first)
 	assert.Len(t, tr.Events(), 42)
 	grown := append(first, Event{Kind: "caller's own"})
 	assert.Len(t, grown, 3)

@@ -1,4 +1,4 @@
-package recorders
+package ompcheck
 
 import (
 	"bufio"

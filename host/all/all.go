@@ -1,0 +1,24 @@
+// Package all lists the host families deskcheck verifies. Adding a family
+// is one line here.
+package all
+
+import (
+	"github.com/deskcheck/deskcheck/host/omp/ompcheck"
+	"github.com/deskcheck/deskcheck/scenario"
+)
+
+// Families are the host families, in the order reports list them.
+var Families = []scenario.Family{
+	ompcheck.Family,
+}
+
+// Registry builds the registry of every family. The families are fixed at
+// build time, so an error here is a programming error, caught by this
+// package's tests.
+func Registry() *scenario.Registry {
+	r, err := scenario.NewRegistry(Families...)
+	if err != nil {
+		panic("deskcheck: the host families do not fit together: " + err.Error())
+	}
+	return r
+}

@@ -1,0 +1,35 @@
+// Package ompcheck runs deskcheck's OMP scenarios (wrapper, fallback,
+// classify-error) against the host model in host/omp, with recorders it
+// owns: a scripted and recording select UI, a synthetic RPC client that
+// speaks the host's frames over a byte stream, an inert executor, an inert
+// writer with its path steps and fallback handlers, and a recording
+// tool_call handler.
+//
+// Every count a verdict rests on comes from these recorders, never from the
+// case. Nothing here executes anything or touches a file: the executor and
+// the writer only record what they were asked to do.
+package ompcheck
+
+import (
+	"github.com/deskcheck/deskcheck/host/omp"
+	"github.com/deskcheck/deskcheck/scenario"
+)
+
+// Family is the OMP host with its three scenarios and its faults.
+var Family = scenario.Family{
+	Host: scenario.Host{
+		Name:      "omp",
+		Model:     "host/omp",
+		Reference: "oh-my-pi e3c6d1042a324e74035fa4917303240446f7166d (wrapper, approval); 4324de2c60d810ef19d4775a94dd194e57e6e33e (fallback, classifier)",
+	},
+	Scenarios: []*scenario.Scenario{Wrapper, Fallback, Classify},
+	Faults:    faults(),
+}
+
+func faults() []scenario.Fault {
+	out := make([]scenario.Fault, len(omp.FaultList))
+	for i, f := range omp.FaultList {
+		out[i] = scenario.Fault{Name: f.Name, Bug: f.Bug, Hint: f.Hint, ID: uint64(f.Fault)}
+	}
+	return out
+}

@@ -1,0 +1,170 @@
+package scenario
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+)
+
+// Comparer decides whether an observed value satisfies an expected one.
+// Both are plain JSON values: nil, bool, float64, string, []any and
+// map[string]any.
+type Comparer interface {
+	// Name says how values are compared, in words a report shows.
+	Name() string
+	Match(want, got any) bool
+}
+
+// Parter is a Comparer whose mismatches are best shown part by part (one
+// per audit field, say). Parts returns one Part per difference; the engine
+// names each mismatch key+Part.Name.
+type Parter interface {
+	Comparer
+	Parts(want, got any) []Part
+}
+
+// Part is one named difference inside a value.
+type Part struct {
+	Name     string
+	Expected any
+	Observed any
+}
+
+// The built-in comparers.
+var (
+	// Exact: counts, booleans and words must be equal, type included.
+	Exact Comparer = &builtin{"exact", func(w, g any) bool { return reflect.DeepEqual(w, g) }}
+	// JSONEqual: equal as JSON values (key order and number spelling
+	// aside).
+	JSONEqual Comparer = &builtin{"JSON-equal", func(w, g any) bool { return reflect.DeepEqual(w, g) }}
+	// Substring: the expected text occurs in the observed text.
+	Substring Comparer = &builtin{"substring", substring}
+	// AnySubstring: the expected text occurs in at least one observed text.
+	AnySubstring Comparer = &builtin{"substring of any", anySubstring}
+	// Absent: the expected text (not empty) occurs in no string of the
+	// observed value, neither a value nor a key, at any depth.
+	Absent Comparer = &builtin{"absent", absent}
+)
+
+type builtin struct {
+	name  string
+	match func(want, got any) bool
+}
+
+func (b *builtin) Name() string             { return b.name }
+func (b *builtin) Match(want, got any) bool { return b.match(want, got) }
+
+func substring(want, got any) bool {
+	w, ok1 := want.(string)
+	g, ok2 := got.(string)
+	return ok1 && ok2 && strings.Contains(g, w)
+}
+
+func anySubstring(want, got any) bool {
+	w, ok := want.(string)
+	list, _ := got.([]any)
+	for _, g := range list {
+		if s, isStr := g.(string); ok && isStr && strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+func absent(want, got any) bool {
+	w, ok := want.(string)
+	if !ok || w == "" {
+		return false
+	}
+	var occurs func(v any) bool
+	occurs = func(v any) bool {
+		switch x := v.(type) {
+		case string:
+			return strings.Contains(x, w)
+		case []any:
+			for _, e := range x {
+				if occurs(e) {
+					return true
+				}
+			}
+		case map[string]any:
+			for k, e := range x {
+				if strings.Contains(k, w) || occurs(e) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return !occurs(got)
+}
+
+// Normalize turns an observed Go value into the plain JSON form expected
+// values take (float64 numbers, []any, map[string]any), so that they
+// compare as JSON. Common shapes are converted directly; anything else
+// goes through encoding/json.
+func Normalize(v any) any {
+	switch x := v.(type) {
+	case nil, bool, string, float64:
+		return x
+	case int:
+		return float64(x)
+	case []string:
+		out := make([]any, len(x))
+		for i, s := range x {
+			out[i] = s
+		}
+		return out
+	case []any:
+		if isPlain(x) {
+			return x
+		}
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = Normalize(e)
+		}
+		return out
+	case map[string]any:
+		if isPlain(x) {
+			return x
+		}
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = Normalize(e)
+		}
+		return out
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return v
+	}
+	var out any
+	if err := json.Unmarshal(b, &out); err != nil {
+		return string(b)
+	}
+	return out
+}
+
+// isPlain tells whether v is already in plain JSON form, so that Normalize
+// can return it as it is instead of copying it.
+func isPlain(v any) bool {
+	switch x := v.(type) {
+	case nil, bool, string, float64:
+		return true
+	case []any:
+		for _, e := range x {
+			if !isPlain(e) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		for _, e := range x {
+			if !isPlain(e) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}

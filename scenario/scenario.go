@@ -1,0 +1,169 @@
+// Package scenario is the contract between deskcheck's engine and the host
+// families it verifies.
+//
+// A Family is one executable host model (its Host), the scenarios that drive
+// it and the deliberate bugs (Faults) it can be switched into. A Scenario
+// declares everything the engine, lint, `new`, `observe`, `explain`, the
+// case schema and the reports need to know about one kind of case: its
+// schema fragment (the single source of its given and expected keys), how
+// each expected key is compared, its limits, its lint, its template, what
+// its trace counts, and Run.
+//
+// The package imports no host. Hosts stay free of deskcheck imports too:
+// each family's adapter, in a sub-package of its host (host/omp/ompcheck),
+// imports this package and its host and nothing else of deskcheck.
+package scenario
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// Family is one executable host model and the scenarios that drive it.
+type Family struct {
+	Host      Host
+	Scenarios []*Scenario
+	// Faults are the deliberate bugs of this host; their IDs are private
+	// to the family and come back to it in Env.Faults.
+	Faults []Fault
+}
+
+// Host says which host model a family runs and what it models.
+type Host struct {
+	// Name is short and unique among families: it prefixes fault names
+	// ("omp/approval-remembered").
+	Name string
+	// Model is the package that holds the model, e.g. host/omp.
+	Model string
+	// Reference names what the model reproduces (a release, a commit, a
+	// specification).
+	Reference string
+}
+
+// Fault is a deliberate boundary bug of a host model.
+type Fault struct {
+	Name string
+	// Bug says what the faulty host does wrong.
+	Bug string
+	// Hint says what a case needs in order to catch the fault.
+	Hint string
+	// ID is opaque to the engine; it is passed back in Env.Faults.
+	ID uint64
+}
+
+// Scenario is one kind of case.
+type Scenario struct {
+	Name        string
+	Description string
+	// Unit is what Event.Seq counts in this scenario's trace: "call",
+	// "step", "request".
+	Unit string
+	// Schema is a draft-07 fragment {"given": {...}, "expected": {...}}
+	// with optional "definitions" of its own. It is the one place the
+	// scenario's given and expected keys are listed.
+	Schema []byte
+	// Expected lists, in canonical order, the observed keys and how each
+	// is compared. Its keys are those of the fragment's expected block.
+	Expected Observables
+	// Limits bound what one case may ask for.
+	Limits []Limit
+	// Lint checks a schema-valid case for what the schema cannot see.
+	// Optional.
+	Lint func(given []byte, expected []Field, limits map[string]int) []Problem
+	// Run builds the host and the recorders from the given block, runs
+	// it, and returns what the recorders observed. An error means the
+	// case could not run (errored), not that it failed.
+	Run func(ctx context.Context, given []byte, env Env) (Observation, error)
+	// Suggest picks the expected keys worth asserting for a case, in
+	// canonical order, from its given block and what was observed.
+	Suggest func(given []byte, observed map[string]any) []string
+	// Shape turns an observed value into the value an author writes for
+	// key (the first dialog title of a list of titles, say); false means
+	// the key is never proposed. Optional: values are taken as observed.
+	Shape func(key string, observed any) (any, bool)
+	// Template is the given block of `deskcheck new`, every key present.
+	Template string
+	// SourceKey is the key of the desk's sources that `new` writes.
+	SourceKey string
+}
+
+// Env is what the engine hands a scenario's Run.
+type Env struct {
+	// Faults is the OR of the IDs of this family's faults to switch on
+	// (zero: the correct model).
+	Faults uint64
+	// Trace receives the events of the run.
+	Trace *Trace
+	// Limits holds the resolved value of every limit the scenario
+	// declares, by name.
+	Limits map[string]int
+}
+
+// Observation is what the recorders saw while a case ran: one value per
+// expected key the scenario can observe. The trace is in Env.Trace.
+type Observation struct {
+	Values map[string]any
+	// Boundary counts the case's actions for the boundary-response
+	// dimensions; nil when the scenario scripts no action.
+	Boundary *Boundary
+}
+
+// Field is one key of a case's expected block, as written.
+type Field struct {
+	Key string
+	Raw json.RawMessage
+}
+
+// Problem is something a scenario's lint found in one case.
+type Problem struct {
+	// Pointer is relative to the case, e.g. /given/choices.
+	Pointer string
+	// Key: the problem is about the key Pointer names, not its value.
+	Key     bool
+	Warning bool
+	Message string
+}
+
+// Limit bounds one thing a case may ask for.
+type Limit struct {
+	// Name is unique within the scenario; the command line sets it as
+	// -limit SCENARIO.NAME=N.
+	Name string
+	// Pointer is where the limited value sits in a case, e.g.
+	// /given/repeat.
+	Pointer string
+	// Count: the limit bounds the number of elements of the array at
+	// Pointer. Otherwise the value at Pointer must be a whole number
+	// no larger than the limit.
+	Count   bool
+	Default int
+	Help    string
+}
+
+// Observable is one expected key and how it is compared.
+type Observable struct {
+	Key      string
+	Comparer Comparer
+}
+
+// Observables is an ordered list of observable keys.
+type Observables []Observable
+
+// Comparer returns how key is compared, and whether it is observed.
+func (o Observables) Comparer(key string) (Comparer, bool) {
+	for _, x := range o {
+		if x.Key == key {
+			return x.Comparer, true
+		}
+	}
+	return nil, false
+}
+
+// Keys returns the keys in order.
+func (o Observables) Keys() []string {
+	keys := make([]string, len(o))
+	for i, x := range o {
+		keys[i] = x.Key
+	}
+	return keys
+}
