@@ -117,7 +117,7 @@ func TestJSONMatchesItsSchema(t *testing.T) {
 	for _, paths := range [][]string{
 		{"../cases/boundary-desk.json"},
 		{mutatedDesk(t)},
-		{"../verifier/testdata/scenarios.json", "../cases/boundary-desk.json"},
+		{"../host/omp/ompcheck/testdata/omp-desk.json", "../cases/boundary-desk.json"},
 	} {
 		var buf bytes.Buffer
 		require.NoError(t, JSON{}.Write(&buf, Build(suiteOf(t, paths...), time.Now())))

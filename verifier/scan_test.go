@@ -13,7 +13,7 @@ func TestScanAgreesWithReferenceWalk(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	paths = append(paths, "testdata/scenarios.json", "../cases/boundary-desk.json")
+	paths = append(paths, "../host/omp/ompcheck/testdata/omp-desk.json", "../cases/boundary-desk.json")
 	for _, p := range paths {
 		data, err := os.ReadFile(p)
 		if err != nil {

@@ -67,7 +67,7 @@ func TestStrengthExcludesCasesThatFailAlready(t *testing.T) {
 }
 
 func TestScenarioDeskCatchesTheDeskGaps(t *testing.T) {
-	in := readInput(t, "testdata/scenarios.json")
+	in := readInput(t, "../host/omp/ompcheck/testdata/omp-desk.json")
 	desks, _ := LoadAll(testReg, []Input{in}, Limits{})
 	cases, _ := Select(desks, nil)
 	gaps := ompFaults(t, "revision-ignored", "yolo-user-allow-beats-tool-prompt", "approve-case-insensitive")

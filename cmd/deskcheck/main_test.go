@@ -134,7 +134,7 @@ func TestUsageAndInputErrors(t *testing.T) {
 		{"missing path", []string{"validate", "does/not/exist.json"}, 2, "does/not/exist.json: no such file or directory"},
 		{"a folder without case files", []string{"verify", "%TMP%"}, 2, "no cases: no *.json file found"},
 		{"invalid files are not run", []string{"verify", "../../verifier/testdata/invalid/wrong-type.json"}, 2, "invalid case files; nothing was run"},
-		{"the report may not go into a case folder", []string{"verify", "-out", "../../verifier/testdata/out", "../../verifier/testdata/scenarios.json"}, 2, "holds case files; choose another with -out"},
+		{"the report may not go into a case folder", []string{"verify", "-out", "../../host/omp/ompcheck/testdata/out", "../../host/omp/ompcheck/testdata/omp-desk.json"}, 2, "holds case files; choose another with -out"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.reason, func(t *testing.T) {
@@ -160,7 +160,7 @@ func TestHelp(t *testing.T) {
 
 func TestVerifyFolder(t *testing.T) {
 	dir := t.TempDir()
-	data, err := os.ReadFile("../../verifier/testdata/scenarios.json")
+	data, err := os.ReadFile("../../host/omp/ompcheck/testdata/omp-desk.json")
 	require.NoError(t, err)
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, "desks", "nested"), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "desks", "nested", "s.json"), data, 0o644))

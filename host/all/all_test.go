@@ -1,12 +1,17 @@
 package all
 
 import (
+	"context"
 	"flag"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/deskcheck/deskcheck/verifier"
 )
 
 var update = flag.Bool("update", false, "rewrite schema/case.schema.json from the registry")
@@ -24,4 +29,88 @@ func TestCaseSchemaIsCurrent(t *testing.T) {
 	got, err := os.ReadFile(path)
 	require.NoError(t, err)
 	assert.Equal(t, string(want), string(got), "schema/case.schema.json is stale: run go test ./host/all -update")
+}
+
+// desks are the bundled desks and every adapter's testdata desks.
+func desks(t *testing.T) []verifier.Input {
+	t.Helper()
+	var paths []string
+	for _, pattern := range []string{"../../cases/*.json", "../*/*check/testdata/*.json", "../*/*/*check/testdata/*.json"} {
+		more, err := filepath.Glob(pattern)
+		require.NoError(t, err)
+		paths = append(paths, more...)
+	}
+	var inputs []verifier.Input
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		require.NoError(t, err)
+		inputs = append(inputs, verifier.Input{Path: p, Data: data})
+	}
+	return inputs
+}
+
+// TestEveryFamily holds every registered family to the same rules: its
+// desks pass, every fault of the family is caught by at least one case of
+// its own family, a fault changes nothing in another family's cases, and
+// every suggestion names a key the scenario declares.
+func TestEveryFamily(t *testing.T) {
+	reg := Registry()
+	suite, ds, err := verifier.Verify(context.Background(), desks(t), verifier.Options{Registry: reg})
+	require.NoError(t, err)
+	require.False(t, ds.HasErrors(), "%v", ds)
+	for _, r := range suite.Results {
+		require.Equal(t, verifier.Pass, r.Status, "%s: %+v %s", r.Case.FullID(), r.Mismatches, r.Err)
+		sc, _ := r.Case.Spec()
+		for _, s := range r.Suggested {
+			_, ok := sc.Expected.Comparer(s.Key)
+			assert.True(t, ok, "%s suggests %s, which %s does not declare", r.Case.FullID(), s.Key, sc.Name)
+		}
+	}
+	seen := map[string]bool{}
+	for _, r := range suite.Results {
+		_, fam := r.Case.Spec()
+		seen[fam.Host.Name] = true
+	}
+	for _, f := range reg.Families() {
+		assert.True(t, seen[f.Host.Name], "family %s has cases in its desks", f.Host.Name)
+	}
+	strength := verifier.MeasureStrength(context.Background(), suite.Results, reg.Faults())
+	for _, f := range strength.Faults {
+		assert.True(t, f.Caught(), "%s is caught by a case (hint: %s)", f.Fault.FullName(), f.Fault.Hint)
+		for _, id := range f.CaughtBy {
+			for _, r := range suite.Results {
+				if r.Case.FullID() == id {
+					_, fam := r.Case.Spec()
+					assert.Equal(t, f.Fault.Host, fam.Host.Name, "%s is caught only by cases of its own family", f.Fault.FullName())
+				}
+			}
+		}
+	}
+}
+
+// TestReadmeListsEveryKey: the README's section of every scenario names
+// each given and expected key of its fragment.
+func TestReadmeListsEveryKey(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	readme := string(data)
+	reg := Registry()
+	for _, name := range reg.Names() {
+		sc, _, _ := reg.Lookup(name)
+		heading := "### Scenario `" + name + "`"
+		start := strings.Index(readme, heading)
+		if !assert.GreaterOrEqual(t, start, 0, "the README has a section %q", heading) {
+			continue
+		}
+		section := readme[start+len(heading):]
+		if end := strings.Index(section, "\n### "); end >= 0 {
+			section = section[:end]
+		}
+		for _, k := range append(reg.GivenKeys(name), sc.Expected.Keys()...) {
+			assert.Contains(t, section, "`"+k+"`", "the README section of %s names %s", name, k)
+		}
+		for _, l := range sc.Limits {
+			assert.Contains(t, section, name+"."+l.Name, "the README section of %s names its limit %s", name, l.Name)
+		}
+	}
 }
