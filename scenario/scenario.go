@@ -97,6 +97,10 @@ type Env struct {
 	// Limits holds the resolved value of every limit the scenario
 	// declares, by name.
 	Limits map[string]int
+	// Expected is the case's expected block as written: the script that
+	// the boundary-response denominators come from (what should happen).
+	// Run must never read an observation from it.
+	Expected []Field
 }
 
 // Observation is what the recorders saw while a case ran: one value per

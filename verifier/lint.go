@@ -108,11 +108,7 @@ func lintCase(c *Case, limits Limits) Diagnostics {
 		}
 	}
 	if sc.Lint != nil {
-		fields := make([]scenario.Field, len(c.Expected))
-		for i, f := range c.Expected {
-			fields[i] = scenario.Field{Key: f.Key, Raw: []byte(f.Value.Raw)}
-		}
-		for _, p := range sc.Lint([]byte(c.Given.Raw), fields, resolved) {
+		for _, p := range sc.Lint([]byte(c.Given.Raw), c.script(), resolved) {
 			sev := Error
 			if p.Warning {
 				sev = Warning

@@ -71,6 +71,16 @@ type Case struct {
 	fam *scenario.Family
 }
 
+// script returns the expected block as the scenario contract hands it to
+// Run.
+func (c *Case) script() []scenario.Field {
+	out := make([]scenario.Field, len(c.Expected))
+	for i, f := range c.Expected {
+		out[i] = scenario.Field{Key: f.Key, Raw: []byte(f.Value.Raw)}
+	}
+	return out
+}
+
 // Spec returns the scenario the case runs and its family.
 func (c *Case) Spec() (*scenario.Scenario, *scenario.Family) { return c.sc, c.fam }
 

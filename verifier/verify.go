@@ -74,7 +74,7 @@ func RunCase(ctx context.Context, c *Case, fault *scenario.QualifiedFault) (res 
 			res.Status, res.Err = Errored, fmt.Sprintf("panic while running the case: %v\n%s", p, debug.Stack())
 		}
 	}()
-	env := scenario.Env{Trace: &scenario.Trace{}, Limits: c.Desk.limits.For(sc)}
+	env := scenario.Env{Trace: &scenario.Trace{}, Limits: c.Desk.limits.For(sc), Expected: c.script()}
 	if fault != nil && fault.Host == fam.Host.Name {
 		env.Faults = fault.ID
 	}
