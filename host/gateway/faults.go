@@ -1,0 +1,128 @@
+package gateway
+
+import "sort"
+
+// Fault is one deliberate boundary bug of the gateway. The zero set is the
+// reference model; each fault changes exactly one rule.
+type Fault uint64
+
+// Faults is a set of faults, one bit each.
+type Faults uint64
+
+// Has reports whether f is in the set.
+func (s Faults) Has(f Fault) bool { return s&Faults(f) != 0 }
+
+// With returns the set with f added.
+func (s Faults) With(f Fault) Faults { return s | Faults(f) }
+
+// The faults.
+const (
+	// FaultExpiryExclusive: an approval is expired only when expiresAt is
+	// strictly before now, so expiry at exactly now passes.
+	FaultExpiryExclusive Fault = 1 << iota
+	// FaultBindingIgnoresArguments: the binding compares principal, action
+	// and resource but not the argument digest.
+	FaultBindingIgnoresArguments
+	// FaultApprovalNotConsumed: a successful publication leaves its approval
+	// unconsumed, so it can be replayed.
+	FaultApprovalNotConsumed
+	// FaultConsumeOnDeny: a publication denied at checks 6b to 6e still
+	// consumes the approval.
+	FaultConsumeOnDeny
+	// FaultApprovalStateUnchecked: check 6c is skipped, so pending and
+	// rejected approvals authorize.
+	FaultApprovalStateUnchecked
+	// FaultPrincipalFromRequest: a string member "principal" of the request
+	// is removed before the envelope check and used as the principal (role,
+	// binding and audit).
+	FaultPrincipalFromRequest
+	// FaultApprovalIDFromRequest: a string member "approvalId" of the
+	// request is removed before the envelope check and used instead of the
+	// trusted approval id.
+	FaultApprovalIDFromRequest
+	// FaultEffectOnDeny: a create_draft or publish_summary denied at checks
+	// 5a to 6e still appends its draft or publication; the decision, the
+	// reason and the approval are unchanged.
+	FaultEffectOnDeny
+	// FaultAuditBeforeDispatch: the audit event is written before dispatch,
+	// so approvalStateAfter repeats the state before and effectCount misses
+	// this step's effect.
+	FaultAuditBeforeDispatch
+	// FaultReadByReference: read returns the stored list itself, so a
+	// caller's edits change later reads.
+	FaultReadByReference
+	// FaultTextLengthBytes: text length is counted in UTF-8 bytes.
+	FaultTextLengthBytes
+	// FaultDenyAll: every request is denied with policy_unavailable.
+	FaultDenyAll
+	// FaultDigestNotCanonical: digests are taken over compact JSON with
+	// members in written order and non-ASCII escaped as \uXXXX instead of
+	// RFC 8785.
+	FaultDigestNotCanonical
+	// FaultResourcePrefixMatch: a resource passes the allowlist when it
+	// starts with an allowed entry, and read serves that entry.
+	FaultResourcePrefixMatch
+)
+
+// FaultInfo names and explains a fault.
+type FaultInfo struct {
+	Fault Fault
+	Name  string
+	// Bug says what the faulty gateway does wrong.
+	Bug string
+	// Hint says what a case needs in order to catch the fault.
+	Hint string
+}
+
+// FaultList describes every fault, in declaration order. The model never
+// reads it.
+var FaultList = []FaultInfo{
+	{FaultExpiryExclusive, "expiry-exclusive", "an approval expiring exactly at now still authorizes",
+		`scenario gateway: a publication whose approval has expiresAt equal to the trusted now, expecting deny approval_expired`},
+	{FaultBindingIgnoresArguments, "binding-ignores-arguments", "the approval binding ignores the argument digest",
+		`scenario gateway: a publication whose text differs from the approved arguments (one character is enough), expecting deny approval_binding_mismatch`},
+	{FaultApprovalNotConsumed, "approval-not-consumed", "a successful publication does not consume its approval",
+		`scenario gateway: the same approved publication twice, expecting allow then deny approval_consumed (or approvals {"<id>": "consumed"})`},
+	{FaultConsumeOnDeny, "consume-on-deny", "a publication denied at checks 6b-6e consumes its approval",
+		`scenario gateway: a publication denied for binding, state or expiry, expecting the approval's label unchanged in approvals or audit approvalStateAfter`},
+	{FaultApprovalStateUnchecked, "approval-state-unchecked", "pending and rejected approvals authorize",
+		`scenario gateway: an otherwise valid publication with a pending or rejected approval, expecting deny approval_not_approved`},
+	{FaultPrincipalFromRequest, "principal-from-request", "a principal member of the request is taken as the principal",
+		`scenario gateway: a request with a top-level "principal" naming a more powerful principal, expecting deny envelope_extra_key and no effect`},
+	{FaultApprovalIDFromRequest, "approval-id-from-request", "an approvalId member of the request replaces the trusted approval id",
+		`scenario gateway: a publication whose request carries a top-level "approvalId" of a valid approval and no trusted one, expecting deny envelope_extra_key`},
+	{FaultEffectOnDeny, "effect-on-deny", "a draft or publication denied at checks 5a-6e is still appended",
+		`scenario gateway: a create_draft or publish_summary denied at the argument or approval checks, expecting draftEffects or publicationEffects 0`},
+	{FaultAuditBeforeDispatch, "audit-before-dispatch", "the audit event is written before dispatch",
+		`scenario gateway: an allowed draft or publication, expecting audit effectCount including it (or approvalStateAfter "consumed")`},
+	{FaultReadByReference, "read-by-reference", "read returns the stored records, not a copy",
+		`scenario gateway: a read with tamper true followed by another read, expecting results with the original notes`},
+	{FaultTextLengthBytes, "text-length-bytes", "text length is counted in UTF-8 bytes",
+		`scenario gateway: a text of at most 2000 code points but more than 2000 bytes (for example 1001 × "é"), expecting allow`},
+	{FaultDenyAll, "deny-all", "every request is denied with policy_unavailable",
+		`scenario gateway: any request the policy permits, expecting allow (an allowed control)`},
+	{FaultDigestNotCanonical, "digest-not-canonical", "digests are not taken over RFC 8785 canonical JSON",
+		`scenario gateway: arguments with non-ASCII text, unsorted keys or non-canonical numbers, expecting audit argumentDigest (or a binding) by the canonical digest`},
+	{FaultResourcePrefixMatch, "resource-prefix-match", "the resource allowlist matches by prefix",
+		`scenario gateway: a read of a resource that extends an allowed one (for example "ops/orders/" or "ops/orders-archive"), expecting deny resource_not_allowed`},
+}
+
+// LookupFault returns the fault called name.
+func LookupFault(name string) (FaultInfo, bool) {
+	for _, f := range FaultList {
+		if f.Name == name {
+			return f, true
+		}
+	}
+	return FaultInfo{}, false
+}
+
+// FaultNames returns every fault name, sorted.
+func FaultNames() []string {
+	names := make([]string, len(FaultList))
+	for i, f := range FaultList {
+		names[i] = f.Name
+	}
+	sort.Strings(names)
+	return names
+}
