@@ -1,0 +1,589 @@
+package household
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Decision is one scripted model response.
+type Decision struct {
+	// Object, when not nil, is an already-parsed decision: the JSON text
+	// of an object. A repeated key keeps its last value.
+	Object json.RawMessage
+	// Text is a raw response, used when Object is nil. It is parsed as
+	// strict JSON when the runtime processes it; "" is the empty response.
+	Text string
+}
+
+// Config is the input of one run.
+type Config struct {
+	// Decisions are the scripted responses, in order. After the last one
+	// the model answers with the empty response.
+	Decisions []Decision
+	// Latencies are the seconds the k-th model request takes; missing
+	// entries are 0.
+	Latencies []float64
+	// Households are the authorised households, as given (nil: none).
+	Households []string
+	// Tools are the catalogue tools available to the caller (nil: none).
+	Tools []string
+	// Timeouts are the tools whose worker times out when run.
+	Timeouts []string
+	// ToolSeconds is the time each successful tool execution takes.
+	ToolSeconds float64
+	// MaxDecisions is the decision budget.
+	MaxDecisions int
+	// DeadlineSeconds is the total deadline; it must be positive.
+	DeadlineSeconds float64
+	// Faults switches the model into boundary bugs.
+	Faults Faults
+}
+
+// Defaults of a Config.
+const (
+	DefaultMaxDecisions    = 4
+	DefaultDeadlineSeconds = 30.0
+)
+
+// NewConfig returns a Config with the given decisions and every other
+// input at its default: household hh-anand, all three tools, no
+// timeouts, no latency, four decisions, a 30-second deadline, no fault.
+func NewConfig(decisions ...Decision) Config {
+	return Config{
+		Decisions:       decisions,
+		Households:      []string{DefaultHousehold},
+		Tools:           Catalogue(),
+		MaxDecisions:    DefaultMaxDecisions,
+		DeadlineSeconds: DefaultDeadlineSeconds,
+	}
+}
+
+// validate checks a Config and parses its already-parsed decisions.
+func (c Config) validate() ([]any, error) {
+	parsed := make([]any, len(c.Decisions))
+	for i, d := range c.Decisions {
+		if d.Object == nil {
+			continue
+		}
+		v, err := parseJSON(string(d.Object), false)
+		if err != nil {
+			return nil, fmt.Errorf("decision %d: %v", i+1, err)
+		}
+		if _, ok := v.(*object); !ok {
+			return nil, fmt.Errorf("decision %d: not a JSON object", i+1)
+		}
+		parsed[i] = v
+	}
+	for i, l := range c.Latencies {
+		if !finiteAtLeastZero(l) {
+			return nil, fmt.Errorf("latency %d: must be a finite number ≥ 0", i+1)
+		}
+	}
+	for _, t := range c.Tools {
+		if !InCatalogue(t) {
+			return nil, fmt.Errorf("tools: %q is not in the catalogue", t)
+		}
+	}
+	for _, t := range c.Timeouts {
+		if !InCatalogue(t) {
+			return nil, fmt.Errorf("timeouts: %q is not in the catalogue", t)
+		}
+	}
+	if !finiteAtLeastZero(c.ToolSeconds) {
+		return nil, fmt.Errorf("toolSeconds: must be a finite number ≥ 0")
+	}
+	if c.MaxDecisions < 0 {
+		return nil, fmt.Errorf("maxDecisions: must be ≥ 0")
+	}
+	if math.IsInf(c.DeadlineSeconds, 0) || !(c.DeadlineSeconds > 0) {
+		return nil, fmt.Errorf("deadlineSeconds: must be a finite number > 0")
+	}
+	return parsed, nil
+}
+
+func finiteAtLeastZero(x float64) bool { return x >= 0 && !math.IsInf(x, 1) }
+
+func set(names []string) map[string]bool {
+	m := make(map[string]bool, len(names))
+	for _, n := range names {
+		m[n] = true
+	}
+	return m
+}
+
+// attemptState is an attempt while the run is under way.
+type attemptState struct {
+	Attempt
+	record *object // the boundary's record of the attempt, if any
+	obs    any     // the observation, nil for a timeout
+	output *object // the output, for status ok
+}
+
+// run is the state of one run. Nothing in it outlives Run.
+type run struct {
+	cfg        Config
+	faults     Faults
+	parsed     []any
+	households map[string]bool
+	tools      map[string]bool
+	timeouts   map[string]bool
+
+	step       int // loop iteration, 1-based
+	elapsed    float64
+	modelCalls int
+	taken      int
+	k          int
+
+	calls        []any // the boundary's record: *object {name, arguments}
+	attempts     []*attemptState
+	outputs      map[string]*object // outputs by evidence id
+	lastSnapshot string             // household of the last successful read
+	effects      int
+	diagnostics  []string
+	events       []Event
+}
+
+// Run drives the runtime with cfg until it ends. It executes nothing: tool
+// outputs come from fixtures and the clock is the data in cfg. An error
+// means cfg is not a valid input.
+func Run(cfg Config) (*Result, error) {
+	parsed, err := cfg.validate()
+	if err != nil {
+		return nil, err
+	}
+	r := &run{
+		cfg:        cfg,
+		faults:     cfg.Faults,
+		parsed:     parsed,
+		households: set(cfg.Households),
+		tools:      set(cfg.Tools),
+		timeouts:   set(cfg.Timeouts),
+		outputs:    map[string]*object{},
+	}
+	return r.loop(), nil
+}
+
+func (r *run) note(kind, format string, args ...any) {
+	r.events = append(r.events, Event{Step: r.step, Kind: kind, Text: fmt.Sprintf(format, args...)})
+}
+
+func seconds(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) + " s" }
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// Diagnostic lines.
+const (
+	diagStepBudget = "RuntimeError: step budget exhausted"
+	diagDeadline   = "TimeoutError: request deadline exhausted"
+)
+
+func diagTimeout(name string) string {
+	return fmt.Sprintf("TimeoutError: %s worker timed out (workers/%s.py:88)", name, name)
+}
+
+// loop is the decision loop.
+func (r *run) loop() *Result {
+	for {
+		r.step++
+		// 1. The step budget, before the clock.
+		over := r.taken >= r.cfg.MaxDecisions
+		if r.faults.Has(FaultStepLimitOffByOne) {
+			over = r.taken > r.cfg.MaxDecisions
+		}
+		if over {
+			r.note(EventBudget, "decisions %d of budget %d: no decision left", r.taken, r.cfg.MaxDecisions)
+			r.diagnostics = append(r.diagnostics, diagStepBudget)
+			return r.runtimeEnd(StepLimit, "the decision budget is spent without a final decision")
+		}
+		r.note(EventBudget, "decisions %d < budget %d", r.taken, r.cfg.MaxDecisions)
+
+		// 2. The clock, before asking the model.
+		if r.faults.Has(FaultDeadlineAfterOnly) {
+			r.note(EventClock, "clock %s: not checked before the request", seconds(r.elapsed))
+		} else if r.elapsed >= r.cfg.DeadlineSeconds {
+			r.note(EventClock, "clock %s ≥ deadline %s: no time left to ask the model", seconds(r.elapsed), seconds(r.cfg.DeadlineSeconds))
+			r.diagnostics = append(r.diagnostics, diagDeadline)
+			return r.runtimeEnd(DeadlineExceeded, "the deadline passed before a model request")
+		} else {
+			r.note(EventClock, "clock %s < deadline %s: the model is asked", seconds(r.elapsed), seconds(r.cfg.DeadlineSeconds))
+		}
+
+		// 3. One model request.
+		raw, obj, latency := r.next()
+		r.modelCalls++
+		r.elapsed += latency
+		for _, a := range r.attempts {
+			if a.Receipt {
+				a.Delivered = true
+			}
+		}
+		r.note(EventRequest, "model request %d took %s", r.modelCalls, seconds(latency))
+
+		// 4. The clock, after the response.
+		if r.faults.Has(FaultLateResponseAccepted) {
+			r.note(EventClock, "clock %s: not checked after the response", seconds(r.elapsed))
+		} else if r.elapsed >= r.cfg.DeadlineSeconds {
+			r.note(EventClock, "clock %s ≥ deadline %s: the response is late and discarded unparsed", seconds(r.elapsed), seconds(r.cfg.DeadlineSeconds))
+			r.diagnostics = append(r.diagnostics, diagDeadline)
+			return r.runtimeEnd(DeadlineExceeded, "the deadline passed while the model answered")
+		} else {
+			r.note(EventClock, "clock %s < deadline %s: the response is in time", seconds(r.elapsed), seconds(r.cfg.DeadlineSeconds))
+		}
+
+		// 5. The response is a decision.
+		r.taken++
+		n := r.taken
+
+		// 6. Parse.
+		decision := obj
+		if decision == nil {
+			v, err := parseJSON(raw, true)
+			if err != nil {
+				if raw == "" {
+					r.note(EventParse, "the response is empty (the script has no decision left)")
+				} else {
+					r.note(EventParse, "the response is not valid JSON: %v", err)
+				}
+				r.diagnostics = append(r.diagnostics, fmt.Sprintf("ValueError: decision %d is not valid JSON", n))
+				return r.runtimeEnd(ParserFailure, "the response is not valid JSON; there is no repair")
+			}
+			decision = v
+		}
+
+		// 7. Shape.
+		d, isObj := decision.(*object)
+		var toolV, finalV any
+		var hasTool, hasFinal bool
+		if isObj {
+			toolV, hasTool = d.get("tool")
+			finalV, hasFinal = d.get("final")
+		}
+		name, nameIsString := toolV.(string)
+		if !isObj || hasTool == hasFinal || (hasTool && !nameIsString) {
+			r.note(EventParse, "the decision is not an object with exactly one of tool (a string) and final")
+			r.diagnostics = append(r.diagnostics, fmt.Sprintf("ValueError: decision %d has an invalid shape", n))
+			return r.runtimeEnd(ParserFailure, "the decision has an invalid shape")
+		}
+
+		// 8. A final decision.
+		if hasFinal {
+			final, ok := finalV.(*object)
+			var outcome string
+			if ok {
+				o, _ := final.get("outcome")
+				outcome, _ = o.(string)
+			}
+			allowed := ModelOutcome(Outcome(outcome))
+			if r.faults.Has(FaultRuntimeOutcomeClaimable) {
+				for _, o := range Outcomes() {
+					allowed = allowed || outcome == string(o)
+				}
+			}
+			if !ok || !allowed {
+				r.note(EventParse, "the final result is not an object whose outcome is answered, clarify or escalated")
+				r.diagnostics = append(r.diagnostics, fmt.Sprintf("ValueError: decision %d has an invalid final result", n))
+				return r.runtimeEnd(ParserFailure, "the final result is invalid; a runtime outcome cannot be declared by the model")
+			}
+			r.note(EventParse, "a final decision with outcome %s", outcome)
+			return r.finalEnd(Outcome(outcome), final)
+		}
+
+		// 9 and 10. A tool decision.
+		args, present := d.get("arguments")
+		if !present {
+			args = &object{}
+		}
+		r.note(EventParse, "a tool decision for %q", name)
+		if r.attempt(name, args) {
+			return r.runtimeEnd(Unavailable, "the "+name+" worker timed out")
+		}
+	}
+}
+
+// next returns the next scripted response and its latency.
+func (r *run) next() (raw string, obj any, latency float64) {
+	k := r.k
+	r.k++
+	if k < len(r.cfg.Latencies) {
+		latency = r.cfg.Latencies[k]
+	}
+	if k >= len(r.cfg.Decisions) {
+		return "", nil, latency
+	}
+	if r.parsed[k] != nil {
+		return "", r.parsed[k], latency
+	}
+	return r.cfg.Decisions[k].Text, nil, latency
+}
+
+// record appends the boundary's record of an attempt.
+func (r *run) record(a *attemptState, name string, args any) {
+	live := args
+	if !r.faults.Has(FaultTraceNotCopied) {
+		live = clone(args)
+	}
+	a.record = newObject("name", name, "arguments", live)
+	r.calls = append(r.calls, a.record)
+	a.Record = len(r.calls)
+	a.EvidenceID = "ev-" + itoa(a.Record)
+	how := "a deep copy, before any check"
+	if r.faults.Has(FaultAttemptRecordedAfterAdmission) {
+		how = "only after admit authorised it"
+	}
+	if r.faults.Has(FaultTraceNotCopied) {
+		how += "; the record holds the live arguments"
+	}
+	r.note(EventAttempt, "attempt %d (%s) recorded as %s: %s", a.Index, name, a.EvidenceID, how)
+}
+
+// attempt takes one tool decision through admit, the tool contract and
+// execution. It reports whether the worker timed out.
+func (r *run) attempt(name string, args any) (timedOut bool) {
+	a := &attemptState{Attempt: Attempt{Index: len(r.attempts) + 1, Decision: r.taken, Name: name}}
+	r.attempts = append(r.attempts, a)
+
+	// admit: record first.
+	late := r.faults.Has(FaultAttemptRecordedAfterAdmission)
+	if !late {
+		r.record(a, name, args)
+	}
+	if !r.tools[name] {
+		r.refuse(a, StatusDenied, msgToolNotAvailable, fmt.Sprintf("%q is not among the tools available to this caller", name))
+		return false
+	}
+	obj, ok := args.(*object)
+	if !ok {
+		r.refuse(a, StatusInvalid, msgArgumentsNotObject, "the arguments are not a JSON object")
+		return false
+	}
+	if h, ok := obj.get("household"); ok && !r.faults.Has(FaultHouseholdCheckSkipped) {
+		if s, isString := h.(string); !isString || !r.households[s] {
+			r.refuse(a, StatusDenied, msgHouseholdNotAllowed, "the household argument is not in the authenticated context")
+			return false
+		}
+	}
+	if late {
+		r.record(a, name, args)
+	}
+
+	// The tool's own contract.
+	exec, msg, why := r.contract(name, obj)
+	if exec == nil {
+		r.refuse(a, StatusInvalid, msg, why)
+		return false
+	}
+	r.note(EventAdmitted, "attempt %d passed admit and the %s contract", a.Index, name)
+
+	// Execution.
+	r.effects++
+	if r.timeouts[name] {
+		a.Status = StatusTimeout
+		line := diagTimeout(name)
+		r.diagnostics = append(r.diagnostics, line)
+		r.note(EventExecuted, "attempt %d: the %s worker timed out; no observation goes back", a.Index, name)
+		return true
+	}
+	out := exec()
+	a.Status = StatusOK
+	a.output = out
+	if a.EvidenceID != "" {
+		r.outputs[a.EvidenceID] = out
+	}
+	a.obs = newObject("evidence_id", a.EvidenceID, "output", clone(out))
+	a.Receipt = true
+	r.elapsed += r.cfg.ToolSeconds
+	r.note(EventExecuted, "attempt %d ran as %s; the tool took %s, clock %s", a.Index, a.EvidenceID, seconds(r.cfg.ToolSeconds), seconds(r.elapsed))
+	return false
+}
+
+// refuse ends an attempt as denied or invalid; the message goes back to
+// the model and the run continues.
+func (r *run) refuse(a *attemptState, s Status, msg, why string) {
+	a.Status = s
+	a.Reason = msg
+	a.obs = newObject("error", msg)
+	a.Receipt = true
+	kind := EventInvalid
+	if s == StatusDenied {
+		kind = EventDenied
+	}
+	r.note(kind, "attempt %d %s: %s (%s)", a.Index, s, msg, why)
+}
+
+// contract checks a tool's arguments after admit. It returns the
+// execution, or the refusal message and why.
+func (r *run) contract(name string, args *object) (exec func() *object, msg, why string) {
+	switch name {
+	case ToolPortfolioRead:
+		if !args.hasExactKeys("household") {
+			return nil, msgPortfolioFields, "the read takes exactly {household}"
+		}
+		h, _ := args.get("household")
+		household, _ := h.(string)
+		snap, ok := snapshot(household)
+		if _, isString := h.(string); !isString || !ok {
+			return nil, msgNoSnapshot, "the household has no portfolio snapshot"
+		}
+		return func() *object {
+			r.lastSnapshot = household
+			return snap
+		}, "", ""
+
+	case ToolFutureValue:
+		if !args.hasExactKeys("principal_inr", "annual_rate", "years", "scenario") {
+			return nil, msgCalculatorFields, "future_value takes exactly {principal_inr, annual_rate, years, scenario}"
+		}
+		principal, rate, years, scenario, bad := futureValueInputs(args)
+		if bad != "" {
+			return nil, msgCalculatorInput, bad
+		}
+		if old, _ := args.get("scenario"); old != scenario {
+			r.note(EventAdmitted, "scenario %q trimmed to %q on the live arguments", old, scenario)
+		}
+		args.set("scenario", scenario)
+		return func() *object {
+			return newObject(
+				"value", floatNumber(futureValue(principal, rate, years)),
+				"currency", "INR",
+				"scenario", scenario,
+				"as_of", FixtureDate,
+				"method", methodFutureValue,
+			)
+		}, "", ""
+
+	case ToolConcentration:
+		if r.lastSnapshot == "" {
+			return nil, msgNoSnapshotRead, "no portfolio snapshot has been read in this run"
+		}
+		if !args.hasExactKeys("equity_inr", "eligible_inr") {
+			return nil, msgCalculatorFields, "concentration takes exactly {equity_inr, eligible_inr}"
+		}
+		household := r.lastSnapshot
+		fig, _ := figures(household)
+		if !r.faults.Has(FaultSnapshotArgsUnchecked) {
+			numeric := r.faults.Has(FaultSnapshotCompareNumeric)
+			eq, _ := args.get("equity_inr")
+			el, _ := args.get("eligible_inr")
+			if !sameAsSnapshot(eq, fig.equity, numeric) {
+				return nil, msgEvidenceDiffers, "str(equity_inr) differs from the snapshot's " + strconv.FormatInt(fig.equity, 10)
+			}
+			if !sameAsSnapshot(el, fig.eligible, numeric) {
+				return nil, msgEvidenceDiffers, "str(eligible_inr) differs from the snapshot's " + strconv.FormatInt(fig.eligible, 10)
+			}
+		}
+		return func() *object {
+			return newObject(
+				"concentration", floatNumber(round(float64(fig.equity)/float64(fig.eligible), 4)),
+				"household", household,
+				"as_of", FixtureDate,
+				"method", methodConcentration,
+			)
+		}, "", ""
+	}
+	// Unreachable: admit lets only catalogue tools through.
+	return nil, msgToolNotAvailable, "not in the catalogue"
+}
+
+// runtimeEnd ends the run with a runtime outcome.
+func (r *run) runtimeEnd(o Outcome, why string) *Result {
+	code, _ := PolicyCode(o)
+	if o == Unavailable && r.faults.Has(FaultInternalErrorLeaked) {
+		code = r.diagnostics[len(r.diagnostics)-1]
+	}
+	r.note(EventOutcome, "%s (runtime): %s; policy code %s", o, why, code)
+	res := newObject(
+		"outcome", string(o),
+		"claims", []any{},
+		"evidence_ids", []any{},
+		"policy_code", code,
+		"tool_calls", r.callsValue(),
+		"portfolio_writes", json.Number("0"),
+	)
+	return r.finish(o, res, nil)
+}
+
+// finalEnd assembles the result after a valid final decision.
+func (r *run) finalEnd(o Outcome, final *object) *Result {
+	res := &object{}
+	public := []string{"outcome", "claims", "evidence_ids", "policy_code"}
+	for _, k := range public {
+		v, _ := final.get(k)
+		res.set(k, clone(v))
+	}
+	toolCalls, writes := any(r.callsValue()), any(json.Number("0"))
+	kept := map[string]bool{}
+	if r.faults.Has(FaultModelTraceKept) {
+		if v, ok := final.get("tool_calls"); ok {
+			toolCalls, kept["tool_calls"] = clone(v), true
+		}
+		if v, ok := final.get("portfolio_writes"); ok {
+			writes, kept["portfolio_writes"] = clone(v), true
+		}
+	}
+	res.set("tool_calls", toolCalls)
+	res.set("portfolio_writes", writes)
+
+	var discarded []string
+	for _, m := range final.members {
+		if !kept[m.key] && m.key != "outcome" && m.key != "claims" && m.key != "evidence_ids" && m.key != "policy_code" {
+			discarded = append(discarded, m.key)
+		}
+	}
+	r.note(EventOutcome, "%s (model): a valid final decision; the result keeps its outcome, claims, evidence_ids and policy_code and attaches the recorded trace", o)
+	if len(discarded) > 0 {
+		r.note(EventDiscard, "model-supplied fields discarded: %s", strings.Join(discarded, ", "))
+	}
+	if len(kept) > 0 {
+		r.note(EventDiscard, "model-supplied trace fields kept in the result")
+	}
+	return r.finish(o, res, discarded)
+}
+
+// callsValue is the record as a JSON array.
+func (r *run) callsValue() []any {
+	out := make([]any, len(r.calls))
+	copy(out, r.calls)
+	return out
+}
+
+// finish serialises the run. Serialisation happens last so that the record
+// shows every later change to what it holds.
+func (r *run) finish(o Outcome, res *object, discarded []string) *Result {
+	claims, _ := res.get("claims")
+	code, _ := res.get("policy_code")
+	out := &Result{
+		Outcome:        o,
+		Effects:        r.effects,
+		ToolCalls:      encodeJSON(r.callsValue()),
+		UserResult:     encodeJSON(res),
+		PolicyCode:     encodeJSON(code),
+		ModelCalls:     r.modelCalls,
+		Decisions:      r.taken,
+		ClaimsVerified: claimsVerified(o, claims, r.outputs),
+		Diagnostics:    append([]string{}, r.diagnostics...),
+		Discarded:      append([]string{}, discarded...),
+		Elapsed:        r.elapsed,
+	}
+	for _, a := range r.attempts {
+		at := a.Attempt
+		if a.record != nil {
+			v, _ := a.record.get("arguments")
+			at.Arguments = encodeJSON(v)
+		}
+		if a.output != nil {
+			at.Output = encodeJSON(a.output)
+		}
+		if a.obs != nil {
+			at.Observation = encodeJSON(a.obs)
+		}
+		out.Attempts = append(out.Attempts, at)
+	}
+	if out.Attempts == nil {
+		out.Attempts = []Attempt{}
+	}
+	out.Events = append(out.Events, r.events...)
+	return out
+}

@@ -1,0 +1,582 @@
+package household
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// Inside the model a JSON value is one of: nil (null), bool, json.Number
+// (a number, kept as the literal that was written), string, []any (an
+// array) or *object (an object that keeps its members in order). Values are
+// built by parseJSON or by the model itself and serialised by encodeJSON.
+
+// member is one key/value pair of an object.
+type member struct {
+	key string
+	val any
+}
+
+// object is a JSON object with its members in insertion order. Keys are
+// unique.
+type object struct {
+	members []member
+}
+
+// newObject builds an object from alternating keys and values.
+func newObject(kv ...any) *object {
+	o := &object{members: make([]member, 0, len(kv)/2)}
+	for i := 0; i+1 < len(kv); i += 2 {
+		o.set(kv[i].(string), kv[i+1])
+	}
+	return o
+}
+
+// get returns the value under key.
+func (o *object) get(key string) (any, bool) {
+	for _, m := range o.members {
+		if m.key == key {
+			return m.val, true
+		}
+	}
+	return nil, false
+}
+
+// set replaces the value under key in place, or appends a new member.
+func (o *object) set(key string, val any) {
+	for i := range o.members {
+		if o.members[i].key == key {
+			o.members[i].val = val
+			return
+		}
+	}
+	o.members = append(o.members, member{key, val})
+}
+
+// hasExactKeys reports whether the object's key set is exactly keys.
+func (o *object) hasExactKeys(keys ...string) bool {
+	if len(o.members) != len(keys) {
+		return false
+	}
+	for _, k := range keys {
+		if _, ok := o.get(k); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// maxDepth bounds the nesting of arrays and objects the parser accepts, so
+// that hostile text cannot exhaust the stack. Deeper text is not valid JSON
+// for this model.
+const maxDepth = 1000
+
+// parser reads one JSON text. In strict mode it is the check of a raw model
+// response: a duplicate key at any depth, a number that overflows a double
+// and an escaped lone surrogate are errors, as are invalid UTF-8 and
+// anything RFC 8259 rejects (NaN, Infinity, trailing commas, comments).
+// Outside strict mode (decisions the caller supplies already parsed), a
+// repeated key keeps its first position and its last value, a lone
+// surrogate becomes U+FFFD, invalid UTF-8 becomes U+FFFD and every number
+// literal is kept.
+type parser struct {
+	s      string
+	i      int
+	strict bool
+}
+
+// parseJSON parses one JSON text, surrounded by optional whitespace.
+func parseJSON(s string, strict bool) (any, error) {
+	p := &parser{s: s, strict: strict}
+	p.space()
+	v, err := p.value(0)
+	if err != nil {
+		return nil, err
+	}
+	p.space()
+	if p.i != len(p.s) {
+		return nil, p.errorf("data after the top-level value")
+	}
+	return v, nil
+}
+
+func (p *parser) errorf(format string, args ...any) error {
+	return fmt.Errorf("offset %d: %s", p.i, fmt.Sprintf(format, args...))
+}
+
+func (p *parser) space() {
+	for p.i < len(p.s) {
+		switch p.s[p.i] {
+		case ' ', '\t', '\n', '\r':
+			p.i++
+		default:
+			return
+		}
+	}
+}
+
+func (p *parser) value(depth int) (any, error) {
+	if depth > maxDepth {
+		return nil, p.errorf("nesting deeper than %d", maxDepth)
+	}
+	if p.i >= len(p.s) {
+		return nil, p.errorf("unexpected end of input")
+	}
+	switch c := p.s[p.i]; {
+	case c == '{':
+		return p.object(depth)
+	case c == '[':
+		return p.array(depth)
+	case c == '"':
+		return p.str()
+	case c == 't':
+		return true, p.literal("true")
+	case c == 'f':
+		return false, p.literal("false")
+	case c == 'n':
+		return nil, p.literal("null")
+	case c == '-' || (c >= '0' && c <= '9'):
+		return p.number()
+	default:
+		return nil, p.errorf("unexpected character %q", c)
+	}
+}
+
+func (p *parser) literal(word string) error {
+	if !strings.HasPrefix(p.s[p.i:], word) {
+		return p.errorf("invalid literal")
+	}
+	p.i += len(word)
+	return nil
+}
+
+func (p *parser) object(depth int) (any, error) {
+	p.i++ // '{'
+	o := &object{}
+	seen := map[string]int{}
+	p.space()
+	if p.i < len(p.s) && p.s[p.i] == '}' {
+		p.i++
+		return o, nil
+	}
+	for {
+		p.space()
+		if p.i >= len(p.s) || p.s[p.i] != '"' {
+			return nil, p.errorf("expected an object key")
+		}
+		k, err := p.str()
+		if err != nil {
+			return nil, err
+		}
+		key := k.(string)
+		p.space()
+		if p.i >= len(p.s) || p.s[p.i] != ':' {
+			return nil, p.errorf("expected ':'")
+		}
+		p.i++
+		p.space()
+		v, err := p.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		if at, dup := seen[key]; dup {
+			if p.strict {
+				return nil, p.errorf("duplicate key %q", key)
+			}
+			o.members[at].val = v
+		} else {
+			seen[key] = len(o.members)
+			o.members = append(o.members, member{key, v})
+		}
+		p.space()
+		if p.i >= len(p.s) {
+			return nil, p.errorf("unterminated object")
+		}
+		switch p.s[p.i] {
+		case ',':
+			p.i++
+		case '}':
+			p.i++
+			return o, nil
+		default:
+			return nil, p.errorf("expected ',' or '}'")
+		}
+	}
+}
+
+func (p *parser) array(depth int) (any, error) {
+	p.i++ // '['
+	a := []any{}
+	p.space()
+	if p.i < len(p.s) && p.s[p.i] == ']' {
+		p.i++
+		return a, nil
+	}
+	for {
+		p.space()
+		v, err := p.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		a = append(a, v)
+		p.space()
+		if p.i >= len(p.s) {
+			return nil, p.errorf("unterminated array")
+		}
+		switch p.s[p.i] {
+		case ',':
+			p.i++
+		case ']':
+			p.i++
+			return a, nil
+		default:
+			return nil, p.errorf("expected ',' or ']'")
+		}
+	}
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func (p *parser) digits() int {
+	start := p.i
+	for p.i < len(p.s) && isDigit(p.s[p.i]) {
+		p.i++
+	}
+	return p.i - start
+}
+
+// number reads -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?.
+func (p *parser) number() (any, error) {
+	start := p.i
+	if p.s[p.i] == '-' {
+		p.i++
+	}
+	if p.i < len(p.s) && p.s[p.i] == '0' {
+		p.i++
+	} else if p.digits() == 0 {
+		return nil, p.errorf("invalid number")
+	}
+	if p.i < len(p.s) && p.s[p.i] == '.' {
+		p.i++
+		if p.digits() == 0 {
+			return nil, p.errorf("invalid number")
+		}
+	}
+	if p.i < len(p.s) && (p.s[p.i] == 'e' || p.s[p.i] == 'E') {
+		p.i++
+		if p.i < len(p.s) && (p.s[p.i] == '+' || p.s[p.i] == '-') {
+			p.i++
+		}
+		if p.digits() == 0 {
+			return nil, p.errorf("invalid number")
+		}
+	}
+	lit := p.s[start:p.i]
+	if p.strict {
+		if f, _ := strconv.ParseFloat(lit, 64); math.IsInf(f, 0) {
+			return nil, p.errorf("number %s overflows a double", lit)
+		}
+	}
+	return json.Number(lit), nil
+}
+
+func hex4(s string) (rune, bool) {
+	if len(s) < 4 {
+		return 0, false
+	}
+	var r rune
+	for i := 0; i < 4; i++ {
+		c := s[i]
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
+}
+
+// str reads a string starting at its opening quote.
+func (p *parser) str() (any, error) {
+	p.i++ // '"'
+	var b strings.Builder
+	for {
+		if p.i >= len(p.s) {
+			return nil, p.errorf("unterminated string")
+		}
+		c := p.s[p.i]
+		switch {
+		case c == '"':
+			p.i++
+			return b.String(), nil
+		case c < 0x20:
+			return nil, p.errorf("control character in string")
+		case c == '\\':
+			if err := p.escape(&b); err != nil {
+				return nil, err
+			}
+		case c < utf8.RuneSelf:
+			b.WriteByte(c)
+			p.i++
+		default:
+			r, size := utf8.DecodeRuneInString(p.s[p.i:])
+			if r == utf8.RuneError && size == 1 {
+				if p.strict {
+					return nil, p.errorf("invalid UTF-8")
+				}
+			}
+			b.WriteRune(r)
+			p.i += size
+		}
+	}
+}
+
+func (p *parser) escape(b *strings.Builder) error {
+	if p.i+1 >= len(p.s) {
+		return p.errorf("unterminated escape")
+	}
+	e := p.s[p.i+1]
+	p.i += 2
+	switch e {
+	case '"', '\\', '/':
+		b.WriteByte(e)
+	case 'b':
+		b.WriteByte('\b')
+	case 'f':
+		b.WriteByte('\f')
+	case 'n':
+		b.WriteByte('\n')
+	case 'r':
+		b.WriteByte('\r')
+	case 't':
+		b.WriteByte('\t')
+	case 'u':
+		r, ok := hex4(p.s[p.i:])
+		if !ok {
+			return p.errorf("invalid \\u escape")
+		}
+		p.i += 4
+		if !utf16.IsSurrogate(r) {
+			b.WriteRune(r)
+			return nil
+		}
+		if r < 0xDC00 && strings.HasPrefix(p.s[p.i:], `\u`) {
+			if r2, ok := hex4(p.s[p.i+2:]); ok && r2 >= 0xDC00 && r2 <= 0xDFFF {
+				p.i += 6
+				b.WriteRune(utf16.DecodeRune(r, r2))
+				return nil
+			}
+		}
+		if p.strict {
+			return p.errorf("lone surrogate escape")
+		}
+		b.WriteRune(utf8.RuneError)
+	default:
+		return p.errorf("invalid escape")
+	}
+	return nil
+}
+
+// clone returns a deep copy of a value.
+func clone(v any) any {
+	switch t := v.(type) {
+	case []any:
+		c := make([]any, len(t))
+		for i, e := range t {
+			c[i] = clone(e)
+		}
+		return c
+	case *object:
+		c := &object{members: make([]member, len(t.members))}
+		for i, m := range t.members {
+			c.members[i] = member{m.key, clone(m.val)}
+		}
+		return c
+	default:
+		return v
+	}
+}
+
+// encodeJSON serialises a value; numbers are written as their literals and
+// object members in order.
+func encodeJSON(v any) json.RawMessage {
+	var b bytes.Buffer
+	writeJSON(&b, v)
+	return json.RawMessage(b.Bytes())
+}
+
+func writeJSON(b *bytes.Buffer, v any) {
+	switch t := v.(type) {
+	case nil:
+		b.WriteString("null")
+	case bool:
+		b.WriteString(strconv.FormatBool(t))
+	case json.Number:
+		b.WriteString(string(t))
+	case string:
+		writeString(b, t)
+	case []any:
+		b.WriteByte('[')
+		for i, e := range t {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeJSON(b, e)
+		}
+		b.WriteByte(']')
+	case *object:
+		b.WriteByte('{')
+		for i, m := range t.members {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeString(b, m.key)
+			b.WriteByte(':')
+			writeJSON(b, m.val)
+		}
+		b.WriteByte('}')
+	default:
+		panic(fmt.Sprintf("household: not a JSON value: %T", v))
+	}
+}
+
+func writeString(b *bytes.Buffer, s string) {
+	var tmp bytes.Buffer
+	enc := json.NewEncoder(&tmp)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s) // a string always encodes
+	b.Write(bytes.TrimSuffix(tmp.Bytes(), []byte("\n")))
+}
+
+// isIntLiteral reports whether a number literal has no fraction and no
+// exponent (Python's json reads it as an int).
+func isIntLiteral(n json.Number) bool {
+	return !strings.ContainsAny(string(n), ".eE")
+}
+
+// jsonEqual is JSON equality: same JSON type; numbers equal by value
+// (compared as Python compares the int or float each literal becomes);
+// strings byte-equal; arrays element-wise in order; objects with the same
+// key set and equal values. A boolean never equals a number.
+func jsonEqual(a, b any) bool {
+	switch x := a.(type) {
+	case nil:
+		return b == nil
+	case bool:
+		y, ok := b.(bool)
+		return ok && x == y
+	case string:
+		y, ok := b.(string)
+		return ok && x == y
+	case json.Number:
+		y, ok := b.(json.Number)
+		return ok && numEqual(x, y)
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !jsonEqual(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case *object:
+		y, ok := b.(*object)
+		if !ok || len(x.members) != len(y.members) {
+			return false
+		}
+		for _, m := range x.members {
+			v, ok := y.get(m.key)
+			if !ok || !jsonEqual(m.val, v) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// numEqual compares two number literals by value: two ints exactly, two
+// floats as doubles, an int and a float exactly (Python's int == float).
+func numEqual(a, b json.Number) bool {
+	ai, bi := isIntLiteral(a), isIntLiteral(b)
+	switch {
+	case ai && bi:
+		x, okx := new(big.Int).SetString(string(a), 10)
+		y, oky := new(big.Int).SetString(string(b), 10)
+		return okx && oky && x.Cmp(y) == 0
+	case !ai && !bi:
+		x, _ := strconv.ParseFloat(string(a), 64)
+		y, _ := strconv.ParseFloat(string(b), 64)
+		return x == y
+	case ai:
+		return intEqualsFloat(a, b)
+	default:
+		return intEqualsFloat(b, a)
+	}
+}
+
+func intEqualsFloat(i, f json.Number) bool {
+	x, ok := new(big.Int).SetString(string(i), 10)
+	if !ok {
+		return false
+	}
+	y, _ := strconv.ParseFloat(string(f), 64)
+	if math.IsInf(y, 0) || math.IsNaN(y) || y != math.Trunc(y) {
+		return false
+	}
+	z, _ := big.NewFloat(y).Int(nil)
+	return x.Cmp(z) == 0
+}
+
+// pyFloat is Python's repr of a double: the shortest digits that read back
+// to the same value, positional for decimal exponents -4 ≤ e < 16 (with
+// ".0" when there is no fraction), otherwise d.ddde±XX.
+func pyFloat(x float64) string {
+	if math.IsInf(x, 0) || math.IsNaN(x) {
+		panic("household: a non-finite number has no JSON form")
+	}
+	s := strconv.FormatFloat(x, 'e', -1, 64)
+	mant, expText, _ := strings.Cut(s, "e")
+	exp, _ := strconv.Atoi(expText)
+	sign := ""
+	if strings.HasPrefix(mant, "-") {
+		sign, mant = "-", mant[1:]
+	}
+	digits := strings.Replace(mant, ".", "", 1)
+	if exp >= -4 && exp < 16 {
+		switch {
+		case exp < 0:
+			return sign + "0." + strings.Repeat("0", -exp-1) + digits
+		case len(digits) <= exp+1:
+			return sign + digits + strings.Repeat("0", exp+1-len(digits)) + ".0"
+		default:
+			return sign + digits[:exp+1] + "." + digits[exp+1:]
+		}
+	}
+	out := sign + digits[:1]
+	if len(digits) > 1 {
+		out += "." + digits[1:]
+	}
+	expSign := "+"
+	if exp < 0 {
+		expSign, exp = "-", -exp
+	}
+	return fmt.Sprintf("%se%s%02d", out, expSign, exp)
+}
+
+// floatNumber is a double as a JSON number, written as Python writes it.
+func floatNumber(x float64) json.Number { return json.Number(pyFloat(x)) }
