@@ -29,8 +29,11 @@ type Report struct {
 	Verdict       string           `json:"verdict"`
 	Provenance    Provenance       `json:"provenance"`
 	Summary       verifier.Summary `json:"summary"`
-	Cases         []Case           `json:"cases"`
-	SourceOnly    []Claim          `json:"sourceOnly"`
+	// Dimensions is the boundary-response section: reported, never
+	// judged.
+	Dimensions *Boundary `json:"dimensions"`
+	Cases      []Case    `json:"cases"`
+	SourceOnly []Claim   `json:"sourceOnly"`
 	// Strength is present when the suite was run under the host faults.
 	Strength *Strength `json:"strength,omitempty"`
 }
@@ -76,7 +79,7 @@ type Provenance struct {
 	Files            []File `json:"files"`
 }
 
-// Host is one host model the suite's scenarios run against.
+// Host is one host model the suite's cases ran against.
 type Host struct {
 	Name      string `json:"name"`
 	Model     string `json:"model"`
@@ -111,9 +114,11 @@ type Case struct {
 	// observed.
 	Suggested []verifier.Suggestion `json:"suggested"`
 	// Unit is what the trace's seq counts: call, step or request.
-	Unit  string           `json:"unit"`
-	Trace []scenario.Event `json:"trace"`
-	Error string           `json:"error,omitempty"`
+	Unit string `json:"unit"`
+	// Dimensions is the case's part in the boundary-response dimensions.
+	Dimensions CaseBoundary     `json:"dimensions"`
+	Trace      []scenario.Event `json:"trace"`
+	Error      string           `json:"error,omitempty"`
 }
 
 // SourceRef is a sourceRefs key resolved to its source text.
@@ -140,6 +145,7 @@ func Build(s *verifier.SuiteResult, now time.Time) *Report {
 		Verdict:       "fail",
 		Provenance:    provenance(s.Registry, s.Desks),
 		Summary:       s.Summary,
+		Dimensions:    buildBoundary(s),
 		Cases:         make([]Case, len(s.Results)),
 		SourceOnly:    make([]Claim, 0, len(s.Claims)),
 	}
@@ -153,7 +159,7 @@ func Build(s *verifier.SuiteResult, now time.Time) *Report {
 			Desk: c.Desk.ID, ID: c.ID, Title: c.Title, Scenario: c.Scenario, Family: c.Family, Status: res.Status, Why: c.Why,
 			SourceRefs: resolve(c.Desk, c.SourceRefs), Given: compact(c.Given.Raw), Expected: compact(c.ExpectedRaw), Observed: res.Observed,
 			Mismatches: nonNil(res.Mismatches), Comparisons: asserted(c, res.Comparisons), Suggested: nonNilSuggested(res.Suggested),
-			Unit: res.Unit, Trace: nonNilEvents(res.Trace), Error: res.Err,
+			Unit: res.Unit, Dimensions: caseBoundary(res), Trace: nonNilEvents(res.Trace), Error: res.Err,
 		}
 	})
 	for _, cl := range s.Claims {
@@ -212,8 +218,18 @@ func compact(raw string) json.RawMessage {
 func provenance(reg *scenario.Registry, desks []*verifier.Desk) Provenance {
 	p := Provenance{Deskcheck: "(devel)", Revision: "unknown", GoVersion: runtime.Version(),
 		Hosts: []Host{}, CaseSchemaSHA256: schema.SHA256(reg.CaseSchema()), Files: []File{}}
+	used := map[string]bool{}
+	for _, d := range desks {
+		for _, c := range d.Cases {
+			if _, fam := c.Spec(); fam != nil {
+				used[fam.Host.Name] = true
+			}
+		}
+	}
 	for _, f := range reg.Families() {
-		p.Hosts = append(p.Hosts, Host{Name: f.Host.Name, Model: f.Host.Model, Reference: f.Host.Reference})
+		if used[f.Host.Name] {
+			p.Hosts = append(p.Hosts, Host{Name: f.Host.Name, Model: f.Host.Model, Reference: f.Host.Reference})
+		}
 	}
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		if bi.Main.Version != "" {

@@ -55,7 +55,8 @@ func (HTML) Write(w io.Writer, r *Report) error {
 		Line    string
 		Failing bool
 		Cases   []htmlCase
-	}{R: r, Verdict: strings.ToUpper(r.Verdict), Line: SummaryLine(r.Summary), Failing: r.Summary.Failed+r.Summary.Errored > 0}
+		Dims    *htmlDimensions
+	}{Dims: newHTMLDimensions(r.Dimensions), R: r, Verdict: strings.ToUpper(r.Verdict), Line: SummaryLine(r.Summary), Failing: r.Summary.Failed+r.Summary.Errored > 0}
 	compact := r.Summary.Passed > PassingCards
 	var passing []*Case
 	for _, c := range failuresFirst(r.Cases) {
@@ -78,4 +79,20 @@ func (HTML) Write(w io.Writer, r *Report) error {
 		}
 	}
 	return htmlTemplate.ExecuteTemplate(w, "bottom", data)
+}
+
+// htmlDimensions is the boundary-response section as the page lays it out.
+type htmlDimensions struct {
+	Columns []string
+	Rows    []dimensionRow
+	Note    string
+	Desks   []DeskDimensions
+}
+
+func newHTMLDimensions(b *Boundary) *htmlDimensions {
+	if b == nil {
+		return nil
+	}
+	columns, rows := dimensionTable(b)
+	return &htmlDimensions{Columns: columns, Rows: rows, Note: dimensionsNote, Desks: b.Desks}
 }

@@ -51,7 +51,7 @@ func (JSON) Write(w io.Writer, r *Report) error {
 	for _, f := range []struct {
 		name string
 		v    any
-	}{{"formatVersion", r.FormatVersion}, {"generatedAt", r.GeneratedAt}, {"verdict", r.Verdict}, {"provenance", r.Provenance}, {"summary", r.Summary}} {
+	}{{"formatVersion", r.FormatVersion}, {"generatedAt", r.GeneratedAt}, {"verdict", r.Verdict}, {"provenance", r.Provenance}, {"summary", r.Summary}, {"dimensions", r.Dimensions}} {
 		if err := field(f.name, f.v, false); err != nil {
 			return err
 		}
@@ -253,6 +253,8 @@ func (c *Case) appendJSON(b []byte) []byte {
 	}
 	b = append(b, `],"unit":`...)
 	b = jsonx.AppendString(b, c.Unit)
+	b = append(b, `,"dimensions":`...)
+	b = jsonx.Append(b, c.Dimensions)
 	b = append(b, `,"trace":[`...)
 	for i, e := range c.Trace {
 		if i > 0 {

@@ -24,13 +24,23 @@ type junitSuites struct {
 }
 
 type junitSuite struct {
-	Name      string      `xml:"name,attr"`
-	Tests     int         `xml:"tests,attr"`
-	Failures  int         `xml:"failures,attr"`
-	Errors    int         `xml:"errors,attr"`
-	Skipped   int         `xml:"skipped,attr"`
-	Timestamp string      `xml:"timestamp,attr"`
-	Cases     []junitCase `xml:"testcase"`
+	Name       string           `xml:"name,attr"`
+	Properties *junitProperties `xml:"properties,omitempty"`
+	Tests      int              `xml:"tests,attr"`
+	Failures   int              `xml:"failures,attr"`
+	Errors     int              `xml:"errors,attr"`
+	Skipped    int              `xml:"skipped,attr"`
+	Timestamp  string           `xml:"timestamp,attr"`
+	Cases      []junitCase      `xml:"testcase"`
+}
+
+type junitProperties struct {
+	List []junitProperty `xml:"property"`
+}
+
+type junitProperty struct {
+	Name  string `xml:"name,attr"`
+	Value string `xml:"value,attr"`
 }
 
 type junitCase struct {
@@ -91,6 +101,13 @@ func (JUnit) Write(w io.Writer, r *Report) error {
 		s.Tests++
 		s.Skipped++
 		s.Cases = append(s.Cases, junitCase{Classname: files[cl.Desk], Name: cl.ID, Skipped: &junitMessage{Message: "source-only claim; not executed: " + cl.NotExecuted, Body: cl.Claim}})
+	}
+	if r.Dimensions != nil {
+		for _, d := range r.Dimensions.Desks {
+			if i, ok := index[d.Desk]; ok {
+				doc.Suites[i].Properties = &junitProperties{List: dimensionProperties(d.Dimensions)}
+			}
+		}
 	}
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err

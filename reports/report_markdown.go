@@ -51,6 +51,9 @@ func (Markdown) Write(w io.Writer, r *Report) error {
 		p.printf("| %s | %s | %d | %d | %d | %d |\n", cell(f.Desk), cell(f.Path), t.n, t.pass, t.fail, t.errd)
 	}
 	p.printf("\n")
+	if r.Dimensions != nil {
+		writeDimensionsMarkdown(p, r.Dimensions)
+	}
 
 	for _, c := range r.Cases {
 		if c.Status == verifier.Pass {

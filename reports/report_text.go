@@ -1,11 +1,11 @@
 package reports
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/deskcheck/deskcheck/scenario"
 	"github.com/deskcheck/deskcheck/verifier"
 )
 
@@ -17,6 +17,8 @@ type Text struct {
 	Verbose bool
 	// Color marks verdicts with ANSI colours.
 	Color bool
+	// Dimensions prints the boundary-response table (Verbose does too).
+	Dimensions bool
 }
 
 // Write renders r as text.
@@ -51,6 +53,10 @@ func (t Text) Write(w io.Writer, r *Report) error {
 		p.printf("\n")
 		writeStrengthText(p, r.Strength)
 	}
+	if (t.Verbose || t.Dimensions) && r.Dimensions != nil {
+		p.printf("\n")
+		writeDimensionsText(p, r.Dimensions)
+	}
 	p.printf("%s\n", SummaryLine(r.Summary))
 	switch {
 	case r.Summary.SourceOnly == 1:
@@ -76,11 +82,7 @@ func show(v any) string {
 	if v == nil {
 		return "nothing (null)"
 	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	return string(b)
+	return scenario.JSONText(v)
 }
 
 func firstLine(s string) string {

@@ -227,7 +227,8 @@ func TestMarkdownShape(t *testing.T) {
 	require.NoError(t, Markdown{}.Write(&buf, stableReport(t, mutatedDesk(t))))
 	s := buf.String()
 	assert.True(t, strings.HasPrefix(s, "## deskcheck: FAIL — 14 passed, 1 failed\n"))
-	assert.Equal(t, 1, strings.Count(s, "<details>"), "one block per failure")
+	assert.Equal(t, 1, strings.Count(s, "<details>\n<summary><b>FAIL"), "one block per failure")
+	assert.Contains(t, s, "## Boundary response\n")
 	assert.Contains(t, s, "| prompts | exact | 2 | 1 |")
 	assert.Equal(t, "a &#124; b<br>c &lt;d&gt;", cell("a | b\r\nc <d>"))
 }

@@ -1,11 +1,11 @@
 package reports
 
 import (
-	"encoding/json"
 	"sort"
 
 	"github.com/tidwall/gjson"
 
+	"github.com/deskcheck/deskcheck/scenario"
 	"github.com/deskcheck/deskcheck/verifier"
 )
 
@@ -51,14 +51,9 @@ func rows(c Case) []row {
 	return out
 }
 
-// render shows a value as compact JSON.
-func render(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return "?"
-	}
-	return string(b)
-}
+// render shows a value as compact JSON, with <, > and & as they are (the
+// HTML template escapes what HTML needs).
+func render(v any) string { return scenario.JSONText(v) }
 
 // failuresFirst returns the cases with failed and errored ones first, each
 // group in report order.

@@ -74,6 +74,12 @@ type Scenario struct {
 	// it, and returns what the recorders observed. An error means the
 	// case could not run (errored), not that it failed.
 	Run func(ctx context.Context, given []byte, env Env) (Observation, error)
+	// Script counts the actions a case scripts as permitted and as
+	// denied, from its given and expected blocks alone (nothing runs). It
+	// is what makes a case an allowed, a denied or a mixed control, and
+	// must agree with Observation.Boundary. Optional: without it the
+	// scenario's cases are no control.
+	Script func(given []byte, expected []Field) (permitted, denied int)
 	// Suggest picks the expected keys worth asserting for a case, in
 	// canonical order, from its given block and what was observed.
 	Suggest func(given []byte, observed map[string]any) []string

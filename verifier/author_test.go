@@ -15,7 +15,7 @@ func TestNewDeskValidatesAndVerifies(t *testing.T) {
 			require.NoError(t, err)
 			in := Input{Path: "new.json", Data: data}
 			desks, ds := LoadAll(testReg, []Input{in}, Limits{})
-			require.Empty(t, ds, "validates with no problem at all")
+			require.False(t, ds.HasErrors(), "validates with no error: %v", ds)
 			require.Len(t, desks, 1)
 			c := desks[0].Cases[0]
 			sc, _, _ := testReg.Lookup(name)

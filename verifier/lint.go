@@ -72,6 +72,7 @@ func lintDesk(d *Desk, limits Limits) Diagnostics {
 		refs(c.Pointer, c.SourceRefs)
 		ds = append(ds, lintCase(c, limits)...)
 	}
+	ds = append(ds, lintPairing(d)...)
 	for _, cl := range d.Claims {
 		refs(cl.Pointer, cl.SourceRefs)
 	}
@@ -122,6 +123,62 @@ func lintCase(c *Case, limits Limits) Diagnostics {
 // limitHint says which flag raises a limit.
 func limitHint(sc *scenario.Scenario, l scenario.Limit) string {
 	return fmt.Sprintf(" (raise it with -limit %s.%s=N)", sc.Name, l.Name)
+}
+
+// lintPairing warns when a desk, or a boundary-response family in it, has
+// denied controls but no allowed one (or the reverse, for a family): a host
+// that refuses everything passes denied controls, so only paired controls
+// tell a working boundary from a blanket refusal.
+func lintPairing(d *Desk) Diagnostics {
+	var ds Diagnostics
+	type side struct {
+		allowed, denied int
+		first           string
+	}
+	var desk side
+	fams := map[string]*side{}
+	var order []string
+	for _, c := range d.Cases {
+		sc, _, ok := d.reg.Lookup(c.Scenario)
+		if !ok || sc.Script == nil {
+			continue
+		}
+		p, n := sc.Script([]byte(c.Given.Raw), c.script())
+		if p > 0 {
+			desk.allowed++
+		}
+		if n > 0 {
+			desk.denied++
+		}
+		if c.Family == "" {
+			continue
+		}
+		f := fams[c.Family]
+		if f == nil {
+			f = &side{first: c.Pointer + "/family"}
+			fams[c.Family] = f
+			order = append(order, c.Family)
+		}
+		if p > 0 {
+			f.allowed++
+		}
+		if n > 0 {
+			f.denied++
+		}
+	}
+	if desk.denied > 0 && desk.allowed == 0 {
+		ds = append(ds, d.diag(Warning, "/cases", false, "no allowed control: a host that refuses everything passes this desk"))
+	}
+	for _, name := range order {
+		f := fams[name]
+		switch {
+		case f.allowed == 0 && f.denied > 0:
+			ds = append(ds, d.diag(Warning, f.first, false, "family %s has no allowed control", name))
+		case f.denied == 0 && f.allowed > 0:
+			ds = append(ds, d.diag(Warning, f.first, false, "family %s has no denied control", name))
+		}
+	}
+	return ds
 }
 
 func knownKeys(m map[string]string) string {

@@ -19,6 +19,10 @@ import (
 	"github.com/deskcheck/deskcheck/schema"
 )
 
+// Families are the boundary-response families a case may name.
+var Families = []string{"protected-file", "network-destination", "credential", "approval-rejection",
+	"policy-service-failure", "mixed-batch", "repeated-denial", "permitted-recovery"}
+
 // SchemaVersion is the case-file format version this verifier reads.
 const SchemaVersion = 1
 
@@ -448,7 +452,7 @@ func firstNonSpace(s string) int {
 	return 0
 }
 
-var caseField = regexp.MustCompile(`^/cases/(\d+)/(given|expected|scenario)$`)
+var caseField = regexp.MustCompile(`^/cases/(\d+)/(given|expected|scenario|family)$`)
 
 // explain rewords schema problems about a case's scenario, given and
 // expected blocks in the scenario's own terms, with a suggestion for a
@@ -459,6 +463,13 @@ func explain(reg *scenario.Registry, root gjson.Result, p schema.Problem) string
 		return p.Message
 	}
 	name := root.Get("cases." + m[1] + ".scenario").String()
+	if m[2] == "family" {
+		fam := root.Get("cases." + m[1] + ".family")
+		if fam.Type != gjson.String {
+			return p.Message
+		}
+		return fmt.Sprintf("unknown family %q (known: %s)%s", fam.Str, strings.Join(Families, ", "), suggest(fam.Str, Families))
+	}
 	if m[2] == "scenario" {
 		return fmt.Sprintf("unknown scenario %q (known: %s)%s", name, strings.Join(reg.Names(), ", "), suggest(name, reg.Names()))
 	}

@@ -4,7 +4,7 @@
 //
 // Usage:
 //
-//	deskcheck verify   [-run REGEX] [-v] [-format FORMAT] [-out DIR] [PATH...]
+//	deskcheck verify   [-run REGEX] [-v] [-dimensions] [-format FORMAT] [-out DIR] [PATH...]
 //	deskcheck validate [PATH...]
 //	deskcheck report render [-format html|markdown|junit|text|json] FILE.json
 //	deskcheck report -schema
@@ -70,7 +70,7 @@ func tuneGC() {
 const usage = `deskcheck verifies inert JSON teaching cases about agent permission boundaries.
 
 Usage:
-  deskcheck verify   [-run REGEX] [-v] [-format FORMAT] [-out DIR] [PATH...]
+  deskcheck verify   [-run REGEX] [-v] [-dimensions] [-format FORMAT] [-out DIR] [PATH...]
   deskcheck validate [PATH...]
   deskcheck report render [-format FORMAT] FILE.json
   deskcheck report -schema
@@ -204,14 +204,15 @@ func verify(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	sel := selectionFlags(fs, all.Registry(), "verify only cases whose `<desk-id>/<case-id>` matches this regular expression")
-	verbose := fs.Bool("v", false, "print the event trace of passing cases too")
+	verbose := fs.Bool("v", false, "print the event trace of passing cases and the boundary-response table too")
+	dims := fs.Bool("dimensions", false, "print the boundary-response table in the text output")
 	format := fs.String("format", "text", "output on stdout: text, json, markdown, junit or html")
 	out := fs.String("out", reports.DefaultDir, "folder for the private report files")
 	paths, err := parse(fs, args)
 	if err != nil {
 		return exitInvalid
 	}
-	render, err := reports.Lookup(*format, reports.Text{Verbose: *verbose, Color: colorOK(stdout)})
+	render, err := reports.Lookup(*format, reports.Text{Verbose: *verbose, Dimensions: *dims, Color: colorOK(stdout)})
 	if err != nil {
 		fmt.Fprintf(stderr, "deskcheck: -format: %v\n", err)
 		return exitInvalid
@@ -352,6 +353,7 @@ func report(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	printSchema := fs.Bool("schema", false, "print the JSON Schema of report.json")
 	format := fs.String("format", "html", "with render: html, markdown, junit, text or json")
+	dims := fs.Bool("dimensions", false, "with render -format text: print the boundary-response table")
 	rest, err := parse(fs, args)
 	if err != nil {
 		return exitInvalid
@@ -361,7 +363,7 @@ func report(args []string, stdout, stderr io.Writer) int {
 		stdout.Write(reports.ReportSchema)
 		return exitPass
 	case len(rest) == 2 && rest[0] == "render":
-		f, err := reports.Lookup(*format, reports.Text{Color: colorOK(stdout)})
+		f, err := reports.Lookup(*format, reports.Text{Dimensions: *dims, Color: colorOK(stdout)})
 		if err != nil {
 			fmt.Fprintf(stderr, "deskcheck: -format: %v\n", err)
 			return exitInvalid

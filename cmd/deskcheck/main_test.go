@@ -219,7 +219,7 @@ func TestHostileFilesExitTwo(t *testing.T) {
 			}
 			code, stdout, errOut := runCLI(t, args...)
 			assert.Equal(t, 2, code, "%s %s", cmd, p)
-			assert.Regexp(t, "^"+regexpQuote(p)+`:\d+:\d+: error: `, errOut, p)
+			assert.Regexp(t, "(?m)^"+regexpQuote(p)+`:\d+:\d+: error: `, errOut, p)
 			assert.Empty(t, stdout, "nothing printed as a result")
 			_, statErr := os.Stat(out)
 			assert.True(t, os.IsNotExist(statErr), "no report written for %s", p)

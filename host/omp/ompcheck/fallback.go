@@ -91,6 +91,7 @@ var Fallback = &scenario.Scenario{
         "handlers": ["decline", "fail"]
       }`,
 	SourceKey: "fallback",
+	Script:    fallbackScript,
 	Run:       runFallback,
 }
 
@@ -161,6 +162,11 @@ func runFallback(ctx context.Context, givenJSON []byte, env scenario.Env) (scena
 			obs.Values["causeIncludes"] = cause.Error()
 		}
 	}
+	message := ""
+	if err != nil {
+		message = err.Error()
+	}
+	obs.Boundary = fallbackBoundary(env.Expected, err != nil, message, writer.Successes(), writer.Attempts(), handlers.Calls(), trace.Events())
 	return obs, nil
 }
 

@@ -38,7 +38,8 @@ var Wrapper = &scenario.Scenario{
 		{Name: "repeat", Pointer: "/given/repeat", Default: 1000, Help: "largest given.repeat of a wrapper case"},
 		{Name: "choices", Pointer: "/given/choices", Count: true, Default: 1000, Help: "most scripted choices in one wrapper case"},
 	},
-	Lint: lintWrapper,
+	Lint:   lintWrapper,
+	Script: wrapperScript,
 	Suggest: func(givenJSON []byte, obs map[string]any) []string {
 		given := gjson.ParseBytes(givenJSON)
 		keys := []string{"outcome", "effects", "prompts", "toolCalls"}
@@ -93,20 +94,29 @@ func firstTitle(key string, v any) (any, bool) {
 }
 
 // lintWrapper warns when the scripted choices and the prompts expected
-// differ in number.
+// differ in number, and when more effects are expected than calls are
+// made (each call runs the executor at most once).
 func lintWrapper(givenJSON []byte, expected []scenario.Field, _ map[string]int) []scenario.Problem {
+	var out []scenario.Problem
+	calls := int64(1)
+	if r := gjson.GetBytes(givenJSON, "repeat"); r.Exists() {
+		calls = r.Int()
+	}
+	if effects := int64(expectedEffects(expected)); effects > calls {
+		out = append(out, scenario.Problem{Pointer: "/expected/effects", Warning: true, Message: fmt.Sprintf("%d effects expected from %d calls: each call runs the executor at most once", effects, calls)})
+	}
 	choices := gjson.GetBytes(givenJSON, "choices")
 	if !choices.Exists() {
-		return nil
+		return out
 	}
 	n := 0
 	choices.ForEach(func(_, _ gjson.Result) bool { n++; return true })
 	for _, f := range expected {
 		if p := gjson.ParseBytes(f.Raw); f.Key == "prompts" && p.Int() != int64(n) {
-			return []scenario.Problem{{Pointer: "/given/choices", Warning: true, Message: fmt.Sprintf("%d scripted choices but %d prompts expected", n, p.Int())}}
+			out = append(out, scenario.Problem{Pointer: "/given/choices", Warning: true, Message: fmt.Sprintf("%d scripted choices but %d prompts expected", n, p.Int())})
 		}
 	}
-	return nil
+	return out
 }
 
 // wrapperGiven is the decoded given block of a wrapper case.
@@ -223,6 +233,7 @@ func runWrapper(ctx context.Context, givenJSON []byte, env scenario.Env) (scenar
 	w := &omp.Wrapper{Tool: omp.Tool{Name: g.Tool, Approval: g.Approval}, Exec: exec, Runner: runner, Observe: noter(trace), Faults: faults}
 
 	var lastErr error
+	outcomes := make([]callOutcome, 0, g.Repeat)
 	var lastCall *omp.CallContext
 	successes := 0
 	for i := 1; i <= g.Repeat; i++ {
@@ -238,9 +249,11 @@ func runWrapper(ctx context.Context, givenJSON []byte, env scenario.Env) (scenar
 		_, lastErr = w.Execute(ctx, fmt.Sprintf("call-%d", i), args, call)
 		lastCall = call
 		if lastErr == nil {
+			outcomes = append(outcomes, callOutcome{})
 			successes++
 			trace.AddText("outcome", "return")
 		} else {
+			outcomes = append(outcomes, callOutcome{threw: true, message: lastErr.Error()})
 			trace.AddText("outcome", "throw: "+lastErr.Error())
 		}
 	}
@@ -275,6 +288,7 @@ func runWrapper(ctx context.Context, givenJSON []byte, env scenario.Env) (scenar
 	if n := script.Unused(); n > 0 {
 		trace.Add("script", "%d scripted answer(s) never asked for", n)
 	}
+	obs.Boundary = wrapperBoundary(givenJSON, env.Expected, outcomes, exec.Effects(), trace.Events())
 	return obs, nil
 }
 

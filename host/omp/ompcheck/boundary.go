@@ -1,0 +1,160 @@
+package ompcheck
+
+import (
+	"strings"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/deskcheck/deskcheck/scenario"
+)
+
+// The boundary-response dimensions of the OMP scenarios.
+//
+// wrapper: each of the repeat calls is one scripted action. expected.effects
+// (p) of them are scripted-permitted (each call runs the inert executor at
+// most once) and the other repeat − p are scripted-denied. A denial is
+// visible when a call threw with an error message; work is an executor
+// run; the service is the inert executor, and p runs are expected of it.
+//
+// fallback: the one write is the action, permitted when expected.effects
+// is 1. Every write reaches the writer, so one primitive attempt is
+// expected; an ENOENT retry shows as 2.
+//
+// classify-error scripts no action and is no control.
+
+// expectedEffects reads expected.effects from the script (0 when absent).
+func expectedEffects(expected []scenario.Field) int {
+	for _, f := range expected {
+		if f.Key == "effects" {
+			return int(gjson.ParseBytes(f.Raw).Int())
+		}
+	}
+	return 0
+}
+
+// wrapperScript: repeat calls, effects of them permitted.
+func wrapperScript(given []byte, expected []scenario.Field) (permitted, denied int) {
+	calls := int(gjson.GetBytes(given, "repeat").Int())
+	if calls < 1 {
+		calls = 1
+	}
+	permitted = min(expectedEffects(expected), calls)
+	return permitted, calls - permitted
+}
+
+// fallbackScript: one write, permitted when one effect is expected.
+func fallbackScript(_ []byte, expected []scenario.Field) (permitted, denied int) {
+	if expectedEffects(expected) >= 1 {
+		return 1, 0
+	}
+	return 0, 1
+}
+
+// callOutcome is what one wrapper call ended with.
+type callOutcome struct {
+	threw   bool
+	message string
+}
+
+// wrapperBoundary counts one wrapper case from its script and what the
+// recorders saw.
+func wrapperBoundary(given []byte, expected []scenario.Field, calls []callOutcome, runs int, events []scenario.Event) *scenario.Boundary {
+	p, d := wrapperScript(given, expected)
+	visible := 0
+	for _, c := range calls {
+		if c.threw && c.message != "" {
+			visible++
+		}
+	}
+	return &scenario.Boundary{
+		Actions:         p + d,
+		Denied:          d,
+		DeniedVisible:   min(d, visible),
+		Permitted:       p,
+		Worked:          min(p, runs),
+		FailClosed:      runs <= p,
+		ServiceRequests: runs,
+		ServiceExpected: p,
+		Complete:        wrapperTraceComplete(len(calls), events),
+		ExtraEffects:    max(0, runs-p),
+	}
+}
+
+// wrapperTraceComplete reconciles the trace call by call: one outcome, at
+// least one resolution, every execution after a tool_call, every dialog
+// answered, dismissed or run out, and every RPC select request answered by
+// one response frame.
+func wrapperTraceComplete(calls int, events []scenario.Event) bool {
+	type tally struct {
+		outcomes, resolves, toolCalls, rpcSelects, rpcAnswers int
+		executedBeforeToolCall, unanswered                    bool
+	}
+	per := make([]tally, calls+1)
+	for _, e := range events {
+		if e.Seq < 1 || e.Seq > calls {
+			continue
+		}
+		t := &per[e.Seq]
+		switch e.Kind {
+		case "outcome":
+			t.outcomes++
+		case "resolve":
+			t.resolves++
+		case "tool_call":
+			t.toolCalls++
+		case "execute":
+			if t.toolCalls == 0 {
+				t.executedBeforeToolCall = true
+			}
+		case "select":
+			if strings.Contains(e.Text, "→ failed:") {
+				t.unanswered = true
+			}
+		case "rpc-out":
+			if strings.Contains(e.Text, " select id=") {
+				t.rpcSelects++
+			}
+		case "rpc-in":
+			t.rpcAnswers++
+		}
+	}
+	for _, t := range per[1:] {
+		if t.outcomes != 1 || t.resolves < 1 || t.executedBeforeToolCall || t.unanswered || t.rpcSelects != t.rpcAnswers {
+			return false
+		}
+	}
+	return true
+}
+
+// fallbackBoundary counts one fallback case: an outcome was recorded, the
+// writer was reached, and the handler events match the handler calls.
+func fallbackBoundary(expected []scenario.Field, threw bool, message string, successes, attempts, handlerCalls int, events []scenario.Event) *scenario.Boundary {
+	p, d := fallbackScript(nil, expected)
+	outcomes, handlerEvents := 0, 0
+	for _, e := range events {
+		switch e.Kind {
+		case "outcome":
+			outcomes++
+		case "handler":
+			if strings.HasPrefix(e.Text, "fallback handler ") {
+				handlerEvents++
+			}
+		}
+	}
+	visible := 0
+	if d == 1 && threw && message != "" {
+		visible = 1
+	}
+	return &scenario.Boundary{
+		Actions:         1,
+		Denied:          d,
+		DeniedVisible:   visible,
+		Permitted:       p,
+		Worked:          min(p, successes),
+		FailClosed:      successes <= p,
+		ServiceRequests: attempts,
+		ServiceExpected: 1,
+		Complete:        outcomes == 1 && attempts >= 1 && handlerEvents == handlerCalls,
+		ExtraEffects:    max(0, successes-p),
+	}
+}

@@ -1,0 +1,230 @@
+package reports
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/deskcheck/deskcheck/verifier"
+)
+
+// Boundary is the boundary-response section of a report: the dimensions
+// of the whole suite and of each desk.
+type Boundary struct {
+	Suite verifier.Dimensions `json:"suite"`
+	Desks []DeskDimensions    `json:"desks"`
+}
+
+// DeskDimensions are the dimensions of one desk.
+type DeskDimensions struct {
+	Desk string `json:"desk"`
+	verifier.Dimensions
+}
+
+// MarshalJSON writes the desk id first, then its dimensions.
+func (d DeskDimensions) MarshalJSON() ([]byte, error) {
+	inner, err := json.Marshal(d.Dimensions)
+	if err != nil {
+		return nil, err
+	}
+	id, _ := json.Marshal(d.Desk)
+	out := append([]byte(`{"desk":`), id...)
+	if len(inner) > 2 {
+		out = append(out, ',')
+		out = append(out, inner[1:]...)
+	} else {
+		out = append(out, '}')
+	}
+	return out, nil
+}
+
+// CaseBoundary is one case's dimensions and control kind.
+type CaseBoundary struct {
+	Control            string                 `json:"control"`
+	DenialPropagation  verifier.Dimension     `json:"denialPropagation"`
+	AllowedWork        verifier.Dimension     `json:"allowedWork"`
+	FailClosed         verifier.Dimension     `json:"failClosed"`
+	RetryAmplification verifier.Amplification `json:"retryAmplification"`
+	TraceCompleteness  verifier.Dimension     `json:"traceCompleteness"`
+	ExtraEffects       int                    `json:"extraEffects"`
+}
+
+func caseBoundary(r verifier.Result) CaseBoundary {
+	d := verifier.CaseDimensions(r)
+	return CaseBoundary{
+		Control:            verifier.ControlKind(r.Boundary),
+		DenialPropagation:  d.DenialPropagation,
+		AllowedWork:        d.AllowedWork,
+		FailClosed:         d.FailClosed,
+		RetryAmplification: d.RetryAmplification,
+		TraceCompleteness:  d.TraceCompleteness,
+		ExtraEffects:       d.ExtraEffects,
+	}
+}
+
+// buildBoundary sums the dimensions per desk, in desk order, and for the
+// suite.
+func buildBoundary(s *verifier.SuiteResult) *Boundary {
+	b := &Boundary{Suite: verifier.SumDimensions(s.Results), Desks: []DeskDimensions{}}
+	byDesk := map[*verifier.Desk][]verifier.Result{}
+	for _, r := range s.Results {
+		byDesk[r.Case.Desk] = append(byDesk[r.Case.Desk], r)
+	}
+	for _, d := range s.Desks {
+		if rs, ok := byDesk[d]; ok {
+			b.Desks = append(b.Desks, DeskDimensions{Desk: d.ID, Dimensions: verifier.SumDimensions(rs)})
+		}
+	}
+	return b
+}
+
+// dimensionRow is one dimension across the desks and the suite.
+type dimensionRow struct {
+	Name  string
+	Key   string
+	Cells []dimensionCell
+}
+
+// dimensionCell is one figure: "9/9", "1.00 (6/6)", "0" or n/a.
+type dimensionCell struct {
+	Text       string
+	Applicable bool
+}
+
+// dimensionTable lays the section out as rows (the six dimensions) by
+// columns (each desk, then the suite).
+func dimensionTable(b *Boundary) (columns []string, rows []dimensionRow) {
+	all := make([]verifier.Dimensions, 0, len(b.Desks)+1)
+	for _, d := range b.Desks {
+		columns = append(columns, d.Desk)
+		all = append(all, d.Dimensions)
+	}
+	columns = append(columns, "suite")
+	all = append(all, b.Suite)
+	frac := func(x verifier.Dimension) dimensionCell {
+		if !x.Applicable {
+			return dimensionCell{Text: "n/a"}
+		}
+		return dimensionCell{Text: strconv.Itoa(x.Numerator) + "/" + strconv.Itoa(x.Denominator), Applicable: true}
+	}
+	for _, spec := range []struct {
+		name, key string
+		cell      func(verifier.Dimensions) dimensionCell
+	}{
+		{"denial propagation", "denialPropagation", func(d verifier.Dimensions) dimensionCell { return frac(d.DenialPropagation) }},
+		{"allowed work", "allowedWork", func(d verifier.Dimensions) dimensionCell { return frac(d.AllowedWork) }},
+		{"fail closed", "failClosed", func(d verifier.Dimensions) dimensionCell { return frac(d.FailClosed) }},
+		{"retry amplification", "retryAmplification", func(d verifier.Dimensions) dimensionCell {
+			c := frac(d.RetryAmplification.Dimension)
+			if c.Applicable {
+				c.Text = d.RetryAmplification.Ratio + " (" + c.Text + ")"
+			}
+			return c
+		}},
+		{"trace completeness", "traceCompleteness", func(d verifier.Dimensions) dimensionCell { return frac(d.TraceCompleteness) }},
+		{"extra effects", "extraEffects", func(d verifier.Dimensions) dimensionCell {
+			return dimensionCell{Text: strconv.Itoa(d.ExtraEffects), Applicable: true}
+		}},
+	} {
+		row := dimensionRow{Name: spec.name, Key: spec.key}
+		for _, d := range all {
+			row.Cells = append(row.Cells, spec.cell(d))
+		}
+		rows = append(rows, row)
+	}
+	return columns, rows
+}
+
+// dimensionsNote is the line every rendering puts under the table.
+const dimensionsNote = "Separate dimensions, not a combined score; n/a = zero denominator"
+
+// writeDimensionsText prints the section as an aligned table.
+func writeDimensionsText(p *printer, b *Boundary) {
+	columns, rows := dimensionTable(b)
+	widths := make([]int, len(columns)+1)
+	widths[0] = len("dimension")
+	for _, r := range rows {
+		widths[0] = max(widths[0], len(r.Name))
+	}
+	for i, c := range columns {
+		widths[i+1] = len(c)
+		for _, r := range rows {
+			widths[i+1] = max(widths[i+1], len(r.Cells[i].Text))
+		}
+	}
+	p.printf("Boundary response\n")
+	line := func(first string, cells []string) {
+		p.printf("  %-*s", widths[0], first)
+		for i, c := range cells {
+			p.printf("  %*s", widths[i+1], c)
+		}
+		p.printf("\n")
+	}
+	line("dimension", columns)
+	for _, r := range rows {
+		cells := make([]string, len(r.Cells))
+		for i, c := range r.Cells {
+			cells[i] = c.Text
+		}
+		line(r.Name, cells)
+	}
+	p.printf("  %s\n", dimensionsNote)
+	c := b.Suite.Controls
+	p.printf("  controls: %d allowed, %d denied, %d mixed, %d none", c.Allowed, c.Denied, c.Mixed, c.None)
+	if !b.Suite.BlanketRefusal.Detectable {
+		p.printf(" — no allowed control passes: a host that refuses everything would pass")
+	}
+	p.printf("\n")
+	for _, d := range b.Desks {
+		for _, f := range d.Families {
+			if !f.Paired {
+				p.printf("  %s: family %s is unpaired (%d allowed, %d denied)\n", d.Desk, f.Family, f.Allowed, f.Denied)
+			}
+		}
+	}
+	p.printf("\n")
+}
+
+// writeDimensionsMarkdown prints the section as a Markdown table with the
+// families in a <details> block.
+func writeDimensionsMarkdown(p *printer, b *Boundary) {
+	columns, rows := dimensionTable(b)
+	p.printf("## Boundary response\n\n| dimension |")
+	for _, c := range columns {
+		p.printf(" %s |", cell(c))
+	}
+	p.printf("\n|---|%s\n", strings.Repeat("---:|", len(columns)))
+	for _, r := range rows {
+		p.printf("| %s |", r.Name)
+		for _, c := range r.Cells {
+			p.printf(" %s |", cell(c.Text))
+		}
+		p.printf("\n")
+	}
+	p.printf("\n%s.\n\n", dimensionsNote)
+	p.printf("<details>\n<summary>Controls and families</summary>\n\n| desk | allowed | denied | mixed | none | families |\n|---|---:|---:|---:|---:|---|\n")
+	for _, d := range b.Desks {
+		c := d.Controls
+		var fams []string
+		for _, f := range d.Families {
+			mark := ""
+			if !f.Paired {
+				mark = " (unpaired)"
+			}
+			fams = append(fams, fmt.Sprintf("%s %d/%d%s", f.Family, f.Allowed, f.Denied, mark))
+		}
+		p.printf("| %s | %d | %d | %d | %d | %s |\n", cell(d.Desk), c.Allowed, c.Denied, c.Mixed, c.None, cell(strings.Join(fams, ", ")))
+	}
+	p.printf("\n</details>\n\n")
+}
+
+// dimensionProperties are the JUnit properties of one desk's dimensions.
+func dimensionProperties(d verifier.Dimensions) []junitProperty {
+	_, rows := dimensionTable(&Boundary{Suite: d})
+	out := make([]junitProperty, 0, len(rows))
+	for _, r := range rows {
+		out = append(out, junitProperty{Name: "boundary." + r.Key, Value: r.Cells[0].Text})
+	}
+	return out
+}

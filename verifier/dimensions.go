@@ -1,0 +1,200 @@
+package verifier
+
+import (
+	"encoding/json"
+	"sort"
+	"strconv"
+
+	"github.com/deskcheck/deskcheck/scenario"
+)
+
+// Dimension is one boundary-response dimension: how many of the actions
+// that should show a behaviour did. A zero denominator is not applicable,
+// never 100 %.
+type Dimension struct {
+	Numerator   int  `json:"numerator"`
+	Denominator int  `json:"denominator"`
+	Applicable  bool `json:"applicable"`
+}
+
+// Amplification is retry amplification: requests the service saw over
+// those the reference decision lets through, with the ratio written to two
+// decimals ("1.00"; empty when not applicable).
+type Amplification struct {
+	Dimension
+	Ratio string `json:"-"`
+}
+
+// MarshalJSON writes the dimension with its ratio, or a null ratio when
+// it is not applicable.
+func (a Amplification) MarshalJSON() ([]byte, error) {
+	var ratio any
+	if a.Applicable {
+		ratio = a.Ratio
+	}
+	return json.Marshal(struct {
+		Dimension
+		Ratio any `json:"ratio"`
+	}{a.Dimension, ratio})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (a *Amplification) UnmarshalJSON(b []byte) error {
+	var x struct {
+		Dimension
+		Ratio *string `json:"ratio"`
+	}
+	if err := json.Unmarshal(b, &x); err != nil {
+		return err
+	}
+	a.Dimension = x.Dimension
+	if x.Ratio != nil {
+		a.Ratio = *x.Ratio
+	}
+	return nil
+}
+
+// Controls counts cases by the control kind their script makes them.
+type Controls struct {
+	Allowed int `json:"allowed"`
+	Denied  int `json:"denied"`
+	Mixed   int `json:"mixed"`
+	None    int `json:"none"`
+}
+
+// FamilyPairing says whether a boundary-response family of a desk has
+// both an allowed and a denied control.
+type FamilyPairing struct {
+	Family  string `json:"family"`
+	Allowed int    `json:"allowed"`
+	Denied  int    `json:"denied"`
+	Paired  bool   `json:"paired"`
+}
+
+// BlanketRefusal says whether a host that refuses everything would be
+// noticed: at least one allowed (or mixed) control passes.
+type BlanketRefusal struct {
+	AllowedControls int  `json:"allowedControls"`
+	Detectable      bool `json:"detectable"`
+}
+
+// Dimensions are the boundary-response dimensions of a set of cases, each
+// on its own, never combined into one score. They are reported, not
+// judged: no verdict or exit code depends on them.
+type Dimensions struct {
+	DenialPropagation  Dimension       `json:"denialPropagation"`
+	AllowedWork        Dimension       `json:"allowedWork"`
+	FailClosed         Dimension       `json:"failClosed"`
+	RetryAmplification Amplification   `json:"retryAmplification"`
+	TraceCompleteness  Dimension       `json:"traceCompleteness"`
+	ExtraEffects       int             `json:"extraEffects"`
+	Controls           Controls        `json:"controls"`
+	Families           []FamilyPairing `json:"families"`
+	BlanketRefusal     BlanketRefusal  `json:"blanketRefusal"`
+}
+
+// ControlKind names what a case's script makes it: allowed, denied, mixed
+// or none.
+func ControlKind(b *scenario.Boundary) string {
+	if b == nil {
+		return "none"
+	}
+	switch {
+	case b.Permitted > 0 && b.Denied > 0:
+		return "mixed"
+	case b.Permitted > 0:
+		return "allowed"
+	case b.Denied > 0:
+		return "denied"
+	}
+	return "none"
+}
+
+// CaseDimensions are the dimensions of one case alone.
+func CaseDimensions(r Result) Dimensions {
+	return SumDimensions([]Result{r})
+}
+
+// SumDimensions sums the dimensions over the executed cases among results
+// (errored cases count in none).
+func SumDimensions(results []Result) Dimensions {
+	var d Dimensions
+	fams := map[string]*FamilyPairing{}
+	for _, r := range results {
+		if r.Status == Errored {
+			continue
+		}
+		kind := ControlKind(r.Boundary)
+		switch kind {
+		case "allowed":
+			d.Controls.Allowed++
+		case "denied":
+			d.Controls.Denied++
+		case "mixed":
+			d.Controls.Mixed++
+		default:
+			d.Controls.None++
+		}
+		if (kind == "allowed" || kind == "mixed") && r.Status == Pass {
+			d.BlanketRefusal.AllowedControls++
+		}
+		if f := r.Case.Family; f != "" {
+			fp := fams[f]
+			if fp == nil {
+				fp = &FamilyPairing{Family: f}
+				fams[f] = fp
+			}
+			if kind == "allowed" || kind == "mixed" {
+				fp.Allowed++
+			}
+			if kind == "denied" || kind == "mixed" {
+				fp.Denied++
+			}
+		}
+		b := r.Boundary
+		if b == nil || b.Actions == 0 {
+			continue
+		}
+		d.DenialPropagation.Numerator += b.DeniedVisible
+		d.DenialPropagation.Denominator += b.Denied
+		d.AllowedWork.Numerator += b.Worked
+		d.AllowedWork.Denominator += b.Permitted
+		d.FailClosed.Denominator++
+		if b.FailClosed {
+			d.FailClosed.Numerator++
+		}
+		d.RetryAmplification.Numerator += b.ServiceRequests
+		d.RetryAmplification.Denominator += b.ServiceExpected
+		d.TraceCompleteness.Denominator++
+		if b.Complete {
+			d.TraceCompleteness.Numerator++
+		}
+		d.ExtraEffects += b.ExtraEffects
+	}
+	for _, x := range []*Dimension{&d.DenialPropagation, &d.AllowedWork, &d.FailClosed, &d.RetryAmplification.Dimension, &d.TraceCompleteness} {
+		x.Applicable = x.Denominator > 0
+	}
+	if d.RetryAmplification.Applicable {
+		d.RetryAmplification.Ratio = Ratio(d.RetryAmplification.Numerator, d.RetryAmplification.Denominator)
+	}
+	d.BlanketRefusal.Detectable = d.BlanketRefusal.AllowedControls > 0
+	d.Families = make([]FamilyPairing, 0, len(fams))
+	for _, fp := range fams {
+		fp.Paired = fp.Allowed > 0 && fp.Denied > 0
+		d.Families = append(d.Families, *fp)
+	}
+	sort.Slice(d.Families, func(i, j int) bool { return d.Families[i].Family < d.Families[j].Family })
+	return d
+}
+
+// Ratio writes n/d with two decimals, rounded half up, in integers only so
+// that reports stay byte-deterministic.
+func Ratio(n, d int) string {
+	hundredths := (n*200 + d) / (2 * d)
+	frac := hundredths % 100
+	s := strconv.Itoa(hundredths/100) + "."
+	if frac < 10 {
+		s += "0"
+	}
+	return s + strconv.Itoa(frac)
+}
