@@ -85,7 +85,7 @@ func withStrength(t *testing.T) *Report {
 	t.Helper()
 	r := stableReport(t, "../cases/boundary-desk.json")
 	suite := suiteOf(t, "../cases/boundary-desk.json")
-	r.AddStrength(verifier.MeasureStrength(context.Background(), suite.Results, testReg.Faults()))
+	r.AddStrength(verifier.MeasureStrength(context.Background(), suite.Results, verifier.FaultsOf(suite.Results, testReg.Faults())))
 	return r
 }
 

@@ -3,6 +3,7 @@ package verifier
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -28,7 +29,7 @@ func TestLoadRejectsBadFiles(t *testing.T) {
 		{"a duplicate key gives both positions", "duplicate-key.json",
 			[]string{`testdata/invalid/duplicate-key.json:12:61: error: duplicate key "effects" (first at 12:47) (/cases/0/expected/effects)`}},
 		{"an unknown scenario lists the known ones", "unknown-scenario.json",
-			[]string{`testdata/invalid/unknown-scenario.json:10:19: error: unknown scenario "gateway" (known: classify-error, fallback, wrapper) (/cases/0/scenario)`}},
+			[]string{`testdata/invalid/unknown-scenario.json:10:19: error: unknown scenario "gatway" (known: ` + strings.Join(testReg.Names(), ", ") + `); did you mean "gateway"? (/cases/0/scenario)`}},
 		{"an unknown given key is named at its key, with a suggestion", "unknown-given-key.json",
 			[]string{`testdata/invalid/unknown-given-key.json:11:37: error: given key "mdoe" is not read by scenario wrapper; did you mean "mode"? (/cases/0/given/mdoe)`}},
 		{"a misspelled expected key never passes vacuously", "misspelled-expected.json",

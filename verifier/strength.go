@@ -64,3 +64,22 @@ func MeasureStrength(ctx context.Context, baseline []Result, faults []scenario.Q
 	}
 	return s
 }
+
+// FaultsOf keeps the faults of the hosts that have at least one case among
+// results: a fault runs only against its own host's cases, so a host with
+// none could only ever be reported missed.
+func FaultsOf(results []Result, faults []scenario.QualifiedFault) []scenario.QualifiedFault {
+	hosts := map[string]bool{}
+	for _, r := range results {
+		if _, fam := r.Case.Spec(); fam != nil {
+			hosts[fam.Host.Name] = true
+		}
+	}
+	var out []scenario.QualifiedFault
+	for _, f := range faults {
+		if hosts[f.Host] {
+			out = append(out, f)
+		}
+	}
+	return out
+}

@@ -57,7 +57,7 @@ func TestNewDeskAsPrinted(t *testing.T) {
 		assert.Equal(t, 0, code, errOut)
 		assert.Contains(t, vout, "1 passed, 0 failed")
 	}
-	for _, args := range [][]string{{"new"}, {"new", "gateway"}, {"new", "wrapper", "extra"}, {"explain", "-run", "("}, {"observe", "nope.json"}, {"explain", "../../verifier/testdata/invalid/wrong-type.json"}} {
+	for _, args := range [][]string{{"new"}, {"new", "gatway"}, {"new", "wrapper", "extra"}, {"explain", "-run", "("}, {"observe", "nope.json"}, {"explain", "../../verifier/testdata/invalid/wrong-type.json"}} {
 		code, _, _ := runCLI(t, args...)
 		assert.Equal(t, 2, code, args)
 	}

@@ -288,6 +288,9 @@ func faults(args []string, stdout, stderr io.Writer) int {
 	if code != exitPass {
 		return code
 	}
+	if *only == "" {
+		selected = verifier.FaultsOf(suite.Results, selected)
+	}
 	strength := verifier.MeasureStrength(context.Background(), suite.Results, selected)
 	rep := reports.Build(suite, time.Now())
 	rep.AddStrength(strength)

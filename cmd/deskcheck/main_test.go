@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -24,8 +26,11 @@ func TestVerifyBundledSuite(t *testing.T) {
 	code, out, errOut := runCLI(t, "verify", "-out", dir)
 	require.Equal(t, 0, code, errOut)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	assert.Contains(t, lines, "15 passed, 0 failed", "the closing summary line")
-	assert.Equal(t, 15, strings.Count(out, "\nPASS ")+boolInt(strings.HasPrefix(out, "PASS ")))
+	assert.Contains(t, lines, "68 passed, 0 failed", "the closing summary line")
+	assert.Equal(t, 68, strings.Count(out, "\nPASS ")+boolInt(strings.HasPrefix(out, "PASS ")))
+	for _, desk := range []string{"boundary-desk", "gateway-desk", "runner-desk", "household-desk"} {
+		assert.Contains(t, out, "PASS "+desk+"/", "every bundled desk runs")
+	}
 	for _, id := range []string{"rpc-construction", "rpc-not-a-tui", "fallback-is-not-grant"} {
 		assert.Contains(t, out, "NOT EXECUTED boundary-desk/"+id)
 	}
@@ -99,7 +104,10 @@ func TestVerifyJSONFormat(t *testing.T) {
 func TestValidate(t *testing.T) {
 	code, out, errOut := runCLI(t, "validate")
 	assert.Equal(t, 0, code, errOut)
-	assert.Equal(t, "cases/boundary-desk.json: ok (desk boundary-desk: 15 cases, 3 source-only claims)\n", out)
+	assert.Equal(t, "cases/boundary-desk.json: ok (desk boundary-desk: 15 cases, 3 source-only claims)\n"+
+		"cases/gateway-desk.json: ok (desk gateway-desk: 23 cases, 2 source-only claims)\n"+
+		"cases/household-desk.json: ok (desk household-desk: 16 cases, 0 source-only claims)\n"+
+		"cases/runner-desk.json: ok (desk runner-desk: 14 cases, 0 source-only claims)\n", out)
 
 	for _, f := range []string{"malformed", "duplicate-key", "unknown-scenario", "unknown-given-key", "misspelled-expected", "wrong-type"} {
 		path := "../../verifier/testdata/invalid/" + f + ".json"
@@ -179,7 +187,7 @@ func TestFormatsAndRender(t *testing.T) {
 		require.Equal(t, 0, code, errOut)
 		outputs[f] = out
 	}
-	assert.True(t, strings.HasPrefix(outputs["markdown"], "## deskcheck: PASS — 15 passed, 0 failed"))
+	assert.True(t, strings.HasPrefix(outputs["markdown"], "## deskcheck: PASS — 68 passed, 0 failed"))
 	assert.Contains(t, outputs["junit"], `<testsuite name="boundary-desk" tests="18" failures="0" errors="0" skipped="3"`)
 	assert.Contains(t, outputs["html"], `<span class="verdict pass" id="verdict">PASS</span>`)
 
@@ -228,12 +236,21 @@ func TestHostileFilesExitTwo(t *testing.T) {
 }
 
 func TestFaults(t *testing.T) {
-	code, out, errOut := runCLI(t, "faults", "-out", t.TempDir())
+	code, out, errOut := runCLI(t, "faults", "-run", "^boundary-desk/", "-out", t.TempDir())
 	assert.Equal(t, 1, code, "the boundary desk misses faults: %s", errOut)
-	assert.Contains(t, out, "approval-remembered                 caught  boundary-desk/boundary-approval-does-not-persist\n")
-	assert.Contains(t, out, "revision-ignored                    MISSED  no case fails when the executor runs the original input, not the revision\n")
+	assert.Regexp(t, `(?m)^omp/approval-remembered +caught  boundary-desk/boundary-approval-does-not-persist$`, out)
+	assert.Regexp(t, `(?m)^omp/revision-ignored +MISSED  no case fails when the executor runs the original input, not the revision$`, out)
 	assert.Contains(t, out, "to catch it: scenario wrapper: given.revise on a call that runs")
-	assert.True(t, strings.HasSuffix(out, "18 of 21 faults caught\n"), out)
+	assert.NotContains(t, out, "gateway/", "only the faults of the hosts whose cases run")
+	m := regexp.MustCompile(`(\d+) of (\d+) faults caught\n$`).FindStringSubmatch(out)
+	require.Len(t, m, 3, out)
+	total, _ := strconv.Atoi(m[2])
+	assert.Equal(t, strconv.Itoa(total-3), m[1], "the boundary desk misses three OMP faults")
+
+	code, out, errOut = runCLI(t, "faults", "-run", "^(gateway|runner|household)-desk/", "-out", t.TempDir())
+	assert.Equal(t, 0, code, "the other bundled desks catch every fault of their hosts: %s", errOut)
+	assert.NotContains(t, out, "MISSED")
+	assert.NotContains(t, out, "omp/")
 
 	code, out, _ = runCLI(t, "faults", "-fault", "rpc-cancel-approves", "-out", t.TempDir())
 	assert.Equal(t, 0, code)

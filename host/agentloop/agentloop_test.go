@@ -466,6 +466,10 @@ func TestFaultsAreLive(t *testing.T) {
 			assert.Equal(t, 2, res.Steps)
 			assert.Equal(t, row(2, "final", ResultAnswer, answerSeedN), res.Rows[2])
 		}},
+		{FaultDenyAll, seedNormal(), 3, func(t *testing.T, res Result) {
+			assert.Equal(t, 0, res.Effects)
+			assert.Equal(t, []string{"PermissionError: Write capability not granted", "PermissionError: Write capability not granted"}, observations(res)[:2])
+		}},
 	}
 	require.Len(t, tests, len(FaultList), "one row per fault")
 	for _, tt := range tests {
@@ -497,7 +501,7 @@ func TestFaultList(t *testing.T) {
 		"budget-skips-failures", "budget-counts-blocked", "budget-off-by-one", "budget-checked-first",
 		"write-granted-by-default", "args-subset", "string-length-unchecked", "calc-allows-pow",
 		"calc-int-division", "calc-unbounded", "calc-node-limit-unchecked", "step-limit-off-by-one",
-		"final-not-counted",
+		"final-not-counted", "deny-all",
 	}
 	require.Len(t, FaultList, len(names))
 	var all Faults

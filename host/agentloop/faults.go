@@ -56,6 +56,9 @@ const (
 	// FaultFinalNotCounted: the final answer does not advance the step
 	// counter; its row repeats the previous step number.
 	FaultFinalNotCounted
+	// FaultDenyAll: blanket refusal. Every known tool is refused at the
+	// grant check, so nothing ever runs.
+	FaultDenyAll
 )
 
 // FaultInfo names and explains a fault.
@@ -96,6 +99,8 @@ var FaultList = []FaultInfo{
 		`scenario runner: a script longer than maxSteps, expecting outcome step_limit with steps equal to maxSteps and those rows only (bundled: seed-budget)`},
 	{FaultFinalNotCounted, "final-not-counted", "the final answer is not counted as a step",
 		`scenario runner: a script ending in a final answer, expecting steps including it or its row numbered after the previous step (bundled: seed-normal and every answered case with rows or steps)`},
+	{FaultDenyAll, "deny-all", "every tool is refused as not granted: a host that refuses everything",
+		`scenario runner: a granted, well-formed request that runs, expecting effects 1 or an executed row (bundled: seed-normal)`},
 }
 
 // LookupFault returns the fault called name.

@@ -177,6 +177,9 @@ func (r *run) check(d Entry) (value string, refusal Refusal, why string) {
 	if t.write && !r.cfg.WriteGranted && !f.Has(FaultWriteGrantedByDefault) {
 		return "", RefusedNotGranted, fmt.Sprintf("not granted: %s needs writeGranted", d.Tool)
 	}
+	if f.Has(FaultDenyAll) {
+		return "", RefusedNotGranted, fmt.Sprintf("not granted: this host refuses every tool, %s included", d.Tool)
+	}
 	if f.Has(FaultBudgetCheckedFirst) {
 		if refusal, why = r.budget(); refusal != NotRefused {
 			return "", refusal, why

@@ -3,6 +3,9 @@
 package all
 
 import (
+	"github.com/deskcheck/deskcheck/host/agentloop/agentloopcheck"
+	"github.com/deskcheck/deskcheck/host/gateway/gatewaycheck"
+	"github.com/deskcheck/deskcheck/host/household/householdcheck"
 	"github.com/deskcheck/deskcheck/host/omp/ompcheck"
 	"github.com/deskcheck/deskcheck/scenario"
 )
@@ -10,6 +13,9 @@ import (
 // Families are the host families, in the order reports list them.
 var Families = []scenario.Family{
 	ompcheck.Family,
+	householdcheck.Family,
+	gatewaycheck.Family,
+	agentloopcheck.Family,
 }
 
 // Registry builds the registry of every family. The families are fixed at

@@ -54,6 +54,9 @@ const (
 	// FaultStepLimitOffByOne: one decision more than maxDecisions is
 	// processed.
 	FaultStepLimitOffByOne
+	// FaultDenyAll: blanket refusal. admit denies every attempt as not
+	// available, so no tool ever runs.
+	FaultDenyAll
 )
 
 // FaultInfo names and explains a fault.
@@ -90,6 +93,8 @@ var FaultList = []FaultInfo{
 		`scenario household: a final decision with outcome unavailable (or another runtime outcome), expecting outcome parser_failure`},
 	{FaultStepLimitOffByOne, "step-limit-off-by-one", "one decision more than maxDecisions is processed",
 		`scenario household: more than maxDecisions responses without an earlier final one, expecting outcome step_limit and decisions equal to maxDecisions`},
+	{FaultDenyAll, "deny-all", "every attempt is denied: a host that refuses everything",
+		`scenario household: a permitted tool call that runs, expecting effects 1 (or statuses with ok)`},
 }
 
 // LookupFault returns the fault called name.

@@ -42,6 +42,7 @@ func TestEveryFaultIsLive(t *testing.T) {
 		}),
 		FaultRuntimeOutcomeClaimable: cfgOf(objs(finalWith("unavailable", "[]"))...),
 		FaultStepLimitOffByOne:       cfgOf(objs(readAnand, readAnand, readAnand, readAnand, finalOK)...),
+		FaultDenyAll:                 cfgOf(objs(readAnand, finalOK)...),
 	}
 	require.Len(t, fixtures, len(FaultList), "one fixture per fault")
 	for _, info := range FaultList {
@@ -128,6 +129,11 @@ func TestFaultEffects(t *testing.T) {
 				assert.Equal(t, Answered, r.Outcome)
 				assert.Equal(t, 5, r.Decisions)
 			}},
+		{"deny all: an authorised read is refused", FaultDenyAll, cfgOf(objs(readAnand, finalOK)...),
+			func(t *testing.T, r *Result) {
+				assert.Equal(t, 0, r.Effects)
+				assert.Equal(t, []string{"denied"}, r.Statuses())
+			}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -142,7 +148,7 @@ func TestFaultList(t *testing.T) {
 	names := []string{
 		"attempt-recorded-after-admission", "trace-not-copied", "model-trace-kept", "household-check-skipped",
 		"snapshot-args-unchecked", "snapshot-compare-numeric", "deadline-after-only", "late-response-accepted",
-		"internal-error-leaked", "runtime-outcome-claimable", "step-limit-off-by-one",
+		"internal-error-leaked", "runtime-outcome-claimable", "step-limit-off-by-one", "deny-all",
 	}
 	require.Len(t, FaultList, len(names))
 	seen := map[string]bool{}

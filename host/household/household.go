@@ -350,7 +350,7 @@ func (r *run) attempt(name string, args any) (timedOut bool) {
 	if !late {
 		r.record(a, name, args)
 	}
-	if !r.tools[name] {
+	if !r.tools[name] || r.faults.Has(FaultDenyAll) {
 		r.refuse(a, StatusDenied, msgToolNotAvailable, fmt.Sprintf("%q is not among the tools available to this caller", name))
 		return false
 	}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/deskcheck/deskcheck/internal/pyrepr"
 )
 
 // Inside the model a JSON value is one of: nil (null), bool, json.Number
@@ -542,40 +544,12 @@ func intEqualsFloat(i, f json.Number) bool {
 	return x.Cmp(z) == 0
 }
 
-// pyFloat is Python's repr of a double: the shortest digits that read back
-// to the same value, positional for decimal exponents -4 ≤ e < 16 (with
-// ".0" when there is no fraction), otherwise d.ddde±XX.
+// pyFloat is Python's repr of a finite double.
 func pyFloat(x float64) string {
 	if math.IsInf(x, 0) || math.IsNaN(x) {
 		panic("household: a non-finite number has no JSON form")
 	}
-	s := strconv.FormatFloat(x, 'e', -1, 64)
-	mant, expText, _ := strings.Cut(s, "e")
-	exp, _ := strconv.Atoi(expText)
-	sign := ""
-	if strings.HasPrefix(mant, "-") {
-		sign, mant = "-", mant[1:]
-	}
-	digits := strings.Replace(mant, ".", "", 1)
-	if exp >= -4 && exp < 16 {
-		switch {
-		case exp < 0:
-			return sign + "0." + strings.Repeat("0", -exp-1) + digits
-		case len(digits) <= exp+1:
-			return sign + digits + strings.Repeat("0", exp+1-len(digits)) + ".0"
-		default:
-			return sign + digits[:exp+1] + "." + digits[exp+1:]
-		}
-	}
-	out := sign + digits[:1]
-	if len(digits) > 1 {
-		out += "." + digits[1:]
-	}
-	expSign := "+"
-	if exp < 0 {
-		expSign, exp = "-", -exp
-	}
-	return fmt.Sprintf("%se%s%02d", out, expSign, exp)
+	return pyrepr.Float(x)
 }
 
 // floatNumber is a double as a JSON number, written as Python writes it.

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/deskcheck/deskcheck/internal/pyrepr"
 )
 
 // The catalogue: three read-only tools.
@@ -92,12 +94,8 @@ func Snapshot(household string) (json.RawMessage, bool) {
 	return encodeJSON(s), true
 }
 
-// round is Python's round(x, places) for a double: the exact binary value
-// rounded to places decimals, ties to even, then the nearest double.
-func round(x float64, places int) float64 {
-	v, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'f', places, 64), 64)
-	return v
-}
+// round is Python's round(x, places) for a double.
+func round(x float64, places int) float64 { return pyrepr.Round(x, places) }
 
 // number reads a JSON number that is not a boolean.
 func number(v any) (float64, bool) {

@@ -2,11 +2,19 @@
 // scale tests. Output is deterministic: the same arguments give the same
 // bytes. Every generated case passes on the correct host model; the
 // variations (tool names, arguments, messages) never change an outcome.
+//
+// Besides its own OMP case shapes, it takes every case of the bundled desks
+// of the other host families as a shape, so a generated suite exercises
+// every family in proportion to its bundled cases.
 package gen
 
 import (
 	"fmt"
 	"strings"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/deskcheck/deskcheck/cases"
 )
 
 // template is one case shape with a known outcome. In given and expected,
@@ -54,6 +62,25 @@ var templates = []template{
 		`{"permissionDenied":false,"effects":0}`},
 }
 
+// shapes are the generated OMP shapes followed by the cases of every other
+// bundled desk (as written: they pass on the correct models).
+var shapes = func() []template {
+	out := append([]template{}, templates...)
+	own := map[string]bool{}
+	for _, t := range templates {
+		own[t.scenario] = true
+	}
+	for _, f := range cases.Files() {
+		gjson.GetBytes(f.Data, "cases").ForEach(func(_, c gjson.Result) bool {
+			if sc := c.Get("scenario").String(); !own[sc] {
+				out = append(out, template{sc, c.Get("given").Raw, c.Get("expected").Raw})
+			}
+			return true
+		})
+	}
+	return out
+}()
+
 var words = []string{"publish", "inspect", "shelve", "catalogue", "lend", "return", "archive", "label", "sort", "mend", "weigh", "sow"}
 
 // Desk returns desk number d holding cases first to first+n-1; ids are
@@ -69,12 +96,12 @@ func Desk(d, first, n int) []byte {
   "cases": [`, d, d)
 	for i := 0; i < n; i++ {
 		k := first + i
-		t := templates[k%len(templates)]
-		word := words[(k/len(templates))%len(words)]
+		t := shapes[k%len(shapes)]
+		word := words[(k/len(shapes))%len(words)]
 		r := strings.NewReplacer("%TOOL%", fmt.Sprintf("tool_%d", k%7), "%WORD%", word, "%N%", fmt.Sprint(k%1000))
-		ref := "wrapper"
-		if t.scenario != "wrapper" {
-			ref = "fallback"
+		ref := "fallback"
+		if t.scenario == "wrapper" {
+			ref = "wrapper"
 		}
 		if i > 0 {
 			b.WriteString(",")

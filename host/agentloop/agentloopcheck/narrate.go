@@ -1,0 +1,186 @@
+package agentloopcheck
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/deskcheck/deskcheck/host/agentloop"
+	"github.com/deskcheck/deskcheck/scenario"
+)
+
+// maxShownArgs bounds, in code points, the arguments a step's narration
+// quotes.
+const maxShownArgs = 80
+
+// maxNamesShown bounds the entries never reached that the narration names.
+const maxNamesShown = 6
+
+// narrate writes the run to the trace as explain shows it: the settings,
+// then per step the published table's row (tool | result | observation)
+// and what the runner did with the request and why, then why the run
+// stopped, its final state and how the case counts in the
+// boundary-response dimensions.
+func narrate(t *scenario.Trace, g given, res agentloop.Result, b *scenario.Boundary, fromRows bool) {
+	t.Start(0)
+	t.Add("runner", "runner: maxSteps %d, maxCalls %d, save_draft %s; script of %s (%s, %s)",
+		g.maxSteps(), g.maxCalls(), granted(g.WriteGranted), plural(len(g.Script), "entry", "entries"),
+		plural(g.requests(), "tool request", "tool requests"), plural(len(g.Script)-g.requests(), "final answer", "final answers"))
+	t.AddText("runner", "trace table: [step] tool | result | observation, each row followed by what the runner did and why")
+	row := 0
+	for _, e := range res.Events {
+		if e.Kind == agentloop.EventStop {
+			t.Start(0)
+			t.AddText("stop", stopText(e, g, res))
+			continue
+		}
+		if row >= len(res.Rows) {
+			t.Start(e.Step)
+			t.AddText("why", e.Text)
+			continue
+		}
+		r := res.Rows[row]
+		t.Start(r.Step)
+		t.Add("row", "%s | %s | %s", r.Tool, r.Result, r.Observation)
+		t.AddText("why", "  "+whyText(e, r, g, res, row))
+		row++
+	}
+	t.Start(0)
+	t.Add("state", "final state: outcome %s, effects %d, blocked %d, executed %d, steps %d; validated series %s, blocked series %s; drafts %s",
+		res.Outcome, res.Effects, res.Blocked, res.Executed, res.Steps, series(res.ValidatedSeries), series(res.BlockedSeries), quoted(res.Drafts))
+	source := "the given block (no rows expected)"
+	if fromRows {
+		source = "the expected rows"
+	}
+	closed := "no draft from a denied request"
+	if !b.FailClosed {
+		closed = fmt.Sprintf("NOT fail-closed: a draft from a denied or unscripted request, %d beyond those permitted", b.ExtraEffects)
+	}
+	t.Add("boundary", "boundary, scripted from %s: %d permitted (%d worked), %d denied (%d shown in their row); %d tool runs for %d permitted; %s; %s",
+		source, b.Permitted, b.Worked, b.Denied, b.DeniedVisible, b.ServiceRequests, b.ServiceExpected, closed, completeText(b))
+}
+
+// whyText says what the runner did with the decision of a step and why,
+// and quotes the request's arguments.
+func whyText(e agentloop.Event, r agentloop.Row, g given, res agentloop.Result, row int) string {
+	args := ""
+	if row < len(g.Script) && !g.Script[row].isFinal() {
+		args = " — args " + showArgs(g.Script[row].Args)
+	}
+	switch e.Kind {
+	case agentloop.EventRefused:
+		spent := "no attempt spent"
+		if row < len(res.ValidatedSeries) {
+			before := 0
+			if row > 0 {
+				before = res.ValidatedSeries[row-1]
+			}
+			if now := res.ValidatedSeries[row]; now > before {
+				spent = fmt.Sprintf("yet the attempts rose to %d of %d", now, g.maxCalls())
+			}
+		}
+		return "why: " + e.Text + ", " + spent + args
+	case agentloop.EventExecuted, agentloop.EventFailed:
+		return "checks passed: " + strings.Replace(e.Text, ": "+r.Observation, "", 1) + args
+	}
+	return e.Text
+}
+
+// stopText says why the run stopped and which script entries it never
+// reached.
+func stopText(e agentloop.Event, g given, res agentloop.Result) string {
+	text := "stop: " + e.Text
+	if strings.HasPrefix(e.Text, "step limit") {
+		text = "stop: limit reached: " + e.Text
+	}
+	if taken := len(res.Rows); taken < len(g.Script) {
+		left := len(g.Script) - taken
+		names := make([]string, 0, min(left, maxNamesShown+1))
+		for _, x := range g.Script[taken:] {
+			if len(names) == maxNamesShown {
+				names = append(names, "…")
+				break
+			}
+			if x.isFinal() {
+				names = append(names, "final answer")
+			} else {
+				names = append(names, *x.Tool)
+			}
+		}
+		text += fmt.Sprintf("; %s never reached (%s)", plural(left, "script entry", "script entries"), strings.Join(names, ", "))
+	}
+	return text
+}
+
+func completeText(b *scenario.Boundary) string {
+	if b.Complete {
+		return "requests, decisions, tool runs and rows reconcile one to one"
+	}
+	return "requests, decisions, tool runs and rows do NOT reconcile with the script"
+}
+
+func granted(yes bool) string {
+	if yes {
+		return "granted"
+	}
+	return "not granted"
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// showArgs renders raw arguments compactly for the narration, cut after
+// maxShownArgs code points.
+func showArgs(raw json.RawMessage) string {
+	if raw == nil {
+		return "(no args)"
+	}
+	var buf bytes.Buffer
+	if json.Compact(&buf, raw) != nil {
+		return string(raw)
+	}
+	s := buf.String()
+	if n := utf8.RuneCountInString(s); n > maxShownArgs {
+		cut := 0
+		for i := range s {
+			if cut == maxShownArgs {
+				s = s[:i] + fmt.Sprintf("… (%d characters)", n)
+				break
+			}
+			cut++
+		}
+	}
+	return s
+}
+
+// series writes counts as a JSON array.
+func series(xs []int) string {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i, x := range xs {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.Itoa(x))
+	}
+	b.WriteByte(']')
+	return b.String()
+}
+
+// quoted writes strings as a JSON array.
+func quoted(xs []string) string {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(xs) != nil || len(xs) == 0 {
+		return "[]"
+	}
+	return strings.TrimSuffix(buf.String(), "\n")
+}

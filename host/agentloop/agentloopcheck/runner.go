@@ -1,0 +1,127 @@
+package agentloopcheck
+
+import (
+	"context"
+	_ "embed"
+
+	"github.com/deskcheck/deskcheck/host/agentloop"
+	"github.com/deskcheck/deskcheck/scenario"
+)
+
+//go:embed runner.schema.json
+var runnerSchema []byte
+
+// Runner is the scenario of one run of the bounded runner over a scripted
+// mock model.
+var Runner = &scenario.Scenario{
+	Name:        "runner",
+	Description: "a bounded agent runner over a scripted mock model: granted tools, exact arguments, a tool budget spent by validated attempts, a step limit, an AST calculator",
+	Unit:        "step",
+	Schema:      runnerSchema,
+	Expected: scenario.Observables{
+		{Key: "outcome", Comparer: scenario.Exact}, {Key: "effects", Comparer: scenario.Exact},
+		{Key: "blocked", Comparer: scenario.Exact}, {Key: "executed", Comparer: scenario.Exact},
+		{Key: "steps", Comparer: scenario.Exact}, {Key: "rows", Comparer: scenario.JSONEqual},
+		{Key: "validatedSeries", Comparer: scenario.JSONEqual}, {Key: "blockedSeries", Comparer: scenario.JSONEqual},
+		{Key: "drafts", Comparer: scenario.JSONEqual}, {Key: "errorIncludes", Comparer: scenario.Substring},
+		{Key: "answer", Comparer: scenario.Exact},
+	},
+	Limits: []scenario.Limit{
+		{Name: "script", Pointer: "/given/script", Count: true, Default: 1000, Help: "most entries in the script of one runner case"},
+		{Name: "maxSteps", Pointer: "/given/maxSteps", Default: 1000, Help: "largest given.maxSteps of a runner case"},
+		{Name: "maxCalls", Pointer: "/given/maxCalls", Default: 1000, Help: "largest given.maxCalls of a runner case"},
+	},
+	Lint:    lintRunner,
+	Script:  runnerScript,
+	Suggest: suggestRunner,
+	Template: `{
+        "script": [
+          { "tool": "lookup_user", "args": { "user_id": "u-100" } },
+          { "tool": "save_draft", "args": { "text": "Placeholder: a fictional draft" } },
+          { "tool": "calc", "args": { "expression": "100/2" } },
+          { "tool": "calc", "args": { "expression": "1/0" } },
+          { "final": "Placeholder: the final answer" }
+        ],
+        "maxSteps": 6,
+        "maxCalls": 2,
+        "writeGranted": false
+      }`,
+	SourceKey: "loop",
+	Run:       runRunner,
+}
+
+// runRunner runs the decision loop once over the case's script and reports
+// what the runner showed.
+func runRunner(ctx context.Context, givenJSON []byte, env scenario.Env) (scenario.Observation, error) {
+	if err := ctx.Err(); err != nil {
+		return scenario.Observation{}, err
+	}
+	g, err := readGiven(givenJSON)
+	if err != nil {
+		return scenario.Observation{}, err
+	}
+	res := agentloop.Run(g.config(agentloop.Faults(env.Faults)))
+	actions, fromRows := scriptedActions(g, env.Expected)
+	b := boundary(actions, res)
+	narrate(env.Trace, g, res, b, fromRows)
+	return scenario.Observation{Values: observed(res), Boundary: b}, nil
+}
+
+// observed is the value of every expected key.
+func observed(res agentloop.Result) map[string]any {
+	rows := make([]any, len(res.Rows))
+	for i, r := range res.Rows {
+		rows[i] = r.Array()
+	}
+	drafts := make([]any, len(res.Drafts))
+	for i, d := range res.Drafts {
+		drafts[i] = d
+	}
+	return map[string]any{
+		"outcome":         string(res.Outcome),
+		"effects":         res.Effects,
+		"blocked":         res.Blocked,
+		"executed":        res.Executed,
+		"steps":           res.Steps,
+		"rows":            rows,
+		"validatedSeries": ints(res.ValidatedSeries),
+		"blockedSeries":   ints(res.BlockedSeries),
+		"drafts":          drafts,
+		"errorIncludes":   res.LastBlocked,
+		"answer":          res.Answer,
+	}
+}
+
+func ints(xs []int) []any {
+	out := make([]any, len(xs))
+	for i, x := range xs {
+		out[i] = x
+	}
+	return out
+}
+
+// suggestRunner proposes the counts, the rows and both series always; the
+// drafts when the script asks for save_draft; errorIncludes when a row is
+// blocked; the answer when the script holds a final answer.
+func suggestRunner(givenJSON []byte, obs map[string]any) []string {
+	keys := []string{"outcome", "effects", "blocked", "executed", "steps", "rows", "validatedSeries", "blockedSeries"}
+	g, err := readGiven(givenJSON)
+	if err != nil {
+		return keys
+	}
+	saves, finals := false, false
+	for _, e := range g.Script {
+		finals = finals || e.isFinal()
+		saves = saves || (!e.isFinal() && *e.Tool == "save_draft")
+	}
+	if saves {
+		keys = append(keys, "drafts")
+	}
+	if s, _ := obs["errorIncludes"].(string); s != "" {
+		keys = append(keys, "errorIncludes")
+	}
+	if finals {
+		keys = append(keys, "answer")
+	}
+	return keys
+}

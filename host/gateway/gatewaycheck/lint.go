@@ -1,0 +1,152 @@
+package gatewaycheck
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/deskcheck/deskcheck/host/gateway"
+	"github.com/deskcheck/deskcheck/scenario"
+)
+
+// lintGateway checks a schema-valid gateway case for what the schema
+// cannot see. Errors: a timestamp (now, expiresAt) the model does not
+// accept, an approval with both or neither of arguments and
+// argumentsDigest, a duplicate approval id, no step at all, a reason
+// outside the vocabulary (in reasons and in audit events) and an audit key
+// the gateway does not record. Warnings: decisions or reasons whose length
+// is not the number of steps.
+func lintGateway(givenJSON []byte, expected []scenario.Field, _ map[string]int) []scenario.Problem {
+	g, err := decodeGiven(givenJSON)
+	if err != nil {
+		return []scenario.Problem{{Pointer: "/given", Message: err.Error()}}
+	}
+	var ps []scenario.Problem
+	add := func(p scenario.Problem) { ps = append(ps, p) }
+
+	if g.Now != nil {
+		if _, err := gateway.ParseTime(*g.Now); err != nil {
+			add(scenario.Problem{Pointer: "/given/now", Message: "now: " + err.Error()})
+		}
+	}
+	firstID := map[string]int{}
+	for i, a := range g.Approvals {
+		at := fmt.Sprintf("/given/approvals/%d", i)
+		if first, dup := firstID[a.ID]; dup {
+			add(scenario.Problem{Pointer: at + "/id", Message: fmt.Sprintf("duplicate approval id %q (first at /given/approvals/%d)", a.ID, first)})
+		} else {
+			firstID[a.ID] = i
+		}
+		switch {
+		case a.Arguments != nil && a.ArgumentsDigest != nil:
+			add(scenario.Problem{Pointer: at + "/argumentsDigest", Key: true, Message: fmt.Sprintf("approval %q has both arguments and argumentsDigest; give exactly one", a.ID)})
+		case a.Arguments == nil && a.ArgumentsDigest == nil:
+			add(scenario.Problem{Pointer: at, Message: fmt.Sprintf("approval %q has neither arguments nor argumentsDigest; give exactly one", a.ID)})
+		}
+		if _, err := gateway.ParseTime(a.ExpiresAt); err != nil {
+			add(scenario.Problem{Pointer: at + "/expiresAt", Message: "expiresAt: " + err.Error()})
+		}
+	}
+	steps := len(g.Steps)
+	if steps == 0 {
+		add(scenario.Problem{Pointer: "/given/steps", Message: "steps is empty: a gateway case plays at least one step"})
+	}
+
+	for _, f := range expected {
+		switch f.Key {
+		case "decisions", "reasons":
+			var list []json.RawMessage
+			if json.Unmarshal(f.Raw, &list) != nil {
+				continue
+			}
+			if steps > 0 && len(list) != steps {
+				add(scenario.Problem{Pointer: "/expected/" + f.Key, Warning: true, Message: fmt.Sprintf("%d %s expected for %d steps", len(list), f.Key, steps)})
+			}
+			if f.Key == "reasons" {
+				for k, raw := range list {
+					if p, bad := lintReason(raw, fmt.Sprintf("/expected/reasons/%d", k)); bad {
+						add(p)
+					}
+				}
+			}
+		case "audit":
+			var events []map[string]json.RawMessage
+			if json.Unmarshal(f.Raw, &events) != nil {
+				continue
+			}
+			for k, ev := range events {
+				at := fmt.Sprintf("/expected/audit/%d", k)
+				keys := make([]string, 0, len(ev))
+				for key := range ev {
+					keys = append(keys, key)
+				}
+				sort.Strings(keys)
+				for _, key := range keys {
+					if !slices.Contains(gateway.AuditKeys(), key) {
+						add(scenario.Problem{Pointer: at + "/" + pointerToken(key), Key: true, Message: fmt.Sprintf("audit key %q is not recorded by the gateway%s", key, didYouMean(key, gateway.AuditKeys()))})
+					}
+				}
+				if raw, ok := ev["reason"]; ok {
+					if p, bad := lintReason(raw, at+"/reason"); bad {
+						add(p)
+					}
+				}
+			}
+		}
+	}
+	return ps
+}
+
+// lintReason reports a reason outside the vocabulary.
+func lintReason(raw json.RawMessage, ptr string) (scenario.Problem, bool) {
+	var r string
+	if json.Unmarshal(raw, &r) != nil || gateway.IsReason(r) {
+		return scenario.Problem{}, false
+	}
+	return scenario.Problem{Pointer: ptr, Message: fmt.Sprintf("reason %q is not one of the gateway's 18 reasons%s", r, didYouMean(r, gateway.Reasons()))}, true
+}
+
+// didYouMean names the closest known word when one is a likely
+// misspelling (ignoring case, at most two edits apart, or one edit in five
+// for longer words); otherwise it lists the known words.
+func didYouMean(word string, known []string) string {
+	best, bestDist := "", max(2, utf8.RuneCountInString(word)/5)+1
+	for _, k := range known {
+		if d := editDistance(strings.ToLower(word), strings.ToLower(k)); d < bestDist || (d == bestDist && k < best) {
+			best, bestDist = k, d
+		}
+	}
+	if best != "" {
+		return fmt.Sprintf("; did you mean %q?", best)
+	}
+	return " (known: " + strings.Join(known, ", ") + ")"
+}
+
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
+
+// pointerToken escapes a key for a JSON pointer.
+func pointerToken(s string) string {
+	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
+}

@@ -1,0 +1,364 @@
+package householdcheck
+
+import (
+	"encoding/json"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/deskcheck/deskcheck/host/household"
+	"github.com/deskcheck/deskcheck/scenario"
+)
+
+// The boundary-response dimensions of the household scenario (a
+// runner-style host: a scripted model makes tool requests).
+//
+// Action: one tool decision, which the boundary records as one attempt.
+// Its call id is its position among the run's tool decisions (attempt k,
+// evidence id ev-k on a correct runtime). Final decisions, parser failures
+// and the runtime's own ends are not actions.
+//
+// Denominators come from the authored script, never from the run:
+//
+//   - expected.statuses, when authored, classifies every action: ok and
+//     timeout are scripted-permitted (the runtime should start the tool; a
+//     timeout is permitted work that never came back), denied and invalid
+//     are scripted-denied (the boundary or the tool contract refuses it);
+//   - otherwise expected.effects (required) is the number permitted, and
+//     the number of actions is expected.attempts, else the length of
+//     expected.toolCalls, else expected.denied + expected.invalid on top of
+//     the effects, else what the given script offers: its tool decisions
+//     before the first final or malformed response, within the decision
+//     budget and before the scripted latencies alone reach the deadline.
+//
+// Numerators come only from what the runtime recorded:
+//
+//   - denial propagation: a scripted-denied action whose attempt was
+//     refused (denied or invalid) and whose observation, the next thing the
+//     model is handed, is exactly {"error": reason} with the boundary's own
+//     reason;
+//   - allowed work: a scripted-permitted action whose attempt ran (status
+//     ok) and whose receipt {"evidence_id", "output"} came back under its
+//     own evidence id; a timeout is permitted with no work;
+//   - fail closed: tool runs started ≤ permitted actions, no run for an
+//     action the script denies, and no run of a tool outside given.tools or
+//     for a household outside given.households;
+//   - service requests: tool runs started (ok or timeout), over the
+//     permitted actions, since the runtime decides before any tool runs;
+//   - trace completeness: scripted actions = tool decisions made = the
+//     boundary's records (one per attempt, in order, ev-k for attempt k) =
+//     the tool_calls of the user-facing result = one receipt per attempt
+//     (an ok observation under its evidence id, an {"error"} observation
+//     with the refusal's reason, or for a timeout the worker's diagnostic
+//     line and the unavailable outcome, as the last attempt);
+//   - extra effects: tool runs started beyond the permitted actions.
+//
+// Without statuses, actions are not matched one by one: work and visible
+// denials are counted up to the scripted numbers.
+
+// expectedScript is what a case's expected block says about its actions.
+type expectedScript struct {
+	keys                               map[string]bool
+	effects, attempts, denied, invalid int
+	// toolCalls and observations are array lengths, -1 when absent.
+	toolCalls, observations int
+	statuses                *statusCounts
+}
+
+func (e *expectedScript) has(key string) bool { return e.keys[key] }
+
+type statusCounts struct {
+	list                         []string
+	ok, denied, invalid, timeout int
+}
+
+func readExpected(expected []scenario.Field) expectedScript {
+	e := expectedScript{keys: map[string]bool{}, toolCalls: -1, observations: -1}
+	length := func(v gjson.Result) int {
+		n := 0
+		each(v, func(_, _ gjson.Result) bool { n++; return true })
+		return n
+	}
+	for _, f := range expected {
+		v := gjson.ParseBytes(f.Raw)
+		e.keys[f.Key] = true
+		switch f.Key {
+		case "effects":
+			e.effects = int(v.Int())
+		case "attempts":
+			e.attempts = int(v.Int())
+		case "denied":
+			e.denied = int(v.Int())
+		case "invalid":
+			e.invalid = int(v.Int())
+		case "toolCalls":
+			e.toolCalls = length(v)
+		case "observations":
+			e.observations = length(v)
+		case "statuses":
+			s := &statusCounts{}
+			each(v, func(_, x gjson.Result) bool {
+				s.list = append(s.list, x.Str)
+				switch household.Status(x.Str) {
+				case household.StatusOK:
+					s.ok++
+				case household.StatusDenied:
+					s.denied++
+				case household.StatusInvalid:
+					s.invalid++
+				case household.StatusTimeout:
+					s.timeout++
+				}
+				return true
+			})
+			e.statuses = s
+		}
+	}
+	return e
+}
+
+// scripted is a case's script: how many actions it permits and denies,
+// and, when statuses are authored, the class of each.
+type scripted struct {
+	permitted, denied int
+	// perAction is nil unless expected.statuses is authored.
+	perAction []string
+}
+
+func readScript(givenJSON []byte, expected []scenario.Field) scripted {
+	e := readExpected(expected)
+	if s := e.statuses; s != nil {
+		return scripted{permitted: s.ok + s.timeout, denied: s.denied + s.invalid, perAction: s.list}
+	}
+	p := e.effects
+	var actions int
+	switch {
+	case e.has("attempts"):
+		actions = e.attempts
+	case e.toolCalls >= 0:
+		actions = e.toolCalls
+	case e.has("denied") && e.has("invalid"):
+		actions = p + e.denied + e.invalid
+	default:
+		actions = offered(givenJSON)
+	}
+	return scripted{permitted: p, denied: max(0, actions-p)}
+}
+
+// script is the scenario's Script: the actions a case permits and denies,
+// from its given and expected blocks alone.
+func script(givenJSON []byte, expected []scenario.Field) (permitted, denied int) {
+	s := readScript(givenJSON, expected)
+	return s.permitted, s.denied
+}
+
+// offered counts the tool decisions the given script offers before its
+// first final or malformed response, within the decision budget and before
+// the scripted latencies alone reach the deadline. Tool seconds and
+// timeouts are left out: they depend on which attempts the runtime lets
+// run, which is what is being measured.
+func offered(givenJSON []byte) int {
+	given := gjson.ParseBytes(givenJSON)
+	budget := household.DefaultMaxDecisions
+	if v := given.Get("maxDecisions"); v.Exists() {
+		budget = int(v.Int())
+	}
+	deadline := household.DefaultDeadlineSeconds
+	if v := given.Get("deadlineSeconds"); v.Exists() {
+		deadline = v.Float()
+	}
+	var latencies []float64
+	each(given.Get("latencies"), func(_, v gjson.Result) bool {
+		latencies = append(latencies, v.Float())
+		return true
+	})
+	n, i, elapsed := 0, 0, 0.0
+	each(given.Get("decisions"), func(_, d gjson.Result) bool {
+		if i >= budget {
+			return false
+		}
+		if i < len(latencies) {
+			elapsed += latencies[i]
+		}
+		i++
+		if elapsed >= deadline {
+			return false
+		}
+		if d.Type == gjson.String {
+			if !gjson.Valid(d.Str) {
+				return false
+			}
+			d = gjson.Parse(d.Str)
+		}
+		tool, final := d.Get("tool"), d.Get("final")
+		if !d.IsObject() || final.Exists() || tool.Type != gjson.String {
+			return false
+		}
+		n++
+		return true
+	})
+	return n
+}
+
+// boundary counts one household case from its script and what the
+// runtime recorded.
+func boundary(givenJSON []byte, expected []scenario.Field, cfg household.Config, res *household.Result) *scenario.Boundary {
+	s := readScript(givenJSON, expected)
+	actions := s.permitted + s.denied
+	if actions == 0 {
+		return nil
+	}
+	b := &scenario.Boundary{Actions: actions, Permitted: s.permitted, Denied: s.denied}
+	atts := res.Attempts
+	runs, worked, visible := 0, 0, 0
+	for i := range atts {
+		if ran(&atts[i]) {
+			runs++
+		}
+		if didWork(&atts[i]) {
+			worked++
+		}
+		if refusalVisible(&atts[i]) {
+			visible++
+		}
+	}
+	failClosed := runs <= s.permitted
+	if s.perAction != nil {
+		for k, class := range s.perAction {
+			if k >= len(atts) {
+				break
+			}
+			if permittedStatus(class) && didWork(&atts[k]) {
+				b.Worked++
+			}
+			if !permittedStatus(class) && refusalVisible(&atts[k]) {
+				b.DeniedVisible++
+			}
+		}
+		for k := range atts {
+			if ran(&atts[k]) && (k >= len(s.perAction) || !permittedStatus(s.perAction[k])) {
+				failClosed = false
+			}
+		}
+	} else {
+		b.Worked = min(s.permitted, worked)
+		b.DeniedVisible = min(s.denied, visible)
+	}
+	tools, households := set(cfg.Tools), set(cfg.Households)
+	for k := range atts {
+		if ran(&atts[k]) && (!tools[atts[k].Name] || !householdAllowed(atts[k].Arguments, households)) {
+			failClosed = false
+		}
+	}
+	b.FailClosed = failClosed
+	b.ServiceRequests = runs
+	b.ServiceExpected = s.permitted
+	b.ExtraEffects = max(0, runs-s.permitted)
+	b.Complete = complete(actions, res)
+	return b
+}
+
+func permittedStatus(class string) bool {
+	return class == string(household.StatusOK) || class == string(household.StatusTimeout)
+}
+
+// ran: the runtime started the tool (its worker answered or timed out).
+func ran(a *household.Attempt) bool {
+	return a.Status == household.StatusOK || a.Status == household.StatusTimeout
+}
+
+// didWork: the tool ran and its receipt came back under the attempt's own
+// evidence id.
+func didWork(a *household.Attempt) bool {
+	if a.Status != household.StatusOK || !a.Receipt || a.EvidenceID == "" {
+		return false
+	}
+	obs, ok := plain(a.Observation).(map[string]any)
+	_, hasOutput := obs["output"]
+	return ok && obs["evidence_id"] == a.EvidenceID && hasOutput && len(obs) == 2
+}
+
+// refusalVisible: the attempt was refused and the model is handed exactly
+// {"error": reason}, the boundary's own reason.
+func refusalVisible(a *household.Attempt) bool {
+	if (a.Status != household.StatusDenied && a.Status != household.StatusInvalid) || !a.Receipt || a.Reason == "" {
+		return false
+	}
+	obs, ok := plain(a.Observation).(map[string]any)
+	return ok && len(obs) == 1 && obs["error"] == a.Reason
+}
+
+// householdAllowed: the recorded arguments name no household, or one the
+// caller may read. Unrecorded arguments cannot be checked here (trace
+// completeness notices them).
+func householdAllowed(args json.RawMessage, households map[string]bool) bool {
+	if args == nil {
+		return true
+	}
+	obj, ok := plain(args).(map[string]any)
+	if !ok {
+		return true
+	}
+	h, present := obj["household"]
+	if !present {
+		return true
+	}
+	name, isString := h.(string)
+	return isString && households[name]
+}
+
+// complete reconciles scripted actions, tool decisions, the boundary's
+// records, the result's tool_calls and the receipts, attempt by attempt.
+func complete(actions int, res *household.Result) bool {
+	atts := res.Attempts
+	if len(atts) != actions {
+		return false
+	}
+	calls, _ := plain(res.ToolCalls).([]any)
+	if len(calls) != len(atts) {
+		return false
+	}
+	result, _ := plain(res.UserResult).(map[string]any)
+	if !reflect.DeepEqual(result["tool_calls"], any(calls)) {
+		return false
+	}
+	for i := range atts {
+		a := &atts[i]
+		call, _ := calls[i].(map[string]any)
+		if a.Record != i+1 || a.EvidenceID != "ev-"+strconv.Itoa(i+1) || call["name"] != a.Name {
+			return false
+		}
+		switch a.Status {
+		case household.StatusOK:
+			if !didWork(a) {
+				return false
+			}
+		case household.StatusDenied, household.StatusInvalid:
+			if !refusalVisible(a) {
+				return false
+			}
+		case household.StatusTimeout:
+			line := "TimeoutError: " + a.Name + " worker timed out"
+			logged := false
+			for _, d := range res.Diagnostics {
+				logged = logged || strings.HasPrefix(d, line)
+			}
+			if i != len(atts)-1 || a.Receipt || res.Outcome != household.Unavailable || !logged {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func set(names []string) map[string]bool {
+	m := make(map[string]bool, len(names))
+	for _, n := range names {
+		m[n] = true
+	}
+	return m
+}

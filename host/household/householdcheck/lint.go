@@ -1,0 +1,89 @@
+package householdcheck
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/deskcheck/deskcheck/scenario"
+)
+
+// maxDecisionDepth is how deeply the runtime model reads an already-parsed
+// decision; the loader's own depth limit (64 unless raised) is far below
+// it, so only a raised -max-depth can reach it.
+const maxDecisionDepth = 1000
+
+// lintHousehold finds what the schema cannot see: an already-parsed
+// decision nested deeper than the runtime reads (an invalid input, never a
+// runtime error), and an authored script that contradicts itself — the
+// per-attempt statuses against the counts asserted beside them, from which
+// the boundary-response dimensions take their denominators.
+func lintHousehold(givenJSON []byte, expected []scenario.Field, _ map[string]int) []scenario.Problem {
+	var out []scenario.Problem
+	i := 0
+	each(gjson.GetBytes(givenJSON, "decisions"), func(_, d gjson.Result) bool {
+		if d.IsObject() && nesting(d.Raw) > maxDecisionDepth {
+			out = append(out, scenario.Problem{Pointer: "/given/decisions/" + strconv.Itoa(i),
+				Message: fmt.Sprintf("the decision is nested more than %d levels deep, deeper than the runtime reads", maxDecisionDepth)})
+		}
+		i++
+		return true
+	})
+
+	exp := readExpected(expected)
+	warn := func(key, format string, args ...any) {
+		out = append(out, scenario.Problem{Pointer: "/expected/" + key, Warning: true, Message: fmt.Sprintf(format, args...)})
+	}
+	if exp.statuses != nil {
+		st := exp.statuses
+		n := len(st.list)
+		if exp.has("attempts") && exp.attempts != n {
+			warn("attempts", "%d statuses but %d attempts expected", n, exp.attempts)
+		}
+		if exp.effects != st.ok+st.timeout {
+			warn("effects", "%d statuses are ok or timeout (tool runs started) but %d effects expected", st.ok+st.timeout, exp.effects)
+		}
+		if exp.has("denied") && exp.denied != st.denied {
+			warn("denied", "%d statuses are denied but %d denied expected", st.denied, exp.denied)
+		}
+		if exp.has("invalid") && exp.invalid != st.invalid {
+			warn("invalid", "%d statuses are invalid but %d invalid expected", st.invalid, exp.invalid)
+		}
+		if st.timeout > 1 || (st.timeout == 1 && st.list[n-1] != "timeout") {
+			warn("statuses", "a timeout ends the run: only the last status can be timeout")
+		}
+		if exp.observations >= 0 && exp.observations != n-st.timeout {
+			warn("observations", "%d observations but %d statuses that are not timeout (each of them sends one back)", exp.observations, n-st.timeout)
+		}
+	} else if exp.has("attempts") && exp.effects > exp.attempts {
+		warn("effects", "%d effects expected from %d attempts: each attempt runs its tool at most once", exp.effects, exp.attempts)
+	}
+	if exp.toolCalls >= 0 && exp.has("attempts") && exp.toolCalls != exp.attempts {
+		warn("toolCalls", "%d recorded tool calls but %d attempts expected", exp.toolCalls, exp.attempts)
+	}
+	return out
+}
+
+// nesting returns how many arrays and objects are open at most in JSON
+// text.
+func nesting(raw string) int {
+	depth, most := 0, 0
+	inString := false
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		switch {
+		case inString && c == '\\':
+			i++
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '[' || c == '{':
+			depth++
+			most = max(most, depth)
+		case c == ']' || c == '}':
+			depth--
+		}
+	}
+	return most
+}
