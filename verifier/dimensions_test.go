@@ -76,3 +76,22 @@ func TestPairingLint(t *testing.T) {
 	_, ds = LoadAll(testReg, []Input{{Path: "bad-family.json", Data: []byte(bad)}}, Limits{})
 	assert.Contains(t, diagStrings(ds), `bad-family.json:1:127: error: unknown family "credentials" (known: protected-file, network-destination, credential, approval-rejection, policy-service-failure, mixed-batch, repeated-denial, permitted-recovery); did you mean "credential"? (/cases/0/family)`)
 }
+
+// TestBlanketRefusalShowsInAllowedWork: under omp/deny-all the boundary
+// desk's allowed work drops to zero while denials still reach the caller,
+// and the fault is caught by the allowed controls.
+func TestBlanketRefusalShowsInAllowedWork(t *testing.T) {
+	suite, _, err := Verify(context.Background(), []Input{readInput(t, "../cases/boundary-desk.json")}, Options{Registry: testReg})
+	require.NoError(t, err)
+	fault, err := testReg.LookupFault("omp/deny-all")
+	require.NoError(t, err)
+	cases, _ := Select(suite.Desks, nil)
+	refused := SumDimensions(Run(context.Background(), cases, &fault))
+	assert.Equal(t, Dimension{0, 5, true}, refused.AllowedWork)
+	assert.Equal(t, Dimension{9, 9, true}, refused.DenialPropagation)
+	// The fallback case still reaches its writer (deny-all refuses wrapper
+	// resolutions only): 1 of the 6 expected service requests.
+	assert.Equal(t, "0.17", refused.RetryAmplification.Ratio)
+	s := MeasureStrength(context.Background(), suite.Results, []scenario.QualifiedFault{fault})
+	assert.True(t, s.Faults[0].Caught())
+}

@@ -87,14 +87,15 @@ type Resolution struct {
 }
 
 // NormalizePolicy converts a user-supplied value to a policy: strings are
-// trimmed and lower-cased; anything that is then not allow, deny or prompt
-// (and every non-string) is unset.
+// trimmed as ECMAScript trims (U+FEFF goes, U+0085 stays) and lower-cased;
+// anything that is then not allow, deny or prompt (and every non-string) is
+// unset.
 func NormalizePolicy(v any) Policy {
 	s, ok := v.(string)
 	if !ok {
 		return ""
 	}
-	switch p := Policy(strings.ToLower(strings.TrimSpace(s))); p {
+	switch p := Policy(strings.ToLower(JSTrim(s))); p {
 	case PolicyAllow, PolicyDeny, PolicyPrompt:
 		return p
 	}
@@ -155,6 +156,9 @@ func resolveApproval(t Tool, args any, mode string, user map[string]any, faults 
 	if err != nil {
 		return Resolution{}, err
 	}
+	if faults.Has(FaultDenyAll) {
+		return Resolution{Policy: PolicyDeny, Tier: d.Tier, Source: SourceTool, Row: 1}, nil
+	}
 	key := t.Name
 	if d.PolicyKey != "" {
 		key = d.PolicyKey
@@ -211,6 +215,9 @@ func resolveApproval(t Tool, args any, mode string, user map[string]any, faults 
 	}
 	return Resolution{Policy: PolicyPrompt, Tier: d.Tier, Source: SourceMode, Reason: d.Reason, Row: 9}, nil
 }
+
+// ErrBlockedByPolicy is the refusal of a host with the deny-all fault.
+var ErrBlockedByPolicy = errors.New("Tool call blocked by policy")
 
 // DenyError is the error a deny resolution raises.
 func DenyError(r Resolution, toolName string) error {

@@ -77,6 +77,10 @@ const (
 	// FaultYoloUserAllowBeatsToolPrompt: in yolo a user allow beats a
 	// tool's explicit prompt (the rule of a non-reference version).
 	FaultYoloUserAllowBeatsToolPrompt
+	// FaultDenyAll: a blanket refusal. Every resolution of the wrapper is
+	// deny, so every call throws "Tool call blocked by policy" before
+	// tool_call is emitted.
+	FaultDenyAll
 )
 
 // FaultInfo names and explains a fault.
@@ -133,6 +137,8 @@ var FaultList = []FaultInfo{
 		`scenario wrapper: given.choices ["approve"] (lower case), expecting outcome throw and effects 0`},
 	{FaultYoloUserAllowBeatsToolPrompt, "yolo-user-allow-beats-tool-prompt", "in yolo a user allow beats a tool's explicit prompt",
 		`scenario wrapper: mode yolo, approval {"policy": "prompt"}, userPolicies {"<tool>": "allow"}, ui false, expecting outcome throw`},
+	{FaultDenyAll, "deny-all", "every call is refused as blocked by policy",
+		`scenario wrapper: any call the host lets run (mode yolo, say), expecting outcome return and effects 1`},
 }
 
 // LookupFault returns the fault called name.

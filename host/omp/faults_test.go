@@ -106,6 +106,7 @@ func TestEveryFaultIsLive(t *testing.T) {
 		FaultRevisionIgnored:                 wrapperProbe("read", nil, map[string]any{"action": "inspect"}, false, 1, ask),
 		FaultApproveCaseInsensitive:          wrapperProbe("exec", []any{"approve"}, nil, false, 1, ask),
 		FaultYoloUserAllowBeatsToolPrompt:    wrapperProbe(map[string]any{"policy": "prompt"}, nil, nil, true, 1, ctxOf("yolo", map[string]any{"seed_note": "allow"}, false)),
+		FaultDenyAll:                         wrapperProbe("read", nil, nil, true, 1, ctxOf("yolo", nil, false)),
 	}
 	require.Len(t, probes, len(FaultList), "one probe per fault")
 	for _, info := range FaultList {

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 	"sync"
 )
 
@@ -109,11 +108,12 @@ func (u *RPCUI) readLoop(r io.Reader) {
 // extension_ui_response and a string id is a control frame: it settles the
 // pending dialog with that id, or is dropped when there is none.
 func (u *RPCUI) dispatch(line int, b []byte) {
-	if strings.TrimSpace(string(b)) == "" {
+	text := JSTrim(string(b))
+	if text == "" {
 		return
 	}
 	var frame map[string]json.RawMessage
-	if err := json.Unmarshal(b, &frame); err != nil {
+	if err := json.Unmarshal([]byte(text), &frame); err != nil {
 		u.problem(fmt.Errorf("rpc input line %d: malformed frame: %v", line, err))
 		return
 	}
@@ -196,7 +196,7 @@ func (u *RPCUI) Select(ctx context.Context, title string, options []SelectItem) 
 	for i, o := range options {
 		req.Options[i] = o.Label
 		details[i] = map[string]string{}
-		if d := strings.TrimSpace(o.Description); d != "" {
+		if d := JSTrim(o.Description); d != "" {
 			details[i]["description"], described = d, true
 		}
 	}

@@ -2,9 +2,9 @@ package omp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"sync/atomic"
 )
@@ -18,11 +18,32 @@ type Settings struct {
 	Approval map[string]any
 }
 
-// SafetyCheck is a provider safety check pending on a computer call.
+// SafetyCheck is a provider safety check pending on a computer call. Empty
+// Code and Message stand for absent ones (the host reads them by
+// truthiness); an empty ID is absent unless HasID is set. See Text.
 type SafetyCheck struct {
 	ID      string `json:"id,omitempty"`
 	Code    string `json:"code,omitempty"`
 	Message string `json:"message,omitempty"`
+	// HasID says the check carries an id even when ID is empty. A check
+	// whose message, code and id are all absent or empty makes the approval
+	// dialog fail with ErrSafetyCheckWithoutText, unless it carries an
+	// empty id, which is then shown as empty text.
+	HasID bool `json:"-"`
+}
+
+// MarshalJSON writes the check's fields as the host holds them: an empty
+// id is written when the check carries one.
+func (c SafetyCheck) MarshalJSON() ([]byte, error) {
+	type plain SafetyCheck
+	b, err := json.Marshal(plain(c))
+	if err != nil || !c.HasID || c.ID != "" {
+		return b, err
+	}
+	if string(b) == "{}" {
+		return []byte(`{"id":""}`), nil
+	}
+	return append([]byte(`{"id":"",`), b[1:]...), nil
 }
 
 // ComputerCall is the provider metadata of a computer call.
@@ -240,6 +261,9 @@ func (w *Wrapper) emitToolCall(ctx context.Context, toolCallID string, params an
 }
 
 func (w *Wrapper) denyError(r Resolution) error {
+	if w.Faults.Has(FaultDenyAll) {
+		return ErrBlockedByPolicy
+	}
 	if r.Source != SourceTool && w.Faults.Has(FaultUserDenyToolText) {
 		r = Resolution{Source: SourceTool}
 	}
@@ -280,8 +304,14 @@ func (w *Wrapper) approve(ctx context.Context, toolCallID, mode string, resolved
 	}
 
 	title := FormatApprovalPrompt(w.Tool, args, resolved.Reason)
-	if len(checks) > 0 && !w.Faults.Has(FaultSafetyLinesMissing) {
-		title += "\nProvider safety checks:\n" + strings.Join(SafetyCheckLines(checks), "\n")
+	if len(checks) > 0 {
+		lines, err := SafetyCheckLines(checks)
+		if err != nil {
+			return err
+		}
+		if !w.Faults.Has(FaultSafetyLinesMissing) {
+			title += "\nProvider safety checks:\n" + strings.Join(lines, "\n")
+		}
 	}
 	choice, err := w.Runner.UI().Select(ctx, title, approvalOptions)
 	if err != nil {
@@ -315,45 +345,22 @@ func (w *Wrapper) approves(choice any) bool {
 }
 
 // SafetyCheckLines renders pending safety checks as the numbered lines the
-// approval dialog shows: the first non-empty of message, code and id,
-// sanitised, truncated to 500 and escaped.
-func SafetyCheckLines(checks []SafetyCheck) []string {
+// approval dialog shows: each check's Text, sanitised, truncated to 500
+// code units and escaped. A check without text makes it fail with
+// ErrSafetyCheckWithoutText, as the host does.
+//
+// Sanitising follows the host: text that is not well-formed loses every
+// U+FFFD first; then ANSI escape sequences go (when there is an ESC), then
+// C0 controls except TAB and LF, DEL and C1 controls; runs of CR, LF and
+// TAB become one space; the result is trimmed as ECMAScript trims.
+func SafetyCheckLines(checks []SafetyCheck) ([]string, error) {
 	lines := make([]string, len(checks))
 	for i, c := range checks {
-		v := c.Message
-		if v == "" {
-			v = c.Code
+		text, ok := c.Text()
+		if !ok {
+			return nil, ErrSafetyCheckWithoutText
 		}
-		if v == "" {
-			v = c.ID
-		}
-		lines[i] = fmt.Sprintf("%d. %s", i+1, approvalData(v))
+		lines[i] = fmt.Sprintf("%d. %s", i+1, approvalData(text))
 	}
-	return lines
-}
-
-var (
-	ansiSequence  = regexp.MustCompile(`\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]`)
-	lineBreakRuns = regexp.MustCompile(`[\r\n\t]+`)
-	markdownChars = regexp.MustCompile("([\\\\`*_{}\\[\\]()<>#+\\-.!|])")
-)
-
-// sanitizeText drops ANSI escape sequences and every C0 and C1 control
-// character except TAB and LF.
-func sanitizeText(s string) string {
-	s = ansiSequence.ReplaceAllString(s, "")
-	return strings.Map(func(r rune) rune {
-		if r == '\t' || r == '\n' {
-			return r
-		}
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) {
-			return -1
-		}
-		return r
-	}, s)
-}
-
-func approvalData(s string) string {
-	s = strings.TrimSpace(lineBreakRuns.ReplaceAllString(sanitizeText(s), " "))
-	return markdownChars.ReplaceAllString(TruncateForPrompt(s, 500), `\$1`)
+	return lines, nil
 }

@@ -438,11 +438,15 @@ func TestSafetyCheckLines(t *testing.T) {
 		{"ANSI and control characters removed", SafetyCheck{Message: "\x1b[31mred\x1b[0m\x07 bell\u0085"}, "1. red bell"},
 	}
 	for _, tt := range tests {
-		assert.Equal(t, []string{tt.want}, SafetyCheckLines([]SafetyCheck{tt.check}), tt.reason)
+		got, err := SafetyCheckLines([]SafetyCheck{tt.check})
+		require.NoError(t, err, tt.reason)
+		assert.Equal(t, []string{tt.want}, got, tt.reason)
 	}
-	long := SafetyCheckLines([]SafetyCheck{{Message: strings.Repeat("x", 510)}})
+	long, err := SafetyCheckLines([]SafetyCheck{{Message: strings.Repeat("x", 510)}})
+	require.NoError(t, err)
 	assert.Equal(t, "1. "+strings.Repeat("x", 500)+`\[…10ch elided…\]`, long[0], "truncated to 500 before escaping")
-	two := SafetyCheckLines([]SafetyCheck{{Message: "a"}, {Message: "b"}})
+	two, err := SafetyCheckLines([]SafetyCheck{{Message: "a"}, {Message: "b"}})
+	require.NoError(t, err)
 	assert.Equal(t, []string{"1. a", "2. b"}, two)
 }
 

@@ -20,7 +20,7 @@ var Family = scenario.Family{
 	Host: scenario.Host{
 		Name:      "omp",
 		Model:     "host/omp",
-		Reference: "oh-my-pi e3c6d1042a324e74035fa4917303240446f7166d (wrapper, approval); 4324de2c60d810ef19d4775a94dd194e57e6e33e (fallback, classifier)",
+		Reference: omp.Release + " on " + omp.ReleaseRuntime + " (approval, wrapper, RPC select, file-write fallback, classifier), checked against it by conformance/omp",
 	},
 	Scenarios: []*scenario.Scenario{Wrapper, Fallback, Classify},
 	Faults:    faults(),

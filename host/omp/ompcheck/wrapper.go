@@ -172,10 +172,11 @@ func readWrapperGiven(given gjson.Result) wrapperGiven {
 			case v.Type == gjson.True:
 				g.SafetyChecks = []omp.SafetyCheck{{Message: DefaultSafetyCheck}}
 			case v.Type == gjson.String:
-				g.SafetyChecks = []omp.SafetyCheck{{Message: v.Str}}
+				g.SafetyChecks = []omp.SafetyCheck{{Message: jsString(v)}}
 			case v.IsArray():
 				v.ForEach(func(_, c gjson.Result) bool {
-					g.SafetyChecks = append(g.SafetyChecks, omp.SafetyCheck{ID: c.Get("id").String(), Code: c.Get("code").String(), Message: c.Get("message").String()})
+					id := c.Get("id")
+					g.SafetyChecks = append(g.SafetyChecks, omp.SafetyCheck{ID: jsString(id), HasID: id.Exists(), Code: jsString(c.Get("code")), Message: jsString(c.Get("message"))})
 					return true
 				})
 			}

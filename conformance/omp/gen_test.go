@@ -1,0 +1,65 @@
+package ompconformance
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/tidwall/gjson"
+)
+
+func TestGenerateIsReproducible(t *testing.T) {
+	a, b := Generate(7, 300), Generate(7, 300)
+	assert.Equal(t, a, b, "same seed, same bytes")
+	assert.NotEqual(t, a, Generate(8, 300), "another seed, another desk")
+}
+
+// TestGeneratedDeskCoversEveryGivenKey: every given key of every scenario,
+// and the Unicode edge cases, appear in the generated set, and deskcheck
+// loads and runs all of it.
+func TestGeneratedDeskCoversEveryGivenKey(t *testing.T) {
+	data := Generate(generatedSeed, generatedCases)
+	used := map[string]map[string]bool{}
+	gjson.GetBytes(data, "cases").ForEach(func(_, c gjson.Result) bool {
+		sc := c.Get("scenario").String()
+		if used[sc] == nil {
+			used[sc] = map[string]bool{}
+		}
+		c.Get("given").ForEach(func(k, _ gjson.Result) bool {
+			used[sc][k.String()] = true
+			return true
+		})
+		return true
+	})
+	for _, sc := range []string{"wrapper", "fallback", "classify-error"} {
+		keys := givenKeys(sc)
+		require.NotEmpty(t, keys, sc)
+		for _, k := range keys {
+			assert.True(t, used[sc][k], "scenario %s: given key %s is generated", sc, k)
+		}
+	}
+	for _, edge := range []string{`\ufeff`, `\u0085`, `\ud8`, `\u007f`, `\u009b`, `\u001b[`, `\u001b]`, `"message":""`, `"id":""`, `"ui":"rpc"`, `"revise":{}`, `"repeat":3`} {
+		assert.True(t, bytes.Contains(data, []byte(edge)), "the generated set holds %s", edge)
+	}
+	model, ids := goObserve(t, "generated.json", data, "")
+	assert.Len(t, ids, generatedCases)
+	assert.Len(t, model, generatedCases)
+}
+
+func TestDisagreementDeskLoads(t *testing.T) {
+	d := Disagreement{
+		ID: "gen-00001", Scenario: "wrapper",
+		Given:   `{"approval":"exec","mode":"always-ask","choices":["Approve"],"safetyCheck":[{"message":"\ud800x"}]}`,
+		Release: map[string]any{"outcome": "return", "effects": 1.0, "prompts": 1.0, "toolCalls": 1.0, "successfulCalls": 1.0, "input": map[string]any{"b": 2.5, "a": "x"}, "errorIncludes": nil, "promptIncludes": []any{"Allow tool: seed_note"}, "rpcRequests": 0.0, "providerSafetyApproved": true},
+		Keys:    []string{"promptIncludes"},
+	}
+	desk := DisagreementDesk(d)
+	require.True(t, json.Valid(desk), "%s", desk)
+	assert.Contains(t, string(desk), `\ud800x`, "the given block is kept as written")
+	assert.Contains(t, string(desk), `"input":{"a":"x","b":2.5}`)
+	model, ids := goObserve(t, "disagreement.json", desk, "")
+	require.Equal(t, []string{"gen-00001"}, ids)
+	assert.Equal(t, "return", model["gen-00001"].Observed["outcome"])
+}

@@ -1,0 +1,70 @@
+package ompconformance
+
+// This file is the only one that knows how deskcheck is put together. When
+// the package layout changes, re-point goObserve (and adapterGap) here and
+// nothing else.
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/deskcheck/deskcheck/host/all"
+	"github.com/deskcheck/deskcheck/scenario"
+	"github.com/deskcheck/deskcheck/verifier"
+)
+
+// goCase is what deskcheck observed for one case.
+type goCase struct {
+	Scenario string
+	// Given is the case's given block as written.
+	Given string
+	// Observed holds deskcheck's observations, as JSON values (numbers
+	// are float64), as the harness's are once decoded.
+	Observed map[string]any
+}
+
+// goObserve loads a desk with deskcheck's own loader and runs every case
+// through deskcheck's OMP scenarios with the host/omp fault named fault
+// switched on ("" for the correct model). It returns the observations by
+// case id, in file order of ids.
+func goObserve(t testing.TB, path string, data []byte, fault string) (map[string]goCase, []string) {
+	t.Helper()
+	reg := all.Registry()
+	desk, diags := verifier.Load(reg, path, data, verifier.Limits{})
+	if desk == nil {
+		t.Fatalf("deskcheck does not load %s: %v", path, diags)
+	}
+	var qf *scenario.QualifiedFault
+	if fault != "" {
+		q, err := reg.LookupFault("omp/" + fault)
+		if err != nil {
+			t.Fatalf("fault %s: %v", fault, err)
+		}
+		qf = &q
+	}
+	results := verifier.Run(context.Background(), desk.Cases, qf)
+	out := make(map[string]goCase, len(results))
+	ids := make([]string, 0, len(results))
+	for _, r := range results {
+		if r.Status == verifier.Errored {
+			t.Fatalf("deskcheck could not run %s: %s", r.Case.ID, r.Err)
+		}
+		b, err := json.Marshal(r.Observed)
+		if err != nil {
+			t.Fatalf("%s: observations are not JSON: %v", r.Case.ID, err)
+		}
+		var obs map[string]any
+		if err := json.Unmarshal(b, &obs); err != nil {
+			t.Fatal(err)
+		}
+		out[r.Case.ID] = goCase{Scenario: r.Case.Scenario, Given: r.Case.Given.Raw, Observed: obs}
+		ids = append(ids, r.Case.ID)
+	}
+	return out, ids
+}
+
+// givenKeys returns the given keys deskcheck's scenario reads.
+func givenKeys(scenarioName string) []string {
+	return all.Registry().GivenKeys(scenarioName)
+}
