@@ -1,7 +1,5 @@
 package agentloop
 
-import "sort"
-
 // Fault is a deliberate boundary bug the runner model can be switched
 // into, to measure which rules a suite of cases really pins. A model with
 // no fault behaves as specified; each fault changes one rule and nothing
@@ -101,24 +99,4 @@ var FaultList = []FaultInfo{
 		`scenario runner: a script ending in a final answer, expecting steps including it or its row numbered after the previous step (bundled: seed-normal and every answered case with rows or steps)`},
 	{FaultDenyAll, "deny-all", "every tool is refused as not granted: a host that refuses everything",
 		`scenario runner: a granted, well-formed request that runs, expecting effects 1 or an executed row (bundled: seed-normal)`},
-}
-
-// LookupFault returns the fault called name.
-func LookupFault(name string) (FaultInfo, bool) {
-	for _, f := range FaultList {
-		if f.Name == name {
-			return f, true
-		}
-	}
-	return FaultInfo{}, false
-}
-
-// FaultNames returns every fault name, sorted.
-func FaultNames() []string {
-	names := make([]string, len(FaultList))
-	for i, f := range FaultList {
-		names[i] = f.Name
-	}
-	sort.Strings(names)
-	return names
 }

@@ -1,7 +1,5 @@
 package gateway
 
-import "sort"
-
 // Fault is one deliberate boundary bug of the gateway. The zero set is the
 // reference model; each fault changes exactly one rule.
 type Fault uint64
@@ -105,24 +103,4 @@ var FaultList = []FaultInfo{
 		`scenario gateway: arguments with non-ASCII text, unsorted keys or non-canonical numbers, expecting audit argumentDigest (or a binding) by the canonical digest`},
 	{FaultResourcePrefixMatch, "resource-prefix-match", "the resource allowlist matches by prefix",
 		`scenario gateway: a read of a resource that extends an allowed one (for example "ops/orders/" or "ops/orders-archive"), expecting deny resource_not_allowed`},
-}
-
-// LookupFault returns the fault called name.
-func LookupFault(name string) (FaultInfo, bool) {
-	for _, f := range FaultList {
-		if f.Name == name {
-			return f, true
-		}
-	}
-	return FaultInfo{}, false
-}
-
-// FaultNames returns every fault name, sorted.
-func FaultNames() []string {
-	names := make([]string, len(FaultList))
-	for i, f := range FaultList {
-		names[i] = f.Name
-	}
-	sort.Strings(names)
-	return names
 }

@@ -1,7 +1,5 @@
 package household
 
-import "sort"
-
 // Fault is a deliberate boundary bug the model can be switched into, to
 // measure which boundaries a suite of cases really pins. A model with no
 // fault behaves as the reference; each fault changes one rule and nothing
@@ -95,24 +93,4 @@ var FaultList = []FaultInfo{
 		`scenario household: more than maxDecisions responses without an earlier final one, expecting outcome step_limit and decisions equal to maxDecisions`},
 	{FaultDenyAll, "deny-all", "every attempt is denied: a host that refuses everything",
 		`scenario household: a permitted tool call that runs, expecting effects 1 (or statuses with ok)`},
-}
-
-// LookupFault returns the fault called name.
-func LookupFault(name string) (FaultInfo, bool) {
-	for _, f := range FaultList {
-		if f.Name == name {
-			return f, true
-		}
-	}
-	return FaultInfo{}, false
-}
-
-// FaultNames returns every fault name, sorted.
-func FaultNames() []string {
-	names := make([]string, len(FaultList))
-	for i, f := range FaultList {
-		names[i] = f.Name
-	}
-	sort.Strings(names)
-	return names
 }

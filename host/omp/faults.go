@@ -1,7 +1,5 @@
 package omp
 
-import "sort"
-
 // Fault is a deliberate boundary bug the model can be switched into, to
 // measure which boundaries a suite of cases really pins. A model with no
 // fault behaves as the reference; each fault changes one rule and nothing
@@ -139,24 +137,4 @@ var FaultList = []FaultInfo{
 		`scenario wrapper: mode yolo, approval {"policy": "prompt"}, userPolicies {"<tool>": "allow"}, ui false, expecting outcome throw`},
 	{FaultDenyAll, "deny-all", "every call is refused as blocked by policy",
 		`scenario wrapper: any call the host lets run (mode yolo, say), expecting outcome return and effects 1`},
-}
-
-// LookupFault returns the fault called name.
-func LookupFault(name string) (FaultInfo, bool) {
-	for _, f := range FaultList {
-		if f.Name == name {
-			return f, true
-		}
-	}
-	return FaultInfo{}, false
-}
-
-// FaultNames returns every fault name, sorted.
-func FaultNames() []string {
-	names := make([]string, len(FaultList))
-	for i, f := range FaultList {
-		names[i] = f.Name
-	}
-	sort.Strings(names)
-	return names
 }

@@ -128,14 +128,8 @@ func TestFaultList(t *testing.T) {
 		seen[f.Name] = true
 		assert.NotEmpty(t, f.Bug)
 		assert.NotEmpty(t, f.Hint)
-		got, ok := LookupFault(f.Name)
-		assert.True(t, ok)
-		assert.Equal(t, f, got)
 		all |= f.Fault
 	}
-	assert.Len(t, FaultNames(), len(FaultList))
-	_, ok := LookupFault("no-such-fault")
-	assert.False(t, ok)
 	assert.True(t, Faults(0).With(FaultNoUIAllows).Has(FaultNoUIAllows))
 	assert.False(t, Faults(0).Has(FaultNoUIAllows))
 }

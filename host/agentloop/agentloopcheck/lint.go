@@ -99,7 +99,7 @@ func lintScript(g given, warn func(ptr, format string, args ...any)) {
 // none is close.
 func nearTool(name string) string {
 	for _, t := range []string{"calc", "lookup_user", "save_draft"} {
-		if strings.EqualFold(name, t) || editDistance(strings.ToLower(name), t) <= 2 {
+		if strings.EqualFold(name, t) || scenario.EditDistance(strings.ToLower(name), t) <= 2 {
 			return t
 		}
 	}
@@ -176,25 +176,4 @@ func isWholeNumber(raw string) bool {
 		}
 	}
 	return true
-}
-
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }

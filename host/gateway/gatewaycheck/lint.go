@@ -6,7 +6,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/deskcheck/deskcheck/host/gateway"
 	"github.com/deskcheck/deskcheck/scenario"
@@ -86,7 +85,7 @@ func lintGateway(givenJSON []byte, expected []scenario.Field, _ map[string]int) 
 				sort.Strings(keys)
 				for _, key := range keys {
 					if !slices.Contains(gateway.AuditKeys(), key) {
-						add(scenario.Problem{Pointer: at + "/" + pointerToken(key), Key: true, Message: fmt.Sprintf("audit key %q is not recorded by the gateway%s", key, didYouMean(key, gateway.AuditKeys()))})
+						add(scenario.Problem{Pointer: at + "/" + scenario.PointerToken(key), Key: true, Message: fmt.Sprintf("audit key %q is not recorded by the gateway%s", key, didYouMean(key, gateway.AuditKeys()))})
 					}
 				}
 				if raw, ok := ev["reason"]; ok {
@@ -110,43 +109,10 @@ func lintReason(raw json.RawMessage, ptr string) (scenario.Problem, bool) {
 }
 
 // didYouMean names the closest known word when one is a likely
-// misspelling (ignoring case, at most two edits apart, or one edit in five
-// for longer words); otherwise it lists the known words.
+// misspelling; otherwise it lists the known words.
 func didYouMean(word string, known []string) string {
-	best, bestDist := "", max(2, utf8.RuneCountInString(word)/5)+1
-	for _, k := range known {
-		if d := editDistance(strings.ToLower(word), strings.ToLower(k)); d < bestDist || (d == bestDist && k < best) {
-			best, bestDist = k, d
-		}
-	}
-	if best != "" {
+	if best := scenario.Closest(word, known); best != "" {
 		return fmt.Sprintf("; did you mean %q?", best)
 	}
 	return " (known: " + strings.Join(known, ", ") + ")"
-}
-
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
-}
-
-// pointerToken escapes a key for a JSON pointer.
-func pointerToken(s string) string {
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
 }
