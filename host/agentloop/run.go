@@ -2,8 +2,7 @@ package agentloop
 
 import (
 	"encoding/json"
-	"fmt"
-	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -51,6 +50,8 @@ type run struct {
 	attempts int
 	failed   int
 	res      Result
+	// args holds the members of the arguments being checked.
+	args members
 }
 
 // Run executes the decision loop over cfg.Script and returns what it
@@ -79,11 +80,11 @@ func (r *run) loop() Outcome {
 	next, calls := 0, 0
 	for {
 		if r.step >= r.cfg.MaxSteps && !(f.Has(FaultStepLimitOffByOne) && r.step == r.cfg.MaxSteps) {
-			r.event(EventStop, fmt.Sprintf("step limit %d reached", r.cfg.MaxSteps))
+			r.event(EventStop, "step limit "+strconv.Itoa(r.cfg.MaxSteps)+" reached")
 			return StepLimit
 		}
 		if next >= len(r.cfg.Script) {
-			r.event(EventStop, fmt.Sprintf("script exhausted: the mock model has no decision left after %d decisions", next))
+			r.event(EventStop, "script exhausted: the mock model has no decision left after "+strconv.Itoa(next)+" decisions")
 			return ScriptExhausted
 		}
 		d := r.cfg.Script[next]
@@ -95,7 +96,7 @@ func (r *run) loop() Outcome {
 		if d.Final {
 			r.res.Rows = append(r.res.Rows, Row{r.step, "final", ResultAnswer, d.Text})
 			r.res.Answer = d.Text
-			r.event(EventAnswer, fmt.Sprintf("final answer after %d validated attempts and %d blocked or failed requests", r.attempts, r.failed))
+			r.event(EventAnswer, "final answer after "+strconv.Itoa(r.attempts)+" validated attempts and "+strconv.Itoa(r.failed)+" blocked or failed requests")
 			r.endStep()
 			r.event(EventStop, "answered")
 			return Answered
@@ -142,7 +143,7 @@ func (r *run) request(d Entry, index, entry int) {
 		r.res.Rows = append(r.res.Rows, Row{r.step, d.Tool, ResultBlocked, errText})
 		r.res.LastBlocked = errText
 		r.res.Requests = append(r.res.Requests, q)
-		r.event(EventFailed, fmt.Sprintf("%s failed inside the tool, %s: %s%s", d.Tool, r.attemptText(), errText, why))
+		r.event(EventFailed, d.Tool+" failed inside the tool, "+r.attemptText()+": "+errText+why)
 		return
 	}
 	if f.Has(FaultBudgetSkipsFailures) {
@@ -152,11 +153,11 @@ func (r *run) request(d Entry, index, entry int) {
 	r.res.Executed++
 	r.res.Rows = append(r.res.Rows, Row{r.step, d.Tool, ResultExecuted, obs})
 	r.res.Requests = append(r.res.Requests, q)
-	r.event(EventExecuted, fmt.Sprintf("%s ran, %s: %s", d.Tool, r.attemptText(), obs))
+	r.event(EventExecuted, d.Tool+" ran, "+r.attemptText()+": "+obs)
 }
 
 func (r *run) attemptText() string {
-	return fmt.Sprintf("attempt %d of %d counted", r.attempts, r.cfg.MaxCalls)
+	return "attempt " + strconv.Itoa(r.attempts) + " of " + strconv.Itoa(r.cfg.MaxCalls) + " counted"
 }
 
 func (r *run) block(q Request, why string) {
@@ -172,13 +173,13 @@ func (r *run) check(d Entry) (value string, refusal Refusal, why string) {
 	f := r.cfg.Faults
 	t, ok := known(d.Tool)
 	if !ok {
-		return "", RefusedUnknownTool, fmt.Sprintf("unknown tool: %q is not calc, lookup_user or save_draft", d.Tool)
+		return "", RefusedUnknownTool, "unknown tool: " + strconv.Quote(d.Tool) + " is not calc, lookup_user or save_draft"
 	}
 	if t.write && !r.cfg.WriteGranted && !f.Has(FaultWriteGrantedByDefault) {
-		return "", RefusedNotGranted, fmt.Sprintf("not granted: %s needs writeGranted", d.Tool)
+		return "", RefusedNotGranted, "not granted: " + d.Tool + " needs writeGranted"
 	}
 	if f.Has(FaultDenyAll) {
-		return "", RefusedNotGranted, fmt.Sprintf("not granted: this host refuses every tool, %s included", d.Tool)
+		return "", RefusedNotGranted, "not granted: this host refuses every tool, " + d.Tool + " included"
 	}
 	if f.Has(FaultBudgetCheckedFirst) {
 		if refusal, why = r.budget(); refusal != NotRefused {
@@ -206,7 +207,7 @@ func (r *run) budget() (Refusal, string) {
 		allowed = r.attempts <= r.cfg.MaxCalls
 	}
 	if !allowed {
-		return RefusedBudget, fmt.Sprintf("budget exhausted: %d of %d attempts used", r.attempts, r.cfg.MaxCalls)
+		return RefusedBudget, "budget exhausted: " + strconv.Itoa(r.attempts) + " of " + strconv.Itoa(r.cfg.MaxCalls) + " attempts used"
 	}
 	return NotRefused, ""
 }
@@ -216,38 +217,61 @@ func (r *run) budget() (Refusal, string) {
 func (r *run) argument(d Entry, t tool) (json.RawMessage, Refusal, string) {
 	raw := trimSpace(d.Args)
 	if d.Args == nil {
-		raw = json.RawMessage("{}")
+		return nil, RefusedArgumentNames, "argument names {} ≠ {" + t.arg + "}"
 	}
-	want := "{" + t.arg + "}"
-	var args map[string]json.RawMessage
-	if len(raw) == 0 || raw[0] != '{' || json.Unmarshal(raw, &args) != nil {
-		return nil, RefusedArgumentNames, fmt.Sprintf("argument names: the arguments are %s, not an object with %s", kind(raw), want)
+	args, ok := r.readArgs(raw)
+	if !ok {
+		return nil, RefusedArgumentNames, "argument names: the arguments are " + kind(raw) + ", not an object with {" + t.arg + "}"
 	}
-	value, has := args[t.arg]
+	value, has := args.get(t.arg)
 	exact := has && len(args) == 1
 	if r.cfg.Faults.Has(FaultArgsSubset) {
 		exact = has
 	}
 	if !exact {
-		names := make([]string, 0, len(args))
-		for k := range args {
-			names = append(names, k)
-		}
-		sort.Strings(names)
-		return nil, RefusedArgumentNames, fmt.Sprintf("argument names {%s} ≠ %s", strings.Join(names, ", "), want)
+		return nil, RefusedArgumentNames, "argument names {" + strings.Join(args.sortedKeys(), ", ") + "} ≠ {" + t.arg + "}"
 	}
 	return trimSpace(value), NotRefused, ""
+}
+
+// readArgs reads trimmed raw arguments as json.Unmarshal into a
+// map[string]json.RawMessage does (and refuses them when it fails, or when
+// they do not start with '{'), into the run's buffer when readMembers can.
+func (r *run) readArgs(raw []byte) (members, bool) {
+	if len(raw) == 0 || raw[0] != '{' {
+		return nil, false
+	}
+	if m, ok := readMembers(raw, r.args); ok {
+		r.args = m
+		return m, true
+	}
+	var asMap map[string]json.RawMessage
+	if json.Unmarshal(raw, &asMap) != nil {
+		return nil, false
+	}
+	m := make(members, 0, len(asMap))
+	for k, v := range asMap {
+		m = append(m, member{[]byte(k), v})
+	}
+	return m, true
 }
 
 // shortString applies the short-string check to the argument's raw value
 // and returns the decoded string.
 func (r *run) shortString(name string, raw json.RawMessage) (string, Refusal, string) {
-	var s string
-	if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &s) != nil {
-		return "", RefusedShortStrings, fmt.Sprintf("short strings: %s is %s, not a string", name, kind(raw))
+	s, ok := "", false
+	if len(raw) > 0 && raw[0] == '"' {
+		if end, plain := scanString(raw, 0); end == len(raw) {
+			s, ok = stringValue(raw, plain), true
+		} else {
+			ok = json.Unmarshal(raw, &s) == nil
+		}
+	}
+	if !ok {
+		return "", RefusedShortStrings, "short strings: " + name + " is " + kind(raw) + ", not a string"
 	}
 	if n := utf8.RuneCountInString(s); n > MaxArgChars && !r.cfg.Faults.Has(FaultStringLengthUnchecked) {
-		return "", RefusedShortStrings, fmt.Sprintf("short strings: %s has %d characters > %d", name, n, MaxArgChars)
+		return "", RefusedShortStrings, "short strings: " + name + " has " + strconv.Itoa(n) + " characters > " + strconv.Itoa(MaxArgChars)
 	}
 	return s, NotRefused, ""
 }
@@ -266,16 +290,18 @@ func (r *run) execute(name, value string) (obs, errText, why string, effect bool
 			}
 			return "", err.Error(), detail, false
 		}
-		return pyrepr.Repr(pyrepr.Dict{{Key: "result", Value: v}}), "", "", false
+		// The repr of {'result': v}, written without building the dict.
+		return "{'result': " + v.PyRepr() + "}", "", "", false
 	case "lookup_user":
 		entry, ok := directory(value)
 		if !ok {
-			return "", textUnknownUser, fmt.Sprintf(" (%q is not in the fictional directory)", value), false
+			return "", textUnknownUser, " (" + strconv.Quote(value) + " is not in the fictional directory)", false
 		}
 		return pyrepr.Repr(entry), "", "", false
 	default: // save_draft
 		r.res.Drafts = append(r.res.Drafts, value)
-		return pyrepr.Repr(pyrepr.Dict{{Key: "saved", Value: true}, {Key: "drafts", Value: len(r.res.Drafts)}}), "", "", true
+		// The repr of {'saved': True, 'drafts': n}.
+		return "{'saved': True, 'drafts': " + strconv.Itoa(len(r.res.Drafts)) + "}", "", "", true
 	}
 }
 

@@ -8,7 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -21,36 +21,415 @@ import (
 // DigestPrefix starts every digest string.
 const DigestPrefix = "sha256:"
 
-var digestPattern = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
-
 // IsDigest reports whether s has the digest format "sha256:" followed by 64
 // lowercase hexadecimal digits.
-func IsDigest(s string) bool { return digestPattern.MatchString(s) }
+func IsDigest(s string) bool {
+	if len(s) != len(DigestPrefix)+64 || s[:len(DigestPrefix)] != DigestPrefix {
+		return false
+	}
+	for i := len(DigestPrefix); i < len(s); i++ {
+		if c := s[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
 
 // Canonical returns the RFC 8785 canonical form of one JSON value given as
 // raw bytes: members sorted by UTF-16 code units, numbers in ECMAScript
 // form, minimal string escapes, no insignificant whitespace.
 func Canonical(raw []byte) ([]byte, error) {
+	return appendCanonical(nil, raw)
+}
+
+// appendCanonical appends the canonical form of raw to dst.
+func appendCanonical(dst, raw []byte) ([]byte, error) {
+	if out, ok := appendCanonicalFast(dst, raw); ok {
+		return out, nil
+	}
 	out, err := jcs.Transform(raw)
 	if err != nil {
 		return nil, fmt.Errorf("canonical JSON: %w", err)
 	}
-	return out, nil
+	return append(dst, out...), nil
 }
 
 // Digest returns "sha256:" plus the lowercase hex SHA-256 of the canonical
 // JSON of raw.
 func Digest(raw []byte) (string, error) {
-	c, err := Canonical(raw)
+	d, _, err := digestWith(nil, raw)
+	return d, err
+}
+
+// digestWith is Digest with a scratch buffer for the canonical form, which
+// it returns for the next digest of the same run.
+func digestWith(scratch, raw []byte) (string, []byte, error) {
+	c, err := appendCanonical(scratch[:0], raw)
 	if err != nil {
-		return "", err
+		return "", scratch, err
 	}
-	return hashOf(c), nil
+	return hashOf(c), c, nil
 }
 
 func hashOf(b []byte) string {
 	sum := sha256.Sum256(b)
-	return DigestPrefix + hex.EncodeToString(sum[:])
+	var out [len(DigestPrefix) + 2*sha256.Size]byte
+	copy(out[:], DigestPrefix)
+	hex.Encode(out[len(DigestPrefix):], sum[:])
+	return string(out[:])
+}
+
+// The canonical form of the values cases hold (objects of strings, small
+// integers, literals) is written here directly: jcs builds a tree of
+// strings and sorts members through reflection, which made digesting the
+// most expensive part of a step. appendCanonicalFast accepts only valid
+// JSON and answers ok=false where jcs would fail or where it does not
+// follow jcs exactly (a lone surrogate escape, invalid UTF-8, a duplicate
+// key, a number it cannot read, nesting deeper than maxFastDepth); jcs
+// then gives the reference result or error. A test holds the two to the
+// same output.
+
+func appendCanonicalFast(dst, raw []byte) ([]byte, bool) {
+	dst, end, ok := canonValue(dst, raw, skipSpace(raw, 0), 0)
+	return dst, ok && skipSpace(raw, end) == len(raw)
+}
+
+// canonMember is one member of an object being canonicalized: its decoded
+// key and where its value is written.
+type canonMember struct {
+	key        []byte
+	start, end int
+}
+
+func canonValue(dst, b []byte, i, depth int) ([]byte, int, bool) {
+	if i >= len(b) {
+		return dst, -1, false
+	}
+	switch c := b[i]; {
+	case c == '"':
+		if end, plain := scanString(b, i); plain {
+			// A plain token has no quote, backslash or control byte
+			// inside: RFC 8785 writes it as it is.
+			return append(dst, b[i:end]...), end, true
+		}
+		// Decode after dst, write the canonical form after the decoded
+		// bytes, then move it down over them.
+		n := len(dst)
+		withDecoded, end, ok := decodeString(dst, b, i)
+		if !ok {
+			return dst, -1, false
+		}
+		decoded := len(withDecoded) - n
+		out := appendCanonicalString(withDecoded, withDecoded[n:])
+		copy(out[n:], out[n+decoded:])
+		return out[:len(out)-decoded], end, true
+	case c == '{':
+		if depth >= maxFastDepth {
+			return dst, -1, false
+		}
+		var buf [8]canonMember
+		ms := buf[:0]
+		i = skipSpace(b, i+1)
+		if i < len(b) && b[i] == '}' {
+			return append(dst, '{', '}'), i + 1, true
+		}
+		for {
+			if i >= len(b) || b[i] != '"' {
+				return dst, -1, false
+			}
+			kEnd, plain := scanString(b, i)
+			if kEnd < 0 {
+				return dst, -1, false
+			}
+			key := b[i+1 : kEnd-1]
+			if !plain {
+				var ok bool
+				if key, kEnd, ok = decodeString(nil, b, i); !ok {
+					return dst, -1, false
+				}
+			}
+			i = skipSpace(b, kEnd)
+			if i >= len(b) || b[i] != ':' {
+				return dst, -1, false
+			}
+			i = skipSpace(b, i+1)
+			vEnd := scanValue(b, i, depth+1)
+			if vEnd < 0 {
+				return dst, -1, false
+			}
+			ms = append(ms, canonMember{key, i, vEnd})
+			if i = skipSpace(b, vEnd); i >= len(b) {
+				return dst, -1, false
+			}
+			if b[i] == '}' {
+				i++
+				break
+			}
+			if b[i] != ',' {
+				return dst, -1, false
+			}
+			i = skipSpace(b, i+1)
+		}
+		slices.SortFunc(ms, func(x, y canonMember) int { return compareUTF16(x.key, y.key) })
+		dst = append(dst, '{')
+		for k, m := range ms {
+			if k > 0 {
+				if compareUTF16(ms[k-1].key, m.key) == 0 {
+					return dst, -1, false // jcs refuses a duplicate key
+				}
+				dst = append(dst, ',')
+			}
+			dst = appendCanonicalString(dst, m.key)
+			dst = append(dst, ':')
+			var ok bool
+			if dst, _, ok = canonValue(dst, b, m.start, depth+1); !ok {
+				return dst, -1, false
+			}
+		}
+		return append(dst, '}'), i, true
+	case c == '[':
+		if depth >= maxFastDepth {
+			return dst, -1, false
+		}
+		dst = append(dst, '[')
+		i = skipSpace(b, i+1)
+		if i < len(b) && b[i] == ']' {
+			return append(dst, ']'), i + 1, true
+		}
+		for first := true; ; first = false {
+			if !first {
+				dst = append(dst, ',')
+			}
+			var ok bool
+			if dst, i, ok = canonValue(dst, b, i, depth+1); !ok {
+				return dst, -1, false
+			}
+			if i = skipSpace(b, i); i >= len(b) {
+				return dst, -1, false
+			}
+			if b[i] == ']' {
+				return append(dst, ']'), i + 1, true
+			}
+			if b[i] != ',' {
+				return dst, -1, false
+			}
+			i = skipSpace(b, i+1)
+		}
+	case c == '-' || isDigit(c):
+		end := scanNumber(b, i)
+		if end < 0 {
+			return dst, -1, false
+		}
+		lit := b[i:end]
+		if isShortInteger(lit) {
+			// An integer of at most 15 digits is exact as a double and
+			// ECMAScript writes it digit for digit; -0 is written 0.
+			if string(lit) == "-0" {
+				return append(dst, '0'), end, true
+			}
+			return append(dst, lit...), end, true
+		}
+		f, err := strconv.ParseFloat(string(lit), 64)
+		if err != nil {
+			return dst, -1, false
+		}
+		text, err := jcs.NumberToJSON(f)
+		if err != nil {
+			return dst, -1, false
+		}
+		return append(dst, text...), end, true
+	case c == 't':
+		end := scanLiteral(b, i, "true")
+		return append(dst, "true"...), end, end >= 0
+	case c == 'f':
+		end := scanLiteral(b, i, "false")
+		return append(dst, "false"...), end, end >= 0
+	case c == 'n':
+		end := scanLiteral(b, i, "null")
+		return append(dst, "null"...), end, end >= 0
+	}
+	return dst, -1, false
+}
+
+// isShortInteger reports whether a number literal is -?[0-9]{1,15} (no
+// fraction, no exponent).
+func isShortInteger(lit []byte) bool {
+	digits := lit
+	if len(digits) > 0 && digits[0] == '-' {
+		digits = digits[1:]
+	}
+	if len(digits) == 0 || len(digits) > 15 {
+		return false
+	}
+	for _, c := range digits {
+		if !isDigit(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// decodeString decodes the string token at b[i] as jcs does and appends
+// the value to dst. It answers ok=false where jcs fails (invalid UTF-8, an
+// unpaired surrogate escape) or the token is not valid.
+func decodeString(dst, b []byte, i int) (out []byte, end int, ok bool) {
+	out = dst
+	for i++; i < len(b); {
+		c := b[i]
+		switch {
+		case c == '"':
+			return out, i + 1, true
+		case c < 0x20:
+			return dst, -1, false
+		case c == '\\':
+			if i+1 >= len(b) {
+				return dst, -1, false
+			}
+			switch e := b[i+1]; e {
+			case '"', '\\', '/':
+				out = append(out, e)
+			case 'b':
+				out = append(out, '\b')
+			case 'f':
+				out = append(out, '\f')
+			case 'n':
+				out = append(out, '\n')
+			case 'r':
+				out = append(out, '\r')
+			case 't':
+				out = append(out, '\t')
+			case 'u':
+				r, ok := hex4(b, i+2)
+				if !ok {
+					return dst, -1, false
+				}
+				i += 4
+				if 0xD800 <= r && r <= 0xDFFF {
+					// Only a high surrogate followed by a low one is a
+					// pair; jcs refuses anything else.
+					if r > 0xDBFF || i+7 >= len(b) || b[i+2] != '\\' || b[i+3] != 'u' {
+						return dst, -1, false
+					}
+					r2, ok := hex4(b, i+4)
+					if !ok || r2 < 0xDC00 || r2 > 0xDFFF {
+						return dst, -1, false
+					}
+					r = 0x10000 + (r-0xD800)<<10 + (r2 - 0xDC00)
+					i += 6
+				}
+				out = utf8.AppendRune(out, r)
+			default:
+				return dst, -1, false
+			}
+			i += 2
+		case c < utf8.RuneSelf:
+			// A run of plain ASCII is copied at once.
+			j := i + 1
+			for j < len(b) && b[j] >= 0x20 && b[j] < utf8.RuneSelf && b[j] != '"' && b[j] != '\\' {
+				j++
+			}
+			out = append(out, b[i:j]...)
+			i = j
+		default:
+			r, size := utf8.DecodeRune(b[i:])
+			if r == utf8.RuneError && size <= 1 {
+				return dst, -1, false
+			}
+			out = append(out, b[i:i+size]...)
+			i += size
+		}
+	}
+	return dst, -1, false
+}
+
+// hex4 reads four hexadecimal digits at b[i].
+func hex4(b []byte, i int) (rune, bool) {
+	if i+4 > len(b) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range b[i : i+4] {
+		switch {
+		case '0' <= c && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case 'a' <= c && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case 'A' <= c && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
+}
+
+// appendCanonicalString quotes a decoded string as RFC 8785 does: \\ and
+// \" escaped, \b \f \n \r \t, other control characters as \u00xx, every
+// other byte as it is.
+func appendCanonicalString(dst, s []byte) []byte {
+	const hexDigits = "0123456789abcdef"
+	dst = append(dst, '"')
+	start := 0
+	for i, c := range s {
+		if c >= 0x20 && c != '"' && c != '\\' {
+			continue
+		}
+		dst = append(dst, s[start:i]...)
+		start = i + 1
+		switch c {
+		case '"', '\\':
+			dst = append(dst, '\\', c)
+		case '\b':
+			dst = append(dst, '\\', 'b')
+		case '\f':
+			dst = append(dst, '\\', 'f')
+		case '\n':
+			dst = append(dst, '\\', 'n')
+		case '\r':
+			dst = append(dst, '\\', 'r')
+		case '\t':
+			dst = append(dst, '\\', 't')
+		default:
+			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+		}
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// compareUTF16 orders two UTF-8 strings by their UTF-16 code units, the
+// member order of RFC 8785.
+func compareUTF16(a, b []byte) int {
+	for len(a) > 0 && len(b) > 0 {
+		if a[0] < utf8.RuneSelf && b[0] < utf8.RuneSelf {
+			if a[0] != b[0] {
+				return int(a[0]) - int(b[0])
+			}
+			a, b = a[1:], b[1:]
+			continue
+		}
+		ra, na := utf8.DecodeRune(a)
+		rb, nb := utf8.DecodeRune(b)
+		if ra != rb {
+			ua, ub := utf16Units(ra), utf16Units(rb)
+			if ua[0] != ub[0] {
+				return int(ua[0]) - int(ub[0])
+			}
+			return int(ua[1]) - int(ub[1])
+		}
+		a, b = a[na:], b[nb:]
+	}
+	return len(a) - len(b)
+}
+
+// utf16Units returns the UTF-16 code units of r, the second 0 for a code
+// point below U+10000.
+func utf16Units(r rune) [2]rune {
+	if r < 0x10000 {
+		return [2]rune{r, 0}
+	}
+	r -= 0x10000
+	return [2]rune{0xD800 + r>>10, 0xDC00 + r&0x3FF}
 }
 
 // writtenOrderDigest is the digest of the digest-not-canonical fault: the

@@ -1,10 +1,8 @@
 package gateway
 
 import (
-	"encoding/json"
-	"fmt"
-	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -36,15 +34,25 @@ func (v verdict) decision() string {
 	return DecisionDeny
 }
 
-func (v verdict) deny(check, reason, format string, args ...any) verdict {
-	v.check, v.reason, v.detail = check, reason, fmt.Sprintf(format, args...)
+// deny ends the table at check with reason; detail says what was
+// compared.
+func (v verdict) deny(check, reason, detail string) verdict {
+	v.check, v.reason, v.detail = check, reason, detail
 	return v
 }
 
-// envelopeKeys returns the only members a request may have.
-func envelopeKeys() []string { return []string{"action", "resource", "arguments"} }
+func (v verdict) pass(detail string) verdict {
+	v.check, v.reason, v.detail = "", ReasonAllowed, detail
+	return v
+}
+
+// isEnvelopeKey reports whether k is one of the only members a request may
+// have: action, resource, arguments.
+func isEnvelopeKey(k string) bool { return k == "action" || k == "resource" || k == "arguments" }
 
 // decide runs the decision table in order; the first matching row wins.
+// Its narration is built by concatenation, the numbers with strconv: fmt's
+// reflection was a large share of a step.
 func (g *gateway) decide(principal string, apid *string, env envelope, argDigest *string, policyUnavailable bool) verdict {
 	var v verdict
 
@@ -58,82 +66,86 @@ func (g *gateway) decide(principal string, apid *string, env envelope, argDigest
 
 	// 1a–1d: the envelope.
 	if env.kind != "object" {
-		return v.deny("1a", ReasonEnvelopeNotObject, "the request is a JSON %s, not an object", env.kind)
+		return v.deny("1a", ReasonEnvelopeNotObject, "the request is a JSON "+env.kind+", not an object")
 	}
 	var extra, missing []string
-	for k := range env.members {
-		if !slices.Contains(envelopeKeys(), k) {
-			extra = append(extra, k)
+	for _, m := range env.members {
+		if !isEnvelopeKey(string(m.key)) {
+			extra = append(extra, string(m.key))
 		}
 	}
 	if len(extra) > 0 {
 		sort.Strings(extra)
-		return v.deny("1b", ReasonEnvelopeExtraKey, "the request has key(s) %s beyond action, resource, arguments", quoteList(extra))
+		return v.deny("1b", ReasonEnvelopeExtraKey, "the request has key(s) "+quoteList(extra)+" beyond action, resource, arguments")
 	}
-	for _, k := range envelopeKeys() {
-		if _, ok := env.members[k]; !ok {
+	for _, k := range [...]string{"action", "resource", "arguments"} {
+		if !env.members.has(k) {
 			missing = append(missing, k)
 		}
 	}
 	if len(missing) > 0 {
-		return v.deny("1c", ReasonEnvelopeMissingKey, "the request lacks %s", quoteList(missing))
+		return v.deny("1c", ReasonEnvelopeMissingKey, "the request lacks "+quoteList(missing))
 	}
 	action, ok := stringMember(env.members, "action")
 	if !ok {
-		return v.deny("1d", ReasonEnvelopeType, "action is a JSON %s, want a string", kindOf(env.members["action"]))
+		raw, _ := env.members.get("action")
+		return v.deny("1d", ReasonEnvelopeType, "action is a JSON "+kindOf(raw)+", want a string")
 	}
 	resource, ok := stringMember(env.members, "resource")
 	if !ok {
-		return v.deny("1d", ReasonEnvelopeType, "resource is a JSON %s, want a string", kindOf(env.members["resource"]))
+		raw, _ := env.members.get("resource")
+		return v.deny("1d", ReasonEnvelopeType, "resource is a JSON "+kindOf(raw)+", want a string")
 	}
-	rawArgs := env.members["arguments"]
+	rawArgs, _ := env.members.get("arguments")
 	if kindOf(rawArgs) != "object" {
-		return v.deny("1d", ReasonEnvelopeType, "arguments is a JSON %s, want an object", kindOf(rawArgs))
+		return v.deny("1d", ReasonEnvelopeType, "arguments is a JSON "+kindOf(rawArgs)+", want an object")
 	}
-	var args map[string]json.RawMessage
-	if err := json.Unmarshal(rawArgs, &args); err != nil {
-		return v.deny("1d", ReasonEnvelopeType, "arguments cannot be read as an object: %v", err)
+	args, err := readObject(rawArgs, g.arguments)
+	if err != nil {
+		return v.deny("1d", ReasonEnvelopeType, "arguments cannot be read as an object: "+err.Error())
 	}
+	g.arguments = args
 	v.action, v.resource = action, resource
 
 	// 2: registered action.
-	spec, ok := lookupAction(action)
+	spec, ok := actionSpec(action)
 	if !ok {
-		return v.deny("2", ReasonUnknownAction, "%s is not %s, %s or %s", clipQuote(action), ActionRead, ActionCreateDraft, ActionPublishSummary)
+		return v.deny("2", ReasonUnknownAction, clipQuote(action)+" is not "+ActionRead+", "+ActionCreateDraft+" or "+ActionPublishSummary)
 	}
 
 	// 3: the action's exact resource allowlist.
-	served, ok := g.allowlisted(spec.Resources, resource)
+	served, ok := g.allowlisted(spec.resources(), resource)
 	if !ok {
-		return v.deny("3", ReasonResourceNotAllowed, "%s is not in the %s allowlist %s", clipQuote(resource), action, quoteList(spec.Resources))
+		return v.deny("3", ReasonResourceNotAllowed, clipQuote(resource)+" is not in the "+action+" allowlist "+spec.resourcesText())
 	}
 	v.served = served
 
 	// 4: the principal's role.
 	role, hasRole := RoleOf(principal)
 	if !hasRole {
-		return v.deny("4", ReasonRoleNotPermitted, "principal %s has no role; %s needs %s", clipQuote(principal), action, strings.Join(spec.Roles, " or "))
+		return v.deny("4", ReasonRoleNotPermitted, "principal "+clipQuote(principal)+" has no role; "+action+" needs "+spec.rolesText())
 	}
-	if !slices.Contains(spec.Roles, role) {
-		return v.deny("4", ReasonRoleNotPermitted, "principal %s has role %s; %s needs %s", clipQuote(principal), role, action, strings.Join(spec.Roles, " or "))
+	if !spec.permits(role) {
+		return v.deny("4", ReasonRoleNotPermitted, "principal "+clipQuote(principal)+" has role "+role+"; "+action+" needs "+spec.rolesText())
 	}
 
 	// 5r, 5a–5c: the argument schema.
 	if action == ActionRead {
 		if len(args) > 0 {
-			return v.deny("5r", ReasonArgumentsNotEmpty, "read arguments have member(s) %s, want none", quoteList(sortedKeys(args)))
+			return v.deny("5r", ReasonArgumentsNotEmpty, "read arguments have member(s) "+quoteList(args.sortedKeys())+", want none")
 		}
-		return v.pass("passed 0, 1a–1d, 2, 3, 4, 5r: %s may read %s", clipQuote(principal), served)
+		return v.pass("passed 0, 1a–1d, 2, 3, 4, 5r: " + clipQuote(principal) + " may read " + served)
 	}
 	text, textOK := stringMember(args, "text")
 	if textOK {
 		v.text = text
 	}
-	if len(args) != 1 || !hasKey(args, "text") {
-		return v.deny("5a", ReasonArgumentsShape, "arguments have key(s) %s, want exactly [\"text\"]", quoteList(sortedKeys(args)))
+	if len(args) != 1 || !args.has("text") {
+		return v.deny("5a", ReasonArgumentsShape, "arguments have key(s) "+quoteList(args.sortedKeys())+", want exactly [\"text\"]")
 	}
 	if !textOK {
-		return v.deny("5a", ReasonArgumentsShape, "text is a JSON %s, want a string", kindOf(args["text"]))
+		raw, _ := args.get("text")
+		return v.deny("5a", ReasonArgumentsShape, "text is a JSON "+kindOf(raw)+", want a string")
 	}
 	if text == "" {
 		return v.deny("5b", ReasonTextEmpty, `text is ""`)
@@ -143,10 +155,10 @@ func (g *gateway) decide(principal string, apid *string, env envelope, argDigest
 		length, unit = len(text), "bytes (fault text-length-bytes)"
 	}
 	if length > MaxTextLength {
-		return v.deny("5c", ReasonTextTooLong, "text is %d %s, limit %d", length, unit, MaxTextLength)
+		return v.deny("5c", ReasonTextTooLong, "text is "+strconv.Itoa(length)+" "+unit+", limit "+strconv.Itoa(MaxTextLength))
 	}
 	if action == ActionCreateDraft {
-		return v.pass("passed 0, 1a–1d, 2, 3, 4, 5a–5c: text of %d %s", length, unit)
+		return v.pass("passed 0, 1a–1d, 2, 3, 4, 5a–5c: text of " + strconv.Itoa(length) + " " + unit)
 	}
 
 	// 6a–6e: the approval of a publication.
@@ -155,41 +167,36 @@ func (g *gateway) decide(principal string, apid *string, env envelope, argDigest
 		if apid == nil {
 			return v.deny("6a", ReasonApprovalMissing, "the step names no approval")
 		}
-		return v.deny("6a", ReasonApprovalMissing, "approval %s is not in the registry", clipQuote(*apid))
+		return v.deny("6a", ReasonApprovalMissing, "approval "+clipQuote(*apid)+" is not in the registry")
 	}
 	v.approval = a
 	if a.Consumed {
-		return v.deny("6b", ReasonApprovalConsumed, "approval %s is consumed", a.ID)
+		return v.deny("6b", ReasonApprovalConsumed, "approval "+a.ID+" is consumed")
 	}
 	if g.faults.Has(FaultApprovalStateUnchecked) {
 		// check 6c skipped
 	} else if a.State != StateApproved {
-		return v.deny("6c", ReasonApprovalNotApproved, "approval %s has state %s", a.ID, a.State)
+		return v.deny("6c", ReasonApprovalNotApproved, "approval "+a.ID+" has state "+a.State)
 	}
 	exp, now := formatTime(a.ExpiresAt), formatTime(g.now)
 	if g.faults.Has(FaultExpiryExclusive) {
 		if a.ExpiresAt.Before(g.now) {
-			return v.deny("6d", ReasonApprovalExpired, "expiresAt %s < now %s (fault expiry-exclusive)", exp, now)
+			return v.deny("6d", ReasonApprovalExpired, "expiresAt "+exp+" < now "+now+" (fault expiry-exclusive)")
 		}
 	} else if !a.ExpiresAt.After(g.now) {
-		return v.deny("6d", ReasonApprovalExpired, "expiresAt %s <= now %s", exp, now)
+		return v.deny("6d", ReasonApprovalExpired, "expiresAt "+exp+" <= now "+now)
 	}
 	switch {
 	case a.Principal != principal:
-		return v.deny("6e", ReasonApprovalBindingMismatch, "approval %s binds principal %s, the principal is %s", a.ID, clipQuote(a.Principal), clipQuote(principal))
+		return v.deny("6e", ReasonApprovalBindingMismatch, "approval "+a.ID+" binds principal "+clipQuote(a.Principal)+", the principal is "+clipQuote(principal))
 	case a.Action != action:
-		return v.deny("6e", ReasonApprovalBindingMismatch, "approval %s binds action %s, the request has %s", a.ID, clipQuote(a.Action), clipQuote(action))
+		return v.deny("6e", ReasonApprovalBindingMismatch, "approval "+a.ID+" binds action "+clipQuote(a.Action)+", the request has "+clipQuote(action))
 	case a.Resource != resource:
-		return v.deny("6e", ReasonApprovalBindingMismatch, "approval %s binds resource %s, the request has %s", a.ID, clipQuote(a.Resource), clipQuote(resource))
+		return v.deny("6e", ReasonApprovalBindingMismatch, "approval "+a.ID+" binds resource "+clipQuote(a.Resource)+", the request has "+clipQuote(resource))
 	case !g.faults.Has(FaultBindingIgnoresArguments) && a.binding != *argDigest:
-		return v.deny("6e", ReasonApprovalBindingMismatch, "approval %s binds %s, arguments are %s", a.ID, a.binding, *argDigest)
+		return v.deny("6e", ReasonApprovalBindingMismatch, "approval "+a.ID+" binds "+a.binding+", arguments are "+*argDigest)
 	}
-	return v.pass("passed 0, 1a–1d, 2, 3, 4, 5a–5c, 6a–6e: approval %s approved, expiresAt %s > now %s, binds %s", a.ID, exp, now, a.binding)
-}
-
-func (v verdict) pass(format string, args ...any) verdict {
-	v.check, v.reason, v.detail = "", ReasonAllowed, fmt.Sprintf(format, args...)
-	return v
+	return v.pass("passed 0, 1a–1d, 2, 3, 4, 5a–5c, 6a–6e: approval " + a.ID + " approved, expiresAt " + exp + " > now " + now + ", binds " + a.binding)
 }
 
 // allowlisted matches resource against an allowlist and returns the entry
@@ -210,27 +217,13 @@ func (g *gateway) allowlisted(list []string, resource string) (string, bool) {
 	return "", false
 }
 
-func hasKey(m map[string]json.RawMessage, k string) bool {
-	_, ok := m[k]
-	return ok
-}
-
-func sortedKeys(m map[string]json.RawMessage) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // quoteList renders strings as a JSON-like list, keeping it short.
 func quoteList(items []string) string {
 	const most = 5
 	parts := make([]string, 0, most+1)
 	for i, s := range items {
 		if i == most {
-			parts = append(parts, fmt.Sprintf("… %d more", len(items)-most))
+			parts = append(parts, "… "+strconv.Itoa(len(items)-most)+" more")
 			break
 		}
 		parts = append(parts, clipQuote(s))

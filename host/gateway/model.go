@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -76,14 +76,35 @@ func (a *approval) label() string {
 	return a.State
 }
 
+// recordList is the records of one resource. They are decoded on the
+// first read: most runs read a resource seldom or never, and decoding is
+// the costliest part of building a gateway.
+type recordList struct {
+	// raw is the fixture's text, already checked; nil means the default
+	// records.
+	raw    []byte
+	list   []any
+	loaded bool
+}
+
 // gateway is the state of one run. It is built fresh by Run.
 type gateway struct {
 	principal string
 	now       time.Time
 	faults    Faults
-	records   map[string][]any
-	registry  []*approval
-	res       *Result
+	// records holds the records of ops/orders and ops/tickets, in the
+	// order of RecordResources.
+	records [2]recordList
+	// registry is filled before the first step and never grows after, so
+	// pointers into it stay valid.
+	registry []approval
+	res      *Result
+	// scratch and line are reused within the run, for canonical forms and
+	// snapshots, and for narration lines; what is kept is copied out.
+	scratch, line []byte
+	// envelope and arguments hold the members of the request and of its
+	// arguments during a step.
+	envelope, arguments members
 }
 
 // Run plays the steps against a fresh gateway built from cfg and returns
@@ -98,16 +119,33 @@ func Run(cfg Config, steps []Step) (*Result, error) {
 	if len(steps) == 0 {
 		return nil, errors.New("no steps")
 	}
+	// Every step writes one response, one audit event and a handful of
+	// narration lines; sizing the lists once saves their regrowth.
+	g.res.Responses = make([]Response, 0, len(steps))
+	g.res.Audit = make([]AuditEvent, 0, len(steps))
+	g.res.Events = make([]Event, 0, 6*len(steps))
 	for i, s := range steps {
 		if err := g.step(i+1, s); err != nil {
 			return nil, fmt.Errorf("step %d: %w", i+1, err)
 		}
 	}
 	g.res.Approvals = make(map[string]string, len(g.registry))
-	for _, a := range g.registry {
+	for i := range g.registry {
+		a := &g.registry[i]
 		g.res.Approvals[a.ID] = a.label()
 	}
 	return g.res, nil
+}
+
+// recordIndex is the position of a resource in RecordResources.
+func recordIndex(resource string) (int, bool) {
+	switch resource {
+	case ResourceOrders:
+		return 0, true
+	case ResourceTickets:
+		return 1, true
+	}
+	return 0, false
 }
 
 func newGateway(cfg Config) (*gateway, error) {
@@ -118,46 +156,54 @@ func newGateway(cfg Config) (*gateway, error) {
 		principal: cfg.Principal,
 		now:       cfg.Now,
 		faults:    cfg.Faults,
-		records:   map[string][]any{},
 		res:       &Result{},
+		scratch:   make([]byte, 0, 512),
+		line:      make([]byte, 0, 512),
 	}
 	if g.now.IsZero() {
 		g.now = DefaultNow()
 	}
-	for res, raw := range DefaultRecords() {
-		list, err := decodeArray(raw)
-		if err != nil {
-			return nil, fmt.Errorf("default records %s: %w", res, err)
-		}
-		g.records[res] = list
-	}
 	for res, raw := range cfg.Records {
-		if !slices.Contains(RecordResources(), res) {
+		i, known := recordIndex(res)
+		if !known {
 			return nil, fmt.Errorf("records: unknown resource %q (want one of %s)", res, strings.Join(RecordResources(), ", "))
+		}
+		if kindOf(raw) == "array" && wholeValue(raw) {
+			g.records[i] = recordList{raw: raw}
+			continue
 		}
 		list, err := decodeArray(raw)
 		if err != nil {
 			return nil, fmt.Errorf("records %s: %w", res, err)
 		}
-		g.records[res] = list
+		g.records[i] = recordList{list: list, loaded: true}
 	}
-	seen := map[string]bool{}
+	// A large registry is checked for duplicate ids through a set; a small
+	// one is searched, which costs less than building the set.
+	var seen map[string]bool
+	if len(cfg.Approvals) > 16 {
+		seen = make(map[string]bool, len(cfg.Approvals))
+	}
+	g.registry = make([]approval, 0, len(cfg.Approvals))
 	for i, a := range cfg.Approvals {
 		if a.ID == "" {
 			return nil, fmt.Errorf("approvals[%d]: empty id", i)
 		}
-		if seen[a.ID] {
+		if seen != nil && seen[a.ID] || seen == nil && g.lookupID(a.ID) != nil {
 			return nil, fmt.Errorf("approvals[%d]: duplicate id %q", i, a.ID)
 		}
-		seen[a.ID] = true
-		if !slices.Contains(ApprovalStates(), a.State) {
+		if seen != nil {
+			seen[a.ID] = true
+		}
+		if !isApprovalState(a.State) {
 			return nil, fmt.Errorf("approval %s: state %q is not one of %s", a.ID, a.State, strings.Join(ApprovalStates(), ", "))
 		}
 		if a.ExpiresAt.IsZero() {
 			return nil, fmt.Errorf("approval %s: expiresAt is missing", a.ID)
 		}
-		live := &approval{Approval: a}
-		live.Arguments = slices.Clone(a.Arguments)
+		// The arguments are read only here, to compute the binding, so
+		// the live entry needs no copy of them.
+		live := approval{Approval: a}
 		switch {
 		case a.Arguments != nil && a.ArgumentsDigest != "":
 			return nil, fmt.Errorf("approval %s: both arguments and argumentsDigest", a.ID)
@@ -183,24 +229,56 @@ func newGateway(cfg Config) (*gateway, error) {
 	return g, nil
 }
 
+// isApprovalState reports whether s is one of ApprovalStates.
+func isApprovalState(s string) bool {
+	return s == StateApproved || s == StatePending || s == StateRejected
+}
+
+// recordsOf returns the stored records of a readable resource, decoding
+// them on first use.
+func (g *gateway) recordsOf(resource string) []any {
+	i, ok := recordIndex(resource)
+	if !ok {
+		return nil
+	}
+	r := &g.records[i]
+	if !r.loaded {
+		raw := r.raw
+		if raw == nil {
+			raw = []byte(defaultRecordsText(resource))
+		}
+		// The text was checked when the run was built (or is the
+		// default), so it decodes.
+		r.list, _ = decodeArray(raw)
+		r.loaded = true
+	}
+	return r.list
+}
+
 // digest is Digest, or the written-order digest under FaultDigestNotCanonical.
 func (g *gateway) digest(raw []byte) (string, error) {
 	if g.faults.Has(FaultDigestNotCanonical) {
 		return writtenOrderDigest(raw)
 	}
-	return Digest(raw)
+	d, scratch, err := digestWith(g.scratch, raw)
+	g.scratch = scratch
+	return d, err
+}
+
+func (g *gateway) lookupID(id string) *approval {
+	for i := range g.registry {
+		if g.registry[i].ID == id {
+			return &g.registry[i]
+		}
+	}
+	return nil
 }
 
 func (g *gateway) lookup(id *string) *approval {
 	if id == nil {
 		return nil
 	}
-	for _, a := range g.registry {
-		if a.ID == *id {
-			return a
-		}
-	}
-	return nil
+	return g.lookupID(*id)
 }
 
 // label is the state label of the approval named id, or nil.
@@ -213,16 +291,42 @@ func (g *gateway) label(id *string) *string {
 	return &l
 }
 
-func (g *gateway) emit(step int, kind, format string, args ...any) {
-	g.res.Events = append(g.res.Events, Event{Step: step, Kind: kind, Text: fmt.Sprintf(format, args...)})
+// emit appends one narration line, its text the parts joined. Lines are
+// built from parts rather than with fmt, whose reflection was a large
+// share of a step's cost, and as one string with the kind (see
+// Event.Line).
+func (g *gateway) emit(step int, kind string, parts ...string) {
+	b := g.startLine(kind)
+	for _, p := range parts {
+		b = append(b, p...)
+	}
+	g.endLine(step, kind, b)
+}
+
+// startLine starts a narration line in the line buffer: the kind and a
+// space.
+func (g *gateway) startLine(kind string) []byte {
+	return append(append(g.line[:0], kind...), ' ')
+}
+
+// endLine appends the event whose line startLine began and b completes.
+func (g *gateway) endLine(step int, kind string, b []byte) {
+	g.line = b
+	line := string(b)
+	g.res.Events = append(g.res.Events, Event{Step: step, Kind: kind, Text: line[len(kind)+1:], line: line})
 }
 
 func (g *gateway) effectCount() int { return len(g.res.Drafts) + len(g.res.Publications) }
 
+// tamperNoteQuoted is CallerTamperNote as %q writes it (it has nothing to
+// escape).
+const tamperNoteQuoted = `"` + CallerTamperNote + `"`
+
 // step runs the algorithm for step n.
 func (g *gateway) step(n int, s Step) error {
-	if !json.Valid(s.Request) {
-		return errors.New("request is not a single valid JSON value")
+	env, err := g.readRequest(s.Request)
+	if err != nil {
+		return err
 	}
 	principal := g.principal
 	if s.Principal != nil {
@@ -233,24 +337,21 @@ func (g *gateway) step(n int, s Step) error {
 		id := *s.ApprovalID
 		apid = &id
 	}
-	g.emit(n, EventRequest, "%s", preview(s.Request))
+	g.scratch = appendCompact(g.scratch[:0], s.Request)
+	g.endLine(n, EventRequest, appendClipped(g.startLine(EventRequest), g.scratch, 160))
 
-	env, err := readEnvelope(s.Request)
-	if err != nil {
-		return err
-	}
 	if env.members != nil && g.faults.Has(FaultPrincipalFromRequest) {
 		if v, ok := stringMember(env.members, "principal"); ok {
-			delete(env.members, "principal")
+			env.members = env.members.without("principal")
 			principal = v
-			g.emit(n, EventFault, "principal-from-request: principal %s taken from the request", clipQuote(v))
+			g.emit(n, EventFault, "principal-from-request: principal ", clipQuote(v), " taken from the request")
 		}
 	}
 	if env.members != nil && g.faults.Has(FaultApprovalIDFromRequest) {
 		if v, ok := stringMember(env.members, "approvalId"); ok {
-			delete(env.members, "approvalId")
+			env.members = env.members.without("approvalId")
 			apid = &v
-			g.emit(n, EventFault, "approval-id-from-request: approval id %s taken from the request", clipQuote(v))
+			g.emit(n, EventFault, "approval-id-from-request: approval id ", clipQuote(v), " taken from the request")
 		}
 	}
 
@@ -266,7 +367,7 @@ func (g *gateway) step(n int, s Step) error {
 		if v, ok := stringMember(env.members, "resource"); ok {
 			resource = &v
 		}
-		if raw, ok := env.members["arguments"]; ok && kindOf(raw) == "object" {
+		if raw, ok := env.members.get("arguments"); ok && kindOf(raw) == "object" {
 			d, err := g.digest(raw)
 			if err != nil {
 				return fmt.Errorf("request arguments: %w", err)
@@ -278,13 +379,13 @@ func (g *gateway) step(n int, s Step) error {
 	// 3. Decide.
 	v := g.decide(principal, apid, env, argDigest, s.PolicyUnavailable)
 	if v.allow() {
-		g.emit(n, EventCheck, "allow %s — %s", ReasonAllowed, v.detail)
+		g.emit(n, EventCheck, "allow ", ReasonAllowed, " — ", v.detail)
 	} else {
-		g.emit(n, EventCheck, "%s deny %s — %s", v.check, v.reason, v.detail)
+		g.emit(n, EventCheck, v.check, " deny ", v.reason, " — ", v.detail)
 	}
-	if !v.allow() && g.faults.Has(FaultConsumeOnDeny) && v.approval != nil && slices.Contains([]string{"6b", "6c", "6d", "6e"}, v.check) {
+	if !v.allow() && g.faults.Has(FaultConsumeOnDeny) && v.approval != nil && (v.check == "6b" || v.check == "6c" || v.check == "6d" || v.check == "6e") {
 		v.approval.Consumed = true
-		g.emit(n, EventFault, "consume-on-deny: approval %s consumed by a denied publication", v.approval.ID)
+		g.emit(n, EventFault, "consume-on-deny: approval ", v.approval.ID, " consumed by a denied publication")
 	}
 
 	writeAudit := func() {
@@ -302,8 +403,8 @@ func (g *gateway) step(n int, s Step) error {
 			EffectCount:         g.effectCount(),
 		}
 		g.res.Audit = append(g.res.Audit, ev)
-		body, _ := json.Marshal(ev)
-		g.emit(n, EventAudit, "#%d %s", n, body)
+		b := strconv.AppendInt(append(g.startLine(EventAudit), '#'), int64(n), 10)
+		g.endLine(n, EventAudit, ev.appendJSON(append(b, ' ')))
 	}
 	if g.faults.Has(FaultAuditBeforeDispatch) {
 		writeAudit()
@@ -311,14 +412,15 @@ func (g *gateway) step(n int, s Step) error {
 
 	// 4. Dispatch, only on allow.
 	var result any
+	var shared bool
 	if v.allow() {
-		result, err = g.dispatch(n, principal, apid, v)
+		result, shared, err = g.dispatch(n, principal, apid, v)
 		if err != nil {
 			return err
 		}
-	} else if g.faults.Has(FaultEffectOnDeny) && slices.Contains([]string{"5a", "5b", "5c", "6a", "6b", "6c", "6d", "6e"}, v.check) {
+	} else if g.faults.Has(FaultEffectOnDeny) && (v.check == "5a" || v.check == "5b" || v.check == "5c" || v.check == "6a" || v.check == "6b" || v.check == "6c" || v.check == "6d" || v.check == "6e") {
 		id := g.appendEffect(n, principal, apid, v)
-		g.emit(n, EventFault, "effect-on-deny: %s appended %s although the request was denied", v.action, id)
+		g.emit(n, EventFault, "effect-on-deny: ", v.action, " appended ", id, " although the request was denied")
 	}
 
 	// 5. Audit after dispatch.
@@ -329,14 +431,17 @@ func (g *gateway) step(n int, s Step) error {
 	// 6. Respond, snapshotting R.
 	resp := Response{Step: n, Decision: v.decision(), Reason: v.reason, Result: json.RawMessage("null")}
 	if v.allow() {
-		snap, err := marshal(result)
-		if err != nil {
+		var snap []byte
+		var ok bool
+		if g.scratch, ok = appendValue(g.scratch[:0], result); ok {
+			snap = append(make([]byte, 0, len(g.scratch)), g.scratch...)
+		} else if snap, err = marshal(result); err != nil {
 			return fmt.Errorf("result: %w", err)
 		}
 		resp.Result = snap
-		g.emit(n, EventResponse, "allow %s", clip(string(snap), 160))
+		g.endLine(n, EventResponse, appendClipped(append(g.startLine(EventResponse), "allow "...), snap, 160))
 	} else {
-		g.emit(n, EventResponse, "deny %s", v.reason)
+		g.emit(n, EventResponse, "deny ", v.reason)
 	}
 	g.res.Responses = append(g.res.Responses, resp)
 
@@ -350,46 +455,49 @@ func (g *gateway) step(n int, s Step) error {
 		changed := 0
 		for _, e := range list {
 			if obj, ok := e.(map[string]any); ok {
-				obj["note"] = CallerTamperNote
+				if shared {
+					obj["note"] = CallerTamperNote
+				}
 				changed++
 			}
 		}
-		g.emit(n, EventCaller, "tamper: note set to %q on %d object(s) of the result it holds", CallerTamperNote, changed)
+		g.emit(n, EventCaller, "tamper: note set to ", tamperNoteQuoted, " on ", strconv.Itoa(changed), " object(s) of the result it holds")
 	}
 	return nil
 }
 
-// dispatch runs the mock tool of an allowed request and returns R.
-func (g *gateway) dispatch(n int, principal string, apid *string, v verdict) (any, error) {
+// dispatch runs the mock tool of an allowed request and returns R, and
+// whether R is shared with what the model keeps (so that what the caller
+// does to it reaches the model).
+func (g *gateway) dispatch(n int, principal string, apid *string, v verdict) (any, bool, error) {
 	switch v.action {
 	case ActionRead:
 		g.res.ServiceRequests++
-		stored := g.records[v.served]
+		stored := g.recordsOf(v.served)
 		if g.faults.Has(FaultReadByReference) {
-			g.emit(n, EventDispatch, "read %s → %d record(s), the stored list itself", v.served, len(stored))
-			return stored, nil
+			g.emit(n, EventDispatch, "read ", v.served, " → ", strconv.Itoa(len(stored)), " record(s), the stored list itself")
+			return stored, true, nil
 		}
-		cp, err := deepCopy(stored)
-		if err != nil {
-			return nil, fmt.Errorf("copying records: %w", err)
-		}
-		g.emit(n, EventDispatch, "read %s → %d record(s), a deep copy", v.served, len(stored))
-		return cp, nil
+		// The caller receives a deep copy. Nothing observes the copy
+		// except through the caller's edits, which step applies only to
+		// shared results, so the stored list stands in for it.
+		g.emit(n, EventDispatch, "read ", v.served, " → ", strconv.Itoa(len(stored)), " record(s), a deep copy")
+		return stored, false, nil
 	case ActionCreateDraft:
 		id := g.appendEffect(n, principal, apid, v)
-		g.emit(n, EventDispatch, "create_draft → %s", id)
-		return map[string]any{"draftId": id}, nil
+		g.emit(n, EventDispatch, "create_draft → ", id)
+		return map[string]any{"draftId": id}, false, nil
 	case ActionPublishSummary:
 		if g.faults.Has(FaultApprovalNotConsumed) {
-			g.emit(n, EventFault, "approval-not-consumed: approval %s left %s", v.approval.ID, v.approval.label())
+			g.emit(n, EventFault, "approval-not-consumed: approval ", v.approval.ID, " left ", v.approval.label())
 		} else {
 			v.approval.Consumed = true
 		}
 		id := g.appendEffect(n, principal, apid, v)
-		g.emit(n, EventDispatch, "publish_summary → %s (approval %s now %s)", id, v.approval.ID, v.approval.label())
-		return map[string]any{"publicationId": id}, nil
+		g.emit(n, EventDispatch, "publish_summary → ", id, " (approval ", v.approval.ID, " now ", v.approval.label(), ")")
+		return map[string]any{"publicationId": id}, false, nil
 	}
-	return nil, fmt.Errorf("dispatch of unregistered action %q", v.action)
+	return nil, false, fmt.Errorf("dispatch of unregistered action %q", v.action)
 }
 
 // appendEffect appends the draft or publication of v and returns its id.
@@ -398,7 +506,7 @@ func (g *gateway) appendEffect(n int, principal string, apid *string, v verdict)
 	g.res.ServiceRequests++
 	if v.action == ActionCreateDraft {
 		g.res.Drafts = append(g.res.Drafts, Draft{Step: n, Principal: principal, Text: v.text})
-		id := fmt.Sprintf("draft-%d", len(g.res.Drafts))
+		id := "draft-" + strconv.Itoa(len(g.res.Drafts))
 		g.res.Effects = append(g.res.Effects, Effect{Step: n, Kind: EffectDraft, ID: id})
 		return id
 	}
@@ -407,7 +515,7 @@ func (g *gateway) appendEffect(n int, principal string, apid *string, v verdict)
 		pub.ApprovalID = *apid
 	}
 	g.res.Publications = append(g.res.Publications, pub)
-	id := fmt.Sprintf("publication-%d", len(g.res.Publications))
+	id := "publication-" + strconv.Itoa(len(g.res.Publications))
 	g.res.Effects = append(g.res.Effects, Effect{Step: n, Kind: EffectPublication, ID: id})
 	return id
 }
@@ -415,26 +523,60 @@ func (g *gateway) appendEffect(n int, principal string, apid *string, v verdict)
 // envelope is a request as far as the gateway reads it.
 type envelope struct {
 	kind    string
-	members map[string]json.RawMessage // nil unless kind is "object"
+	members members // nil unless kind is "object"
 }
 
-func readEnvelope(raw json.RawMessage) (envelope, error) {
+// readRequest checks that a request is one valid JSON value and reads it
+// as the gateway does. Reading an object's members checks it on the way,
+// so the common request is scanned once.
+func (g *gateway) readRequest(raw json.RawMessage) (envelope, error) {
 	env := envelope{kind: kindOf(raw)}
 	if env.kind == "object" {
-		if err := json.Unmarshal(raw, &env.members); err != nil {
+		if m, ok := readMembers(raw, g.envelope); ok {
+			g.envelope, env.members = m, m
+			return env, nil
+		}
+	} else if wholeValue(raw) {
+		return env, nil
+	}
+	if !json.Valid(raw) {
+		return env, errors.New("request is not a single valid JSON value")
+	}
+	if env.kind == "object" {
+		m, err := readObject(raw, nil)
+		if err != nil {
 			return env, fmt.Errorf("request: %w", err)
 		}
+		env.members = m
 	}
 	return env, nil
 }
 
+// readObject reads a JSON object's members as json.Unmarshal into a
+// map[string]json.RawMessage does, through readMembers (into buf) when it
+// can.
+func readObject(raw []byte, buf members) (members, error) {
+	if m, ok := readMembers(raw, buf); ok {
+		return m, nil
+	}
+	var asMap map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &asMap); err != nil {
+		return nil, err
+	}
+	m := make(members, 0, len(asMap))
+	for k, v := range asMap {
+		m = append(m, member{[]byte(k), v})
+	}
+	return m, nil
+}
+
 // kindOf names the JSON type of a valid raw value.
 func kindOf(raw []byte) string {
-	t := bytes.TrimLeft(raw, " \t\r\n")
-	if len(t) == 0 {
+	i := skipSpace(raw, 0)
+	if i == len(raw) {
 		return "nothing"
 	}
-	switch t[0] {
+	switch raw[i] {
 	case '{':
 		return "object"
 	case '[':
@@ -449,11 +591,14 @@ func kindOf(raw []byte) string {
 	return "number"
 }
 
-// stringMember returns members[key] when it is a JSON string.
-func stringMember(members map[string]json.RawMessage, key string) (string, bool) {
-	raw, ok := members[key]
+// stringMember returns the member key when it is a JSON string.
+func stringMember(m members, key string) (string, bool) {
+	raw, ok := m.get(key)
 	if !ok || kindOf(raw) != "string" {
 		return "", false
+	}
+	if end, plain := scanString(raw, 0); raw[0] == '"' && end == len(raw) {
+		return stringValue(raw, plain), true
 	}
 	var s string
 	if err := json.Unmarshal(raw, &s); err != nil {
@@ -466,6 +611,9 @@ func stringMember(members map[string]json.RawMessage, key string) (string, bool)
 func decodeArray(raw []byte) ([]any, error) {
 	if kindOf(raw) != "array" {
 		return nil, errors.New("not a JSON array")
+	}
+	if v, end := parseValue(raw, skipSpace(raw, 0), 0); end >= 0 && skipSpace(raw, end) == len(raw) {
+		return v.([]any), nil
 	}
 	v, err := decodeValue(raw)
 	if err != nil {
@@ -487,16 +635,6 @@ func decodeValue(raw []byte) (any, error) {
 	return v, nil
 }
 
-// deepCopy returns a copy of a decoded JSON value that shares nothing with
-// it.
-func deepCopy(v any) (any, error) {
-	b, err := marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	return decodeValue(b)
-}
-
 // marshal encodes v as compact JSON without HTML escaping.
 func marshal(v any) (json.RawMessage, error) {
 	var buf bytes.Buffer
@@ -508,13 +646,26 @@ func marshal(v any) (json.RawMessage, error) {
 	return bytes.TrimRight(buf.Bytes(), "\n"), nil
 }
 
-// preview renders a raw request compactly, cut to a readable length.
-func preview(raw []byte) string {
-	var buf bytes.Buffer
-	if err := json.Compact(&buf, raw); err != nil {
-		return clip(string(raw), 160)
+// appendClipped appends clip(string(b), n) to dst without converting b.
+func appendClipped(dst, b []byte, n int) []byte {
+	runes, valid := 0, true
+	for i := 0; i < len(b); runes++ {
+		if runes == n {
+			if !valid {
+				// clip turns invalid bytes into U+FFFD when it cuts.
+				return append(dst, clip(string(b), n)...)
+			}
+			return append(append(dst, b[:i]...), "…"...)
+		}
+		if b[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		valid = valid && !(r == utf8.RuneError && size == 1)
+		i += size
 	}
-	return clip(buf.String(), 160)
+	return append(dst, b...)
 }
 
 // clip shortens s to at most n code points, marking the cut with "…".
@@ -526,4 +677,5 @@ func clip(s string, n int) string {
 	return string(r[:n]) + "…"
 }
 
-func clipQuote(s string) string { return fmt.Sprintf("%q", clip(s, 80)) }
+// clipQuote is clip(s, 80) as %q writes it.
+func clipQuote(s string) string { return strconv.Quote(clip(s, 80)) }

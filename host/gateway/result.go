@@ -3,6 +3,7 @@ package gateway
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 )
 
 // Result is everything a run leaves behind that can be observed: what the
@@ -66,6 +67,37 @@ type AuditEvent struct {
 	Reason              string  `json:"reason"`
 	ArgumentDigest      *string `json:"argumentDigest"`
 	EffectCount         int     `json:"effectCount"`
+}
+
+// appendJSON appends the event as json.Marshal encodes it: its keys in
+// AuditKeys order, null for an absent value, and <, > and & escaped in
+// strings. The narration writes one per step, and Marshal's reflection
+// cost more than the rest of the line.
+func (e AuditEvent) appendJSON(b []byte) []byte {
+	opt := func(b []byte, key string, p *string) []byte {
+		b = append(b, key...)
+		if p == nil {
+			return append(b, "null"...)
+		}
+		return appendString(b, *p, true)
+	}
+	b = append(b, `{"sequence":`...)
+	b = strconv.AppendInt(b, int64(e.Sequence), 10)
+	b = append(b, `,"principal":`...)
+	b = appendString(b, e.Principal, true)
+	b = opt(b, `,"action":`, e.Action)
+	b = opt(b, `,"resource":`, e.Resource)
+	b = opt(b, `,"approvalId":`, e.ApprovalID)
+	b = opt(b, `,"approvalStateBefore":`, e.ApprovalStateBefore)
+	b = opt(b, `,"approvalStateAfter":`, e.ApprovalStateAfter)
+	b = append(b, `,"decision":`...)
+	b = appendString(b, e.Decision, true)
+	b = append(b, `,"reason":`...)
+	b = appendString(b, e.Reason, true)
+	b = opt(b, `,"argumentDigest":`, e.ArgumentDigest)
+	b = append(b, `,"effectCount":`...)
+	b = strconv.AppendInt(b, int64(e.EffectCount), 10)
+	return append(b, '}')
 }
 
 // Fields returns the event as a map from audit key to a JSON-ready value:
@@ -135,10 +167,21 @@ type Event struct {
 	Step int
 	Kind string
 	Text string
+	// line is Kind, a space and Text as one string, Text being its tail,
+	// when the model wrote the event: narrating a run then copies no text.
+	line string
 }
 
 // String renders the event as one trace line: "[step N] kind text".
 func (e Event) String() string { return fmt.Sprintf("[step %d] %s %s", e.Step, e.Kind, e.Text) }
+
+// Line returns the event as "kind text".
+func (e Event) Line() string {
+	if n := len(e.Kind); len(e.line) == n+1+len(e.Text) && e.line[:n] == e.Kind && e.line[n+1:] == e.Text {
+		return e.line
+	}
+	return e.Kind + " " + e.Text
+}
 
 // Decisions returns the decision of every step.
 func (r *Result) Decisions() []string {

@@ -106,12 +106,35 @@ func (c Config) validate() ([]any, error) {
 
 func finiteAtLeastZero(x float64) bool { return x >= 0 && !math.IsInf(x, 1) }
 
-func set(names []string) map[string]bool {
+// nameSet is a set of names: tools or households. The lists of a case are
+// a few names long, which a search reads faster than a map is built; a
+// long list gets a map.
+type nameSet struct {
+	list []string
+	m    map[string]bool
+}
+
+func set(names []string) nameSet {
+	if len(names) <= 16 {
+		return nameSet{list: names}
+	}
 	m := make(map[string]bool, len(names))
 	for _, n := range names {
 		m[n] = true
 	}
-	return m
+	return nameSet{m: m}
+}
+
+func (s nameSet) has(name string) bool {
+	if s.m != nil {
+		return s.m[name]
+	}
+	for _, n := range s.list {
+		if n == name {
+			return true
+		}
+	}
+	return false
 }
 
 // attemptState is an attempt while the run is under way.
@@ -127,9 +150,9 @@ type run struct {
 	cfg        Config
 	faults     Faults
 	parsed     []any
-	households map[string]bool
-	tools      map[string]bool
-	timeouts   map[string]bool
+	households nameSet
+	tools      nameSet
+	timeouts   nameSet
 
 	step       int // loop iteration, 1-based
 	elapsed    float64
@@ -144,6 +167,8 @@ type run struct {
 	effects      int
 	diagnostics  []string
 	events       []Event
+	// buf holds the narration line being written.
+	buf lineBuf
 }
 
 // Run drives the runtime with cfg until it ends. It executes nothing: tool
@@ -161,16 +186,41 @@ func Run(cfg Config) (*Result, error) {
 		households: set(cfg.Households),
 		tools:      set(cfg.Tools),
 		timeouts:   set(cfg.Timeouts),
-		outputs:    map[string]*object{},
+		buf:        make(lineBuf, 0, 128),
 	}
 	return r.loop(), nil
 }
 
-func (r *run) note(kind, format string, args ...any) {
-	r.events = append(r.events, Event{Step: r.step, Kind: kind, Text: fmt.Sprintf(format, args...)})
+// note appends one narration line. Callers build the text by
+// concatenation, or with line for texts with numbers: fmt's reflection
+// cost more than the rest of a turn.
+func (r *run) note(kind, text string) {
+	r.events = append(r.events, Event{Step: r.step, Kind: kind, Text: text})
 }
 
-func seconds(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) + " s" }
+// lineBuf is a narration line written piece by piece into the run's
+// buffer: the line then costs one allocation, where formatting and
+// concatenating its pieces cost one per piece.
+type lineBuf []byte
+
+func (l lineBuf) str(s string) lineBuf { return append(l, s...) }
+
+func (l lineBuf) num(n int) lineBuf { return strconv.AppendInt(l, int64(n), 10) }
+
+// secs writes x seconds: the shortest decimal that reads back as x, and
+// " s".
+func (l lineBuf) secs(x float64) lineBuf {
+	return append(strconv.AppendFloat(l, x, 'f', -1, 64), " s"...)
+}
+
+// line starts a line with s in the run's buffer.
+func (r *run) line(s string) lineBuf { return r.buf[:0].str(s) }
+
+// noteLine notes the line l, keeping its buffer for the next one.
+func (r *run) noteLine(kind string, l lineBuf) {
+	r.buf = l
+	r.note(kind, string(l))
+}
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
@@ -181,7 +231,7 @@ const (
 )
 
 func diagTimeout(name string) string {
-	return fmt.Sprintf("TimeoutError: %s worker timed out (workers/%s.py:88)", name, name)
+	return "TimeoutError: " + name + " worker timed out (workers/" + name + ".py:88)"
 }
 
 // loop is the decision loop.
@@ -194,21 +244,21 @@ func (r *run) loop() *Result {
 			over = r.taken > r.cfg.MaxDecisions
 		}
 		if over {
-			r.note(EventBudget, "decisions %d of budget %d: no decision left", r.taken, r.cfg.MaxDecisions)
+			r.note(EventBudget, "decisions "+itoa(r.taken)+" of budget "+itoa(r.cfg.MaxDecisions)+": no decision left")
 			r.diagnostics = append(r.diagnostics, diagStepBudget)
 			return r.runtimeEnd(StepLimit, "the decision budget is spent without a final decision")
 		}
-		r.note(EventBudget, "decisions %d < budget %d", r.taken, r.cfg.MaxDecisions)
+		r.note(EventBudget, "decisions "+itoa(r.taken)+" < budget "+itoa(r.cfg.MaxDecisions))
 
 		// 2. The clock, before asking the model.
 		if r.faults.Has(FaultDeadlineAfterOnly) {
-			r.note(EventClock, "clock %s: not checked before the request", seconds(r.elapsed))
+			r.noteLine(EventClock, r.line("clock ").secs(r.elapsed).str(": not checked before the request"))
 		} else if r.elapsed >= r.cfg.DeadlineSeconds {
-			r.note(EventClock, "clock %s ≥ deadline %s: no time left to ask the model", seconds(r.elapsed), seconds(r.cfg.DeadlineSeconds))
+			r.noteLine(EventClock, r.line("clock ").secs(r.elapsed).str(" ≥ deadline ").secs(r.cfg.DeadlineSeconds).str(": no time left to ask the model"))
 			r.diagnostics = append(r.diagnostics, diagDeadline)
 			return r.runtimeEnd(DeadlineExceeded, "the deadline passed before a model request")
 		} else {
-			r.note(EventClock, "clock %s < deadline %s: the model is asked", seconds(r.elapsed), seconds(r.cfg.DeadlineSeconds))
+			r.noteLine(EventClock, r.line("clock ").secs(r.elapsed).str(" < deadline ").secs(r.cfg.DeadlineSeconds).str(": the model is asked"))
 		}
 
 		// 3. One model request.
@@ -220,17 +270,17 @@ func (r *run) loop() *Result {
 				a.Delivered = true
 			}
 		}
-		r.note(EventRequest, "model request %d took %s", r.modelCalls, seconds(latency))
+		r.noteLine(EventRequest, r.line("model request ").num(r.modelCalls).str(" took ").secs(latency))
 
 		// 4. The clock, after the response.
 		if r.faults.Has(FaultLateResponseAccepted) {
-			r.note(EventClock, "clock %s: not checked after the response", seconds(r.elapsed))
+			r.noteLine(EventClock, r.line("clock ").secs(r.elapsed).str(": not checked after the response"))
 		} else if r.elapsed >= r.cfg.DeadlineSeconds {
-			r.note(EventClock, "clock %s ≥ deadline %s: the response is late and discarded unparsed", seconds(r.elapsed), seconds(r.cfg.DeadlineSeconds))
+			r.noteLine(EventClock, r.line("clock ").secs(r.elapsed).str(" ≥ deadline ").secs(r.cfg.DeadlineSeconds).str(": the response is late and discarded unparsed"))
 			r.diagnostics = append(r.diagnostics, diagDeadline)
 			return r.runtimeEnd(DeadlineExceeded, "the deadline passed while the model answered")
 		} else {
-			r.note(EventClock, "clock %s < deadline %s: the response is in time", seconds(r.elapsed), seconds(r.cfg.DeadlineSeconds))
+			r.noteLine(EventClock, r.line("clock ").secs(r.elapsed).str(" < deadline ").secs(r.cfg.DeadlineSeconds).str(": the response is in time"))
 		}
 
 		// 5. The response is a decision.
@@ -245,9 +295,9 @@ func (r *run) loop() *Result {
 				if raw == "" {
 					r.note(EventParse, "the response is empty (the script has no decision left)")
 				} else {
-					r.note(EventParse, "the response is not valid JSON: %v", err)
+					r.note(EventParse, "the response is not valid JSON: "+err.Error())
 				}
-				r.diagnostics = append(r.diagnostics, fmt.Sprintf("ValueError: decision %d is not valid JSON", n))
+				r.diagnostics = append(r.diagnostics, "ValueError: decision "+itoa(n)+" is not valid JSON")
 				return r.runtimeEnd(ParserFailure, "the response is not valid JSON; there is no repair")
 			}
 			decision = v
@@ -264,7 +314,7 @@ func (r *run) loop() *Result {
 		name, nameIsString := toolV.(string)
 		if !isObj || hasTool == hasFinal || (hasTool && !nameIsString) {
 			r.note(EventParse, "the decision is not an object with exactly one of tool (a string) and final")
-			r.diagnostics = append(r.diagnostics, fmt.Sprintf("ValueError: decision %d has an invalid shape", n))
+			r.diagnostics = append(r.diagnostics, "ValueError: decision "+itoa(n)+" has an invalid shape")
 			return r.runtimeEnd(ParserFailure, "the decision has an invalid shape")
 		}
 
@@ -284,10 +334,10 @@ func (r *run) loop() *Result {
 			}
 			if !ok || !allowed {
 				r.note(EventParse, "the final result is not an object whose outcome is answered, clarify or escalated")
-				r.diagnostics = append(r.diagnostics, fmt.Sprintf("ValueError: decision %d has an invalid final result", n))
+				r.diagnostics = append(r.diagnostics, "ValueError: decision "+itoa(n)+" has an invalid final result")
 				return r.runtimeEnd(ParserFailure, "the final result is invalid; a runtime outcome cannot be declared by the model")
 			}
-			r.note(EventParse, "a final decision with outcome %s", outcome)
+			r.note(EventParse, "a final decision with outcome "+outcome)
 			return r.finalEnd(Outcome(outcome), final)
 		}
 
@@ -296,7 +346,7 @@ func (r *run) loop() *Result {
 		if !present {
 			args = &object{}
 		}
-		r.note(EventParse, "a tool decision for %q", name)
+		r.note(EventParse, "a tool decision for "+strconv.Quote(name))
 		if r.attempt(name, args) {
 			return r.runtimeEnd(Unavailable, "the "+name+" worker timed out")
 		}
@@ -336,7 +386,7 @@ func (r *run) record(a *attemptState, name string, args any) {
 	if r.faults.Has(FaultTraceNotCopied) {
 		how += "; the record holds the live arguments"
 	}
-	r.note(EventAttempt, "attempt %d (%s) recorded as %s: %s", a.Index, name, a.EvidenceID, how)
+	r.note(EventAttempt, "attempt "+itoa(a.Index)+" ("+name+") recorded as "+a.EvidenceID+": "+how)
 }
 
 // attempt takes one tool decision through admit, the tool contract and
@@ -350,8 +400,8 @@ func (r *run) attempt(name string, args any) (timedOut bool) {
 	if !late {
 		r.record(a, name, args)
 	}
-	if !r.tools[name] || r.faults.Has(FaultDenyAll) {
-		r.refuse(a, StatusDenied, msgToolNotAvailable, fmt.Sprintf("%q is not among the tools available to this caller", name))
+	if !r.tools.has(name) || r.faults.Has(FaultDenyAll) {
+		r.refuse(a, StatusDenied, msgToolNotAvailable, strconv.Quote(name)+" is not among the tools available to this caller")
 		return false
 	}
 	obj, ok := args.(*object)
@@ -360,7 +410,7 @@ func (r *run) attempt(name string, args any) (timedOut bool) {
 		return false
 	}
 	if h, ok := obj.get("household"); ok && !r.faults.Has(FaultHouseholdCheckSkipped) {
-		if s, isString := h.(string); !isString || !r.households[s] {
+		if s, isString := h.(string); !isString || !r.households.has(s) {
 			r.refuse(a, StatusDenied, msgHouseholdNotAllowed, "the household argument is not in the authenticated context")
 			return false
 		}
@@ -375,27 +425,30 @@ func (r *run) attempt(name string, args any) (timedOut bool) {
 		r.refuse(a, StatusInvalid, msg, why)
 		return false
 	}
-	r.note(EventAdmitted, "attempt %d passed admit and the %s contract", a.Index, name)
+	r.note(EventAdmitted, "attempt "+itoa(a.Index)+" passed admit and the "+name+" contract")
 
 	// Execution.
 	r.effects++
-	if r.timeouts[name] {
+	if r.timeouts.has(name) {
 		a.Status = StatusTimeout
 		line := diagTimeout(name)
 		r.diagnostics = append(r.diagnostics, line)
-		r.note(EventExecuted, "attempt %d: the %s worker timed out; no observation goes back", a.Index, name)
+		r.note(EventExecuted, "attempt "+itoa(a.Index)+": the "+name+" worker timed out; no observation goes back")
 		return true
 	}
 	out := exec()
 	a.Status = StatusOK
 	a.output = out
 	if a.EvidenceID != "" {
+		if r.outputs == nil {
+			r.outputs = map[string]*object{}
+		}
 		r.outputs[a.EvidenceID] = out
 	}
 	a.obs = newObject("evidence_id", a.EvidenceID, "output", clone(out))
 	a.Receipt = true
 	r.elapsed += r.cfg.ToolSeconds
-	r.note(EventExecuted, "attempt %d ran as %s; the tool took %s, clock %s", a.Index, a.EvidenceID, seconds(r.cfg.ToolSeconds), seconds(r.elapsed))
+	r.noteLine(EventExecuted, r.line("attempt ").num(a.Index).str(" ran as ").str(a.EvidenceID).str("; the tool took ").secs(r.cfg.ToolSeconds).str(", clock ").secs(r.elapsed))
 	return false
 }
 
@@ -410,7 +463,7 @@ func (r *run) refuse(a *attemptState, s Status, msg, why string) {
 	if s == StatusDenied {
 		kind = EventDenied
 	}
-	r.note(kind, "attempt %d %s: %s (%s)", a.Index, s, msg, why)
+	r.note(kind, "attempt "+itoa(a.Index)+" "+string(s)+": "+msg+" ("+why+")")
 }
 
 // contract checks a tool's arguments after admit. It returns the
@@ -441,7 +494,8 @@ func (r *run) contract(name string, args *object) (exec func() *object, msg, why
 			return nil, msgCalculatorInput, bad
 		}
 		if old, _ := args.get("scenario"); old != scenario {
-			r.note(EventAdmitted, "scenario %q trimmed to %q on the live arguments", old, scenario)
+			// futureValueInputs accepted the scenario, so old is a string.
+			r.note(EventAdmitted, "scenario "+strconv.Quote(old.(string))+" trimmed to "+strconv.Quote(scenario)+" on the live arguments")
 		}
 		args.set("scenario", scenario)
 		return func() *object {
@@ -493,7 +547,7 @@ func (r *run) runtimeEnd(o Outcome, why string) *Result {
 	if o == Unavailable && r.faults.Has(FaultInternalErrorLeaked) {
 		code = r.diagnostics[len(r.diagnostics)-1]
 	}
-	r.note(EventOutcome, "%s (runtime): %s; policy code %s", o, why, code)
+	r.note(EventOutcome, string(o)+" (runtime): "+why+"; policy code "+code)
 	res := newObject(
 		"outcome", string(o),
 		"claims", []any{},
@@ -532,9 +586,9 @@ func (r *run) finalEnd(o Outcome, final *object) *Result {
 			discarded = append(discarded, m.key)
 		}
 	}
-	r.note(EventOutcome, "%s (model): a valid final decision; the result keeps its outcome, claims, evidence_ids and policy_code and attaches the recorded trace", o)
+	r.note(EventOutcome, string(o)+" (model): a valid final decision; the result keeps its outcome, claims, evidence_ids and policy_code and attaches the recorded trace")
 	if len(discarded) > 0 {
-		r.note(EventDiscard, "model-supplied fields discarded: %s", strings.Join(discarded, ", "))
+		r.note(EventDiscard, "model-supplied fields discarded: "+strings.Join(discarded, ", "))
 	}
 	if len(kept) > 0 {
 		r.note(EventDiscard, "model-supplied trace fields kept in the result")
@@ -554,35 +608,42 @@ func (r *run) callsValue() []any {
 func (r *run) finish(o Outcome, res *object, discarded []string) *Result {
 	claims, _ := res.get("claims")
 	code, _ := res.get("policy_code")
+	// Every JSON text of the result is written into one buffer and handed
+	// out as its own capacity-limited slice of it: one allocation instead
+	// of one per text.
+	buf := make([]byte, 0, 1024)
+	text := func(v any) json.RawMessage {
+		start := len(buf)
+		buf = appendJSON(buf, v)
+		return buf[start:len(buf):len(buf)]
+	}
 	out := &Result{
 		Outcome:        o,
 		Effects:        r.effects,
-		ToolCalls:      encodeJSON(r.callsValue()),
-		UserResult:     encodeJSON(res),
-		PolicyCode:     encodeJSON(code),
+		ToolCalls:      text(r.callsValue()),
+		UserResult:     text(res),
+		PolicyCode:     text(code),
 		ModelCalls:     r.modelCalls,
 		Decisions:      r.taken,
 		ClaimsVerified: claimsVerified(o, claims, r.outputs),
 		Diagnostics:    append([]string{}, r.diagnostics...),
 		Discarded:      append([]string{}, discarded...),
 		Elapsed:        r.elapsed,
+		Attempts:       make([]Attempt, 0, len(r.attempts)),
 	}
 	for _, a := range r.attempts {
 		at := a.Attempt
 		if a.record != nil {
 			v, _ := a.record.get("arguments")
-			at.Arguments = encodeJSON(v)
+			at.Arguments = text(v)
 		}
 		if a.output != nil {
-			at.Output = encodeJSON(a.output)
+			at.Output = text(a.output)
 		}
 		if a.obs != nil {
-			at.Observation = encodeJSON(a.obs)
+			at.Observation = text(a.obs)
 		}
 		out.Attempts = append(out.Attempts, at)
-	}
-	if out.Attempts == nil {
-		out.Attempts = []Attempt{}
 	}
 	out.Events = append(out.Events, r.events...)
 	return out

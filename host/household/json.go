@@ -1,7 +1,6 @@
 package household
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -160,8 +159,12 @@ func (p *parser) literal(word string) error {
 
 func (p *parser) object(depth int) (any, error) {
 	p.i++ // '{'
-	o := &object{}
-	seen := map[string]int{}
+	// Decisions and their arguments have a few members: room for four
+	// saves the list's regrowth.
+	o := &object{members: make([]member, 0, 4)}
+	// seen indexes the members by key once the object is long; a short
+	// one is searched, which costs less than building the map.
+	var seen map[string]int
 	p.space()
 	if p.i < len(p.s) && p.s[p.i] == '}' {
 		p.i++
@@ -187,14 +190,34 @@ func (p *parser) object(depth int) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		if at, dup := seen[key]; dup {
+		at := -1
+		if seen != nil {
+			if j, dup := seen[key]; dup {
+				at = j
+			}
+		} else {
+			for j := range o.members {
+				if o.members[j].key == key {
+					at = j
+					break
+				}
+			}
+		}
+		if at >= 0 {
 			if p.strict {
 				return nil, p.errorf("duplicate key %q", key)
 			}
 			o.members[at].val = v
 		} else {
-			seen[key] = len(o.members)
 			o.members = append(o.members, member{key, v})
+			if seen != nil {
+				seen[key] = len(o.members) - 1
+			} else if len(o.members) > 16 {
+				seen = make(map[string]int, 2*len(o.members))
+				for j, m := range o.members {
+					seen[m.key] = j
+				}
+			}
 		}
 		p.space()
 		if p.i >= len(p.s) {
@@ -312,6 +335,20 @@ func hex4(s string) (rune, bool) {
 // str reads a string starting at its opening quote.
 func (p *parser) str() (any, error) {
 	p.i++ // '"'
+	// A string with no escape and no control character, all valid UTF-8,
+	// is its own text: its value is a substring of the input, which costs
+	// no copy. Anything else is read rune by rune below.
+	for j := p.i; j < len(p.s); j++ {
+		if c := p.s[j]; c == '"' {
+			if v := p.s[p.i:j]; utf8.ValidString(v) {
+				p.i = j + 1
+				return v, nil
+			}
+			break
+		} else if c == '\\' || c < 0x20 {
+			break
+		}
+	}
 	var b strings.Builder
 	for {
 		if p.i >= len(p.s) {
@@ -413,52 +450,116 @@ func clone(v any) any {
 // encodeJSON serialises a value; numbers are written as their literals and
 // object members in order.
 func encodeJSON(v any) json.RawMessage {
-	var b bytes.Buffer
-	writeJSON(&b, v)
-	return json.RawMessage(b.Bytes())
+	return json.RawMessage(appendJSON(nil, v))
 }
 
-func writeJSON(b *bytes.Buffer, v any) {
+// appendJSON appends the JSON text of a value to b.
+func appendJSON(b []byte, v any) []byte {
 	switch t := v.(type) {
 	case nil:
-		b.WriteString("null")
+		return append(b, "null"...)
 	case bool:
-		b.WriteString(strconv.FormatBool(t))
+		return strconv.AppendBool(b, t)
 	case json.Number:
-		b.WriteString(string(t))
+		return append(b, t...)
 	case string:
-		writeString(b, t)
+		return appendString(b, t)
 	case []any:
-		b.WriteByte('[')
+		b = append(b, '[')
 		for i, e := range t {
 			if i > 0 {
-				b.WriteByte(',')
+				b = append(b, ',')
 			}
-			writeJSON(b, e)
+			b = appendJSON(b, e)
 		}
-		b.WriteByte(']')
+		return append(b, ']')
 	case *object:
-		b.WriteByte('{')
+		b = append(b, '{')
 		for i, m := range t.members {
 			if i > 0 {
-				b.WriteByte(',')
+				b = append(b, ',')
 			}
-			writeString(b, m.key)
-			b.WriteByte(':')
-			writeJSON(b, m.val)
+			b = appendString(b, m.key)
+			b = append(b, ':')
+			b = appendJSON(b, m.val)
 		}
-		b.WriteByte('}')
-	default:
-		panic(fmt.Sprintf("household: not a JSON value: %T", v))
+		return append(b, '}')
 	}
+	panic(fmt.Sprintf("household: not a JSON value: %T", v))
 }
 
-func writeString(b *bytes.Buffer, s string) {
-	var tmp bytes.Buffer
-	enc := json.NewEncoder(&tmp)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s) // a string always encodes
-	b.Write(bytes.TrimSuffix(tmp.Bytes(), []byte("\n")))
+// appendString appends s as a json.Encoder with SetEscapeHTML(false)
+// quotes it (\" \\ \b \f \n \r \t, \u00XX for other control bytes, \ufffd
+// for invalid UTF-8, \u2028 and \u2029), written here because an Encoder per
+// string cost more than the rest of a run.
+func appendString(dst []byte, s string) []byte {
+	const hexDigits = "0123456789abcdef"
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if i+8 <= len(s) && safe8(s, i) {
+			i += 8
+			continue
+		}
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				dst = append(dst, '\\', c)
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+			i++
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// safe8 reports whether the eight bytes at s[i:] are written as they are
+// in a JSON string: printable ASCII other than " and \. It tests the eight
+// at once (a zero lane of x^c borrows; a lane below 0x20 borrows from
+// x-0x20…20): long texts are mostly such bytes.
+func safe8(s string, i int) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+	q, bs := x^'"'*ones, x^'\\'*ones
+	bad := (x-0x20*ones)&^x&highs | x&highs | (q-ones)&^q&highs | (bs-ones)&^bs&highs
+	return bad == 0
 }
 
 // isIntLiteral reports whether a number literal has no fraction and no

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
 
 	"github.com/deskcheck/deskcheck/host/agentloop"
 )
@@ -31,16 +32,29 @@ func (e entry) isFinal() bool { return e.Final != nil }
 // its shape; an error means the block was not checked (or is not a
 // runner block at all).
 func readGiven(raw []byte) (given, error) {
-	var g given
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&g); err != nil {
-		return given{}, fmt.Errorf("the given block of a runner case: %w", err)
+	g, ok := readGivenFast(raw)
+	if !ok {
+		var err error
+		if g, err = decodeGiven(raw); err != nil {
+			return given{}, err
+		}
 	}
 	for i, e := range g.Script {
 		if (e.Tool == nil) == (e.Final == nil) || (e.Final != nil && e.Args != nil) {
 			return given{}, fmt.Errorf("the given block of a runner case: script entry %d is neither {tool[, args]} nor {final}", i)
 		}
+	}
+	return g, nil
+}
+
+// decodeGiven decodes a given block through encoding/json, the reference
+// for any block.
+func decodeGiven(raw []byte) (given, error) {
+	var g given
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&g); err != nil {
+		return given{}, fmt.Errorf("the given block of a runner case: %w", err)
 	}
 	return g, nil
 }
@@ -87,4 +101,92 @@ func (g given) requests() int {
 		}
 	}
 	return n
+}
+
+// readGivenFast decodes a given block as the json.Decoder of readGiven
+// does (it reads the first value and ignores what follows) when the block
+// is what the case schema describes: every key spelled exactly and present
+// once, strings that need no unescaping, whole numbers that fit an int, no
+// null but an args value. Args stay slices of raw, as written. ok is false
+// for any other block, which readGiven then leaves to the decoder.
+func readGivenFast(raw []byte) (g given, ok bool) {
+	// Bits of the keys seen in one object.
+	const (
+		seenScript = 1 << iota
+		seenMaxSteps
+		seenMaxCalls
+		seenWriteGranted
+		seenTool
+		seenArgs
+		seenFinal
+	)
+	once := func(seen *uint32, k uint32) bool {
+		if *seen&k != 0 {
+			return false
+		}
+		*seen |= k
+		return true
+	}
+	// value reads the value at raw[start] with read, which reports whether
+	// it was what it wanted; the walkers want its end.
+	value := func(start, depth int, read func([]byte) bool) int {
+		end := scanValue(raw, start, depth)
+		if end < 0 || !read(raw[start:end:end]) {
+			return -1
+		}
+		return end
+	}
+	strPtr := func(v []byte, dst **string) bool {
+		s, ok := plainString(v)
+		*dst = &s
+		return ok
+	}
+	intPtr := func(v []byte, dst **int) bool {
+		for _, c := range v {
+			if c == '.' || c == 'e' || c == 'E' {
+				return false
+			}
+		}
+		n, err := strconv.Atoi(string(v))
+		*dst = &n
+		return err == nil
+	}
+	var seen uint32
+	end := eachMember(raw, skipSpace(raw, 0), func(key []byte, _ bool, start int) int {
+		switch string(key) {
+		case `"script"`:
+			if !once(&seen, seenScript) {
+				return -1
+			}
+			g.Script = make([]entry, 0, 8)
+			return eachElement(raw, start, func(start int) int {
+				var e entry
+				var seen uint32
+				end := eachMember(raw, start, func(key []byte, _ bool, start int) int {
+					switch string(key) {
+					case `"tool"`:
+						return value(start, 3, func(v []byte) bool { return once(&seen, seenTool) && strPtr(v, &e.Tool) })
+					case `"args"`:
+						return value(start, 3, func(v []byte) bool { e.Args = v; return once(&seen, seenArgs) })
+					case `"final"`:
+						return value(start, 3, func(v []byte) bool { return once(&seen, seenFinal) && strPtr(v, &e.Final) })
+					}
+					return -1
+				})
+				g.Script = append(g.Script, e)
+				return end
+			})
+		case `"maxSteps"`:
+			return value(start, 1, func(v []byte) bool { return once(&seen, seenMaxSteps) && intPtr(v, &g.MaxSteps) })
+		case `"maxCalls"`:
+			return value(start, 1, func(v []byte) bool { return once(&seen, seenMaxCalls) && intPtr(v, &g.MaxCalls) })
+		case `"writeGranted"`:
+			return value(start, 1, func(v []byte) bool {
+				g.WriteGranted = string(v) == "true"
+				return once(&seen, seenWriteGranted) && (g.WriteGranted || string(v) == "false")
+			})
+		}
+		return -1
+	})
+	return g, end >= 0
 }

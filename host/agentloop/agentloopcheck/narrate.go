@@ -3,7 +3,6 @@ package agentloopcheck
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -23,12 +22,13 @@ const maxNamesShown = 6
 // then per step the published table's row (tool | result | observation)
 // and what the runner did with the request and why, then why the run
 // stopped, its final state and how the case counts in the
-// boundary-response dimensions.
+// boundary-response dimensions. Lines are built by concatenation, the
+// numbers with strconv: fmt's reflection cost more than the run itself.
 func narrate(t *scenario.Trace, g given, res agentloop.Result, b *scenario.Boundary, fromRows bool) {
 	t.Start(0)
-	t.Add("runner", "runner: maxSteps %d, maxCalls %d, save_draft %s; script of %s (%s, %s)",
-		g.maxSteps(), g.maxCalls(), granted(g.WriteGranted), plural(len(g.Script), "entry", "entries"),
-		plural(g.requests(), "tool request", "tool requests"), plural(len(g.Script)-g.requests(), "final answer", "final answers"))
+	t.AddText("runner", "runner: maxSteps "+strconv.Itoa(g.maxSteps())+", maxCalls "+strconv.Itoa(g.maxCalls())+
+		", save_draft "+granted(g.WriteGranted)+"; script of "+plural(len(g.Script), "entry", "entries")+
+		" ("+plural(g.requests(), "tool request", "tool requests")+", "+plural(len(g.Script)-g.requests(), "final answer", "final answers")+")")
 	t.AddText("runner", "trace table: [step] tool | result | observation, each row followed by what the runner did and why")
 	row := 0
 	for _, e := range res.Events {
@@ -44,23 +44,25 @@ func narrate(t *scenario.Trace, g given, res agentloop.Result, b *scenario.Bound
 		}
 		r := res.Rows[row]
 		t.Start(r.Step)
-		t.Add("row", "%s | %s | %s", r.Tool, r.Result, r.Observation)
+		t.AddText("row", r.Tool+" | "+r.Result+" | "+r.Observation)
 		t.AddText("why", "  "+whyText(e, r, g, res, row))
 		row++
 	}
 	t.Start(0)
-	t.Add("state", "final state: outcome %s, effects %d, blocked %d, executed %d, steps %d; validated series %s, blocked series %s; drafts %s",
-		res.Outcome, res.Effects, res.Blocked, res.Executed, res.Steps, series(res.ValidatedSeries), series(res.BlockedSeries), quoted(res.Drafts))
+	t.AddText("state", "final state: outcome "+string(res.Outcome)+", effects "+strconv.Itoa(res.Effects)+", blocked "+strconv.Itoa(res.Blocked)+
+		", executed "+strconv.Itoa(res.Executed)+", steps "+strconv.Itoa(res.Steps)+"; validated series "+series(res.ValidatedSeries)+
+		", blocked series "+series(res.BlockedSeries)+"; drafts "+quoted(res.Drafts))
 	source := "the given block (no rows expected)"
 	if fromRows {
 		source = "the expected rows"
 	}
 	closed := "no draft from a denied request"
 	if !b.FailClosed {
-		closed = fmt.Sprintf("NOT fail-closed: a draft from a denied or unscripted request, %d beyond those permitted", b.ExtraEffects)
+		closed = "NOT fail-closed: a draft from a denied or unscripted request, " + strconv.Itoa(b.ExtraEffects) + " beyond those permitted"
 	}
-	t.Add("boundary", "boundary, scripted from %s: %d permitted (%d worked), %d denied (%d shown in their row); %d tool runs for %d permitted; %s; %s",
-		source, b.Permitted, b.Worked, b.Denied, b.DeniedVisible, b.ServiceRequests, b.ServiceExpected, closed, completeText(b))
+	t.AddText("boundary", "boundary, scripted from "+source+": "+strconv.Itoa(b.Permitted)+" permitted ("+strconv.Itoa(b.Worked)+" worked), "+
+		strconv.Itoa(b.Denied)+" denied ("+strconv.Itoa(b.DeniedVisible)+" shown in their row); "+strconv.Itoa(b.ServiceRequests)+
+		" tool runs for "+strconv.Itoa(b.ServiceExpected)+" permitted; "+closed+"; "+completeText(b))
 }
 
 // whyText says what the runner did with the decision of a step and why,
@@ -79,7 +81,7 @@ func whyText(e agentloop.Event, r agentloop.Row, g given, res agentloop.Result, 
 				before = res.ValidatedSeries[row-1]
 			}
 			if now := res.ValidatedSeries[row]; now > before {
-				spent = fmt.Sprintf("yet the attempts rose to %d of %d", now, g.maxCalls())
+				spent = "yet the attempts rose to " + strconv.Itoa(now) + " of " + strconv.Itoa(g.maxCalls())
 			}
 		}
 		return "why: " + e.Text + ", " + spent + args
@@ -110,7 +112,7 @@ func stopText(e agentloop.Event, g given, res agentloop.Result) string {
 				names = append(names, *x.Tool)
 			}
 		}
-		text += fmt.Sprintf("; %s never reached (%s)", plural(left, "script entry", "script entries"), strings.Join(names, ", "))
+		text += "; " + plural(left, "script entry", "script entries") + " never reached (" + strings.Join(names, ", ") + ")"
 	}
 	return text
 }
@@ -133,7 +135,7 @@ func plural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}
-	return fmt.Sprintf("%d %s", n, many)
+	return strconv.Itoa(n) + " " + many
 }
 
 // showArgs renders raw arguments compactly for the narration, cut after
@@ -142,16 +144,24 @@ func showArgs(raw json.RawMessage) string {
 	if raw == nil {
 		return "(no args)"
 	}
-	var buf bytes.Buffer
-	if json.Compact(&buf, raw) != nil {
-		return string(raw)
+	// Valid arguments (the case's) are compacted directly; anything else
+	// goes to json.Compact, which also says when it is not JSON.
+	var s string
+	if wholeValue(raw) {
+		var buf [128]byte
+		s = string(appendCompact(buf[:0], raw))
+	} else {
+		var buf bytes.Buffer
+		if json.Compact(&buf, raw) != nil {
+			return string(raw)
+		}
+		s = buf.String()
 	}
-	s := buf.String()
 	if n := utf8.RuneCountInString(s); n > maxShownArgs {
 		cut := 0
 		for i := range s {
 			if cut == maxShownArgs {
-				s = s[:i] + fmt.Sprintf("… (%d characters)", n)
+				s = s[:i] + "… (" + strconv.Itoa(n) + " characters)"
 				break
 			}
 			cut++
@@ -174,13 +184,18 @@ func series(xs []int) string {
 	return b.String()
 }
 
-// quoted writes strings as a JSON array.
+// quoted writes strings as a JSON array, as a json.Encoder without HTML
+// escaping writes it.
 func quoted(xs []string) string {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if enc.Encode(xs) != nil || len(xs) == 0 {
+	if len(xs) == 0 {
 		return "[]"
 	}
-	return strings.TrimSuffix(buf.String(), "\n")
+	b := []byte{'['}
+	for i, x := range xs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, x)
+	}
+	return string(append(b, ']'))
 }

@@ -1,6 +1,7 @@
 package agentloopcheck
 
 import (
+	"bytes"
 	"encoding/json"
 	"unicode/utf8"
 
@@ -74,18 +75,96 @@ func expectedRows(expected []scenario.Field) (rows []scriptRow, ok bool) {
 		if f.Key != "rows" {
 			continue
 		}
-		v := gjson.ParseBytes(f.Raw)
-		if !v.IsArray() {
-			return nil, false
+		if rows, ok := readRows(f.Raw); ok {
+			return rows, true
 		}
-		rows = []scriptRow{}
-		v.ForEach(func(_, r gjson.Result) bool {
-			rows = append(rows, scriptRow{tool: r.Get("1").String(), result: r.Get("2").String(), observation: r.Get("3").String()})
-			return true
-		})
-		return rows, true
+		return rowsGJSON(f.Raw)
 	}
 	return nil, false
+}
+
+// rowsGJSON reads expected rows through gjson, the reference: ok is false
+// when the value is no array.
+func rowsGJSON(raw []byte) ([]scriptRow, bool) {
+	v := gjson.ParseBytes(raw)
+	if !v.IsArray() {
+		return nil, false
+	}
+	rows := []scriptRow{}
+	v.ForEach(func(_, r gjson.Result) bool {
+		rows = append(rows, scriptRow{tool: r.Get("1").String(), result: r.Get("2").String(), observation: r.Get("3").String()})
+		return true
+	})
+	return rows, true
+}
+
+// readRows reads expected rows as expectedRows does with gjson, when the
+// value is one valid array of arrays whose entries 1 to 3 are strings that
+// need no unescaping (gjson's String of such a string is its bytes) or are
+// missing (""). ok is false for anything else, which gjson then reads.
+func readRows(raw []byte) ([]scriptRow, bool) {
+	i := skipSpace(raw, 0)
+	if i >= len(raw) || raw[i] != '[' {
+		return nil, false
+	}
+	rows := make([]scriptRow, 0, 8)
+	end := eachElement(raw, i, func(start int) int {
+		var r scriptRow
+		k := 0
+		end := eachElement(raw, start, func(start int) int {
+			end := scanValue(raw, start, 2)
+			if end < 0 {
+				return -1
+			}
+			if k >= 1 && k <= 3 {
+				tok := raw[start:end]
+				if end, plain := scanString(tok, 0); tok[0] != '"' || end != len(tok) || !plain {
+					return -1
+				}
+				s := intern(tok[1 : len(tok)-1])
+				switch k {
+				case 1:
+					r.tool = s
+				case 2:
+					r.result = s
+				case 3:
+					r.observation = s
+				}
+			}
+			k++
+			return end
+		})
+		rows = append(rows, r)
+		return end
+	})
+	return rows, end >= 0 && skipSpace(raw, end) == len(raw)
+}
+
+// intern returns b as a string: the runner's own words (tools, row
+// results, refusal texts) as constants, which cost no allocation.
+func intern(b []byte) string {
+	switch string(b) {
+	case "calc":
+		return "calc"
+	case "lookup_user":
+		return "lookup_user"
+	case "save_draft":
+		return "save_draft"
+	case "final":
+		return "final"
+	case agentloop.ResultExecuted:
+		return agentloop.ResultExecuted
+	case agentloop.ResultBlocked:
+		return agentloop.ResultBlocked
+	case agentloop.ResultAnswer:
+		return agentloop.ResultAnswer
+	}
+	for r := agentloop.RefusedUnknownTool; r <= agentloop.RefusedBudget; r++ {
+		if text := r.Text(); string(b) == text {
+			return text
+		}
+	}
+	return string(b)
 }
 
 // scriptedActions returns the actions the case scripts, in order, and
@@ -162,24 +241,44 @@ func refusal(e entry, writeGranted bool, validated, maxCalls int) agentloop.Refu
 	}
 	raw := e.Args
 	if raw == nil {
-		raw = json.RawMessage("{}")
-	}
-	var args map[string]json.RawMessage
-	if first := firstByte(raw); first != '{' || json.Unmarshal(raw, &args) != nil {
+		// No args is {}: the name is missing.
 		return agentloop.RefusedArgumentNames
 	}
-	value, has := args[name]
-	if !has || len(args) != 1 {
+	if firstByte(raw) != '{' {
 		return agentloop.RefusedArgumentNames
 	}
-	var s string
-	if firstByte(value) != '"' || json.Unmarshal(value, &s) != nil || utf8.RuneCountInString(s) > agentloop.MaxArgChars {
+	distinct, value, has, ok := objectKeys(raw, name)
+	if !ok {
+		if distinct, value, has, ok = objectKeysJSON(raw, name); !ok {
+			return agentloop.RefusedArgumentNames
+		}
+	}
+	if !has || distinct != 1 {
+		return agentloop.RefusedArgumentNames
+	}
+	value = value[skipSpace(value, 0):]
+	s, isString := "", false
+	if firstByte(value) == '"' {
+		s, isString = stringToken(bytes.TrimRight(value, " \t\r\n"))
+	}
+	if !isString || utf8.RuneCountInString(s) > agentloop.MaxArgChars {
 		return agentloop.RefusedShortStrings
 	}
 	if validated >= maxCalls {
 		return agentloop.RefusedBudget
 	}
 	return agentloop.NotRefused
+}
+
+// objectKeysJSON is objectKeys through encoding/json, the reference: ok
+// is false when raw does not decode as an object.
+func objectKeysJSON(raw []byte, key string) (distinct int, value []byte, has, ok bool) {
+	var args map[string]json.RawMessage
+	if json.Unmarshal(raw, &args) != nil {
+		return 0, nil, false, false
+	}
+	value, has = args[key]
+	return len(args), value, has, true
 }
 
 // firstByte is the first byte of raw after JSON whitespace, 0 when none.

@@ -3,6 +3,8 @@ package gatewaycheck
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
+	"strings"
 
 	"github.com/deskcheck/deskcheck/host/gateway"
 	"github.com/deskcheck/deskcheck/scenario"
@@ -49,22 +51,84 @@ func readScript(expected []scenario.Field) caseScript {
 	for _, f := range expected {
 		switch f.Key {
 		case "decisions":
-			var list []json.RawMessage
-			if json.Unmarshal(f.Raw, &list) != nil {
-				continue
+			list, ok := readDecisions(f.Raw)
+			if !ok {
+				list, ok = decisionsJSON(f.Raw)
 			}
-			s.decisions = make([]string, len(list))
-			for i, raw := range list {
-				_ = json.Unmarshal(raw, &s.decisions[i])
+			if ok {
+				s.decisions = list
 			}
 		case "draftEffects", "publicationEffects":
-			var n int
-			if json.Unmarshal(f.Raw, &n) == nil {
+			n, ok := readInt(f.Raw)
+			if !ok {
+				ok = json.Unmarshal(f.Raw, &n) == nil
+			}
+			if ok {
 				s.effects += n
 			}
 		}
 	}
 	return s
+}
+
+// decisionsJSON reads expected.decisions through encoding/json, the
+// reference: each entry a string or "" for any other value; ok is false
+// when the value is no array (or null, read as an empty list).
+func decisionsJSON(raw []byte) ([]string, bool) {
+	var list []json.RawMessage
+	if json.Unmarshal(raw, &list) != nil {
+		return nil, false
+	}
+	out := make([]string, len(list))
+	for i, raw := range list {
+		_ = json.Unmarshal(raw, &out[i])
+	}
+	return out, true
+}
+
+// readDecisions reads an array as decisionsJSON does (each entry a string
+// or "") when it is one valid array whose strings need no unescaping.
+func readDecisions(raw []byte) ([]string, bool) {
+	i := skipSpace(raw, 0)
+	if i >= len(raw) || raw[i] != '[' {
+		return nil, false
+	}
+	list := make([]string, 0, 8)
+	end := eachElement(raw, i, func(start int) int {
+		end := scanValue(raw, start, 1)
+		if end < 0 {
+			return -1
+		}
+		if raw[start] != '"' {
+			// Unmarshal into a string leaves "" for any other value.
+			list = append(list, "")
+			return end
+		}
+		s, ok := plainString(raw[start:end])
+		if !ok {
+			return -1
+		}
+		list = append(list, s)
+		return end
+	})
+	return list, end >= 0 && skipSpace(raw, end) == len(raw)
+}
+
+// readInt reads a JSON integer literal that fits an int, as Unmarshal into
+// an int does; ok is false for anything else.
+func readInt(raw []byte) (int, bool) {
+	i := skipSpace(raw, 0)
+	end := scanNumber(raw, i)
+	if end < 0 || skipSpace(raw, end) != len(raw) {
+		return 0, false
+	}
+	for _, c := range raw[i:end] {
+		if c == '.' || c == 'e' || c == 'E' {
+			return 0, false
+		}
+	}
+	n, err := strconv.Atoi(string(raw[i:end]))
+	return n, err == nil
 }
 
 // at returns the scripted decision of step index k (from 0), or "".
@@ -92,16 +156,34 @@ func (s caseScript) split(steps int) (permitted, denied int) {
 // script is the scenario's Script: the steps expected.decisions permits
 // and denies, from the case alone.
 func script(givenJSON []byte, expected []scenario.Field) (permitted, denied int) {
+	n, ok := topLevelCount(givenJSON, "steps")
+	if !ok {
+		n = stepsJSON(givenJSON)
+	}
+	return readScript(expected).split(n)
+}
+
+// stepsJSON counts the steps of a given block through encoding/json, the
+// reference (as much of the list as decodes).
+func stepsJSON(givenJSON []byte) int {
 	var g struct {
 		Steps []json.RawMessage `json:"steps"`
 	}
 	_ = json.Unmarshal(givenJSON, &g)
-	return readScript(expected).split(len(g.Steps))
+	return len(g.Steps)
 }
 
 // requestAction is the action a request names, when it is an object with a
 // string action; "" otherwise.
 func requestAction(raw json.RawMessage) string {
+	if action, ok := requestActionFast(raw); ok {
+		return action
+	}
+	return requestActionJSON(raw)
+}
+
+// requestActionJSON is requestAction through encoding/json, the reference.
+func requestActionJSON(raw json.RawMessage) string {
 	var env struct {
 		Action json.RawMessage `json:"action"`
 	}
@@ -219,4 +301,45 @@ func complete(steps int, res *gateway.Result) bool {
 		}
 	}
 	return true
+}
+
+// requestActionFast is requestAction for a valid request whose keys are
+// plain ASCII, none but "action" itself equal to "action" when case is
+// ignored (json.Unmarshal would match it), "action" at most once, and
+// whose action is not a string with escapes. ok is false otherwise.
+func requestActionFast(raw []byte) (action string, ok bool) {
+	i := skipSpace(raw, 0)
+	if i >= len(raw) || raw[i] != '{' {
+		// Unmarshal into a struct fails for any other value but null,
+		// which leaves the action unset: "" either way.
+		return "", scanValue(raw, i, 0) >= 0
+	}
+	seen := false
+	end := eachMember(raw, i, func(keyTok []byte, plain bool, start int) int {
+		end := scanValue(raw, start, 1)
+		k := keyTok[1 : len(keyTok)-1]
+		if end < 0 || !plain || !isASCII(k) {
+			return -1
+		}
+		if string(k) != "action" {
+			if strings.EqualFold(string(k), "action") {
+				return -1
+			}
+			return end
+		}
+		if seen {
+			return -1
+		}
+		seen = true
+		if raw[start] != '"' {
+			return end // not a string: ""
+		}
+		s, ok := plainString(raw[start:end])
+		if !ok {
+			return -1
+		}
+		action = s
+		return end
+	})
+	return action, end >= 0 && skipSpace(raw, end) == len(raw)
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/deskcheck/deskcheck/host/gateway"
@@ -126,11 +127,164 @@ type givenStep struct {
 }
 
 func decodeGiven(raw []byte) (givenBlock, error) {
+	if g, ok := readGivenFast(raw); ok {
+		return g, nil
+	}
+	return decodeGivenJSON(raw)
+}
+
+// decodeGivenJSON is decodeGiven through encoding/json, the reference for
+// any block.
+func decodeGivenJSON(raw []byte) (givenBlock, error) {
 	var g givenBlock
 	if err := json.Unmarshal(raw, &g); err != nil {
 		return g, fmt.Errorf("given: %w", err)
 	}
 	return g, nil
+}
+
+// Bits of readGivenFast's record of the keys it has seen in one object.
+const (
+	seenPrincipal = 1 << iota
+	seenNow
+	seenApprovals
+	seenRecords
+	seenSteps
+	seenID
+	seenAction
+	seenResource
+	seenArguments
+	seenArgumentsDigest
+	seenState
+	seenConsumed
+	seenExpiresAt
+	seenRequest
+	seenApprovalID
+	seenPolicyUnavailable
+	seenTamper
+)
+
+// readGivenFast decodes a given block as json.Unmarshal would when the
+// block is what the case schema describes: every key spelled exactly and
+// present once, strings that need no unescaping, no null but a request or
+// arguments value. Requests, arguments and records stay slices of raw, as
+// written. ok is false for any other block; decodeGiven then leaves it to
+// json.Unmarshal, which decodes (or refuses) it as it always has.
+func readGivenFast(raw []byte) (g givenBlock, ok bool) {
+	var seen uint32
+	// once records key k of the current object, false when repeated.
+	once := func(seen *uint32, k uint32) bool {
+		if *seen&k != 0 {
+			return false
+		}
+		*seen |= k
+		return true
+	}
+	str := func(v []byte, dst *string) bool {
+		s, ok := plainString(v)
+		*dst = s
+		return ok
+	}
+	strPtr := func(v []byte, dst **string) bool {
+		s, ok := plainString(v)
+		*dst = &s
+		return ok
+	}
+	boolean := func(v []byte, dst *bool) bool {
+		*dst = string(v) == "true"
+		return *dst || string(v) == "false"
+	}
+	// value reads the value at v[start] with read, which reports whether
+	// it was what it wanted; the walkers want its end.
+	value := func(v []byte, start, depth int, read func([]byte) bool) int {
+		end := scanValue(v, start, depth)
+		if end < 0 || !read(v[start:end:end]) {
+			return -1
+		}
+		return end
+	}
+	ok = wholeObject(raw, func(key []byte, plain bool, start int) int {
+		switch string(key) {
+		case `"principal"`:
+			return value(raw, start, 1, func(v []byte) bool { return once(&seen, seenPrincipal) && str(v, &g.Principal) })
+		case `"now"`:
+			return value(raw, start, 1, func(v []byte) bool { return once(&seen, seenNow) && strPtr(v, &g.Now) })
+		case `"approvals"`:
+			if !once(&seen, seenApprovals) {
+				return -1
+			}
+			g.Approvals = []givenApproval{}
+			return eachElement(raw, start, func(start int) int {
+				var a givenApproval
+				var seen uint32
+				end := eachMember(raw, start, func(key []byte, _ bool, start int) int {
+					switch string(key) {
+					case `"id"`:
+						return value(raw, start, 3, func(f []byte) bool { return once(&seen, seenID) && str(f, &a.ID) })
+					case `"principal"`:
+						return value(raw, start, 3, func(f []byte) bool { return once(&seen, seenPrincipal) && str(f, &a.Principal) })
+					case `"action"`:
+						return value(raw, start, 3, func(f []byte) bool { return once(&seen, seenAction) && str(f, &a.Action) })
+					case `"resource"`:
+						return value(raw, start, 3, func(f []byte) bool { return once(&seen, seenResource) && str(f, &a.Resource) })
+					case `"arguments"`:
+						return value(raw, start, 3, func(f []byte) bool { a.Arguments = f; return once(&seen, seenArguments) })
+					case `"argumentsDigest"`:
+						return value(raw, start, 3, func(f []byte) bool { return once(&seen, seenArgumentsDigest) && strPtr(f, &a.ArgumentsDigest) })
+					case `"state"`:
+						return value(raw, start, 3, func(f []byte) bool { return once(&seen, seenState) && str(f, &a.State) })
+					case `"consumed"`:
+						return value(raw, start, 3, func(f []byte) bool { return once(&seen, seenConsumed) && boolean(f, &a.Consumed) })
+					case `"expiresAt"`:
+						return value(raw, start, 3, func(f []byte) bool { return once(&seen, seenExpiresAt) && str(f, &a.ExpiresAt) })
+					}
+					return -1
+				})
+				g.Approvals = append(g.Approvals, a)
+				return end
+			})
+		case `"records"`:
+			if !once(&seen, seenRecords) {
+				return -1
+			}
+			g.Records = map[string]json.RawMessage{}
+			return eachMember(raw, start, func(key []byte, plain bool, start int) int {
+				name := string(key[1 : len(key)-1])
+				if _, dup := g.Records[name]; dup || !plain {
+					return -1
+				}
+				return value(raw, start, 2, func(f []byte) bool { g.Records[name] = f; return true })
+			})
+		case `"steps"`:
+			if !once(&seen, seenSteps) {
+				return -1
+			}
+			g.Steps = make([]givenStep, 0, 8)
+			return eachElement(raw, start, func(start int) int {
+				var st givenStep
+				var seen uint32
+				end := eachMember(raw, start, func(key []byte, _ bool, start int) int {
+					switch string(key) {
+					case `"request"`:
+						return value(raw, start, 3, func(f []byte) bool { st.Request = f; return once(&seen, seenRequest) })
+					case `"approvalId"`:
+						return value(raw, start, 3, func(f []byte) bool { return once(&seen, seenApprovalID) && strPtr(f, &st.ApprovalID) })
+					case `"principal"`:
+						return value(raw, start, 3, func(f []byte) bool { return once(&seen, seenPrincipal) && strPtr(f, &st.Principal) })
+					case `"policyUnavailable"`:
+						return value(raw, start, 3, func(f []byte) bool { return once(&seen, seenPolicyUnavailable) && boolean(f, &st.PolicyUnavailable) })
+					case `"tamper"`:
+						return value(raw, start, 3, func(f []byte) bool { return once(&seen, seenTamper) && boolean(f, &st.Tamper) })
+					}
+					return -1
+				})
+				g.Steps = append(g.Steps, st)
+				return end
+			})
+		}
+		return -1
+	})
+	return g, ok
 }
 
 // config turns a decoded given block into the model's fixture and steps.
@@ -199,29 +353,142 @@ func runGateway(ctx context.Context, givenJSON []byte, env scenario.Env) (scenar
 	}, nil
 }
 
-// observe reads every expected key from what the recorders saw.
+// observe reads every expected key from what the recorders saw. Values are
+// built in the plain JSON form the engine compares (float64 numbers,
+// []any, map[string]any), which it then takes as they are: converting
+// them afterwards meant a JSON round trip of every result and a copy of
+// every audit event.
 func observe(res *gateway.Result) map[string]any {
+	decisions := make([]any, len(res.Responses))
+	reasons := make([]any, len(res.Responses))
 	results := make([]any, len(res.Responses))
 	for i, r := range res.Responses {
-		results[i] = r.Result
+		decisions[i] = word(r.Decision)
+		reasons[i] = word(r.Reason)
+		// A result that plainJSON cannot decode (a number beyond a
+		// float64) stays text, which the engine decodes as it always has.
+		if v, ok := plainJSON(r.Result); ok {
+			results[i] = v
+		} else {
+			results[i] = r.Result
+		}
 	}
 	audit := make([]any, len(res.Audit))
 	for i, e := range res.Audit {
-		audit[i] = e.Fields()
+		audit[i] = auditFields(e)
 	}
 	approvals := make(map[string]any, len(res.Approvals))
 	for id, label := range res.Approvals {
-		approvals[id] = label
+		approvals[id] = word(label)
 	}
 	return map[string]any{
-		"decisions":          res.Decisions(),
-		"reasons":            res.Reasons(),
-		"draftEffects":       len(res.Drafts),
-		"publicationEffects": len(res.Publications),
+		"decisions":          decisions,
+		"reasons":            reasons,
+		"draftEffects":       float64(len(res.Drafts)),
+		"publicationEffects": float64(len(res.Publications)),
 		"results":            results,
 		"audit":              audit,
 		"approvals":          approvals,
 	}
+}
+
+// auditFields is AuditEvent.Fields in plain JSON form: the two counts as
+// float64.
+func auditFields(e gateway.AuditEvent) map[string]any {
+	opt := func(p *string) any {
+		if p == nil {
+			return nil
+		}
+		return word(*p)
+	}
+	return map[string]any{
+		"sequence":            float64(e.Sequence),
+		"principal":           word(e.Principal),
+		"action":              opt(e.Action),
+		"resource":            opt(e.Resource),
+		"approvalId":          opt(e.ApprovalID),
+		"approvalStateBefore": opt(e.ApprovalStateBefore),
+		"approvalStateAfter":  opt(e.ApprovalStateAfter),
+		"decision":            word(e.Decision),
+		"reason":              word(e.Reason),
+		"argumentDigest":      opt(e.ArgumentDigest),
+		"effectCount":         float64(e.EffectCount),
+	}
+}
+
+// word returns s as an interface value. Putting a string into an interface
+// allocates, except for a constant: the gateway's own words (decisions,
+// reasons, labels, principals, actions, resources) come back as constants.
+func word(s string) any {
+	switch s {
+	case gateway.DecisionAllow:
+		return gateway.DecisionAllow
+	case gateway.DecisionDeny:
+		return gateway.DecisionDeny
+	case gateway.ReasonAllowed:
+		return gateway.ReasonAllowed
+	case gateway.ReasonPolicyUnavailable:
+		return gateway.ReasonPolicyUnavailable
+	case gateway.ReasonEnvelopeNotObject:
+		return gateway.ReasonEnvelopeNotObject
+	case gateway.ReasonEnvelopeExtraKey:
+		return gateway.ReasonEnvelopeExtraKey
+	case gateway.ReasonEnvelopeMissingKey:
+		return gateway.ReasonEnvelopeMissingKey
+	case gateway.ReasonEnvelopeType:
+		return gateway.ReasonEnvelopeType
+	case gateway.ReasonUnknownAction:
+		return gateway.ReasonUnknownAction
+	case gateway.ReasonResourceNotAllowed:
+		return gateway.ReasonResourceNotAllowed
+	case gateway.ReasonRoleNotPermitted:
+		return gateway.ReasonRoleNotPermitted
+	case gateway.ReasonArgumentsNotEmpty:
+		return gateway.ReasonArgumentsNotEmpty
+	case gateway.ReasonArgumentsShape:
+		return gateway.ReasonArgumentsShape
+	case gateway.ReasonTextEmpty:
+		return gateway.ReasonTextEmpty
+	case gateway.ReasonTextTooLong:
+		return gateway.ReasonTextTooLong
+	case gateway.ReasonApprovalMissing:
+		return gateway.ReasonApprovalMissing
+	case gateway.ReasonApprovalConsumed:
+		return gateway.ReasonApprovalConsumed
+	case gateway.ReasonApprovalNotApproved:
+		return gateway.ReasonApprovalNotApproved
+	case gateway.ReasonApprovalExpired:
+		return gateway.ReasonApprovalExpired
+	case gateway.ReasonApprovalBindingMismatch:
+		return gateway.ReasonApprovalBindingMismatch
+	case gateway.StateApproved:
+		return gateway.StateApproved
+	case gateway.StatePending:
+		return gateway.StatePending
+	case gateway.StateRejected:
+		return gateway.StateRejected
+	case gateway.LabelConsumed:
+		return gateway.LabelConsumed
+	case gateway.PrincipalAnalyst:
+		return gateway.PrincipalAnalyst
+	case gateway.PrincipalOperator:
+		return gateway.PrincipalOperator
+	case gateway.ActionRead:
+		return gateway.ActionRead
+	case gateway.ActionCreateDraft:
+		return gateway.ActionCreateDraft
+	case gateway.ActionPublishSummary:
+		return gateway.ActionPublishSummary
+	case gateway.ResourceOrders:
+		return gateway.ResourceOrders
+	case gateway.ResourceTickets:
+		return gateway.ResourceTickets
+	case gateway.ResourceWeeklyReport:
+		return gateway.ResourceWeeklyReport
+	case gateway.ResourceReviewBoard:
+		return gateway.ResourceReviewBoard
+	}
+	return s
 }
 
 // narrate writes the model's events to the trace, step by step, each line
@@ -235,19 +502,24 @@ func narrate(t *scenario.Trace, res *gateway.Result) {
 			t.Start(e.Step)
 			cur = e.Step
 		}
-		t.AddText(e.Kind, e.Kind+" "+e.Text)
+		t.AddText(e.Kind, e.Line())
 	}
 	t.Start(0)
 	if len(res.Effects) == 0 {
 		t.AddText("ledger", "ledger: no effect, no draft or publication was appended")
 	} else {
-		parts := make([]string, len(res.Effects))
+		var b strings.Builder
+		b.WriteString("ledger: ")
 		for i, e := range res.Effects {
-			parts[i] = fmt.Sprintf("%s (step %d)", e.ID, e.Step)
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(e.ID + " (step " + strconv.Itoa(e.Step) + ")")
 		}
-		t.Add("ledger", "ledger: %s; %s, %s", strings.Join(parts, ", "), plural(len(res.Drafts), "draft"), plural(len(res.Publications), "publication"))
+		b.WriteString("; " + plural(len(res.Drafts), "draft") + ", " + plural(len(res.Publications), "publication"))
+		t.AddText("ledger", b.String())
 	}
-	t.Add("service", "service: %s reached the mock tools", plural(res.ServiceRequests, "request"))
+	t.AddText("service", "service: "+plural(res.ServiceRequests, "request")+" reached the mock tools")
 	if len(res.Approvals) > 0 {
 		ids := make([]string, 0, len(res.Approvals))
 		for id := range res.Approvals {
@@ -266,7 +538,7 @@ func plural(n int, word string) string {
 	if n == 1 {
 		return "1 " + word
 	}
-	return fmt.Sprintf("%d %ss", n, word)
+	return strconv.Itoa(n) + " " + word + "s"
 }
 
 // suggest proposes the keys worth asserting: the four required ones, the
@@ -274,18 +546,73 @@ func plural(n int, word string) string {
 // results when some step returned one, and the approval labels when the
 // case has a registry.
 func suggest(givenJSON []byte, observed map[string]any) []string {
-	keys := []string{"decisions", "reasons", "draftEffects", "publicationEffects"}
+	// Room for every key the function may add: growing the list cost an
+	// allocation per case.
+	keys := make([]string, 0, 7)
+	keys = append(keys, "decisions", "reasons", "draftEffects", "publicationEffects")
 	if decisions, _ := observed["decisions"].([]any); containsValue(decisions, gateway.DecisionAllow) {
 		keys = append(keys, "results")
 	}
 	keys = append(keys, "audit")
-	var g struct {
-		Approvals []json.RawMessage `json:"approvals"`
+	n, ok := topLevelCount(givenJSON, "approvals")
+	if !ok {
+		n, ok = approvalsJSON(givenJSON)
 	}
-	if json.Unmarshal(givenJSON, &g) == nil && len(g.Approvals) > 0 {
+	if ok && n > 0 {
 		keys = append(keys, "approvals")
 	}
 	return keys
+}
+
+// approvalsJSON counts the approvals of a given block through
+// encoding/json, the reference: ok is false when the block does not
+// decode.
+func approvalsJSON(givenJSON []byte) (int, bool) {
+	var g struct {
+		Approvals []json.RawMessage `json:"approvals"`
+	}
+	err := json.Unmarshal(givenJSON, &g)
+	return len(g.Approvals), err == nil
+}
+
+// topLevelCount returns the number of elements of the array under key in a
+// given block (0 when the key is absent or null), as json.Unmarshal into a
+// struct holding only that key would find it. ok is false when it cannot
+// tell that way: the block is not a valid object, or a key could match key
+// when case is ignored (Unmarshal matches field names so), or the key is
+// repeated, or its value is neither an array nor null.
+func topLevelCount(givenJSON []byte, key string) (n int, ok bool) {
+	seen := false
+	ok = wholeObject(givenJSON, func(keyTok []byte, plain bool, start int) int {
+		k := keyTok[1 : len(keyTok)-1]
+		if !plain || !isASCII(k) || string(k) != key && strings.EqualFold(string(k), key) {
+			return -1
+		}
+		if string(k) != key {
+			return scanValue(givenJSON, start, 1)
+		}
+		if seen {
+			return -1
+		}
+		seen = true
+		if givenJSON[start] == 'n' {
+			return scanLiteral(givenJSON, start, "null")
+		}
+		return eachElement(givenJSON, start, func(start int) int {
+			n++
+			return scanValue(givenJSON, start, 2)
+		})
+	})
+	return n, ok
+}
+
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 func containsValue(list []any, v any) bool {

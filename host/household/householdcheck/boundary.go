@@ -2,7 +2,6 @@ package householdcheck
 
 import (
 	"encoding/json"
-	"reflect"
 	"strconv"
 	"strings"
 
@@ -60,48 +59,71 @@ import (
 
 // expectedScript is what a case's expected block says about its actions.
 type expectedScript struct {
-	keys                               map[string]bool
+	// fields is the block as written.
+	fields                             []scenario.Field
 	effects, attempts, denied, invalid int
 	// toolCalls and observations are array lengths, -1 when absent.
 	toolCalls, observations int
 	statuses                *statusCounts
 }
 
-func (e *expectedScript) has(key string) bool { return e.keys[key] }
+// has reports whether the block has key. Blocks have a few keys, so this
+// search costs less than building a set of them.
+func (e *expectedScript) has(key string) bool {
+	for _, f := range e.fields {
+		if f.Key == key {
+			return true
+		}
+	}
+	return false
+}
 
 type statusCounts struct {
 	list                         []string
 	ok, denied, invalid, timeout int
 }
 
+// readExpected reads what the script needs of an expected block, as gjson
+// reads each value. Integers, arrays and arrays of statuses written the
+// common way are read directly (gjson's Int of an integer literal is its
+// value, its Str of a string without escapes its bytes, and "" for any
+// other value); anything else goes through gjson.
 func readExpected(expected []scenario.Field) expectedScript {
-	e := expectedScript{keys: map[string]bool{}, toolCalls: -1, observations: -1}
-	length := func(v gjson.Result) int {
+	e := expectedScript{fields: expected, toolCalls: -1, observations: -1}
+	integer := func(raw []byte) int {
+		if n, ok := wholeInt(raw); ok {
+			return n
+		}
+		return int(gjson.ParseBytes(raw).Int())
+	}
+	length := func(raw []byte) int {
 		n := 0
-		each(v, func(_, _ gjson.Result) bool { n++; return true })
+		if elements(raw, func(int, int) bool { n++; return true }) {
+			return n
+		}
+		n = 0
+		each(gjson.ParseBytes(raw), func(_, _ gjson.Result) bool { n++; return true })
 		return n
 	}
 	for _, f := range expected {
-		v := gjson.ParseBytes(f.Raw)
-		e.keys[f.Key] = true
 		switch f.Key {
 		case "effects":
-			e.effects = int(v.Int())
+			e.effects = integer(f.Raw)
 		case "attempts":
-			e.attempts = int(v.Int())
+			e.attempts = integer(f.Raw)
 		case "denied":
-			e.denied = int(v.Int())
+			e.denied = integer(f.Raw)
 		case "invalid":
-			e.invalid = int(v.Int())
+			e.invalid = integer(f.Raw)
 		case "toolCalls":
-			e.toolCalls = length(v)
+			e.toolCalls = length(f.Raw)
 		case "observations":
-			e.observations = length(v)
+			e.observations = length(f.Raw)
 		case "statuses":
 			s := &statusCounts{}
-			each(v, func(_, x gjson.Result) bool {
-				s.list = append(s.list, x.Str)
-				switch household.Status(x.Str) {
+			add := func(status string) {
+				s.list = append(s.list, status)
+				switch household.Status(status) {
 				case household.StatusOK:
 					s.ok++
 				case household.StatusDenied:
@@ -111,12 +133,44 @@ func readExpected(expected []scenario.Field) expectedScript {
 				case household.StatusTimeout:
 					s.timeout++
 				}
+			}
+			raw := f.Raw
+			if !elements(raw, func(start, end int) bool {
+				if raw[start] != '"' {
+					add("")
+					return true
+				}
+				if _, plain := scanString(raw, start); !plain {
+					return false
+				}
+				add(internStatus(raw[start+1 : end-1]))
 				return true
-			})
+			}) {
+				s = &statusCounts{}
+				each(gjson.ParseBytes(raw), func(_, x gjson.Result) bool {
+					add(x.Str)
+					return true
+				})
+			}
 			e.statuses = s
 		}
 	}
 	return e
+}
+
+// internStatus returns b as a string, a status as its constant.
+func internStatus(b []byte) string {
+	switch household.Status(b) {
+	case household.StatusOK:
+		return string(household.StatusOK)
+	case household.StatusDenied:
+		return string(household.StatusDenied)
+	case household.StatusInvalid:
+		return string(household.StatusInvalid)
+	case household.StatusTimeout:
+		return string(household.StatusTimeout)
+	}
+	return string(b)
 }
 
 // scripted is a case's script: how many actions it permits and denies,
@@ -204,7 +258,7 @@ func offered(givenJSON []byte) int {
 
 // boundary counts one household case from its script and what the
 // runtime recorded.
-func boundary(givenJSON []byte, expected []scenario.Field, cfg household.Config, res *household.Result) *scenario.Boundary {
+func boundary(givenJSON []byte, expected []scenario.Field, cfg household.Config, res *household.Result, v *runView) *scenario.Boundary {
 	s := readScript(givenJSON, expected)
 	actions := s.permitted + s.denied
 	if actions == 0 {
@@ -217,10 +271,10 @@ func boundary(givenJSON []byte, expected []scenario.Field, cfg household.Config,
 		if ran(&atts[i]) {
 			runs++
 		}
-		if didWork(&atts[i]) {
+		if didWork(&atts[i], v.obs[i]) {
 			worked++
 		}
-		if refusalVisible(&atts[i]) {
+		if refusalVisible(&atts[i], v.obs[i]) {
 			visible++
 		}
 	}
@@ -230,10 +284,10 @@ func boundary(givenJSON []byte, expected []scenario.Field, cfg household.Config,
 			if k >= len(atts) {
 				break
 			}
-			if permittedStatus(class) && didWork(&atts[k]) {
+			if permittedStatus(class) && didWork(&atts[k], v.obs[k]) {
 				b.Worked++
 			}
-			if !permittedStatus(class) && refusalVisible(&atts[k]) {
+			if !permittedStatus(class) && refusalVisible(&atts[k], v.obs[k]) {
 				b.DeniedVisible++
 			}
 		}
@@ -248,7 +302,7 @@ func boundary(givenJSON []byte, expected []scenario.Field, cfg household.Config,
 	}
 	tools, households := set(cfg.Tools), set(cfg.Households)
 	for k := range atts {
-		if ran(&atts[k]) && (!tools[atts[k].Name] || !householdAllowed(atts[k].Arguments, households)) {
+		if ran(&atts[k]) && (!tools.has(atts[k].Name) || !householdAllowed(atts[k].Arguments, v.args[k], households)) {
 			failClosed = false
 		}
 	}
@@ -256,7 +310,7 @@ func boundary(givenJSON []byte, expected []scenario.Field, cfg household.Config,
 	b.ServiceRequests = runs
 	b.ServiceExpected = s.permitted
 	b.ExtraEffects = max(0, runs-s.permitted)
-	b.Complete = complete(actions, res)
+	b.Complete = complete(actions, res, v)
 	return b
 }
 
@@ -270,34 +324,34 @@ func ran(a *household.Attempt) bool {
 }
 
 // didWork: the tool ran and its receipt came back under the attempt's own
-// evidence id.
-func didWork(a *household.Attempt) bool {
+// evidence id. observation is the attempt's observation as plain gives it.
+func didWork(a *household.Attempt, observation any) bool {
 	if a.Status != household.StatusOK || !a.Receipt || a.EvidenceID == "" {
 		return false
 	}
-	obs, ok := plain(a.Observation).(map[string]any)
+	obs, ok := observation.(map[string]any)
 	_, hasOutput := obs["output"]
 	return ok && obs["evidence_id"] == a.EvidenceID && hasOutput && len(obs) == 2
 }
 
 // refusalVisible: the attempt was refused and the model is handed exactly
 // {"error": reason}, the boundary's own reason.
-func refusalVisible(a *household.Attempt) bool {
+func refusalVisible(a *household.Attempt, observation any) bool {
 	if (a.Status != household.StatusDenied && a.Status != household.StatusInvalid) || !a.Receipt || a.Reason == "" {
 		return false
 	}
-	obs, ok := plain(a.Observation).(map[string]any)
+	obs, ok := observation.(map[string]any)
 	return ok && len(obs) == 1 && obs["error"] == a.Reason
 }
 
 // householdAllowed: the recorded arguments name no household, or one the
 // caller may read. Unrecorded arguments cannot be checked here (trace
-// completeness notices them).
-func householdAllowed(args json.RawMessage, households map[string]bool) bool {
+// completeness notices them). recorded is args as plain gives them.
+func householdAllowed(args json.RawMessage, recorded any, households nameSet) bool {
 	if args == nil {
 		return true
 	}
-	obj, ok := plain(args).(map[string]any)
+	obj, ok := recorded.(map[string]any)
 	if !ok {
 		return true
 	}
@@ -306,22 +360,22 @@ func householdAllowed(args json.RawMessage, households map[string]bool) bool {
 		return true
 	}
 	name, isString := h.(string)
-	return isString && households[name]
+	return isString && households.has(name)
 }
 
 // complete reconciles scripted actions, tool decisions, the boundary's
 // records, the result's tool_calls and the receipts, attempt by attempt.
-func complete(actions int, res *household.Result) bool {
+func complete(actions int, res *household.Result, v *runView) bool {
 	atts := res.Attempts
 	if len(atts) != actions {
 		return false
 	}
-	calls, _ := plain(res.ToolCalls).([]any)
+	calls, _ := v.toolCalls.([]any)
 	if len(calls) != len(atts) {
 		return false
 	}
-	result, _ := plain(res.UserResult).(map[string]any)
-	if !reflect.DeepEqual(result["tool_calls"], any(calls)) {
+	result, _ := v.result.(map[string]any)
+	if !plainEqual(result["tool_calls"], any(calls)) {
 		return false
 	}
 	for i := range atts {
@@ -332,11 +386,11 @@ func complete(actions int, res *household.Result) bool {
 		}
 		switch a.Status {
 		case household.StatusOK:
-			if !didWork(a) {
+			if !didWork(a, v.obs[i]) {
 				return false
 			}
 		case household.StatusDenied, household.StatusInvalid:
-			if !refusalVisible(a) {
+			if !refusalVisible(a, v.obs[i]) {
 				return false
 			}
 		case household.StatusTimeout:
@@ -355,10 +409,33 @@ func complete(actions int, res *household.Result) bool {
 	return true
 }
 
-func set(names []string) map[string]bool {
+// nameSet is a set of names: tools or households. The lists of a case are
+// a few names long, which a search reads faster than a map is built; a
+// long list gets a map.
+type nameSet struct {
+	list []string
+	m    map[string]bool
+}
+
+func set(names []string) nameSet {
+	if len(names) <= 16 {
+		return nameSet{list: names}
+	}
 	m := make(map[string]bool, len(names))
 	for _, n := range names {
 		m[n] = true
 	}
-	return m
+	return nameSet{m: m}
+}
+
+func (s nameSet) has(name string) bool {
+	if s.m != nil {
+		return s.m[name]
+	}
+	for _, n := range s.list {
+		if n == name {
+			return true
+		}
+	}
+	return false
 }

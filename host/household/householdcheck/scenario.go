@@ -1,6 +1,7 @@
 package householdcheck
 
 import (
+	"bytes"
 	"context"
 	_ "embed"
 	"encoding/json"
@@ -77,6 +78,37 @@ var Household = &scenario.Scenario{
 // readGiven builds the runtime's input from a schema-valid given block:
 // the defaults of household.NewConfig, then only the keys the case sets.
 func readGiven(givenJSON []byte) household.Config {
+	cfg, _ := readGivenKeys(givenJSON)
+	return cfg
+}
+
+// givenKeys records which of the optional keys a given block sets, which
+// the narration marks "(default)" when absent.
+type givenKeys uint8
+
+const (
+	keyLatencies givenKeys = 1 << iota
+	keyHouseholds
+	keyTools
+	keyTimeouts
+	keyToolSeconds
+	keyMaxDecisions
+	keyDeadlineSeconds
+)
+
+// readGivenKeys is readGiven, and the optional keys the block sets: the
+// one walk over its keys serves both (gjson finds a key there as
+// Get(key).Exists() does).
+func readGivenKeys(givenJSON []byte) (household.Config, givenKeys) {
+	if cfg, keys, ok := readGivenFast(givenJSON); ok {
+		return cfg, keys
+	}
+	return readGivenGJSON(givenJSON)
+}
+
+// readGivenGJSON is readGivenKeys through gjson, the reference for any
+// block.
+func readGivenGJSON(givenJSON []byte) (household.Config, givenKeys) {
 	given := gjson.ParseBytes(givenJSON)
 	var decisions []household.Decision
 	each(given.Get("decisions"), func(_, d gjson.Result) bool {
@@ -90,26 +122,157 @@ func readGiven(givenJSON []byte) household.Config {
 		return true
 	})
 	cfg := household.NewConfig(decisions...)
+	var keys givenKeys
 	given.ForEach(func(k, v gjson.Result) bool {
 		switch k.Str {
 		case "latencies":
 			cfg.Latencies = numbers(v)
+			keys |= keyLatencies
 		case "households":
 			cfg.Households = strs(v)
+			keys |= keyHouseholds
 		case "tools":
 			cfg.Tools = strs(v)
+			keys |= keyTools
 		case "timeouts":
 			cfg.Timeouts = strs(v)
+			keys |= keyTimeouts
 		case "toolSeconds":
 			cfg.ToolSeconds = v.Float()
+			keys |= keyToolSeconds
 		case "maxDecisions":
 			cfg.MaxDecisions = int(v.Int())
+			keys |= keyMaxDecisions
 		case "deadlineSeconds":
 			cfg.DeadlineSeconds = v.Float()
+			keys |= keyDeadlineSeconds
 		}
 		return true
 	})
-	return cfg
+	return cfg, keys
+}
+
+// readGivenFast reads a given block as readGivenKeys reads it with gjson,
+// in one walk, when gjson's reading is plain to see: the block is one
+// valid object whose keys need no unescaping, decisions appear once as an
+// array, the lists are arrays of strings (with no surrogate escape) or of
+// numbers,
+// and the numbers are numbers (gjson's Float of a number is
+// strconv.ParseFloat of it, its Int of an integer literal the integer).
+// ok is false for any other block, which gjson then reads as it always
+// has. A decision object stays a slice of the block, as written.
+func readGivenFast(givenJSON []byte) (cfg household.Config, keys givenKeys, ok bool) {
+	var (
+		decisions                    []household.Decision
+		sawDecisions                 bool
+		latencies                    []float64
+		households, tools, timeouts  []string
+		toolSeconds, deadlineSeconds float64
+		maxDecisions                 int
+	)
+	// str is gjson's Str of a valid string token: the bytes between the
+	// quotes as written (gjson checks no UTF-8), escapes decoded.
+	str := func(tok []byte) (string, bool) {
+		if len(tok) == 0 || tok[0] != '"' {
+			return "", false
+		}
+		content := tok[1 : len(tok)-1]
+		if bytes.IndexByte(content, '\\') < 0 {
+			return string(content), true
+		}
+		return unescape(content, false)
+	}
+	num := func(tok []byte) (float64, bool) {
+		if len(tok) == 0 || (tok[0] != '-' && !isDigit(tok[0])) {
+			return 0, false
+		}
+		f, _ := strconv.ParseFloat(string(tok), 64)
+		return f, true
+	}
+	strList := func(raw []byte) ([]string, bool) {
+		out := []string{}
+		ok := elements(raw, func(start, end int) bool {
+			s, ok := str(raw[start:end])
+			out = append(out, s)
+			return ok
+		})
+		return out, ok
+	}
+	ok = eachTopMember(givenJSON, func(key, v []byte) bool {
+		var ok bool
+		switch string(key) {
+		case "decisions":
+			if sawDecisions {
+				return false // gjson's Get takes the first of repeated keys
+			}
+			sawDecisions = true
+			ok = elements(v, func(start, end int) bool {
+				d := v[start:end:end]
+				if d[0] == '"' {
+					s, ok := str(d)
+					decisions = append(decisions, household.Decision{Text: s})
+					return ok
+				}
+				decisions = append(decisions, household.Decision{Object: json.RawMessage(d)})
+				return true
+			})
+		case "latencies":
+			latencies = []float64{}
+			ok = elements(v, func(start, end int) bool {
+				f, ok := num(v[start:end])
+				latencies = append(latencies, f)
+				return ok
+			})
+			keys |= keyLatencies
+		case "households":
+			households, ok = strList(v)
+			keys |= keyHouseholds
+		case "tools":
+			tools, ok = strList(v)
+			keys |= keyTools
+		case "timeouts":
+			timeouts, ok = strList(v)
+			keys |= keyTimeouts
+		case "toolSeconds":
+			toolSeconds, ok = num(v)
+			keys |= keyToolSeconds
+		case "maxDecisions":
+			maxDecisions, ok = wholeInt(v)
+			keys |= keyMaxDecisions
+		case "deadlineSeconds":
+			deadlineSeconds, ok = num(v)
+			keys |= keyDeadlineSeconds
+		default:
+			ok = true // gjson reads no other key
+		}
+		return ok
+	})
+	if !ok {
+		return household.Config{}, 0, false
+	}
+	cfg = household.NewConfig(decisions...)
+	if keys&keyLatencies != 0 {
+		cfg.Latencies = latencies
+	}
+	if keys&keyHouseholds != 0 {
+		cfg.Households = households
+	}
+	if keys&keyTools != 0 {
+		cfg.Tools = tools
+	}
+	if keys&keyTimeouts != 0 {
+		cfg.Timeouts = timeouts
+	}
+	if keys&keyToolSeconds != 0 {
+		cfg.ToolSeconds = toolSeconds
+	}
+	if keys&keyMaxDecisions != 0 {
+		cfg.MaxDecisions = maxDecisions
+	}
+	if keys&keyDeadlineSeconds != 0 {
+		cfg.DeadlineSeconds = deadlineSeconds
+	}
+	return cfg, keys, true
 }
 
 // strs reads an array of strings; an empty array is an empty, not a nil,
@@ -141,38 +304,84 @@ func each(v gjson.Result, f func(k, v gjson.Result) bool) {
 }
 
 func run(_ context.Context, givenJSON []byte, env scenario.Env) (scenario.Observation, error) {
-	cfg := readGiven(givenJSON)
+	cfg, keys := readGivenKeys(givenJSON)
 	cfg.Faults = household.Faults(env.Faults)
 	trace := env.Trace
-	narrateContext(trace, givenJSON, cfg)
+	narrateContext(trace, keys, cfg)
 	res, err := household.Run(cfg)
 	if err != nil {
 		// Schema and lint reject every input the model refuses, so this
 		// is a case that could not run, never a verdict.
 		return scenario.Observation{}, err
 	}
-	narrateRun(trace, cfg, res)
+	v := decodeRun(res)
+	narrateRun(trace, cfg, res, v)
 
-	result := plain(res.UserResult)
+	statuses := make([]any, len(res.Attempts))
+	for i, a := range res.Attempts {
+		statuses[i] = statusWord(a.Status)
+	}
 	obs := scenario.Observation{Values: map[string]any{
 		"outcome":        string(res.Outcome),
 		"effects":        float64(res.Effects),
 		"attempts":       float64(res.Recorded()),
 		"denied":         float64(res.Count(household.StatusDenied)),
 		"invalid":        float64(res.Count(household.StatusInvalid)),
-		"toolCalls":      plain(res.ToolCalls),
-		"statuses":       stringsValue(res.Statuses()),
-		"observations":   observations(res),
-		"result":         result,
-		"policyCode":     plain(res.PolicyCode),
+		"toolCalls":      v.toolCalls,
+		"statuses":       statuses,
+		"observations":   v.observations(res),
+		"result":         v.result,
+		"policyCode":     v.policyCode,
 		"modelCalls":     float64(res.ModelCalls),
 		"decisions":      float64(res.Decisions),
 		"claimsVerified": res.ClaimsVerified,
 		"diagnostics":    stringsValue(res.Diagnostics),
-		"resultExcludes": result,
+		"resultExcludes": v.result,
 	}}
-	obs.Boundary = boundary(givenJSON, env.Expected, cfg, res)
+	obs.Boundary = boundary(givenJSON, env.Expected, cfg, res, v)
 	return obs, nil
+}
+
+// runView is the plain form of every JSON text of a run's result, each
+// decoded once: the observation, the boundary counts and the narration
+// all read them, and decoding each anew was most of the adapter's cost.
+// The values are only read after decoding.
+type runView struct {
+	result, toolCalls, policyCode any
+	// obs and args are each attempt's observation and recorded
+	// arguments, as plain gives them ("" for an attempt without one).
+	obs, args []any
+}
+
+func decodeRun(res *household.Result) *runView {
+	v := &runView{
+		result:     plainOf(res.UserResult),
+		toolCalls:  plainOf(res.ToolCalls),
+		policyCode: plainOf(res.PolicyCode),
+		obs:        make([]any, len(res.Attempts)),
+		args:       make([]any, len(res.Attempts)),
+	}
+	for i := range res.Attempts {
+		v.obs[i] = plainOf(res.Attempts[i].Observation)
+		v.args[i] = plainOf(res.Attempts[i].Arguments)
+	}
+	return v
+}
+
+// statusWord is a status as an interface value; the four statuses are
+// constants, which cost no allocation.
+func statusWord(s household.Status) any {
+	switch s {
+	case household.StatusOK:
+		return string(household.StatusOK)
+	case household.StatusDenied:
+		return string(household.StatusDenied)
+	case household.StatusInvalid:
+		return string(household.StatusInvalid)
+	case household.StatusTimeout:
+		return string(household.StatusTimeout)
+	}
+	return string(s)
 }
 
 // plain decodes JSON text the model produced into plain JSON values.
@@ -192,11 +401,14 @@ func stringsValue(list []string) []any {
 	return out
 }
 
-func observations(res *household.Result) []any {
-	obs := res.Observations()
-	out := make([]any, len(obs))
-	for i, o := range obs {
-		out[i] = plain(o)
+// observations is the observation of each attempt that has one (every
+// attempt but a timeout), in order.
+func (v *runView) observations(res *household.Result) []any {
+	out := make([]any, 0, len(res.Attempts))
+	for i, a := range res.Attempts {
+		if a.Observation != nil {
+			out = append(out, v.obs[i])
+		}
 	}
 	return out
 }
@@ -207,7 +419,10 @@ func observations(res *household.Result) []any {
 // decision; the diagnostics when the runtime ended the run. resultExcludes
 // is an assertion an author makes, never proposed.
 func suggest(_ []byte, obs map[string]any) []string {
-	keys := []string{"outcome", "effects", "attempts"}
+	// Room for every key the function may add: growing the list cost
+	// allocations per case.
+	keys := make([]string, 0, 14)
+	keys = append(keys, "outcome", "effects", "attempts")
 	if n, _ := obs["attempts"].(float64); n > 0 || len(anyList(obs["statuses"])) > 0 {
 		keys = append(keys, "denied", "invalid", "toolCalls", "statuses", "observations")
 	}
@@ -243,10 +458,9 @@ func shape(key string, v any) (any, bool) {
 
 // narrateContext says what the case gives the runtime, defaults named as
 // such.
-func narrateContext(trace *scenario.Trace, givenJSON []byte, cfg household.Config) {
-	given := gjson.ParseBytes(givenJSON)
-	def := func(key string) string {
-		if given.Get(key).Exists() {
+func narrateContext(trace *scenario.Trace, keys givenKeys, cfg household.Config) {
+	def := func(key givenKeys) string {
+		if keys&key != 0 {
 			return ""
 		}
 		return " (default)"
@@ -265,23 +479,23 @@ func narrateContext(trace *scenario.Trace, givenJSON []byte, cfg household.Confi
 		}
 		lat = strings.Join(parts, ", ") + "; later requests take 0 s"
 	}
-	trace.Add("context", "%d scripted response(s); authorised households: %s%s; tools available: %s%s; workers that time out: %s%s",
-		len(cfg.Decisions), list(cfg.Households), def("households"), list(cfg.Tools), def("tools"), list(cfg.Timeouts), def("timeouts"))
-	trace.Add("context", "decision budget %d%s; deadline %s%s; each tool run takes %s%s; model latencies: %s%s",
-		cfg.MaxDecisions, def("maxDecisions"), seconds(cfg.DeadlineSeconds), def("deadlineSeconds"),
-		seconds(cfg.ToolSeconds), def("toolSeconds"), lat, def("latencies"))
+	trace.AddText("context", strconv.Itoa(len(cfg.Decisions))+" scripted response(s); authorised households: "+list(cfg.Households)+def(keyHouseholds)+
+		"; tools available: "+list(cfg.Tools)+def(keyTools)+"; workers that time out: "+list(cfg.Timeouts)+def(keyTimeouts))
+	trace.AddText("context", "decision budget "+strconv.Itoa(cfg.MaxDecisions)+def(keyMaxDecisions)+"; deadline "+seconds(cfg.DeadlineSeconds)+def(keyDeadlineSeconds)+
+		"; each tool run takes "+seconds(cfg.ToolSeconds)+def(keyToolSeconds)+"; model latencies: "+lat+def(keyLatencies))
 }
 
 // narrateRun copies the runtime's narration into the trace, decision by
 // decision, then says what the caller got.
-func narrateRun(trace *scenario.Trace, cfg household.Config, res *household.Result) {
+func narrateRun(trace *scenario.Trace, cfg household.Config, res *household.Result, v *runView) {
 	tools, households := set(cfg.Tools), set(cfg.Households)
 	for _, e := range res.Events {
 		trace.Start(e.Step)
 		text := e.Text
-		var n int
-		if _, err := fmt.Sscanf(text, "attempt %d passed admit", &n); err == nil && e.Kind == household.EventAdmitted && n >= 1 && n <= len(res.Attempts) {
-			text += " — " + admittedWhy(&res.Attempts[n-1], tools, households)
+		if e.Kind == household.EventAdmitted {
+			if n, ok := admittedAttempt(text); ok && n >= 1 && n <= len(res.Attempts) {
+				text += " — " + admittedWhy(&res.Attempts[n-1], v.args[n-1], tools, households)
+			}
 		}
 		trace.AddText(e.Kind, text)
 	}
@@ -293,26 +507,47 @@ func narrateRun(trace *scenario.Trace, cfg household.Config, res *household.Resu
 	for _, d := range res.Diagnostics {
 		trace.AddText("diagnostics", "restricted diagnostics: "+d)
 	}
-	trace.AddText("scorer", "claims verified: "+strconv.FormatBool(res.ClaimsVerified)+" — "+scorerWhy(res))
+	trace.AddText("scorer", "claims verified: "+strconv.FormatBool(res.ClaimsVerified)+" — "+scorerWhy(res, v))
+}
+
+// admittedAttempt reads the attempt number n of an admission line,
+// "attempt n passed admit ...", as fmt.Sscanf(text, "attempt %d passed
+// admit", &n) does. The runtime writes n in plain digits, read here
+// directly; any other text is left to Sscanf.
+func admittedAttempt(text string) (int, bool) {
+	if rest, ok := strings.CutPrefix(text, "attempt "); ok {
+		j := 0
+		for j < len(rest) && '0' <= rest[j] && rest[j] <= '9' {
+			j++
+		}
+		if j > 0 && rest[0] != '0' && strings.HasPrefix(rest[j:], " passed admit") {
+			if n, err := strconv.Atoi(rest[:j]); err == nil {
+				return n, true
+			}
+		}
+	}
+	var n int
+	_, err := fmt.Sscanf(text, "attempt %d passed admit", &n)
+	return n, err == nil
 }
 
 // admittedWhy says why admit let an attempt through, from the caller's
 // context and the recorded arguments.
-func admittedWhy(a *household.Attempt, tools, households map[string]bool) string {
+func admittedWhy(a *household.Attempt, recorded any, tools, households nameSet) string {
 	var parts []string
-	if tools[a.Name] {
+	if tools.has(a.Name) {
 		parts = append(parts, a.Name+" is available to the caller")
 	} else {
 		parts = append(parts, a.Name+" is not among the tools available")
 	}
-	args, _ := plain(a.Arguments).(map[string]any)
+	args, _ := recorded.(map[string]any)
 	if args != nil {
 		parts = append(parts, "the arguments are an object")
 	}
 	if h, ok := args["household"]; ok {
 		name, isString := h.(string)
 		switch {
-		case isString && households[name]:
+		case isString && households.has(name):
 			parts = append(parts, "household "+name+" is authorised")
 		case isString:
 			parts = append(parts, "household "+name+" is NOT among the authorised households")
@@ -326,14 +561,14 @@ func admittedWhy(a *household.Attempt, tools, households map[string]bool) string
 }
 
 // scorerWhy says in words why the scorer decided as it did.
-func scorerWhy(res *household.Result) string {
+func scorerWhy(res *household.Result, v *runView) string {
 	if res.ClaimsVerified {
 		return "every claim equals a recorded ok output plus its evidence_id"
 	}
 	if res.Outcome != household.Answered {
 		return "only an answered run can carry verified claims"
 	}
-	result, _ := plain(res.UserResult).(map[string]any)
+	result, _ := v.result.(map[string]any)
 	claims, ok := result["claims"].([]any)
 	if !ok || len(claims) == 0 {
 		return "the final result carries no claim"

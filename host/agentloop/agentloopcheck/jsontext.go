@@ -1,0 +1,521 @@
+package agentloopcheck
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"unicode/utf8"
+)
+
+// The readers here decode given blocks and arguments, and write the
+// narration's JSON, without encoding/json's reflection, which cost more
+// than running the runner itself. Each reader is strict and partial: it
+// accepts only well-formed JSON in the shapes it knows and answers
+// ok=false for anything else (invalid text, a key spelled differently, a
+// repeated key, a string with escapes where it wants the bytes, nesting
+// deeper than maxFastDepth). Its callers then run the encoding/json code
+// they used before, so odd input gets the same value or error as ever.
+
+// maxFastDepth bounds the nesting the readers follow.
+const maxFastDepth = 100
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && isSpace(b[i]) {
+		i++
+	}
+	return i
+}
+
+// scanString reads the string token at b[i] == '"' and returns the index
+// after it, or -1 when it is not a valid token. plain reports that the
+// token's bytes are its value: no escape, and valid UTF-8 (encoding/json
+// replaces invalid bytes). It jumps from quote to quote with
+// bytes.IndexByte, which scans long texts many bytes at a time.
+func scanString(b []byte, i int) (end int, plain bool) {
+	start := i + 1
+	j := start
+	plain = true
+	for {
+		q := bytes.IndexByte(b[j:], '"')
+		if q < 0 {
+			return -1, false
+		}
+		q += j
+		esc := bytes.IndexByte(b[j:q], '\\')
+		if esc < 0 {
+			noControl, ascii := textRun(b[j:q])
+			if !noControl {
+				return -1, false
+			}
+			// Without an escape, b[j:q] is the whole content.
+			return q + 1, plain && (ascii || utf8.Valid(b[start:q]))
+		}
+		esc += j
+		if !noControl(b[j:esc]) {
+			return -1, false
+		}
+		plain = false
+		if esc+1 >= len(b) {
+			return -1, false
+		}
+		switch b[esc+1] {
+		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			j = esc + 2
+		case 'u':
+			if esc+5 >= len(b) || !isHex(b[esc+2]) || !isHex(b[esc+3]) || !isHex(b[esc+4]) || !isHex(b[esc+5]) {
+				return -1, false
+			}
+			j = esc + 6
+		default:
+			return -1, false
+		}
+	}
+}
+
+// skipString is scanString without the plain flag: it only checks the
+// token, sparing the UTF-8 check of long texts that are only skipped.
+func skipString(b []byte, i int) int {
+	j := i + 1
+	for {
+		q := bytes.IndexByte(b[j:], '"')
+		if q < 0 {
+			return -1
+		}
+		q += j
+		esc := bytes.IndexByte(b[j:q], '\\')
+		if esc < 0 {
+			if !noControl(b[j:q]) {
+				return -1
+			}
+			return q + 1
+		}
+		esc += j
+		if !noControl(b[j:esc]) || esc+1 >= len(b) {
+			return -1
+		}
+		switch b[esc+1] {
+		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			j = esc + 2
+		case 'u':
+			if esc+5 >= len(b) || !isHex(b[esc+2]) || !isHex(b[esc+3]) || !isHex(b[esc+4]) || !isHex(b[esc+5]) {
+				return -1
+			}
+			j = esc + 6
+		default:
+			return -1
+		}
+	}
+}
+
+// textRun reports whether b holds no control byte, and whether it is all
+// ASCII (which is then valid UTF-8, with no need to check). It reads eight
+// bytes at a time: x-0x20…20 borrows into the high bit of a lane exactly
+// when that byte is below 0x20 (the "has a byte less than n" test, n ≤
+// 0x80), and a high bit set in any lane is a byte beyond ASCII.
+func textRun(b []byte) (noControl, ascii bool) {
+	var high uint64
+	for len(b) >= 8 {
+		x := binary.LittleEndian.Uint64(b)
+		if (x-0x2020202020202020)&^x&0x8080808080808080 != 0 {
+			return false, false
+		}
+		high |= x
+		b = b[8:]
+	}
+	for _, c := range b {
+		if c < 0x20 {
+			return false, false
+		}
+		high |= uint64(c)
+	}
+	return true, high&0x8080808080808080 == 0
+}
+
+// noControl reports whether b holds no control byte, which a JSON string
+// may not hold unescaped. It tests eight bytes at a time: x-0x20…20 borrows
+// into the high bit of a lane exactly when that byte is below 0x20 (the
+// "has a byte less than n" test, n ≤ 0x80), which long texts make worth it.
+func noControl(b []byte) bool {
+	for len(b) >= 8 {
+		x := binary.LittleEndian.Uint64(b)
+		if (x-0x2020202020202020)&^x&0x8080808080808080 != 0 {
+			return false
+		}
+		b = b[8:]
+	}
+	for _, c := range b {
+		if c < 0x20 {
+			return false
+		}
+	}
+	return true
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// scanNumber reads a JSON number at b[i] and returns the index after it,
+// or -1.
+func scanNumber(b []byte, i int) int {
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && '1' <= b[i] && b[i] <= '9':
+		for i < len(b) && isDigit(b[i]) {
+			i++
+		}
+	default:
+		return -1
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		if i >= len(b) || !isDigit(b[i]) {
+			return -1
+		}
+		for i < len(b) && isDigit(b[i]) {
+			i++
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if i >= len(b) || !isDigit(b[i]) {
+			return -1
+		}
+		for i < len(b) && isDigit(b[i]) {
+			i++
+		}
+	}
+	return i
+}
+
+func scanLiteral(b []byte, i int, word string) int {
+	if len(b)-i < len(word) || string(b[i:i+len(word)]) != word {
+		return -1
+	}
+	return i + len(word)
+}
+
+// scanValue checks the value at b[i] and returns the index after it, or -1.
+// It loops over containers itself, without the walkers' callbacks: it is
+// what skips every value the readers do not keep.
+func scanValue(b []byte, i, depth int) int {
+	if i >= len(b) {
+		return -1
+	}
+	switch c := b[i]; {
+	case c == '"':
+		return skipString(b, i)
+	case c == '{' || c == '[':
+		if depth >= maxFastDepth {
+			return -1
+		}
+		closing := byte(']')
+		if c == '{' {
+			closing = '}'
+		}
+		i = skipSpace(b, i+1)
+		if i < len(b) && b[i] == closing {
+			return i + 1
+		}
+		for {
+			if c == '{' {
+				if i >= len(b) || b[i] != '"' {
+					return -1
+				}
+				if i = skipString(b, i); i < 0 {
+					return -1
+				}
+				if i = skipSpace(b, i); i >= len(b) || b[i] != ':' {
+					return -1
+				}
+				i = skipSpace(b, i+1)
+			}
+			if i = scanValue(b, i, depth+1); i < 0 {
+				return -1
+			}
+			if i = skipSpace(b, i); i >= len(b) {
+				return -1
+			}
+			if b[i] == closing {
+				return i + 1
+			}
+			if b[i] != ',' {
+				return -1
+			}
+			i = skipSpace(b, i+1)
+		}
+	case c == '-' || isDigit(c):
+		return scanNumber(b, i)
+	case c == 't':
+		return scanLiteral(b, i, "true")
+	case c == 'f':
+		return scanLiteral(b, i, "false")
+	case c == 'n':
+		return scanLiteral(b, i, "null")
+	}
+	return -1
+}
+
+// wholeValue reports whether raw is exactly one valid JSON value within
+// maxFastDepth, with optional surrounding whitespace.
+func wholeValue(raw []byte) bool {
+	end := scanValue(raw, skipSpace(raw, 0), 0)
+	return end >= 0 && skipSpace(raw, end) == len(raw)
+}
+
+// eachMember walks the object at b[i] == '{'. For each member it calls f
+// with the key's token (quotes included, and whether its bytes between the
+// quotes are its value) and where the value starts; f reads the value and
+// returns where it ends, or -1 to stop. eachMember returns the index after
+// the object, or -1 when the object is not valid or f stopped.
+func eachMember(b []byte, i int, f func(keyTok []byte, plain bool, start int) int) int {
+	if i >= len(b) || b[i] != '{' {
+		return -1
+	}
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return i + 1
+	}
+	for {
+		if i >= len(b) || b[i] != '"' {
+			return -1
+		}
+		kEnd, plain := scanString(b, i)
+		if kEnd < 0 {
+			return -1
+		}
+		key := b[i:kEnd]
+		i = skipSpace(b, kEnd)
+		if i >= len(b) || b[i] != ':' {
+			return -1
+		}
+		if i = f(key, plain, skipSpace(b, i+1)); i < 0 {
+			return -1
+		}
+		if i = skipSpace(b, i); i >= len(b) {
+			return -1
+		}
+		if b[i] == '}' {
+			return i + 1
+		}
+		if b[i] != ',' {
+			return -1
+		}
+		i = skipSpace(b, i+1)
+	}
+}
+
+// eachElement walks the array at b[i] == '[' as eachMember walks an object.
+func eachElement(b []byte, i int, f func(start int) int) int {
+	if i >= len(b) || b[i] != '[' {
+		return -1
+	}
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == ']' {
+		return i + 1
+	}
+	for {
+		if i = f(i); i < 0 {
+			return -1
+		}
+		if i = skipSpace(b, i); i >= len(b) {
+			return -1
+		}
+		if b[i] == ']' {
+			return i + 1
+		}
+		if b[i] != ',' {
+			return -1
+		}
+		i = skipSpace(b, i+1)
+	}
+}
+
+// plainString returns the value of a string token whose bytes are its
+// value; ok is false for any other token.
+func plainString(tok []byte) (string, bool) {
+	if len(tok) < 2 || tok[0] != '"' {
+		return "", false
+	}
+	end, plain := scanString(tok, 0)
+	if end != len(tok) || !plain {
+		return "", false
+	}
+	return string(tok[1 : len(tok)-1]), true
+}
+
+// stringToken returns the value of a valid string token, as json.Unmarshal
+// into a string gives it; ok is false for any other text.
+func stringToken(tok []byte) (string, bool) {
+	if len(tok) == 0 || tok[0] != '"' {
+		return "", false
+	}
+	if end, plain := scanString(tok, 0); end == len(tok) && plain {
+		return string(tok[1 : len(tok)-1]), true
+	}
+	var s string
+	return s, json.Unmarshal(tok, &s) == nil
+}
+
+// appendCompact appends a valid JSON text without the whitespace outside
+// its strings, which is all json.Compact changes in valid JSON. Strings
+// and runs of other bytes are copied whole.
+func appendCompact(dst, src []byte) []byte {
+	for i := 0; i < len(src); {
+		switch c := src[i]; {
+		case c == '"':
+			end := stringEnd(src, i)
+			dst = append(dst, src[i:end]...)
+			i = end
+		case isSpace(c):
+			i++
+		default:
+			j := i + 1
+			for j < len(src) && src[j] != '"' && !isSpace(src[j]) {
+				j++
+			}
+			dst = append(dst, src[i:j]...)
+			i = j
+		}
+	}
+	return dst
+}
+
+// stringEnd returns the index after the string that starts at b[i] in valid
+// JSON: after the first quote not escaped by an odd run of backslashes.
+func stringEnd(b []byte, i int) int {
+	j := i + 1
+	for {
+		q := bytes.IndexByte(b[j:], '"')
+		if q < 0 {
+			return len(b)
+		}
+		q += j
+		k := q
+		for k > i+1 && b[k-1] == '\\' {
+			k--
+		}
+		if (q-k)%2 == 0 {
+			return q + 1
+		}
+		j = q + 1
+	}
+}
+
+// appendString appends s as a json.Encoder with SetEscapeHTML(false)
+// quotes it: \" \\ \b \f \n \r \t, \u00XX for other control bytes, \ufffd
+// for invalid UTF-8, and \u2028 and \u2029.
+func appendString(dst []byte, s string) []byte {
+	const hexDigits = "0123456789abcdef"
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if i+8 <= len(s) && safe8(s, i) {
+			i += 8
+			continue
+		}
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				dst = append(dst, '\\', c)
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+			i++
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// safe8 reports whether the eight bytes at s[i:] are written as they are
+// in a JSON string: printable ASCII other than " and \. It tests the eight
+// at once (a zero lane of x^c borrows; a lane below 0x20 borrows from
+// x-0x20…20): long texts are mostly such bytes.
+func safe8(s string, i int) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+	q, bs := x^'"'*ones, x^'\\'*ones
+	bad := (x-0x20*ones)&^x&highs | x&highs | (q-ones)&^q&highs | (bs-ones)&^bs&highs
+	return bad == 0
+}
+
+// objectKeys reads a JSON object as json.Unmarshal into a
+// map[string]json.RawMessage does: the number of distinct keys and the
+// value of key (the last one written). ok is false when it cannot tell so:
+// raw is not one valid object within maxFastDepth.
+func objectKeys(raw []byte, key string) (distinct int, value []byte, has, ok bool) {
+	var buf [8][]byte
+	keys := buf[:0]
+	end := eachMember(raw, skipSpace(raw, 0), func(keyTok []byte, plain bool, start int) int {
+		end := scanValue(raw, start, 1)
+		if end < 0 {
+			return -1
+		}
+		k := keyTok[1 : len(keyTok)-1]
+		if !plain {
+			s, ok := stringToken(keyTok)
+			if !ok {
+				return -1
+			}
+			k = []byte(s)
+		}
+		if string(k) == key {
+			value, has = raw[start:end], true
+		}
+		for _, seen := range keys {
+			if bytes.Equal(seen, k) {
+				return end
+			}
+		}
+		keys = append(keys, k)
+		return end
+	})
+	return len(keys), value, has, end >= 0 && skipSpace(raw, end) == len(raw)
+}

@@ -1,0 +1,216 @@
+package agentloopcheck
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/rand"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/deskcheck/deskcheck/host/agentloop"
+	"github.com/stretchr/testify/require"
+)
+
+// The readers and writers of jsontext.go stand in for encoding/json and
+// gjson when they can. These tests hold each to the code it stands in for.
+
+// variants returns the bundled givens and rewritings of them that the
+// schema would refuse but readGiven still takes.
+func variants(t *testing.T) []string {
+	t.Helper()
+	rng := rand.New(rand.NewSource(7))
+	edits := []func(string) string{
+		func(s string) string { return strings.Replace(s, `"tool"`, `"Tool"`, 1) },
+		func(s string) string { return strings.Replace(s, `"script"`, `"script": [], "script"`, 1) },
+		func(s string) string { return strings.Replace(s, `{`, `{"extra": 1, `, 1) },
+		func(s string) string { return strings.Replace(s, `"args"`, `"final": "x", "args"`, 1) },
+		func(s string) string { return strings.Replace(s, `"calc"`, `"c\u0061lc"`, -1) },
+		func(s string) string { return strings.Replace(s, `"tool": "`, `"tool": null, "x": "`, 1) },
+		func(s string) string { return s + " trailing" },
+		func(s string) string { return strings.Replace(s, `}`, `, "maxSteps": 2.5}`, 1) },
+		func(s string) string { return strings.Replace(s, `{`, `{"maxCalls": -0, "writeGranted": true, `, 1) },
+		func(s string) string { return strings.Replace(s, `{`, `{"writeGranted": null, `, 1) },
+		func(s string) string {
+			return strings.Replace(s, `"script": [`, `"script": [{"final": "caf\u00e9"},`, 1)
+		},
+		func(s string) string { return strings.Replace(s, " ", "\n\t", -1) },
+		func(s string) string { return s[:len(s)/2] },
+	}
+	var out []string
+	for _, c := range readDesk(t, deskPath) {
+		g := string(c.Given)
+		out = append(out, g)
+		for range 30 {
+			v := g
+			for range 1 + rng.Intn(2) {
+				v = edits[rng.Intn(len(edits))](v)
+			}
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func TestGivenReaderMatchesDecoder(t *testing.T) {
+	fast := 0
+	for _, v := range variants(t) {
+		g, ok := readGivenFast([]byte(v))
+		if !ok {
+			continue
+		}
+		fast++
+		want, err := decodeGiven([]byte(v))
+		require.NoError(t, err, v)
+		require.Equal(t, want, g, v)
+	}
+	require.Greater(t, fast, 100)
+}
+
+func TestRowsReaderMatchesGJSON(t *testing.T) {
+	var raws []string
+	for _, c := range readDesk(t, deskPath) {
+		for _, f := range c.Expected {
+			if f.Key == "rows" {
+				raws = append(raws, string(f.Raw))
+			}
+		}
+	}
+	raws = append(raws, `[]`, `[[1,"calc","executed","x"],[2]]`, `[[1,"c\u0061lc","blocked","ValueError: Unknown tool"]]`,
+		`[[1,"calc",5,null]]`, `[{"1":"x"}]`, `["x"]`, `[[1,"calc","executed","x","extra"]]`, `[[1,"calc"]] x`, `{}`, `[`)
+	for _, raw := range raws {
+		if got, ok := readRows([]byte(raw)); ok {
+			want, wok := rowsGJSON([]byte(raw))
+			require.True(t, wok, raw)
+			require.Equal(t, want, got, raw)
+		}
+	}
+}
+
+func TestObjectKeysMatchUnmarshal(t *testing.T) {
+	raws := []string{`{}`, `{"expression":"1"}`, ` {"expression" : "1" , "x": 2} `, `{"expression":"1","expression":"2"}`,
+		`{"expr\u0065ssion":"1"}`, `{"a":{"b":[1,2]},"a":null}`, `{"expression":"1"} x`, `{`, `[]`, "{\"\xff\":1}"}
+	for _, raw := range raws {
+		for _, key := range []string{"expression", "a"} {
+			n, v, has, ok := objectKeys([]byte(raw), key)
+			if !ok {
+				continue
+			}
+			wn, wv, whas, wok := objectKeysJSON([]byte(raw), key)
+			require.True(t, wok, raw)
+			require.Equal(t, [3]any{wn, string(wv), whas}, [3]any{n, string(v), has}, raw)
+		}
+	}
+}
+
+// referenceShowArgs and referenceQuoted are the narration helpers as they
+// were written with encoding/json.
+func referenceShowArgs(raw json.RawMessage) string {
+	if raw == nil {
+		return "(no args)"
+	}
+	var buf bytes.Buffer
+	if json.Compact(&buf, raw) != nil {
+		return string(raw)
+	}
+	s := buf.String()
+	if n := utf8.RuneCountInString(s); n > maxShownArgs {
+		cut := 0
+		for i := range s {
+			if cut == maxShownArgs {
+				s = s[:i] + fmt.Sprintf("… (%d characters)", n)
+				break
+			}
+			cut++
+		}
+	}
+	return s
+}
+
+func referenceQuoted(xs []string) string {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(xs) != nil || len(xs) == 0 {
+		return "[]"
+	}
+	return strings.TrimSuffix(buf.String(), "\n")
+}
+
+func TestNarrationWritersMatchReference(t *testing.T) {
+	rng := rand.New(rand.NewSource(8))
+	pieces := []string{"a", " ", "\"", "\\", "\n", "\x01", "<", "&", "é", "😀", "\u2028", "\xff", "abcdefghij"}
+	for range 5000 {
+		var b strings.Builder
+		for range rng.Intn(10) {
+			b.WriteString(pieces[rng.Intn(len(pieces))])
+		}
+		s := b.String()
+		xs := []string{s, s + "x"}[:rng.Intn(3)%2+rng.Intn(2)]
+		require.Equal(t, referenceQuoted(xs), quoted(xs), "%q", xs)
+		enc, _ := json.Marshal(s)
+		arg := json.RawMessage(`{ "text" : ` + string(enc) + ` , "n": [1, 2] }`)
+		require.Equal(t, referenceShowArgs(arg), showArgs(arg), "%q", arg)
+	}
+	for _, raw := range []string{`{ "a" : 1 }`, ``, `not json`, `"` + strings.Repeat("é", 100) + `"`, `[1, "a b", {"c" : "\" }"}]`} {
+		var r json.RawMessage
+		if raw != "" {
+			r = json.RawMessage(raw)
+		}
+		require.Equal(t, referenceShowArgs(r), showArgs(r), raw)
+	}
+}
+
+// referenceRefusal is refusal as it was written with encoding/json.
+func referenceRefusal(e entry, writeGranted bool, validated, maxCalls int) agentloop.Refusal {
+	name, write, known := toolArgument(*e.Tool)
+	switch {
+	case !known:
+		return agentloop.RefusedUnknownTool
+	case write && !writeGranted:
+		return agentloop.RefusedNotGranted
+	}
+	raw := e.Args
+	if raw == nil {
+		raw = json.RawMessage("{}")
+	}
+	var args map[string]json.RawMessage
+	if first := firstByte(raw); first != '{' || json.Unmarshal(raw, &args) != nil {
+		return agentloop.RefusedArgumentNames
+	}
+	value, has := args[name]
+	if !has || len(args) != 1 {
+		return agentloop.RefusedArgumentNames
+	}
+	var s string
+	if firstByte(value) != '"' || json.Unmarshal(value, &s) != nil || utf8.RuneCountInString(s) > agentloop.MaxArgChars {
+		return agentloop.RefusedShortStrings
+	}
+	if validated >= maxCalls {
+		return agentloop.RefusedBudget
+	}
+	return agentloop.NotRefused
+}
+
+func TestRefusalMatchesReference(t *testing.T) {
+	values := []string{`"1+2"`, `"caf\u00e9"`, `"\ud800"`, "\"\xff\"", `"` + strings.Repeat("é", 201) + `"`, `"` + strings.Repeat("a", 200) + `"`,
+		`5`, `null`, `[1]`, `{"a":1}`, ` "a\"b" `}
+	var args []json.RawMessage
+	args = append(args, nil, json.RawMessage(` `), json.RawMessage(`[]`), json.RawMessage(`{`), json.RawMessage(`{}`), json.RawMessage(`{"expression":"1"} x`))
+	for _, v := range values {
+		for _, k := range []string{"expression", "text", "user_id", "expr\\u0065ssion", "x"} {
+			args = append(args, json.RawMessage(` { "`+k+`" : `+v+` } `), json.RawMessage(`{"`+k+`":`+v+`,"`+k+`":`+v+`}`), json.RawMessage(`{"`+k+`":`+v+`,"y":1}`))
+		}
+	}
+	for _, a := range args {
+		for _, tool := range []string{"calc", "lookup_user", "save_draft", "shell"} {
+			e := entry{Tool: &tool, Args: a}
+			for _, granted := range []bool{false, true} {
+				for _, validated := range []int{0, 3} {
+					require.Equal(t, referenceRefusal(e, granted, validated, 3), refusal(e, granted, validated, 3), "%s %q", tool, a)
+				}
+			}
+		}
+	}
+}

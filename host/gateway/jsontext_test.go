@@ -1,0 +1,192 @@
+package gateway
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/rand"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The readers and writers of jsontext.go stand in for encoding/json on the
+// model's hot path. These tests hold each to encoding/json (or to the
+// function it replaced) wherever it answers: on the canonical seeds, on
+// requests and records of every shape, and on random documents and
+// strings.
+
+var textSeeds = append([]string{
+	`{"action":"read","resource":"ops/orders","arguments":{}}`,
+	` {"action" : "read", "resource":"ops/orders" , "arguments":{"a":[1,{"b":null}]}} `,
+	`{"action":"read","action":"create_draft","Action":1,"\u0061ction":"x"}`,
+	`[{"id":"o-1","n":1.50,"m":-0,"e":1E2,"note":"<b>&</b>"},{"x":"\u2028\u0000\t\"\\\/"},[],{}]`,
+	`[{"note":"a","note":"b"},"\ud83d\ude00","\ud800","\udc00x",1e400,-1e400]`,
+	"\"\xff\xfe\"", "{\"k\xff\":\"v\xc3\"}", `{"a":}`, `{"a"}`, `[1,]`, `01`, `"\x"`, `"\u12"`, `[1] 2`, ``, ` `, `nul`, `tru`,
+	`"` + strings.Repeat("é", 300) + `"`, `{"text":"` + strings.Repeat("x", 2001) + `"}`,
+}, canonSeeds...)
+
+func TestJSONReadersMatchEncodingJSON(t *testing.T) {
+	rng := rand.New(rand.NewSource(2))
+	docs := append([]string{}, textSeeds...)
+	for range 5000 {
+		docs = append(docs, randomJSON(rng, 0))
+	}
+	for _, doc := range docs {
+		checkReaders(t, []byte(doc))
+	}
+}
+
+func FuzzJSONReaders(f *testing.F) {
+	for _, s := range textSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, doc []byte) { checkReaders(t, doc) })
+}
+
+func checkReaders(t *testing.T, doc []byte) {
+	t.Helper()
+	valid := json.Valid(doc)
+	if wholeValue(doc) {
+		require.True(t, valid, "wholeValue accepts what json.Valid refuses: %q", doc)
+	}
+	if !valid {
+		return
+	}
+
+	// A request's members.
+	if m, ok := readMembers(doc, nil); ok {
+		var want map[string]json.RawMessage
+		require.NoError(t, json.Unmarshal(doc, &want), "%q", doc)
+		got := map[string]string{}
+		for _, x := range m {
+			got[string(x.key)] = string(x.raw)
+		}
+		wantText := map[string]string{}
+		for k, v := range want {
+			wantText[k] = string(v)
+		}
+		require.Equal(t, wantText, got, "members of %q", doc)
+		for k := range want {
+			s, ok := stringMember(m, k)
+			var ws string
+			wok := kindOf(want[k]) == "string" && json.Unmarshal(want[k], &ws) == nil
+			require.Equal(t, wok, ok, "%q %q", doc, k)
+			require.Equal(t, ws, s, "%q %q", doc, k)
+		}
+	}
+
+	// Records, decoded with number literals kept.
+	if v, end := parseValue(doc, skipSpace(doc, 0), 0); end >= 0 && skipSpace(doc, end) == len(doc) {
+		want, err := decodeValue(doc)
+		require.NoError(t, err, "%q", doc)
+		require.Equal(t, want, v, "%q", doc)
+
+		// Their snapshot.
+		got, ok := appendValue(nil, v)
+		require.True(t, ok, "%q", doc)
+		wantSnap, err := marshal(want)
+		require.NoError(t, err)
+		require.Equal(t, string(wantSnap), string(got), "%q", doc)
+	}
+
+	// The narration's compact form.
+	var compact bytes.Buffer
+	require.NoError(t, json.Compact(&compact, doc))
+	require.Equal(t, compact.String(), string(appendCompact(nil, doc)), "%q", doc)
+}
+
+func TestAppendStringMatchesEncodingJSON(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	pieces := []string{"a", "Z", " ", "\"", "\\", "/", "\b", "\f", "\n", "\r", "\t", "\x00", "\x1f", "\x7f", "<", ">", "&",
+		"é", "😀", "\u2028", "\u2029", "\ufffd", "\xff", "\xc3", "\xed\xa0\x80", "abcdefgh", "<script>"}
+	for range 20000 {
+		var b strings.Builder
+		for range rng.Intn(12) {
+			b.WriteString(pieces[rng.Intn(len(pieces))])
+		}
+		s := b.String()
+		html, err := json.Marshal(s)
+		require.NoError(t, err)
+		require.Equal(t, string(html), string(appendString(nil, s, true)), "%q", s)
+		plain, err := marshal(s)
+		require.NoError(t, err)
+		require.Equal(t, string(plain), string(appendString(nil, s, false)), "%q", s)
+	}
+}
+
+func TestAuditJSONMatchesMarshal(t *testing.T) {
+	str := func(s string) *string { return &s }
+	events := []AuditEvent{
+		{Sequence: 1, Principal: "synthetic-operator", Decision: DecisionDeny, Reason: ReasonEnvelopeNotObject},
+		{Sequence: 12, Principal: "<p>&\"\\", Action: str("read"), Resource: str("ops/orders"), ApprovalID: str("ap-\u2028"),
+			ApprovalStateBefore: str("approved"), ApprovalStateAfter: str("consumed"), Decision: DecisionAllow, Reason: ReasonAllowed,
+			ArgumentDigest: str("sha256:" + strings.Repeat("a", 64)), EffectCount: 3},
+		{Sequence: -1, Principal: "\xff", Action: str(""), EffectCount: -2},
+	}
+	for _, ev := range events {
+		want, err := json.Marshal(ev)
+		require.NoError(t, err)
+		assert.Equal(t, string(want), string(ev.appendJSON(nil)))
+	}
+}
+
+func TestAppendClippedMatchesClip(t *testing.T) {
+	rng := rand.New(rand.NewSource(4))
+	pieces := []string{"a", "é", "😀", "\xff", "\xe2\x82", " ", "…"}
+	for range 5000 {
+		var b strings.Builder
+		for range rng.Intn(40) {
+			b.WriteString(pieces[rng.Intn(len(pieces))])
+		}
+		n := rng.Intn(30)
+		s := b.String()
+		require.Equal(t, "x"+clip(s, n), string(appendClipped([]byte("x"), []byte(s), n)), "%q %d", s, n)
+	}
+}
+
+func TestLaneTests(t *testing.T) {
+	// noControl, textRun and safe8 test eight bytes at once; every byte value in
+	// every lane, next to safe and unsafe neighbours, must give what a
+	// byte-by-byte test gives.
+	naiveSafe := func(b []byte, html bool) bool {
+		for _, c := range b {
+			if c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || html && (c == '<' || c == '>' || c == '&') {
+				return false
+			}
+		}
+		return true
+	}
+	naiveNoControl := func(b []byte) bool {
+		for _, c := range b {
+			if c < 0x20 {
+				return false
+			}
+		}
+		return true
+	}
+	for _, fill := range []byte{'a', 0x20, 0x7f, 0x80, 0xff, 0x00, '"'} {
+		for lane := range 8 {
+			for v := range 256 {
+				b := bytes.Repeat([]byte{fill}, 8)
+				b[lane] = byte(v)
+				require.Equal(t, naiveNoControl(b), noControl(b), "%x", b)
+				for _, n := range []int{8, 5} {
+					noCtl, ascii := textRun(b[:n])
+					naiveASCII := true
+					for _, c := range b[:n] {
+						naiveASCII = naiveASCII && c < 0x80
+					}
+					require.Equal(t, naiveNoControl(b[:n]), noCtl, "%x", b[:n])
+					if noCtl {
+						require.Equal(t, naiveASCII, ascii, "%x", b[:n])
+					}
+				}
+				for _, html := range []bool{false, true} {
+					require.Equal(t, naiveSafe(b, html), safe8(string(b), 0, html), "%x html=%v", b, html)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,240 @@
+package householdcheck
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/tidwall/gjson"
+
+	"github.com/deskcheck/deskcheck/host/household"
+	"github.com/deskcheck/deskcheck/scenario"
+)
+
+// The readers of jsontext.go and readGivenFast stand in for gjson and
+// encoding/json when they can. These tests hold each to the code it
+// stands in for.
+
+// deskCases returns the given and expected blocks of a desk file.
+func deskCases(t *testing.T, path string) (givens []string, expecteds [][]scenario.Field) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	gjson.GetBytes(data, "cases").ForEach(func(_, c gjson.Result) bool {
+		givens = append(givens, c.Get("given").Raw)
+		var fs []scenario.Field
+		c.Get("expected").ForEach(func(k, v gjson.Result) bool {
+			fs = append(fs, scenario.Field{Key: k.Str, Raw: []byte(v.Raw)})
+			return true
+		})
+		expecteds = append(expecteds, fs)
+		return true
+	})
+	return givens, expecteds
+}
+
+func TestGivenReaderMatchesGJSON(t *testing.T) {
+	rng := rand.New(rand.NewSource(11))
+	edits := []func(string) string{
+		func(s string) string { return strings.Replace(s, `"decisions"`, `"decisions": [], "decisions"`, 1) },
+		func(s string) string {
+			return strings.Replace(s, `{`, `{"tools": ["future_value"], "tools": ["concentration"], `, 1)
+		},
+		func(s string) string { return strings.Replace(s, `{`, `{"households": "hh-anand", `, 1) },
+		func(s string) string { return strings.Replace(s, `{`, `{"latencies": [1, "2", true], `, 1) },
+		func(s string) string {
+			return strings.Replace(s, `{`, `{"maxDecisions": 2.7, "toolSeconds": "0.5", `, 1)
+		},
+		func(s string) string {
+			return strings.Replace(s, `{`, `{"deadlineSeconds": 1e400, "maxDecisions": 99999999999999999999, `, 1)
+		},
+		func(s string) string { return strings.Replace(s, `"hh-anand"`, `"hh-\u0061nand"`, -1) },
+		func(s string) string { return strings.Replace(s, `"hh-anand"`, `"hh-\ud83d\ude00"`, 1) },
+		func(s string) string {
+			return strings.Replace(s, `"decisions": [`, `"decisions": ["raw \"text\" \u00e9", 5, null, `, 1)
+		},
+		func(s string) string { return strings.Replace(s, `"decisions"`, `"dec\u0069sions"`, 1) },
+		func(s string) string { return strings.Replace(s, `{`, `{"unknown": {"a": [1, 2]}, `, 1) },
+		func(s string) string { return s + " trailing" },
+		func(s string) string { return s[:len(s)/2] },
+		func(s string) string { return strings.Replace(s, " ", "\n\t", -1) },
+	}
+	var all []string
+	for _, path := range []string{"../../../cases/household-desk.json", more} {
+		givens, _ := deskCases(t, path)
+		for _, g := range givens {
+			all = append(all, g)
+			for range 25 {
+				v := g
+				for range 1 + rng.Intn(2) {
+					v = edits[rng.Intn(len(edits))](v)
+				}
+				all = append(all, v)
+			}
+		}
+	}
+	fast := 0
+	for _, g := range all {
+		cfg, keys, ok := readGivenFast([]byte(g))
+		if !ok {
+			continue
+		}
+		fast++
+		wcfg, wkeys := readGivenGJSON([]byte(g))
+		require.Equal(t, wkeys, keys, g)
+		require.Equal(t, fmt.Sprintf("%q", wcfg.Decisions), fmt.Sprintf("%q", cfg.Decisions), g)
+		wcfg.Decisions, cfg.Decisions = nil, nil
+		require.Equal(t, wcfg, cfg, g)
+	}
+	require.Greater(t, fast, 300)
+}
+
+// referenceReadExpected is readExpected as it was written, with gjson.
+func referenceReadExpected(expected []scenario.Field) expectedScript {
+	e := expectedScript{fields: expected, toolCalls: -1, observations: -1}
+	length := func(v gjson.Result) int {
+		n := 0
+		each(v, func(_, _ gjson.Result) bool { n++; return true })
+		return n
+	}
+	for _, f := range expected {
+		v := gjson.ParseBytes(f.Raw)
+		switch f.Key {
+		case "effects":
+			e.effects = int(v.Int())
+		case "attempts":
+			e.attempts = int(v.Int())
+		case "denied":
+			e.denied = int(v.Int())
+		case "invalid":
+			e.invalid = int(v.Int())
+		case "toolCalls":
+			e.toolCalls = length(v)
+		case "observations":
+			e.observations = length(v)
+		case "statuses":
+			s := &statusCounts{}
+			each(v, func(_, x gjson.Result) bool {
+				s.list = append(s.list, x.Str)
+				switch household.Status(x.Str) {
+				case household.StatusOK:
+					s.ok++
+				case household.StatusDenied:
+					s.denied++
+				case household.StatusInvalid:
+					s.invalid++
+				case household.StatusTimeout:
+					s.timeout++
+				}
+				return true
+			})
+			e.statuses = s
+		}
+	}
+	return e
+}
+
+func TestExpectedReaderMatchesGJSON(t *testing.T) {
+	var blocks [][]scenario.Field
+	for _, path := range []string{"../../../cases/household-desk.json", more} {
+		_, expecteds := deskCases(t, path)
+		blocks = append(blocks, expecteds...)
+	}
+	odd := []string{`2.7`, `"3"`, `true`, `null`, `-0`, `99999999999999999999`, `1e2`, `[]`, `[1, [2], {"a": 3}]`, `{"a": 1}`, `"x"`,
+		`["ok", "d\u0065nied", 5, null, "timeout"]`, `["ok", "\ud800"]`, `[`, `[1,]`}
+	for _, key := range []string{"effects", "attempts", "denied", "invalid", "toolCalls", "observations", "statuses"} {
+		for _, raw := range odd {
+			blocks = append(blocks, []scenario.Field{{Key: key, Raw: []byte(raw)}, {Key: "effects", Raw: []byte(`1`)}})
+		}
+	}
+	for _, b := range blocks {
+		require.Equal(t, referenceReadExpected(b), readExpected(b), "%s", b)
+	}
+}
+
+func TestPlainJSONMatchesUnmarshal(t *testing.T) {
+	texts := []string{`null`, `[1,1.50,-0,1e2,"<a&b>",{"z":[true,false,null],"a":"\u2028\u00e9\ud83d\ude00\ud800"}]`,
+		`{"a":1,"a":2}`, `[1e400]`, "\"\xff\"", "\"\xff\\n\"", `"\"quoted\" \\ \/ \t"`, `[[[]]]`, `{}`, ` {"x" : [ ] } `, ``, `{`}
+	for _, s := range texts {
+		got, ok := plainJSON([]byte(s))
+		var want any
+		err := json.Unmarshal([]byte(s), &want)
+		if ok {
+			require.NoError(t, err, s)
+			require.Equal(t, want, got, s)
+		}
+		require.Equal(t, plain(json.RawMessage(s)), plainOf(json.RawMessage(s)), s)
+	}
+	// Every text the bundled desks' runs produce decodes fast, as Unmarshal
+	// decodes it.
+	for _, path := range []string{"../../../cases/household-desk.json", more} {
+		givens, _ := deskCases(t, path)
+		for _, g := range givens {
+			res, err := household.Run(readGiven([]byte(g)))
+			require.NoError(t, err)
+			texts := []json.RawMessage{res.ToolCalls, res.UserResult, res.PolicyCode}
+			for _, a := range res.Attempts {
+				texts = append(texts, a.Arguments, a.Output, a.Observation)
+			}
+			for _, tx := range texts {
+				if tx == nil {
+					continue
+				}
+				got, ok := plainJSON(tx)
+				require.True(t, ok, string(tx))
+				require.Equal(t, plain(tx), got, string(tx))
+			}
+		}
+	}
+}
+
+func TestPlainEqualMatchesDeepEqual(t *testing.T) {
+	values := []string{`null`, `true`, `false`, `0`, `-0`, `1`, `"1"`, `""`, `[]`, `{}`, `[1,"a"]`, `["a",1]`, `{"a":1}`, `{"a":1.0}`,
+		`{"a":[1,{"b":null}]}`, `{"a":[1,{"b":false}]}`, `{"b":1}`, `{"a":1,"b":2}`, `[[]]`, `[{}]`}
+	var decoded []any
+	for _, v := range values {
+		var x any
+		require.NoError(t, json.Unmarshal([]byte(v), &x))
+		decoded = append(decoded, x)
+	}
+	decoded = append(decoded, []any(nil), map[string]any(nil), 1, "x")
+	for _, a := range decoded {
+		for _, b := range decoded {
+			require.Equal(t, reflect.DeepEqual(a, b), plainEqual(a, b), "%#v %#v", a, b)
+		}
+	}
+}
+
+func TestAdmittedAttemptMatchesSscanf(t *testing.T) {
+	texts := []string{"attempt 1 passed admit and the portfolio.read contract", "attempt 12 passed admit", "attempt 03 passed admit",
+		"attempt +3 passed admit", "attempt  3 passed admit", "attempt 3 passed", "attempt 99999999999999999999 passed admit",
+		`scenario " base " trimmed to "base" on the live arguments`, "attempt x passed admit", ""}
+	for _, text := range texts {
+		var n int
+		_, err := fmt.Sscanf(text, "attempt %d passed admit", &n)
+		got, ok := admittedAttempt(text)
+		require.Equal(t, err == nil, ok, text)
+		if ok {
+			require.Equal(t, n, got, text)
+		}
+	}
+}
+
+func TestUnescapeMatchesTheLibraries(t *testing.T) {
+	contents := []string{`a\"b`, `\\\/\b\f\n\r\t`, `caf\u00e9 \u00E9`, `\u0000\u001f`, `\ud83d\ude00`, `\ud800`, "\xff\\n", `plain`, `\u2028`}
+	for _, c := range contents {
+		if got, ok := unescape([]byte(c), false); ok {
+			require.Equal(t, gjson.Parse(`"`+c+`"`).Str, got, c)
+		}
+		if got, ok := unescape(c, true); ok {
+			var want string
+			require.NoError(t, json.Unmarshal([]byte(`"`+c+`"`), &want), c)
+			require.Equal(t, want, got, c)
+		}
+	}
+}
