@@ -97,7 +97,7 @@ type dimensionCell struct {
 func dimensionTable(b *Boundary) (columns []string, rows []dimensionRow) {
 	all := make([]verifier.Dimensions, 0, len(b.Desks)+1)
 	for _, d := range b.Desks {
-		columns = append(columns, d.Desk)
+		columns = append(columns, oneLine(d.Desk))
 		all = append(all, d.Dimensions)
 	}
 	columns = append(columns, "suite")
@@ -179,32 +179,54 @@ func writeDimensionsText(p *printer, b *Boundary) {
 	for _, d := range b.Desks {
 		for _, f := range d.Families {
 			if !f.Paired {
-				p.printf("  %s: family %s is unpaired (%d allowed, %d denied)\n", d.Desk, f.Family, f.Allowed, f.Denied)
+				p.printf("  %s: family %s is unpaired (%d allowed, %d denied)\n", oneLine(d.Desk), oneLine(f.Family), f.Allowed, f.Denied)
 			}
 		}
 	}
 	p.printf("\n")
 }
 
-// writeDimensionsMarkdown prints the section as a Markdown table with the
-// families in a <details> block.
+// dimensionDesks is the most desks given a column of their own in the
+// HTML and Markdown dimension tables; with more, the tables show the suite
+// column only (every desk's figures are in report.json).
+const dimensionDesks = 20
+
+// pageTable is dimensionTable for a page: the per-desk columns only when
+// there are at most dimensionDesks desks.
+func pageTable(b *Boundary) (columns []string, rows []dimensionRow, folded bool) {
+	if len(b.Desks) <= dimensionDesks {
+		columns, rows = dimensionTable(b)
+		return columns, rows, false
+	}
+	columns, rows = dimensionTable(&Boundary{Suite: b.Suite})
+	return columns, rows, true
+}
+
+// writeDimensionsMarkdown prints the section as HTML tables (desk ids are
+// case data) with the families in a <details> block.
 func writeDimensionsMarkdown(p *printer, b *Boundary) {
-	columns, rows := dimensionTable(b)
-	p.printf("## Boundary response\n\n| dimension |")
+	columns, rows, folded := pageTable(b)
+	p.printf("## Boundary response\n\n<table>\n<tr><th>dimension</th>")
 	for _, c := range columns {
-		p.printf(" %s |", cell(c))
+		p.printf("<th>%s</th>", mdCell(c))
 	}
-	p.printf("\n|---|%s\n", strings.Repeat("---:|", len(columns)))
+	p.printf("</tr>\n")
 	for _, r := range rows {
-		p.printf("| %s |", r.Name)
+		p.printf("<tr><td>%s</td>", r.Name)
 		for _, c := range r.Cells {
-			p.printf(" %s |", cell(c.Text))
+			p.printf("<td align=\"right\">%s</td>", mdCell(c.Text))
 		}
-		p.printf("\n")
+		p.printf("</tr>\n")
 	}
-	p.printf("\n%s.\n\n", dimensionsNote)
-	p.printf("<details>\n<summary>Controls and families</summary>\n\n| desk | allowed | denied | mixed | none | families |\n|---|---:|---:|---:|---:|---|\n")
-	for _, d := range b.Desks {
+	p.printf("</table>\n\n%s.", dimensionsNote)
+	if folded {
+		p.printf(" The figures of each of the %s desks are in `report.json`.", thousands(len(b.Desks)))
+	}
+	p.printf("\n\n<details>\n<summary>Controls and families</summary>\n<table>\n<tr><th>desk</th><th>allowed</th><th>denied</th><th>mixed</th><th>none</th><th>families</th></tr>\n")
+	for i, d := range b.Desks {
+		if i == mdDeskRows {
+			break
+		}
 		c := d.Controls
 		var fams []string
 		for _, f := range d.Families {
@@ -214,9 +236,14 @@ func writeDimensionsMarkdown(p *printer, b *Boundary) {
 			}
 			fams = append(fams, fmt.Sprintf("%s %d/%d%s", f.Family, f.Allowed, f.Denied, mark))
 		}
-		p.printf("| %s | %d | %d | %d | %d | %s |\n", cell(d.Desk), c.Allowed, c.Denied, c.Mixed, c.None, cell(strings.Join(fams, ", ")))
+		p.printf("<tr><td>%s</td><td align=\"right\">%d</td><td align=\"right\">%d</td><td align=\"right\">%d</td><td align=\"right\">%d</td><td>%s</td></tr>\n",
+			mdCell(d.Desk), c.Allowed, c.Denied, c.Mixed, c.None, mdCell(strings.Join(fams, ", ")))
 	}
-	p.printf("\n</details>\n\n")
+	p.printf("</table>\n")
+	if n := len(b.Desks) - mdDeskRows; n > 0 {
+		p.printf("<p>%s more desks in report.json.</p>\n", thousands(n))
+	}
+	p.printf("</details>\n\n")
 }
 
 // dimensionProperties are the JUnit properties of one desk's dimensions.

@@ -24,11 +24,15 @@ const FormatVersion = 2
 
 // Report is the JSON evidence of one verification run.
 type Report struct {
-	FormatVersion int              `json:"formatVersion"`
-	GeneratedAt   string           `json:"generatedAt"`
-	Verdict       string           `json:"verdict"`
-	Provenance    Provenance       `json:"provenance"`
-	Summary       verifier.Summary `json:"summary"`
+	FormatVersion int    `json:"formatVersion"`
+	GeneratedAt   string `json:"generatedAt"`
+	Verdict       string `json:"verdict"`
+	// StrengthVerdict is set when the suite was run under the host
+	// faults: pass when every fault run was caught, fail when any was
+	// missed. Verdict stays the verdict of the cases.
+	StrengthVerdict string           `json:"strengthVerdict,omitempty"`
+	Provenance      Provenance       `json:"provenance"`
+	Summary         verifier.Summary `json:"summary"`
 	// Dimensions is the boundary-response section: reported, never
 	// judged.
 	Dimensions *Boundary `json:"dimensions"`
@@ -67,6 +71,10 @@ func (r *Report) AddStrength(s verifier.Strength) {
 		st.Results = append(st.Results, fr)
 	}
 	r.Strength = st
+	r.StrengthVerdict = "fail"
+	if st.Caught == st.Faults {
+		r.StrengthVerdict = "pass"
+	}
 }
 
 // Provenance says what produced a report from what.
@@ -96,8 +104,12 @@ type File struct {
 
 // Case is the evidence of one case.
 type Case struct {
-	Desk       string              `json:"desk"`
-	ID         string              `json:"id"`
+	Desk string `json:"desk"`
+	ID   string `json:"id"`
+	// Line and Column locate the case object in its file (1-based); zero
+	// when the case was not located (see LocatedCases).
+	Line       int                 `json:"line,omitempty"`
+	Column     int                 `json:"column,omitempty"`
 	Title      string              `json:"title"`
 	Scenario   string              `json:"scenario"`
 	Family     string              `json:"family,omitempty"`
@@ -162,10 +174,48 @@ func Build(s *verifier.SuiteResult, now time.Time) *Report {
 			Unit: res.Unit, Dimensions: caseBoundary(res), Trace: nonNilEvents(res.Trace), Error: res.Err,
 		}
 	})
+	locate(s.Results, r.Cases, LocatedCases, locateBudget)
 	for _, cl := range s.Claims {
 		r.SourceOnly = append(r.SourceOnly, Claim{Desk: cl.Desk.ID, ID: cl.ID, Claim: cl.Claim, NotExecuted: cl.NotExecuted, SourceRefs: resolve(cl.Desk, cl.SourceRefs)})
 	}
 	return r
+}
+
+// LocatedCases is how many failed or errored cases, in report order, get
+// their line and column in the report: the cases a reader is sent to by
+// the page's cards and the annotations.
+//
+// Finding a case's position walks its file from the top, so locating every
+// case of a large file would take time quadratic in its size. Locating
+// also stops once the walks would pass over locateBudget cases in all,
+// which bounds the time a few huge files can take (about half a second).
+const LocatedCases = 200
+
+// locateBudget bounds the cases passed over by the walks, counted as the
+// size of the desk walked for each located case.
+const locateBudget = 400_000
+
+// locate sets the line and column of the first failed or errored cases:
+// at most most of them, and no more once the desks walked hold budget
+// cases in all.
+func locate(results []verifier.Result, cases []Case, most, budget int) {
+	var todo []int
+	work := 0
+	for i := range results {
+		if results[i].Status == verifier.Pass {
+			continue
+		}
+		work += len(results[i].Case.Desk.Cases)
+		if len(todo) == most || work > budget {
+			break
+		}
+		todo = append(todo, i)
+	}
+	parallel.For(len(todo), func(j int) {
+		i := todo[j]
+		c := results[i].Case
+		cases[i].Line, cases[i].Column = c.Desk.Locate(c.Pointer, false)
+	})
 }
 
 func resolve(d *verifier.Desk, keys []string) []SourceRef {

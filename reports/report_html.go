@@ -2,9 +2,9 @@ package reports
 
 import (
 	_ "embed"
-	"html"
 	"html/template"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/deskcheck/deskcheck/verifier"
@@ -13,86 +13,358 @@ import (
 //go:embed report.html.tmpl
 var htmlSource string
 
-var htmlTemplate = template.Must(template.New("report").Parse(htmlSource))
+var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
+	// one shows case data on one line, every acting character escaped.
+	"one": oneLine,
+	// lines shows case data that may span lines.
+	"lines":     func(s string) string { return visible(s, true) },
+	"thousands": thousands,
+	"seq":       seqLabel,
+}).Parse(htmlSource))
+
+// HTML renders one self-contained page: inline CSS, no script, no external
+// request. It is laid out to be read from the top, whatever the suite's
+// size:
+//
+//   - the verdicts (strength first when it was measured) and the counts,
+//     each a link to its section;
+//   - a summary: a small inline SVG of outcomes per desk, a table per desk
+//     (cases, passed, failed, errored, the first failed ids linked to their
+//     cards), the first failure, what the failures have in common
+//     ("effects mismatched in 5,000 cases"), and the provenance folded;
+//   - the boundary-response dimensions, then the suite strength, missed
+//     faults first;
+//   - the failed and errored cases as cards (the first FailureCards), each
+//     with its expected-versus-observed table and its trace as a timeline;
+//   - the passing cases: cards up to PassingCards, else a compact table of
+//     the first PassingRows;
+//   - the source-only claims, marked not executed.
+//
+// What a capped section leaves out is counted, with a pointer to
+// report.json, which holds every case.
+type HTML struct{}
+
+// Bounds of the page.
+const (
+	// PassingCards is the most passing cases shown as full cards; with
+	// more, they are listed in a compact table.
+	PassingCards = 500
+	// PassingRows is the most passing cases listed in the compact table.
+	PassingRows = 2000
+	// FailureCards is the most failed or errored cases shown as cards.
+	FailureCards = 200
+	// htmlDeskRows bounds the desk tables and the files listed.
+	htmlDeskRows = 500
+	// chartDesks is the most desks drawn in the outcomes chart.
+	chartDesks = 200
+	// cardEvents is the most trace events a card shows.
+	cardEvents = 200
+	// deskLinks is the most failed ids linked from a desk's row.
+	deskLinks = 3
+	// caughtByShown is the most cases named per caught fault.
+	caughtByShown = 10
+)
+
+type htmlCase struct {
+	C         *Case
+	Status    string
+	Rows      []row
+	Location  string
+	Trace     []traceEvent
+	MoreTrace int
+}
+
+type traceEvent struct {
+	Label string
+	Text  string
+}
+
+func newHTMLCase(c *Case, files map[string]string) htmlCase {
+	status := strings.ToUpper(string(c.Status))
+	if c.Status == verifier.Errored {
+		status = "ERROR"
+	}
+	h := htmlCase{C: c, Status: status, Rows: rows(*c), Location: location(files[c.Desk], c.Line)}
+	for i, e := range c.Trace {
+		if i == cardEvents {
+			h.MoreTrace = len(c.Trace) - i
+			break
+		}
+		h.Trace = append(h.Trace, traceEvent{Label: seqLabel(c.Unit, e), Text: e.Text})
+	}
+	return h
+}
+
+// location is file:line, or the file alone when the line is unknown.
+func location(file string, line int) string {
+	if file == "" || line <= 0 {
+		return file
+	}
+	return file + ":" + strconv.Itoa(line)
+}
+
+type htmlDesk struct {
+	*deskTally
+	Links []htmlLink
+	More  int
+}
+
+// htmlLink names a case, with the anchor of its card when it has one.
+type htmlLink struct {
+	Desk, ID string
+	Anchor   bool
+}
+
+type htmlChart struct {
+	Width, Height int
+	Bars          []htmlBar
+	// More counts the desks left out of Total.
+	More, Total int
+}
+
+// htmlBar is one desk's column: errored on top of failed on top of passed.
+type htmlBar struct {
+	Desk                  string
+	Title                 string
+	X, W                  int
+	ErrY, ErrH            int
+	FailY, FailH          int
+	PassY, PassH          int
+	Cases, Failed, Errors int
+}
+
+type htmlFirst struct {
+	Case       *Case
+	Status     string
+	Location   string
+	Mismatches []string
+	More       int
+}
+
+type htmlGroup struct {
+	Field, Error string
+	Count        int
+	Links        []htmlLink
+}
+
+type htmlStrengthResult struct {
+	FaultResult
+	Shown []string
+	More  int
+}
+
+type htmlPage struct {
+	R         *Report
+	Line      string
+	Verdicts  []verdict
+	Overall   string
+	Desks     []htmlDesk
+	MoreDesks int
+	Files     []File
+	MoreFiles int
+	Chart     *htmlChart
+	First     *htmlFirst
+	Groups    []htmlGroup
+	// MoreGroups counts the groups left out.
+	MoreGroups int
+	Dims       *htmlDimensions
+	Strength   []htmlStrengthResult
+	Failures   []htmlCase
+	// FailureCount is every failed or errored case; MoreFailures those
+	// without a card.
+	FailureCount int
+	MoreFailures int
+	Passing      []htmlCase
+	// CompactPassing lists the passing cases in a table instead of cards.
+	CompactPassing bool
+	Claims         []Claim
+	MoreClaims     int
+}
+
+// Write renders r as HTML.
+func (HTML) Write(w io.Writer, r *Report) error {
+	files := deskFiles(r)
+	page := htmlPage{R: r, Line: Headline(r), Verdicts: verdicts(r), Overall: "pass", Dims: newHTMLDimensions(r.Dimensions), Claims: r.SourceOnly}
+	if len(page.Claims) > htmlDeskRows {
+		page.MoreClaims = len(page.Claims) - htmlDeskRows
+		page.Claims = page.Claims[:htmlDeskRows]
+	}
+	for _, v := range page.Verdicts {
+		if !v.Pass {
+			page.Overall = "fail"
+		}
+	}
+	fails := failures(r.Cases)
+	page.FailureCount = len(fails)
+	carded := map[*Case]bool{}
+	for i, c := range fails {
+		if i == FailureCards {
+			page.MoreFailures = len(fails) - i
+			break
+		}
+		carded[c] = true
+		page.Failures = append(page.Failures, newHTMLCase(c, files))
+	}
+	link := func(c *Case) htmlLink { return htmlLink{Desk: c.Desk, ID: c.ID, Anchor: carded[c]} }
+
+	ts := tallies(r)
+	for i, t := range ts {
+		if i == htmlDeskRows {
+			page.MoreDesks = len(ts) - i
+			break
+		}
+		d := htmlDesk{deskTally: t}
+		for j, c := range t.Failures {
+			if j == deskLinks {
+				d.More = len(t.Failures) - j
+				break
+			}
+			d.Links = append(d.Links, link(c))
+		}
+		page.Desks = append(page.Desks, d)
+	}
+	page.Files = r.Provenance.Files
+	if len(page.Files) > htmlDeskRows {
+		page.MoreFiles = len(page.Files) - htmlDeskRows
+		page.Files = page.Files[:htmlDeskRows]
+	}
+	page.Chart = newChart(ts)
+
+	if len(fails) > 0 {
+		c := fails[0]
+		f := &htmlFirst{Case: c, Status: newHTMLCase(c, files).Status, Location: location(files[c.Desk], c.Line)}
+		for i, m := range c.Mismatches {
+			if i == 5 {
+				f.More = len(c.Mismatches) - i
+				break
+			}
+			f.Mismatches = append(f.Mismatches, mismatchText(m, ""))
+		}
+		page.First = f
+		groups, more := groupFailures(r.Cases)
+		page.MoreGroups = more
+		for _, g := range groups {
+			hg := htmlGroup{Field: g.Field, Error: g.Error, Count: len(g.Cases)}
+			for i, c := range g.Cases {
+				if i == 3 {
+					break
+				}
+				hg.Links = append(hg.Links, link(c))
+			}
+			page.Groups = append(page.Groups, hg)
+		}
+	}
+	if s := r.Strength; s != nil {
+		for _, f := range missedFirst(s.Results) {
+			x := htmlStrengthResult{FaultResult: f, Shown: f.CaughtBy}
+			if len(x.Shown) > caughtByShown {
+				x.More = len(x.Shown) - caughtByShown
+				x.Shown = x.Shown[:caughtByShown]
+			}
+			page.Strength = append(page.Strength, x)
+		}
+	}
+
+	var passing []*Case
+	for i := range r.Cases {
+		if r.Cases[i].Status == verifier.Pass {
+			passing = append(passing, &r.Cases[i])
+		}
+	}
+	page.CompactPassing = len(passing) > PassingCards
+	if !page.CompactPassing {
+		for _, c := range passing {
+			page.Passing = append(page.Passing, newHTMLCase(c, files))
+		}
+	}
+	if err := htmlTemplate.ExecuteTemplate(w, "top", page); err != nil {
+		return err
+	}
+	if page.CompactPassing {
+		if err := writePassingRows(w, passing); err != nil {
+			return err
+		}
+	}
+	return htmlTemplate.ExecuteTemplate(w, "bottom", page)
+}
 
 // writePassingRows writes the compact table of passing cases straight to
 // w: a large suite has many, and this is the page's hot loop.
 func writePassingRows(w io.Writer, cases []*Case) error {
 	p := &printer{w: w}
-	p.printf("<h2>Passing cases</h2>\n<p class=\"meta\">%d cases passed; the expected block, observations and trace of each are in report.json.</p>\n", len(cases))
-	p.printf("<table class=\"passing\">\n<thead><tr><th>case</th><th>scenario</th><th>title</th></tr></thead>\n<tbody>\n")
-	for _, c := range cases {
-		id := html.EscapeString(c.Desk + "/" + c.ID)
-		p.printf("<tr id=\"case-%s\"><td><code>%s</code></td><td>%s</td><td>%s</td></tr>\n", id, id, html.EscapeString(c.Scenario), html.EscapeString(c.Title))
+	shown := min(len(cases), PassingRows)
+	p.printf("<p class=\"meta\">%s passed; the expected block, observations and trace of each are in report.json.", plural(len(cases), "case", "cases"))
+	if shown < len(cases) {
+		p.printf(" The first %s are listed here; the desks table above counts them all.", thousands(shown))
+	}
+	p.printf("</p>\n<table class=\"passing\">\n<thead><tr><th>case</th><th>scenario</th><th>title</th></tr></thead>\n<tbody>\n")
+	for _, c := range cases[:shown] {
+		id := htmlLine(c.Desk + "/" + c.ID)
+		p.printf("<tr id=\"case-%s\"><td><code>%s</code></td><td>%s</td><td>%s</td></tr>\n", id, id, htmlLine(c.Scenario), htmlLine(c.Title))
 	}
 	p.printf("</tbody>\n</table>\n")
 	return p.err
 }
 
-// HTML renders one self-contained page: inline CSS, no script, no external
-// request. A header gives the verdict and counts; failed and errored cases
-// come first, each a card with its expected-versus-observed table and its
-// trace as a timeline; source-only claims have their own section. When more
-// than PassingCards cases pass, the passing ones are listed in a compact
-// table instead of cards (their evidence is in report.json), so that the
-// page of a large suite stays readable and quick to write.
-type HTML struct{}
-
-// PassingCards is the most passing cases shown as full cards.
-const PassingCards = 500
-
-type htmlCase struct {
-	C      Case
-	Status string
-	Rows   []row
-}
-
-// Write renders r as HTML.
-func (HTML) Write(w io.Writer, r *Report) error {
-	data := struct {
-		R       *Report
-		Verdict string
-		Line    string
-		Failing bool
-		Cases   []htmlCase
-		Dims    *htmlDimensions
-	}{Dims: newHTMLDimensions(r.Dimensions), R: r, Verdict: strings.ToUpper(r.Verdict), Line: SummaryLine(r.Summary), Failing: r.Summary.Failed+r.Summary.Errored > 0}
-	compact := r.Summary.Passed > PassingCards
-	var passing []*Case
-	for _, c := range failuresFirst(r.Cases) {
-		if compact && c.Status == verifier.Pass {
-			passing = append(passing, c)
-			continue
-		}
-		status := strings.ToUpper(string(c.Status))
-		if c.Status == verifier.Errored {
-			status = "ERROR"
-		}
-		data.Cases = append(data.Cases, htmlCase{C: *c, Status: status, Rows: rows(*c)})
+// newChart lays out the outcomes per desk: one column per desk, its
+// height split by share of cases; a failed or errored share is at least
+// 2 pixels high so that one failure among thousands still shows.
+func newChart(ts []*deskTally) *htmlChart {
+	if len(ts) == 0 {
+		return nil
 	}
-	if err := htmlTemplate.ExecuteTemplate(w, "top", data); err != nil {
-		return err
+	const height = 64
+	n := min(len(ts), chartDesks)
+	bar := max(3, min(40, 720/n))
+	gap := 1
+	if bar >= 8 {
+		gap = 2
 	}
-	if len(passing) > 0 {
-		if err := writePassingRows(w, passing); err != nil {
-			return err
+	ch := &htmlChart{Width: n*(bar+gap) - gap, Height: height, More: len(ts) - n, Total: len(ts)}
+	share := func(k, total int) int {
+		if k == 0 || total == 0 {
+			return 0
 		}
+		return max(2, k*height/total)
 	}
-	return htmlTemplate.ExecuteTemplate(w, "bottom", data)
+	for i, t := range ts[:n] {
+		b := htmlBar{Desk: t.Desk, X: i * (bar + gap), W: bar, Cases: t.Cases, Failed: t.Failed, Errors: t.Errored}
+		b.ErrH = share(t.Errored, t.Cases)
+		b.FailH = min(share(t.Failed, t.Cases), height-b.ErrH)
+		b.PassH = max(0, height-b.ErrH-b.FailH)
+		if t.Cases == 0 {
+			b.PassH = 0
+		}
+		b.ErrY, b.FailY, b.PassY = 0, b.ErrH, b.ErrH+b.FailH
+		b.Title = oneLine(t.Desk) + ": " + thousands(t.Passed) + " passed, " + thousands(t.Failed) + " failed"
+		if t.Errored > 0 {
+			b.Title += ", " + thousands(t.Errored) + " errored"
+		}
+		ch.Bars = append(ch.Bars, b)
+	}
+	return ch
 }
 
 // htmlDimensions is the boundary-response section as the page lays it out.
 type htmlDimensions struct {
-	Columns []string
-	Rows    []dimensionRow
-	Note    string
-	Desks   []DeskDimensions
+	Columns   []string
+	Rows      []dimensionRow
+	Note      string
+	Folded    bool
+	DeskCount int
+	Desks     []DeskDimensions
+	MoreDesks int
 }
 
 func newHTMLDimensions(b *Boundary) *htmlDimensions {
 	if b == nil {
 		return nil
 	}
-	columns, rows := dimensionTable(b)
-	return &htmlDimensions{Columns: columns, Rows: rows, Note: dimensionsNote, Desks: b.Desks}
+	columns, rows, folded := pageTable(b)
+	d := &htmlDimensions{Columns: columns, Rows: rows, Note: dimensionsNote, Folded: folded, DeskCount: len(b.Desks), Desks: b.Desks}
+	if len(d.Desks) > htmlDeskRows {
+		d.MoreDesks = len(d.Desks) - htmlDeskRows
+		d.Desks = d.Desks[:htmlDeskRows]
+	}
+	return d
 }

@@ -48,10 +48,16 @@ func (JSON) Write(w io.Writer, r *Report) error {
 	if _, err := bw.WriteString("{\n"); err != nil {
 		return err
 	}
-	for _, f := range []struct {
+	type named struct {
 		name string
 		v    any
-	}{{"formatVersion", r.FormatVersion}, {"generatedAt", r.GeneratedAt}, {"verdict", r.Verdict}, {"provenance", r.Provenance}, {"summary", r.Summary}, {"dimensions", r.Dimensions}} {
+	}
+	head := []named{{"formatVersion", r.FormatVersion}, {"generatedAt", r.GeneratedAt}, {"verdict", r.Verdict}}
+	if r.StrengthVerdict != "" {
+		head = append(head, named{"strengthVerdict", r.StrengthVerdict})
+	}
+	head = append(head, named{"provenance", r.Provenance}, named{"summary", r.Summary}, named{"dimensions", r.Dimensions})
+	for _, f := range head {
 		if err := field(f.name, f.v, false); err != nil {
 			return err
 		}
@@ -127,14 +133,16 @@ var (
 	reportSchemaErr  error
 )
 
-// CheckJSON validates JSON evidence against ReportSchema.
+// CheckJSON validates JSON evidence: it must pass the reading rules of
+// case files (see ReadLimits), match ReportSchema, and say what its counts
+// say (see checkVerdicts).
 func CheckJSON(data []byte) error {
 	reportSchemaOnce.Do(func() { reportSchema, reportSchemaErr = schema.Compile(ReportSchema) })
 	if reportSchemaErr != nil {
 		return fmt.Errorf("compiling the report schema: %w", reportSchemaErr)
 	}
-	if !json.Valid(data) {
-		return fmt.Errorf("not JSON")
+	if err := scanEvidence(data); err != nil {
+		return err
 	}
 	problems, err := reportSchema.Validate(data)
 	if err != nil {
@@ -154,10 +162,10 @@ func CheckJSON(data []byte) error {
 		}
 		return fmt.Errorf("not deskcheck evidence: %s", strings.Join(msgs, "; "))
 	}
-	return nil
+	return checkVerdicts(data)
 }
 
-// ReadJSON reads saved evidence, checking it against ReportSchema first.
+// ReadJSON reads saved evidence, checking it with CheckJSON first.
 func ReadJSON(data []byte) (*Report, error) {
 	if err := CheckJSON(data); err != nil {
 		return nil, err
@@ -190,6 +198,14 @@ func (c *Case) appendJSON(b []byte) []byte {
 	b = append(b, `{"desk":`...)
 	b = jsonx.AppendString(b, c.Desk)
 	str("id", c.ID)
+	if c.Line != 0 {
+		b = append(b, `,"line":`...)
+		b = strconv.AppendInt(b, int64(c.Line), 10)
+	}
+	if c.Column != 0 {
+		b = append(b, `,"column":`...)
+		b = strconv.AppendInt(b, int64(c.Column), 10)
+	}
 	str("title", c.Title)
 	str("scenario", c.Scenario)
 	if c.Family != "" {

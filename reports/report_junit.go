@@ -8,9 +8,20 @@ import (
 	"github.com/deskcheck/deskcheck/verifier"
 )
 
-// JUnit renders JUnit XML: one testsuite per desk, one testcase per case
-// (classname the desk file, name the case id), failures carrying the field
-// diff, and source-only claims as skipped with their reason.
+// JUnit renders JUnit XML: one testsuite per desk, one testcase per case,
+// failures carrying the field diff and the trace, and source-only claims
+// as skipped with their reason.
+//
+// A testcase's classname is the desk id with dots written as underscores
+// (Jenkins reads the part after the last dot as the class and the rest as
+// a package); file is the desk file as given and line the case's line in
+// it, when the report located the case. time is 0: a case runs against an
+// in-process model in microseconds, and a report is the same byte for byte
+// from run to run.
+//
+// Every string is passed through visible first, so no character XML
+// forbids (most C0 controls, U+FFFE, U+FFFF) reaches the document, in an
+// attribute or in CDATA, and none that acts on a CI log either.
 type JUnit struct{}
 
 type junitSuites struct {
@@ -20,6 +31,7 @@ type junitSuites struct {
 	Failures int          `xml:"failures,attr"`
 	Errors   int          `xml:"errors,attr"`
 	Skipped  int          `xml:"skipped,attr"`
+	Time     string       `xml:"time,attr"`
 	Suites   []junitSuite `xml:"testsuite"`
 }
 
@@ -30,7 +42,9 @@ type junitSuite struct {
 	Failures   int              `xml:"failures,attr"`
 	Errors     int              `xml:"errors,attr"`
 	Skipped    int              `xml:"skipped,attr"`
+	Time       string           `xml:"time,attr"`
 	Timestamp  string           `xml:"timestamp,attr"`
+	File       string           `xml:"file,attr,omitempty"`
 	Cases      []junitCase      `xml:"testcase"`
 }
 
@@ -46,6 +60,9 @@ type junitProperty struct {
 type junitCase struct {
 	Classname string        `xml:"classname,attr"`
 	Name      string        `xml:"name,attr"`
+	File      string        `xml:"file,attr,omitempty"`
+	Line      int           `xml:"line,attr,omitempty"`
+	Time      string        `xml:"time,attr"`
 	Failure   *junitMessage `xml:"failure,omitempty"`
 	Error     *junitMessage `xml:"error,omitempty"`
 	Skipped   *junitMessage `xml:"skipped,omitempty"`
@@ -56,43 +73,49 @@ type junitMessage struct {
 	Body    string `xml:",cdata"`
 }
 
+// junitTime is the time of every testcase and suite: see JUnit.
+const junitTime = "0"
+
+// junitClass is the classname of a desk's cases.
+func junitClass(desk string) string {
+	return strings.ReplaceAll(oneLine(desk), ".", "_")
+}
+
 // Write renders r as JUnit XML.
 func (JUnit) Write(w io.Writer, r *Report) error {
-	files := map[string]string{}
-	for _, f := range r.Provenance.Files {
-		files[f.Desk] = f.Path
-	}
-	doc := junitSuites{Name: "deskcheck", Tests: r.Summary.Cases + r.Summary.SourceOnly, Failures: r.Summary.Failed, Errors: r.Summary.Errored, Skipped: r.Summary.SourceOnly}
+	files := deskFiles(r)
+	doc := junitSuites{Name: "deskcheck", Tests: r.Summary.Cases + r.Summary.SourceOnly, Failures: r.Summary.Failed, Errors: r.Summary.Errored, Skipped: r.Summary.SourceOnly, Time: junitTime}
 	index := map[string]int{}
 	suite := func(desk string) *junitSuite {
 		i, ok := index[desk]
 		if !ok {
 			i = len(doc.Suites)
 			index[desk] = i
-			doc.Suites = append(doc.Suites, junitSuite{Name: desk, Timestamp: r.GeneratedAt})
+			doc.Suites = append(doc.Suites, junitSuite{Name: oneLine(desk), Time: junitTime, Timestamp: oneLine(r.GeneratedAt), File: oneLine(files[desk])})
 		}
 		return &doc.Suites[i]
 	}
 	for _, c := range r.Cases {
 		s := suite(c.Desk)
-		tc := junitCase{Classname: files[c.Desk], Name: c.ID}
+		tc := junitCase{Classname: junitClass(c.Desk), Name: oneLine(c.ID), File: oneLine(files[c.Desk]), Line: c.Line, Time: junitTime}
 		s.Tests++
 		switch c.Status {
+		case verifier.Pass:
 		case verifier.Fail:
 			s.Failures++
 			var fields, body []string
 			for _, m := range c.Mismatches {
-				fields = append(fields, m.Field)
+				fields = append(fields, oneLine(m.Field))
 				body = append(body, mismatchText(m, "  "))
 			}
 			body = append(body, "", "trace:")
 			for _, e := range c.Trace {
-				body = append(body, "  "+seqLabel(c.Unit, e)+e.Text)
+				body = append(body, "  "+seqLabel(c.Unit, e)+strings.ReplaceAll(visible(e.Text, true), "\n", "\n    "))
 			}
 			tc.Failure = &junitMessage{Message: "mismatched: " + strings.Join(fields, ", "), Body: strings.Join(body, "\n")}
-		case verifier.Errored:
+		default:
 			s.Errors++
-			tc.Error = &junitMessage{Message: "could not run: " + firstLine(c.Error), Body: c.Error}
+			tc.Error = &junitMessage{Message: "could not run: " + oneLine(firstLine(c.Error)), Body: visible(c.Error, true)}
 		}
 		s.Cases = append(s.Cases, tc)
 	}
@@ -100,7 +123,8 @@ func (JUnit) Write(w io.Writer, r *Report) error {
 		s := suite(cl.Desk)
 		s.Tests++
 		s.Skipped++
-		s.Cases = append(s.Cases, junitCase{Classname: files[cl.Desk], Name: cl.ID, Skipped: &junitMessage{Message: "source-only claim; not executed: " + cl.NotExecuted, Body: cl.Claim}})
+		s.Cases = append(s.Cases, junitCase{Classname: junitClass(cl.Desk), Name: oneLine(cl.ID), File: oneLine(files[cl.Desk]), Time: junitTime,
+			Skipped: &junitMessage{Message: "source-only claim; not executed: " + oneLine(cl.NotExecuted), Body: visible(cl.Claim, true)}})
 	}
 	if r.Dimensions != nil {
 		for _, d := range r.Dimensions.Desks {

@@ -1,113 +1,261 @@
 package reports
 
 import (
-	"html"
 	"io"
 	"strings"
 
 	"github.com/deskcheck/deskcheck/verifier"
 )
 
-// Markdown renders a summary table and a <details> block per failed or
-// errored case, fit for a CI step summary.
+// Markdown renders a summary fit for a CI step summary: the verdicts, the
+// counts, a table per desk, the boundary-response dimensions, the suite
+// strength when measured, what the failures have in common, and a
+// <details> block for each of the first failures.
+//
+// GitHub refuses a step summary over 1 MiB, so the page is bounded
+// whatever the suite: at most MarkdownFailures failure blocks (fewer once
+// MarkdownBudget bytes are written), each with a bounded trace and
+// clipped values, then a count of the rest and where it is (report.json);
+// the desk, family, fault and claim tables are capped too.
+//
+// Case data (titles, ids, file names, values, traces) is written only
+// inside HTML blocks — a line that starts with <table> or <details> and
+// no blank line before the block ends — HTML-escaped, with line breaks
+// written as <br> or &#10;. Markdown does not read inside an HTML block,
+// so no case text can end a block, start a heading or make a link.
 type Markdown struct{}
+
+// MarkdownFailures is the most failed or errored cases shown in full.
+const MarkdownFailures = 50
+
+// MarkdownBudget is the size after which no further failure block starts.
+// A block holds at most about 100 KB and the parts after the blocks about
+// 80 KB, so the page stays under GitHub's 1 MiB whatever the suite.
+const MarkdownBudget = 512 << 10
+
+// Bounds of one Markdown page. Each is applied after escaping, so that
+// no text expands past it.
+const (
+	mdTraceEvents = 40   // events of a failure's trace
+	mdMismatches  = 20   // mismatched fields of a failure
+	mdChanges     = 5    // structural changes of a mismatch
+	mdValueBytes  = 1000 // a title, why, error, value or claim
+	mdCellBytes   = 300  // an id, file name, field, trace event or change
+	mdDeskRows    = 100  // rows of the desk and family tables
+	mdFaults      = 100  // rows of the fault table
+	mdCaughtBy    = 5    // cases named per caught fault
+	mdClaims      = 50   // source-only claims listed
+)
+
+// mdCell is case text for one table cell or line.
+func mdCell(s string) string { return escapeClip(s, mdCellBytes, false, "") }
+
+// mdValue is case text that may span lines, written with <br>.
+func mdValue(s string) string { return escapeClip(s, mdValueBytes, true, "<br>") }
+
+// mdPre is one trace event inside <pre>, its line breaks written &#10;
+// so that it takes one line of the file.
+func mdPre(s string) string { return escapeClip(s, mdCellBytes, true, "&#10;") }
+
+// countWriter counts the bytes written through it.
+type countWriter struct {
+	w io.Writer
+	n int
+}
+
+func (c *countWriter) Write(b []byte) (int, error) {
+	n, err := c.w.Write(b)
+	c.n += n
+	return n, err
+}
 
 // Write renders r as Markdown.
 func (Markdown) Write(w io.Writer, r *Report) error {
-	p := &printer{w: w}
-	verdict := "PASS"
-	if r.Verdict != "pass" {
-		verdict = "FAIL"
-	}
-	p.printf("## deskcheck: %s — %s\n\n", verdict, SummaryLine(r.Summary))
+	cw := &countWriter{w: w}
+	p := &printer{w: cw}
+	p.printf("## deskcheck: %s\n\n", Headline(r))
 	p.printf("| cases | passed | failed | errored | source-only (not executed) |\n|---:|---:|---:|---:|---:|\n")
 	s := r.Summary
 	p.printf("| %d | %d | %d | %d | %d |\n\n", s.Cases, s.Passed, s.Failed, s.Errored, s.SourceOnly)
-
-	p.printf("| desk | file | cases | passed | failed | errored |\n|---|---|---:|---:|---:|---:|\n")
-	type tally struct{ n, pass, fail, errd int }
-	perDesk := map[string]*tally{}
-	for _, c := range r.Cases {
-		t := perDesk[c.Desk]
-		if t == nil {
-			t = &tally{}
-			perDesk[c.Desk] = t
-		}
-		t.n++
-		switch c.Status {
-		case verifier.Pass:
-			t.pass++
-		case verifier.Fail:
-			t.fail++
-		default:
-			t.errd++
-		}
-	}
-	for _, f := range r.Provenance.Files {
-		t := perDesk[f.Desk]
-		if t == nil {
-			t = &tally{}
-		}
-		p.printf("| %s | %s | %d | %d | %d | %d |\n", cell(f.Desk), cell(f.Path), t.n, t.pass, t.fail, t.errd)
-	}
-	p.printf("\n")
+	writeDesksMarkdown(p, r)
 	if r.Dimensions != nil {
 		writeDimensionsMarkdown(p, r.Dimensions)
 	}
-
-	for _, c := range r.Cases {
-		if c.Status == verifier.Pass {
-			continue
-		}
-		p.printf("<details>\n<summary><b>%s</b> %s/%s — %s</summary>\n\n", strings.ToUpper(string(c.Status)), html.EscapeString(c.Desk), html.EscapeString(c.ID), html.EscapeString(c.Title))
-		if c.Why != "" {
-			p.printf("%s\n\n", html.EscapeString(c.Why))
-		}
-		if c.Status == verifier.Errored {
-			p.printf("Could not run: %s\n\n", cell(c.Error))
-		} else {
-			p.printf("| field | comparison | expected | observed |\n|---|---|---|---|\n")
-			for _, m := range c.Mismatches {
-				p.printf("| %s | %s | %s | %s |\n", cell(m.Field), cell(string(m.Comparison)), cell(show(m.Expected)), cell(show(m.Observed)))
-			}
-			p.printf("\n")
-		}
-		if len(c.Trace) > 0 {
-			p.printf("<pre>\n")
-			for _, e := range c.Trace {
-				p.printf("%s%s\n", seqLabel(c.Unit, e), preText.Replace(e.Text))
-			}
-			p.printf("</pre>\n\n")
-		}
-		p.printf("</details>\n\n")
+	if r.Strength != nil {
+		writeStrengthMarkdown(p, r.Strength)
 	}
-	if s := r.Strength; s != nil {
-		p.printf("### Suite strength: %d of %d faults caught\n\n| fault | result | caught by / hint |\n|---|---|---|\n", s.Caught, s.Faults)
-		for _, f := range s.Results {
-			if f.Caught {
-				p.printf("| %s | caught | %s |\n", cell(f.Fault), cell(strings.Join(f.CaughtBy, ", ")))
-			} else {
-				p.printf("| %s | **missed** | %s |\n", cell(f.Fault), cell(f.Bug+". To catch it: "+f.Hint))
+	fails := failures(r.Cases)
+	if len(fails) > 0 {
+		writeGroupsMarkdown(p, r.Cases)
+		files := deskFiles(r)
+		shown := 0
+		for _, c := range fails {
+			if shown == MarkdownFailures || cw.n > MarkdownBudget {
+				break
 			}
+			if shown == 0 {
+				p.printf("### Failures\n\n")
+			}
+			writeFailureMarkdown(p, c, files[c.Desk])
+			shown++
 		}
-		p.printf("\n")
+		if rest := len(fails) - shown; rest > 0 {
+			p.printf("The first %s of %s are shown; %s more %s not shown here. `report.json` in the report folder holds the evidence of every case.\n\n",
+				thousands(shown), plural(len(fails), "failed or errored case", "failed or errored cases"), thousands(rest), map[bool]string{true: "is", false: "are"}[rest == 1])
+		}
 	}
 	if len(r.SourceOnly) > 0 {
-		p.printf("### Source-only claims (not executed)\n\n| claim | not executed |\n|---|---|\n")
-		for _, cl := range r.SourceOnly {
-			p.printf("| %s/%s | %s |\n", cell(cl.Desk), cell(cl.ID), cell(cl.NotExecuted))
+		p.printf("### Source-only claims (not executed)\n\n<table>\n<tr><th>claim</th><th>not executed</th></tr>\n")
+		for i, cl := range r.SourceOnly {
+			if i == mdClaims {
+				break
+			}
+			p.printf("<tr><td>%s/%s</td><td>%s</td></tr>\n", mdCell(cl.Desk), mdCell(cl.ID), mdValue(cl.NotExecuted))
+		}
+		p.printf("</table>\n\n")
+		if n := len(r.SourceOnly) - mdClaims; n > 0 {
+			p.printf("%s more source-only %s in `report.json`.\n\n", thousands(n), map[bool]string{true: "claim is", false: "claims are"}[n == 1])
 		}
 	}
 	return p.err
 }
 
-// preText escapes what HTML would read as markup inside <pre>.
-var preText = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
+// writeDesksMarkdown lists the desks with their counts; over mdDeskRows
+// desks, those with failures come first.
+func writeDesksMarkdown(p *printer, r *Report) {
+	ts := tallies(r)
+	if len(ts) > mdDeskRows {
+		var bad, good []*deskTally
+		for _, t := range ts {
+			if len(t.Failures) > 0 {
+				bad = append(bad, t)
+			} else {
+				good = append(good, t)
+			}
+		}
+		ts = append(bad, good...)
+	}
+	p.printf("<table>\n<tr><th>desk</th><th>file</th><th>cases</th><th>passed</th><th>failed</th><th>errored</th></tr>\n")
+	for i, t := range ts {
+		if i == mdDeskRows {
+			break
+		}
+		p.printf("<tr><td>%s</td><td>%s</td><td align=\"right\">%d</td><td align=\"right\">%d</td><td align=\"right\">%d</td><td align=\"right\">%d</td></tr>\n",
+			mdCell(t.Desk), mdCell(t.File), t.Cases, t.Passed, t.Failed, t.Errored)
+	}
+	p.printf("</table>\n\n")
+	if n := len(ts) - mdDeskRows; n > 0 {
+		p.printf("%s more %s not listed; `report.json` has them all.\n\n", thousands(n), map[bool]string{true: "desk is", false: "desks are"}[n == 1])
+	}
+}
 
-// cell makes text safe inside a Markdown table cell.
-func cell(s string) string {
-	s = html.EscapeString(s)
-	s = strings.ReplaceAll(s, "|", "&#124;")
-	s = strings.ReplaceAll(s, "\r", "")
-	return strings.ReplaceAll(s, "\n", "<br>")
+// writeStrengthMarkdown prints the fault table, missed faults first.
+func writeStrengthMarkdown(p *printer, s *Strength) {
+	p.printf("### Suite strength: %d of %d faults caught\n\n", s.Caught, s.Faults)
+	p.printf("<table>\n<tr><th>fault</th><th>result</th><th>caught by, or what a case needs to catch it</th></tr>\n")
+	for i, f := range missedFirst(s.Results) {
+		if i == mdFaults {
+			p.printf("<tr><td colspan=\"3\">%s more faults in report.json</td></tr>\n", thousands(len(s.Results)-i))
+			break
+		}
+		if f.Caught {
+			by := f.CaughtBy
+			more := ""
+			if len(by) > mdCaughtBy {
+				more = " and " + thousands(len(by)-mdCaughtBy) + " more"
+				by = by[:mdCaughtBy]
+			}
+			names := make([]string, len(by))
+			for j, id := range by {
+				names[j] = mdCell(id)
+			}
+			p.printf("<tr><td>%s</td><td>caught</td><td>%s%s</td></tr>\n", mdCell(f.Fault), strings.Join(names, ", "), more)
+		} else {
+			p.printf("<tr><td>%s</td><td><b>missed</b></td><td>%s. To catch it: %s</td></tr>\n", mdCell(f.Fault), mdValue(f.Bug), mdValue(f.Hint))
+		}
+	}
+	p.printf("</table>\n\n")
+	for i, id := range s.Excluded {
+		if i == mdCaughtBy {
+			p.printf("<p>And %s more cases left out; report.json lists them.</p>\n\n", thousands(len(s.Excluded)-i))
+			break
+		}
+		p.printf("<p>Left out: <code>%s</code> fails on the correct model.</p>\n\n", mdCell(id))
+	}
+}
+
+// writeGroupsMarkdown says what the failures have in common.
+func writeGroupsMarkdown(p *printer, cases []Case) {
+	groups, more := groupFailures(cases)
+	p.printf("### What failed\n\n<table>\n<tr><th>what</th><th>cases</th><th>first of them</th></tr>\n")
+	for _, g := range groups {
+		var ids []string
+		for i, c := range g.Cases {
+			if i == 3 {
+				break
+			}
+			ids = append(ids, mdCell(c.Desk+"/"+c.ID))
+		}
+		what := "<code>" + mdCell(g.Field) + "</code> mismatched"
+		if g.Field == "" {
+			what = "could not run: " + mdCell(g.Error)
+		}
+		p.printf("<tr><td>%s</td><td align=\"right\">%s</td><td>%s</td></tr>\n", what, thousands(len(g.Cases)), strings.Join(ids, ", "))
+	}
+	p.printf("</table>\n\n")
+	if more > 0 {
+		p.printf("%s smaller %s not listed.\n\n", thousands(more), map[bool]string{true: "group is", false: "groups are"}[more == 1])
+	}
+}
+
+// writeFailureMarkdown prints one failed or errored case as a single HTML
+// block: no line of it is blank.
+func writeFailureMarkdown(p *printer, c *Case, file string) {
+	p.printf("<details>\n<summary><b>%s</b> %s/%s — %s</summary>\n", mdCell(strings.ToUpper(string(c.Status))), mdCell(c.Desk), mdCell(c.ID), escapeClip(c.Title, mdValueBytes, false, ""))
+	if file != "" {
+		p.printf("<p><code>%s</code> · scenario %s</p>\n", mdCell(location(file, c.Line)), mdCell(c.Scenario))
+	}
+	if c.Why != "" {
+		p.printf("<p>%s</p>\n", mdValue(c.Why))
+	}
+	if c.Status == verifier.Errored || (c.Error != "" && len(c.Mismatches) == 0) {
+		p.printf("<p>Could not run: %s</p>\n", mdValue(c.Error))
+	}
+	if len(c.Mismatches) > 0 {
+		p.printf("<table>\n<tr><th>field</th><th>comparison</th><th>expected</th><th>observed</th></tr>\n")
+		for i, m := range c.Mismatches {
+			if i == mdMismatches {
+				p.printf("<tr><td colspan=\"4\">%s more mismatched fields in report.json</td></tr>\n", thousands(len(c.Mismatches)-i))
+				break
+			}
+			observed := escapeClip(show(m.Observed), mdValueBytes, false, "")
+			for j, ch := range m.Changes {
+				if j == mdChanges {
+					observed += "<br>" + thousands(len(m.Changes)-j) + " more differences in report.json"
+					break
+				}
+				observed += "<br>" + mdCell(changeText(ch))
+			}
+			p.printf("<tr><td>%s</td><td>%s</td><td><code>%s</code></td><td><code>%s</code></td></tr>\n",
+				mdCell(m.Field), mdCell(string(m.Comparison)), escapeClip(show(m.Expected), mdValueBytes, false, ""), observed)
+		}
+		p.printf("</table>\n")
+	}
+	if len(c.Trace) > 0 {
+		p.printf("<pre>\n")
+		for i, e := range c.Trace {
+			if i == mdTraceEvents {
+				n := len(c.Trace) - i
+				p.printf("… %s more %s in report.json\n", thousands(n), map[bool]string{true: "event", false: "events"}[n == 1])
+				break
+			}
+			line := mdPre(seqLabel(c.Unit, e) + e.Text)
+			if strings.TrimSpace(line) == "" {
+				line = "&#160;"
+			}
+			p.printf("%s\n", line)
+		}
+		p.printf("</pre>\n")
+	}
+	p.printf("</details>\n\n")
 }

@@ -3,6 +3,7 @@ package reports
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/deskcheck/deskcheck/scenario"
@@ -31,23 +32,29 @@ func (t Text) Write(w io.Writer, r *Report) error {
 		return "\x1b[" + code + "m" + s + "\x1b[0m"
 	}
 	labels := map[verifier.Status]string{verifier.Pass: paint("32", "PASS"), verifier.Fail: paint("31", "FAIL"), verifier.Errored: paint("33", "ERROR")}
+	if r.Strength != nil {
+		p.printf("deskcheck: %s\n\n", Headline(r))
+	}
 	for _, c := range r.Cases {
-		label := labels[c.Status]
-		p.printf("%s %s/%s  %s\n", label, c.Desk, c.ID, c.Title)
+		label, ok := labels[c.Status]
+		if !ok {
+			label = oneLine(strings.ToUpper(string(c.Status)))
+		}
+		p.printf("%s %s/%s  %s\n", label, oneLine(c.Desk), oneLine(c.ID), oneLine(c.Title))
 		switch c.Status {
 		case verifier.Fail:
 			for _, m := range c.Mismatches {
 				p.printf("    %s\n", mismatchText(m, "      "))
 			}
 		case verifier.Errored:
-			p.printf("    could not run: %s\n", firstLine(c.Error))
+			p.printf("    could not run: %s\n", oneLine(firstLine(c.Error)))
 		}
 		if c.Status != verifier.Pass || t.Verbose {
 			p.trace(c.Trace, c.Unit, "      ")
 		}
 	}
 	for _, cl := range r.SourceOnly {
-		p.printf("%s %s/%s  source-only claim; not executed: %s\n", paint("36", "NOT EXECUTED"), cl.Desk, cl.ID, cl.NotExecuted)
+		p.printf("%s %s/%s  source-only claim; not executed: %s\n", paint("36", "NOT EXECUTED"), oneLine(cl.Desk), oneLine(cl.ID), oneLine(cl.NotExecuted))
 	}
 	if r.Strength != nil {
 		p.printf("\n")
@@ -77,12 +84,60 @@ func SummaryLine(s verifier.Summary) string {
 	return line
 }
 
-// show renders a value for a mismatch: JSON, with a word for nothing.
+// Headline states the verdicts of r on one line: "PASS — 15 passed, 0
+// failed", or, when the suite's strength was measured, the strength
+// verdict first: "strength FAIL — 18 of 21 faults caught · cases PASS —
+// 15 passed, 0 failed".
+func Headline(r *Report) string {
+	var parts []string
+	for _, v := range verdicts(r) {
+		s := v.Verdict + " — " + v.What
+		if v.Name != "" {
+			s = v.Name + " " + s
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, " · ")
+}
+
+// verdict is one verdict of a report: of the suite's strength or of its
+// cases.
+type verdict struct {
+	Name    string // "strength" or "cases"; "" when the cases' is the only one
+	Verdict string // PASS or FAIL
+	Pass    bool
+	What    string // the counts it rests on
+	ID      string // the element id of its badge on the HTML page
+}
+
+// verdicts lists the verdicts of r, strength first when it was measured.
+func verdicts(r *Report) []verdict {
+	word := func(pass bool) string {
+		if pass {
+			return "PASS"
+		}
+		return "FAIL"
+	}
+	cases := verdict{Verdict: word(r.Verdict == "pass"), Pass: r.Verdict == "pass", What: SummaryLine(r.Summary), ID: "verdict"}
+	s := r.Strength
+	if s == nil {
+		return []verdict{cases}
+	}
+	pass := s.Caught == s.Faults
+	if r.StrengthVerdict != "" {
+		pass = r.StrengthVerdict == "pass"
+	}
+	cases.Name = "cases"
+	return []verdict{{Name: "strength", Verdict: word(pass), Pass: pass, What: strconv.Itoa(s.Caught) + " of " + strconv.Itoa(s.Faults) + " faults caught", ID: "strength-verdict"}, cases}
+}
+
+// show renders a value for a mismatch: JSON, with a word for nothing, and
+// every acting character escaped (still valid JSON).
 func show(v any) string {
 	if v == nil {
 		return "nothing (null)"
 	}
-	return scenario.JSONText(v)
+	return oneLine(scenario.JSONText(v))
 }
 
 func firstLine(s string) string {
@@ -109,20 +164,20 @@ func (StrengthText) Write(w io.Writer, r *Report) error {
 func writeStrengthText(p *printer, s *Strength) {
 	width := len("fault")
 	for _, f := range s.Results {
-		width = max(width, len(f.Fault))
+		width = max(width, len(oneLine(f.Fault)))
 	}
 	p.printf("Suite strength: deliberate host faults and the cases that catch them\n")
 	p.printf("%-*s  %-6s  %s\n", width, "fault", "result", "caught by")
 	for _, f := range s.Results {
 		if f.Caught {
-			p.printf("%-*s  %-6s  %s\n", width, f.Fault, "caught", strings.Join(f.CaughtBy, ", "))
+			p.printf("%-*s  %-6s  %s\n", width, oneLine(f.Fault), "caught", oneLine(strings.Join(f.CaughtBy, ", ")))
 		} else {
-			p.printf("%-*s  %-6s  %s\n", width, f.Fault, "MISSED", "no case fails when "+f.Bug)
-			p.printf("%-*s  %-6s  to catch it: %s\n", width, "", "", f.Hint)
+			p.printf("%-*s  %-6s  %s\n", width, oneLine(f.Fault), "MISSED", "no case fails when "+oneLine(f.Bug))
+			p.printf("%-*s  %-6s  to catch it: %s\n", width, "", "", oneLine(f.Hint))
 		}
 	}
 	for _, id := range s.Excluded {
-		p.printf("(left out: %s fails on the correct model)\n", id)
+		p.printf("(left out: %s fails on the correct model)\n", oneLine(id))
 	}
 	p.printf("%d of %d faults caught\n", s.Caught, s.Faults)
 }

@@ -32,6 +32,7 @@ func Formats(text Text) []Format {
 		{Name: "html", File: "report.html", Reporter: HTML{}},
 		{Name: "markdown", File: "report.md", Reporter: Markdown{}},
 		{Name: "junit", File: "report.junit.xml", Reporter: JUnit{}},
+		{Name: "github", Reporter: GitHub{}},
 	}
 }
 
@@ -62,16 +63,16 @@ func (p *printer) printf(format string, args ...any) {
 
 // trace prints events one per line after indent, each numbered by its
 // unit; the continuation lines of a multi-line event stay indented under
-// it.
+// it, so that no event text starts a line of its own.
 func (p *printer) trace(events []scenario.Event, unit, indent string) {
 	for _, e := range events {
 		prefix := indent + seqLabel(unit, e)
-		p.printf("%s%s\n", prefix, strings.ReplaceAll(e.Text, "\n", "\n"+strings.Repeat(" ", len(prefix)+2)))
+		p.printf("%s%s\n", prefix, strings.ReplaceAll(visible(e.Text, true), "\n", "\n"+strings.Repeat(" ", len(prefix)+2)))
 	}
 }
 
 // seqLabel is "[call 2] " for an event of call 2, and "" for an event
-// outside any call.
+// outside any call: no format numbers an event "[call 0]".
 func seqLabel(unit string, e scenario.Event) string {
 	if e.Seq <= 0 {
 		return ""
@@ -79,13 +80,13 @@ func seqLabel(unit string, e scenario.Event) string {
 	if unit == "" {
 		unit = "call"
 	}
-	return "[" + unit + " " + strconv.Itoa(e.Seq) + "] "
+	return "[" + oneLine(unit) + " " + strconv.Itoa(e.Seq) + "] "
 }
 
 // mismatchText says what differs, in one line, with the structural
 // changes after it on lines of their own, each after indent.
 func mismatchText(m verifier.Mismatch, indent string) string {
-	s := fmt.Sprintf("%s (%s): expected %s, observed %s", m.Field, m.Comparison, show(m.Expected), show(m.Observed))
+	s := fmt.Sprintf("%s (%s): expected %s, observed %s", oneLine(m.Field), oneLine(string(m.Comparison)), show(m.Expected), show(m.Observed))
 	for _, c := range m.Changes {
 		s += "\n" + indent + changeText(c)
 	}
@@ -94,7 +95,7 @@ func mismatchText(m verifier.Mismatch, indent string) string {
 
 // changeText says one structural difference in words.
 func changeText(c scenario.Change) string {
-	at := c.Path
+	at := oneLine(c.Path)
 	if at == "" {
 		at = "(value)"
 	}

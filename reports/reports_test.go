@@ -30,7 +30,7 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 var fixedTime = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 
 // suiteOf verifies case files and returns the result.
-func suiteOf(t *testing.T, paths ...string) *verifier.SuiteResult {
+func suiteOf(t testing.TB, paths ...string) *verifier.SuiteResult {
 	t.Helper()
 	var inputs []verifier.Input
 	for _, p := range paths {
@@ -46,16 +46,19 @@ func suiteOf(t *testing.T, paths ...string) *verifier.SuiteResult {
 
 // stableReport builds a report whose provenance does not depend on the
 // machine or build, for goldens.
-func stableReport(t *testing.T, paths ...string) *Report {
+func stableReport(t testing.TB, paths ...string) *Report {
 	t.Helper()
 	r := Build(suiteOf(t, paths...), fixedTime)
 	r.Provenance.Deskcheck, r.Provenance.Revision, r.Provenance.GoVersion = "test", "test", "go-test"
+	// The case schema grows with every scenario added to any host; the
+	// goldens hold a fixed digest so that they change only with reports.
+	r.Provenance.CaseSchemaSHA256 = strings.Repeat("5c", 32)
 	return r
 }
 
 // mutatedDesk writes a copy of the boundary desk with one expectation
 // changed (boundary-deny-one-call expects 2 prompts) and returns its path.
-func mutatedDesk(t *testing.T) string {
+func mutatedDesk(t testing.TB) string {
 	t.Helper()
 	data, err := os.ReadFile("../cases/boundary-desk.json")
 	require.NoError(t, err)
@@ -69,7 +72,7 @@ func mutatedDesk(t *testing.T) string {
 	return path
 }
 
-func golden(t *testing.T, name string, got []byte) {
+func golden(t testing.TB, name string, got []byte) {
 	t.Helper()
 	path := filepath.Join("testdata", name)
 	if *update {
@@ -81,7 +84,7 @@ func golden(t *testing.T, name string, got []byte) {
 }
 
 // withStrength is the boundary report with its suite strength measured.
-func withStrength(t *testing.T) *Report {
+func withStrength(t testing.TB) *Report {
 	t.Helper()
 	r := stableReport(t, "../cases/boundary-desk.json")
 	suite := suiteOf(t, "../cases/boundary-desk.json")
@@ -100,7 +103,7 @@ func TestGoldens(t *testing.T) {
 	} {
 		r := desk.report
 		for _, f := range Formats(Text{}) {
-			ext := map[string]string{"text": "txt", "json": "json", "html": "html", "markdown": "md", "junit": "junit.xml"}[f.Name]
+			ext := map[string]string{"text": "txt", "json": "json", "html": "html", "markdown": "md", "junit": "junit.xml", "github": "github.txt"}[f.Name]
 			t.Run(desk.name+"."+ext, func(t *testing.T) {
 				var buf bytes.Buffer
 				require.NoError(t, f.Reporter.Write(&buf, r))
@@ -181,7 +184,10 @@ func TestLookup(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "report.junit.xml", f.File)
 	_, err = Lookup("xml", Text{})
-	assert.EqualError(t, err, `unknown format "xml" (known: [html json junit markdown text])`)
+	assert.EqualError(t, err, `unknown format "xml" (known: [github html json junit markdown text])`)
+	f, err = Lookup("github", Text{})
+	require.NoError(t, err)
+	assert.Empty(t, f.File, "annotations go to stdout only, never into the report folder")
 }
 
 func TestTextColour(t *testing.T) {
@@ -216,10 +222,25 @@ func TestJUnitShape(t *testing.T) {
 	var buf bytes.Buffer
 	require.NoError(t, JUnit{}.Write(&buf, stableReport(t, mutatedDesk(t))))
 	s := buf.String()
-	assert.Contains(t, s, `<testsuite name="boundary-desk" tests="18" failures="1" errors="0" skipped="3"`)
-	assert.Contains(t, s, `<testcase classname="testdata/boundary-desk-mutated.json" name="boundary-deny-one-call">`)
+	assert.Contains(t, s, `<testsuite name="boundary-desk" tests="18" failures="1" errors="0" skipped="3" time="0" timestamp="2026-01-02T03:04:05Z" file="testdata/boundary-desk-mutated.json">`)
+	assert.Contains(t, s, `<testcase classname="boundary-desk" name="boundary-deny-one-call" file="testdata/boundary-desk-mutated.json" line="140" time="0">`,
+		"classname is the desk id, not a path ending in .json; the line is the case's")
+	assert.Contains(t, s, `<testcase classname="boundary-desk" name="boundary-approve-one-call" file="testdata/boundary-desk-mutated.json" time="0"></testcase>`,
+		"a passing case has its file; only failures are located")
 	assert.Contains(t, s, `<failure message="mismatched: prompts"><![CDATA[prompts (exact): expected 2, observed 1`)
 	assert.Contains(t, s, `<skipped message="source-only claim; not executed: Full RPC process initialization and real stdin/stdout client">`)
+}
+
+func TestJUnitClassname(t *testing.T) {
+	for _, tt := range []struct {
+		desk, want, why string
+	}{
+		{"boundary-desk", "boundary-desk", "a plain desk id is the classname"},
+		{"team.payments.v2", "team_payments_v2", "Jenkins would read team.payments as a package and v2 as the class"},
+		{"a\x1bb", `a\u001bb`, "a control character is shown escaped"},
+	} {
+		assert.Equal(t, tt.want, junitClass(tt.desk), tt.why)
+	}
 }
 
 func TestMarkdownShape(t *testing.T) {
@@ -227,10 +248,11 @@ func TestMarkdownShape(t *testing.T) {
 	require.NoError(t, Markdown{}.Write(&buf, stableReport(t, mutatedDesk(t))))
 	s := buf.String()
 	assert.True(t, strings.HasPrefix(s, "## deskcheck: FAIL — 14 passed, 1 failed\n"))
-	assert.Equal(t, 1, strings.Count(s, "<details>\n<summary><b>FAIL"), "one block per failure")
+	assert.Equal(t, 1, strings.Count(s, "<details>\n<summary><b>FAIL</b>"), "one block per failure")
 	assert.Contains(t, s, "## Boundary response\n")
-	assert.Contains(t, s, "| prompts | exact | 2 | 1 |")
-	assert.Equal(t, "a &#124; b<br>c &lt;d&gt;", cell("a | b\r\nc <d>"))
+	assert.Contains(t, s, "<tr><td>prompts</td><td>exact</td><td><code>2</code></td><td><code>1</code></td></tr>")
+	assert.Contains(t, s, "<tr><td><code>prompts</code> mismatched</td><td align=\"right\">1</td><td>boundary-desk/boundary-deny-one-call</td></tr>")
+	assert.Contains(t, s, "<p><code>testdata/boundary-desk-mutated.json:140</code> · scenario wrapper</p>")
 }
 
 func TestReadJSONRejectsOtherDocuments(t *testing.T) {
@@ -250,6 +272,8 @@ func TestCaseJSONMatchesEncodingJSON(t *testing.T) {
 	r := stableReport(t, mutatedDesk(t))
 	r.Cases[0].Status, r.Cases[0].Error, r.Cases[0].Observed = verifier.Errored, "boom <\u2028>", nil
 	r.Cases[1].Why = ""
+	r.Cases[2].Line, r.Cases[2].Column = 40, 5
+	r.Cases[3].Line = 41
 	for _, c := range r.Cases {
 		want, err := marshal(c, "")
 		require.NoError(t, err)

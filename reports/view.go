@@ -31,7 +31,7 @@ func rows(c Case) []row {
 	gjson.ParseBytes(c.Expected).ForEach(func(k, v gjson.Result) bool {
 		key := k.String()
 		asserted[key] = true
-		r := row{Key: key, Comparison: c.Comparisons[key], Expected: string(compact(v.Raw)), Observed: render(c.Observed[key]), Asserted: true}
+		r := row{Key: key, Comparison: c.Comparisons[key], Expected: oneLine(string(compact(v.Raw))), Observed: render(c.Observed[key]), Asserted: true}
 		if m, bad := mismatch[key]; bad {
 			r.Mismatch, r.Comparison = true, string(m.Comparison)
 		}
@@ -52,8 +52,9 @@ func rows(c Case) []row {
 }
 
 // render shows a value as compact JSON, with <, > and & as they are (the
-// HTML template escapes what HTML needs).
-func render(v any) string { return scenario.JSONText(v) }
+// HTML template escapes what HTML needs) and every acting character
+// escaped.
+func render(v any) string { return oneLine(scenario.JSONText(v)) }
 
 // failuresFirst returns the cases with failed and errored ones first, each
 // group in report order.
@@ -67,6 +68,145 @@ func failuresFirst(cases []Case) []*Case {
 	for i := range cases {
 		if cases[i].Status == verifier.Pass {
 			out = append(out, &cases[i])
+		}
+	}
+	return out
+}
+
+// deskTally counts the cases of one desk by status.
+type deskTally struct {
+	Desk    string
+	File    string
+	Cases   int
+	Passed  int
+	Failed  int
+	Errored int
+	// Failures are the desk's failed and errored cases, in report order.
+	Failures []*Case
+}
+
+// tallies counts the cases of each desk, in the order of the files read;
+// a desk with cases but no file entry comes after them.
+func tallies(r *Report) []*deskTally {
+	var out []*deskTally
+	byDesk := map[string]*deskTally{}
+	for _, f := range r.Provenance.Files {
+		if byDesk[f.Desk] == nil {
+			t := &deskTally{Desk: f.Desk, File: f.Path}
+			byDesk[f.Desk] = t
+			out = append(out, t)
+		}
+	}
+	for i := range r.Cases {
+		c := &r.Cases[i]
+		t := byDesk[c.Desk]
+		if t == nil {
+			t = &deskTally{Desk: c.Desk}
+			byDesk[c.Desk] = t
+			out = append(out, t)
+		}
+		t.Cases++
+		switch c.Status {
+		case verifier.Pass:
+			t.Passed++
+		case verifier.Fail:
+			t.Failed++
+			t.Failures = append(t.Failures, c)
+		default:
+			t.Errored++
+			t.Failures = append(t.Failures, c)
+		}
+	}
+	return out
+}
+
+// deskFiles maps each desk id to the path of its file.
+func deskFiles(r *Report) map[string]string {
+	files := make(map[string]string, len(r.Provenance.Files))
+	for _, f := range r.Provenance.Files {
+		if _, ok := files[f.Desk]; !ok {
+			files[f.Desk] = f.Path
+		}
+	}
+	return files
+}
+
+// failureGroup is what many failures have in common: the same expected
+// key mismatched, or the same reason a case could not run.
+type failureGroup struct {
+	// Field is the mismatched key; empty for cases that could not run.
+	Field string
+	// Error is the first line of the error, for cases that could not run.
+	Error string
+	Cases []*Case
+}
+
+// maxGroups bounds the groups a report lists.
+const maxGroups = 20
+
+// groupFailures groups the failed cases by mismatched key (a case with two
+// mismatched keys is in two groups) and the errored ones by the first line
+// of their error; largest group first, ties in order of first appearance.
+// At most maxGroups groups are returned, and how many were left out.
+func groupFailures(cases []Case) ([]*failureGroup, int) {
+	var groups []*failureGroup
+	index := map[string]*failureGroup{}
+	add := func(key string, g failureGroup, c *Case) {
+		x := index[key]
+		if x == nil {
+			x = &g
+			index[key] = x
+			groups = append(groups, x)
+		}
+		x.Cases = append(x.Cases, c)
+	}
+	for i := range cases {
+		c := &cases[i]
+		switch c.Status {
+		case verifier.Pass:
+		case verifier.Fail:
+			seen := map[string]bool{}
+			for _, m := range c.Mismatches {
+				if !seen[m.Field] {
+					seen[m.Field] = true
+					add("field\x00"+m.Field, failureGroup{Field: m.Field}, c)
+				}
+			}
+		default:
+			e := firstLine(c.Error)
+			add("error\x00"+e, failureGroup{Error: e}, c)
+		}
+	}
+	sort.SliceStable(groups, func(i, j int) bool { return len(groups[i].Cases) > len(groups[j].Cases) })
+	if len(groups) > maxGroups {
+		return groups[:maxGroups], len(groups) - maxGroups
+	}
+	return groups, 0
+}
+
+// failures returns the failed and errored cases in report order.
+func failures(cases []Case) []*Case {
+	var out []*Case
+	for i := range cases {
+		if cases[i].Status != verifier.Pass {
+			out = append(out, &cases[i])
+		}
+	}
+	return out
+}
+
+// missedFirst orders fault results with the missed ones first, each group
+// in run order: what a reader of a strength run needs first.
+func missedFirst(results []FaultResult) []FaultResult {
+	out := make([]FaultResult, 0, len(results))
+	for _, f := range results {
+		if !f.Caught {
+			out = append(out, f)
+		}
+	}
+	for _, f := range results {
+		if f.Caught {
+			out = append(out, f)
 		}
 	}
 	return out

@@ -2,12 +2,20 @@ package reports
 
 import (
 	"bufio"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"syscall"
+
+	"github.com/deskcheck/deskcheck/verifier"
 )
 
 // DefaultDir is where reports go unless told otherwise. It is git-ignored.
@@ -17,19 +25,32 @@ const DefaultDir = "reports/private"
 // faults through it.
 type FS interface {
 	MkdirAll(dir string, perm os.FileMode) error
-	CreateTemp(dir, pattern string) (TempFile, error)
+	// MkdirTemp creates a new private folder in dir.
+	MkdirTemp(dir, pattern string) (string, error)
+	// Create creates a new file that did not exist, private to its owner.
+	Create(name string) (TempFile, error)
 	Rename(oldpath, newpath string) error
-	Remove(name string) error
+	// Exchange swaps two existing paths in one step; ErrNoExchange says
+	// the system cannot.
+	Exchange(a, b string) error
+	RemoveAll(path string) error
+	Lstat(name string) (fs.FileInfo, error)
+	ReadDir(name string) ([]fs.DirEntry, error)
+	Readlink(name string) (string, error)
+	Getwd() (string, error)
 }
 
-// TempFile is a temporary file being written.
+// TempFile is a file being written.
 type TempFile interface {
 	io.Writer
 	Name() string
-	Chmod(mode os.FileMode) error
 	Sync() error
 	Close() error
 }
+
+// ErrNoExchange is returned by FS.Exchange where the system has no atomic
+// swap of two paths.
+var ErrNoExchange = errors.New("atomic exchange not supported")
 
 // OS is the real file system.
 type OS struct{}
@@ -37,130 +58,432 @@ type OS struct{}
 // MkdirAll creates dir and its parents.
 func (OS) MkdirAll(dir string, perm os.FileMode) error { return os.MkdirAll(dir, perm) }
 
-// CreateTemp creates a temporary file in dir.
-func (OS) CreateTemp(dir, pattern string) (TempFile, error) { return os.CreateTemp(dir, pattern) }
+// MkdirTemp creates a new folder, mode 0700, in dir.
+func (OS) MkdirTemp(dir, pattern string) (string, error) { return os.MkdirTemp(dir, pattern) }
 
-// Rename renames a file.
+// Create creates a new file, mode 0600; it fails if name exists.
+func (OS) Create(name string) (TempFile, error) {
+	return os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+}
+
+// Rename renames a file or folder.
 func (OS) Rename(oldpath, newpath string) error { return os.Rename(oldpath, newpath) }
 
-// Remove removes a file.
-func (OS) Remove(name string) error { return os.Remove(name) }
+// Exchange swaps a and b atomically where the system can.
+func (OS) Exchange(a, b string) error { return exchange(a, b) }
+
+// RemoveAll removes path and what it holds.
+func (OS) RemoveAll(path string) error { return os.RemoveAll(path) }
+
+// Lstat describes name without following a final symbolic link.
+func (OS) Lstat(name string) (fs.FileInfo, error) { return os.Lstat(name) }
+
+// ReadDir lists a folder.
+func (OS) ReadDir(name string) ([]fs.DirEntry, error) { return os.ReadDir(name) }
+
+// Readlink returns the target of a symbolic link.
+func (OS) Readlink(name string) (string, error) { return os.Readlink(name) }
+
+// Getwd returns the working folder.
+func (OS) Getwd() (string, error) { return os.Getwd() }
 
 // Writer writes every report file into a folder.
 type Writer struct {
 	FS FS
-	// CaseDirs are the folders holding the case files read: the report
-	// folder may not be one of them or lie inside one.
+	// CaseDirs are the folders whose case files are read, recursively:
+	// the report folder may not be one of them or lie inside one, or the
+	// next run would read the reports as case files. Folders holding
+	// case files named one by one are not walked and need not be listed.
 	CaseDirs []string
+	// MaxBytes bounds the four files together; 0 means no bound.
+	MaxBytes int64
 }
 
-// WriteDir renders r in every file format and writes the files into dir,
-// privately (folder 0700, files 0600) and atomically: each format is
-// rendered straight into a temporary file beside its final name, and only
-// when every one is complete are they renamed into place. A failure leaves
-// no partial file and earlier reports intact. It returns the paths written.
-func (wr Writer) WriteDir(dir string, r *Report) ([]string, error) {
-	fsys := wr.FS
-	if fsys == nil {
-		fsys = OS{}
-	}
-	if err := checkOutside(dir, wr.CaseDirs); err != nil {
-		return nil, err
-	}
-	if err := fsys.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("creating report folder: %w", unwrapPathError(err))
-	}
+// reportFiles are the formats written into a report folder.
+func reportFiles() []Format {
 	var files []Format
 	for _, f := range Formats(Text{}) {
 		if f.File != "" {
 			files = append(files, f)
 		}
 	}
-	// The formats are rendered at the same time, each into its own file.
-	temps, paths, errs := make([]string, len(files)), make([]string, len(files)), make([]error, len(files))
-	var wg sync.WaitGroup
+	return files
+}
+
+// WriteDir renders r in every file format and writes the files into dir,
+// privately (folder 0700, files 0600) and atomically as a whole: the files
+// are rendered into a fresh private folder beside dir, and that folder is
+// swapped in for dir in one step (where the system can; elsewhere the old
+// folder is moved aside first). A reader sees the four files of one run or
+// of the one before, never a mix, and two runs into one folder never mix
+// theirs. A failure leaves the earlier reports intact and no temporary
+// file behind. The folder is replaced as a whole, so an existing dir must
+// hold nothing but report files; one readable by others becomes private.
+// It returns the paths written.
+func (wr Writer) WriteDir(dir string, r *Report) ([]string, error) {
+	fsys := wr.FS
+	if fsys == nil {
+		fsys = OS{}
+	}
+	real, err := resolvePath(fsys, dir)
+	if err != nil {
+		return nil, fmt.Errorf("report folder %s: %w", dir, unwrapPathError(err))
+	}
+	for _, cd := range wr.CaseDirs {
+		rc, err := resolvePath(fsys, cd)
+		if err != nil {
+			continue
+		}
+		if within(real, rc) {
+			return nil, fmt.Errorf("report folder %s is inside %s, whose case files are read (%s lies in %s): the next run would read the reports as case files; choose another with -out", dir, cd, real, rc)
+		}
+	}
+	files := reportFiles()
+	exists := false
+	switch info, err := fsys.Lstat(real); {
+	case err == nil && !info.IsDir():
+		return nil, fmt.Errorf("report folder %s is not a directory", dir)
+	case err == nil:
+		exists = true
+		if err := onlyReports(fsys, real, files); err != nil {
+			return nil, fmt.Errorf("report folder %s %w; deskcheck replaces the folder as a whole, so choose an empty or report-only folder with -out", dir, err)
+		}
+	case !errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("report folder %s: %w", dir, unwrapPathError(err))
+	}
+	parent := filepath.Dir(real)
+	if err := fsys.MkdirAll(parent, 0o700); err != nil {
+		return nil, fmt.Errorf("creating report folder: %w", unwrapPathError(err))
+	}
+	tmp, err := fsys.MkdirTemp(parent, "."+filepath.Base(real)+".deskcheck-*")
+	if err != nil {
+		return nil, fmt.Errorf("creating report folder: %w", unwrapPathError(err))
+	}
+	if err := wr.render(fsys, tmp, dir, files, r); err != nil {
+		fsys.RemoveAll(tmp)
+		return nil, err
+	}
+	if err := swap(fsys, tmp, real, exists); err != nil {
+		fsys.RemoveAll(tmp)
+		if errors.Is(err, syscall.EXDEV) || errors.Is(err, syscall.EBUSY) {
+			return nil, fmt.Errorf("writing %s: the folder cannot be replaced as a whole (%v; a mount point?): choose a folder inside it with -out", dir, unwrapPathError(err))
+		}
+		return nil, fmt.Errorf("writing %s: %w", dir, unwrapPathError(err))
+	}
+	paths := make([]string, len(files))
 	for i, f := range files {
 		paths[i] = filepath.Join(dir, f.File)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			temps[i], errs[i] = writeTemp(fsys, paths[i], func(w io.Writer) error { return f.Reporter.Write(w, r) })
-		}()
-	}
-	wg.Wait()
-	cleanup := func() {
-		for _, t := range temps {
-			if t != "" {
-				fsys.Remove(t)
-			}
-		}
-	}
-	for _, err := range errs {
-		if err != nil {
-			cleanup()
-			return nil, err
-		}
-	}
-	for i, p := range paths {
-		if err := fsys.Rename(temps[i], p); err != nil {
-			cleanup()
-			return nil, fmt.Errorf("writing %s: %w", p, unwrapPathError(err))
-		}
 	}
 	return paths, nil
 }
 
-// writeTemp renders into a new private temporary file beside path and
-// returns its name.
-func writeTemp(fsys FS, path string, render func(io.Writer) error) (string, error) {
-	tmp, err := fsys.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+// render writes every format into folder tmp at once, each straight into
+// its file, within wr.MaxBytes.
+func (wr Writer) render(fsys FS, tmp, dir string, files []Format, r *Report) error {
+	var total atomic.Int64
+	errs := make([]error, len(files))
+	var wg sync.WaitGroup
+	for i, f := range files {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			shown := filepath.Join(dir, f.File)
+			errs[i] = writeFile(fsys, filepath.Join(tmp, f.File), shown, func(w io.Writer) error {
+				return f.Reporter.Write(&bounded{w: w, total: &total, max: wr.MaxBytes}, r)
+			})
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// bounded fails a write that takes the report files past max bytes in all.
+type bounded struct {
+	w     io.Writer
+	total *atomic.Int64
+	max   int64
+}
+
+func (b *bounded) Write(p []byte) (int, error) {
+	if b.max > 0 && b.total.Add(int64(len(p))) > b.max {
+		return 0, fmt.Errorf("the report files would exceed %d bytes, the limit; select fewer cases with -run", b.max)
+	}
+	return b.w.Write(p)
+}
+
+// writeFile renders into a new private file and flushes it to disk.
+func writeFile(fsys FS, path, shown string, render func(io.Writer) error) error {
+	f, err := fsys.Create(path)
 	if err != nil {
-		return "", fmt.Errorf("writing %s: %w", path, unwrapPathError(err))
+		return fmt.Errorf("writing %s: %w", shown, unwrapPathError(err))
 	}
-	name := tmp.Name()
-	fail := func(err error) (string, error) {
-		tmp.Close()
-		return name, fmt.Errorf("writing %s: %w", path, unwrapPathError(err))
+	fail := func(err error) error {
+		f.Close()
+		return fmt.Errorf("writing %s: %w", shown, unwrapPathError(err))
 	}
-	if err := tmp.Chmod(0o600); err != nil {
-		return fail(err)
-	}
-	bw := bufio.NewWriterSize(tmp, 256<<10)
+	bw := bufio.NewWriterSize(f, 256<<10)
 	if err := render(bw); err != nil {
 		return fail(err)
 	}
 	if err := bw.Flush(); err != nil {
 		return fail(err)
 	}
-	if err := tmp.Sync(); err != nil {
+	if err := f.Sync(); err != nil {
 		return fail(err)
 	}
-	if err := tmp.Close(); err != nil {
-		return name, fmt.Errorf("writing %s: %w", path, unwrapPathError(err))
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("writing %s: %w", shown, unwrapPathError(err))
 	}
-	return name, nil
+	return nil
+}
+
+// swap puts the folder tmp in the place of real and removes what was
+// there.
+func swap(fsys FS, tmp, real string, exists bool) error {
+	if !exists {
+		err := fsys.Rename(tmp, real)
+		if err == nil {
+			return nil
+		}
+		// Another run may have made the folder meanwhile.
+		if _, lerr := fsys.Lstat(real); lerr != nil {
+			return err
+		}
+	}
+	err := fsys.Exchange(tmp, real)
+	if err == nil {
+		return fsys.RemoveAll(tmp) // now the previous reports
+	}
+	if !errors.Is(err, ErrNoExchange) {
+		return err
+	}
+	// Without an atomic exchange: move the old folder aside, the new one
+	// in, and put the old one back if that fails.
+	old := tmp + ".old"
+	if err := fsys.Rename(real, old); err != nil {
+		return err
+	}
+	if err := fsys.Rename(tmp, real); err != nil {
+		fsys.Rename(old, real)
+		return err
+	}
+	return fsys.RemoveAll(old)
+}
+
+// onlyReports checks that folder dir holds nothing but report files.
+func onlyReports(fsys FS, dir string, files []Format) error {
+	entries, err := fsys.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("cannot be listed: %w", unwrapPathError(err))
+	}
+	known := map[string]bool{}
+	for _, f := range files {
+		known[f.File] = true
+	}
+	var other []string
+	for _, e := range entries {
+		if known[e.Name()] && e.Type().IsRegular() {
+			continue
+		}
+		other = append(other, e.Name())
+	}
+	if len(other) == 0 {
+		return nil
+	}
+	sort.Strings(other)
+	if len(other) > 3 {
+		other = append(other[:3], "…")
+	}
+	return fmt.Errorf("holds other files (%s)", strings.Join(other, ", "))
 }
 
 func unwrapPathError(err error) error {
-	if pe, ok := err.(*os.PathError); ok {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
 		return fmt.Errorf("%s: %w", pe.Path, pe.Err)
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return fmt.Errorf("%s: %w", le.New, le.Err)
 	}
 	return err
 }
 
-func checkOutside(dir string, caseDirs []string) error {
-	out, err := filepath.Abs(dir)
-	if err != nil {
-		return err
-	}
-	for _, cd := range caseDirs {
-		abs, err := filepath.Abs(cd)
+// resolvePath returns the absolute, physical path of p: every symbolic
+// link on the way is followed and every ".." applies to the folder it is
+// reached in, as the system does. A part of p that does not exist yet is
+// appended as written.
+func resolvePath(fsys FS, p string) (string, error) {
+	if !filepath.IsAbs(p) {
+		wd, err := fsys.Getwd()
 		if err != nil {
+			return "", err
+		}
+		p = wd + string(filepath.Separator) + p
+	}
+	vol := filepath.VolumeName(p)
+	rest := strings.Split(filepath.ToSlash(p[len(vol):]), "/")
+	var done []string // the resolved components
+	hops := 0
+	for len(rest) > 0 {
+		c := rest[0]
+		rest = rest[1:]
+		switch c {
+		case "", ".":
+			continue
+		case "..":
+			if len(done) > 0 {
+				done = done[:len(done)-1]
+			}
 			continue
 		}
-		if rel, err := filepath.Rel(abs, out); err == nil && (rel == "." || !strings.HasPrefix(rel, "..")) {
-			return fmt.Errorf("report folder %s is inside %s, which holds case files; choose another with -out", dir, cd)
+		cur := vol + string(filepath.Separator) + filepath.Join(append(done, c)...)
+		info, err := fsys.Lstat(cur)
+		if errors.Is(err, fs.ErrNotExist) {
+			done = append(done, c)
+			continue
 		}
+		if err != nil {
+			return "", err
+		}
+		if info.Mode()&fs.ModeSymlink == 0 {
+			done = append(done, c)
+			continue
+		}
+		if hops++; hops > 40 {
+			return "", fmt.Errorf("%s: too many levels of symbolic links", cur)
+		}
+		target, err := fsys.Readlink(cur)
+		if err != nil {
+			return "", err
+		}
+		if filepath.IsAbs(target) {
+			done = nil
+			target = target[len(filepath.VolumeName(target)):]
+		}
+		rest = append(strings.Split(filepath.ToSlash(target), "/"), rest...)
+	}
+	return vol + string(filepath.Separator) + filepath.Join(done...), nil
+}
+
+// within reports whether path p is folder dir or lies inside it, comparing
+// whole components (cases/..rep is not inside cases/..).
+func within(p, dir string) bool {
+	if p == dir {
+		return true
+	}
+	if !strings.HasSuffix(dir, string(filepath.Separator)) {
+		dir += string(filepath.Separator)
+	}
+	return strings.HasPrefix(p, dir)
+}
+
+// ReadLimits are the reading rules `report render` applies to a saved
+// report.json: those of case files, with room for what a report holds (a
+// report is larger than the files it was made from, nests them a few
+// levels deeper and quotes long texts).
+var ReadLimits = verifier.Limits{FileSize: 1 << 30, Depth: verifier.DefaultLimits.Depth + 16, String: 1 << 30, Diagnostics: 1}
+
+// scanEvidence applies the reading rules of case files to saved evidence
+// before anything that recurses reads it: JSON whose top level is an
+// object, no duplicate key (a second "verdict" never wins), no number
+// beyond float64, nesting within ReadLimits.
+func scanEvidence(data []byte) error {
+	ds := verifier.Scan("", data, ReadLimits)
+	if !ds.HasErrors() {
+		return nil
+	}
+	d := ds[0]
+	what, msg := "not deskcheck evidence", strings.Replace(d.Summary, "a case file is", "a report is", 1)
+	if rest, ok := strings.CutPrefix(msg, "malformed JSON: "); ok {
+		what, msg = "not JSON", rest
+	}
+	if d.Line > 0 {
+		msg = fmt.Sprintf("%d:%d: %s", d.Line, d.Col, msg)
+	}
+	if d.Pointer != "" {
+		msg += " (" + d.Pointer + ")"
+	}
+	return fmt.Errorf("%s: %s", what, msg)
+}
+
+// checkVerdicts holds schema-valid evidence to its counts: the verdict is
+// pass exactly when at least one case ran and every case passed; the
+// summary adds up and matches the cases and claims listed; a strength
+// section agrees with its results, and its verdict with them.
+func checkVerdicts(data []byte) error {
+	var r struct {
+		Verdict         string           `json:"verdict"`
+		StrengthVerdict string           `json:"strengthVerdict"`
+		Summary         verifier.Summary `json:"summary"`
+		Cases           []struct {
+			Status verifier.Status `json:"status"`
+		} `json:"cases"`
+		SourceOnly []json.RawMessage `json:"sourceOnly"`
+		Strength   *struct {
+			Caught  int `json:"caught"`
+			Faults  int `json:"faults"`
+			Results []struct {
+				Caught bool `json:"caught"`
+			} `json:"results"`
+		} `json:"strength"`
+	}
+	if err := json.Unmarshal(data, &r); err != nil {
+		return fmt.Errorf("not deskcheck evidence: %w", err)
+	}
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("not deskcheck evidence: %s", fmt.Sprintf(format, args...))
+	}
+	seen := verifier.Summary{Cases: len(r.Cases), SourceOnly: len(r.SourceOnly)}
+	for _, c := range r.Cases {
+		switch c.Status {
+		case verifier.Pass:
+			seen.Passed++
+		case verifier.Fail:
+			seen.Failed++
+		default:
+			seen.Errored++
+		}
+	}
+	s := r.Summary
+	if seen != s {
+		return bad("the summary (%d cases: %d passed, %d failed, %d errored; %d source-only) does not match what is listed (%d cases: %d passed, %d failed, %d errored; %d source-only)",
+			s.Cases, s.Passed, s.Failed, s.Errored, s.SourceOnly, seen.Cases, seen.Passed, seen.Failed, seen.Errored, seen.SourceOnly)
+	}
+	want := "fail"
+	if s.Cases > 0 && s.Passed == s.Cases {
+		want = "pass"
+	}
+	if r.Verdict != want {
+		return bad("the verdict is %q but %d of %d cases passed, which is %q", r.Verdict, s.Passed, s.Cases, want)
+	}
+	st := r.Strength
+	if st == nil {
+		if r.StrengthVerdict != "" {
+			return bad("a strength verdict without a strength section")
+		}
+		return nil
+	}
+	caught := 0
+	for _, x := range st.Results {
+		if x.Caught {
+			caught++
+		}
+	}
+	if st.Faults != len(st.Results) || st.Caught != caught {
+		return bad("the strength section says %d of %d faults caught but lists %d of %d", st.Caught, st.Faults, caught, len(st.Results))
+	}
+	want = "fail"
+	if st.Caught == st.Faults {
+		want = "pass"
+	}
+	if r.StrengthVerdict != "" && r.StrengthVerdict != want {
+		return bad("the strength verdict is %q but %d of %d faults were caught, which is %q", r.StrengthVerdict, st.Caught, st.Faults, want)
 	}
 	return nil
 }

@@ -1,9 +1,12 @@
 package reports
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"sync"
 	"testing"
@@ -15,9 +18,10 @@ import (
 // faultyFS wraps the real file system and fails as told.
 type faultyFS struct {
 	OS
-	mkdirErr  error
-	createErr error
-	renameErr error
+	mkdirErr    error
+	createErr   error
+	renameErr   error
+	exchangeErr error
 	// failWriteAfter makes writes fail (as a full disk would) once this
 	// many bytes were written in all; negative: never.
 	failWriteAfter int
@@ -32,11 +36,18 @@ func (f *faultyFS) MkdirAll(dir string, perm os.FileMode) error {
 	return f.OS.MkdirAll(dir, perm)
 }
 
-func (f *faultyFS) CreateTemp(dir, pattern string) (TempFile, error) {
+func (f *faultyFS) MkdirTemp(dir, pattern string) (string, error) {
+	if f.mkdirErr != nil {
+		return "", f.mkdirErr
+	}
+	return f.OS.MkdirTemp(dir, pattern)
+}
+
+func (f *faultyFS) Create(name string) (TempFile, error) {
 	if f.createErr != nil {
 		return nil, f.createErr
 	}
-	tf, err := f.OS.CreateTemp(dir, pattern)
+	tf, err := f.OS.Create(name)
 	if err != nil {
 		return nil, err
 	}
@@ -48,6 +59,13 @@ func (f *faultyFS) Rename(o, n string) error {
 		return f.renameErr
 	}
 	return f.OS.Rename(o, n)
+}
+
+func (f *faultyFS) Exchange(a, b string) error {
+	if f.exchangeErr != nil {
+		return f.exchangeErr
+	}
+	return f.OS.Exchange(a, b)
 }
 
 type faultyFile struct {
@@ -85,23 +103,47 @@ func listDir(t *testing.T, dir string) map[string]string {
 	return out
 }
 
+// names lists a folder's entries.
+func names(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	var out []string
+	for _, e := range entries {
+		out = append(out, e.Name())
+	}
+	return out
+}
+
 func TestWriteDirPrivateAndComplete(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "a", "private")
 	paths, err := Writer{}.WriteDir(dir, stableReport(t, "../cases/boundary-desk.json"))
 	require.NoError(t, err)
-	var names []string
+	var got []string
 	for _, p := range paths {
-		names = append(names, filepath.Base(p))
+		got = append(got, filepath.Base(p))
 		info, err := os.Stat(p)
 		require.NoError(t, err)
 		assert.Equal(t, os.FileMode(0o600), info.Mode().Perm(), p)
 	}
-	sort.Strings(names)
-	assert.Equal(t, []string{"report.html", "report.json", "report.junit.xml", "report.md"}, names)
+	sort.Strings(got)
+	assert.Equal(t, []string{"report.html", "report.json", "report.junit.xml", "report.md"}, got)
 	info, err := os.Stat(dir)
 	require.NoError(t, err)
 	assert.Equal(t, os.FileMode(0o700), info.Mode().Perm())
 	assert.Len(t, listDir(t, dir), 4, "no temporary file is left")
+	assert.Equal(t, []string{"private"}, names(t, filepath.Dir(dir)), "no temporary folder is left beside it")
+}
+
+func TestWriteDirMakesAnOpenFolderPrivate(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	require.NoError(t, os.Mkdir(dir, 0o777))
+	require.NoError(t, os.Chmod(dir, 0o777))
+	_, err := Writer{}.WriteDir(dir, stableReport(t, "../cases/boundary-desk.json"))
+	require.NoError(t, err)
+	info, err := os.Stat(dir)
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o700), info.Mode().Perm(), "a report folder others could read is replaced by a private one")
 }
 
 func TestWriteDirFaultsKeepEarlierReports(t *testing.T) {
@@ -115,12 +157,13 @@ func TestWriteDirFaultsKeepEarlierReports(t *testing.T) {
 		{"the disk fills in the first file", &faultyFS{failWriteAfter: 100}, "no space left on device"},
 		{"the disk fills in a later file", &faultyFS{failWriteAfter: 60_000}, "no space left on device"},
 		{"the folder cannot be written", &faultyFS{failWriteAfter: -1, createErr: &os.PathError{Op: "open", Path: "x", Err: os.ErrPermission}}, "permission denied"},
-		{"a rename fails", &faultyFS{failWriteAfter: -1, renameErr: errors.New("rename refused")}, "rename refused"},
+		{"the swap fails", &faultyFS{failWriteAfter: -1, exchangeErr: errors.New("exchange refused")}, "exchange refused"},
+		{"without an atomic exchange, the rename fails", &faultyFS{failWriteAfter: -1, exchangeErr: ErrNoExchange, renameErr: errors.New("rename refused")}, "rename refused"},
 		{"the folder cannot be made", &faultyFS{failWriteAfter: -1, mkdirErr: errors.New("read-only file system")}, "creating report folder: read-only file system"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.reason, func(t *testing.T) {
-			dir := t.TempDir()
+			dir := filepath.Join(t.TempDir(), "out")
 			_, err := Writer{}.WriteDir(dir, good)
 			require.NoError(t, err)
 			before := listDir(t, dir)
@@ -128,22 +171,202 @@ func TestWriteDirFaultsKeepEarlierReports(t *testing.T) {
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tt.want)
 			assert.Equal(t, before, listDir(t, dir), "earlier reports intact, no partial or temporary file")
+			assert.Equal(t, []string{"out"}, names(t, filepath.Dir(dir)), "no temporary folder is left")
 		})
 	}
+	t.Run("without an atomic exchange the reports are still replaced whole", func(t *testing.T) {
+		dir := filepath.Join(t.TempDir(), "out")
+		_, err := Writer{}.WriteDir(dir, good)
+		require.NoError(t, err)
+		_, err = Writer{FS: &faultyFS{failWriteAfter: -1, exchangeErr: ErrNoExchange}}.WriteDir(dir, newer)
+		require.NoError(t, err)
+		assert.Equal(t, rendered(t, newer), listDir(t, dir))
+		assert.Equal(t, []string{"out"}, names(t, filepath.Dir(dir)))
+	})
+	t.Run("the report files over MaxBytes", func(t *testing.T) {
+		dir := filepath.Join(t.TempDir(), "out")
+		_, err := Writer{}.WriteDir(dir, good)
+		require.NoError(t, err)
+		before := listDir(t, dir)
+		_, err = Writer{MaxBytes: 10_000}.WriteDir(dir, newer)
+		assert.ErrorContains(t, err, "the report files would exceed 10000 bytes")
+		assert.Equal(t, before, listDir(t, dir))
+	})
+}
+
+// rendered is what WriteDir writes for r, file by file.
+func rendered(t *testing.T, r *Report) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for _, f := range reportFiles() {
+		var b bytes.Buffer
+		require.NoError(t, f.Reporter.Write(&b, r))
+		out[f.File] = b.String()
+	}
+	return out
+}
+
+// TestWriteDirRunsNeverMix writes two different reports into one folder
+// from several goroutines at once while readers look at the folder: a
+// reader holding the folder open always finds the four files of one run,
+// (or, in a folder the next run has just replaced and is removing, some of
+// them), and the folder ends up holding one run's four files.
+func TestWriteDirRunsNeverMix(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("readers use /proc/self/fd to hold the folder")
+	}
+	a, b := stableReport(t, "../cases/boundary-desk.json"), stableReport(t, mutatedDesk(t))
+	want := []map[string]string{rendered(t, a), rendered(t, b)}
+	// same: every file read belongs to one run. A folder being removed
+	// (the previous run's, after a swap) may have lost some already.
+	same := func(got map[string]string) bool {
+		for _, w := range want {
+			match := true
+			for f, data := range got {
+				match = match && w[f] == data
+			}
+			if match {
+				return true
+			}
+		}
+		return false
+	}
+	dir := filepath.Join(t.TempDir(), "out")
+	_, err := Writer{}.WriteDir(dir, a)
+	require.NoError(t, err)
+
+	stop := make(chan struct{})
+	var mixed []string
+	var mu sync.Mutex
+	var readers sync.WaitGroup
+	for range 2 {
+		readers.Add(1)
+		go func() {
+			defer readers.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				d, err := os.Open(dir)
+				if err != nil {
+					continue
+				}
+				got := map[string]string{}
+				for f := range want[0] {
+					data, err := os.ReadFile(fmt.Sprintf("/proc/self/fd/%d/%s", d.Fd(), f))
+					if err == nil {
+						got[f] = string(data)
+					}
+				}
+				d.Close()
+				if len(got) > 0 && !same(got) {
+					mu.Lock()
+					mixed = append(mixed, fmt.Sprint(len(got)))
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	var writers sync.WaitGroup
+	errs := make([]error, 8)
+	for i := range errs {
+		writers.Add(1)
+		go func() {
+			defer writers.Done()
+			r := a
+			if i%2 == 1 {
+				r = b
+			}
+			_, errs[i] = Writer{}.WriteDir(dir, r)
+		}()
+	}
+	writers.Wait()
+	close(stop)
+	readers.Wait()
+	for _, err := range errs {
+		assert.NoError(t, err)
+	}
+	assert.Empty(t, mixed, "a reader saw files of two runs")
+	final := listDir(t, dir)
+	assert.Len(t, final, 4)
+	assert.True(t, same(final), "the folder holds one run's four files")
+	assert.Equal(t, []string{"out"}, names(t, filepath.Dir(dir)), "no temporary folder is left")
 }
 
 func TestWriteDirRefusals(t *testing.T) {
+	report := stableReport(t, "../cases/boundary-desk.json")
 	root := t.TempDir()
+	cases := filepath.Join(root, "cases")
+	require.NoError(t, os.MkdirAll(filepath.Join(cases, "sub"), 0o755))
 	file := filepath.Join(root, "a-file")
 	require.NoError(t, os.WriteFile(file, []byte("x"), 0o600))
-	_, err := Writer{}.WriteDir(file, stableReport(t, "../cases/boundary-desk.json"))
-	assert.ErrorContains(t, err, "not a directory")
+	require.NoError(t, os.Symlink(cases, filepath.Join(root, "link-to-cases")))
+	require.NoError(t, os.Symlink(filepath.Join(cases, "sub"), filepath.Join(root, "link-to-sub")))
+	busy := filepath.Join(root, "busy")
+	require.NoError(t, os.MkdirAll(busy, 0o700))
+	require.NoError(t, os.WriteFile(filepath.Join(busy, "notes.txt"), []byte("mine"), 0o600))
+	wd, err := os.Getwd()
+	require.NoError(t, err)
+	rel, err := filepath.Rel(wd, cases)
+	require.NoError(t, err)
 
-	cases := filepath.Join(root, "cases")
-	for _, out := range []string{cases, filepath.Join(cases, "out"), filepath.Join(cases, "a", "..", "b")} {
-		_, err = Writer{CaseDirs: []string{cases}}.WriteDir(out, stableReport(t, "../cases/boundary-desk.json"))
-		assert.ErrorContains(t, err, "which holds case files", out)
+	tests := []struct {
+		reason string
+		out    string
+		want   string // "" when the folder is accepted
+	}{
+		{"a file is not a folder", file, "is not a directory"},
+		{"the walked folder itself", cases, "whose case files are read"},
+		{"a folder inside the walked one", filepath.Join(cases, "out"), "whose case files are read"},
+		{"a path that climbs back into it", filepath.Join(cases, "a", "..", "b"), "whose case files are read"},
+		{"a folder named ..rep inside it is inside it", filepath.Join(cases, "..rep"), "whose case files are read"},
+		{"a relative path into it", filepath.Join(rel, "rep"), "whose case files are read"},
+		{"a symbolic link to it", filepath.Join(root, "link-to-cases"), "whose case files are read"},
+		{"a path through a link into it", filepath.Join(root, "link-to-sub", "rep"), "whose case files are read"},
+		{"a folder holding other files is never replaced", busy, "holds other files (notes.txt)"},
+		{"a sibling folder with a shared prefix is fine", filepath.Join(root, "cases-reports"), ""},
+		{"a folder beside the case files of a named file is fine", filepath.Join(root, "reports", "private"), ""},
 	}
-	_, err = Writer{CaseDirs: []string{cases}}.WriteDir(filepath.Join(root, "cases-reports"), stableReport(t, "../cases/boundary-desk.json"))
-	assert.NoError(t, err, "a sibling folder with a shared prefix is fine")
+	for _, tt := range tests {
+		_, err := Writer{CaseDirs: []string{cases}}.WriteDir(tt.out, report)
+		if tt.want == "" {
+			assert.NoError(t, err, tt.reason)
+			continue
+		}
+		assert.ErrorContains(t, err, tt.want, tt.reason)
+	}
+	assert.Equal(t, map[string]string{"notes.txt": "mine"}, listDir(t, busy), "the refused folder is untouched")
+	entries, err := os.ReadDir(cases)
+	require.NoError(t, err)
+	assert.Len(t, entries, 1, "nothing was written into the case folder")
+}
+
+func TestResolvePath(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	require.NoError(t, os.MkdirAll(filepath.Join(root, "a", "b"), 0o755))
+	require.NoError(t, os.Symlink(filepath.Join(root, "a", "b"), filepath.Join(root, "abs")))
+	require.NoError(t, os.Symlink("a/b", filepath.Join(root, "rel")))
+	require.NoError(t, os.Symlink("loop", filepath.Join(root, "loop")))
+	tests := []struct {
+		reason, in, want string
+	}{
+		{"a plain path", filepath.Join(root, "a"), filepath.Join(root, "a")},
+		{"an absolute link", filepath.Join(root, "abs", "x"), filepath.Join(root, "a", "b", "x")},
+		{"a relative link", filepath.Join(root, "rel"), filepath.Join(root, "a", "b")},
+		{".. after a link leaves the link's target, as the system does", filepath.Join(root, "abs") + "/../c", filepath.Join(root, "a", "c")},
+		{"a name that starts with two dots is a name", filepath.Join(root, "a", "..rep"), filepath.Join(root, "a", "..rep")},
+		{"a missing tail is kept as written", filepath.Join(root, "new", "x", "..", "y"), filepath.Join(root, "new", "y")},
+	}
+	for _, tt := range tests {
+		got, err := resolvePath(OS{}, tt.in)
+		require.NoError(t, err, tt.reason)
+		assert.Equal(t, tt.want, got, tt.reason)
+	}
+	_, err = resolvePath(OS{}, filepath.Join(root, "loop", "x"))
+	assert.ErrorContains(t, err, "too many levels of symbolic links")
+	assert.False(t, within(filepath.Join(root, "cases-x"), filepath.Join(root, "cases")))
+	assert.True(t, within(filepath.Join(root, "cases", "..x"), filepath.Join(root, "cases")))
 }

@@ -16,8 +16,6 @@ import (
 	"strings"
 
 	"github.com/xeipuuv/gojsonschema"
-
-	"github.com/deskcheck/deskcheck/internal/jsonx"
 )
 
 // Base is the draft-07 JSON Schema of a case file without its scenarios:
@@ -69,24 +67,22 @@ var wrappers = map[string]bool{
 }
 
 // Validate checks a JSON document against s. doc must be well-formed
-// JSON. Problems come sorted by pointer.
+// JSON whose nesting a reader may follow (the loader recurses once per
+// level): deskcheck hands it only documents its first reader passed.
+// Problems come sorted by pointer.
 //
-// The document is decoded by jsonx.Decode into exactly the values
-// gojsonschema's own loader would produce, in half the time and with a
-// third of the allocations; gojsonschema then validates that tree.
+// gojsonschema decodes the document itself, with encoding/json. A
+// hand-written decoder did it until the end-to-end benchmark showed it
+// bought less than 10 % (BENCHMARKS.md).
 func (s *Schema) Validate(doc []byte) ([]Problem, error) {
-	tree, err := jsonx.Decode(doc)
-	if err != nil {
-		return nil, fmt.Errorf("validating: %w", err)
-	}
-	return s.problems(gojsonschema.NewRawLoader(tree))
+	return s.problems(gojsonschema.NewBytesLoader(doc))
 }
 
-// ValidateWithLoader is Validate with gojsonschema decoding the document
-// itself, as a program using gojsonschema alone does. It is the floor the
-// benchmarks compare deskcheck with.
+// ValidateWithLoader is Validate: gojsonschema decoding the document
+// itself, as a program using gojsonschema alone does. The benchmarks
+// call it by this name for the floor they compare deskcheck with.
 func (s *Schema) ValidateWithLoader(doc []byte) ([]Problem, error) {
-	return s.problems(gojsonschema.NewBytesLoader(doc))
+	return s.Validate(doc)
 }
 
 func (s *Schema) problems(doc gojsonschema.JSONLoader) ([]Problem, error) {
@@ -110,12 +106,15 @@ func (s *Schema) problems(doc gojsonschema.JSONLoader) ([]Problem, error) {
 }
 
 // pointer converts a gojsonschema context ("(root)", "cases", "0", ...) to
-// a JSON pointer.
+// a JSON pointer. The context is read back with a separator no key can
+// hold: keys are decoded from valid UTF-8 and are valid UTF-8 themselves
+// (a NUL, or any other character, may be part of a key), and the byte
+// 0xFF never appears in valid UTF-8.
 func pointer(ctx *gojsonschema.JsonContext) string {
 	if ctx == nil {
 		return ""
 	}
-	const sep = "\x00"
+	const sep = "\xff"
 	parts := strings.Split(ctx.String(sep), sep)
 	var b strings.Builder
 	for _, p := range parts[1:] {

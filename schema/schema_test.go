@@ -49,6 +49,10 @@ func TestValidateProblems(t *testing.T) {
 			[]Problem{{Pointer: "", Key: "extra", Message: `unknown key "extra"`}}},
 		{"keys with / and ~ are escaped in pointers", `{"schemaVersion":1,"id":"d","title":"t","cases":[],"sources":{"a/b~c":3}}`,
 			[]Problem{{Pointer: "/sources/a~1b~0c", Message: "wrong type: expected string, found integer"}}},
+		{"a NUL inside a key stays inside its token, not a separator of the pointer", `{"schemaVersion":1,"id":"d","title":"t","cases":[],"sources":{"a\u0000b":3}}`,
+			[]Problem{{Pointer: "/sources/a\x00b", Message: "wrong type: expected string, found integer"}}},
+		{"so do a dot and other bytes a context might be joined with", `{"schemaVersion":1,"id":"d","title":"t","cases":[],"sources":{"a.b\u00ff":3}}`,
+			[]Problem{{Pointer: "/sources/a.b\u00ff", Message: "wrong type: expected string, found integer"}}},
 		{"a missing required key", `{"schemaVersion":1,"id":"d","title":"t"}`,
 			[]Problem{{Pointer: "", Message: `missing required key "cases"`}}},
 		{"an id with spaces", `{"schemaVersion":1,"id":"a b","title":"t","cases":[]}`,
@@ -67,7 +71,11 @@ func TestValidateProblems(t *testing.T) {
 
 // TestValidateAgreesWithGojsonschemaLoader: the tree Validate decodes
 // itself gives the same problems as gojsonschema decoding the bytes.
-func TestValidateAgreesWithGojsonschemaLoader(t *testing.T) {
+// TestValidateEveryFixture validates every case file of the tests that
+// is JSON (the first reader of the verifier rejects the rest before the
+// schema sees them): the bundled desks have no problem, and the files
+// that break the schema are found out.
+func TestValidateEveryFixture(t *testing.T) {
 	var paths []string
 	for _, pattern := range []string{"../cases/*.json", "../verifier/testdata/*.json", "../verifier/testdata/invalid/*.json", "../verifier/testdata/hostile/*.json"} {
 		more, err := filepath.Glob(pattern)
@@ -82,20 +90,18 @@ func TestValidateAgreesWithGojsonschemaLoader(t *testing.T) {
 		data, err := os.ReadFile(p)
 		require.NoError(t, err)
 		if !json.Valid(data) {
-			_, err := s.Validate(data)
-			assert.Error(t, err, "%s is not JSON", p)
 			continue
 		}
-		want, err := s.ValidateWithLoader(data)
-		require.NoError(t, err, p)
 		got, err := s.Validate(data)
 		require.NoError(t, err, p)
-		assert.Equal(t, want, got, p)
+		if strings.HasPrefix(p, "../cases/") {
+			assert.Empty(t, got, p)
+		}
 		if len(got) > 0 {
 			withProblems++
 		}
 	}
-	assert.Greater(t, withProblems, 3, "files that break the schema are compared too")
+	assert.Greater(t, withProblems, 3, "files that break the schema are found out")
 }
 
 func TestValidateMalformed(t *testing.T) {

@@ -3,6 +3,8 @@ package verifier
 import (
 	"fmt"
 	"sort"
+	"strconv"
+	"strings"
 )
 
 // Severity of a diagnostic.
@@ -23,19 +25,82 @@ type Diagnostic struct {
 	Pointer  string   `json:"pointer,omitempty"`
 	Summary  string   `json:"summary"`
 	Detail   string   `json:"detail,omitempty"`
+
+	// more, on the line that counts the problems left out of a file's
+	// list, is their number; that line sorts after the file's others.
+	more int
+	// at is set while the position is still to be found: the pointer
+	// names a key (atKey) or a value of desk at's file.
+	at    *Desk
+	atKey bool
 }
 
-// String renders the diagnostic as file:line:col: severity: summary (pointer).
-func (d Diagnostic) String() string {
-	loc := d.File
-	if d.Line > 0 {
-		loc = fmt.Sprintf("%s:%d:%d", d.File, d.Line, d.Col)
+// moreDiagnostic says how many problems of file were left out.
+func moreDiagnostic(file string, sev Severity, n int) Diagnostic {
+	return Diagnostic{Severity: sev, File: file, Summary: fmt.Sprintf("… and %s more", thousands(n)), more: n}
+}
+
+// thousands writes n with a comma between groups of three digits.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	if neg {
+		b.WriteByte('-')
 	}
-	s := fmt.Sprintf("%s: %s: %s", loc, d.Severity, d.Summary)
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// String renders the diagnostic as file:line:col: severity: summary
+// (pointer), on one line: control characters of a file name, a key in a
+// pointer or a summary are written as escapes, so that no file can move
+// the cursor, end the line or change the colours of a terminal.
+func (d Diagnostic) String() string {
+	loc := inert(d.File)
+	if d.Line > 0 {
+		loc = fmt.Sprintf("%s:%d:%d", loc, d.Line, d.Col)
+	}
+	s := fmt.Sprintf("%s: %s: %s", loc, d.Severity, inert(d.Summary))
 	if d.Pointer != "" {
-		s += " (" + d.Pointer + ")"
+		s += " (" + inert(d.Pointer) + ")"
 	}
 	return s
+}
+
+// inert writes the C0 and C1 controls, DEL, the line and paragraph
+// separators and the bidirectional controls of s as \u escapes.
+func inert(s string) string {
+	clean := true
+	for _, r := range s {
+		if isControl(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if isControl(r) {
+			fmt.Fprintf(&b, "\\u%04x", r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func isControl(r rune) bool {
+	return r < 0x20 || 0x7f <= r && r <= 0x9f || r == 0x2028 || r == 0x2029 ||
+		0x202a <= r && r <= 0x202e || 0x2066 <= r && r <= 0x2069 || r == 0x200e || r == 0x200f || r == 0x061c
 }
 
 // Diagnostics is a list of diagnostics.
@@ -58,6 +123,9 @@ func (ds Diagnostics) Sort() {
 		if a.File != b.File {
 			return a.File < b.File
 		}
+		if (a.more > 0) != (b.more > 0) {
+			return b.more > 0
+		}
 		if a.Line != b.Line {
 			return a.Line < b.Line
 		}
@@ -66,4 +134,41 @@ func (ds Diagnostics) Sort() {
 		}
 		return a.Summary < b.Summary
 	})
+}
+
+// capPerFile keeps at most limit diagnostics of each file, in order, and
+// replaces the rest of a file's list by one line that counts them (an
+// error when any of them is). ds must be sorted; lines that already count
+// left-out problems are kept and their counts added up.
+func (ds Diagnostics) capPerFile(limit int) Diagnostics {
+	var out Diagnostics
+	for i := 0; i < len(ds); {
+		j := i
+		for j < len(ds) && ds[j].File == ds[i].File {
+			j++
+		}
+		kept, more, sev := 0, 0, Warning
+		for _, d := range ds[i:j] {
+			switch {
+			case d.more > 0:
+				more += d.more
+				if d.Severity == Error {
+					sev = Error
+				}
+			case kept < limit:
+				out = append(out, d)
+				kept++
+			default:
+				more++
+				if d.Severity == Error {
+					sev = Error
+				}
+			}
+		}
+		if more > 0 {
+			out = append(out, moreDiagnostic(ds[i].File, sev, more))
+		}
+		i = j
+	}
+	return out
 }

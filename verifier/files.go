@@ -21,10 +21,15 @@ type Input struct {
 }
 
 // ReadPaths reads case files. Each path is a file, or a folder whose *.json
-// files are read recursively, sorted by path. Nothing that could hang or
-// escape is followed: symbolic links inside a folder, FIFOs, devices,
-// sockets, unreadable files and files over the size limit are skipped with
-// a warning. A path that does not exist is an error.
+// files are read recursively, sorted by path. A path named here is read
+// whatever it is a link to, but nothing that could hang or escape is
+// followed inside a folder: symbolic links, FIFOs, devices, sockets,
+// unreadable files and files over the size limit found there are skipped
+// with a warning. A named path that does not exist or cannot be read (not
+// a regular file or folder, over the size limit, unreadable) is an error
+// diagnostic with the reason; a path that does not exist at all is
+// returned as an error. A file reached twice (named and inside a named
+// folder, or through two names) is read once, under its first name.
 func ReadPaths(paths []string, limits Limits) ([]Input, Diagnostics, error) {
 	limits = limits.WithDefaults()
 	var out []Input
@@ -32,13 +37,16 @@ func ReadPaths(paths []string, limits Limits) ([]Input, Diagnostics, error) {
 	skip := func(path, format string, args ...any) {
 		ds = append(ds, Diagnostic{Severity: Warning, File: path, Summary: "skipped: " + fmt.Sprintf(format, args...)})
 	}
-	read := func(path string) {
-		in, err := readFile(path, limits.FileSize)
-		if err != nil {
-			skip(path, "%v", err)
-			return
+	refuse := func(path, format string, args ...any) {
+		ds = append(ds, Diagnostic{Severity: Error, File: path, Summary: "cannot be read: " + fmt.Sprintf(format, args...)})
+	}
+	seen := map[string]bool{} // resolved paths already read
+	first := func(resolved string) bool {
+		if seen[resolved] {
+			return false
 		}
-		out = append(out, in)
+		seen[resolved] = true
+		return true
 	}
 	for _, p := range paths {
 		info, err := os.Stat(p)
@@ -48,17 +56,40 @@ func ReadPaths(paths []string, limits Limits) ([]Input, Diagnostics, error) {
 			}
 		}
 		if err != nil {
-			skip(p, "%v", bare(err))
+			refuse(p, "%v", bare(err))
+			continue
+		}
+		resolved, err := filepath.EvalSymlinks(p)
+		if err != nil {
+			refuse(p, "%v", bare(err))
+			continue
+		}
+		if resolved, err = filepath.Abs(resolved); err != nil {
+			refuse(p, "%v", bare(err))
 			continue
 		}
 		if !info.IsDir() {
-			read(p)
+			in, err := readFile(p, limits.FileSize)
+			if err != nil {
+				refuse(p, "%v", err)
+				continue
+			}
+			if first(resolved) {
+				out = append(out, in)
+			}
 			continue
 		}
+		// The folder is walked at its resolved path, so that a named link
+		// to a folder is read; files keep the name they were reached by.
 		var files []string
-		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+		err = filepath.WalkDir(resolved, func(path string, d fs.DirEntry, err error) error {
+			shown := filepath.Join(p, strings.TrimPrefix(path, resolved))
+			if err != nil && path == resolved {
+				refuse(p, "%v", bare(err)) // the named folder itself
+				return fs.SkipDir
+			}
 			if err != nil {
-				skip(path, "%v", bare(err))
+				skip(shown, "%v", bare(err))
 				if d != nil && d.IsDir() {
 					return fs.SkipDir
 				}
@@ -69,11 +100,13 @@ func ReadPaths(paths []string, limits Limits) ([]Input, Diagnostics, error) {
 			}
 			switch t := d.Type(); {
 			case t&fs.ModeSymlink != 0:
-				skip(path, "symbolic link not followed")
+				skip(shown, "symbolic link not followed")
 			case !t.IsRegular():
-				skip(path, "not a regular file (%s)", kind(t))
+				skip(shown, "not a regular file (%s)", kind(t))
 			default:
-				files = append(files, path)
+				if first(path) {
+					files = append(files, path)
+				}
 			}
 			return nil
 		})
@@ -85,10 +118,12 @@ func ReadPaths(paths []string, limits Limits) ([]Input, Diagnostics, error) {
 		errs := make([]error, len(files))
 		parallel.For(len(files), func(i int) { read[i], errs[i] = readFile(files[i], limits.FileSize) })
 		for i, f := range files {
+			shown := filepath.Join(p, strings.TrimPrefix(f, resolved))
 			if errs[i] != nil {
-				skip(f, "%v", errs[i])
+				skip(shown, "%v", errs[i])
 				continue
 			}
+			read[i].Path = shown
 			out = append(out, read[i])
 		}
 	}

@@ -5,13 +5,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
 // seedFiles are the case files the fuzzers start from.
 func seedFiles(f *testing.F) [][]byte {
 	var out [][]byte
-	for _, pattern := range []string{"../cases/*.json", "testdata/*.json", "testdata/invalid/*.json", "testdata/hostile/*.json"} {
+	for _, pattern := range []string{"../cases/*.json", "testdata/*.json", "testdata/invalid/*.json", "testdata/hostile/*.json", "testdata/authoring/*.json"} {
 		paths, err := filepath.Glob(pattern)
 		if err != nil {
 			f.Fatal(err)
@@ -28,7 +29,37 @@ func seedFiles(f *testing.F) [][]byte {
 			}
 		}
 	}
-	return out
+	return append(out, hostileSeeds()...)
+}
+
+// hostileSeeds are small instances of the classes of the second hostile
+// input pass, for the fuzzers to start from.
+func hostileSeeds() [][]byte {
+	desk := func(cases string) []byte {
+		return []byte(`{"schemaVersion":1,"id":"s","title":"t","label":"DO NOT EXECUTE","sources":{"w":"x"},"cases":[` + cases + `]}`)
+	}
+	var dups, nums strings.Builder
+	for i := 0; i < 300; i++ {
+		dups.WriteString(`,"a":1`)
+		nums.WriteString(`,1e400`)
+	}
+	return [][]byte{
+		[]byte(strings.Repeat("[", 5000)),                         // opening brackets only
+		[]byte(strings.Repeat("[", 70) + strings.Repeat("]", 70)), // closed, too deep
+		[]byte(strings.Repeat(`{"a":`, 2000)),                     // objects, never closed
+		[]byte(`{"a":[` + strings.Repeat(`{"b":`, 80) + `1` + strings.Repeat(`}`, 80) + `]}`),
+		[]byte(`{"a":1` + dups.String() + `}`),                      // many duplicate keys
+		[]byte(`{"a":[1` + nums.String() + `]}`),                    // many numbers out of range
+		[]byte(`{"title":"` + strings.Repeat(`\u0041`, 200) + `"}`), // escapes
+		[]byte(`{"t":"\uD800","u":"\uDC00\uD800\uDC00","v":"\u00","w":"\q"}`),
+		[]byte(`{"k\u0000ey":1,"k\u0000ey":2}`), // NUL inside a duplicate key
+		desk(`{"id":"a","title":"t","scenario":"wrapper","given":{"mo\u0000de":"yolo"},"expected":{"outcome":"return","effects":1}}`),
+		desk(`{"id":"a","title":"t","scenario":"wrapper","given":{"approval":"paranoid","mode":"Write"},"expect":{"outcome":"throw","effects":0}}`),
+		desk(`{"id":"a","title":"t","scenario":"wrapper","given":{"approval":{"tier":"Read"},"mode":"write","ui":false,"repeat":1000},"expected":{"outcome":"throw","effects":0}}`),
+		desk(`{"id":"a","title":"Placeholder: x","scenario":"wrapper","given":{},"expected":{"outcome":"return","effects":1}},{"id":"a","title":"t","scenario":"classify-error","given":{"message":"m"},"expected":{"permissionDenied":false,"effects":0}}`),
+		desk(``),
+		[]byte(`{"schemaVersion":1,"id":"new-desk","title":"t","source":{},"cases":[]}`),
+	}
 }
 
 // FuzzLoad feeds arbitrary bytes to Load and Lint: they must never panic,
@@ -43,9 +74,21 @@ func FuzzLoad(f *testing.F) {
 		if (desk == nil) != ds.HasErrors() {
 			t.Fatalf("desk %v with diagnostics %v", desk != nil, ds)
 		}
-		for _, d := range ds {
+		if len(ds) > DefaultLimits.Diagnostics+2 { // and a syntax error, and the count of the rest
+			t.Fatalf("%d diagnostics for one file, over the cap", len(ds))
+		}
+		for i, d := range ds {
+			if d.more > 0 {
+				if i != len(ds)-1 {
+					t.Fatalf("the count of left-out problems is not last: %v", ds)
+				}
+				continue
+			}
 			if d.Line < 1 || d.Col < 1 {
 				t.Fatalf("diagnostic without a position: %v", d)
+			}
+			if strings.ContainsAny(d.String(), "\x00\n\r\x1b") {
+				t.Fatalf("diagnostic that is not one inert line: %q", d.String())
 			}
 		}
 		if desk != nil {
@@ -71,6 +114,14 @@ func FuzzVerify(f *testing.F) {
 				}
 			}
 		}
+	}
+	for _, g := range []string{
+		`{"approval":"paranoid","mode":"Write","repeat":3}`,
+		`{"approval":{"tier":"Read","policy":" DENY "},"mode":"sometimes","choices":["Approve",null]}`,
+		`{"approval":"exec","mode":"always-ask","repeat":20,"choices":["Approve"]}`,
+		`{"tool":"t\u0000\u001b[2K","args":{"k\u0000":"\uD800"},"mode":"yolo"}`,
+	} {
+		f.Add(uint8(0), g, `{"outcome":"throw","effects":0}`)
 	}
 	limits := Limits{Scenario: map[string]int{"wrapper.repeat": 20, "wrapper.choices": 50}}
 	f.Fuzz(func(t *testing.T, scenario uint8, given, expected string) {

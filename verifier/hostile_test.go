@@ -73,7 +73,8 @@ func TestLimitsAreConfigurable(t *testing.T) {
 		assert.Contains(t, strings.Join(diagStrings(ds), "\n"), tt.want, tt.reason)
 	}
 	assert.NoError(t, DefaultLimits.Check())
-	assert.EqualError(t, Limits{FileSize: 1, Depth: 1, Cases: 1, Scenario: map[string]int{"wrapper.repeat": 0}, String: 1}.Check(), "the wrapper.repeat limit must be positive, not 0")
+	assert.EqualError(t, Limits{Scenario: map[string]int{"wrapper.repeat": 0}}.WithDefaults().Check(), "the wrapper.repeat limit must be positive, not 0")
+	assert.EqualError(t, Limits{Depth: MaxDepth + 1}.WithDefaults().Check(), "the depth limit may be at most 10000, not 10001", "the readers after the first pass recurse once per level")
 	assert.EqualError(t, Limits{Scenario: map[string]int{"wrapper.repet": 3}}.CheckNames(testReg), `no scenario declares the limit "wrapper.repet" (known: `+strings.Join(LimitNames(testReg), ", ")+")")
 	assert.Equal(t, DefaultLimits, Limits{}.WithDefaults())
 }
@@ -125,12 +126,14 @@ func TestReadPathsNeverHangsOrEscapes(t *testing.T) {
 		}, Limits{FileSize: 1000})
 		require.NoError(t, err)
 		assert.Empty(t, inputs)
-		s := strings.Join(diagStrings(ds), "\n")
-		assert.Contains(t, s, "pipe.json: warning: skipped: not a regular file (a FIFO)")
-		assert.Contains(t, s, "loop.json: warning: skipped: too many levels of symbolic links")
-		assert.Contains(t, s, "/dev/null: warning: skipped: not a regular file (a device)")
-		assert.Contains(t, s, "/proc/self/mem: warning: skipped: input/output error", "an unreadable file")
-		assert.Contains(t, s, "big.json: warning: skipped: the file size in bytes is 2000, over the limit of 1000")
+		assert.Equal(t, []string{
+			filepath.Join(desks, "pipe.json") + ": error: cannot be read: not a regular file (a FIFO)",
+			filepath.Join(desks, "loop.json") + ": error: cannot be read: too many levels of symbolic links",
+			"/dev/null: error: cannot be read: not a regular file (a device)",
+			"/proc/self/mem: error: cannot be read: input/output error",
+			filepath.Join(desks, "big.json") + ": error: cannot be read: the file size in bytes is 2000, over the limit of 1000",
+		}, diagStrings(ds), "a path named on the command line that cannot be read is an error with the true reason, never a skip")
+		assert.True(t, ds.HasErrors())
 	})
 	t.Run("a missing path is an error", func(t *testing.T) {
 		_, _, err := ReadPaths([]string{filepath.Join(root, "nope.json")}, Limits{})

@@ -11,56 +11,83 @@ import (
 	"github.com/deskcheck/deskcheck/scenario"
 )
 
-// Lint checks loaded desks for problems the schema cannot see: ids unique
-// across all desks, sourceRefs that name a source, expected keys the
-// scenario observes, scripted choices that match the prompts expected,
-// limits, and a label that warns readers not to execute anything.
+// Lint checks loaded desks for problems the schema cannot see: desk ids
+// unique among the desks, case and claim ids unique within their desk,
+// sourceRefs that name a source, expected keys the scenario observes,
+// scripted choices that match the prompts expected, the declared limits
+// and the scripted work of each file, placeholders left from `deskcheck
+// new`, an empty desk, and a label that warns readers not to execute
+// anything. Diagnostics come located, sorted and capped per file.
 func Lint(desks []*Desk, limits Limits) Diagnostics {
 	limits = limits.WithDefaults()
 	var ds Diagnostics
-	type place struct {
-		d   *Desk
-		ptr string
-	}
-	seen := map[string]place{} // id → where first seen
-	claimID := func(d *Desk, id, ptr string) {
-		if first, dup := seen[id]; dup {
-			line, col := first.d.Locate(first.ptr, false)
-			ds = append(ds, d.diag(Error, ptr+"/id", false, "duplicate id %q (first at %s:%d:%d)", id, first.d.Path, line, col))
-			return
-		}
-		seen[id] = place{d, ptr + "/id"}
-	}
-	// What concerns one desk alone is checked for all desks at once; ids
-	// are then claimed in file order.
+	// What concerns one desk alone is checked for all desks at once.
 	own := make([]Diagnostics, len(desks))
-	parallel.For(len(desks), func(i int) { own[i] = lintDesk(desks[i], limits) })
-	deskIDs := map[string]string{}
+	parallel.For(len(desks), func(i int) {
+		own[i] = lintDesk(desks[i], limits)
+		own[i].resolve()
+	})
+	deskIDs := map[string]*Desk{}
 	for i, d := range desks {
 		if first, dup := deskIDs[d.ID]; dup {
-			ds = append(ds, d.diag(Error, "/id", false, "duplicate desk id %q (first in %s)", d.ID, first))
+			ds = append(ds, d.diag(Error, "/id", false, "duplicate desk id %q (first in %s)", d.ID, first.Path))
 		} else {
-			deskIDs[d.ID] = d.Path
+			deskIDs[d.ID] = d
 		}
 		ds = append(ds, own[i]...)
-		for _, c := range d.Cases {
-			claimID(d, c.ID, c.Pointer)
-		}
-		for _, cl := range d.Claims {
-			claimID(d, cl.ID, cl.Pointer)
-		}
 	}
+	ds.resolve()
 	ds.Sort()
+	return ds.capPerFile(limits.Diagnostics)
+}
+
+// lintIDs reports case and claim ids that repeat within the desk, naming
+// where each was first used. The first uses are located together.
+func lintIDs(d *Desk) Diagnostics {
+	type use struct{ id, ptr, first string }
+	seen := map[string]string{} // id → pointer of its first use
+	var dups []use
+	claim := func(id, ptr string) {
+		if first, dup := seen[id]; dup {
+			dups = append(dups, use{id, ptr, first})
+			return
+		}
+		seen[id] = ptr
+	}
+	for _, c := range d.Cases {
+		claim(c.ID, c.Pointer+"/id")
+	}
+	for _, cl := range d.Claims {
+		claim(cl.ID, cl.Pointer+"/id")
+	}
+	if len(dups) == 0 {
+		return nil
+	}
+	ptrs, keys := make([]string, len(dups)), make([]bool, len(dups))
+	for i, u := range dups {
+		ptrs[i] = u.first
+	}
+	offs := d.offsets(ptrs, keys)
+	var ds Diagnostics
+	for i, u := range dups {
+		line, col := d.position().at(offs[i])
+		ds = append(ds, d.diag(Error, u.ptr, false, "duplicate id %q in this desk (first at %d:%d)", u.id, line, col))
+	}
 	return ds
 }
 
-// lintDesk checks what concerns one desk alone: its label, the sourceRefs
-// of its cases and claims, and each case.
+// lintDesk checks what concerns one desk alone: its label, its ids, the
+// sourceRefs of its cases and claims, each case, its scripted work and
+// the placeholders of `deskcheck new`.
 func lintDesk(d *Desk, limits Limits) Diagnostics {
 	var ds Diagnostics
 	if !strings.Contains(strings.ToUpper(d.Label), "DO NOT EXECUTE") {
 		ds = append(ds, d.diag(Warning, "/label", false, "the label should warn readers: DO NOT EXECUTE"))
 	}
+	if len(d.Cases) == 0 {
+		ds = append(ds, d.diag(Warning, "/cases", false, "the desk holds no case: nothing in %s is verified", d.Path))
+	}
+	ds = append(ds, lintIDs(d)...)
 	refs := func(ptr string, list []string) {
 		for i, r := range list {
 			if _, ok := d.Sources[r]; !ok {
@@ -72,10 +99,12 @@ func lintDesk(d *Desk, limits Limits) Diagnostics {
 		refs(c.Pointer, c.SourceRefs)
 		ds = append(ds, lintCase(c, limits)...)
 	}
+	ds = append(ds, lintWork(d, limits)...)
 	ds = append(ds, lintPairing(d)...)
 	for _, cl := range d.Claims {
 		refs(cl.Pointer, cl.SourceRefs)
 	}
+	ds = append(ds, lintPlaceholders(d)...)
 	return ds
 }
 

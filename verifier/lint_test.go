@@ -17,7 +17,7 @@ func TestLint(t *testing.T) {
 		"testdata/invalid/bad-refs.json:12:70: warning: 2 scripted choices but 1 prompts expected (/cases/0/given/choices)",
 		"testdata/invalid/bad-refs.json:12:101: error: repeat is 5000, over the limit of 1000 (raise it with -limit wrapper.repeat=N) (/cases/0/given/repeat)",
 		`testdata/invalid/bad-refs.json:14:33: error: sourceRef "wraper" names no key of sources (known: wrapper) (/cases/0/sourceRefs/1)`,
-		`testdata/invalid/bad-refs.json:17:13: error: duplicate id "a" (first at testdata/invalid/bad-refs.json:9:13) (/cases/1/id)`,
+		`testdata/invalid/bad-refs.json:17:13: error: duplicate id "a" in this desk (first at 9:13) (/cases/1/id)`,
 	}, diagStrings(ds))
 
 	ds = Lint(desks, Limits{Scenario: map[string]int{"wrapper.repeat": 10000, "wrapper.choices": 1}})
@@ -26,12 +26,26 @@ func TestLint(t *testing.T) {
 
 func TestLintAcrossFiles(t *testing.T) {
 	a := readInput(t, "../cases/boundary-desk.json")
-	b := Input{Path: "copy.json", Data: a.Data}
-	_, ds := LoadAll(testReg, []Input{a, b}, DefaultLimits)
-	assert.True(t, ds.HasErrors())
-	s := diagStrings(ds)
-	assert.Contains(t, s, `copy.json:3:9: error: duplicate desk id "boundary-desk" (first in ../cases/boundary-desk.json) (/id)`)
-	assert.Contains(t, s, `copy.json:22:13: error: duplicate id "boundary-approval-does-not-persist" (first at ../cases/boundary-desk.json:22:13) (/cases/0/id)`)
+	tests := []struct {
+		reason string
+		copy   []byte
+		want   []string
+	}{
+		{"two desks with one id collide on every <desk-id>/<case-id>: the desk id is the error",
+			a.Data, []string{`copy.json:3:9: error: duplicate desk id "boundary-desk" (first in ../cases/boundary-desk.json) (/id)`}},
+		{"case ids need only be unique within their desk: another desk may reuse them",
+			[]byte(strings.Replace(string(a.Data), `"id": "boundary-desk"`, `"id": "another-desk"`, 1)), nil},
+	}
+	for _, tt := range tests {
+		_, ds := LoadAll(testReg, []Input{a, {Path: "copy.json", Data: tt.copy}}, DefaultLimits)
+		var errs []string
+		for _, d := range ds {
+			if d.Severity == Error {
+				errs = append(errs, d.String())
+			}
+		}
+		assert.Equal(t, tt.want, errs, tt.reason)
+	}
 }
 
 func TestLintUnknownExpectedKeyWithoutSchema(t *testing.T) {

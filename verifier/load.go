@@ -1,13 +1,11 @@
 package verifier
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -114,186 +112,235 @@ func (c *Claim) FullID() string { return c.Desk.ID + "/" + c.ID }
 // the key naming it when key is true. A pointer that leads nowhere falls
 // back to the deepest value it reaches.
 func (d *Desk) Locate(ptr string, key bool) (line, col int) {
-	return d.position().at(d.offset(ptr, key))
+	offs := d.offsets([]string{ptr}, []bool{key})
+	return d.position().at(offs[0])
 }
 
-// offset walks the document along ptr and returns the byte offset of the
-// value (or key) it names.
-func (d *Desk) offset(ptr string, key bool) int {
-	cur, off := d.root, firstNonSpace(d.text)
-	if ptr == "" {
-		return off
-	}
-	tokens := strings.Split(ptr[1:], "/")
-	for i, tok := range tokens {
-		tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
-		var next gjson.Result
-		keyOff, found := 0, false
-		switch {
-		case cur.IsObject():
-			cur.ForEach(func(k, v gjson.Result) bool {
-				if k.String() == tok {
-					next, keyOff, found = v, k.Index, true
-					return false
-				}
-				return true
-			})
-		case cur.IsArray():
-			n, err := strconv.Atoi(tok)
-			j := 0
-			cur.ForEach(func(_, v gjson.Result) bool {
-				if err == nil && j == n {
-					next, found = v, true
-					return false
-				}
-				j++
-				return true
-			})
-		}
-		if !found {
-			return off
-		}
-		if key && i == len(tokens)-1 && keyOff > 0 {
-			return keyOff
-		}
-		cur, off = next, next.Index
-	}
-	return off
+// locNode is one token of the pointers being located.
+type locNode struct {
+	children map[string]*locNode
+	// value and key list the requests that end here, by the kind of
+	// offset they want.
+	value, key []int
 }
 
-// diag makes a diagnostic located at ptr (at its key when key is true).
+// offsets returns the byte offset of each pointer's value (or key, when
+// key[i] is set), walking the document once for all of them: each object
+// or array on the way to some pointer is read once, however many pointers
+// pass through it.
+func (d *Desk) offsets(ptrs []string, key []bool) []int {
+	out := make([]int, len(ptrs))
+	root := &locNode{}
+	for i, p := range ptrs {
+		n := root
+		if p != "" {
+			for _, tok := range strings.Split(p[1:], "/") {
+				tok = unescapeToken(tok)
+				if n.children == nil {
+					n.children = map[string]*locNode{}
+				}
+				next := n.children[tok]
+				if next == nil {
+					next = &locNode{}
+					n.children[tok] = next
+				}
+				n = next
+			}
+		}
+		if key[i] {
+			n.key = append(n.key, i)
+		} else {
+			n.value = append(n.value, i)
+		}
+	}
+	d.locate(root, d.root, firstNonSpace(d.text), 0, out)
+	return out
+}
+
+// locate answers the requests of n, whose value is v at offset off (its
+// key at keyOff, 0 for none), and of n's children; a child that v does not
+// hold is answered with off.
+func (d *Desk) locate(n *locNode, v gjson.Result, off, keyOff int, out []int) {
+	for _, i := range n.value {
+		out[i] = off
+	}
+	for _, i := range n.key {
+		out[i] = off
+		if keyOff > 0 {
+			out[i] = keyOff
+		}
+	}
+	if len(n.children) == 0 {
+		return
+	}
+	switch {
+	case v.IsObject():
+		v.ForEach(func(k, val gjson.Result) bool {
+			if c := n.children[k.Str]; c != nil {
+				d.locate(c, val, val.Index, k.Index, out)
+				delete(n.children, k.Str) // a repeated key is answered by its first
+			}
+			return len(n.children) > 0
+		})
+	case v.IsArray():
+		i := 0
+		v.ForEach(func(_, val gjson.Result) bool {
+			tok := strconv.Itoa(i)
+			if c := n.children[tok]; c != nil {
+				d.locate(c, val, val.Index, 0, out)
+				delete(n.children, tok)
+			}
+			i++
+			return len(n.children) > 0
+		})
+	}
+	for _, c := range n.children {
+		fallback(c, off, out)
+	}
+}
+
+// fallback answers every request below n with off.
+func fallback(n *locNode, off int, out []int) {
+	for _, i := range n.value {
+		out[i] = off
+	}
+	for _, i := range n.key {
+		out[i] = off
+	}
+	for _, c := range n.children {
+		fallback(c, off, out)
+	}
+}
+
+// diag makes a diagnostic at ptr (at its key when key is true); its
+// position is found by resolve, together with the others of its file.
 func (d *Desk) diag(sev Severity, ptr string, key bool, format string, args ...any) Diagnostic {
-	line, col := d.Locate(ptr, key)
-	return Diagnostic{Severity: sev, File: d.Path, Line: line, Col: col, Pointer: ptr, Summary: fmt.Sprintf(format, args...)}
+	return Diagnostic{Severity: sev, File: d.Path, Pointer: ptr, Summary: fmt.Sprintf(format, args...), at: d, atKey: key}
+}
+
+// resolve finds the positions of the diagnostics made by diag, with one
+// walk of each file for all of its diagnostics.
+func (ds Diagnostics) resolve() {
+	byDesk := map[*Desk][]int{}
+	var order []*Desk
+	for i := range ds {
+		if d := ds[i].at; d != nil {
+			if byDesk[d] == nil {
+				order = append(order, d)
+			}
+			byDesk[d] = append(byDesk[d], i)
+		}
+	}
+	for _, d := range order {
+		idx := byDesk[d]
+		ptrs, keys := make([]string, len(idx)), make([]bool, len(idx))
+		for k, i := range idx {
+			ptrs[k], keys[k] = ds[i].Pointer, ds[i].atKey
+		}
+		offs := d.offsets(ptrs, keys)
+		// Positions are cheapest asked in file order.
+		byOff := make([]int, len(idx))
+		for k := range byOff {
+			byOff[k] = k
+		}
+		sort.Slice(byOff, func(a, b int) bool { return offs[byOff[a]] < offs[byOff[b]] })
+		for _, k := range byOff {
+			i := idx[k]
+			ds[i].Line, ds[i].Col = d.position().at(offs[k])
+			ds[i].at = nil
+		}
+	}
 }
 
 // Load parses, checks and validates one case file within limits, with the
 // scenarios of reg. The returned desk is nil when any error was found.
+//
+// The bytes are read first by check, which does not recurse; only a file
+// it passes, whose nesting is therefore within the depth limit, is read by
+// gjson and the schema validator. Every stage is linear in the size of the
+// file, and at most limits.Diagnostics problems are listed.
 func Load(reg *scenario.Registry, path string, data []byte, limits Limits) (*Desk, Diagnostics) {
 	limits = limits.WithDefaults()
 	d := &Desk{Path: path, text: string(data), reg: reg, limits: limits}
 	sum := sha256.Sum256(data)
 	d.SHA256 = hex.EncodeToString(sum[:])
-	fail := func(off int, format string, args ...any) (*Desk, Diagnostics) {
-		line, col := d.position().at(off)
-		return nil, Diagnostics{{Severity: Error, File: path, Line: line, Col: col, Summary: fmt.Sprintf(format, args...)}}
-	}
 
-	switch {
-	case int64(len(data)) > limits.FileSize:
-		return fail(0, "%s", overLimit("the file size in bytes", int64(len(data)), limits.FileSize))
-	case len(bytes.TrimSpace(data)) == 0:
-		return fail(0, "empty file: a case file is a JSON object")
-	case hasBOM(data):
-		return fail(0, "file starts with a byte-order mark; save it as UTF-8 without one")
-	case !utf8.Valid(data):
-		return fail(firstInvalidUTF8(data), "invalid UTF-8")
-	}
-	if !gjson.Valid(d.text) {
-		if off, msg := syntaxError(data); msg != "" {
-			return fail(off, "malformed JSON: %s", msg)
-		}
-		return fail(0, "malformed JSON")
-	}
-	root := gjson.Parse(d.text)
-	if !root.IsObject() {
-		return fail(firstNonSpace(d.text), "the top level must be a JSON object")
-	}
-	d.root = root
 	if ds := d.scan(limits); len(ds) > 0 {
 		return nil, ds
 	}
+	root := gjson.Parse(d.text)
+	d.root = root
 	for _, key := range []string{"cases", "sourceOnly"} {
 		n := 0
 		root.Get(key).ForEach(func(_, _ gjson.Result) bool { n++; return true })
 		if n > limits.Cases {
-			return nil, Diagnostics{d.diag(Error, "/"+key, false, "%s", overLimit("the number of entries in "+key, int64(n), int64(limits.Cases)))}
+			return nil, d.finish(Diagnostics{d.diag(Error, "/"+key, false, "%s", overLimit("the number of entries in "+key, int64(n), int64(limits.Cases)))})
 		}
 	}
 
 	if v := root.Get("schemaVersion"); v.Type == gjson.Number && v.Raw != strconv.Itoa(SchemaVersion) {
-		return nil, Diagnostics{d.diag(Error, "/schemaVersion", false, "unsupported schemaVersion %s; this deskcheck reads %d", v.Raw, SchemaVersion)}
+		return nil, d.finish(Diagnostics{d.diag(Error, "/schemaVersion", false, "unsupported schemaVersion %s; this deskcheck reads %d", v.Raw, SchemaVersion)})
 	}
 	problems, err := reg.Validate(data)
 	if err != nil {
-		if off, msg := syntaxError(data); msg != "" {
-			return fail(off, "malformed JSON: %s", msg)
-		}
-		return fail(0, "%v", err)
+		return nil, Diagnostics{{Severity: Error, File: path, Line: 1, Col: 1, Summary: err.Error()}}
 	}
 	if len(problems) > 0 {
-		var ds Diagnostics
+		ds := make(Diagnostics, 0, len(problems))
+		ex := explainer{reg: reg, root: root}
 		for _, p := range problems {
-			msg := explain(reg, root, p)
+			msg := ex.explain(p)
 			if p.Key != "" {
 				ds = append(ds, d.diag(Error, p.Pointer+"/"+pointerToken(p.Key), true, "%s", msg))
 			} else {
 				ds = append(ds, d.diag(Error, p.Pointer, false, "%s", msg))
 			}
 		}
-		ds.Sort()
-		return nil, ds
+		return nil, d.finish(ds)
 	}
 	if ds := d.build(root); len(ds) > 0 {
-		return nil, ds
+		return nil, d.finish(ds)
 	}
 	return d, nil
 }
 
-// syntaxError asks encoding/json where data stops being JSON; msg is empty
-// when it is JSON.
-func syntaxError(data []byte) (off int, msg string) {
-	var raw json.RawMessage
-	err := json.Unmarshal(data, &raw)
-	if err == nil {
-		return 0, ""
-	}
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		off = int(se.Offset)
-		if off > 0 {
-			off-- // the offset is just past the offending byte
-		}
-		return off, se.Error()
-	}
-	return 0, err.Error()
+// Scan applies the reading rules of case files to any JSON file: within
+// the size limit, not empty, UTF-8 without a byte-order mark, JSON whose
+// top level is an object, nesting within the depth limit, no duplicate
+// key, no number beyond float64, no string or key over the string limit.
+// It reads the bytes once, without recursion, and lists at most
+// limits.Diagnostics problems. A file it passes can be handed to any JSON
+// reader.
+func Scan(path string, data []byte, limits Limits) Diagnostics {
+	d := &Desk{Path: path, text: string(data)}
+	return d.scan(limits.WithDefaults())
 }
 
-// pointerAt returns the JSON pointer of the innermost value whose text
-// holds byte offset off.
-func (d *Desk) pointerAt(off int) string {
-	var b strings.Builder
-	cur := d.root
-	for {
-		found := false
-		switch {
-		case cur.IsObject():
-			cur.ForEach(func(k, v gjson.Result) bool {
-				if v.Index <= off && off < v.Index+len(v.Raw) {
-					b.WriteByte('/')
-					b.WriteString(pointerToken(k.Str))
-					cur, found = v, true
-					return false
-				}
-				return true
-			})
-		case cur.IsArray():
-			i := 0
-			cur.ForEach(func(_, v gjson.Result) bool {
-				if v.Index <= off && off < v.Index+len(v.Raw) {
-					b.WriteByte('/')
-					b.WriteString(strconv.Itoa(i))
-					cur, found = v, true
-					return false
-				}
-				i++
-				return true
-			})
-		}
-		if !found || cur.Index == off {
-			return b.String()
-		}
+// scan is Scan for the desk's own text.
+func (d *Desk) scan(limits Limits) Diagnostics {
+	data := d.text
+	fail := func(off int, format string, args ...any) Diagnostics {
+		line, col := d.position().at(off)
+		return Diagnostics{{Severity: Error, File: d.Path, Line: line, Col: col, Summary: fmt.Sprintf(format, args...)}}
 	}
+	switch {
+	case int64(len(data)) > limits.FileSize:
+		return fail(0, "%s", overLimit("the file size in bytes", int64(len(data)), limits.FileSize))
+	case len(strings.TrimSpace(data)) == 0:
+		return fail(0, "empty file: a case file is a JSON object")
+	case hasBOM([]byte(data[:min(len(data), 3)])):
+		return fail(0, "file starts with a byte-order mark; save it as UTF-8 without one")
+	case !utf8.ValidString(data):
+		return fail(firstInvalidUTF8([]byte(data)), "invalid UTF-8")
+	}
+	return d.check(limits)
+}
+
+// finish locates, sorts and caps one file's diagnostics.
+func (d *Desk) finish(ds Diagnostics) Diagnostics {
+	ds.resolve()
+	ds.Sort()
+	return ds.capPerFile(d.limits.Diagnostics)
 }
 
 // build reads a schema-valid document into the desk in one pass over each
@@ -452,19 +499,94 @@ func firstNonSpace(s string) int {
 	return 0
 }
 
-var caseField = regexp.MustCompile(`^/cases/(\d+)/(given|expected|scenario|family)$`)
+var (
+	caseField  = regexp.MustCompile(`^/cases/(\d+)/(given|expected|scenario|family)$`)
+	givenInner = regexp.MustCompile(`^/cases/(\d+)/given(/.+)$`)
+	indexStep  = regexp.MustCompile(`/\d+(/|$)`)
+)
 
-// explain rewords schema problems about a case's scenario, given and
-// expected blocks in the scenario's own terms, with a suggestion for a
-// likely misspelling.
-func explain(reg *scenario.Registry, root gjson.Result, p schema.Problem) string {
+// Known keys of the desk, of a case and of a source-only claim, from the
+// base schema: an unknown one gets a suggestion.
+var (
+	deskKeys  = schemaKeys("properties")
+	caseKeys  = schemaKeys("definitions.case.properties")
+	claimKeys = schemaKeys("definitions.claim.properties")
+	caseEntry = regexp.MustCompile(`^/cases/\d+$`)
+	claimItem = regexp.MustCompile(`^/sourceOnly/\d+$`)
+)
+
+func schemaKeys(path string) []string {
+	var keys []string
+	gjson.GetBytes(schema.Base, path).ForEach(func(k, _ gjson.Result) bool {
+		keys = append(keys, k.Str)
+		return true
+	})
+	return keys
+}
+
+// explainer rewords schema problems. It reads each case's scenario once,
+// on first need, so that explaining many problems stays linear.
+type explainer struct {
+	reg       *scenario.Registry
+	root      gjson.Result
+	scenarios []gjson.Result
+	families  []gjson.Result
+}
+
+// caseValue returns the scenario (or family) value of case i.
+func (ex *explainer) caseValue(i int, family bool) gjson.Result {
+	if ex.scenarios == nil {
+		ex.root.Get("cases").ForEach(func(_, c gjson.Result) bool {
+			ex.scenarios = append(ex.scenarios, c.Get("scenario"))
+			ex.families = append(ex.families, c.Get("family"))
+			return true
+		})
+	}
+	if i >= len(ex.scenarios) {
+		return gjson.Result{}
+	}
+	if family {
+		return ex.families[i]
+	}
+	return ex.scenarios[i]
+}
+
+// explain rewords a schema problem about a case's scenario, given and
+// expected blocks in the scenario's own terms, and an unknown key of the
+// desk, a case or a claim, with a suggestion for a likely misspelling.
+func (ex *explainer) explain(p schema.Problem) string {
+	reg := ex.reg
+	if p.Key != "" {
+		switch {
+		case p.Pointer == "":
+			return p.Message + suggest(p.Key, deskKeys)
+		case caseEntry.MatchString(p.Pointer):
+			return p.Message + suggest(p.Key, caseKeys)
+		case claimItem.MatchString(p.Pointer):
+			return p.Message + suggest(p.Key, claimKeys)
+		}
+	}
+	if g := givenInner.FindStringSubmatch(p.Pointer); g != nil && p.Key != "" {
+		// A key inside the given block (a gateway step, an approval):
+		// the fragment says which keys that object may hold.
+		i, _ := strconv.Atoi(g[1])
+		pattern := g[2]
+		for indexStep.MatchString(pattern) {
+			pattern = indexStep.ReplaceAllString(pattern, "/*$1")
+		}
+		if known := reg.KeysAt(ex.caseValue(i, false).String(), pattern); known != nil {
+			return p.Message + suggest(p.Key, known)
+		}
+		return p.Message
+	}
 	m := caseField.FindStringSubmatch(p.Pointer)
 	if m == nil {
 		return p.Message
 	}
-	name := root.Get("cases." + m[1] + ".scenario").String()
+	i, _ := strconv.Atoi(m[1])
+	name := ex.caseValue(i, false).String()
 	if m[2] == "family" {
-		fam := root.Get("cases." + m[1] + ".family")
+		fam := ex.caseValue(i, true)
 		if fam.Type != gjson.String {
 			return p.Message
 		}
@@ -484,15 +606,22 @@ func explain(reg *scenario.Registry, root gjson.Result, p schema.Problem) string
 }
 
 // gjsonPath turns a JSON pointer below given ("choices", "a/b") into a
-// gjson path.
+// gjson path. The pointers are the few that scenarios declare limits at,
+// so each is translated once.
 func gjsonPath(ptr string) string {
+	if p, ok := gjsonPaths.Load(ptr); ok {
+		return p.(string)
+	}
 	parts := strings.Split(ptr, "/")
 	for i, p := range parts {
-		p = strings.NewReplacer("~1", "/", "~0", "~").Replace(p)
-		parts[i] = gjsonEscape(p)
+		parts[i] = gjsonEscape(unescapeToken(p))
 	}
-	return strings.Join(parts, ".")
+	p := strings.Join(parts, ".")
+	gjsonPaths.Store(ptr, p)
+	return p
 }
+
+var gjsonPaths sync.Map
 
 func gjsonEscape(s string) string {
 	var b strings.Builder

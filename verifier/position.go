@@ -3,45 +3,54 @@ package verifier
 import (
 	"bytes"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
 // position maps byte offsets of one file to 1-based lines and columns.
 // Columns count characters (runes) from the start of the line.
+//
+// It keeps no index of the file: it counts from the last offset it
+// answered, so offsets asked in increasing order (as diagnostics are) cost
+// one pass over the file in all, whatever its shape — 16 MiB on one line
+// or 16 million empty lines.
 type position struct {
-	data       string
-	lineStarts []int
+	data string
+
+	mu sync.Mutex
+	// The last answer: off lies on line, which starts at lineStart, and
+	// has column col.
+	off, line, lineStart, col int
 }
 
 func newPosition(data string) *position {
-	p := &position{data: data, lineStarts: []int{0}}
-	for i := 0; i < len(data); i++ {
-		if data[i] == '\n' {
-			p.lineStarts = append(p.lineStarts, i+1)
-		}
-	}
-	return p
+	return &position{data: data, line: 1, col: 1}
 }
 
 // at returns the line and column of byte offset off.
 func (p *position) at(off int) (line, col int) {
-	if off < 0 {
-		off = 0
-	}
-	if off > len(p.data) {
-		off = len(p.data)
-	}
-	lo, hi := 0, len(p.lineStarts)-1
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if p.lineStarts[mid] <= off {
-			lo = mid
+	off = min(max(off, 0), len(p.data))
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if off < p.off {
+		if off >= p.lineStart {
+			// Back on the same line: count from its start.
+			p.off, p.col = p.lineStart, 1
 		} else {
-			hi = mid - 1
+			p.off, p.line, p.lineStart, p.col = 0, 1, 0, 1
 		}
 	}
-	start := p.lineStarts[lo]
-	return lo + 1, utf8.RuneCountInString(p.data[start:off]) + 1
+	seg := p.data[p.off:off]
+	if n := strings.Count(seg, "\n"); n > 0 {
+		last := strings.LastIndexByte(seg, '\n')
+		p.line += n
+		p.lineStart = p.off + last + 1
+		p.col = 1 + utf8.RuneCountInString(p.data[p.lineStart:off])
+	} else {
+		p.col += utf8.RuneCountInString(seg)
+	}
+	p.off = off
+	return p.line, p.col
 }
 
 // pointerToken escapes one JSON pointer reference token.
@@ -50,6 +59,14 @@ func pointerToken(s string) string {
 		return s
 	}
 	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
+}
+
+// unescapeToken undoes pointerToken.
+func unescapeToken(s string) string {
+	if !strings.Contains(s, "~") {
+		return s
+	}
+	return strings.NewReplacer("~1", "/", "~0", "~").Replace(s)
 }
 
 // bomPrefix is the UTF-8 byte-order mark.

@@ -1,15 +1,20 @@
 package verifier
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
 )
 
-// referenceIndex is the straightforward recursive walk that scan replaces;
-// the tests check that both find the same problems.
+// referenceIndex is the straightforward recursive walk that check
+// replaces; the tests check that both find the same problems in a document
+// that is JSON.
 func (d *Desk) referenceIndex(v gjson.Result, depth int, limits Limits) Diagnostics {
 	at := func(off int, ptr string, format string, args ...any) Diagnostics {
 		line, col := d.position().at(off)
@@ -22,46 +27,21 @@ func (d *Desk) referenceIndex(v gjson.Result, depth int, limits Limits) Diagnost
 		if f, err := strconv.ParseFloat(v.Raw, 64); err != nil || math.IsInf(f, 0) {
 			return at(v.Index, d.pointerAt(v.Index), "number %s is out of range", v.Raw)
 		}
-	case v.Type == gjson.String && len(v.Raw) > limits.String+2:
-		return at(v.Index, d.pointerAt(v.Index), "%s", overLimit("the length of a string", int64(len(v.Raw)-2), int64(limits.String)))
+	case v.Type == gjson.String && len(v.Str) > limits.String:
+		return at(v.Index, d.pointerAt(v.Index), "%s", overLimit("the length of a string", int64(len(v.Str)), int64(limits.String)))
 	}
 	var ds Diagnostics
 	if v.IsObject() {
-		// Keys seen so far: a short list for the usual small object, a map
-		// once an object grows large.
-		var small [16]gjson.Result
-		keys := small[:0]
-		var many map[string]int
+		first := map[string]int{}
 		v.ForEach(func(k, val gjson.Result) bool {
-			if len(k.Raw) > limits.String+2 {
-				ds = append(ds, at(k.Index, d.pointerAt(k.Index), "%s", overLimit("the length of a key", int64(len(k.Raw)-2), int64(limits.String)))...)
-				return false
-			}
-			first := -1
-			if many != nil {
-				if off, ok := many[k.Str]; ok {
-					first = off
-				}
-				many[k.Str] = k.Index
-			} else {
-				for _, s := range keys {
-					if s.Str == k.Str {
-						first = s.Index
-						break
-					}
-				}
-				if keys = append(keys, k); len(keys) > len(small) {
-					many = make(map[string]int, 2*len(keys))
-					for _, s := range keys {
-						many[s.Str] = s.Index
-					}
-				}
-			}
-			if first >= 0 {
-				fl, fc := d.position().at(first)
+			if len(k.Str) > limits.String {
+				ds = append(ds, at(k.Index, d.pointerAt(k.Index), "%s", overLimit("the length of a key", int64(len(k.Str)), int64(limits.String)))...)
+			} else if off, dup := first[k.Str]; dup {
+				fl, fc := d.position().at(off)
 				ptr := d.pointerAt(k.Index) + "/" + pointerToken(k.Str)
 				ds = append(ds, at(k.Index, ptr, "duplicate key %q (first at %d:%d)", k.Str, fl, fc)...)
-				return true
+			} else {
+				first[k.Str] = k.Index
 			}
 			ds = append(ds, d.referenceIndex(val, depth+1, limits)...)
 			return true
@@ -75,21 +55,94 @@ func (d *Desk) referenceIndex(v gjson.Result, depth int, limits Limits) Diagnost
 	return ds
 }
 
-// scanAgrees loads data both ways and compares the problems found.
+// pointerAt returns the JSON pointer of the innermost value whose text
+// holds byte offset off, walking from the root.
+func (d *Desk) pointerAt(off int) string {
+	var b strings.Builder
+	cur := d.root
+	for {
+		found := false
+		switch {
+		case cur.IsObject():
+			cur.ForEach(func(k, v gjson.Result) bool {
+				if v.Index <= off && off < v.Index+len(v.Raw) {
+					b.WriteByte('/')
+					b.WriteString(pointerToken(k.Str))
+					cur, found = v, true
+					return false
+				}
+				return true
+			})
+		case cur.IsArray():
+			i := 0
+			cur.ForEach(func(_, v gjson.Result) bool {
+				if v.Index <= off && off < v.Index+len(v.Raw) {
+					b.WriteByte('/')
+					b.WriteString(strconv.Itoa(i))
+					cur, found = v, true
+					return false
+				}
+				i++
+				return true
+			})
+		}
+		if !found || cur.Index == off {
+			return b.String()
+		}
+	}
+}
+
+// scanAgrees checks data both ways: where encoding/json finds the text is
+// not JSON, check must say so with the same message at the same place;
+// where it is JSON (and an object), check must find what the reference
+// walk finds.
 func scanAgrees(t testingT, data []byte) {
-	d := &Desk{Path: "x.json", text: string(data)}
-	if !gjson.Valid(d.text) {
+	if !utf8.Valid(data) || len(strings.TrimSpace(string(data))) == 0 {
 		return
+	}
+	d := &Desk{Path: "x.json", text: string(data)}
+	got := diagStrings(d.check(DefaultLimits))
+	var raw json.RawMessage
+	err := json.Unmarshal(data, &raw)
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		if strings.Contains(se.Error(), "exceeded max depth") {
+			return // encoding/json stops at 10,000 levels; check does not
+		}
+		off := int(se.Offset)
+		if off > 0 {
+			off--
+		}
+		line, col := d.position().at(off)
+		want := fmt.Sprintf("x.json:%d:%d: error: malformed JSON: %s", line, col, se.Error())
+		found := false
+		for _, g := range got {
+			found = found || g == want
+		}
+		if !found {
+			t.Fatalf("check found %q, encoding/json %q, in %q", got, want, data)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatalf("encoding/json: %v", err)
 	}
 	d.root = gjson.Parse(d.text)
 	if !d.root.IsObject() {
+		if len(got) != 1 || !strings.Contains(got[0], "the top level must be a JSON object") {
+			t.Fatalf("check found %q in a top level that is not an object: %q", got, data)
+		}
 		return
 	}
-	for _, limits := range []Limits{DefaultLimits, {FileSize: 1 << 30, Depth: 3, Cases: 10, String: 8}} {
-		got := diagStrings(d.scan(limits))
+	for _, limits := range []Limits{DefaultLimits, {FileSize: 1 << 30, Depth: 3, Cases: 10, String: 8, Diagnostics: 1000}} {
+		limits = limits.WithDefaults()
+		got := diagStrings(d.check(limits))
 		want := diagStrings(d.referenceIndex(d.root, 1, limits))
+		if len(want) > limits.Diagnostics {
+			continue
+		}
 		if fmt.Sprint(got) != fmt.Sprint(want) {
-			t.Fatalf("scan found %q, the reference walk %q, in %q", got, want, data)
+			t.Fatalf("check found %q, the reference walk %q, in %q", got, want, data)
 		}
 	}
 }

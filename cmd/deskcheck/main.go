@@ -6,13 +6,15 @@
 //
 //	deskcheck verify   [-run REGEX] [-v] [-dimensions] [-format FORMAT] [-out DIR] [PATH...]
 //	deskcheck validate [PATH...]
-//	deskcheck report render [-format html|markdown|junit|text|json] FILE.json
+//	deskcheck report render [-format text|json|markdown|junit|html] FILE.json
 //	deskcheck report -schema
 //	deskcheck faults   [-fault NAME] [-run REGEX] [-format text|json] [-out DIR] [PATH...]
 //	deskcheck explain  [-run REGEX] [PATH...]
 //	deskcheck observe  [-run REGEX] [PATH...]
 //	deskcheck new      SCENARIO
 //	deskcheck schema
+//	deskcheck version
+//	deskcheck help     [COMMAND]
 //
 // With no PATH the bundled desks are used. Exit codes: 0 every verified case
 // passed (or, for validate, no errors); 1 at least one case failed or could
@@ -22,13 +24,15 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"regexp"
+	"runtime"
 	"runtime/debug"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -79,6 +83,8 @@ Usage:
   deskcheck observe  [-run REGEX] [PATH...]
   deskcheck new      SCENARIO
   deskcheck schema
+  deskcheck version
+  deskcheck help     [COMMAND]
 
 explain shows, case by case, what happened and why; observe prints the
 expected block the host model observes, ready to paste, and how it differs
@@ -98,7 +104,44 @@ file or a folder, whose *.json files are read recursively.
 
 Exit codes: 0 all cases passed (validate: no errors), 1 a case failed or
 could not run, 2 invalid input or usage.
+
+deskcheck help COMMAND (or deskcheck COMMAND -h) describes a command and
+its flags.
 `
+
+// synopses are the usage lines of the commands, for their own help.
+var synopses = map[string]string{
+	"verify":   "deskcheck verify [-run REGEX] [-v] [-dimensions] [-format FORMAT] [-out DIR] [limits] [PATH...]",
+	"validate": "deskcheck validate [limits] [PATH...]",
+	"report":   "deskcheck report render [-format FORMAT] [-max-file-size BYTES] FILE.json | deskcheck report -schema",
+	"faults":   "deskcheck faults [-fault NAME] [-run REGEX] [-format text|json] [-out DIR] [limits] [PATH...]",
+	"explain":  "deskcheck explain [-run REGEX] [limits] [PATH...]",
+	"observe":  "deskcheck observe [-run REGEX] [limits] [PATH...]",
+	"new":      "deskcheck new SCENARIO",
+	"schema":   "deskcheck schema",
+	"version":  "deskcheck version",
+}
+
+// commands run each command with its arguments.
+var commands map[string]func(args []string, stdout, stderr io.Writer) int
+
+func init() {
+	commands = map[string]func(args []string, stdout, stderr io.Writer) int{
+		"verify":   verify,
+		"validate": validate,
+		"report":   report,
+		"faults":   faults,
+		"explain": func(args []string, stdout, stderr io.Writer) int {
+			return show(args, "explain", reports.Explain{}, stdout, stderr)
+		},
+		"observe": func(args []string, stdout, stderr io.Writer) int {
+			return show(args, "observe", reports.Observe{}, stdout, stderr)
+		},
+		"new":     newDesk,
+		"schema":  schemaCommand,
+		"version": versionCommand,
+	}
+}
 
 // run is the whole command with its streams injected; it returns the exit
 // code.
@@ -108,33 +151,217 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitInvalid
 	}
 	switch args[0] {
-	case "verify":
-		return verify(args[1:], stdout, stderr)
-	case "validate":
-		return validate(args[1:], stdout, stderr)
-	case "report":
-		return report(args[1:], stdout, stderr)
-	case "faults":
-		return faults(args[1:], stdout, stderr)
-	case "explain":
-		return show(args[1:], "explain", reports.Explain{}, stdout, stderr)
-	case "observe":
-		return show(args[1:], "observe", reports.Observe{}, stdout, stderr)
-	case "new":
-		return newDesk(args[1:], stdout, stderr)
-	case "schema":
-		if len(args) != 1 {
-			fmt.Fprintf(stderr, "deskcheck: usage: deskcheck schema\n")
-			return exitInvalid
-		}
-		stdout.Write(all.Registry().CaseSchema())
-		return exitPass
 	case "help", "-h", "-help", "--help":
+		if len(args) > 1 && args[0] == "help" {
+			return help(args[1:], stdout, stderr)
+		}
 		fmt.Fprint(stdout, usage)
 		return exitPass
+	case "--version", "-version":
+		return versionCommand(args[1:], stdout, stderr)
 	}
-	fmt.Fprintf(stderr, "deskcheck: unknown command %q\n\n%s", args[0], usage)
+	cmd, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "deskcheck: unknown command %q%s\n\n%s", args[0], didYouMean(args[0], commandNames()), usage)
+		return exitInvalid
+	}
+	if stamps[args[0]] && !wantsHelp(args[1:]) {
+		if err := checkSourceDateEpoch(); err != nil {
+			fmt.Fprintf(stderr, "deskcheck: %v\n", err)
+			return exitInvalid
+		}
+	}
+	return cmd(args[1:], stdout, stderr)
+}
+
+// help prints one command's help on stdout.
+func help(args []string, stdout, stderr io.Writer) int {
+	cmd, ok := commands[args[0]]
+	if len(args) != 1 || !ok {
+		fmt.Fprintf(stderr, "deskcheck: usage: deskcheck help COMMAND (one of %s)\n", strings.Join(commandNames(), ", "))
+		return exitInvalid
+	}
+	return cmd([]string{"-h"}, stdout, stderr)
+}
+
+func commandNames() []string {
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// didYouMean names the closest of known when name is a likely slip.
+func didYouMean(name string, known []string) string {
+	best, bestDist := "", 3
+	for _, k := range known {
+		if d := editDistance(strings.ToLower(name), k); d < bestDist || d == bestDist && k < best {
+			best, bestDist = k, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf("; did you mean %q?", best)
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// wantsHelp reports whether args ask for help.
+func wantsHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "-h", "-help", "--help":
+			return true
+		}
+	}
+	return false
+}
+
+// newFlags returns the flag set of a command. Help (-h) goes to stdout,
+// with the command's synopsis, and is not an error; a mistake is reported
+// on stderr with a pointer to the help.
+func newFlags(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {} // parse prints help itself
+	return fs
+}
+
+// flagError is the exit code of a parse error: 0 for help, which parse
+// printed on stdout, else 2.
+func flagError(err error) int {
+	if errors.Is(err, flag.ErrHelp) {
+		return exitPass
+	}
 	return exitInvalid
+}
+
+// printHelp prints a command's synopsis and flags on w.
+func printHelp(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprintf(w, "Usage: %s\n", synopses[fs.Name()])
+	if desc := descriptions[fs.Name()]; desc != "" {
+		fmt.Fprintf(w, "\n%s\n", desc)
+	}
+	has := false
+	fs.VisitAll(func(*flag.Flag) { has = true })
+	if has {
+		fmt.Fprintf(w, "\nFlags:\n")
+		out := fs.Output()
+		fs.SetOutput(w)
+		fs.PrintDefaults()
+		fs.SetOutput(out)
+	}
+}
+
+// descriptions say in a sentence or two what each command does.
+var descriptions = map[string]string{
+	"verify": "Validates, runs and judges the cases of the desks at PATH (default: the\n" +
+		"bundled desks), prints one line per case and writes the private report\n" +
+		"files into -out.",
+	"validate": "Checks the desks at PATH against the schema and lint only; nothing runs.",
+	"report": "render re-renders a saved report.json (read as strictly as a case file)\n" +
+		"in another format, text by default; -schema prints the JSON Schema of\n" +
+		"report.json.",
+	"faults": "Runs the cases once per deliberate host fault and shows which faults\n" +
+		"they catch; exit 1 when any is missed.",
+	"explain": "Shows, case by case, what happened and why. Writes no file.",
+	"observe": "Prints the expected block the host model observes for each case, ready\n" +
+		"to paste. Writes no file.",
+	"new":     "Prints a complete desk with one case of SCENARIO, every given and\nexpected key present.",
+	"schema":  "Prints the JSON Schema of case files.",
+	"version": "Prints the version and VCS revision of this deskcheck, as its reports\nrecord them.",
+}
+
+func schemaCommand(args []string, stdout, stderr io.Writer) int {
+	if wantsHelp(args) {
+		fs := newFlags("schema", stderr)
+		printHelp(stdout, fs)
+		return exitPass
+	}
+	if len(args) != 0 {
+		fmt.Fprintf(stderr, "deskcheck: usage: deskcheck schema\n")
+		return exitInvalid
+	}
+	stdout.Write(all.Registry().CaseSchema())
+	return exitPass
+}
+
+// versionCommand prints what a report records as provenance.deskcheck and
+// provenance.revision.
+func versionCommand(args []string, stdout, stderr io.Writer) int {
+	if wantsHelp(args) {
+		printHelp(stdout, newFlags("version", stderr))
+		return exitPass
+	}
+	if len(args) != 0 {
+		fmt.Fprintf(stderr, "deskcheck: usage: deskcheck version\n")
+		return exitInvalid
+	}
+	version, revision := buildVersion()
+	fmt.Fprintf(stdout, "deskcheck %s (revision %s, %s)\n", version, revision, runtime.Version())
+	return exitPass
+}
+
+// buildVersion returns the module version and VCS revision the binary was
+// built from, "(devel)" and "unknown" when the build does not say, as the
+// reports record them.
+func buildVersion() (version, revision string) {
+	version, revision = "(devel)", "unknown"
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if bi.Main.Version != "" {
+			version = bi.Main.Version
+		}
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" && s.Value != "" {
+				revision = s.Value
+			}
+		}
+	}
+	return version, revision
+}
+
+// stamps are the commands that build a report, whose time stamp honours
+// SOURCE_DATE_EPOCH.
+var stamps = map[string]bool{"verify": true, "faults": true, "explain": true, "observe": true}
+
+// maxSourceDateEpoch is 9999-12-31T23:59:59Z, the last time an RFC 3339
+// time stamp can write.
+const maxSourceDateEpoch = 253402300799
+
+// checkSourceDateEpoch refuses a SOURCE_DATE_EPOCH the reports could not
+// record: anything but a whole number of seconds from 0 to the end of
+// year 9999.
+func checkSourceDateEpoch() error {
+	v := os.Getenv("SOURCE_DATE_EPOCH")
+	if v == "" {
+		return nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < 0 || n > maxSourceDateEpoch {
+		return fmt.Errorf("SOURCE_DATE_EPOCH is %q: it must be a whole number of seconds from 0 to %d (the end of year 9999)", v, maxSourceDateEpoch)
+	}
+	return nil
 }
 
 // selection holds the flags that choose and bound the cases to run.
@@ -142,6 +369,12 @@ type selection struct {
 	reg    *scenario.Registry
 	run    *string
 	limits *verifier.Limits
+	// runs says how many times a case will run (nil: once), for the
+	// bound on the run's scripted work.
+	runs func(*verifier.Case) int
+	// annotate, when set, also receives the diagnostics as GitHub
+	// workflow commands (-format github).
+	annotate io.Writer
 }
 
 func selectionFlags(fs *flag.FlagSet, reg *scenario.Registry, runUsage string) selection {
@@ -160,8 +393,11 @@ func (sel selection) verifySuite(paths []string, stderr io.Writer) (*verifier.Su
 	if code != exitPass {
 		return nil, code
 	}
-	suite, ds, err := verifier.Verify(context.Background(), inputs, verifier.Options{Registry: sel.reg, Run: re, Limits: *sel.limits})
+	suite, ds, err := verifier.Verify(context.Background(), inputs, verifier.Options{Registry: sel.reg, Run: re, Limits: *sel.limits, Runs: sel.runs})
 	printDiagnostics(stderr, ds)
+	if sel.annotate != nil {
+		reports.GitHubDiagnostics(sel.annotate, ds)
+	}
 	if ds.HasErrors() {
 		fmt.Fprintf(stderr, "deskcheck: invalid case files; nothing was run\n")
 		return nil, exitInvalid
@@ -185,9 +421,14 @@ func emit(w io.Writer, r reports.Reporter, rep *reports.Report) error {
 	return bw.Flush()
 }
 
+// maxReportBytes bounds the four report files together. The run's limits
+// on trace events and trace text keep a report far below it; it is the
+// last guard of the disk.
+const maxReportBytes = 4 << 30
+
 // writeReports writes the report files and then r's rendering to stdout.
 func writeReports(out string, paths []string, rep *reports.Report, r reports.Reporter, stdout, stderr io.Writer) int {
-	written, err := reports.Writer{CaseDirs: caseDirs(paths)}.WriteDir(out, rep)
+	written, err := reports.Writer{CaseDirs: caseDirs(paths), MaxBytes: maxReportBytes}.WriteDir(out, rep)
 	if err != nil {
 		fmt.Fprintf(stderr, "deskcheck: %v\n", err)
 		return exitInvalid
@@ -201,21 +442,23 @@ func writeReports(out string, paths []string, rep *reports.Report, r reports.Rep
 }
 
 func verify(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("verify", stderr)
 	sel := selectionFlags(fs, all.Registry(), "verify only cases whose `<desk-id>/<case-id>` matches this regular expression")
 	verbose := fs.Bool("v", false, "print the event trace of passing cases and the boundary-response table too")
 	dims := fs.Bool("dimensions", false, "print the boundary-response table in the text output")
-	format := fs.String("format", "text", "output on stdout: text, json, markdown, junit or html")
+	format := fs.String("format", "text", "output on stdout: text, json, markdown, junit, html or github (annotations)")
 	out := fs.String("out", reports.DefaultDir, "folder for the private report files")
-	paths, err := parse(fs, args)
+	paths, err := parse(fs, args, stdout)
 	if err != nil {
-		return exitInvalid
+		return flagError(err)
 	}
 	render, err := reports.Lookup(*format, reports.Text{Verbose: *verbose, Dimensions: *dims, Color: colorOK(stdout)})
 	if err != nil {
 		fmt.Fprintf(stderr, "deskcheck: -format: %v\n", err)
 		return exitInvalid
+	}
+	if *format == "github" {
+		sel.annotate = stdout
 	}
 	suite, code := sel.verifySuite(paths, stderr)
 	if code != exitPass {
@@ -231,13 +474,12 @@ func verify(args []string, stdout, stderr io.Writer) int {
 }
 
 func validate(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("validate", stderr)
 	reg := all.Registry()
 	limits := limitFlags(fs, reg)
-	paths, err := parse(fs, args)
+	paths, err := parse(fs, args, stdout)
 	if err != nil {
-		return exitInvalid
+		return flagError(err)
 	}
 	inputs, code := readInputs(reg, paths, *limits, stderr)
 	if code != exitPass {
@@ -255,16 +497,15 @@ func validate(args []string, stdout, stderr io.Writer) int {
 }
 
 func faults(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("faults", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("faults", stderr)
 	only := fs.String("fault", "", "run only the fault called `NAME` (host/fault, or the fault's name when only one host has it)")
 	reg := all.Registry()
 	sel := selectionFlags(fs, reg, "use only cases whose `<desk-id>/<case-id>` matches this regular expression")
 	format := fs.String("format", "text", "output on stdout: text or json")
 	out := fs.String("out", reports.DefaultDir, "folder for the private report files")
-	paths, err := parse(fs, args)
+	paths, err := parse(fs, args, stdout)
 	if err != nil {
-		return exitInvalid
+		return flagError(err)
 	}
 	var r reports.Reporter = reports.StrengthText{}
 	switch *format {
@@ -283,6 +524,15 @@ func faults(args []string, stdout, stderr io.Writer) int {
 			return exitInvalid
 		}
 		selected = []scenario.QualifiedFault{f}
+	}
+	// Each case runs once, then once more under each fault of its host.
+	perHost := map[string]int{}
+	for _, f := range selected {
+		perHost[f.Host]++
+	}
+	sel.runs = func(c *verifier.Case) int {
+		_, fam := c.Spec()
+		return 1 + perHost[fam.Host.Name]
 	}
 	suite, code := sel.verifySuite(paths, stderr)
 	if code != exitPass {
@@ -305,12 +555,11 @@ func faults(args []string, stdout, stderr io.Writer) int {
 
 // show runs the selected cases and prints them with r; it writes no file.
 func show(args []string, name string, r reports.Reporter, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags(name, stderr)
 	sel := selectionFlags(fs, all.Registry(), "only cases whose `<desk-id>/<case-id>` matches this regular expression")
-	paths, err := parse(fs, args)
+	paths, err := parse(fs, args, stdout)
 	if err != nil {
-		return exitInvalid
+		return flagError(err)
 	}
 	suite, code := sel.verifySuite(paths, stderr)
 	if code != exitPass {
@@ -325,6 +574,11 @@ func show(args []string, name string, r reports.Reporter, stdout, stderr io.Writ
 
 func newDesk(args []string, stdout, stderr io.Writer) int {
 	reg := all.Registry()
+	if wantsHelp(args) {
+		printHelp(stdout, newFlags("new", stderr))
+		fmt.Fprintf(stdout, "\nSCENARIO is one of %s.\n", strings.Join(reg.Names(), ", "))
+		return exitPass
+	}
 	if len(args) != 1 {
 		fmt.Fprintf(stderr, "deskcheck: usage: deskcheck new SCENARIO (one of %s)\n", strings.Join(reg.Names(), ", "))
 		return exitInvalid
@@ -352,14 +606,14 @@ func compileRun(expr string, stderr io.Writer) (*regexp.Regexp, int) {
 }
 
 func report(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("report", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("report", stderr)
 	printSchema := fs.Bool("schema", false, "print the JSON Schema of report.json")
-	format := fs.String("format", "html", "with render: html, markdown, junit, text or json")
+	format := fs.String("format", "text", "with render: text, json, markdown, junit or html")
+	maxSize := fs.Int64("max-file-size", reports.ReadLimits.FileSize, "largest report.json to read, in bytes")
 	dims := fs.Bool("dimensions", false, "with render -format text: print the boundary-response table")
-	rest, err := parse(fs, args)
+	rest, err := parse(fs, args, stdout)
 	if err != nil {
-		return exitInvalid
+		return flagError(err)
 	}
 	switch {
 	case *printSchema && len(rest) == 0:
@@ -371,10 +625,9 @@ func report(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "deskcheck: -format: %v\n", err)
 			return exitInvalid
 		}
-		data, err := os.ReadFile(rest[1])
-		if err != nil {
-			fmt.Fprintf(stderr, "deskcheck: %v\n", err)
-			return exitInvalid
+		data, code := readReport(rest[1], *maxSize, stderr)
+		if code != exitPass {
+			return code
 		}
 		rep, err := reports.ReadJSON(data)
 		if err != nil {
@@ -391,6 +644,29 @@ func report(args []string, stdout, stderr io.Writer) int {
 	return exitInvalid
 }
 
+// readReport reads a saved report.json as a case file is read: a regular
+// file only (a FIFO or device is never opened), within the size limit.
+func readReport(path string, limit int64, stderr io.Writer) ([]byte, int) {
+	if limit <= 0 {
+		fmt.Fprintf(stderr, "deskcheck: the file size limit must be positive, not %d\n", limit)
+		return nil, exitInvalid
+	}
+	if info, err := os.Stat(path); err == nil && info.IsDir() {
+		fmt.Fprintf(stderr, "deskcheck: %s: cannot be read: a folder, not a report.json\n", path)
+		return nil, exitInvalid
+	}
+	inputs, ds, err := verifier.ReadPaths([]string{path}, verifier.Limits{FileSize: limit})
+	if err != nil {
+		fmt.Fprintf(stderr, "deskcheck: %v\n", err)
+		return nil, exitInvalid
+	}
+	if ds.HasErrors() || len(inputs) != 1 {
+		printDiagnostics(stderr, ds)
+		return nil, exitInvalid
+	}
+	return inputs[0].Data, exitPass
+}
+
 // limitFlags registers the input limits on fs: the file limits, -limit
 // for every limit a scenario declares, and -max-repeat and -max-choices
 // as names of wrapper.repeat and wrapper.choices.
@@ -400,7 +676,12 @@ func limitFlags(fs *flag.FlagSet, reg *scenario.Registry) *verifier.Limits {
 	fs.Int64Var(&l.FileSize, "max-file-size", l.FileSize, "largest case file, in bytes")
 	fs.IntVar(&l.Depth, "max-depth", l.Depth, "deepest nesting of objects and arrays in a case file")
 	fs.IntVar(&l.Cases, "max-cases", l.Cases, "most cases (or source-only claims) in one file")
-	fs.IntVar(&l.String, "max-string", l.String, "longest string or key, in bytes")
+	fs.IntVar(&l.String, "max-string", l.String, "longest string or key, in bytes of its decoded text")
+	fs.IntVar(&l.Work, "max-work", l.Work, "most scripted work in one file: the sum over its cases of every value a scenario declares a limit for")
+	fs.IntVar(&l.RunWork, "max-run-work", l.RunWork, "most scripted work in one run, over the selected cases (faults: times the runs of each)")
+	fs.IntVar(&l.Events, "max-events", l.Events, "most trace events one run may record")
+	fs.IntVar(&l.TraceBytes, "max-trace-bytes", l.TraceBytes, "most bytes of trace text one run may record")
+	fs.IntVar(&l.Diagnostics, "max-diagnostics", l.Diagnostics, "most problems listed for one file; the rest are counted")
 	fs.Var(scenarioLimit{l.Scenario, ""}, "limit", "set a scenario's limit, as `SCENARIO.NAME=N` (repeatable; known: "+strings.Join(verifier.LimitNames(reg), ", ")+")")
 	fs.Var(scenarioLimit{l.Scenario, "wrapper.repeat"}, "max-repeat", "largest given.repeat of a wrapper case (same as -limit wrapper.repeat=`N`)")
 	fs.Var(scenarioLimit{l.Scenario, "wrapper.choices"}, "max-choices", "most scripted choices in one wrapper case (same as -limit wrapper.choices=`N`)")
@@ -434,11 +715,18 @@ func (f scenarioLimit) Set(v string) error {
 }
 
 // parse parses flags that may come before or after the positional
-// arguments, and returns the positional ones.
-func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+// arguments, and returns the positional ones. Asked for help, it prints it
+// on stdout and returns flag.ErrHelp; on a mistake, flag has said what it
+// is on stderr and parse adds where to find help.
+func parse(fs *flag.FlagSet, args []string, stdout io.Writer) ([]string, error) {
 	var rest []string
 	for {
 		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				printHelp(stdout, fs)
+			} else {
+				fmt.Fprintf(fs.Output(), "run 'deskcheck help %s' for its usage\n", fs.Name())
+			}
 			return nil, err
 		}
 		args = fs.Args()
@@ -477,6 +765,10 @@ func readInputs(reg *scenario.Registry, paths []string, limits verifier.Limits, 
 		fmt.Fprintf(stderr, "deskcheck: %v\n", err)
 		return nil, exitInvalid
 	}
+	if skipped.HasErrors() {
+		fmt.Fprintf(stderr, "deskcheck: a path named on the command line cannot be read; nothing was run\n")
+		return nil, exitInvalid
+	}
 	if len(inputs) == 0 {
 		fmt.Fprintf(stderr, "deskcheck: no cases: no *.json file found in %v\n", paths)
 		return nil, exitInvalid
@@ -484,14 +776,14 @@ func readInputs(reg *scenario.Registry, paths []string, limits verifier.Limits, 
 	return inputs, exitPass
 }
 
-// caseDirs are the folders the reports must stay out of.
+// caseDirs are the folders the reports must stay out of: those walked for
+// case files. A file named alone is read alone, so the folder holding it
+// may hold the reports too (a desk saved next to the README).
 func caseDirs(paths []string) []string {
 	var dirs []string
 	for _, p := range paths {
 		if info, err := os.Stat(p); err == nil && info.IsDir() {
 			dirs = append(dirs, p)
-		} else {
-			dirs = append(dirs, filepath.Dir(p))
 		}
 	}
 	return dirs
@@ -503,9 +795,9 @@ func printDiagnostics(w io.Writer, ds verifier.Diagnostics) {
 	}
 }
 
-// colorOK reports whether w is a terminal and NO_COLOR is unset.
+// colorOK reports whether w is a terminal and colour is wanted.
 func colorOK(w io.Writer) bool {
-	if _, set := os.LookupEnv("NO_COLOR"); set {
+	if !colorWanted() {
 		return false
 	}
 	f, ok := w.(*os.File)
@@ -514,4 +806,10 @@ func colorOK(w io.Writer) bool {
 	}
 	info, err := f.Stat()
 	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}
+
+// colorWanted: NO_COLOR is unset or empty (no-color.org) and the terminal
+// is not dumb.
+func colorWanted() bool {
+	return os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
 }

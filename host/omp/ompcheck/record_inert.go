@@ -124,7 +124,9 @@ func (p PathOps) ResolveTarget(dst string, _ bool) (string, bool) {
 }
 
 // Handlers are scripted fallback handlers; each entry is "complete",
-// "decline" or "fail".
+// "decline" or "fail". Each call is one trace event that says what the
+// handler was asked and what it answers, so a trace shows where the
+// fallback stopped.
 type Handlers struct {
 	Trace *Trace
 
@@ -140,13 +142,16 @@ func (h *Handlers) Register(f *omp.Fallbacks, behaviours []string) {
 			h.mu.Lock()
 			h.calls++
 			h.mu.Unlock()
-			h.Trace.Add("handler", "fallback handler %d (%s) asked to write %s; cause: %s", i, b, req.Dst, ErrorText(req.Cause))
+			asked := fmt.Sprintf("fallback handler %d (%s) asked to write %s; cause: %s", i, b, req.Dst, ErrorText(req.Cause))
 			switch b {
 			case "complete":
+				h.Trace.AddText("handler", asked+" → completes: it reports the write done, and no later handler is asked (its write is not an effect: effects count the writer's successful writes)")
 				return true, nil
 			case "fail":
+				h.Trace.AddText("handler", asked+" → fails with an error")
 				return false, errors.New("scripted handler failure")
 			}
+			h.Trace.AddText("handler", asked+" → declines: it reports the write not done")
 			return false, nil
 		})
 	}

@@ -98,6 +98,53 @@ func firstTitle(key string, v any) (any, bool) {
 // made (each call runs the executor at most once).
 func lintWrapper(givenJSON []byte, expected []scenario.Field, _ map[string]int) []scenario.Problem {
 	var out []scenario.Problem
+	// A mode or tier the host does not know is accepted and has a meaning,
+	// so it is no error; but it is almost always a slip ("Write",
+	// "paranoid"), so it is named with what the host does with it.
+	known := func(v string, list ...string) bool {
+		for _, k := range list {
+			if v == k {
+				return true
+			}
+		}
+		return false
+	}
+	lower := func(v string) string {
+		b := []byte(v)
+		for i, c := range b {
+			if 'A' <= c && c <= 'Z' {
+				b[i] = c + 'a' - 'A'
+			}
+		}
+		return string(b)
+	}
+	closest := func(v string, list ...string) string {
+		for _, k := range list {
+			if lower(v) == k {
+				return fmt.Sprintf("; did you mean %q?", k)
+			}
+		}
+		return ""
+	}
+	if m := gjson.GetBytes(givenJSON, "mode"); m.Type == gjson.String && !known(m.Str, omp.ModeAlwaysAsk, omp.ModeWrite, omp.ModeYolo) {
+		out = append(out, scenario.Problem{Pointer: "/given/mode", Warning: true, Message: fmt.Sprintf(
+			"mode %q is not one the host knows (always-ask, write, yolo, matched exactly): it accepts it as a mode that auto-approves no tier, so every call that no policy decides asks for approval%s",
+			m.Str, closest(m.Str, omp.ModeAlwaysAsk, omp.ModeWrite, omp.ModeYolo))})
+	}
+	tiers := []string{string(omp.TierRead), string(omp.TierWrite), string(omp.TierExec)}
+	tierWarning := func(ptr, v string) {
+		out = append(out, scenario.Problem{Pointer: ptr, Warning: true, Message: fmt.Sprintf(
+			"tier %q is not one the host knows (read, write, exec, matched exactly): it treats the tool as exec, the highest tier%s",
+			v, closest(v, tiers...))})
+	}
+	switch a := gjson.GetBytes(givenJSON, "approval"); {
+	case a.Type == gjson.String && !known(a.Str, tiers...):
+		tierWarning("/given/approval", a.Str)
+	case a.IsObject():
+		if t := a.Get("tier"); t.Type == gjson.String && !known(t.Str, tiers...) {
+			tierWarning("/given/approval/tier", t.Str)
+		}
+	}
 	calls := int64(1)
 	if r := gjson.GetBytes(givenJSON, "repeat"); r.Exists() {
 		calls = r.Int()

@@ -1,0 +1,5 @@
+//go:build race
+
+package verifier
+
+const raceEnabled = true

@@ -1,0 +1,150 @@
+package verifier
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tidwall/gjson"
+)
+
+// Work is what a case scripts its host to do, from its given block alone
+// (nothing runs): the sum of every value its scenario declares a limit
+// for — the entries of a limited list (wrapper.choices, gateway.steps,
+// household.decisions) and a limited number (wrapper.repeat,
+// household.maxDecisions) — and at least 1. Each declared limit bounds
+// one case; Work lets the engine bound a file and a run, whose cost in
+// time, memory, trace events and report size grows with it.
+func (c *Case) Work() int {
+	w, _ := c.work(nil)
+	return w
+}
+
+// work computes Work and adds each limit's share to by, keyed
+// <scenario>.<name>, when by is not nil.
+func (c *Case) work(by map[string]int) (int, bool) {
+	sc := c.sc
+	if sc == nil {
+		return 1, false
+	}
+	total := 0
+	for _, l := range sc.Limits {
+		v := c.Given.Get(gjsonPath(l.Pointer[len("/given/"):]))
+		if !v.Exists() {
+			continue
+		}
+		n := 0
+		if l.Count {
+			v.ForEach(func(_, _ gjson.Result) bool { n++; return true })
+		} else if v.Type == gjson.Number && v.Num > 0 {
+			n = int(min(v.Num, 1<<40))
+		}
+		total += n
+		if by != nil && n > 0 {
+			by[sc.Name+"."+l.Name] += n
+		}
+	}
+	return max(total, 1), true
+}
+
+// workOf sums the work of cases, each counted runs(c) times, and names the
+// largest shares.
+func workOf(cases []*Case, runs func(*Case) int) (int, string) {
+	by := map[string]int{}
+	total := 0
+	for _, c := range cases {
+		r := 1
+		if runs != nil {
+			r = runs(c)
+		}
+		share := map[string]int{}
+		w, _ := c.work(share)
+		total += w * r
+		for k, v := range share {
+			by[k] += v * r
+		}
+	}
+	return total, shares(by)
+}
+
+// shares lists the limits that make up a sum of work, largest first.
+func shares(by map[string]int) string {
+	type kv struct {
+		k string
+		v int
+	}
+	var list []kv
+	for k, v := range by {
+		list = append(list, kv{k, v})
+	}
+	if len(list) == 0 {
+		return "one unit per case"
+	}
+	// Largest first, then by name: deterministic.
+	for i := 1; i < len(list); i++ {
+		for j := i; j > 0 && (list[j].v > list[j-1].v || list[j].v == list[j-1].v && list[j].k < list[j-1].k); j-- {
+			list[j], list[j-1] = list[j-1], list[j]
+		}
+	}
+	var parts []string
+	for i, x := range list {
+		if i == 4 {
+			parts = append(parts, "…")
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s %s", x.k, thousands(x.v)))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// lintWork bounds the scripted work of one file.
+func lintWork(d *Desk, limits Limits) Diagnostics {
+	total, detail := workOf(d.Cases, nil)
+	if total <= limits.Work {
+		return nil
+	}
+	return Diagnostics{d.diag(Error, "/cases", false,
+		"the cases of this file script %s units of work (%s), over the limit of %s per file; split the file or raise the limit with -max-work N",
+		thousands(total), detail, thousands(limits.Work))}
+}
+
+// CheckRunWork bounds the scripted work of a run, before anything runs:
+// every selected case counted once per time it will run (runs nil: once).
+func CheckRunWork(cases []*Case, runs func(*Case) int, limits Limits) error {
+	limits = limits.WithDefaults()
+	total, detail := workOf(cases, runs)
+	if total <= limits.RunWork {
+		return nil
+	}
+	return fmt.Errorf("the selected cases script %s units of work (%s), over the limit of %s per run; select fewer with -run or raise the limit with -max-run-work N",
+		thousands(total), detail, thousands(limits.RunWork))
+}
+
+// placeholder marks text left from `deskcheck new`.
+const placeholder = "Placeholder:"
+
+// lintPlaceholders warns about what `deskcheck new` printed for the author
+// to replace: its desk id, its case ids and its "Placeholder:" texts.
+func lintPlaceholders(d *Desk) Diagnostics {
+	var ds Diagnostics
+	text := func(ptr, v string) {
+		if strings.HasPrefix(strings.TrimSpace(v), placeholder) {
+			ds = append(ds, d.diag(Warning, ptr, false, "placeholder text from deskcheck new: say what this desk or case is about"))
+		}
+	}
+	if d.ID == "new-desk" {
+		ds = append(ds, d.diag(Warning, "/id", false, "placeholder id %q from deskcheck new: give the desk an id of its own", d.ID))
+	}
+	text("/title", d.Title)
+	text("/domain", d.root.Get("domain").Str)
+	for k, v := range d.Sources {
+		text("/sources/"+pointerToken(k), v)
+	}
+	for _, c := range d.Cases {
+		if c.sc != nil && c.ID == "new-"+c.sc.Name+"-case" {
+			ds = append(ds, d.diag(Warning, c.Pointer+"/id", false, "placeholder id %q from deskcheck new: give the case an id of its own", c.ID))
+		}
+		text(c.Pointer+"/title", c.Title)
+		text(c.Pointer+"/why", c.Why)
+	}
+	return ds
+}
