@@ -174,6 +174,17 @@ func ReadJSON(data []byte) (*Report, error) {
 	if err := json.Unmarshal(data, &r); err != nil {
 		return nil, err
 	}
+	// A suggestion without a value suggests the observed one.
+	for i := range r.Cases {
+		c := &r.Cases[i]
+		for j := range c.Suggested {
+			if s := &c.Suggested[j]; s.Value == nil {
+				s.Value = c.Observed[s.Key]
+			} else {
+				s.Shaped = true
+			}
+		}
+	}
 	return &r, nil
 }
 
@@ -263,8 +274,10 @@ func (c *Case) appendJSON(b []byte) []byte {
 		}
 		b = append(b, `{"key":`...)
 		b = jsonx.AppendString(b, x.Key)
-		b = append(b, `,"value":`...)
-		b = jsonx.Append(b, x.Value)
+		if x.Shaped {
+			b = append(b, `,"value":`...)
+			b = jsonx.Append(b, x.Value)
+		}
 		b = append(b, '}')
 	}
 	b = append(b, `],"unit":`...)

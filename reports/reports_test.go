@@ -317,3 +317,18 @@ func TestWriteLinesBatches(t *testing.T) {
 	w.Flush()
 	assert.Equal(t, `  "none": []`, buf.String())
 }
+
+// TestSavedReportObservesAsItWas: suggestions are written without the
+// values they share with the observation, and a report read back suggests
+// exactly what the run did.
+func TestSavedReportObservesAsItWas(t *testing.T) {
+	r := stableReport(t, mutatedDesk(t))
+	var saved, direct, again bytes.Buffer
+	require.NoError(t, JSON{}.Write(&saved, r))
+	assert.NotContains(t, saved.String(), `{"key":"outcome","value":`, "an unshaped suggestion carries no value")
+	back, err := ReadJSON(saved.Bytes())
+	require.NoError(t, err)
+	require.NoError(t, Observe{}.Write(&direct, r))
+	require.NoError(t, Observe{}.Write(&again, back))
+	assert.Equal(t, direct.String(), again.String())
+}

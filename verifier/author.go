@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 
 	"github.com/deskcheck/deskcheck/scenario"
@@ -14,6 +15,24 @@ import (
 type Suggestion struct {
 	Key   string `json:"key"`
 	Value any    `json:"value"`
+	// Shaped says Value differs from the observed value of Key (the first
+	// dialog title of a list of titles, say); a report writes the value
+	// only then, and a reader takes the observed value otherwise.
+	Shaped bool `json:"-"`
+}
+
+// MarshalJSON writes the value only when it is shaped: otherwise it is the
+// observed value, which the report holds already.
+func (s Suggestion) MarshalJSON() ([]byte, error) {
+	if !s.Shaped {
+		return json.Marshal(struct {
+			Key string `json:"key"`
+		}{s.Key})
+	}
+	return json.Marshal(struct {
+		Key   string `json:"key"`
+		Value any    `json:"value"`
+	}{s.Key, s.Value})
 }
 
 // suggestions shapes the keys the scenario suggests from observed values.
@@ -21,8 +40,9 @@ func suggestions(sc *scenario.Scenario, given []byte, observed map[string]any) [
 	keys := sc.Suggest(given, observed)
 	out := make([]Suggestion, 0, len(keys))
 	for _, k := range keys {
-		if v, ok := shape(sc, k, observed[k]); ok {
-			out = append(out, Suggestion{Key: k, Value: v})
+		obs := observed[k]
+		if v, ok := shape(sc, k, obs); ok {
+			out = append(out, Suggestion{Key: k, Value: v, Shaped: sc.Shape != nil && !reflect.DeepEqual(v, obs)})
 		}
 	}
 	return out

@@ -61,5 +61,5 @@ func TestSuggestedBlocksHold(t *testing.T) {
 		sc, _ := r.Case.Spec()
 		assert.Empty(t, Compare(fields, r.Observed, sc), r.Case.ID)
 	}
-	assert.Equal(t, "{\n    \"a\": 1,\n    \"b\": \"<x>\"\n  }", FormatExpected([]Suggestion{{"a", 1}, {"b", "<x>"}}, "  "))
+	assert.Equal(t, "{\n    \"a\": 1,\n    \"b\": \"<x>\"\n  }", FormatExpected([]Suggestion{{Key: "a", Value: 1}, {Key: "b", Value: "<x>"}}, "  "))
 }

@@ -60,14 +60,16 @@ func main() {
 // says otherwise: most of deskcheck's heap is results that live until the
 // report is written, so collecting at every doubling mostly finds them
 // alive. The collector runs when the heap has grown by three times what
-// was live; the soft limit makes it run sooner as the heap nears 900 MiB,
-// so that a large suite stays under it.
+// was live; the soft limit makes it run sooner as the heap nears 2 GiB.
+// A suite of 100,000 cases of every family holds about 1.5 GB of results
+// live: under a lower limit the collector ran almost without pause and the
+// run took twice as long (BENCHMARKS.md).
 func tuneGC() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(300)
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(900 << 20)
+		debug.SetMemoryLimit(2 << 30)
 	}
 }
 
