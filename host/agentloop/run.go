@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/deskcheck/deskcheck/internal/calc"
+	"github.com/deskcheck/deskcheck/internal/jsontext"
 	"github.com/deskcheck/deskcheck/internal/pyrepr"
 )
 
@@ -261,7 +262,7 @@ func (r *run) readArgs(raw []byte) (members, bool) {
 func (r *run) shortString(name string, raw json.RawMessage) (string, Refusal, string) {
 	s, ok := "", false
 	if len(raw) > 0 && raw[0] == '"' {
-		if end, plain := scanString(raw, 0); end == len(raw) {
+		if end, plain := jsontext.ScanString(raw, 0); end == len(raw) {
 			s, ok = stringValue(raw, plain), true
 		} else {
 			ok = json.Unmarshal(raw, &s) == nil
@@ -318,16 +319,14 @@ func (r *run) calcOptions() calc.Options {
 // trimSpace drops JSON whitespace around raw.
 func trimSpace(raw json.RawMessage) json.RawMessage {
 	i, j := 0, len(raw)
-	for i < j && isSpace(raw[i]) {
+	for i < j && jsontext.IsSpace(raw[i]) {
 		i++
 	}
-	for j > i && isSpace(raw[j-1]) {
+	for j > i && jsontext.IsSpace(raw[j-1]) {
 		j--
 	}
 	return raw[i:j]
 }
-
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // kind names the JSON type of raw for explanations.
 func kind(raw json.RawMessage) string {

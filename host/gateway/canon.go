@@ -13,6 +13,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/gowebpki/jcs"
+
+	"github.com/deskcheck/deskcheck/internal/jsontext"
 )
 
 // This file is the only place that knows which canonicalization library is
@@ -90,8 +92,8 @@ func hashOf(b []byte) string {
 // same output.
 
 func appendCanonicalFast(dst, raw []byte) ([]byte, bool) {
-	dst, end, ok := canonValue(dst, raw, skipSpace(raw, 0), 0)
-	return dst, ok && skipSpace(raw, end) == len(raw)
+	dst, end, ok := canonValue(dst, raw, jsontext.SkipSpace(raw, 0), 0)
+	return dst, ok && jsontext.SkipSpace(raw, end) == len(raw)
 }
 
 // canonMember is one member of an object being canonicalized: its decoded
@@ -107,7 +109,7 @@ func canonValue(dst, b []byte, i, depth int) ([]byte, int, bool) {
 	}
 	switch c := b[i]; {
 	case c == '"':
-		if end, plain := scanString(b, i); plain {
+		if end, plain := jsontext.ScanString(b, i); plain {
 			// A plain token has no quote, backslash or control byte
 			// inside: RFC 8785 writes it as it is.
 			return append(dst, b[i:end]...), end, true
@@ -129,7 +131,7 @@ func canonValue(dst, b []byte, i, depth int) ([]byte, int, bool) {
 		}
 		var buf [8]canonMember
 		ms := buf[:0]
-		i = skipSpace(b, i+1)
+		i = jsontext.SkipSpace(b, i+1)
 		if i < len(b) && b[i] == '}' {
 			return append(dst, '{', '}'), i + 1, true
 		}
@@ -137,7 +139,7 @@ func canonValue(dst, b []byte, i, depth int) ([]byte, int, bool) {
 			if i >= len(b) || b[i] != '"' {
 				return dst, -1, false
 			}
-			kEnd, plain := scanString(b, i)
+			kEnd, plain := jsontext.ScanString(b, i)
 			if kEnd < 0 {
 				return dst, -1, false
 			}
@@ -148,17 +150,17 @@ func canonValue(dst, b []byte, i, depth int) ([]byte, int, bool) {
 					return dst, -1, false
 				}
 			}
-			i = skipSpace(b, kEnd)
+			i = jsontext.SkipSpace(b, kEnd)
 			if i >= len(b) || b[i] != ':' {
 				return dst, -1, false
 			}
-			i = skipSpace(b, i+1)
-			vEnd := scanValue(b, i, depth+1)
+			i = jsontext.SkipSpace(b, i+1)
+			vEnd := jsontext.ScanValue(b, i, depth+1)
 			if vEnd < 0 {
 				return dst, -1, false
 			}
 			ms = append(ms, canonMember{key, i, vEnd})
-			if i = skipSpace(b, vEnd); i >= len(b) {
+			if i = jsontext.SkipSpace(b, vEnd); i >= len(b) {
 				return dst, -1, false
 			}
 			if b[i] == '}' {
@@ -168,7 +170,7 @@ func canonValue(dst, b []byte, i, depth int) ([]byte, int, bool) {
 			if b[i] != ',' {
 				return dst, -1, false
 			}
-			i = skipSpace(b, i+1)
+			i = jsontext.SkipSpace(b, i+1)
 		}
 		slices.SortFunc(ms, func(x, y canonMember) int { return compareUTF16(x.key, y.key) })
 		dst = append(dst, '{')
@@ -192,7 +194,7 @@ func canonValue(dst, b []byte, i, depth int) ([]byte, int, bool) {
 			return dst, -1, false
 		}
 		dst = append(dst, '[')
-		i = skipSpace(b, i+1)
+		i = jsontext.SkipSpace(b, i+1)
 		if i < len(b) && b[i] == ']' {
 			return append(dst, ']'), i + 1, true
 		}
@@ -204,7 +206,7 @@ func canonValue(dst, b []byte, i, depth int) ([]byte, int, bool) {
 			if dst, i, ok = canonValue(dst, b, i, depth+1); !ok {
 				return dst, -1, false
 			}
-			if i = skipSpace(b, i); i >= len(b) {
+			if i = jsontext.SkipSpace(b, i); i >= len(b) {
 				return dst, -1, false
 			}
 			if b[i] == ']' {
@@ -213,10 +215,10 @@ func canonValue(dst, b []byte, i, depth int) ([]byte, int, bool) {
 			if b[i] != ',' {
 				return dst, -1, false
 			}
-			i = skipSpace(b, i+1)
+			i = jsontext.SkipSpace(b, i+1)
 		}
-	case c == '-' || isDigit(c):
-		end := scanNumber(b, i)
+	case c == '-' || jsontext.IsDigit(c):
+		end := jsontext.ScanNumber(b, i)
 		if end < 0 {
 			return dst, -1, false
 		}
@@ -239,13 +241,13 @@ func canonValue(dst, b []byte, i, depth int) ([]byte, int, bool) {
 		}
 		return append(dst, text...), end, true
 	case c == 't':
-		end := scanLiteral(b, i, "true")
+		end := jsontext.ScanLiteral(b, i, "true")
 		return append(dst, "true"...), end, end >= 0
 	case c == 'f':
-		end := scanLiteral(b, i, "false")
+		end := jsontext.ScanLiteral(b, i, "false")
 		return append(dst, "false"...), end, end >= 0
 	case c == 'n':
-		end := scanLiteral(b, i, "null")
+		end := jsontext.ScanLiteral(b, i, "null")
 		return append(dst, "null"...), end, end >= 0
 	}
 	return dst, -1, false
@@ -262,7 +264,7 @@ func isShortInteger(lit []byte) bool {
 		return false
 	}
 	for _, c := range digits {
-		if !isDigit(c) {
+		if !jsontext.IsDigit(c) {
 			return false
 		}
 	}

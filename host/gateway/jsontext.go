@@ -2,11 +2,12 @@ package gateway
 
 import (
 	"bytes"
-	"encoding/binary"
 	"encoding/json"
 	"slices"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/deskcheck/deskcheck/internal/jsontext"
 )
 
 // The readers and writers in this file do, without reflection, what the
@@ -24,266 +25,13 @@ import (
 
 // maxFastDepth bounds the nesting the fast readers follow. Deeper values
 // go to encoding/json, whose limit and messages are the reference.
-const maxFastDepth = 100
-
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
-
-// skipSpace returns the index of the first byte at or after i that is not
-// JSON whitespace.
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && isSpace(b[i]) {
-		i++
-	}
-	return i
-}
-
-// scanString reads the string token at b[i] == '"' and returns the index
-// after it, or -1 when it is not a valid token. plain reports that the
-// token's bytes are its value: no escape, and valid UTF-8 (encoding/json
-// replaces invalid bytes). It jumps from quote to quote with
-// bytes.IndexByte, which scans long texts many bytes at a time.
-func scanString(b []byte, i int) (end int, plain bool) {
-	start := i + 1
-	j := start
-	plain = true
-	for {
-		q := bytes.IndexByte(b[j:], '"')
-		if q < 0 {
-			return -1, false
-		}
-		q += j
-		esc := bytes.IndexByte(b[j:q], '\\')
-		if esc < 0 {
-			noControl, ascii := textRun(b[j:q])
-			if !noControl {
-				return -1, false
-			}
-			// Without an escape, b[j:q] is the whole content.
-			return q + 1, plain && (ascii || utf8.Valid(b[start:q]))
-		}
-		esc += j
-		if !noControl(b[j:esc]) {
-			return -1, false
-		}
-		plain = false
-		if esc+1 >= len(b) {
-			return -1, false
-		}
-		switch b[esc+1] {
-		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-			j = esc + 2
-		case 'u':
-			if esc+5 >= len(b) || !isHex(b[esc+2]) || !isHex(b[esc+3]) || !isHex(b[esc+4]) || !isHex(b[esc+5]) {
-				return -1, false
-			}
-			j = esc + 6
-		default:
-			return -1, false
-		}
-	}
-}
-
-// skipString is scanString without the plain flag: it only checks the
-// token, sparing the UTF-8 check of long texts that are only skipped.
-func skipString(b []byte, i int) int {
-	j := i + 1
-	for {
-		q := bytes.IndexByte(b[j:], '"')
-		if q < 0 {
-			return -1
-		}
-		q += j
-		esc := bytes.IndexByte(b[j:q], '\\')
-		if esc < 0 {
-			if !noControl(b[j:q]) {
-				return -1
-			}
-			return q + 1
-		}
-		esc += j
-		if !noControl(b[j:esc]) || esc+1 >= len(b) {
-			return -1
-		}
-		switch b[esc+1] {
-		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-			j = esc + 2
-		case 'u':
-			if esc+5 >= len(b) || !isHex(b[esc+2]) || !isHex(b[esc+3]) || !isHex(b[esc+4]) || !isHex(b[esc+5]) {
-				return -1
-			}
-			j = esc + 6
-		default:
-			return -1
-		}
-	}
-}
-
-// textRun reports whether b holds no control byte, and whether it is all
-// ASCII (which is then valid UTF-8, with no need to check). It reads eight
-// bytes at a time: x-0x20…20 borrows into the high bit of a lane exactly
-// when that byte is below 0x20 (the "has a byte less than n" test, n ≤
-// 0x80), and a high bit set in any lane is a byte beyond ASCII.
-func textRun(b []byte) (noControl, ascii bool) {
-	var high uint64
-	for len(b) >= 8 {
-		x := binary.LittleEndian.Uint64(b)
-		if (x-0x2020202020202020)&^x&0x8080808080808080 != 0 {
-			return false, false
-		}
-		high |= x
-		b = b[8:]
-	}
-	for _, c := range b {
-		if c < 0x20 {
-			return false, false
-		}
-		high |= uint64(c)
-	}
-	return true, high&0x8080808080808080 == 0
-}
-
-// noControl reports whether b holds no control byte, which a JSON string
-// may not hold unescaped. It tests eight bytes at a time: x-0x20…20 borrows
-// into the high bit of a lane exactly when that byte is below 0x20 (the
-// "has a byte less than n" test, n ≤ 0x80), which long texts make worth it.
-func noControl(b []byte) bool {
-	for len(b) >= 8 {
-		x := binary.LittleEndian.Uint64(b)
-		if (x-0x2020202020202020)&^x&0x8080808080808080 != 0 {
-			return false
-		}
-		b = b[8:]
-	}
-	for _, c := range b {
-		if c < 0x20 {
-			return false
-		}
-	}
-	return true
-}
-
-func isHex(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
-}
-
-func isDigit(c byte) bool { return '0' <= c && c <= '9' }
-
-// scanNumber reads -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? from
-// b[i] and returns the index after it, or -1.
-func scanNumber(b []byte, i int) int {
-	if i < len(b) && b[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(b) && b[i] == '0':
-		i++
-	case i < len(b) && '1' <= b[i] && b[i] <= '9':
-		for i < len(b) && isDigit(b[i]) {
-			i++
-		}
-	default:
-		return -1
-	}
-	if i < len(b) && b[i] == '.' {
-		i++
-		if i >= len(b) || !isDigit(b[i]) {
-			return -1
-		}
-		for i < len(b) && isDigit(b[i]) {
-			i++
-		}
-	}
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
-		i++
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
-			i++
-		}
-		if i >= len(b) || !isDigit(b[i]) {
-			return -1
-		}
-		for i < len(b) && isDigit(b[i]) {
-			i++
-		}
-	}
-	return i
-}
-
-// scanLiteral reads word (true, false or null) at b[i].
-func scanLiteral(b []byte, i int, word string) int {
-	if len(b)-i < len(word) || string(b[i:i+len(word)]) != word {
-		return -1
-	}
-	return i + len(word)
-}
-
-// scanValue checks the value that starts at b[i] (no leading space) and
-// returns the index after it, or -1 when it is not valid JSON or nests
-// deeper than maxFastDepth.
-func scanValue(b []byte, i, depth int) int {
-	if i >= len(b) {
-		return -1
-	}
-	switch c := b[i]; {
-	case c == '"':
-		return skipString(b, i)
-	case c == '{' || c == '[':
-		if depth >= maxFastDepth {
-			return -1
-		}
-		closing := byte(']')
-		if c == '{' {
-			closing = '}'
-		}
-		i = skipSpace(b, i+1)
-		if i < len(b) && b[i] == closing {
-			return i + 1
-		}
-		for {
-			if c == '{' {
-				if i >= len(b) || b[i] != '"' {
-					return -1
-				}
-				if i = skipString(b, i); i < 0 {
-					return -1
-				}
-				i = skipSpace(b, i)
-				if i >= len(b) || b[i] != ':' {
-					return -1
-				}
-				i = skipSpace(b, i+1)
-			}
-			if i = scanValue(b, i, depth+1); i < 0 {
-				return -1
-			}
-			i = skipSpace(b, i)
-			if i >= len(b) {
-				return -1
-			}
-			if b[i] == closing {
-				return i + 1
-			}
-			if b[i] != ',' {
-				return -1
-			}
-			i = skipSpace(b, i+1)
-		}
-	case c == '-' || isDigit(c):
-		return scanNumber(b, i)
-	case c == 't':
-		return scanLiteral(b, i, "true")
-	case c == 'f':
-		return scanLiteral(b, i, "false")
-	case c == 'n':
-		return scanLiteral(b, i, "null")
-	}
-	return -1
-}
+const maxFastDepth = jsontext.MaxDepth
 
 // wholeValue reports whether raw is exactly one valid JSON value within
 // maxFastDepth, with optional surrounding whitespace.
 func wholeValue(raw []byte) bool {
-	end := scanValue(raw, skipSpace(raw, 0), 0)
-	return end >= 0 && skipSpace(raw, end) == len(raw)
+	end := jsontext.ScanValue(raw, jsontext.SkipSpace(raw, 0), 0)
+	return end >= 0 && jsontext.SkipSpace(raw, end) == len(raw)
 }
 
 // stringValue returns the value of a valid string token: its bytes when
@@ -343,7 +91,7 @@ func (m members) sortedKeys() []string {
 // appending them to buf[:0]. ok is false when raw is not one valid object
 // within maxFastDepth.
 func readMembers(raw []byte, buf members) (m members, ok bool) {
-	i := skipSpace(raw, 0)
+	i := jsontext.SkipSpace(raw, 0)
 	if i >= len(raw) || raw[i] != '{' {
 		return nil, false
 	}
@@ -351,15 +99,15 @@ func readMembers(raw []byte, buf members) (m members, ok bool) {
 	if m == nil {
 		m = make(members, 0, 4)
 	}
-	i = skipSpace(raw, i+1)
+	i = jsontext.SkipSpace(raw, i+1)
 	if i < len(raw) && raw[i] == '}' {
-		return m, skipSpace(raw, i+1) == len(raw)
+		return m, jsontext.SkipSpace(raw, i+1) == len(raw)
 	}
 	for {
 		if i >= len(raw) || raw[i] != '"' {
 			return nil, false
 		}
-		kEnd, plain := scanString(raw, i)
+		kEnd, plain := jsontext.ScanString(raw, i)
 		if kEnd < 0 {
 			return nil, false
 		}
@@ -367,12 +115,12 @@ func readMembers(raw []byte, buf members) (m members, ok bool) {
 		if !plain {
 			key = []byte(stringValue(raw[i:kEnd], false))
 		}
-		i = skipSpace(raw, kEnd)
+		i = jsontext.SkipSpace(raw, kEnd)
 		if i >= len(raw) || raw[i] != ':' {
 			return nil, false
 		}
-		i = skipSpace(raw, i+1)
-		vEnd := scanValue(raw, i, 1)
+		i = jsontext.SkipSpace(raw, i+1)
+		vEnd := jsontext.ScanValue(raw, i, 1)
 		if vEnd < 0 {
 			return nil, false
 		}
@@ -382,17 +130,17 @@ func readMembers(raw []byte, buf members) (m members, ok bool) {
 		} else {
 			m = append(m, member{key, value})
 		}
-		i = skipSpace(raw, vEnd)
+		i = jsontext.SkipSpace(raw, vEnd)
 		if i >= len(raw) {
 			return nil, false
 		}
 		if raw[i] == '}' {
-			return m, skipSpace(raw, i+1) == len(raw)
+			return m, jsontext.SkipSpace(raw, i+1) == len(raw)
 		}
 		if raw[i] != ',' {
 			return nil, false
 		}
-		i = skipSpace(raw, i+1)
+		i = jsontext.SkipSpace(raw, i+1)
 	}
 }
 
@@ -406,7 +154,7 @@ func parseValue(b []byte, i, depth int) (any, int) {
 	}
 	switch c := b[i]; {
 	case c == '"':
-		end, plain := scanString(b, i)
+		end, plain := jsontext.ScanString(b, i)
 		if end < 0 {
 			return nil, -1
 		}
@@ -416,7 +164,7 @@ func parseValue(b []byte, i, depth int) (any, int) {
 			return nil, -1
 		}
 		obj := map[string]any{}
-		i = skipSpace(b, i+1)
+		i = jsontext.SkipSpace(b, i+1)
 		if i < len(b) && b[i] == '}' {
 			return obj, i + 1
 		}
@@ -424,21 +172,21 @@ func parseValue(b []byte, i, depth int) (any, int) {
 			if i >= len(b) || b[i] != '"' {
 				return nil, -1
 			}
-			kEnd, plain := scanString(b, i)
+			kEnd, plain := jsontext.ScanString(b, i)
 			if kEnd < 0 {
 				return nil, -1
 			}
 			key := stringValue(b[i:kEnd], plain)
-			i = skipSpace(b, kEnd)
+			i = jsontext.SkipSpace(b, kEnd)
 			if i >= len(b) || b[i] != ':' {
 				return nil, -1
 			}
 			var v any
-			if v, i = parseValue(b, skipSpace(b, i+1), depth+1); i < 0 {
+			if v, i = parseValue(b, jsontext.SkipSpace(b, i+1), depth+1); i < 0 {
 				return nil, -1
 			}
 			obj[key] = v
-			if i = skipSpace(b, i); i >= len(b) {
+			if i = jsontext.SkipSpace(b, i); i >= len(b) {
 				return nil, -1
 			}
 			if b[i] == '}' {
@@ -447,14 +195,14 @@ func parseValue(b []byte, i, depth int) (any, int) {
 			if b[i] != ',' {
 				return nil, -1
 			}
-			i = skipSpace(b, i+1)
+			i = jsontext.SkipSpace(b, i+1)
 		}
 	case c == '[':
 		if depth >= maxFastDepth {
 			return nil, -1
 		}
 		list := []any{}
-		i = skipSpace(b, i+1)
+		i = jsontext.SkipSpace(b, i+1)
 		if i < len(b) && b[i] == ']' {
 			return list, i + 1
 		}
@@ -464,7 +212,7 @@ func parseValue(b []byte, i, depth int) (any, int) {
 				return nil, -1
 			}
 			list = append(list, v)
-			if i = skipSpace(b, i); i >= len(b) {
+			if i = jsontext.SkipSpace(b, i); i >= len(b) {
 				return nil, -1
 			}
 			if b[i] == ']' {
@@ -473,20 +221,20 @@ func parseValue(b []byte, i, depth int) (any, int) {
 			if b[i] != ',' {
 				return nil, -1
 			}
-			i = skipSpace(b, i+1)
+			i = jsontext.SkipSpace(b, i+1)
 		}
-	case c == '-' || isDigit(c):
-		end := scanNumber(b, i)
+	case c == '-' || jsontext.IsDigit(c):
+		end := jsontext.ScanNumber(b, i)
 		if end < 0 {
 			return nil, -1
 		}
 		return json.Number(b[i:end]), end
 	case c == 't':
-		return true, scanLiteral(b, i, "true")
+		return true, jsontext.ScanLiteral(b, i, "true")
 	case c == 'f':
-		return false, scanLiteral(b, i, "false")
+		return false, jsontext.ScanLiteral(b, i, "false")
 	case c == 'n':
-		return nil, scanLiteral(b, i, "null")
+		return nil, jsontext.ScanLiteral(b, i, "null")
 	}
 	return nil, -1
 }
@@ -506,7 +254,7 @@ func appendValue(dst []byte, v any) ([]byte, bool) {
 	case json.Number:
 		// encoding/json checks the literal; the model's come from the
 		// reader, which accepted them as numbers.
-		if x == "" || scanNumber([]byte(x), 0) != len(x) {
+		if x == "" || jsontext.ScanNumber([]byte(x), 0) != len(x) {
 			return dst, false
 		}
 		return append(dst, x...), true
@@ -637,11 +385,11 @@ func appendCompact(dst, src []byte) []byte {
 			end := stringEnd(src, i)
 			dst = append(dst, src[i:end]...)
 			i = end
-		case isSpace(c):
+		case jsontext.IsSpace(c):
 			i++
 		default:
 			j := i + 1
-			for j < len(src) && src[j] != '"' && !isSpace(src[j]) {
+			for j < len(src) && src[j] != '"' && !jsontext.IsSpace(src[j]) {
 				j++
 			}
 			dst = append(dst, src[i:j]...)

@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/deskcheck/deskcheck/internal/jsontext"
 )
 
 // The readers and writers of jsontext.go stand in for encoding/json on the
@@ -78,7 +80,7 @@ func checkReaders(t *testing.T, doc []byte) {
 	}
 
 	// Records, decoded with number literals kept.
-	if v, end := parseValue(doc, skipSpace(doc, 0), 0); end >= 0 && skipSpace(doc, end) == len(doc) {
+	if v, end := parseValue(doc, jsontext.SkipSpace(doc, 0), 0); end >= 0 && jsontext.SkipSpace(doc, end) == len(doc) {
 		want, err := decodeValue(doc)
 		require.NoError(t, err, "%q", doc)
 		require.Equal(t, want, v, "%q", doc)
@@ -171,9 +173,9 @@ func TestLaneTests(t *testing.T) {
 			for v := range 256 {
 				b := bytes.Repeat([]byte{fill}, 8)
 				b[lane] = byte(v)
-				require.Equal(t, naiveNoControl(b), noControl(b), "%x", b)
+				require.Equal(t, naiveNoControl(b), jsontext.NoControl(b), "%x", b)
 				for _, n := range []int{8, 5} {
-					noCtl, ascii := textRun(b[:n])
+					noCtl, ascii := jsontext.TextRun(b[:n])
 					naiveASCII := true
 					for _, c := range b[:n] {
 						naiveASCII = naiveASCII && c < 0x80

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/deskcheck/deskcheck/internal/jsontext"
 )
 
 // Config is the trusted fixture of one run.
@@ -572,7 +574,7 @@ func readObject(raw []byte, buf members) (members, error) {
 
 // kindOf names the JSON type of a valid raw value.
 func kindOf(raw []byte) string {
-	i := skipSpace(raw, 0)
+	i := jsontext.SkipSpace(raw, 0)
 	if i == len(raw) {
 		return "nothing"
 	}
@@ -597,7 +599,7 @@ func stringMember(m members, key string) (string, bool) {
 	if !ok || kindOf(raw) != "string" {
 		return "", false
 	}
-	if end, plain := scanString(raw, 0); raw[0] == '"' && end == len(raw) {
+	if end, plain := jsontext.ScanString(raw, 0); raw[0] == '"' && end == len(raw) {
 		return stringValue(raw, plain), true
 	}
 	var s string
@@ -612,7 +614,7 @@ func decodeArray(raw []byte) ([]any, error) {
 	if kindOf(raw) != "array" {
 		return nil, errors.New("not a JSON array")
 	}
-	if v, end := parseValue(raw, skipSpace(raw, 0), 0); end >= 0 && skipSpace(raw, end) == len(raw) {
+	if v, end := parseValue(raw, jsontext.SkipSpace(raw, 0), 0); end >= 0 && jsontext.SkipSpace(raw, end) == len(raw) {
 		return v.([]any), nil
 	}
 	v, err := decodeValue(raw)

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/deskcheck/deskcheck/host/agentloop"
+	"github.com/deskcheck/deskcheck/internal/jsontext"
 )
 
 // given is the decoded given block of a runner case.
@@ -130,7 +131,7 @@ func readGivenFast(raw []byte) (g given, ok bool) {
 	// value reads the value at raw[start] with read, which reports whether
 	// it was what it wanted; the walkers want its end.
 	value := func(start, depth int, read func([]byte) bool) int {
-		end := scanValue(raw, start, depth)
+		end := jsontext.ScanValue(raw, start, depth)
 		if end < 0 || !read(raw[start:end:end]) {
 			return -1
 		}
@@ -152,7 +153,7 @@ func readGivenFast(raw []byte) (g given, ok bool) {
 		return err == nil
 	}
 	var seen uint32
-	end := eachMember(raw, skipSpace(raw, 0), func(key []byte, _ bool, start int) int {
+	end := eachMember(raw, jsontext.SkipSpace(raw, 0), func(key []byte, _ bool, start int) int {
 		switch string(key) {
 		case `"script"`:
 			if !once(&seen, seenScript) {

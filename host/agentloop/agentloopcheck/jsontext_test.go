@@ -9,8 +9,9 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/deskcheck/deskcheck/host/agentloop"
 	"github.com/stretchr/testify/require"
+
+	"github.com/deskcheck/deskcheck/host/agentloop"
 )
 
 // The readers and writers of jsontext.go stand in for encoding/json and

@@ -8,6 +8,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/deskcheck/deskcheck/host/agentloop"
+	"github.com/deskcheck/deskcheck/internal/jsontext"
 	"github.com/deskcheck/deskcheck/scenario"
 )
 
@@ -103,7 +104,7 @@ func rowsGJSON(raw []byte) ([]scriptRow, bool) {
 // need no unescaping (gjson's String of such a string is its bytes) or are
 // missing (""). ok is false for anything else, which gjson then reads.
 func readRows(raw []byte) ([]scriptRow, bool) {
-	i := skipSpace(raw, 0)
+	i := jsontext.SkipSpace(raw, 0)
 	if i >= len(raw) || raw[i] != '[' {
 		return nil, false
 	}
@@ -112,13 +113,13 @@ func readRows(raw []byte) ([]scriptRow, bool) {
 		var r scriptRow
 		k := 0
 		end := eachElement(raw, start, func(start int) int {
-			end := scanValue(raw, start, 2)
+			end := jsontext.ScanValue(raw, start, 2)
 			if end < 0 {
 				return -1
 			}
 			if k >= 1 && k <= 3 {
 				tok := raw[start:end]
-				if end, plain := scanString(tok, 0); tok[0] != '"' || end != len(tok) || !plain {
+				if end, plain := jsontext.ScanString(tok, 0); tok[0] != '"' || end != len(tok) || !plain {
 					return -1
 				}
 				s := intern(tok[1 : len(tok)-1])
@@ -137,7 +138,7 @@ func readRows(raw []byte) ([]scriptRow, bool) {
 		rows = append(rows, r)
 		return end
 	})
-	return rows, end >= 0 && skipSpace(raw, end) == len(raw)
+	return rows, end >= 0 && jsontext.SkipSpace(raw, end) == len(raw)
 }
 
 // intern returns b as a string: the runner's own words (tools, row
@@ -256,7 +257,7 @@ func refusal(e entry, writeGranted bool, validated, maxCalls int) agentloop.Refu
 	if !has || distinct != 1 {
 		return agentloop.RefusedArgumentNames
 	}
-	value = value[skipSpace(value, 0):]
+	value = value[jsontext.SkipSpace(value, 0):]
 	s, isString := "", false
 	if firstByte(value) == '"' {
 		s, isString = stringToken(bytes.TrimRight(value, " \t\r\n"))

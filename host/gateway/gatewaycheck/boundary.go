@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/deskcheck/deskcheck/host/gateway"
+	"github.com/deskcheck/deskcheck/internal/jsontext"
 	"github.com/deskcheck/deskcheck/scenario"
 )
 
@@ -89,13 +90,13 @@ func decisionsJSON(raw []byte) ([]string, bool) {
 // readDecisions reads an array as decisionsJSON does (each entry a string
 // or "") when it is one valid array whose strings need no unescaping.
 func readDecisions(raw []byte) ([]string, bool) {
-	i := skipSpace(raw, 0)
+	i := jsontext.SkipSpace(raw, 0)
 	if i >= len(raw) || raw[i] != '[' {
 		return nil, false
 	}
 	list := make([]string, 0, 8)
 	end := eachElement(raw, i, func(start int) int {
-		end := scanValue(raw, start, 1)
+		end := jsontext.ScanValue(raw, start, 1)
 		if end < 0 {
 			return -1
 		}
@@ -111,15 +112,15 @@ func readDecisions(raw []byte) ([]string, bool) {
 		list = append(list, s)
 		return end
 	})
-	return list, end >= 0 && skipSpace(raw, end) == len(raw)
+	return list, end >= 0 && jsontext.SkipSpace(raw, end) == len(raw)
 }
 
 // readInt reads a JSON integer literal that fits an int, as Unmarshal into
 // an int does; ok is false for anything else.
 func readInt(raw []byte) (int, bool) {
-	i := skipSpace(raw, 0)
-	end := scanNumber(raw, i)
-	if end < 0 || skipSpace(raw, end) != len(raw) {
+	i := jsontext.SkipSpace(raw, 0)
+	end := jsontext.ScanNumber(raw, i)
+	if end < 0 || jsontext.SkipSpace(raw, end) != len(raw) {
 		return 0, false
 	}
 	for _, c := range raw[i:end] {
@@ -308,15 +309,15 @@ func complete(steps int, res *gateway.Result) bool {
 // ignored (json.Unmarshal would match it), "action" at most once, and
 // whose action is not a string with escapes. ok is false otherwise.
 func requestActionFast(raw []byte) (action string, ok bool) {
-	i := skipSpace(raw, 0)
+	i := jsontext.SkipSpace(raw, 0)
 	if i >= len(raw) || raw[i] != '{' {
 		// Unmarshal into a struct fails for any other value but null,
 		// which leaves the action unset: "" either way.
-		return "", scanValue(raw, i, 0) >= 0
+		return "", jsontext.ScanValue(raw, i, 0) >= 0
 	}
 	seen := false
 	end := eachMember(raw, i, func(keyTok []byte, plain bool, start int) int {
-		end := scanValue(raw, start, 1)
+		end := jsontext.ScanValue(raw, start, 1)
 		k := keyTok[1 : len(keyTok)-1]
 		if end < 0 || !plain || !isASCII(k) {
 			return -1
@@ -341,5 +342,5 @@ func requestActionFast(raw []byte) (action string, ok bool) {
 		action = s
 		return end
 	})
-	return action, end >= 0 && skipSpace(raw, end) == len(raw)
+	return action, end >= 0 && jsontext.SkipSpace(raw, end) == len(raw)
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/deskcheck/deskcheck/host/gateway"
+	"github.com/deskcheck/deskcheck/internal/jsontext"
 	"github.com/deskcheck/deskcheck/scenario"
 )
 
@@ -197,7 +198,7 @@ func readGivenFast(raw []byte) (g givenBlock, ok bool) {
 	// value reads the value at v[start] with read, which reports whether
 	// it was what it wanted; the walkers want its end.
 	value := func(v []byte, start, depth int, read func([]byte) bool) int {
-		end := scanValue(v, start, depth)
+		end := jsontext.ScanValue(v, start, depth)
 		if end < 0 || !read(v[start:end:end]) {
 			return -1
 		}
@@ -589,18 +590,18 @@ func topLevelCount(givenJSON []byte, key string) (n int, ok bool) {
 			return -1
 		}
 		if string(k) != key {
-			return scanValue(givenJSON, start, 1)
+			return jsontext.ScanValue(givenJSON, start, 1)
 		}
 		if seen {
 			return -1
 		}
 		seen = true
 		if givenJSON[start] == 'n' {
-			return scanLiteral(givenJSON, start, "null")
+			return jsontext.ScanLiteral(givenJSON, start, "null")
 		}
 		return eachElement(givenJSON, start, func(start int) int {
 			n++
-			return scanValue(givenJSON, start, 2)
+			return jsontext.ScanValue(givenJSON, start, 2)
 		})
 	})
 	return n, ok

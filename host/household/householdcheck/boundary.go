@@ -8,6 +8,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/deskcheck/deskcheck/host/household"
+	"github.com/deskcheck/deskcheck/internal/jsontext"
 	"github.com/deskcheck/deskcheck/scenario"
 )
 
@@ -140,7 +141,7 @@ func readExpected(expected []scenario.Field) expectedScript {
 					add("")
 					return true
 				}
-				if _, plain := scanString(raw, start); !plain {
+				if _, plain := jsontext.ScanString(raw, start); !plain {
 					return false
 				}
 				add(internStatus(raw[start+1 : end-1]))

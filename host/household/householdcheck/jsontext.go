@@ -1,13 +1,13 @@
 package householdcheck
 
 import (
-	"bytes"
-	"encoding/binary"
 	"encoding/json"
 	"reflect"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/deskcheck/deskcheck/internal/jsontext"
 )
 
 // The runtime hands its records out as JSON text, and the engine compares
@@ -20,194 +20,7 @@ import (
 // encoding/json as before, so a value is always the one it gives.
 
 // maxFastDepth bounds the nesting the reader follows.
-const maxFastDepth = 100
-
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && isSpace(b[i]) {
-		i++
-	}
-	return i
-}
-
-// scanString reads the string token at b[i] == '"' and returns the index
-// after it, or -1 when it is not a valid token. plain reports that the
-// token's bytes are its value: no escape, and valid UTF-8 (encoding/json
-// replaces invalid bytes). It jumps from quote to quote with
-// bytes.IndexByte, which scans long texts many bytes at a time.
-func scanString(b []byte, i int) (end int, plain bool) {
-	start := i + 1
-	j := start
-	plain = true
-	for {
-		q := bytes.IndexByte(b[j:], '"')
-		if q < 0 {
-			return -1, false
-		}
-		q += j
-		esc := bytes.IndexByte(b[j:q], '\\')
-		if esc < 0 {
-			noControl, ascii := textRun(b[j:q])
-			if !noControl {
-				return -1, false
-			}
-			// Without an escape, b[j:q] is the whole content.
-			return q + 1, plain && (ascii || utf8.Valid(b[start:q]))
-		}
-		esc += j
-		if !noControl(b[j:esc]) {
-			return -1, false
-		}
-		plain = false
-		if esc+1 >= len(b) {
-			return -1, false
-		}
-		switch b[esc+1] {
-		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-			j = esc + 2
-		case 'u':
-			if esc+5 >= len(b) || !isHex(b[esc+2]) || !isHex(b[esc+3]) || !isHex(b[esc+4]) || !isHex(b[esc+5]) {
-				return -1, false
-			}
-			j = esc + 6
-		default:
-			return -1, false
-		}
-	}
-}
-
-// skipString is scanString without the plain flag: it only checks the
-// token, sparing the UTF-8 check of long texts that are only skipped.
-func skipString(b []byte, i int) int {
-	j := i + 1
-	for {
-		q := bytes.IndexByte(b[j:], '"')
-		if q < 0 {
-			return -1
-		}
-		q += j
-		esc := bytes.IndexByte(b[j:q], '\\')
-		if esc < 0 {
-			if !noControl(b[j:q]) {
-				return -1
-			}
-			return q + 1
-		}
-		esc += j
-		if !noControl(b[j:esc]) || esc+1 >= len(b) {
-			return -1
-		}
-		switch b[esc+1] {
-		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-			j = esc + 2
-		case 'u':
-			if esc+5 >= len(b) || !isHex(b[esc+2]) || !isHex(b[esc+3]) || !isHex(b[esc+4]) || !isHex(b[esc+5]) {
-				return -1
-			}
-			j = esc + 6
-		default:
-			return -1
-		}
-	}
-}
-
-// textRun reports whether b holds no control byte, and whether it is all
-// ASCII (which is then valid UTF-8, with no need to check). It reads eight
-// bytes at a time: x-0x20…20 borrows into the high bit of a lane exactly
-// when that byte is below 0x20 (the "has a byte less than n" test, n ≤
-// 0x80), and a high bit set in any lane is a byte beyond ASCII.
-func textRun(b []byte) (noControl, ascii bool) {
-	var high uint64
-	for len(b) >= 8 {
-		x := binary.LittleEndian.Uint64(b)
-		if (x-0x2020202020202020)&^x&0x8080808080808080 != 0 {
-			return false, false
-		}
-		high |= x
-		b = b[8:]
-	}
-	for _, c := range b {
-		if c < 0x20 {
-			return false, false
-		}
-		high |= uint64(c)
-	}
-	return true, high&0x8080808080808080 == 0
-}
-
-// noControl reports whether b holds no control byte, which a JSON string
-// may not hold unescaped. It tests eight bytes at a time: x-0x20…20 borrows
-// into the high bit of a lane exactly when that byte is below 0x20 (the
-// "has a byte less than n" test, n ≤ 0x80), which long texts make worth it.
-func noControl(b []byte) bool {
-	for len(b) >= 8 {
-		x := binary.LittleEndian.Uint64(b)
-		if (x-0x2020202020202020)&^x&0x8080808080808080 != 0 {
-			return false
-		}
-		b = b[8:]
-	}
-	for _, c := range b {
-		if c < 0x20 {
-			return false
-		}
-	}
-	return true
-}
-
-func isHex(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
-}
-
-func isDigit(c byte) bool { return '0' <= c && c <= '9' }
-
-// scanNumber reads a JSON number at b[i] and returns the index after it,
-// or -1.
-func scanNumber(b []byte, i int) int {
-	if i < len(b) && b[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(b) && b[i] == '0':
-		i++
-	case i < len(b) && '1' <= b[i] && b[i] <= '9':
-		for i < len(b) && isDigit(b[i]) {
-			i++
-		}
-	default:
-		return -1
-	}
-	if i < len(b) && b[i] == '.' {
-		i++
-		if i >= len(b) || !isDigit(b[i]) {
-			return -1
-		}
-		for i < len(b) && isDigit(b[i]) {
-			i++
-		}
-	}
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
-		i++
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
-			i++
-		}
-		if i >= len(b) || !isDigit(b[i]) {
-			return -1
-		}
-		for i < len(b) && isDigit(b[i]) {
-			i++
-		}
-	}
-	return i
-}
-
-func scanLiteral(b []byte, i int, word string) int {
-	if len(b)-i < len(word) || string(b[i:i+len(word)]) != word {
-		return -1
-	}
-	return i + len(word)
-}
+const maxFastDepth = jsontext.MaxDepth
 
 // plainJSON decodes raw as json.Unmarshal into an any does; ok is false
 // where it cannot (see above). It decodes from one string copy of raw, so
@@ -220,7 +33,7 @@ func plainJSON(raw []byte) (any, bool) {
 }
 
 func skipSpaceString(s string, i int) int {
-	for i < len(s) && isSpace(s[i]) {
+	for i < len(s) && jsontext.IsSpace(s[i]) {
 		i++
 	}
 	return i
@@ -274,7 +87,7 @@ func stringToken(s string, i int) (string, int) {
 		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 			j = esc + 2
 		case 'u':
-			if esc+5 >= len(s) || !isHex(s[esc+2]) || !isHex(s[esc+3]) || !isHex(s[esc+4]) || !isHex(s[esc+5]) {
+			if esc+5 >= len(s) || !jsontext.IsHex(s[esc+2]) || !jsontext.IsHex(s[esc+3]) || !jsontext.IsHex(s[esc+4]) || !jsontext.IsHex(s[esc+5]) {
 				return "", -1
 			}
 			j = esc + 6
@@ -353,7 +166,7 @@ func plainValue(s string, i, depth int) (any, int) {
 			}
 			i = skipSpaceString(s, i+1)
 		}
-	case c == '-' || isDigit(c):
+	case c == '-' || jsontext.IsDigit(c):
 		end := scanNumberString(s, i)
 		if end < 0 {
 			return nil, -1
@@ -382,7 +195,7 @@ func scanNumberString(s string, i int) int {
 	case i < len(s) && s[i] == '0':
 		i++
 	case i < len(s) && '1' <= s[i] && s[i] <= '9':
-		for i < len(s) && isDigit(s[i]) {
+		for i < len(s) && jsontext.IsDigit(s[i]) {
 			i++
 		}
 	default:
@@ -390,10 +203,10 @@ func scanNumberString(s string, i int) int {
 	}
 	if i < len(s) && s[i] == '.' {
 		i++
-		if i >= len(s) || !isDigit(s[i]) {
+		if i >= len(s) || !jsontext.IsDigit(s[i]) {
 			return -1
 		}
-		for i < len(s) && isDigit(s[i]) {
+		for i < len(s) && jsontext.IsDigit(s[i]) {
 			i++
 		}
 	}
@@ -402,10 +215,10 @@ func scanNumberString(s string, i int) int {
 		if i < len(s) && (s[i] == '+' || s[i] == '-') {
 			i++
 		}
-		if i >= len(s) || !isDigit(s[i]) {
+		if i >= len(s) || !jsontext.IsDigit(s[i]) {
 			return -1
 		}
-		for i < len(s) && isDigit(s[i]) {
+		for i < len(s) && jsontext.IsDigit(s[i]) {
 			i++
 		}
 	}
@@ -467,9 +280,9 @@ func plainOf(raw json.RawMessage) any {
 // wholeInt reads a JSON integer literal (no fraction, no exponent) that
 // fits an int; ok is false for anything else.
 func wholeInt(raw []byte) (int, bool) {
-	i := skipSpace(raw, 0)
-	end := scanNumber(raw, i)
-	if end < 0 || skipSpace(raw, end) != len(raw) {
+	i := jsontext.SkipSpace(raw, 0)
+	end := jsontext.ScanNumber(raw, i)
+	if end < 0 || jsontext.SkipSpace(raw, end) != len(raw) {
 		return 0, false
 	}
 	for _, c := range raw[i:end] {
@@ -481,92 +294,33 @@ func wholeInt(raw []byte) (int, bool) {
 	return n, err == nil
 }
 
-// scanValue checks the value at b[i] and returns the index after it, or -1.
-func scanValue(b []byte, i, depth int) int {
-	if i >= len(b) {
-		return -1
-	}
-	switch c := b[i]; {
-	case c == '"':
-		return skipString(b, i)
-	case c == '{' || c == '[':
-		if depth >= maxFastDepth {
-			return -1
-		}
-		closing := byte(']')
-		if c == '{' {
-			closing = '}'
-		}
-		i = skipSpace(b, i+1)
-		if i < len(b) && b[i] == closing {
-			return i + 1
-		}
-		for {
-			if c == '{' {
-				if i >= len(b) || b[i] != '"' {
-					return -1
-				}
-				if i = skipString(b, i); i < 0 {
-					return -1
-				}
-				if i = skipSpace(b, i); i >= len(b) || b[i] != ':' {
-					return -1
-				}
-				i = skipSpace(b, i+1)
-			}
-			if i = scanValue(b, i, depth+1); i < 0 {
-				return -1
-			}
-			if i = skipSpace(b, i); i >= len(b) {
-				return -1
-			}
-			if b[i] == closing {
-				return i + 1
-			}
-			if b[i] != ',' {
-				return -1
-			}
-			i = skipSpace(b, i+1)
-		}
-	case c == '-' || isDigit(c):
-		return scanNumber(b, i)
-	case c == 't':
-		return scanLiteral(b, i, "true")
-	case c == 'f':
-		return scanLiteral(b, i, "false")
-	case c == 'n':
-		return scanLiteral(b, i, "null")
-	}
-	return -1
-}
-
 // elements walks raw as one array (surrounding whitespace allowed),
 // calling f with the span of each element; ok is false when raw is not a
 // valid array or f returns false.
 func elements(raw []byte, f func(start, end int) bool) bool {
-	i := skipSpace(raw, 0)
+	i := jsontext.SkipSpace(raw, 0)
 	if i >= len(raw) || raw[i] != '[' {
 		return false
 	}
-	i = skipSpace(raw, i+1)
+	i = jsontext.SkipSpace(raw, i+1)
 	if i < len(raw) && raw[i] == ']' {
-		return skipSpace(raw, i+1) == len(raw)
+		return jsontext.SkipSpace(raw, i+1) == len(raw)
 	}
 	for {
-		end := scanValue(raw, i, 1)
+		end := jsontext.ScanValue(raw, i, 1)
 		if end < 0 || !f(i, end) {
 			return false
 		}
-		if i = skipSpace(raw, end); i >= len(raw) {
+		if i = jsontext.SkipSpace(raw, end); i >= len(raw) {
 			return false
 		}
 		if raw[i] == ']' {
-			return skipSpace(raw, i+1) == len(raw)
+			return jsontext.SkipSpace(raw, i+1) == len(raw)
 		}
 		if raw[i] != ',' {
 			return false
 		}
-		i = skipSpace(raw, i+1)
+		i = jsontext.SkipSpace(raw, i+1)
 	}
 }
 
@@ -574,41 +328,41 @@ func elements(raw []byte, f func(start, end int) bool) bool {
 // whose keys need no unescaping, calling f with each key's bytes and its
 // value; ok is false when raw is not such an object or f returns false.
 func eachTopMember(raw []byte, f func(key, value []byte) bool) bool {
-	i := skipSpace(raw, 0)
+	i := jsontext.SkipSpace(raw, 0)
 	if i >= len(raw) || raw[i] != '{' {
 		return false
 	}
-	i = skipSpace(raw, i+1)
+	i = jsontext.SkipSpace(raw, i+1)
 	if i < len(raw) && raw[i] == '}' {
-		return skipSpace(raw, i+1) == len(raw)
+		return jsontext.SkipSpace(raw, i+1) == len(raw)
 	}
 	for {
 		if i >= len(raw) || raw[i] != '"' {
 			return false
 		}
-		kEnd, plain := scanString(raw, i)
+		kEnd, plain := jsontext.ScanString(raw, i)
 		if kEnd < 0 || !plain {
 			return false
 		}
 		key := raw[i+1 : kEnd-1]
-		if i = skipSpace(raw, kEnd); i >= len(raw) || raw[i] != ':' {
+		if i = jsontext.SkipSpace(raw, kEnd); i >= len(raw) || raw[i] != ':' {
 			return false
 		}
-		i = skipSpace(raw, i+1)
-		end := scanValue(raw, i, 1)
+		i = jsontext.SkipSpace(raw, i+1)
+		end := jsontext.ScanValue(raw, i, 1)
 		if end < 0 || !f(key, raw[i:end:end]) {
 			return false
 		}
-		if i = skipSpace(raw, end); i >= len(raw) {
+		if i = jsontext.SkipSpace(raw, end); i >= len(raw) {
 			return false
 		}
 		if raw[i] == '}' {
-			return skipSpace(raw, i+1) == len(raw)
+			return jsontext.SkipSpace(raw, i+1) == len(raw)
 		}
 		if raw[i] != ',' {
 			return false
 		}
-		i = skipSpace(raw, i+1)
+		i = jsontext.SkipSpace(raw, i+1)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/deskcheck/deskcheck/host/household"
+	"github.com/deskcheck/deskcheck/internal/jsontext"
 	"github.com/deskcheck/deskcheck/scenario"
 )
 
@@ -183,7 +184,7 @@ func readGivenFast(givenJSON []byte) (cfg household.Config, keys givenKeys, ok b
 		return unescape(content, false)
 	}
 	num := func(tok []byte) (float64, bool) {
-		if len(tok) == 0 || (tok[0] != '-' && !isDigit(tok[0])) {
+		if len(tok) == 0 || (tok[0] != '-' && !jsontext.IsDigit(tok[0])) {
 			return 0, false
 		}
 		f, _ := strconv.ParseFloat(string(tok), 64)

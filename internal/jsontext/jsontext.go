@@ -1,0 +1,273 @@
+// Package jsontext holds the small strict JSON scanners that the host
+// families' fast readers share: they find where a token or a value ends in
+// a byte slice without decoding it and without reflection, and answer -1
+// (or false) for anything that is not well-formed JSON they fully
+// understand, so that a caller can fall back to encoding/json and get its
+// value or message. Nothing here recurses deeper than MaxDepth.
+package jsontext
+
+import (
+	"bytes"
+	"encoding/binary"
+	"unicode/utf8"
+)
+
+// MaxDepth is the deepest nesting ScanValue follows; a deeper value is not
+// understood (-1), and callers take encoding/json's path.
+const MaxDepth = 100
+
+// IsSpace reports whether c is JSON white space.
+func IsSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// SkipSpace returns the index of the first byte at or after i that is not
+// JSON whitespace.
+func SkipSpace(b []byte, i int) int {
+	for i < len(b) && IsSpace(b[i]) {
+		i++
+	}
+	return i
+}
+
+// ScanString reads the string token at b[i] == '"' and returns the index
+// after it, or -1 when it is not a valid token. plain reports that the
+// token's bytes are its value: no escape, and valid UTF-8 (encoding/json
+// replaces invalid bytes). It jumps from quote to quote with
+// bytes.IndexByte, which scans long texts many bytes at a time.
+func ScanString(b []byte, i int) (end int, plain bool) {
+	start := i + 1
+	j := start
+	plain = true
+	for {
+		q := bytes.IndexByte(b[j:], '"')
+		if q < 0 {
+			return -1, false
+		}
+		q += j
+		esc := bytes.IndexByte(b[j:q], '\\')
+		if esc < 0 {
+			noControl, ascii := TextRun(b[j:q])
+			if !noControl {
+				return -1, false
+			}
+			// Without an escape, b[j:q] is the whole content.
+			return q + 1, plain && (ascii || utf8.Valid(b[start:q]))
+		}
+		esc += j
+		if !NoControl(b[j:esc]) {
+			return -1, false
+		}
+		plain = false
+		if esc+1 >= len(b) {
+			return -1, false
+		}
+		switch b[esc+1] {
+		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			j = esc + 2
+		case 'u':
+			if esc+5 >= len(b) || !IsHex(b[esc+2]) || !IsHex(b[esc+3]) || !IsHex(b[esc+4]) || !IsHex(b[esc+5]) {
+				return -1, false
+			}
+			j = esc + 6
+		default:
+			return -1, false
+		}
+	}
+}
+
+// SkipString is ScanString without the plain flag: it only checks the
+// token, sparing the UTF-8 check of long texts that are only skipped.
+func SkipString(b []byte, i int) int {
+	j := i + 1
+	for {
+		q := bytes.IndexByte(b[j:], '"')
+		if q < 0 {
+			return -1
+		}
+		q += j
+		esc := bytes.IndexByte(b[j:q], '\\')
+		if esc < 0 {
+			if !NoControl(b[j:q]) {
+				return -1
+			}
+			return q + 1
+		}
+		esc += j
+		if !NoControl(b[j:esc]) || esc+1 >= len(b) {
+			return -1
+		}
+		switch b[esc+1] {
+		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			j = esc + 2
+		case 'u':
+			if esc+5 >= len(b) || !IsHex(b[esc+2]) || !IsHex(b[esc+3]) || !IsHex(b[esc+4]) || !IsHex(b[esc+5]) {
+				return -1
+			}
+			j = esc + 6
+		default:
+			return -1
+		}
+	}
+}
+
+// TextRun reports whether b holds no control byte, and whether it is all
+// ASCII (which is then valid UTF-8, with no need to check). It reads eight
+// bytes at a time: x-0x20…20 borrows into the high bit of a lane exactly
+// when that byte is below 0x20 (the "has a byte less than n" test, n ≤
+// 0x80), and a high bit set in any lane is a byte beyond ASCII.
+func TextRun(b []byte) (noControl, ascii bool) {
+	var high uint64
+	for len(b) >= 8 {
+		x := binary.LittleEndian.Uint64(b)
+		if (x-0x2020202020202020)&^x&0x8080808080808080 != 0 {
+			return false, false
+		}
+		high |= x
+		b = b[8:]
+	}
+	for _, c := range b {
+		if c < 0x20 {
+			return false, false
+		}
+		high |= uint64(c)
+	}
+	return true, high&0x8080808080808080 == 0
+}
+
+// NoControl reports whether b holds no control byte, which a JSON string
+// may not hold unescaped. It tests eight bytes at a time: x-0x20…20 borrows
+// into the high bit of a lane exactly when that byte is below 0x20 (the
+// "has a byte less than n" test, n ≤ 0x80), which long texts make worth it.
+func NoControl(b []byte) bool {
+	for len(b) >= 8 {
+		x := binary.LittleEndian.Uint64(b)
+		if (x-0x2020202020202020)&^x&0x8080808080808080 != 0 {
+			return false
+		}
+		b = b[8:]
+	}
+	for _, c := range b {
+		if c < 0x20 {
+			return false
+		}
+	}
+	return true
+}
+
+// IsHex reports whether c is a hexadecimal digit.
+func IsHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+// IsDigit reports whether c is a decimal digit.
+func IsDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// ScanNumber reads -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? from
+// b[i] and returns the index after it, or -1.
+func ScanNumber(b []byte, i int) int {
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && '1' <= b[i] && b[i] <= '9':
+		for i < len(b) && IsDigit(b[i]) {
+			i++
+		}
+	default:
+		return -1
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		if i >= len(b) || !IsDigit(b[i]) {
+			return -1
+		}
+		for i < len(b) && IsDigit(b[i]) {
+			i++
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if i >= len(b) || !IsDigit(b[i]) {
+			return -1
+		}
+		for i < len(b) && IsDigit(b[i]) {
+			i++
+		}
+	}
+	return i
+}
+
+// ScanLiteral reads word (true, false or null) at b[i].
+func ScanLiteral(b []byte, i int, word string) int {
+	if len(b)-i < len(word) || string(b[i:i+len(word)]) != word {
+		return -1
+	}
+	return i + len(word)
+}
+
+// ScanValue checks the value that starts at b[i] (no leading space) and
+// returns the index after it, or -1 when it is not valid JSON or nests
+// deeper than MaxDepth.
+func ScanValue(b []byte, i, depth int) int {
+	if i >= len(b) {
+		return -1
+	}
+	switch c := b[i]; {
+	case c == '"':
+		return SkipString(b, i)
+	case c == '{' || c == '[':
+		if depth >= MaxDepth {
+			return -1
+		}
+		closing := byte(']')
+		if c == '{' {
+			closing = '}'
+		}
+		i = SkipSpace(b, i+1)
+		if i < len(b) && b[i] == closing {
+			return i + 1
+		}
+		for {
+			if c == '{' {
+				if i >= len(b) || b[i] != '"' {
+					return -1
+				}
+				if i = SkipString(b, i); i < 0 {
+					return -1
+				}
+				i = SkipSpace(b, i)
+				if i >= len(b) || b[i] != ':' {
+					return -1
+				}
+				i = SkipSpace(b, i+1)
+			}
+			if i = ScanValue(b, i, depth+1); i < 0 {
+				return -1
+			}
+			i = SkipSpace(b, i)
+			if i >= len(b) {
+				return -1
+			}
+			if b[i] == closing {
+				return i + 1
+			}
+			if b[i] != ',' {
+				return -1
+			}
+			i = SkipSpace(b, i+1)
+		}
+	case c == '-' || IsDigit(c):
+		return ScanNumber(b, i)
+	case c == 't':
+		return ScanLiteral(b, i, "true")
+	case c == 'f':
+		return ScanLiteral(b, i, "false")
+	case c == 'n':
+		return ScanLiteral(b, i, "null")
+	}
+	return -1
+}
