@@ -224,13 +224,13 @@ func (r *run) argument(d Entry, t tool) (json.RawMessage, Refusal, string) {
 	if !ok {
 		return nil, RefusedArgumentNames, "argument names: the arguments are " + kind(raw) + ", not an object with {" + t.arg + "}"
 	}
-	value, has := args.get(t.arg)
+	value, has := args.Get(t.arg)
 	exact := has && len(args) == 1
 	if r.cfg.Faults.Has(FaultArgsSubset) {
 		exact = has
 	}
 	if !exact {
-		return nil, RefusedArgumentNames, "argument names {" + strings.Join(args.sortedKeys(), ", ") + "} ≠ {" + t.arg + "}"
+		return nil, RefusedArgumentNames, "argument names {" + strings.Join(args.SortedKeys(), ", ") + "} ≠ {" + t.arg + "}"
 	}
 	return trimSpace(value), NotRefused, ""
 }
@@ -242,7 +242,7 @@ func (r *run) readArgs(raw []byte) (members, bool) {
 	if len(raw) == 0 || raw[0] != '{' {
 		return nil, false
 	}
-	if m, ok := readMembers(raw, r.args); ok {
+	if m, ok := jsontext.ReadMembers(raw, r.args); ok {
 		r.args = m
 		return m, true
 	}
@@ -252,7 +252,7 @@ func (r *run) readArgs(raw []byte) (members, bool) {
 	}
 	m := make(members, 0, len(asMap))
 	for k, v := range asMap {
-		m = append(m, member{[]byte(k), v})
+		m = append(m, member{Key: []byte(k), Raw: v})
 	}
 	return m, true
 }
@@ -263,7 +263,7 @@ func (r *run) shortString(name string, raw json.RawMessage) (string, Refusal, st
 	s, ok := "", false
 	if len(raw) > 0 && raw[0] == '"' {
 		if end, plain := jsontext.ScanString(raw, 0); end == len(raw) {
-			s, ok = stringValue(raw, plain), true
+			s, ok = jsontext.StringValue(raw, plain), true
 		} else {
 			ok = json.Unmarshal(raw, &s) == nil
 		}

@@ -70,8 +70,8 @@ func (g *gateway) decide(principal string, apid *string, env envelope, argDigest
 	}
 	var extra, missing []string
 	for _, m := range env.members {
-		if !isEnvelopeKey(string(m.key)) {
-			extra = append(extra, string(m.key))
+		if !isEnvelopeKey(string(m.Key)) {
+			extra = append(extra, string(m.Key))
 		}
 	}
 	if len(extra) > 0 {
@@ -79,7 +79,7 @@ func (g *gateway) decide(principal string, apid *string, env envelope, argDigest
 		return v.deny("1b", ReasonEnvelopeExtraKey, "the request has key(s) "+quoteList(extra)+" beyond action, resource, arguments")
 	}
 	for _, k := range [...]string{"action", "resource", "arguments"} {
-		if !env.members.has(k) {
+		if !env.members.Has(k) {
 			missing = append(missing, k)
 		}
 	}
@@ -88,15 +88,15 @@ func (g *gateway) decide(principal string, apid *string, env envelope, argDigest
 	}
 	action, ok := stringMember(env.members, "action")
 	if !ok {
-		raw, _ := env.members.get("action")
+		raw, _ := env.members.Get("action")
 		return v.deny("1d", ReasonEnvelopeType, "action is a JSON "+kindOf(raw)+", want a string")
 	}
 	resource, ok := stringMember(env.members, "resource")
 	if !ok {
-		raw, _ := env.members.get("resource")
+		raw, _ := env.members.Get("resource")
 		return v.deny("1d", ReasonEnvelopeType, "resource is a JSON "+kindOf(raw)+", want a string")
 	}
-	rawArgs, _ := env.members.get("arguments")
+	rawArgs, _ := env.members.Get("arguments")
 	if kindOf(rawArgs) != "object" {
 		return v.deny("1d", ReasonEnvelopeType, "arguments is a JSON "+kindOf(rawArgs)+", want an object")
 	}
@@ -132,7 +132,7 @@ func (g *gateway) decide(principal string, apid *string, env envelope, argDigest
 	// 5r, 5a–5c: the argument schema.
 	if action == ActionRead {
 		if len(args) > 0 {
-			return v.deny("5r", ReasonArgumentsNotEmpty, "read arguments have member(s) "+quoteList(args.sortedKeys())+", want none")
+			return v.deny("5r", ReasonArgumentsNotEmpty, "read arguments have member(s) "+quoteList(args.SortedKeys())+", want none")
 		}
 		return v.pass("passed 0, 1a–1d, 2, 3, 4, 5r: " + clipQuote(principal) + " may read " + served)
 	}
@@ -140,11 +140,11 @@ func (g *gateway) decide(principal string, apid *string, env envelope, argDigest
 	if textOK {
 		v.text = text
 	}
-	if len(args) != 1 || !args.has("text") {
-		return v.deny("5a", ReasonArgumentsShape, "arguments have key(s) "+quoteList(args.sortedKeys())+", want exactly [\"text\"]")
+	if len(args) != 1 || !args.Has("text") {
+		return v.deny("5a", ReasonArgumentsShape, "arguments have key(s) "+quoteList(args.SortedKeys())+", want exactly [\"text\"]")
 	}
 	if !textOK {
-		raw, _ := args.get("text")
+		raw, _ := args.Get("text")
 		return v.deny("5a", ReasonArgumentsShape, "text is a JSON "+kindOf(raw)+", want a string")
 	}
 	if text == "" {

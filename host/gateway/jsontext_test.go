@@ -58,12 +58,12 @@ func checkReaders(t *testing.T, doc []byte) {
 	}
 
 	// A request's members.
-	if m, ok := readMembers(doc, nil); ok {
+	if m, ok := jsontext.ReadMembers(doc, nil); ok {
 		var want map[string]json.RawMessage
 		require.NoError(t, json.Unmarshal(doc, &want), "%q", doc)
 		got := map[string]string{}
 		for _, x := range m {
-			got[string(x.key)] = string(x.raw)
+			got[string(x.Key)] = string(x.Raw)
 		}
 		wantText := map[string]string{}
 		for k, v := range want {
@@ -99,25 +99,6 @@ func checkReaders(t *testing.T, doc []byte) {
 	require.Equal(t, compact.String(), string(appendCompact(nil, doc)), "%q", doc)
 }
 
-func TestAppendStringMatchesEncodingJSON(t *testing.T) {
-	rng := rand.New(rand.NewSource(3))
-	pieces := []string{"a", "Z", " ", "\"", "\\", "/", "\b", "\f", "\n", "\r", "\t", "\x00", "\x1f", "\x7f", "<", ">", "&",
-		"é", "😀", "\u2028", "\u2029", "\ufffd", "\xff", "\xc3", "\xed\xa0\x80", "abcdefgh", "<script>"}
-	for range 20000 {
-		var b strings.Builder
-		for range rng.Intn(12) {
-			b.WriteString(pieces[rng.Intn(len(pieces))])
-		}
-		s := b.String()
-		html, err := json.Marshal(s)
-		require.NoError(t, err)
-		require.Equal(t, string(html), string(appendString(nil, s, true)), "%q", s)
-		plain, err := marshal(s)
-		require.NoError(t, err)
-		require.Equal(t, string(plain), string(appendString(nil, s, false)), "%q", s)
-	}
-}
-
 func TestAuditJSONMatchesMarshal(t *testing.T) {
 	str := func(s string) *string { return &s }
 	events := []AuditEvent{
@@ -145,50 +126,5 @@ func TestAppendClippedMatchesClip(t *testing.T) {
 		n := rng.Intn(30)
 		s := b.String()
 		require.Equal(t, "x"+clip(s, n), string(appendClipped([]byte("x"), []byte(s), n)), "%q %d", s, n)
-	}
-}
-
-func TestLaneTests(t *testing.T) {
-	// noControl, textRun and safe8 test eight bytes at once; every byte value in
-	// every lane, next to safe and unsafe neighbours, must give what a
-	// byte-by-byte test gives.
-	naiveSafe := func(b []byte, html bool) bool {
-		for _, c := range b {
-			if c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || html && (c == '<' || c == '>' || c == '&') {
-				return false
-			}
-		}
-		return true
-	}
-	naiveNoControl := func(b []byte) bool {
-		for _, c := range b {
-			if c < 0x20 {
-				return false
-			}
-		}
-		return true
-	}
-	for _, fill := range []byte{'a', 0x20, 0x7f, 0x80, 0xff, 0x00, '"'} {
-		for lane := range 8 {
-			for v := range 256 {
-				b := bytes.Repeat([]byte{fill}, 8)
-				b[lane] = byte(v)
-				require.Equal(t, naiveNoControl(b), jsontext.NoControl(b), "%x", b)
-				for _, n := range []int{8, 5} {
-					noCtl, ascii := jsontext.TextRun(b[:n])
-					naiveASCII := true
-					for _, c := range b[:n] {
-						naiveASCII = naiveASCII && c < 0x80
-					}
-					require.Equal(t, naiveNoControl(b[:n]), noCtl, "%x", b[:n])
-					if noCtl {
-						require.Equal(t, naiveASCII, ascii, "%x", b[:n])
-					}
-				}
-				for _, html := range []bool{false, true} {
-					require.Equal(t, naiveSafe(b, html), safe8(string(b), 0, html), "%x html=%v", b, html)
-				}
-			}
-		}
 	}
 }

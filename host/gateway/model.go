@@ -344,14 +344,14 @@ func (g *gateway) step(n int, s Step) error {
 
 	if env.members != nil && g.faults.Has(FaultPrincipalFromRequest) {
 		if v, ok := stringMember(env.members, "principal"); ok {
-			env.members = env.members.without("principal")
+			env.members = env.members.Without("principal")
 			principal = v
 			g.emit(n, EventFault, "principal-from-request: principal ", clipQuote(v), " taken from the request")
 		}
 	}
 	if env.members != nil && g.faults.Has(FaultApprovalIDFromRequest) {
 		if v, ok := stringMember(env.members, "approvalId"); ok {
-			env.members = env.members.without("approvalId")
+			env.members = env.members.Without("approvalId")
 			apid = &v
 			g.emit(n, EventFault, "approval-id-from-request: approval id ", clipQuote(v), " taken from the request")
 		}
@@ -369,7 +369,7 @@ func (g *gateway) step(n int, s Step) error {
 		if v, ok := stringMember(env.members, "resource"); ok {
 			resource = &v
 		}
-		if raw, ok := env.members.get("arguments"); ok && kindOf(raw) == "object" {
+		if raw, ok := env.members.Get("arguments"); ok && kindOf(raw) == "object" {
 			d, err := g.digest(raw)
 			if err != nil {
 				return fmt.Errorf("request arguments: %w", err)
@@ -534,7 +534,7 @@ type envelope struct {
 func (g *gateway) readRequest(raw json.RawMessage) (envelope, error) {
 	env := envelope{kind: kindOf(raw)}
 	if env.kind == "object" {
-		if m, ok := readMembers(raw, g.envelope); ok {
+		if m, ok := jsontext.ReadMembers(raw, g.envelope); ok {
 			g.envelope, env.members = m, m
 			return env, nil
 		}
@@ -558,7 +558,7 @@ func (g *gateway) readRequest(raw json.RawMessage) (envelope, error) {
 // map[string]json.RawMessage does, through readMembers (into buf) when it
 // can.
 func readObject(raw []byte, buf members) (members, error) {
-	if m, ok := readMembers(raw, buf); ok {
+	if m, ok := jsontext.ReadMembers(raw, buf); ok {
 		return m, nil
 	}
 	var asMap map[string]json.RawMessage
@@ -567,7 +567,7 @@ func readObject(raw []byte, buf members) (members, error) {
 	}
 	m := make(members, 0, len(asMap))
 	for k, v := range asMap {
-		m = append(m, member{[]byte(k), v})
+		m = append(m, member{Key: []byte(k), Raw: v})
 	}
 	return m, nil
 }
@@ -595,12 +595,12 @@ func kindOf(raw []byte) string {
 
 // stringMember returns the member key when it is a JSON string.
 func stringMember(m members, key string) (string, bool) {
-	raw, ok := m.get(key)
+	raw, ok := m.Get(key)
 	if !ok || kindOf(raw) != "string" {
 		return "", false
 	}
 	if end, plain := jsontext.ScanString(raw, 0); raw[0] == '"' && end == len(raw) {
-		return stringValue(raw, plain), true
+		return jsontext.StringValue(raw, plain), true
 	}
 	var s string
 	if err := json.Unmarshal(raw, &s); err != nil {

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+
+	"github.com/deskcheck/deskcheck/internal/jsonx"
 )
 
 // Result is everything a run leaves behind that can be observed: what the
@@ -79,21 +81,21 @@ func (e AuditEvent) appendJSON(b []byte) []byte {
 		if p == nil {
 			return append(b, "null"...)
 		}
-		return appendString(b, *p, true)
+		return jsonx.AppendStringHTML(b, *p)
 	}
 	b = append(b, `{"sequence":`...)
 	b = strconv.AppendInt(b, int64(e.Sequence), 10)
 	b = append(b, `,"principal":`...)
-	b = appendString(b, e.Principal, true)
+	b = jsonx.AppendStringHTML(b, e.Principal)
 	b = opt(b, `,"action":`, e.Action)
 	b = opt(b, `,"resource":`, e.Resource)
 	b = opt(b, `,"approvalId":`, e.ApprovalID)
 	b = opt(b, `,"approvalStateBefore":`, e.ApprovalStateBefore)
 	b = opt(b, `,"approvalStateAfter":`, e.ApprovalStateAfter)
 	b = append(b, `,"decision":`...)
-	b = appendString(b, e.Decision, true)
+	b = jsonx.AppendStringHTML(b, e.Decision)
 	b = append(b, `,"reason":`...)
-	b = appendString(b, e.Reason, true)
+	b = jsonx.AppendStringHTML(b, e.Reason)
 	b = opt(b, `,"argumentDigest":`, e.ArgumentDigest)
 	b = append(b, `,"effectCount":`...)
 	b = strconv.AppendInt(b, int64(e.EffectCount), 10)

@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/deskcheck/deskcheck/internal/jsonx"
 )
 
 // referenceString is how encodeJSON wrote a string before it had its own
@@ -68,7 +70,7 @@ func TestStringWriterMatchesEncoder(t *testing.T) {
 	rng := rand.New(rand.NewSource(9))
 	for range 20000 {
 		s := randomText(rng)
-		require.Equal(t, referenceString(s), string(appendString(nil, s)), "%q", s)
+		require.Equal(t, referenceString(s), string(jsonx.AppendString(nil, s)), "%q", s)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/deskcheck/deskcheck/internal/jsonx"
 	"github.com/deskcheck/deskcheck/internal/pyrepr"
 )
 
@@ -463,7 +464,7 @@ func appendJSON(b []byte, v any) []byte {
 	case json.Number:
 		return append(b, t...)
 	case string:
-		return appendString(b, t)
+		return jsonx.AppendString(b, t)
 	case []any:
 		b = append(b, '[')
 		for i, e := range t {
@@ -479,87 +480,13 @@ func appendJSON(b []byte, v any) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, m.key)
+			b = jsonx.AppendString(b, m.key)
 			b = append(b, ':')
 			b = appendJSON(b, m.val)
 		}
 		return append(b, '}')
 	}
 	panic(fmt.Sprintf("household: not a JSON value: %T", v))
-}
-
-// appendString appends s as a json.Encoder with SetEscapeHTML(false)
-// quotes it (\" \\ \b \f \n \r \t, \u00XX for other control bytes, \ufffd
-// for invalid UTF-8, \u2028 and \u2029), written here because an Encoder per
-// string cost more than the rest of a run.
-func appendString(dst []byte, s string) []byte {
-	const hexDigits = "0123456789abcdef"
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if i+8 <= len(s) && safe8(s, i) {
-			i += 8
-			continue
-		}
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			dst = append(dst, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				dst = append(dst, '\\', c)
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-			i++
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
-}
-
-// safe8 reports whether the eight bytes at s[i:] are written as they are
-// in a JSON string: printable ASCII other than " and \. It tests the eight
-// at once (a zero lane of x^c borrows; a lane below 0x20 borrows from
-// x-0x20…20): long texts are mostly such bytes.
-func safe8(s string, i int) bool {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-	q, bs := x^'"'*ones, x^'\\'*ones
-	bad := (x-0x20*ones)&^x&highs | x&highs | (q-ones)&^q&highs | (bs-ones)&^bs&highs
-	return bad == 0
 }
 
 // isIntLiteral reports whether a number literal has no fraction and no

@@ -9,6 +9,8 @@ package jsontext
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/json"
+	"slices"
 	"unicode/utf8"
 )
 
@@ -270,4 +272,116 @@ func ScanValue(b []byte, i, depth int) int {
 		return ScanLiteral(b, i, "null")
 	}
 	return -1
+}
+
+// StringValue returns the value of a valid string token: its bytes when
+// plain, else what encoding/json decodes (escapes, invalid UTF-8).
+func StringValue(tok []byte, plain bool) string {
+	if plain {
+		return string(tok[1 : len(tok)-1])
+	}
+	var s string
+	_ = json.Unmarshal(tok, &s) // a valid token always decodes
+	return s
+}
+
+// Member is one member of a JSON object: its key (decoded) and its value
+// as written, without surrounding whitespace. The key stays bytes:
+// comparing string(Key) with a string allocates nothing.
+type Member struct {
+	Key []byte
+	Raw []byte
+}
+
+// Members is an object's members in first-seen order. A repeated key keeps
+// its first position and its last value, as decoding into a map does.
+type Members []Member
+
+// Get returns the value of the member called key.
+func (m Members) Get(key string) ([]byte, bool) {
+	for _, x := range m {
+		if string(x.Key) == key {
+			return x.Raw, true
+		}
+	}
+	return nil, false
+}
+
+// Has reports whether the object has a member called key.
+func (m Members) Has(key string) bool {
+	_, ok := m.Get(key)
+	return ok
+}
+
+// Without returns the members with key removed (in place).
+func (m Members) Without(key string) Members {
+	return slices.DeleteFunc(m, func(x Member) bool { return string(x.Key) == key })
+}
+
+// SortedKeys returns the keys in sorted order.
+func (m Members) SortedKeys() []string {
+	keys := make([]string, len(m))
+	for i, x := range m {
+		keys[i] = string(x.Key)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// ReadMembers reads a JSON object (surrounding whitespace allowed) into its
+// members, as json.Unmarshal into a map[string]json.RawMessage reads it,
+// appending them to buf[:0]. ok is false when raw is not one valid object
+// within MaxDepth.
+func ReadMembers(raw []byte, buf Members) (m Members, ok bool) {
+	i := SkipSpace(raw, 0)
+	if i >= len(raw) || raw[i] != '{' {
+		return nil, false
+	}
+	m = buf[:0]
+	if m == nil {
+		m = make(Members, 0, 4)
+	}
+	i = SkipSpace(raw, i+1)
+	if i < len(raw) && raw[i] == '}' {
+		return m, SkipSpace(raw, i+1) == len(raw)
+	}
+	for {
+		if i >= len(raw) || raw[i] != '"' {
+			return nil, false
+		}
+		kEnd, plain := ScanString(raw, i)
+		if kEnd < 0 {
+			return nil, false
+		}
+		key := raw[i+1 : kEnd-1]
+		if !plain {
+			key = []byte(StringValue(raw[i:kEnd], false))
+		}
+		i = SkipSpace(raw, kEnd)
+		if i >= len(raw) || raw[i] != ':' {
+			return nil, false
+		}
+		i = SkipSpace(raw, i+1)
+		vEnd := ScanValue(raw, i, 1)
+		if vEnd < 0 {
+			return nil, false
+		}
+		value := raw[i:vEnd:vEnd]
+		if at := slices.IndexFunc(m, func(x Member) bool { return bytes.Equal(x.Key, key) }); at >= 0 {
+			m[at].Raw = value
+		} else {
+			m = append(m, Member{key, value})
+		}
+		i = SkipSpace(raw, vEnd)
+		if i >= len(raw) {
+			return nil, false
+		}
+		if raw[i] == '}' {
+			return m, SkipSpace(raw, i+1) == len(raw)
+		}
+		if raw[i] != ',' {
+			return nil, false
+		}
+		i = SkipSpace(raw, i+1)
+	}
 }

@@ -95,34 +95,50 @@ func AppendFloat(b []byte, f float64) []byte {
 
 const hex = "0123456789abcdef"
 
-// AppendString appends s as a JSON string: quotes, backslashes and control
-// characters escaped, U+2028 and U+2029 escaped, invalid UTF-8 replaced by
-// U+FFFD.
-func AppendString(b []byte, s string) []byte {
-	b = append(b, '"')
+// AppendString appends s as a JSON string, as encoding/json writes it with
+// SetEscapeHTML(false): quotes, backslashes and control characters escaped,
+// U+2028 and U+2029 escaped, invalid UTF-8 replaced by U+FFFD.
+func AppendString(b []byte, s string) []byte { return appendString(b, s, false) }
+
+// AppendStringHTML appends s as encoding/json writes it by default: as
+// AppendString, and <, > and & escaped too.
+func AppendStringHTML(b []byte, s string) []byte { return appendString(b, s, true) }
+
+// appendString appends s as encoding/json quotes a string: \" \\ \b \f \n
+// \r \t, \u00XX for other control bytes, \ufffd for invalid UTF-8, \u2028
+// and \u2029 always, and <, >, & as \u003c, \u003e, \u0026 when html is
+// set (json.Marshal) but not otherwise (an Encoder with SetEscapeHTML
+// false).
+func appendString(dst []byte, s string, html bool) []byte {
+	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
+		if i+8 <= len(s) && safe8(s, i, html) {
+			i += 8
+			continue
+		}
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && (!html || (c != '<' && c != '>' && c != '&')) {
 				i++
 				continue
 			}
-			b = append(b, s[start:i]...)
+			dst = append(dst, s[start:i]...)
 			switch c {
 			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
+				dst = append(dst, '\\', c)
 			case '\b':
-				b = append(b, '\\', 'b')
+				dst = append(dst, '\\', 'b')
 			case '\f':
-				b = append(b, '\\', 'f')
+				dst = append(dst, '\\', 'f')
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
 			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
 			}
 			i++
 			start = i
@@ -130,23 +146,43 @@ func AppendString(b []byte, s string) []byte {
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+			i++
 			start = i
 			continue
 		}
 		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hex[r&0xF])
 			i += size
 			start = i
 			continue
 		}
 		i += size
 	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// safe8 reports whether the eight bytes at s[i:] are written as they are
+// in a JSON string: printable ASCII other than " and \ (and <, > and &
+// when html). It tests the eight at once, the lane tests of noControl:
+// long texts are mostly such bytes.
+func safe8(s string, i int, html bool) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+	// has reports a lane equal to c: a zero lane of x^c borrows.
+	has := func(c uint64) uint64 {
+		y := x ^ c*ones
+		return (y - ones) & ^y & highs
+	}
+	bad := (x-0x20*ones)&^x&highs | x&highs | has('"') | has('\\')
+	if html {
+		bad |= has('<') | has('>') | has('&')
+	}
+	return bad == 0
 }
 
 // Compact appends src without the white space outside strings. src must be

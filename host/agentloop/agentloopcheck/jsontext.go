@@ -3,7 +3,6 @@ package agentloopcheck
 import (
 	"bytes"
 	"encoding/json"
-	"unicode/utf8"
 
 	"github.com/deskcheck/deskcheck/internal/jsontext"
 )
@@ -164,79 +163,6 @@ func stringEnd(b []byte, i int) int {
 		}
 		j = q + 1
 	}
-}
-
-// appendString appends s as a json.Encoder with SetEscapeHTML(false)
-// quotes it: \" \\ \b \f \n \r \t, \u00XX for other control bytes, \ufffd
-// for invalid UTF-8, and \u2028 and \u2029.
-func appendString(dst []byte, s string) []byte {
-	const hexDigits = "0123456789abcdef"
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if i+8 <= len(s) && safe8(s, i) {
-			i += 8
-			continue
-		}
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			dst = append(dst, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				dst = append(dst, '\\', c)
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-			i++
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
-}
-
-// safe8 reports whether the eight bytes at s[i:] are written as they are
-// in a JSON string: printable ASCII other than " and \. It tests the eight
-// at once (a zero lane of x^c borrows; a lane below 0x20 borrows from
-// x-0x20…20): long texts are mostly such bytes.
-func safe8(s string, i int) bool {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-	q, bs := x^'"'*ones, x^'\\'*ones
-	bad := (x-0x20*ones)&^x&highs | x&highs | (q-ones)&^q&highs | (bs-ones)&^bs&highs
-	return bad == 0
 }
 
 // objectKeys reads a JSON object as json.Unmarshal into a

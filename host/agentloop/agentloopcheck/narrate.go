@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/deskcheck/deskcheck/host/agentloop"
+	"github.com/deskcheck/deskcheck/internal/jsonx"
 	"github.com/deskcheck/deskcheck/scenario"
 )
 
@@ -195,7 +196,7 @@ func quoted(xs []string) string {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, x)
+		b = jsonx.AppendString(b, x)
 	}
 	return string(append(b, ']'))
 }
