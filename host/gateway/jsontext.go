@@ -1,7 +1,6 @@
 package gateway
 
 import (
-	"bytes"
 	"encoding/json"
 	"slices"
 	"strconv"
@@ -26,13 +25,6 @@ import (
 // maxFastDepth bounds the nesting the fast readers follow. Deeper values
 // go to encoding/json, whose limit and messages are the reference.
 const maxFastDepth = jsontext.MaxDepth
-
-// wholeValue reports whether raw is exactly one valid JSON value within
-// maxFastDepth, with optional surrounding whitespace.
-func wholeValue(raw []byte) bool {
-	end := jsontext.ScanValue(raw, jsontext.SkipSpace(raw, 0), 0)
-	return end >= 0 && jsontext.SkipSpace(raw, end) == len(raw)
-}
 
 // parseValue decodes the valid value at b[i] as a json.Decoder with
 // UseNumber does: objects as map[string]any, arrays as []any (never nil),
@@ -181,51 +173,6 @@ func appendValue(dst []byte, v any) ([]byte, bool) {
 		return append(dst, '}'), true
 	}
 	return dst, false
-}
-
-// appendCompact appends a valid JSON text without the whitespace outside
-// its strings, which is all json.Compact changes in valid JSON. Strings
-// and runs of other bytes are copied whole.
-func appendCompact(dst, src []byte) []byte {
-	for i := 0; i < len(src); {
-		switch c := src[i]; {
-		case c == '"':
-			end := stringEnd(src, i)
-			dst = append(dst, src[i:end]...)
-			i = end
-		case jsontext.IsSpace(c):
-			i++
-		default:
-			j := i + 1
-			for j < len(src) && src[j] != '"' && !jsontext.IsSpace(src[j]) {
-				j++
-			}
-			dst = append(dst, src[i:j]...)
-			i = j
-		}
-	}
-	return dst
-}
-
-// stringEnd returns the index after the string that starts at b[i] in valid
-// JSON: after the first quote not escaped by an odd run of backslashes.
-func stringEnd(b []byte, i int) int {
-	j := i + 1
-	for {
-		q := bytes.IndexByte(b[j:], '"')
-		if q < 0 {
-			return len(b)
-		}
-		q += j
-		k := q
-		for k > i+1 && b[k-1] == '\\' {
-			k--
-		}
-		if (q-k)%2 == 0 {
-			return q + 1
-		}
-		j = q + 1
-	}
 }
 
 // member and members are the shared object reader's.

@@ -50,7 +50,7 @@ func FuzzJSONReaders(f *testing.F) {
 func checkReaders(t *testing.T, doc []byte) {
 	t.Helper()
 	valid := json.Valid(doc)
-	if wholeValue(doc) {
+	if jsontext.WholeValue(doc) {
 		require.True(t, valid, "wholeValue accepts what json.Valid refuses: %q", doc)
 	}
 	if !valid {
@@ -96,7 +96,7 @@ func checkReaders(t *testing.T, doc []byte) {
 	// The narration's compact form.
 	var compact bytes.Buffer
 	require.NoError(t, json.Compact(&compact, doc))
-	require.Equal(t, compact.String(), string(appendCompact(nil, doc)), "%q", doc)
+	require.Equal(t, compact.String(), string(jsontext.AppendCompact(nil, doc)), "%q", doc)
 }
 
 func TestAuditJSONMatchesMarshal(t *testing.T) {

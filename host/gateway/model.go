@@ -170,7 +170,7 @@ func newGateway(cfg Config) (*gateway, error) {
 		if !known {
 			return nil, fmt.Errorf("records: unknown resource %q (want one of %s)", res, strings.Join(RecordResources(), ", "))
 		}
-		if kindOf(raw) == "array" && wholeValue(raw) {
+		if kindOf(raw) == "array" && jsontext.WholeValue(raw) {
 			g.records[i] = recordList{raw: raw}
 			continue
 		}
@@ -339,7 +339,7 @@ func (g *gateway) step(n int, s Step) error {
 		id := *s.ApprovalID
 		apid = &id
 	}
-	g.scratch = appendCompact(g.scratch[:0], s.Request)
+	g.scratch = jsontext.AppendCompact(g.scratch[:0], s.Request)
 	g.endLine(n, EventRequest, appendClipped(g.startLine(EventRequest), g.scratch, 160))
 
 	if env.members != nil && g.faults.Has(FaultPrincipalFromRequest) {
@@ -538,7 +538,7 @@ func (g *gateway) readRequest(raw json.RawMessage) (envelope, error) {
 			g.envelope, env.members = m, m
 			return env, nil
 		}
-	} else if wholeValue(raw) {
+	} else if jsontext.WholeValue(raw) {
 		return env, nil
 	}
 	if !json.Valid(raw) {

@@ -385,3 +385,136 @@ func ReadMembers(raw []byte, buf Members) (m Members, ok bool) {
 		i = SkipSpace(raw, i+1)
 	}
 }
+
+// WholeValue reports whether raw is exactly one valid JSON value within
+// MaxDepth, with optional surrounding whitespace.
+func WholeValue(raw []byte) bool {
+	end := ScanValue(raw, SkipSpace(raw, 0), 0)
+	return end >= 0 && SkipSpace(raw, end) == len(raw)
+}
+
+// EachMember walks the object at b[i] == '{'. For each member it calls f
+// with the key's token (quotes included, and whether its bytes between the
+// quotes are its value) and where the value starts; f reads the value and
+// returns where it ends, or -1 to stop. EachMember returns the index after
+// the object, or -1 when the object is not valid or f stopped.
+func EachMember(b []byte, i int, f func(keyTok []byte, plain bool, start int) int) int {
+	if i >= len(b) || b[i] != '{' {
+		return -1
+	}
+	i = SkipSpace(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return i + 1
+	}
+	for {
+		if i >= len(b) || b[i] != '"' {
+			return -1
+		}
+		kEnd, plain := ScanString(b, i)
+		if kEnd < 0 {
+			return -1
+		}
+		key := b[i:kEnd]
+		i = SkipSpace(b, kEnd)
+		if i >= len(b) || b[i] != ':' {
+			return -1
+		}
+		if i = f(key, plain, SkipSpace(b, i+1)); i < 0 {
+			return -1
+		}
+		if i = SkipSpace(b, i); i >= len(b) {
+			return -1
+		}
+		if b[i] == '}' {
+			return i + 1
+		}
+		if b[i] != ',' {
+			return -1
+		}
+		i = SkipSpace(b, i+1)
+	}
+}
+
+// EachElement walks the array at b[i] == '[' as EachMember walks an object.
+func EachElement(b []byte, i int, f func(start int) int) int {
+	if i >= len(b) || b[i] != '[' {
+		return -1
+	}
+	i = SkipSpace(b, i+1)
+	if i < len(b) && b[i] == ']' {
+		return i + 1
+	}
+	for {
+		if i = f(i); i < 0 {
+			return -1
+		}
+		if i = SkipSpace(b, i); i >= len(b) {
+			return -1
+		}
+		if b[i] == ']' {
+			return i + 1
+		}
+		if b[i] != ',' {
+			return -1
+		}
+		i = SkipSpace(b, i+1)
+	}
+}
+
+// PlainString returns the value of a string token whose bytes are its
+// value; ok is false for any other token.
+func PlainString(tok []byte) (string, bool) {
+	if len(tok) < 2 || tok[0] != '"' {
+		return "", false
+	}
+	end, plain := ScanString(tok, 0)
+	if end != len(tok) || !plain {
+		return "", false
+	}
+	return string(tok[1 : len(tok)-1]), true
+}
+
+// AppendCompact appends a valid JSON text without the whitespace outside
+// its strings, which is all json.Compact changes in valid JSON. Strings
+// and runs of other bytes are copied whole.
+func AppendCompact(dst, src []byte) []byte {
+	for i := 0; i < len(src); {
+		switch c := src[i]; {
+		case c == '"':
+			end := StringEnd(src, i)
+			dst = append(dst, src[i:end]...)
+			i = end
+		case IsSpace(c):
+			i++
+		default:
+			j := i + 1
+			for j < len(src) && src[j] != '"' && !IsSpace(src[j]) {
+				j++
+			}
+			dst = append(dst, src[i:j]...)
+			i = j
+		}
+	}
+	return dst
+}
+
+// StringEnd returns the index after the string that starts at b[i] in valid
+// JSON: after the first quote not escaped by an odd run of backslashes.
+func StringEnd(b []byte, i int) int {
+	j := i + 1
+	for {
+		q := bytes.IndexByte(b[j:], '"')
+		if q < 0 {
+			return len(b)
+		}
+		q += j
+		k := q
+		for k > i+1 && b[k-1] == '\\' {
+			k--
+		}
+		if (q-k)%2 == 0 {
+			return q + 1
+		}
+		j = q + 1
+	}
+}

@@ -138,7 +138,7 @@ func readGivenFast(raw []byte) (g given, ok bool) {
 		return end
 	}
 	strPtr := func(v []byte, dst **string) bool {
-		s, ok := plainString(v)
+		s, ok := jsontext.PlainString(v)
 		*dst = &s
 		return ok
 	}
@@ -153,17 +153,17 @@ func readGivenFast(raw []byte) (g given, ok bool) {
 		return err == nil
 	}
 	var seen uint32
-	end := eachMember(raw, jsontext.SkipSpace(raw, 0), func(key []byte, _ bool, start int) int {
+	end := jsontext.EachMember(raw, jsontext.SkipSpace(raw, 0), func(key []byte, _ bool, start int) int {
 		switch string(key) {
 		case `"script"`:
 			if !once(&seen, seenScript) {
 				return -1
 			}
 			g.Script = make([]entry, 0, 8)
-			return eachElement(raw, start, func(start int) int {
+			return jsontext.EachElement(raw, start, func(start int) int {
 				var e entry
 				var seen uint32
-				end := eachMember(raw, start, func(key []byte, _ bool, start int) int {
+				end := jsontext.EachMember(raw, start, func(key []byte, _ bool, start int) int {
 					switch string(key) {
 					case `"tool"`:
 						return value(start, 3, func(v []byte) bool { return once(&seen, seenTool) && strPtr(v, &e.Tool) })

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/deskcheck/deskcheck/host/agentloop"
+	"github.com/deskcheck/deskcheck/internal/jsontext"
 	"github.com/deskcheck/deskcheck/internal/jsonx"
 	"github.com/deskcheck/deskcheck/scenario"
 )
@@ -148,9 +149,9 @@ func showArgs(raw json.RawMessage) string {
 	// Valid arguments (the case's) are compacted directly; anything else
 	// goes to json.Compact, which also says when it is not JSON.
 	var s string
-	if wholeValue(raw) {
+	if jsontext.WholeValue(raw) {
 		var buf [128]byte
-		s = string(appendCompact(buf[:0], raw))
+		s = string(jsontext.AppendCompact(buf[:0], raw))
 	} else {
 		var buf bytes.Buffer
 		if json.Compact(&buf, raw) != nil {

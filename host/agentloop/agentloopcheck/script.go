@@ -109,10 +109,10 @@ func readRows(raw []byte) ([]scriptRow, bool) {
 		return nil, false
 	}
 	rows := make([]scriptRow, 0, 8)
-	end := eachElement(raw, i, func(start int) int {
+	end := jsontext.EachElement(raw, i, func(start int) int {
 		var r scriptRow
 		k := 0
-		end := eachElement(raw, start, func(start int) int {
+		end := jsontext.EachElement(raw, start, func(start int) int {
 			end := jsontext.ScanValue(raw, start, 2)
 			if end < 0 {
 				return -1

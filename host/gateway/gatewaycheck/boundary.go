@@ -95,7 +95,7 @@ func readDecisions(raw []byte) ([]string, bool) {
 		return nil, false
 	}
 	list := make([]string, 0, 8)
-	end := eachElement(raw, i, func(start int) int {
+	end := jsontext.EachElement(raw, i, func(start int) int {
 		end := jsontext.ScanValue(raw, start, 1)
 		if end < 0 {
 			return -1
@@ -105,7 +105,7 @@ func readDecisions(raw []byte) ([]string, bool) {
 			list = append(list, "")
 			return end
 		}
-		s, ok := plainString(raw[start:end])
+		s, ok := jsontext.PlainString(raw[start:end])
 		if !ok {
 			return -1
 		}
@@ -316,7 +316,7 @@ func requestActionFast(raw []byte) (action string, ok bool) {
 		return "", jsontext.ScanValue(raw, i, 0) >= 0
 	}
 	seen := false
-	end := eachMember(raw, i, func(keyTok []byte, plain bool, start int) int {
+	end := jsontext.EachMember(raw, i, func(keyTok []byte, plain bool, start int) int {
 		end := jsontext.ScanValue(raw, start, 1)
 		k := keyTok[1 : len(keyTok)-1]
 		if end < 0 || !plain || !isASCII(k) {
@@ -335,7 +335,7 @@ func requestActionFast(raw []byte) (action string, ok bool) {
 		if raw[start] != '"' {
 			return end // not a string: ""
 		}
-		s, ok := plainString(raw[start:end])
+		s, ok := jsontext.PlainString(raw[start:end])
 		if !ok {
 			return -1
 		}

@@ -182,12 +182,12 @@ func readGivenFast(raw []byte) (g givenBlock, ok bool) {
 		return true
 	}
 	str := func(v []byte, dst *string) bool {
-		s, ok := plainString(v)
+		s, ok := jsontext.PlainString(v)
 		*dst = s
 		return ok
 	}
 	strPtr := func(v []byte, dst **string) bool {
-		s, ok := plainString(v)
+		s, ok := jsontext.PlainString(v)
 		*dst = &s
 		return ok
 	}
@@ -215,10 +215,10 @@ func readGivenFast(raw []byte) (g givenBlock, ok bool) {
 				return -1
 			}
 			g.Approvals = []givenApproval{}
-			return eachElement(raw, start, func(start int) int {
+			return jsontext.EachElement(raw, start, func(start int) int {
 				var a givenApproval
 				var seen uint32
-				end := eachMember(raw, start, func(key []byte, _ bool, start int) int {
+				end := jsontext.EachMember(raw, start, func(key []byte, _ bool, start int) int {
 					switch string(key) {
 					case `"id"`:
 						return value(raw, start, 3, func(f []byte) bool { return once(&seen, seenID) && str(f, &a.ID) })
@@ -249,7 +249,7 @@ func readGivenFast(raw []byte) (g givenBlock, ok bool) {
 				return -1
 			}
 			g.Records = map[string]json.RawMessage{}
-			return eachMember(raw, start, func(key []byte, plain bool, start int) int {
+			return jsontext.EachMember(raw, start, func(key []byte, plain bool, start int) int {
 				name := string(key[1 : len(key)-1])
 				if _, dup := g.Records[name]; dup || !plain {
 					return -1
@@ -261,10 +261,10 @@ func readGivenFast(raw []byte) (g givenBlock, ok bool) {
 				return -1
 			}
 			g.Steps = make([]givenStep, 0, 8)
-			return eachElement(raw, start, func(start int) int {
+			return jsontext.EachElement(raw, start, func(start int) int {
 				var st givenStep
 				var seen uint32
-				end := eachMember(raw, start, func(key []byte, _ bool, start int) int {
+				end := jsontext.EachMember(raw, start, func(key []byte, _ bool, start int) int {
 					switch string(key) {
 					case `"request"`:
 						return value(raw, start, 3, func(f []byte) bool { st.Request = f; return once(&seen, seenRequest) })
@@ -599,7 +599,7 @@ func topLevelCount(givenJSON []byte, key string) (n int, ok bool) {
 		if givenJSON[start] == 'n' {
 			return jsontext.ScanLiteral(givenJSON, start, "null")
 		}
-		return eachElement(givenJSON, start, func(start int) int {
+		return jsontext.EachElement(givenJSON, start, func(start int) int {
 			n++
 			return jsontext.ScanValue(givenJSON, start, 2)
 		})

@@ -19,91 +19,10 @@ import (
 // maxFastDepth bounds the nesting the readers follow.
 const maxFastDepth = jsontext.MaxDepth
 
-// eachMember walks the object at b[i] == '{'. For each member it calls f
-// with the key's token (quotes included, and whether its bytes between the
-// quotes are its value) and where the value starts; f reads the value and
-// returns where it ends, or -1 to stop. eachMember returns the index after
-// the object, or -1 when the object is not valid or f stopped.
-func eachMember(b []byte, i int, f func(keyTok []byte, plain bool, start int) int) int {
-	if i >= len(b) || b[i] != '{' {
-		return -1
-	}
-	i = jsontext.SkipSpace(b, i+1)
-	if i < len(b) && b[i] == '}' {
-		return i + 1
-	}
-	for {
-		if i >= len(b) || b[i] != '"' {
-			return -1
-		}
-		kEnd, plain := jsontext.ScanString(b, i)
-		if kEnd < 0 {
-			return -1
-		}
-		key := b[i:kEnd]
-		i = jsontext.SkipSpace(b, kEnd)
-		if i >= len(b) || b[i] != ':' {
-			return -1
-		}
-		if i = f(key, plain, jsontext.SkipSpace(b, i+1)); i < 0 {
-			return -1
-		}
-		if i = jsontext.SkipSpace(b, i); i >= len(b) {
-			return -1
-		}
-		if b[i] == '}' {
-			return i + 1
-		}
-		if b[i] != ',' {
-			return -1
-		}
-		i = jsontext.SkipSpace(b, i+1)
-	}
-}
-
-// eachElement walks the array at b[i] == '[' as eachMember walks an object.
-func eachElement(b []byte, i int, f func(start int) int) int {
-	if i >= len(b) || b[i] != '[' {
-		return -1
-	}
-	i = jsontext.SkipSpace(b, i+1)
-	if i < len(b) && b[i] == ']' {
-		return i + 1
-	}
-	for {
-		if i = f(i); i < 0 {
-			return -1
-		}
-		if i = jsontext.SkipSpace(b, i); i >= len(b) {
-			return -1
-		}
-		if b[i] == ']' {
-			return i + 1
-		}
-		if b[i] != ',' {
-			return -1
-		}
-		i = jsontext.SkipSpace(b, i+1)
-	}
-}
-
 // wholeObject walks raw as one object with optional surrounding whitespace.
 func wholeObject(raw []byte, f func(keyTok []byte, plain bool, start int) int) bool {
-	end := eachMember(raw, jsontext.SkipSpace(raw, 0), f)
+	end := jsontext.EachMember(raw, jsontext.SkipSpace(raw, 0), f)
 	return end >= 0 && jsontext.SkipSpace(raw, end) == len(raw)
-}
-
-// plainString returns the value of a string token whose bytes are its
-// value; ok is false for any other token.
-func plainString(tok []byte) (string, bool) {
-	if len(tok) < 2 || tok[0] != '"' {
-		return "", false
-	}
-	end, plain := jsontext.ScanString(tok, 0)
-	if end != len(tok) || !plain {
-		return "", false
-	}
-	return string(tok[1 : len(tok)-1]), true
 }
 
 // plainJSON decodes raw as json.Unmarshal into an any does (float64
@@ -136,7 +55,7 @@ func plainValue(b []byte, i, depth int) (any, int) {
 			return nil, -1
 		}
 		obj := map[string]any{}
-		end := eachMember(b, i, func(keyTok []byte, plain bool, start int) int {
+		end := jsontext.EachMember(b, i, func(keyTok []byte, plain bool, start int) int {
 			var k string
 			if plain {
 				k = string(keyTok[1 : len(keyTok)-1])
@@ -156,7 +75,7 @@ func plainValue(b []byte, i, depth int) (any, int) {
 			return nil, -1
 		}
 		list := []any{}
-		end := eachElement(b, i, func(start int) int {
+		end := jsontext.EachElement(b, i, func(start int) int {
 			v, vEnd := plainValue(b, start, depth+1)
 			list = append(list, v)
 			return vEnd
