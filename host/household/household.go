@@ -106,26 +106,29 @@ func (c Config) validate() ([]any, error) {
 
 func finiteAtLeastZero(x float64) bool { return x >= 0 && !math.IsInf(x, 1) }
 
-// nameSet is a set of names: tools or households. The lists of a case are
-// a few names long, which a search reads faster than a map is built; a
-// long list gets a map.
-type nameSet struct {
+// NameSet is a set of names: tools or households, as the runtime holds the
+// lists of its Config (adapters ask it the same questions). The lists of a
+// case are a few names long, which a search reads faster than a map is
+// built; a long list gets a map.
+type NameSet struct {
 	list []string
 	m    map[string]bool
 }
 
-func set(names []string) nameSet {
+// NewNameSet makes the set of names.
+func NewNameSet(names []string) NameSet {
 	if len(names) <= 16 {
-		return nameSet{list: names}
+		return NameSet{list: names}
 	}
 	m := make(map[string]bool, len(names))
 	for _, n := range names {
 		m[n] = true
 	}
-	return nameSet{m: m}
+	return NameSet{m: m}
 }
 
-func (s nameSet) has(name string) bool {
+// Has reports whether name is in the set.
+func (s NameSet) Has(name string) bool {
 	if s.m != nil {
 		return s.m[name]
 	}
@@ -150,9 +153,9 @@ type run struct {
 	cfg        Config
 	faults     Faults
 	parsed     []any
-	households nameSet
-	tools      nameSet
-	timeouts   nameSet
+	households NameSet
+	tools      NameSet
+	timeouts   NameSet
 
 	step       int // loop iteration, 1-based
 	elapsed    float64
@@ -183,9 +186,9 @@ func Run(cfg Config) (*Result, error) {
 		cfg:        cfg,
 		faults:     cfg.Faults,
 		parsed:     parsed,
-		households: set(cfg.Households),
-		tools:      set(cfg.Tools),
-		timeouts:   set(cfg.Timeouts),
+		households: NewNameSet(cfg.Households),
+		tools:      NewNameSet(cfg.Tools),
+		timeouts:   NewNameSet(cfg.Timeouts),
 		buf:        make(lineBuf, 0, 128),
 	}
 	return r.loop(), nil
@@ -400,7 +403,7 @@ func (r *run) attempt(name string, args any) (timedOut bool) {
 	if !late {
 		r.record(a, name, args)
 	}
-	if !r.tools.has(name) || r.faults.Has(FaultDenyAll) {
+	if !r.tools.Has(name) || r.faults.Has(FaultDenyAll) {
 		r.refuse(a, StatusDenied, msgToolNotAvailable, strconv.Quote(name)+" is not among the tools available to this caller")
 		return false
 	}
@@ -410,7 +413,7 @@ func (r *run) attempt(name string, args any) (timedOut bool) {
 		return false
 	}
 	if h, ok := obj.get("household"); ok && !r.faults.Has(FaultHouseholdCheckSkipped) {
-		if s, isString := h.(string); !isString || !r.households.has(s) {
+		if s, isString := h.(string); !isString || !r.households.Has(s) {
 			r.refuse(a, StatusDenied, msgHouseholdNotAllowed, "the household argument is not in the authenticated context")
 			return false
 		}
@@ -429,7 +432,7 @@ func (r *run) attempt(name string, args any) (timedOut bool) {
 
 	// Execution.
 	r.effects++
-	if r.timeouts.has(name) {
+	if r.timeouts.Has(name) {
 		a.Status = StatusTimeout
 		line := diagTimeout(name)
 		r.diagnostics = append(r.diagnostics, line)

@@ -301,9 +301,9 @@ func boundary(givenJSON []byte, expected []scenario.Field, cfg household.Config,
 		b.Worked = min(s.permitted, worked)
 		b.DeniedVisible = min(s.denied, visible)
 	}
-	tools, households := set(cfg.Tools), set(cfg.Households)
+	tools, households := household.NewNameSet(cfg.Tools), household.NewNameSet(cfg.Households)
 	for k := range atts {
-		if ran(&atts[k]) && (!tools.has(atts[k].Name) || !householdAllowed(atts[k].Arguments, v.args[k], households)) {
+		if ran(&atts[k]) && (!tools.Has(atts[k].Name) || !householdAllowed(atts[k].Arguments, v.args[k], households)) {
 			failClosed = false
 		}
 	}
@@ -348,7 +348,7 @@ func refusalVisible(a *household.Attempt, observation any) bool {
 // householdAllowed: the recorded arguments name no household, or one the
 // caller may read. Unrecorded arguments cannot be checked here (trace
 // completeness notices them). recorded is args as plain gives them.
-func householdAllowed(args json.RawMessage, recorded any, households nameSet) bool {
+func householdAllowed(args json.RawMessage, recorded any, households household.NameSet) bool {
 	if args == nil {
 		return true
 	}
@@ -361,7 +361,7 @@ func householdAllowed(args json.RawMessage, recorded any, households nameSet) bo
 		return true
 	}
 	name, isString := h.(string)
-	return isString && households.has(name)
+	return isString && households.Has(name)
 }
 
 // complete reconciles scripted actions, tool decisions, the boundary's
@@ -408,35 +408,4 @@ func complete(actions int, res *household.Result, v *runView) bool {
 		}
 	}
 	return true
-}
-
-// nameSet is a set of names: tools or households. The lists of a case are
-// a few names long, which a search reads faster than a map is built; a
-// long list gets a map.
-type nameSet struct {
-	list []string
-	m    map[string]bool
-}
-
-func set(names []string) nameSet {
-	if len(names) <= 16 {
-		return nameSet{list: names}
-	}
-	m := make(map[string]bool, len(names))
-	for _, n := range names {
-		m[n] = true
-	}
-	return nameSet{m: m}
-}
-
-func (s nameSet) has(name string) bool {
-	if s.m != nil {
-		return s.m[name]
-	}
-	for _, n := range s.list {
-		if n == name {
-			return true
-		}
-	}
-	return false
 }

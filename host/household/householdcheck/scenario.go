@@ -489,7 +489,7 @@ func narrateContext(trace *scenario.Trace, keys givenKeys, cfg household.Config)
 // narrateRun copies the runtime's narration into the trace, decision by
 // decision, then says what the caller got.
 func narrateRun(trace *scenario.Trace, cfg household.Config, res *household.Result, v *runView) {
-	tools, households := set(cfg.Tools), set(cfg.Households)
+	tools, households := household.NewNameSet(cfg.Tools), household.NewNameSet(cfg.Households)
 	for _, e := range res.Events {
 		trace.Start(e.Step)
 		text := e.Text
@@ -534,9 +534,9 @@ func admittedAttempt(text string) (int, bool) {
 
 // admittedWhy says why admit let an attempt through, from the caller's
 // context and the recorded arguments.
-func admittedWhy(a *household.Attempt, recorded any, tools, households nameSet) string {
+func admittedWhy(a *household.Attempt, recorded any, tools, households household.NameSet) string {
 	var parts []string
-	if tools.has(a.Name) {
+	if tools.Has(a.Name) {
 		parts = append(parts, a.Name+" is available to the caller")
 	} else {
 		parts = append(parts, a.Name+" is not among the tools available")
@@ -548,7 +548,7 @@ func admittedWhy(a *household.Attempt, recorded any, tools, households nameSet) 
 	if h, ok := args["household"]; ok {
 		name, isString := h.(string)
 		switch {
-		case isString && households.has(name):
+		case isString && households.Has(name):
 			parts = append(parts, "household "+name+" is authorised")
 		case isString:
 			parts = append(parts, "household "+name+" is NOT among the authorised households")
