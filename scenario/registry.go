@@ -23,7 +23,7 @@ type Registry struct {
 	schema   []byte
 
 	once     sync.Once
-	compiled *schema.Schema
+	compiled *schema.Split
 	err      error
 }
 
@@ -162,18 +162,32 @@ func (r *Registry) FaultNames() []string {
 func (r *Registry) CaseSchema() []byte { return r.schema }
 
 // Validate checks a JSON document against the case schema, compiled on
-// first use.
+// first use. Each case is held to its own scenario's branch of the schema
+// (schema.Split); the result is that of the whole schema.
 func (r *Registry) Validate(doc []byte) ([]schema.Problem, error) {
-	r.once.Do(func() { r.compiled, r.err = schema.Compile(r.schema) })
-	if r.err != nil {
-		return nil, fmt.Errorf("compiling the case schema: %w", r.err)
+	s, err := r.split()
+	if err != nil {
+		return nil, err
 	}
-	return r.compiled.Validate(doc)
+	return s.Validate(doc)
 }
 
-// Compiled returns the compiled case schema.
+// Compiled returns the whole case schema, compiled.
 func (r *Registry) Compiled() (*schema.Schema, error) {
-	r.once.Do(func() { r.compiled, r.err = schema.Compile(r.schema) })
+	s, err := r.split()
+	if err != nil {
+		return nil, err
+	}
+	return s.Full(), nil
+}
+
+func (r *Registry) split() (*schema.Split, error) {
+	r.once.Do(func() {
+		r.compiled, r.err = schema.NewSplit(r.schema, "cases", "scenario")
+		if r.err != nil {
+			r.err = fmt.Errorf("compiling the case schema: %w", r.err)
+		}
+	})
 	return r.compiled, r.err
 }
 

@@ -69,7 +69,7 @@ var wrappers = map[string]bool{
 // Validate checks a JSON document against s. doc must be well-formed
 // JSON whose nesting a reader may follow (the loader recurses once per
 // level): deskcheck hands it only documents its first reader passed.
-// Problems come sorted by pointer.
+// Problems come sorted by pointer, key and message.
 //
 // gojsonschema decodes the document itself, with encoding/json. A
 // hand-written decoder did it until the end-to-end benchmark showed it
@@ -101,7 +101,18 @@ func (s *Schema) problems(doc gojsonschema.JSONLoader) ([]Problem, error) {
 		}
 		out = append(out, p)
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Pointer < out[j].Pointer })
+	// gojsonschema reports an object's problems in map order; sorting on
+	// every field makes the list the same from run to run.
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Pointer != b.Pointer {
+			return a.Pointer < b.Pointer
+		}
+		if a.Key != b.Key {
+			return a.Key < b.Key
+		}
+		return a.Message < b.Message
+	})
 	return out, nil
 }
 

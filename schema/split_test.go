@@ -1,0 +1,220 @@
+package schema
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// splitCorpus is every case file of the repository that is well-formed
+// JSON: the bundled desks, the test desks of the hosts and the verifier's
+// broken files.
+func splitCorpus(t testing.TB) map[string][]byte {
+	t.Helper()
+	var paths []string
+	for _, g := range []string{"../cases/*.json", "../host/*/*/testdata/*.json", "../verifier/testdata/*/*.json"} {
+		m, err := filepath.Glob(g)
+		require.NoError(t, err)
+		paths = append(paths, m...)
+	}
+	out := map[string][]byte{}
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		require.NoError(t, err)
+		var v any
+		if json.Unmarshal(b, &v) == nil {
+			out[p] = b
+		}
+	}
+	require.Greater(t, len(out), 20)
+	return out
+}
+
+// mutations returns documents made from doc by changing one of its first
+// four cases: its
+// scenario replaced by every other scenario, by a number, or removed, and
+// its given and expected blocks swapped with another case's.
+func mutations(t testing.TB, doc []byte, scenarios []string) [][]byte {
+	t.Helper()
+	var root map[string]any
+	if json.Unmarshal(doc, &root) != nil {
+		return nil
+	}
+	cases, _ := root["cases"].([]any)
+	var out [][]byte
+	emit := func() {
+		b, err := json.Marshal(root)
+		require.NoError(t, err)
+		out = append(out, b)
+	}
+	for i, c := range cases[:min(len(cases), 4)] {
+		kase, ok := c.(map[string]any)
+		if !ok {
+			continue
+		}
+		was, had := kase["scenario"]
+		for _, s := range append(scenarios, "", "nope") {
+			kase["scenario"] = s
+			emit()
+		}
+		kase["scenario"] = 1.5
+		emit()
+		delete(kase, "scenario")
+		emit()
+		if had {
+			kase["scenario"] = was
+		}
+		if j := (i + 1) % len(cases); j != i {
+			other, _ := cases[j].(map[string]any)
+			given, expected := kase["given"], kase["expected"]
+			kase["given"], kase["expected"] = other["given"], other["expected"]
+			emit()
+			kase["given"], kase["expected"] = given, expected
+		}
+	}
+	return out
+}
+
+func scenarioNames(t testing.TB) []string {
+	t.Helper()
+	var s struct {
+		Definitions struct {
+			Case struct {
+				Properties struct {
+					Scenario struct {
+						Enum []string `json:"enum"`
+					} `json:"scenario"`
+				} `json:"properties"`
+			} `json:"case"`
+		} `json:"definitions"`
+	}
+	require.NoError(t, json.Unmarshal(CaseSchema, &s))
+	names := s.Definitions.Case.Properties.Scenario.Enum
+	require.Len(t, names, 6)
+	return names
+}
+
+// TestSplitAgreesWithTheWholeSchema holds the split to the whole schema on
+// every case file of the repository and on every one-case mutation of
+// them: the same problems, and a valid document found valid without the
+// whole schema.
+func TestSplitAgreesWithTheWholeSchema(t *testing.T) {
+	split, err := NewSplit(CaseSchema, "cases", "scenario")
+	require.NoError(t, err)
+	require.Len(t, split.branches, 6)
+	names := scenarioNames(t)
+	valid, invalid := 0, 0
+	for path, doc := range splitCorpus(t) {
+		for k, d := range append([][]byte{doc}, mutations(t, doc, names)...) {
+			want, err := split.Full().Validate(d)
+			require.NoError(t, err)
+			got, err := split.Validate(d)
+			require.NoError(t, err)
+			require.Equal(t, want, got, "%s, document %d", path, k)
+			root, err := decode(d)
+			require.NoError(t, err)
+			if len(want) == 0 {
+				valid++
+				assert.True(t, split.valid(root), "%s, document %d: valid, but the split asked the whole schema", path, k)
+			} else {
+				invalid++
+				assert.False(t, split.valid(root), "%s, document %d", path, k)
+			}
+		}
+	}
+	t.Logf("%d valid and %d invalid documents", valid, invalid)
+	assert.Greater(t, valid, 10)
+	assert.Greater(t, invalid, 400)
+}
+
+// TestSplitBranches checks which allOf entries each branch keeps on a
+// small schema: an entry that is not a plain if-const/then (here one with
+// an else) is kept for every tag, so a document breaking it is caught.
+func TestSplitBranches(t *testing.T) {
+	doc := []byte(`{
+	  "type": "object",
+	  "properties": {"items": {"type": "array", "items": {"$ref": "#/definitions/item"}}},
+	  "definitions": {"item": {
+	    "type": "object",
+	    "properties": {"kind": {"enum": ["a", "b"]}, "n": {}},
+	    "allOf": [
+	      {"if": {"required": ["kind"], "properties": {"kind": {"const": "a"}}}, "then": {"properties": {"n": {"type": "string"}}}},
+	      {"if": {"required": ["kind"], "properties": {"kind": {"const": "b"}}}, "then": {"properties": {"n": {"type": "integer"}}}},
+	      {"if": {"required": ["kind"], "properties": {"kind": {"const": "b"}}}, "then": {}, "else": {"required": ["n"]}},
+	      {"not": {"required": ["forbidden"]}}
+	    ]
+	  }}
+	}`)
+	split, err := NewSplit(doc, "items", "kind")
+	require.NoError(t, err)
+	assert.Len(t, split.branches, 2)
+	tests := []struct {
+		doc   string
+		valid bool
+	}{
+		{`{"items": [{"kind": "a", "n": "x"}, {"kind": "b", "n": 1}]}`, true},
+		{`{"items": [{"kind": "a", "n": 1}]}`, false},
+		{`{"items": [{"kind": "b", "n": "x"}]}`, false},
+		{`{"items": [{"kind": "a"}]}`, false},                           // the else asks for n
+		{`{"items": [{"kind": "b"}]}`, true},                            // the same entry's then does not
+		{`{"items": [{"kind": "a", "n": "x", "forbidden": 1}]}`, false}, // not a branch: kept for every tag
+		{`{"items": [{"n": 1}]}`, true},                                 // no tag: the whole schema decides
+		{`{"items": [{"kind": "c", "n": 1}]}`, false},
+		{`{"items": "none"}`, false},
+		{`{"items": [3]}`, false},
+		{`[]`, false},
+	}
+	full := split.Full()
+	for _, tt := range tests {
+		want, err := full.Validate([]byte(tt.doc))
+		require.NoError(t, err)
+		got, err := split.Validate([]byte(tt.doc))
+		require.NoError(t, err)
+		assert.Equal(t, want, got, tt.doc)
+		assert.Equal(t, tt.valid, len(got) == 0, tt.doc)
+	}
+}
+
+func TestNewSplitRefusesSchemasItCannotSplit(t *testing.T) {
+	for _, tt := range []struct{ doc, want string }{
+		{`{"properties": {"items": {"items": {"type": "object"}}}}`, "not a reference to a definition"},
+		{`{"properties": {"items": {"items": {"$ref": "#/definitions/x"}}}}`, "definitions"},
+		{`{"properties": {"items": {"items": {"$ref": "#/definitions/x"}}}, "definitions": {"x": {"allOf": [{"if": {"required": ["kind"]}, "then": {}}]}}}`, `no branch on "kind"`},
+		{`{"type": 3}`, ""},
+	} {
+		_, err := NewSplit([]byte(tt.doc), "items", "kind")
+		require.Error(t, err, tt.doc)
+		assert.Contains(t, err.Error(), tt.want)
+	}
+}
+
+func TestSplitReportsUndecodableDocuments(t *testing.T) {
+	split, err := NewSplit(CaseSchema, "cases", "scenario")
+	require.NoError(t, err)
+	_, err = split.Validate([]byte(`{"cases": [`))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "validating")
+}
+
+// FuzzSplit holds the split to the whole schema on any document.
+func FuzzSplit(f *testing.F) {
+	for _, doc := range splitCorpus(f) {
+		f.Add(doc)
+	}
+	split, err := NewSplit(CaseSchema, "cases", "scenario")
+	require.NoError(f, err)
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		var v any
+		if json.Unmarshal(doc, &v) != nil || len(doc) > 1<<16 {
+			return
+		}
+		want, werr := split.Full().Validate(doc)
+		got, gerr := split.Validate(doc)
+		require.Equal(t, werr == nil, gerr == nil)
+		require.Equal(t, want, got)
+	})
+}
