@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/deskcheck/deskcheck/internal/jsonx"
 	"github.com/deskcheck/deskcheck/verifier"
 )
 
@@ -48,6 +49,20 @@ type CaseBoundary struct {
 	RetryAmplification verifier.Amplification `json:"retryAmplification"`
 	TraceCompleteness  verifier.Dimension     `json:"traceCompleteness"`
 	ExtraEffects       int                    `json:"extraEffects"`
+}
+
+// AppendJSON appends what json.Marshal writes for c.
+func (c CaseBoundary) AppendJSON(b []byte) []byte {
+	b = append(b, `{"control":`...)
+	b = jsonx.AppendString(b, c.Control)
+	b = c.DenialPropagation.AppendJSON(append(b, `,"denialPropagation":`...))
+	b = c.AllowedWork.AppendJSON(append(b, `,"allowedWork":`...))
+	b = c.FailClosed.AppendJSON(append(b, `,"failClosed":`...))
+	b = c.RetryAmplification.AppendJSON(append(b, `,"retryAmplification":`...))
+	b = c.TraceCompleteness.AppendJSON(append(b, `,"traceCompleteness":`...))
+	b = append(b, `,"extraEffects":`...)
+	b = strconv.AppendInt(b, int64(c.ExtraEffects), 10)
+	return append(b, '}')
 }
 
 func caseBoundary(r verifier.Result) CaseBoundary {

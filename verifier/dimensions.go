@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/deskcheck/deskcheck/internal/jsonx"
 	"github.com/deskcheck/deskcheck/scenario"
 )
 
@@ -36,6 +37,30 @@ func (a Amplification) MarshalJSON() ([]byte, error) {
 		Dimension
 		Ratio any `json:"ratio"`
 	}{a.Dimension, ratio})
+}
+
+// AppendJSON appends what json.Marshal writes for d.
+func (d Dimension) AppendJSON(b []byte) []byte {
+	return d.appendFields(append(b, '{'), "}")
+}
+
+func (d Dimension) appendFields(b []byte, end string) []byte {
+	b = append(b, `"numerator":`...)
+	b = strconv.AppendInt(b, int64(d.Numerator), 10)
+	b = append(b, `,"denominator":`...)
+	b = strconv.AppendInt(b, int64(d.Denominator), 10)
+	b = append(b, `,"applicable":`...)
+	b = strconv.AppendBool(b, d.Applicable)
+	return append(b, end...)
+}
+
+// AppendJSON appends what MarshalJSON writes.
+func (a Amplification) AppendJSON(b []byte) []byte {
+	b = a.Dimension.appendFields(append(b, '{'), `,"ratio":`)
+	if !a.Applicable {
+		return append(b, "null}"...)
+	}
+	return append(jsonx.AppendString(b, a.Ratio), '}')
 }
 
 // UnmarshalJSON reads what MarshalJSON writes.

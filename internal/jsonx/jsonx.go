@@ -1,5 +1,6 @@
 // Package jsonx appends plain JSON values (nil, bool, numbers, strings,
-// []any, map[string]any and []string) to a byte slice without reflection.
+// []any, map[string]any, map[string]string, []string and Appenders) to a
+// byte slice without reflection.
 // It is the hot path of trace and report writing; the output is compact,
 // with map keys sorted and HTML characters left as they are, as
 // encoding/json writes them with SetEscapeHTML(false).
@@ -61,14 +62,38 @@ func Append(b []byte, v any) []byte {
 			b = Append(b, x[k])
 		}
 		return append(b, '}')
+	case map[string]string:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		b = append(b, '{')
+		for i, k := range keys {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = AppendString(b, k)
+			b = append(b, ':')
+			b = AppendString(b, x[k])
+		}
+		return append(b, '}')
 	case json.RawMessage:
 		return append(b, x...)
+	case Appender:
+		return x.AppendJSON(b)
 	}
 	out, err := json.Marshal(v)
 	if err != nil {
 		return append(b, "null"...)
 	}
 	return append(b, out...)
+}
+
+// Appender is a value that writes itself as json.Marshal would, without
+// reflection.
+type Appender interface {
+	AppendJSON(b []byte) []byte
 }
 
 // AppendFloat appends a number the way encoding/json writes a float64.

@@ -3,6 +3,7 @@ package jsonx
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -19,6 +20,17 @@ func reference(v any) string {
 	return string(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
 }
 
+// point writes itself through Appender, as encoding/json writes it.
+type point struct{ X, Y int }
+
+func (p point) AppendJSON(b []byte) []byte {
+	b = append(b, `{"X":`...)
+	b = append(b, json.Number(fmt.Sprint(p.X))...)
+	b = append(b, `,"Y":`...)
+	b = append(b, json.Number(fmt.Sprint(p.Y))...)
+	return append(b, '}')
+}
+
 func TestAppendMatchesEncodingJSON(t *testing.T) {
 	values := []any{
 		nil, true, false, 0.0, 1.0, -2.5, 1e21, 1e20, 1e-7, 123456789.125, 5e-324, -0.000001,
@@ -26,6 +38,7 @@ func TestAppendMatchesEncodingJSON(t *testing.T) {
 		"é ünïcødé 😀", "line\u2028sep\u2029", "bad \xff utf8", "\x7f",
 		[]string{"a", "b"}, []any{1.0, "x", nil, []any{}}, map[string]any{"b": 1.0, "a": map[string]any{"z": true, "y": []any{"q"}}},
 		map[string]any{}, []any{}, 3, struct{ A int }{A: 1}, json.RawMessage(`{"k":[1,2]}`),
+		map[string]string{}, map[string]string{"b": "<x>", "a": "\u2028", "": "\xff"}, point{X: 2, Y: -1},
 	}
 	for _, v := range values {
 		assert.Equal(t, reference(v), string(Append(nil, v)), "%#v", v)
