@@ -68,7 +68,7 @@ type Scenario struct {
 	// Limits bound what one case may ask for.
 	Limits []Limit
 	// Lint checks a schema-valid case for what the schema cannot see.
-	// Optional.
+	// Optional. It only reads given and expected.
 	Lint func(given []byte, expected []Field, limits map[string]int) []Problem
 	// Run builds the host and the recorders from the given block, runs
 	// it, and returns what the recorders observed. An error means the
@@ -105,7 +105,8 @@ type Env struct {
 	Limits map[string]int
 	// Expected is the case's expected block as written: the script that
 	// the boundary-response denominators come from (what should happen).
-	// Run must never read an observation from it.
+	// Run must never read an observation from it, and only reads it:
+	// every run of the case shares it.
 	Expected []Field
 }
 

@@ -1,6 +1,7 @@
 package verifier
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -148,10 +149,14 @@ func readFile(path string, limit int64) (Input, error) {
 		return Input{}, bare(err)
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
+	// Room for the size stat gave, so a file that stays that size is read
+	// into one buffer; one that grew meanwhile is still read to limit+1.
+	var buf bytes.Buffer
+	buf.Grow(int(info.Size()) + bytes.MinRead)
+	if _, err := buf.ReadFrom(io.LimitReader(f, limit+1)); err != nil {
 		return Input{}, bare(err)
 	}
+	data := buf.Bytes()
 	if int64(len(data)) > limit {
 		return Input{}, fmt.Errorf("%s", overLimit("the file size in bytes", int64(len(data)), limit))
 	}

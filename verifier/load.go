@@ -69,15 +69,23 @@ type Case struct {
 	// Pointer is the case's JSON pointer in its file, e.g. /cases/3.
 	Pointer string
 
-	sc  *scenario.Scenario
-	fam *scenario.Family
+	sc     *scenario.Scenario
+	fam    *scenario.Family
+	fields []scenario.Field // Expected as script returns it, made once at load
 }
 
 // script returns the expected block as the scenario contract hands it to
-// Run.
+// Lint and Run. Every caller shares it: the contract only reads it.
 func (c *Case) script() []scenario.Field {
-	out := make([]scenario.Field, len(c.Expected))
-	for i, f := range c.Expected {
+	if c.fields != nil {
+		return c.fields
+	}
+	return scriptOf(c.Expected)
+}
+
+func scriptOf(expected []Field) []scenario.Field {
+	out := make([]scenario.Field, len(expected))
+	for i, f := range expected {
 		out[i] = scenario.Field{Key: f.Key, Raw: []byte(f.Value.Raw)}
 	}
 	return out
@@ -467,6 +475,7 @@ func (d *Desk) readCase(c gjson.Result, i int, whole func(base, section, key str
 		}
 		return true
 	})
+	cs.fields = scriptOf(cs.Expected)
 	return cs
 }
 
