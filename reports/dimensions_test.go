@@ -14,7 +14,9 @@ import (
 // what encoding/json writes for them (without HTML escapes, as every value
 // of report.json): report.json stays the same.
 func TestCaseBoundaryAppendJSON(t *testing.T) {
-	dim := func(n, d int) verifier.Dimension { return verifier.Dimension{Numerator: n, Denominator: d, Applicable: d > 0} }
+	dim := func(n, d int) verifier.Dimension {
+		return verifier.Dimension{Numerator: n, Denominator: d, Applicable: d > 0}
+	}
 	for _, c := range []CaseBoundary{
 		{},
 		{Control: "denied", DenialPropagation: dim(1, 2), AllowedWork: dim(0, 0), FailClosed: dim(3, 3),
