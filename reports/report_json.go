@@ -30,6 +30,9 @@ type JSON struct{}
 // casesPerBatch bounds how many encoded cases are held in memory at once.
 const casesPerBatch = 4096
 
+// lineBytes is the room each element's line starts with.
+const lineBytes = 8 << 10
+
 // Write renders r as JSON with a final newline.
 func (JSON) Write(w io.Writer, r *Report) error {
 	bw := bufio.NewWriterSize(w, 256<<10)
@@ -93,7 +96,14 @@ func writeLines(w *bufio.Writer, name string, n int, elem func(b []byte, i int) 
 	for start := 0; start < n; start += casesPerBatch {
 		end := min(n, start+casesPerBatch)
 		errs := make([]error, end-start)
-		parallel.For(end-start, func(i int) { lines[i], errs[i] = elem(lines[i][:0], start+i) })
+		parallel.For(end-start, func(i int) {
+			if lines[i] == nil {
+				// Most cases take a few kilobytes: start there rather
+				// than grow to it from nothing.
+				lines[i] = make([]byte, 0, lineBytes)
+			}
+			lines[i], errs[i] = elem(lines[i][:0], start+i)
+		})
 		for i := 0; i < end-start; i++ {
 			if errs[i] != nil {
 				return errs[i]
