@@ -72,6 +72,7 @@ type Case struct {
 	sc     *scenario.Scenario
 	fam    *scenario.Family
 	fields []scenario.Field // Expected as script returns it, made once at load
+	units  []int            // workUnits, read once at load
 }
 
 // script returns the expected block as the scenario contract hands it to
@@ -476,6 +477,7 @@ func (d *Desk) readCase(c gjson.Result, i int, whole func(base, section, key str
 		return true
 	})
 	cs.fields = scriptOf(cs.Expected)
+	cs.units = unitsOf(sc, cs.Given)
 	return cs
 }
 

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/deskcheck/deskcheck/scenario"
 )
 
 // Work is what a case scripts its host to do, from its given block alone
@@ -15,35 +17,37 @@ import (
 // one case; Work lets the engine bound a file and a run, whose cost in
 // time, memory, trace events and report size grows with it.
 func (c *Case) Work() int {
-	w, _ := c.work(nil)
-	return w
+	total := 0
+	for _, n := range c.workUnits() {
+		total += n
+	}
+	return max(total, 1)
 }
 
-// work computes Work and adds each limit's share to by, keyed
-// <scenario>.<name>, when by is not nil.
-func (c *Case) work(by map[string]int) (int, bool) {
-	sc := c.sc
-	if sc == nil {
-		return 1, false
+// workUnits returns, for each limit of the case's scenario, how much of it
+// the given block asks for (read once at load).
+func (c *Case) workUnits() []int {
+	if c.units != nil || c.sc == nil {
+		return c.units
 	}
-	total := 0
-	for _, l := range sc.Limits {
-		v := c.Given.Get(gjsonPath(l.Pointer[len("/given/"):]))
-		if !v.Exists() {
-			continue
-		}
-		n := 0
-		if l.Count {
-			v.ForEach(func(_, _ gjson.Result) bool { n++; return true })
-		} else if v.Type == gjson.Number && v.Num > 0 {
-			n = int(min(v.Num, 1<<40))
-		}
-		total += n
-		if by != nil && n > 0 {
-			by[sc.Name+"."+l.Name] += n
+	return unitsOf(c.sc, c.Given)
+}
+
+// unitsOf reads, for each limit of sc, how much of it a given block asks
+// for: the entries of a limited list, a limited number's value.
+func unitsOf(sc *scenario.Scenario, given gjson.Result) []int {
+	units := make([]int, len(sc.Limits))
+	for i, l := range sc.Limits {
+		v := given.Get(gjsonPath(l.Pointer[len("/given/"):]))
+		switch {
+		case !v.Exists():
+		case l.Count:
+			v.ForEach(func(_, _ gjson.Result) bool { units[i]++; return true })
+		case v.Type == gjson.Number && v.Num > 0:
+			units[i] = int(min(v.Num, 1<<40))
 		}
 	}
-	return max(total, 1), true
+	return units
 }
 
 // workOf sums the work of cases, each counted runs(c) times, and names the
@@ -56,11 +60,11 @@ func workOf(cases []*Case, runs func(*Case) int) (int, string) {
 		if runs != nil {
 			r = runs(c)
 		}
-		share := map[string]int{}
-		w, _ := c.work(share)
-		total += w * r
-		for k, v := range share {
-			by[k] += v * r
+		total += c.Work() * r
+		for i, n := range c.workUnits() {
+			if n > 0 {
+				by[c.sc.Name+"."+c.sc.Limits[i].Name] += n * r
+			}
 		}
 	}
 	return total, shares(by)
