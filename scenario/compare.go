@@ -33,10 +33,10 @@ type Part struct {
 // The built-in comparers.
 var (
 	// Exact: counts, booleans and words must be equal, type included.
-	Exact Comparer = &builtin{"exact", func(w, g any) bool { return reflect.DeepEqual(w, g) }}
+	Exact Comparer = &builtin{"exact", Equal}
 	// JSONEqual: equal as JSON values (key order and number spelling
 	// aside).
-	JSONEqual Comparer = &builtin{"JSON-equal", func(w, g any) bool { return reflect.DeepEqual(w, g) }}
+	JSONEqual Comparer = &builtin{"JSON-equal", Equal}
 	// Substring: the expected text occurs in the observed text.
 	Substring Comparer = &builtin{"substring", substring}
 	// AnySubstring: the expected text occurs in at least one observed text.
@@ -45,6 +45,51 @@ var (
 	// observed value, neither a value nor a key, at any depth.
 	Absent Comparer = &builtin{"absent", absent}
 )
+
+// Equal reports whether two values are deeply equal, as reflect.DeepEqual
+// says, without reflection for plain JSON values (nil, bool, float64,
+// string, []any, map[string]any); other values go to reflect.DeepEqual.
+// One difference, which JSON values never meet: a NaN is unequal to
+// itself even inside a slice or map compared with itself.
+func Equal(a, b any) bool {
+	switch x := a.(type) {
+	case nil:
+		return b == nil
+	case bool:
+		y, ok := b.(bool)
+		return ok && x == y
+	case float64:
+		y, ok := b.(float64)
+		return ok && x == y
+	case string:
+		y, ok := b.(string)
+		return ok && x == y
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) || (x == nil) != (y == nil) {
+			return false
+		}
+		for i := range x {
+			if !Equal(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) || (x == nil) != (y == nil) {
+			return false
+		}
+		for k, v := range x {
+			w, found := y[k]
+			if !found || !Equal(v, w) {
+				return false
+			}
+		}
+		return true
+	}
+	return reflect.DeepEqual(a, b)
+}
 
 type builtin struct {
 	name  string
