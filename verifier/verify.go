@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"runtime/debug"
+	"sync"
 
 	"github.com/deskcheck/deskcheck/internal/parallel"
 	"github.com/deskcheck/deskcheck/scenario"
@@ -101,12 +102,19 @@ func RunCase(ctx context.Context, c *Case, fault *scenario.QualifiedFault) (res 
 // comparisons names each observed key's comparer; the map is built once
 // per scenario value and shared, as results only read it.
 func comparisons(sc *scenario.Scenario) map[string]string {
+	if m, ok := comparers.Load(sc); ok {
+		return m.(map[string]string)
+	}
 	out := make(map[string]string, len(sc.Expected))
 	for _, o := range sc.Expected {
 		out[o.Key] = o.Comparer.Name()
 	}
-	return out
+	m, _ := comparers.LoadOrStore(sc, out)
+	return m.(map[string]string)
 }
+
+// comparers holds comparisons' maps by scenario.
+var comparers sync.Map
 
 // Run runs cases against the host model with fault switched on (nil: the
 // correct model), spread over GOMAXPROCS goroutines; results come in the
