@@ -72,7 +72,8 @@ type Scenario struct {
 	Lint func(given []byte, expected []Field, limits map[string]int) []Problem
 	// Run builds the host and the recorders from the given block, runs
 	// it, and returns what the recorders observed. An error means the
-	// case could not run (errored), not that it failed.
+	// case could not run (errored), not that it failed. It only reads
+	// given and env, which Suggest and other runs share.
 	Run func(ctx context.Context, given []byte, env Env) (Observation, error)
 	// Script counts the actions a case scripts as permitted and as
 	// denied, from its given and expected blocks alone (nothing runs). It

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"reflect"
 	"strings"
 
 	"github.com/deskcheck/deskcheck/scenario"
@@ -42,7 +41,7 @@ func suggestions(sc *scenario.Scenario, given []byte, observed map[string]any) [
 	for _, k := range keys {
 		obs := observed[k]
 		if v, ok := shape(sc, k, obs); ok {
-			out = append(out, Suggestion{Key: k, Value: v, Shaped: sc.Shape != nil && !reflect.DeepEqual(v, obs)})
+			out = append(out, Suggestion{Key: k, Value: v, Shaped: sc.Shape != nil && !scenario.Equal(v, obs)})
 		}
 	}
 	return out

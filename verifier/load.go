@@ -42,6 +42,18 @@ type Desk struct {
 	root    gjson.Result
 	posOnce sync.Once
 	pos     *position
+	// resolved holds limits.For of each scenario run, shared by its
+	// cases (runs only read it).
+	resolved sync.Map
+}
+
+// limitsFor is limits.For(sc), resolved once per scenario.
+func (d *Desk) limitsFor(sc *scenario.Scenario) map[string]int {
+	if m, ok := d.resolved.Load(sc); ok {
+		return m.(map[string]int)
+	}
+	m, _ := d.resolved.LoadOrStore(sc, d.limits.For(sc))
+	return m.(map[string]int)
 }
 
 // position returns the line index of the file, built on first use: only

@@ -75,11 +75,12 @@ func RunCase(ctx context.Context, c *Case, fault *scenario.QualifiedFault) (res 
 			res.Status, res.Err = Errored, fmt.Sprintf("panic while running the case: %v\n%s", p, debug.Stack())
 		}
 	}()
-	env := scenario.Env{Trace: &scenario.Trace{}, Limits: c.Desk.limits.For(sc), Expected: c.script()}
+	env := scenario.Env{Trace: &scenario.Trace{}, Limits: c.Desk.limitsFor(sc), Expected: c.script()}
 	if fault != nil && fault.Host == fam.Host.Name {
 		env.Faults = fault.ID
 	}
-	obs, err := sc.Run(ctx, []byte(c.Given.Raw), env)
+	given := []byte(c.Given.Raw)
+	obs, err := sc.Run(ctx, given, env)
 	res.Trace = env.Trace.Events()
 	if err != nil {
 		res.Status, res.Err = Errored, err.Error()
@@ -90,7 +91,7 @@ func RunCase(ctx context.Context, c *Case, fault *scenario.QualifiedFault) (res 
 	}
 	res.Observed = obs.Values
 	res.Boundary = obs.Boundary
-	res.Suggested = suggestions(sc, []byte(c.Given.Raw), obs.Values)
+	res.Suggested = suggestions(sc, given, obs.Values)
 	res.Mismatches = Compare(c.Expected, res.Observed, sc)
 	res.Status = Pass
 	if len(res.Mismatches) > 0 {
