@@ -94,7 +94,7 @@ func scenarioNames(t testing.TB) []string {
 	}
 	require.NoError(t, json.Unmarshal(CaseSchema, &s))
 	names := s.Definitions.Case.Properties.Scenario.Enum
-	require.Len(t, names, 6)
+	require.NotEmpty(t, names)
 	return names
 }
 
@@ -105,8 +105,8 @@ func scenarioNames(t testing.TB) []string {
 func TestSplitAgreesWithTheWholeSchema(t *testing.T) {
 	split, err := NewSplit(CaseSchema, "cases", "scenario")
 	require.NoError(t, err)
-	require.Len(t, split.branches, 6)
 	names := scenarioNames(t)
+	require.Len(t, split.branches, len(names), "a branch for every scenario")
 	valid, invalid := 0, 0
 	for path, doc := range splitCorpus(t) {
 		for k, d := range append([][]byte{doc}, mutations(t, doc, names)...) {
@@ -128,7 +128,7 @@ func TestSplitAgreesWithTheWholeSchema(t *testing.T) {
 	}
 	t.Logf("%d valid and %d invalid documents", valid, invalid)
 	assert.Greater(t, valid, 10)
-	assert.Greater(t, invalid, 400)
+	assert.Greater(t, invalid, 100)
 }
 
 // TestSplitBranches checks which allOf entries each branch keeps on a

@@ -17,18 +17,45 @@ func golden(t *testing.T, name, got string) {
 	t.Helper()
 	path := filepath.Join("testdata", name)
 	if *update {
+		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
 		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
 	}
 	want, err := os.ReadFile(path)
-	require.NoError(t, err, "run go test ./cmd/deskcheck -update to create the goldens")
+	require.NoError(t, err, "golden %s is missing: run go test ./cmd/deskcheck -update to create the goldens", name)
 	assert.Equal(t, string(want), got, "golden %s differs; review and run with -update", name)
 }
 
+// TestExplainAndObserveGoldens compares explain and observe with one golden
+// per bundled desk, testdata/<command>/<desk file name>.txt, so that a new
+// desk adds its own goldens and leaves the others as they are. Run without
+// a path, each command prints the desks' outputs in file order, a blank
+// line between them.
 func TestExplainAndObserveGoldens(t *testing.T) {
+	desks := bundledDesks(t)
 	for _, cmd := range []string{"explain", "observe"} {
+		var each []string
+		for _, d := range desks {
+			code, out, errOut := runCLI(t, cmd, "../../"+d.Path)
+			require.Equal(t, 0, code, errOut)
+			t.Run(cmd+"/"+d.Name, func(t *testing.T) {
+				golden(t, cmd+"/"+d.Name+".txt", out)
+			})
+			each = append(each, out)
+		}
 		code, out, errOut := runCLI(t, cmd)
 		require.Equal(t, 0, code, errOut)
-		golden(t, cmd+".txt", out)
+		assert.Equal(t, strings.Join(each, "\n"), out, "%s of the bundled suite is that of each bundled desk in turn", cmd)
+		// A golden left behind by a desk no longer bundled is compared with
+		// nothing; it would only mislead.
+		bundled := map[string]bool{}
+		for _, d := range desks {
+			bundled[d.Name+".txt"] = true
+		}
+		names, err := filepath.Glob(filepath.Join("testdata", cmd, "*"))
+		require.NoError(t, err)
+		for _, name := range names {
+			assert.True(t, bundled[filepath.Base(name)], "%s belongs to no bundled desk; delete it", name)
+		}
 		code, out, errOut = runCLI(t, cmd, "../../reports/testdata/boundary-desk-mutated.json")
 		require.Equal(t, 0, code, errOut)
 		golden(t, cmd+"-failing.txt", out)

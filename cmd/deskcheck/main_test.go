@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -12,6 +14,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tidwall/gjson"
+
+	"github.com/deskcheck/deskcheck/cases"
 )
 
 func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -21,19 +26,80 @@ func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	return code, out.String(), errOut.String()
 }
 
+// bundledDesk is what a bundled desk holds, read from the desk itself, so
+// that the tests of the whole bundled suite follow the desks in cases/.
+type bundledDesk struct {
+	Path       string // cases/<Name>.json
+	Name       string // the file name without .json
+	ID         string
+	Cases      []string // case ids, in desk order
+	SourceOnly []string // source-only claim ids, in desk order
+}
+
+// bundledDesks returns the bundled desks in the order deskcheck reads them.
+func bundledDesks(t *testing.T) []bundledDesk {
+	t.Helper()
+	var desks []bundledDesk
+	for _, f := range cases.Files() {
+		doc := gjson.ParseBytes(f.Data)
+		d := bundledDesk{Path: f.Path, Name: strings.TrimSuffix(path.Base(f.Path), ".json"), ID: doc.Get("id").String()}
+		for _, id := range doc.Get("cases.#.id").Array() {
+			d.Cases = append(d.Cases, id.String())
+		}
+		for _, id := range doc.Get("sourceOnly.#.id").Array() {
+			d.SourceOnly = append(d.SourceOnly, id.String())
+		}
+		require.NotEmpty(t, d.ID, "%s has a desk id", f.Path)
+		require.Len(t, d.Cases, int(doc.Get("cases.#").Int()), "every case of %s has an id", f.Path)
+		require.Len(t, d.SourceOnly, int(doc.Get("sourceOnly.#").Int()), "every source-only claim of %s has an id", f.Path)
+		desks = append(desks, d)
+	}
+	require.NotEmpty(t, desks, "cases/ holds bundled desks")
+	return desks
+}
+
+// bundledCaseCount is the number of cases of the bundled suite.
+func bundledCaseCount(t *testing.T) int {
+	t.Helper()
+	n := 0
+	for _, d := range bundledDesks(t) {
+		n += len(d.Cases)
+	}
+	return n
+}
+
 func TestVerifyBundledSuite(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "private")
 	code, out, errOut := runCLI(t, "verify", "-out", dir)
 	require.Equal(t, 0, code, errOut)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	assert.Contains(t, lines, "68 passed, 0 failed", "the closing summary line")
-	assert.Equal(t, 68, strings.Count(out, "\nPASS ")+boolInt(strings.HasPrefix(out, "PASS ")))
-	for _, desk := range []string{"boundary-desk", "gateway-desk", "runner-desk", "household-desk"} {
-		assert.Contains(t, out, "PASS "+desk+"/", "every bundled desk runs")
+	total := bundledCaseCount(t)
+	assert.Contains(t, lines, fmt.Sprintf("%d passed, 0 failed", total), "the closing summary line")
+	assert.Equal(t, total, strings.Count(out, "\nPASS ")+boolInt(strings.HasPrefix(out, "PASS ")))
+	passed := map[string]int{}
+	notExecuted := map[string]int{}
+	for _, line := range lines {
+		if rest, ok := strings.CutPrefix(line, "PASS "); ok {
+			id, _, _ := strings.Cut(rest, "  ")
+			passed[id]++
+		}
+		if rest, ok := strings.CutPrefix(line, "NOT EXECUTED "); ok {
+			id, _, _ := strings.Cut(rest, "  ")
+			notExecuted[id]++
+		}
 	}
-	for _, id := range []string{"rpc-construction", "rpc-not-a-tui", "fallback-is-not-grant"} {
-		assert.Contains(t, out, "NOT EXECUTED boundary-desk/"+id)
+	claims := 0
+	for _, d := range bundledDesks(t) {
+		assert.Contains(t, out, "PASS "+d.ID+"/", "every bundled desk runs: %s", d.Path)
+		for _, id := range d.Cases {
+			assert.Equal(t, 1, passed[d.ID+"/"+id], "%s/%s of %s passes once", d.ID, id, d.Path)
+		}
+		for _, id := range d.SourceOnly {
+			assert.Equal(t, 1, notExecuted[d.ID+"/"+id], "%s/%s of %s is listed as not executed", d.ID, id, d.Path)
+		}
+		claims += len(d.SourceOnly)
 	}
+	assert.Len(t, notExecuted, claims, "only the source-only claims of the bundled desks are listed as not executed")
 	assert.NotContains(t, out, "\x1b[", "no colour when stdout is not a terminal")
 
 	info, err := os.Stat(dir)
@@ -80,7 +146,7 @@ func TestVerifyMutatedDeskFails(t *testing.T) {
 func TestVerifyJSONFormat(t *testing.T) {
 	t.Setenv("SOURCE_DATE_EPOCH", "0")
 	dir := t.TempDir()
-	code, out, _ := runCLI(t, "verify", "-format", "json", "-run", "fallback", "-out", dir)
+	code, out, _ := runCLI(t, "verify", "-format", "json", "-run", "^boundary-desk/.*fallback", "-out", dir)
 	require.Equal(t, 0, code)
 	var report struct {
 		GeneratedAt string
@@ -96,7 +162,7 @@ func TestVerifyJSONFormat(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, out, string(saved), "stdout and the saved evidence are the same bytes")
 
-	code, again, _ := runCLI(t, "verify", "-format", "json", "-run", "fallback", "-out", dir)
+	code, again, _ := runCLI(t, "verify", "-format", "json", "-run", "^boundary-desk/.*fallback", "-out", dir)
 	require.Equal(t, 0, code)
 	assert.Equal(t, out, again, "two runs with SOURCE_DATE_EPOCH are byte-identical")
 }
@@ -104,10 +170,11 @@ func TestVerifyJSONFormat(t *testing.T) {
 func TestValidate(t *testing.T) {
 	code, out, errOut := runCLI(t, "validate")
 	assert.Equal(t, 0, code, errOut)
-	assert.Equal(t, "cases/boundary-desk.json: ok (desk boundary-desk: 15 cases, 3 source-only claims)\n"+
-		"cases/gateway-desk.json: ok (desk gateway-desk: 23 cases, 2 source-only claims)\n"+
-		"cases/household-desk.json: ok (desk household-desk: 16 cases, 0 source-only claims)\n"+
-		"cases/runner-desk.json: ok (desk runner-desk: 14 cases, 0 source-only claims)\n", out)
+	var want strings.Builder
+	for _, d := range bundledDesks(t) {
+		fmt.Fprintf(&want, "%s: ok (desk %s: %d cases, %d source-only claims)\n", d.Path, d.ID, len(d.Cases), len(d.SourceOnly))
+	}
+	assert.Equal(t, want.String(), out, "one line per bundled desk, in file order")
 
 	for _, f := range []string{"malformed", "duplicate-key", "unknown-scenario", "unknown-given-key", "misspelled-expected", "wrong-type"} {
 		path := "../../verifier/testdata/invalid/" + f + ".json"
@@ -184,7 +251,7 @@ func TestFormatsAndRender(t *testing.T) {
 		require.Equal(t, 0, code, errOut)
 		outputs[f] = out
 	}
-	assert.True(t, strings.HasPrefix(outputs["markdown"], "## deskcheck: PASS — 68 passed, 0 failed"))
+	assert.True(t, strings.HasPrefix(outputs["markdown"], fmt.Sprintf("## deskcheck: PASS — %d passed, 0 failed", bundledCaseCount(t))))
 	assert.Contains(t, outputs["junit"], `<testsuite name="boundary-desk" tests="18" failures="0" errors="0" skipped="3"`)
 	assert.Contains(t, outputs["html"], `<span class="verdict pass" id="verdict">PASS</span>`)
 
