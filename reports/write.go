@@ -145,7 +145,13 @@ func (wr Writer) WriteDir(dir string, r *Report) ([]string, error) {
 		return nil, fmt.Errorf("report folder %s is not a directory", dir)
 	case err == nil:
 		exists = true
-		if err := onlyReports(fsys, real, files); err != nil {
+		switch err := onlyReports(fsys, real, files); {
+		case errors.Is(err, fs.ErrNotExist):
+			// Gone since Lstat: another run swapped it out and removed
+			// it, and may have put its own in its place; swap below
+			// handles both.
+			exists = false
+		case err != nil:
 			return nil, fmt.Errorf("report folder %s %w; deskcheck replaces the folder as a whole, so choose an empty or report-only folder with -out", dir, err)
 		}
 	case !errors.Is(err, fs.ErrNotExist):
@@ -275,9 +281,16 @@ func swap(fsys FS, tmp, real string, exists bool) error {
 	return fsys.RemoveAll(old)
 }
 
-// onlyReports checks that folder dir holds nothing but report files.
+// onlyReports checks that folder dir holds nothing but report files. A
+// folder another run swaps out while it is being listed reads as removed
+// (the system lists a removed folder as missing); the folder now in its
+// place is listed again, a few times at most, and a folder still missing
+// is an error that wraps fs.ErrNotExist.
 func onlyReports(fsys FS, dir string, files []Format) error {
 	entries, err := fsys.ReadDir(dir)
+	for tries := 0; errors.Is(err, fs.ErrNotExist) && tries < 3; tries++ {
+		entries, err = fsys.ReadDir(dir)
+	}
 	if err != nil {
 		return fmt.Errorf("cannot be listed: %w", unwrapPathError(err))
 	}

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"sort"
 	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -25,8 +27,22 @@ type faultyFS struct {
 	// failWriteAfter makes writes fail (as a full disk would) once this
 	// many bytes were written in all; negative: never.
 	failWriteAfter int
+	// readDirMissing makes this many listings fail as a folder removed
+	// while it is read.
+	readDirMissing int
 	mu             sync.Mutex
 	written        int
+}
+
+func (f *faultyFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	f.mu.Lock()
+	missing := f.readDirMissing > 0
+	f.readDirMissing--
+	f.mu.Unlock()
+	if missing {
+		return nil, &os.PathError{Op: "readdirent", Path: name, Err: syscall.ENOENT}
+	}
+	return f.OS.ReadDir(name)
 }
 
 func (f *faultyFS) MkdirAll(dir string, perm os.FileMode) error {
@@ -192,6 +208,24 @@ func TestWriteDirFaultsKeepEarlierReports(t *testing.T) {
 		assert.ErrorContains(t, err, "the report files would exceed 10000 bytes")
 		assert.Equal(t, before, listDir(t, dir))
 	})
+}
+
+// TestWriteDirFolderSwappedWhileListed: another run may swap the report
+// folder out and remove it between the check that it exists and its
+// listing. The listing is taken again, and a folder that still lists as
+// missing is replaced as if it had not been there.
+func TestWriteDirFolderSwappedWhileListed(t *testing.T) {
+	good := stableReport(t, "../cases/boundary-desk.json")
+	newer := stableReport(t, mutatedDesk(t))
+	for _, missing := range []int{1, 3, 100} {
+		dir := filepath.Join(t.TempDir(), "out")
+		_, err := Writer{}.WriteDir(dir, good)
+		require.NoError(t, err)
+		_, err = Writer{FS: &faultyFS{failWriteAfter: -1, readDirMissing: missing}}.WriteDir(dir, newer)
+		require.NoError(t, err, "listing missing %d times", missing)
+		assert.Equal(t, rendered(t, newer), listDir(t, dir))
+		assert.Equal(t, []string{"out"}, names(t, filepath.Dir(dir)), "no temporary folder is left")
+	}
 }
 
 // rendered is what WriteDir writes for r, file by file.
