@@ -260,14 +260,7 @@ func (r *run) readArgs(raw []byte) (members, bool) {
 // shortString applies the short-string check to the argument's raw value
 // and returns the decoded string.
 func (r *run) shortString(name string, raw json.RawMessage) (string, Refusal, string) {
-	s, ok := "", false
-	if len(raw) > 0 && raw[0] == '"' {
-		if end, plain := jsontext.ScanString(raw, 0); end == len(raw) {
-			s, ok = jsontext.StringValue(raw, plain), true
-		} else {
-			ok = json.Unmarshal(raw, &s) == nil
-		}
-	}
+	s, ok := jsontext.StringToken(raw)
 	if !ok {
 		return "", RefusedShortStrings, "short strings: " + name + " is " + kind(raw) + ", not a string"
 	}

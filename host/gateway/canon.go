@@ -15,6 +15,7 @@ import (
 	"github.com/gowebpki/jcs"
 
 	"github.com/deskcheck/deskcheck/internal/jsontext"
+	"github.com/deskcheck/deskcheck/internal/jsonx"
 )
 
 // This file is the only place that knows which canonicalization library is
@@ -284,46 +285,14 @@ func decodeString(dst, b []byte, i int) (out []byte, end int, ok bool) {
 		case c < 0x20:
 			return dst, -1, false
 		case c == '\\':
-			if i+1 >= len(b) {
+			// Only a high surrogate followed by a low one is a pair; jcs
+			// refuses any other surrogate escape.
+			r, next := jsontext.ReadEscape(b, i)
+			if next < 0 || jsontext.IsSurrogate(r) {
 				return dst, -1, false
 			}
-			switch e := b[i+1]; e {
-			case '"', '\\', '/':
-				out = append(out, e)
-			case 'b':
-				out = append(out, '\b')
-			case 'f':
-				out = append(out, '\f')
-			case 'n':
-				out = append(out, '\n')
-			case 'r':
-				out = append(out, '\r')
-			case 't':
-				out = append(out, '\t')
-			case 'u':
-				r, ok := hex4(b, i+2)
-				if !ok {
-					return dst, -1, false
-				}
-				i += 4
-				if 0xD800 <= r && r <= 0xDFFF {
-					// Only a high surrogate followed by a low one is a
-					// pair; jcs refuses anything else.
-					if r > 0xDBFF || i+7 >= len(b) || b[i+2] != '\\' || b[i+3] != 'u' {
-						return dst, -1, false
-					}
-					r2, ok := hex4(b, i+4)
-					if !ok || r2 < 0xDC00 || r2 > 0xDFFF {
-						return dst, -1, false
-					}
-					r = 0x10000 + (r-0xD800)<<10 + (r2 - 0xDC00)
-					i += 6
-				}
-				out = utf8.AppendRune(out, r)
-			default:
-				return dst, -1, false
-			}
-			i += 2
+			out = utf8.AppendRune(out, r)
+			i = next
 		case c < utf8.RuneSelf:
 			// A run of plain ASCII is copied at once.
 			j := i + 1
@@ -344,32 +313,10 @@ func decodeString(dst, b []byte, i int) (out []byte, end int, ok bool) {
 	return dst, -1, false
 }
 
-// hex4 reads four hexadecimal digits at b[i].
-func hex4(b []byte, i int) (rune, bool) {
-	if i+4 > len(b) {
-		return 0, false
-	}
-	var r rune
-	for _, c := range b[i : i+4] {
-		switch {
-		case '0' <= c && c <= '9':
-			r = r<<4 | rune(c-'0')
-		case 'a' <= c && c <= 'f':
-			r = r<<4 | rune(c-'a'+10)
-		case 'A' <= c && c <= 'F':
-			r = r<<4 | rune(c-'A'+10)
-		default:
-			return 0, false
-		}
-	}
-	return r, true
-}
-
 // appendCanonicalString quotes a decoded string as RFC 8785 does: \\ and
 // \" escaped, \b \f \n \r \t, other control characters as \u00xx, every
 // other byte as it is.
 func appendCanonicalString(dst, s []byte) []byte {
-	const hexDigits = "0123456789abcdef"
 	dst = append(dst, '"')
 	start := 0
 	for i, c := range s {
@@ -378,22 +325,7 @@ func appendCanonicalString(dst, s []byte) []byte {
 		}
 		dst = append(dst, s[start:i]...)
 		start = i + 1
-		switch c {
-		case '"', '\\':
-			dst = append(dst, '\\', c)
-		case '\b':
-			dst = append(dst, '\\', 'b')
-		case '\f':
-			dst = append(dst, '\\', 'f')
-		case '\n':
-			dst = append(dst, '\\', 'n')
-		case '\r':
-			dst = append(dst, '\\', 'r')
-		case '\t':
-			dst = append(dst, '\\', 't')
-		default:
-			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-		}
+		dst = jsonx.AppendEscape(dst, c)
 	}
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
@@ -548,22 +480,8 @@ func writeASCIIString(out *bytes.Buffer, s string) {
 	out.WriteByte('"')
 	for _, r := range s {
 		switch {
-		case r == '"':
-			out.WriteString(`\"`)
-		case r == '\\':
-			out.WriteString(`\\`)
-		case r == '\b':
-			out.WriteString(`\b`)
-		case r == '\t':
-			out.WriteString(`\t`)
-		case r == '\n':
-			out.WriteString(`\n`)
-		case r == '\f':
-			out.WriteString(`\f`)
-		case r == '\r':
-			out.WriteString(`\r`)
-		case r < 0x20:
-			u4(r)
+		case r < 0x20 || r == '"' || r == '\\':
+			out.Write(jsonx.AppendEscape(out.AvailableBuffer(), byte(r)))
 		case r < utf8.RuneSelf:
 			out.WriteByte(byte(r))
 		case r > 0xffff:

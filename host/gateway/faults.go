@@ -1,17 +1,16 @@
 package gateway
 
+import "github.com/deskcheck/deskcheck/internal/fault"
+
 // Fault is one deliberate boundary bug of the gateway. The zero set is the
 // reference model; each fault changes exactly one rule.
 type Fault uint64
 
-// Faults is a set of faults, one bit each.
-type Faults uint64
+// Faults is a set of faults. The zero value is the correct model.
+type Faults = fault.Set[Fault]
 
-// Has reports whether f is in the set.
-func (s Faults) Has(f Fault) bool { return s&Faults(f) != 0 }
-
-// With returns the set with f added.
-func (s Faults) With(f Fault) Faults { return s | Faults(f) }
+// FaultInfo names and explains a fault.
+type FaultInfo = fault.Info[Fault]
 
 // The faults.
 const (
@@ -62,45 +61,35 @@ const (
 	FaultResourcePrefixMatch
 )
 
-// FaultInfo names and explains a fault.
-type FaultInfo struct {
-	Fault Fault
-	Name  string
-	// Bug says what the faulty gateway does wrong.
-	Bug string
-	// Hint says what a case needs in order to catch the fault.
-	Hint string
-}
-
 // FaultList describes every fault, in declaration order. The model never
 // reads it.
 var FaultList = []FaultInfo{
-	{FaultExpiryExclusive, "expiry-exclusive", "an approval expiring exactly at now still authorizes",
-		`scenario gateway: a publication whose approval has expiresAt equal to the trusted now, expecting deny approval_expired`},
-	{FaultBindingIgnoresArguments, "binding-ignores-arguments", "the approval binding ignores the argument digest",
-		`scenario gateway: a publication whose text differs from the approved arguments (one character is enough), expecting deny approval_binding_mismatch`},
-	{FaultApprovalNotConsumed, "approval-not-consumed", "a successful publication does not consume its approval",
-		`scenario gateway: the same approved publication twice, expecting allow then deny approval_consumed (or approvals {"<id>": "consumed"})`},
-	{FaultConsumeOnDeny, "consume-on-deny", "a publication denied at checks 6b-6e consumes its approval",
-		`scenario gateway: a publication denied for binding, state or expiry, expecting the approval's label unchanged in approvals or audit approvalStateAfter`},
-	{FaultApprovalStateUnchecked, "approval-state-unchecked", "pending and rejected approvals authorize",
-		`scenario gateway: an otherwise valid publication with a pending or rejected approval, expecting deny approval_not_approved`},
-	{FaultPrincipalFromRequest, "principal-from-request", "a principal member of the request is taken as the principal",
-		`scenario gateway: a request with a top-level "principal" naming a more powerful principal, expecting deny envelope_extra_key and no effect`},
-	{FaultApprovalIDFromRequest, "approval-id-from-request", "an approvalId member of the request replaces the trusted approval id",
-		`scenario gateway: a publication whose request carries a top-level "approvalId" of a valid approval and no trusted one, expecting deny envelope_extra_key`},
-	{FaultEffectOnDeny, "effect-on-deny", "a draft or publication denied at checks 5a-6e is still appended",
-		`scenario gateway: a create_draft or publish_summary denied at the argument or approval checks, expecting draftEffects or publicationEffects 0`},
-	{FaultAuditBeforeDispatch, "audit-before-dispatch", "the audit event is written before dispatch",
-		`scenario gateway: an allowed draft or publication, expecting audit effectCount including it (or approvalStateAfter "consumed")`},
-	{FaultReadByReference, "read-by-reference", "read returns the stored records, not a copy",
-		`scenario gateway: a read with tamper true followed by another read, expecting results with the original notes`},
-	{FaultTextLengthBytes, "text-length-bytes", "text length is counted in UTF-8 bytes",
-		`scenario gateway: a text of at most 2000 code points but more than 2000 bytes (for example 1001 × "é"), expecting allow`},
-	{FaultDenyAll, "deny-all", "every request is denied with policy_unavailable",
-		`scenario gateway: any request the policy permits, expecting allow (an allowed control)`},
-	{FaultDigestNotCanonical, "digest-not-canonical", "digests are not taken over RFC 8785 canonical JSON",
-		`scenario gateway: arguments with non-ASCII text, unsorted keys or non-canonical numbers, expecting audit argumentDigest (or a binding) by the canonical digest`},
-	{FaultResourcePrefixMatch, "resource-prefix-match", "the resource allowlist matches by prefix",
-		`scenario gateway: a read of a resource that extends an allowed one (for example "ops/orders/" or "ops/orders-archive"), expecting deny resource_not_allowed`},
+	{Fault: FaultExpiryExclusive, Name: "expiry-exclusive", Bug: "an approval expiring exactly at now still authorizes",
+		Hint: `scenario gateway: a publication whose approval has expiresAt equal to the trusted now, expecting deny approval_expired`},
+	{Fault: FaultBindingIgnoresArguments, Name: "binding-ignores-arguments", Bug: "the approval binding ignores the argument digest",
+		Hint: `scenario gateway: a publication whose text differs from the approved arguments (one character is enough), expecting deny approval_binding_mismatch`},
+	{Fault: FaultApprovalNotConsumed, Name: "approval-not-consumed", Bug: "a successful publication does not consume its approval",
+		Hint: `scenario gateway: the same approved publication twice, expecting allow then deny approval_consumed (or approvals {"<id>": "consumed"})`},
+	{Fault: FaultConsumeOnDeny, Name: "consume-on-deny", Bug: "a publication denied at checks 6b-6e consumes its approval",
+		Hint: `scenario gateway: a publication denied for binding, state or expiry, expecting the approval's label unchanged in approvals or audit approvalStateAfter`},
+	{Fault: FaultApprovalStateUnchecked, Name: "approval-state-unchecked", Bug: "pending and rejected approvals authorize",
+		Hint: `scenario gateway: an otherwise valid publication with a pending or rejected approval, expecting deny approval_not_approved`},
+	{Fault: FaultPrincipalFromRequest, Name: "principal-from-request", Bug: "a principal member of the request is taken as the principal",
+		Hint: `scenario gateway: a request with a top-level "principal" naming a more powerful principal, expecting deny envelope_extra_key and no effect`},
+	{Fault: FaultApprovalIDFromRequest, Name: "approval-id-from-request", Bug: "an approvalId member of the request replaces the trusted approval id",
+		Hint: `scenario gateway: a publication whose request carries a top-level "approvalId" of a valid approval and no trusted one, expecting deny envelope_extra_key`},
+	{Fault: FaultEffectOnDeny, Name: "effect-on-deny", Bug: "a draft or publication denied at checks 5a-6e is still appended",
+		Hint: `scenario gateway: a create_draft or publish_summary denied at the argument or approval checks, expecting draftEffects or publicationEffects 0`},
+	{Fault: FaultAuditBeforeDispatch, Name: "audit-before-dispatch", Bug: "the audit event is written before dispatch",
+		Hint: `scenario gateway: an allowed draft or publication, expecting audit effectCount including it (or approvalStateAfter "consumed")`},
+	{Fault: FaultReadByReference, Name: "read-by-reference", Bug: "read returns the stored records, not a copy",
+		Hint: `scenario gateway: a read with tamper true followed by another read, expecting results with the original notes`},
+	{Fault: FaultTextLengthBytes, Name: "text-length-bytes", Bug: "text length is counted in UTF-8 bytes",
+		Hint: `scenario gateway: a text of at most 2000 code points but more than 2000 bytes (for example 1001 × "é"), expecting allow`},
+	{Fault: FaultDenyAll, Name: "deny-all", Bug: "every request is denied with policy_unavailable",
+		Hint: `scenario gateway: any request the policy permits, expecting allow (an allowed control)`},
+	{Fault: FaultDigestNotCanonical, Name: "digest-not-canonical", Bug: "digests are not taken over RFC 8785 canonical JSON",
+		Hint: `scenario gateway: arguments with non-ASCII text, unsorted keys or non-canonical numbers, expecting audit argumentDigest (or a binding) by the canonical digest`},
+	{Fault: FaultResourcePrefixMatch, Name: "resource-prefix-match", Bug: "the resource allowlist matches by prefix",
+		Hint: `scenario gateway: a read of a resource that extends an allowed one (for example "ops/orders/" or "ops/orders-archive"), expecting deny resource_not_allowed`},
 }

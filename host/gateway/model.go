@@ -5,13 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/deskcheck/deskcheck/internal/jsontext"
+	"github.com/deskcheck/deskcheck/internal/jsonx"
 )
 
 // Config is the trusted fixture of one run.
@@ -339,7 +339,7 @@ func (g *gateway) step(n int, s Step) error {
 		id := *s.ApprovalID
 		apid = &id
 	}
-	g.scratch = jsontext.AppendCompact(g.scratch[:0], s.Request)
+	g.scratch = jsonx.Compact(g.scratch[:0], s.Request)
 	g.endLine(n, EventRequest, appendClipped(g.startLine(EventRequest), g.scratch, 160))
 
 	if env.members != nil && g.faults.Has(FaultPrincipalFromRequest) {
@@ -599,14 +599,7 @@ func stringMember(m members, key string) (string, bool) {
 	if !ok || kindOf(raw) != "string" {
 		return "", false
 	}
-	if end, plain := jsontext.ScanString(raw, 0); raw[0] == '"' && end == len(raw) {
-		return jsontext.StringValue(raw, plain), true
-	}
-	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return "", false
-	}
-	return s, true
+	return jsontext.StringToken(raw[jsontext.SkipSpace(raw, 0):])
 }
 
 // decodeArray decodes a JSON array with numbers kept as written.
@@ -614,27 +607,11 @@ func decodeArray(raw []byte) ([]any, error) {
 	if kindOf(raw) != "array" {
 		return nil, errors.New("not a JSON array")
 	}
-	if v, end := parseValue(raw, jsontext.SkipSpace(raw, 0), 0); end >= 0 && jsontext.SkipSpace(raw, end) == len(raw) {
-		return v.([]any), nil
-	}
-	v, err := decodeValue(raw)
+	v, err := jsontext.DecodeUseNumber(raw)
 	if err != nil {
 		return nil, err
 	}
 	return v.([]any), nil
-}
-
-func decodeValue(raw []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, errors.New("trailing data after the JSON value")
-	}
-	return v, nil
 }
 
 // marshal encodes v as compact JSON without HTML escaping.

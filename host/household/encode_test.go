@@ -1,27 +1,13 @@
 package household
 
 import (
-	"bytes"
-	"encoding/json"
 	"math/rand"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/stretchr/testify/require"
-
-	"github.com/deskcheck/deskcheck/internal/jsonx"
 )
-
-// referenceString is how encodeJSON wrote a string before it had its own
-// writer: through a json.Encoder without HTML escaping.
-func referenceString(s string) string {
-	var tmp bytes.Buffer
-	enc := json.NewEncoder(&tmp)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)
-	return strings.TrimSuffix(tmp.String(), "\n")
-}
 
 // referenceStr is the parser's string reader as it was before its fast
 // path: rune by rune into a builder.
@@ -64,14 +50,6 @@ func randomText(rng *rand.Rand) string {
 		b.WriteString(pieces[rng.Intn(len(pieces))])
 	}
 	return b.String()
-}
-
-func TestStringWriterMatchesEncoder(t *testing.T) {
-	rng := rand.New(rand.NewSource(9))
-	for range 20000 {
-		s := randomText(rng)
-		require.Equal(t, referenceString(s), string(jsonx.AppendString(nil, s)), "%q", s)
-	}
 }
 
 func TestStringReaderMatchesReference(t *testing.T) {

@@ -1,20 +1,18 @@
 package household
 
+import "github.com/deskcheck/deskcheck/internal/fault"
+
 // Fault is a deliberate boundary bug the model can be switched into, to
 // measure which boundaries a suite of cases really pins. A model with no
 // fault behaves as the reference; each fault changes one rule and nothing
 // else.
 type Fault uint64
 
-// Faults is a set of faults. The zero value is the correct model; checking
-// a fault is one bit test.
-type Faults uint64
+// Faults is a set of faults. The zero value is the correct model.
+type Faults = fault.Set[Fault]
 
-// Has reports whether f is in the set.
-func (s Faults) Has(f Fault) bool { return s&Faults(f) != 0 }
-
-// With returns the set with f added.
-func (s Faults) With(f Fault) Faults { return s | Faults(f) }
+// FaultInfo names and explains a fault.
+type FaultInfo = fault.Info[Fault]
 
 // The faults.
 const (
@@ -57,40 +55,30 @@ const (
 	FaultDenyAll
 )
 
-// FaultInfo names and explains a fault.
-type FaultInfo struct {
-	Fault Fault
-	Name  string
-	// Bug says what the faulty host does wrong.
-	Bug string
-	// Hint says what a case needs in order to catch the fault.
-	Hint string
-}
-
 // FaultList describes every fault, in declaration order. It is read-only.
 var FaultList = []FaultInfo{
-	{FaultAttemptRecordedAfterAdmission, "attempt-recorded-after-admission", "the attempt is recorded only once admit has authorised it",
-		`scenario household: a decision admit denies (a tool outside given.tools, or an unauthorised household), expecting attempts and toolCalls that include it`},
-	{FaultTraceNotCopied, "trace-not-copied", "the record aliases the live arguments (the trimmed scenario shows)",
-		`scenario household: a valid future_value call whose scenario has surrounding spaces, expecting toolCalls with the untrimmed scenario`},
-	{FaultModelTraceKept, "model-trace-kept", "model-supplied tool_calls / portfolio_writes survive assembly",
-		`scenario household: a final object carrying its own tool_calls or portfolio_writes, expecting result with the recorded tool_calls and portfolio_writes 0`},
-	{FaultHouseholdCheckSkipped, "household-check-skipped", "the household allowlist is not enforced",
-		`scenario household: portfolio.read of a household outside given.households (hh-bose), expecting denied 1 and effects 0`},
-	{FaultSnapshotArgsUnchecked, "snapshot-args-unchecked", "concentration inputs are not compared with the snapshot",
-		`scenario household: a read, then concentration with an input that differs from the snapshot, expecting statuses with invalid`},
-	{FaultSnapshotCompareNumeric, "snapshot-compare-numeric", `concentration inputs are compared as numbers (48000000.0 accepted, "48000000" refused)`,
-		`scenario household: a read, then concentration with 48000000.0 or "48000000" as equity_inr, expecting statuses or observations`},
-	{FaultDeadlineAfterOnly, "deadline-after-only", "the deadline is not checked before a model request",
-		`scenario household: latencies and toolSeconds that reach deadlineSeconds after a tool runs, expecting modelCalls without a further request`},
-	{FaultLateResponseAccepted, "late-response-accepted", "the deadline is not checked after a response",
-		`scenario household: a latency that carries the clock to or past deadlineSeconds on a valid response, expecting outcome deadline_exceeded`},
-	{FaultInternalErrorLeaked, "internal-error-leaked", "the worker's error text becomes the policy code",
-		`scenario household: given.timeouts naming a tool that is then called validly, expecting policyCode TOOL_UNAVAILABLE or resultExcludes "workers/"`},
-	{FaultRuntimeOutcomeClaimable, "runtime-outcome-claimable", "the model may declare unavailable, step_limit, deadline_exceeded or parser_failure",
-		`scenario household: a final decision with outcome unavailable (or another runtime outcome), expecting outcome parser_failure`},
-	{FaultStepLimitOffByOne, "step-limit-off-by-one", "one decision more than maxDecisions is processed",
-		`scenario household: more than maxDecisions responses without an earlier final one, expecting outcome step_limit and decisions equal to maxDecisions`},
-	{FaultDenyAll, "deny-all", "every attempt is denied: a host that refuses everything",
-		`scenario household: a permitted tool call that runs, expecting effects 1 (or statuses with ok)`},
+	{Fault: FaultAttemptRecordedAfterAdmission, Name: "attempt-recorded-after-admission", Bug: "the attempt is recorded only once admit has authorised it",
+		Hint: `scenario household: a decision admit denies (a tool outside given.tools, or an unauthorised household), expecting attempts and toolCalls that include it`},
+	{Fault: FaultTraceNotCopied, Name: "trace-not-copied", Bug: "the record aliases the live arguments (the trimmed scenario shows)",
+		Hint: `scenario household: a valid future_value call whose scenario has surrounding spaces, expecting toolCalls with the untrimmed scenario`},
+	{Fault: FaultModelTraceKept, Name: "model-trace-kept", Bug: "model-supplied tool_calls / portfolio_writes survive assembly",
+		Hint: `scenario household: a final object carrying its own tool_calls or portfolio_writes, expecting result with the recorded tool_calls and portfolio_writes 0`},
+	{Fault: FaultHouseholdCheckSkipped, Name: "household-check-skipped", Bug: "the household allowlist is not enforced",
+		Hint: `scenario household: portfolio.read of a household outside given.households (hh-bose), expecting denied 1 and effects 0`},
+	{Fault: FaultSnapshotArgsUnchecked, Name: "snapshot-args-unchecked", Bug: "concentration inputs are not compared with the snapshot",
+		Hint: `scenario household: a read, then concentration with an input that differs from the snapshot, expecting statuses with invalid`},
+	{Fault: FaultSnapshotCompareNumeric, Name: "snapshot-compare-numeric", Bug: `concentration inputs are compared as numbers (48000000.0 accepted, "48000000" refused)`,
+		Hint: `scenario household: a read, then concentration with 48000000.0 or "48000000" as equity_inr, expecting statuses or observations`},
+	{Fault: FaultDeadlineAfterOnly, Name: "deadline-after-only", Bug: "the deadline is not checked before a model request",
+		Hint: `scenario household: latencies and toolSeconds that reach deadlineSeconds after a tool runs, expecting modelCalls without a further request`},
+	{Fault: FaultLateResponseAccepted, Name: "late-response-accepted", Bug: "the deadline is not checked after a response",
+		Hint: `scenario household: a latency that carries the clock to or past deadlineSeconds on a valid response, expecting outcome deadline_exceeded`},
+	{Fault: FaultInternalErrorLeaked, Name: "internal-error-leaked", Bug: "the worker's error text becomes the policy code",
+		Hint: `scenario household: given.timeouts naming a tool that is then called validly, expecting policyCode TOOL_UNAVAILABLE or resultExcludes "workers/"`},
+	{Fault: FaultRuntimeOutcomeClaimable, Name: "runtime-outcome-claimable", Bug: "the model may declare unavailable, step_limit, deadline_exceeded or parser_failure",
+		Hint: `scenario household: a final decision with outcome unavailable (or another runtime outcome), expecting outcome parser_failure`},
+	{Fault: FaultStepLimitOffByOne, Name: "step-limit-off-by-one", Bug: "one decision more than maxDecisions is processed",
+		Hint: `scenario household: more than maxDecisions responses without an earlier final one, expecting outcome step_limit and decisions equal to maxDecisions`},
+	{Fault: FaultDenyAll, Name: "deny-all", Bug: "every attempt is denied: a host that refuses everything",
+		Hint: `scenario household: a permitted tool call that runs, expecting effects 1 (or statuses with ok)`},
 }

@@ -254,14 +254,8 @@ func (r *run) loop() *Result {
 		r.note(EventBudget, "decisions "+itoa(r.taken)+" < budget "+itoa(r.cfg.MaxDecisions))
 
 		// 2. The clock, before asking the model.
-		if r.faults.Has(FaultDeadlineAfterOnly) {
-			r.noteLine(EventClock, r.line("clock ").secs(r.elapsed).str(": not checked before the request"))
-		} else if r.elapsed >= r.cfg.DeadlineSeconds {
-			r.noteLine(EventClock, r.line("clock ").secs(r.elapsed).str(" ≥ deadline ").secs(r.cfg.DeadlineSeconds).str(": no time left to ask the model"))
-			r.diagnostics = append(r.diagnostics, diagDeadline)
+		if r.pastDeadline(FaultDeadlineAfterOnly, "before the request", "no time left to ask the model", "the model is asked") {
 			return r.runtimeEnd(DeadlineExceeded, "the deadline passed before a model request")
-		} else {
-			r.noteLine(EventClock, r.line("clock ").secs(r.elapsed).str(" < deadline ").secs(r.cfg.DeadlineSeconds).str(": the model is asked"))
 		}
 
 		// 3. One model request.
@@ -276,14 +270,8 @@ func (r *run) loop() *Result {
 		r.noteLine(EventRequest, r.line("model request ").num(r.modelCalls).str(" took ").secs(latency))
 
 		// 4. The clock, after the response.
-		if r.faults.Has(FaultLateResponseAccepted) {
-			r.noteLine(EventClock, r.line("clock ").secs(r.elapsed).str(": not checked after the response"))
-		} else if r.elapsed >= r.cfg.DeadlineSeconds {
-			r.noteLine(EventClock, r.line("clock ").secs(r.elapsed).str(" ≥ deadline ").secs(r.cfg.DeadlineSeconds).str(": the response is late and discarded unparsed"))
-			r.diagnostics = append(r.diagnostics, diagDeadline)
+		if r.pastDeadline(FaultLateResponseAccepted, "after the response", "the response is late and discarded unparsed", "the response is in time") {
 			return r.runtimeEnd(DeadlineExceeded, "the deadline passed while the model answered")
-		} else {
-			r.noteLine(EventClock, r.line("clock ").secs(r.elapsed).str(" < deadline ").secs(r.cfg.DeadlineSeconds).str(": the response is in time"))
 		}
 
 		// 5. The response is a decision.
@@ -354,6 +342,24 @@ func (r *run) loop() *Result {
 			return r.runtimeEnd(Unavailable, "the "+name+" worker timed out")
 		}
 	}
+}
+
+// pastDeadline is one of the two checks of the clock against the deadline
+// (before a model request, after a response), which fault switches off:
+// it narrates the check, where it is made and what follows, and reports
+// whether the deadline has passed, with its diagnostic added.
+func (r *run) pastDeadline(fault Fault, where, late, inTime string) bool {
+	switch {
+	case r.faults.Has(fault):
+		r.noteLine(EventClock, r.line("clock ").secs(r.elapsed).str(": not checked ").str(where))
+		return false
+	case r.elapsed >= r.cfg.DeadlineSeconds:
+		r.noteLine(EventClock, r.line("clock ").secs(r.elapsed).str(" ≥ deadline ").secs(r.cfg.DeadlineSeconds).str(": ").str(late))
+		r.diagnostics = append(r.diagnostics, diagDeadline)
+		return true
+	}
+	r.noteLine(EventClock, r.line("clock ").secs(r.elapsed).str(" < deadline ").secs(r.cfg.DeadlineSeconds).str(": ").str(inTime))
+	return false
 }
 
 // next returns the next scripted response and its latency.

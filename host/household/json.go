@@ -7,9 +7,9 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
-	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/deskcheck/deskcheck/internal/jsontext"
 	"github.com/deskcheck/deskcheck/internal/jsonx"
 	"github.com/deskcheck/deskcheck/internal/pyrepr"
 )
@@ -312,27 +312,6 @@ func (p *parser) number() (any, error) {
 	return json.Number(lit), nil
 }
 
-func hex4(s string) (rune, bool) {
-	if len(s) < 4 {
-		return 0, false
-	}
-	var r rune
-	for i := 0; i < 4; i++ {
-		c := s[i]
-		switch {
-		case c >= '0' && c <= '9':
-			r = r<<4 | rune(c-'0')
-		case c >= 'a' && c <= 'f':
-			r = r<<4 | rune(c-'a'+10)
-		case c >= 'A' && c <= 'F':
-			r = r<<4 | rune(c-'A'+10)
-		default:
-			return 0, false
-		}
-	}
-	return r, true
-}
-
 // str reads a string starting at its opening quote.
 func (p *parser) str() (any, error) {
 	p.i++ // '"'
@@ -382,49 +361,28 @@ func (p *parser) str() (any, error) {
 	}
 }
 
+// escape reads the escape at p.s[p.i] into b. A surrogate escape that is
+// not half of a pair is an error in strict mode and U+FFFD otherwise.
 func (p *parser) escape(b *strings.Builder) error {
-	if p.i+1 >= len(p.s) {
-		return p.errorf("unterminated escape")
-	}
-	e := p.s[p.i+1]
-	p.i += 2
-	switch e {
-	case '"', '\\', '/':
-		b.WriteByte(e)
-	case 'b':
-		b.WriteByte('\b')
-	case 'f':
-		b.WriteByte('\f')
-	case 'n':
-		b.WriteByte('\n')
-	case 'r':
-		b.WriteByte('\r')
-	case 't':
-		b.WriteByte('\t')
-	case 'u':
-		r, ok := hex4(p.s[p.i:])
-		if !ok {
+	r, end := jsontext.ReadEscape(p.s, p.i)
+	if end < 0 {
+		if p.i+1 >= len(p.s) {
+			return p.errorf("unterminated escape")
+		}
+		p.i += 2
+		if p.s[p.i-1] == 'u' {
 			return p.errorf("invalid \\u escape")
 		}
-		p.i += 4
-		if !utf16.IsSurrogate(r) {
-			b.WriteRune(r)
-			return nil
-		}
-		if r < 0xDC00 && strings.HasPrefix(p.s[p.i:], `\u`) {
-			if r2, ok := hex4(p.s[p.i+2:]); ok && r2 >= 0xDC00 && r2 <= 0xDFFF {
-				p.i += 6
-				b.WriteRune(utf16.DecodeRune(r, r2))
-				return nil
-			}
-		}
+		return p.errorf("invalid escape")
+	}
+	p.i = end
+	if jsontext.IsSurrogate(r) {
 		if p.strict {
 			return p.errorf("lone surrogate escape")
 		}
-		b.WriteRune(utf8.RuneError)
-	default:
-		return p.errorf("invalid escape")
+		r = utf8.RuneError
 	}
+	b.WriteRune(r)
 	return nil
 }
 
@@ -477,11 +435,7 @@ func appendJSON(b []byte, v any) []byte {
 	case *object:
 		b = append(b, '{')
 		for i, m := range t.members {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = jsonx.AppendString(b, m.key)
-			b = append(b, ':')
+			b = jsonx.AppendKey(b, i, m.key)
 			b = appendJSON(b, m.val)
 		}
 		return append(b, '}')

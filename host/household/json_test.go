@@ -144,33 +144,30 @@ func TestJSONEqual(t *testing.T) {
 	}
 }
 
-func TestPyFloat(t *testing.T) {
+// TestFloatNumber: the numbers the model computes are written as Python
+// writes them (pyrepr holds the rule and its tests), as valid JSON that
+// reads back to the same double; a non-finite number has no JSON form.
+func TestFloatNumber(t *testing.T) {
 	tests := []struct {
 		name string
 		x    float64
 		want string
 	}{
 		{"whole", 50, "50.0"},
-		{"fraction", 2.5, "2.5"},
-		{"negative zero", math.Copysign(0, -1), "-0.0"},
-		{"zero", 0, "0.0"},
-		{"small positional", 0.0001, "0.0001"},
-		{"small exponent", 0.00001, "1e-05"},
-		{"many digits", 1.0 / 3000000, "3.3333333333333335e-07"},
-		{"binary fraction", math.Nextafter(0.3, 1), "0.30000000000000004"},
-		{"large positional", 1e12, "1000000000000.0"},
-		{"large exponent", 1e16, "1e+16"},
-		{"large exponent with digits", 1.5e20, "1.5e+20"},
 		{"article value", 3345563.94, "3345563.94"},
 		{"concentration", 0.4, "0.4"},
-		{"negative", -7.25, "-7.25"},
+		{"small exponent", 0.00001, "1e-05"},
+		{"large exponent", 1e16, "1e+16"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			assert.Equal(t, tc.want, pyFloat(tc.x))
+			assert.Equal(t, json.Number(tc.want), floatNumber(tc.x))
 			var back float64
 			require.NoError(t, json.Unmarshal([]byte(tc.want), &back), "valid JSON number")
 			assert.Equal(t, tc.x, back)
 		})
+	}
+	for _, x := range []float64{math.Inf(1), math.Inf(-1), math.NaN()} {
+		assert.Panics(t, func() { floatNumber(x) }, "%v", x)
 	}
 }

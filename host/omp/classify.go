@@ -37,10 +37,11 @@ var permissionWord = regexp.MustCompile(`\b(EPERM|EACCES|EROFS)\b`)
 // EACCES or EROFS, exactly. Any other error object is permission-denied when
 // its message holds one of those words, case-sensitive and word-bounded.
 // Wrapped errors are not unwrapped: the host looks at the thrown object only.
-func IsPermissionDenied(v any) bool { return Faults(0).IsPermissionDenied(v) }
+func IsPermissionDenied(v any) bool { return IsPermissionDeniedWith(0, v) }
 
-// IsPermissionDenied classifies v as the host would with the faults in s.
-func (s Faults) IsPermissionDenied(v any) bool {
+// IsPermissionDeniedWith classifies v as the host would with the faults in
+// s.
+func IsPermissionDeniedWith(s Faults, v any) bool {
 	err, ok := v.(error)
 	if !ok || err == nil {
 		return false

@@ -98,7 +98,7 @@ func (f *Fallbacks) WriteFile(ctx context.Context, dst string, content []byte, w
 		}
 		var cause error
 		switch {
-		case f.Faults.IsPermissionDenied(err):
+		case IsPermissionDeniedWith(f.Faults, err):
 			cause = err
 		case attempt > 0 || !IsENOENT(err):
 			return err
@@ -107,7 +107,7 @@ func (f *Fallbacks) WriteFile(ctx context.Context, dst string, content []byte, w
 			if mkErr == nil {
 				continue
 			}
-			if !f.Faults.IsPermissionDenied(mkErr) {
+			if !IsPermissionDeniedWith(f.Faults, mkErr) {
 				return err
 			}
 			cause = mkErr

@@ -1,20 +1,18 @@
 package omp
 
+import "github.com/deskcheck/deskcheck/internal/fault"
+
 // Fault is a deliberate boundary bug the model can be switched into, to
 // measure which boundaries a suite of cases really pins. A model with no
 // fault behaves as the reference; each fault changes one rule and nothing
 // else.
 type Fault uint64
 
-// Faults is a set of faults. The zero value is the correct model; checking
-// a fault is one bit test.
-type Faults uint64
+// Faults is a set of faults. The zero value is the correct model.
+type Faults = fault.Set[Fault]
 
-// Has reports whether f is in the set.
-func (s Faults) Has(f Fault) bool { return s&Faults(f) != 0 }
-
-// With returns the set with f added.
-func (s Faults) With(f Fault) Faults { return s | Faults(f) }
+// FaultInfo names and explains a fault.
+type FaultInfo = fault.Info[Fault]
 
 // The faults.
 const (
@@ -81,60 +79,50 @@ const (
 	FaultDenyAll
 )
 
-// FaultInfo names and explains a fault.
-type FaultInfo struct {
-	Fault Fault
-	Name  string
-	// Bug says what the faulty host does wrong.
-	Bug string
-	// Hint says what a case needs in order to catch the fault.
-	Hint string
-}
-
 // FaultList describes every fault, in declaration order.
 var FaultList = []FaultInfo{
-	{FaultApprovalRemembered, "approval-remembered", "an approval is remembered for later calls",
-		`scenario wrapper: given.repeat ≥ 2 with an approving first choice, expecting prompts equal to repeat`},
-	{FaultAutoApproveOverridesUserDeny, "auto-approve-overrides-user-deny", "autoApprove overrides a user deny",
-		`scenario wrapper: given.autoApprove true and userPolicies {"<tool>": "deny"}, expecting outcome throw and errorIncludes "blocked by user policy"`},
-	{FaultAutoApproveIgnored, "auto-approve-ignored", "autoApprove does not force yolo",
-		`scenario wrapper: given.autoApprove true, mode always-ask, ui false, expecting outcome return and effects 1`},
-	{FaultDismissApproves, "dismiss-approves", "a dismissed dialog approves",
-		`scenario wrapper: given.choices [null] in always-ask, expecting outcome throw and effects 0`},
-	{FaultOnlyDenyDenies, "only-deny-denies", "any answer other than Deny approves",
-		`scenario wrapper: given.choices with an answer that is neither Approve nor Deny (null, or another word), expecting outcome throw`},
-	{FaultRPCCancelApproves, "rpc-cancel-approves", "an RPC cancel approves",
-		`scenario wrapper: given.ui "rpc" and choices [null], expecting outcome throw and effects 0`},
-	{FaultNoUIAllows, "no-ui-allows", "a required prompt without a UI is allowed",
-		`scenario wrapper: given.ui false with a call that needs approval, expecting outcome throw and errorIncludes "requires approval"`},
-	{FaultOriginalDenySkipped, "original-deny-skipped", "the deny check on the original input is skipped",
-		`scenario wrapper: a tool deny (approval {"policy": "deny"}) with a revise block, expecting toolCalls 0`},
-	{FaultToolCallBeforeDeny, "tool-call-before-deny", "tool_call is emitted before the deny check",
-		`scenario wrapper: a deny (tool or user policy), expecting toolCalls 0`},
-	{FaultAutoApproveIgnoresUserPolicies, "auto-approve-ignores-user-policies", "user policies are ignored under autoApprove",
-		`scenario wrapper: given.autoApprove true with userPolicies deny or prompt, expecting the call refused`},
-	{FaultSafetyChecksAutoAcknowledged, "safety-checks-auto-acknowledged", "provider safety checks are acknowledged by yolo or an allow policy",
-		`scenario wrapper: given.safetyCheck in yolo or under an allow policy with ui false, expecting outcome throw and errorIncludes "pending provider safety checks"`},
-	{FaultSafetyApprovalNotRecorded, "safety-approval-not-recorded", "providerSafetyApproved is never set",
-		`scenario wrapper: given.safetyCheck and choices ["Approve"], expecting providerSafetyApproved true`},
-	{FaultSafetyLinesMissing, "safety-lines-missing", "safety-check lines are missing from the prompt",
-		`scenario wrapper: given.safetyCheck with a message and a UI, expecting promptIncludes that message`},
-	{FaultFallbackSucceedsWithoutHandlers, "fallback-succeeds-without-handlers", "a fallback without handlers reports success",
-		`scenario fallback: a failing write with no handlers, expecting outcome throw-same-error`},
-	{FaultFallbackRetries, "fallback-retries", "the fallback retries the writer",
-		`scenario fallback: a failing write with no handlers, expecting primitiveAttempts 1`},
-	{FaultClassifierMessageFirst, "classifier-message-first", "the classifier reads the message before the code",
-		`scenario classify-error: a non-permission code (ENOENT) with EACCES in the message, expecting permissionDenied false`},
-	{FaultClassifierIgnoresMessage, "classifier-ignores-message", "the classifier ignores the message",
-		`scenario classify-error: no code and "EACCES: …" as the message, expecting permissionDenied true`},
-	{FaultUserDenyToolText, "user-deny-tool-text", "the tool-policy deny text is used for user denies",
-		`scenario wrapper: a user deny, expecting errorIncludes "blocked by user policy"`},
-	{FaultRevisionIgnored, "revision-ignored", "the executor runs the original input, not the revision",
-		`scenario wrapper: given.revise on a call that runs, expecting input equal to the revised object`},
-	{FaultApproveCaseInsensitive, "approve-case-insensitive", `"approve" in any letter case approves`,
-		`scenario wrapper: given.choices ["approve"] (lower case), expecting outcome throw and effects 0`},
-	{FaultYoloUserAllowBeatsToolPrompt, "yolo-user-allow-beats-tool-prompt", "in yolo a user allow beats a tool's explicit prompt",
-		`scenario wrapper: mode yolo, approval {"policy": "prompt"}, userPolicies {"<tool>": "allow"}, ui false, expecting outcome throw`},
-	{FaultDenyAll, "deny-all", "every call is refused as blocked by policy",
-		`scenario wrapper: any call the host lets run (mode yolo, say), expecting outcome return and effects 1`},
+	{Fault: FaultApprovalRemembered, Name: "approval-remembered", Bug: "an approval is remembered for later calls",
+		Hint: `scenario wrapper: given.repeat ≥ 2 with an approving first choice, expecting prompts equal to repeat`},
+	{Fault: FaultAutoApproveOverridesUserDeny, Name: "auto-approve-overrides-user-deny", Bug: "autoApprove overrides a user deny",
+		Hint: `scenario wrapper: given.autoApprove true and userPolicies {"<tool>": "deny"}, expecting outcome throw and errorIncludes "blocked by user policy"`},
+	{Fault: FaultAutoApproveIgnored, Name: "auto-approve-ignored", Bug: "autoApprove does not force yolo",
+		Hint: `scenario wrapper: given.autoApprove true, mode always-ask, ui false, expecting outcome return and effects 1`},
+	{Fault: FaultDismissApproves, Name: "dismiss-approves", Bug: "a dismissed dialog approves",
+		Hint: `scenario wrapper: given.choices [null] in always-ask, expecting outcome throw and effects 0`},
+	{Fault: FaultOnlyDenyDenies, Name: "only-deny-denies", Bug: "any answer other than Deny approves",
+		Hint: `scenario wrapper: given.choices with an answer that is neither Approve nor Deny (null, or another word), expecting outcome throw`},
+	{Fault: FaultRPCCancelApproves, Name: "rpc-cancel-approves", Bug: "an RPC cancel approves",
+		Hint: `scenario wrapper: given.ui "rpc" and choices [null], expecting outcome throw and effects 0`},
+	{Fault: FaultNoUIAllows, Name: "no-ui-allows", Bug: "a required prompt without a UI is allowed",
+		Hint: `scenario wrapper: given.ui false with a call that needs approval, expecting outcome throw and errorIncludes "requires approval"`},
+	{Fault: FaultOriginalDenySkipped, Name: "original-deny-skipped", Bug: "the deny check on the original input is skipped",
+		Hint: `scenario wrapper: a tool deny (approval {"policy": "deny"}) with a revise block, expecting toolCalls 0`},
+	{Fault: FaultToolCallBeforeDeny, Name: "tool-call-before-deny", Bug: "tool_call is emitted before the deny check",
+		Hint: `scenario wrapper: a deny (tool or user policy), expecting toolCalls 0`},
+	{Fault: FaultAutoApproveIgnoresUserPolicies, Name: "auto-approve-ignores-user-policies", Bug: "user policies are ignored under autoApprove",
+		Hint: `scenario wrapper: given.autoApprove true with userPolicies deny or prompt, expecting the call refused`},
+	{Fault: FaultSafetyChecksAutoAcknowledged, Name: "safety-checks-auto-acknowledged", Bug: "provider safety checks are acknowledged by yolo or an allow policy",
+		Hint: `scenario wrapper: given.safetyCheck in yolo or under an allow policy with ui false, expecting outcome throw and errorIncludes "pending provider safety checks"`},
+	{Fault: FaultSafetyApprovalNotRecorded, Name: "safety-approval-not-recorded", Bug: "providerSafetyApproved is never set",
+		Hint: `scenario wrapper: given.safetyCheck and choices ["Approve"], expecting providerSafetyApproved true`},
+	{Fault: FaultSafetyLinesMissing, Name: "safety-lines-missing", Bug: "safety-check lines are missing from the prompt",
+		Hint: `scenario wrapper: given.safetyCheck with a message and a UI, expecting promptIncludes that message`},
+	{Fault: FaultFallbackSucceedsWithoutHandlers, Name: "fallback-succeeds-without-handlers", Bug: "a fallback without handlers reports success",
+		Hint: `scenario fallback: a failing write with no handlers, expecting outcome throw-same-error`},
+	{Fault: FaultFallbackRetries, Name: "fallback-retries", Bug: "the fallback retries the writer",
+		Hint: `scenario fallback: a failing write with no handlers, expecting primitiveAttempts 1`},
+	{Fault: FaultClassifierMessageFirst, Name: "classifier-message-first", Bug: "the classifier reads the message before the code",
+		Hint: `scenario classify-error: a non-permission code (ENOENT) with EACCES in the message, expecting permissionDenied false`},
+	{Fault: FaultClassifierIgnoresMessage, Name: "classifier-ignores-message", Bug: "the classifier ignores the message",
+		Hint: `scenario classify-error: no code and "EACCES: …" as the message, expecting permissionDenied true`},
+	{Fault: FaultUserDenyToolText, Name: "user-deny-tool-text", Bug: "the tool-policy deny text is used for user denies",
+		Hint: `scenario wrapper: a user deny, expecting errorIncludes "blocked by user policy"`},
+	{Fault: FaultRevisionIgnored, Name: "revision-ignored", Bug: "the executor runs the original input, not the revision",
+		Hint: `scenario wrapper: given.revise on a call that runs, expecting input equal to the revised object`},
+	{Fault: FaultApproveCaseInsensitive, Name: "approve-case-insensitive", Bug: `"approve" in any letter case approves`,
+		Hint: `scenario wrapper: given.choices ["approve"] (lower case), expecting outcome throw and effects 0`},
+	{Fault: FaultYoloUserAllowBeatsToolPrompt, Name: "yolo-user-allow-beats-tool-prompt", Bug: "in yolo a user allow beats a tool's explicit prompt",
+		Hint: `scenario wrapper: mode yolo, approval {"policy": "prompt"}, userPolicies {"<tool>": "allow"}, ui false, expecting outcome throw`},
+	{Fault: FaultDenyAll, Name: "deny-all", Bug: "every call is refused as blocked by policy",
+		Hint: `scenario wrapper: any call the host lets run (mode yolo, say), expecting outcome return and effects 1`},
 }

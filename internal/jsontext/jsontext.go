@@ -1,16 +1,21 @@
-// Package jsontext holds the small strict JSON scanners that the host
-// families' fast readers share: they find where a token or a value ends in
-// a byte slice without decoding it and without reflection, and answer -1
-// (or false) for anything that is not well-formed JSON they fully
-// understand, so that a caller can fall back to encoding/json and get its
-// value or message. Nothing here recurses deeper than MaxDepth.
+// Package jsontext holds the small strict JSON readers that the host
+// families' fast paths share: scanners that find where a token or a value
+// ends in a byte slice without decoding it, walkers over the members of an
+// object and the elements of an array, and decoders of escapes, strings,
+// integers and whole values, all without reflection. Each answers -1 (or
+// false) for anything that is not well-formed JSON it fully understands,
+// so that a caller can fall back to encoding/json and get its value or
+// message. Nothing here recurses deeper than MaxDepth.
 package jsontext
 
 import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
+	"io"
 	"slices"
+	"strconv"
 	"unicode/utf8"
 )
 
@@ -280,9 +285,117 @@ func StringValue(tok []byte, plain bool) string {
 	if plain {
 		return string(tok[1 : len(tok)-1])
 	}
+	if s, ok := Unescape(tok[1:len(tok)-1], true); ok {
+		return s
+	}
 	var s string
 	_ = json.Unmarshal(tok, &s) // a valid token always decodes
 	return s
+}
+
+// StringToken returns the value of tok, a JSON string token that may be
+// followed by whitespace, as json.Unmarshal into a string gives it; ok is
+// false for anything else.
+func StringToken(tok []byte) (string, bool) {
+	if len(tok) == 0 || tok[0] != '"' {
+		return "", false
+	}
+	if end, plain := ScanString(tok, 0); end == len(tok) {
+		return StringValue(tok, plain), true
+	}
+	var s string
+	return s, json.Unmarshal(tok, &s) == nil
+}
+
+// ReadEscape reads the escape sequence at s[i] == '\\' of a JSON string
+// and returns the code point it stands for and the index after it, or end
+// -1 when it is not a valid escape. A \u escape of a high surrogate
+// followed by a \u escape of a low one reads as the pair's code point; any
+// other surrogate escape reads as the surrogate alone (0xD800 to 0xDFFF),
+// for the caller to refuse or replace as its reference does.
+func ReadEscape[S ~string | ~[]byte](s S, i int) (r rune, end int) {
+	if i+1 >= len(s) {
+		return 0, -1
+	}
+	switch e := s[i+1]; e {
+	case '"', '\\', '/':
+		return rune(e), i + 2
+	case 'b':
+		return '\b', i + 2
+	case 'f':
+		return '\f', i + 2
+	case 'n':
+		return '\n', i + 2
+	case 'r':
+		return '\r', i + 2
+	case 't':
+		return '\t', i + 2
+	case 'u':
+		r, ok := hex4(s, i+2)
+		if !ok {
+			return 0, -1
+		}
+		if 0xD800 <= r && r < 0xDC00 && i+7 < len(s) && s[i+6] == '\\' && s[i+7] == 'u' {
+			if lo, ok := hex4(s, i+8); ok && 0xDC00 <= lo && lo < 0xE000 {
+				return 0x10000 + (r-0xD800)<<10 + (lo - 0xDC00), i + 12
+			}
+		}
+		return r, i + 6
+	}
+	return 0, -1
+}
+
+// hex4 reads four hexadecimal digits at s[i].
+func hex4[S ~string | ~[]byte](s S, i int) (rune, bool) {
+	if i < 0 || i+4 > len(s) {
+		return 0, false
+	}
+	var r rune
+	for k := i; k < i+4; k++ {
+		switch c := s[k]; {
+		case '0' <= c && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case 'a' <= c && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case 'A' <= c && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
+}
+
+// IsSurrogate reports whether r is a UTF-16 surrogate, which ReadEscape
+// returns for an escape that is not half of a pair.
+func IsSurrogate(r rune) bool { return 0xD800 <= r && r < 0xE000 }
+
+// Unescape decodes content, the text between the quotes of a JSON string
+// token that has escapes, as encoding/json does (utf8Checked) or as gjson
+// does, where the two agree: with utf8Checked the content must be valid
+// UTF-8 (encoding/json replaces invalid bytes, gjson keeps them), and no
+// escape may be a surrogate outside a pair (the two decode those
+// differently). ok is false otherwise, for the library to decode.
+func Unescape[S ~string | ~[]byte](content S, utf8Checked bool) (string, bool) {
+	if utf8Checked && !utf8.ValidString(string(content)) {
+		return "", false
+	}
+	out := make([]byte, 0, len(content))
+	for i := 0; i < len(content); {
+		c := content[i]
+		if c != '\\' {
+			out = append(out, c)
+			i++
+			continue
+		}
+		r, end := ReadEscape(content, i)
+		if end < 0 || IsSurrogate(r) {
+			return "", false
+		}
+		out = utf8.AppendRune(out, r)
+		i = end
+	}
+	return string(out), true
 }
 
 // Member is one member of a JSON object: its key (decoded) and its value
@@ -393,11 +506,49 @@ func WholeValue(raw []byte) bool {
 	return end >= 0 && SkipSpace(raw, end) == len(raw)
 }
 
+// WholeObject walks raw as one object with optional surrounding whitespace,
+// calling f as EachMember does. It reports whether raw is such an object
+// and f read every member.
+func WholeObject(raw []byte, f func(keyTok []byte, plain bool, start int) int) bool {
+	end := EachMember(raw, SkipSpace(raw, 0), f)
+	return end >= 0 && SkipSpace(raw, end) == len(raw)
+}
+
+// WholeArray walks raw as one array with optional surrounding whitespace,
+// calling f as EachElement does. It reports whether raw is such an array
+// and f read every element.
+func WholeArray(raw []byte, f func(start int) int) bool {
+	end := EachElement(raw, SkipSpace(raw, 0), f)
+	return end >= 0 && SkipSpace(raw, end) == len(raw)
+}
+
+// Int reads raw as one JSON integer literal (no fraction, no exponent) with
+// optional surrounding whitespace that fits an int; ok is false for
+// anything else.
+func Int(raw []byte) (int, bool) {
+	i := SkipSpace(raw, 0)
+	end := ScanNumber(raw, i)
+	if end < 0 || SkipSpace(raw, end) != len(raw) {
+		return 0, false
+	}
+	for _, c := range raw[i:end] {
+		if c == '.' || c == 'e' || c == 'E' {
+			return 0, false
+		}
+	}
+	n, err := strconv.Atoi(string(raw[i:end]))
+	if err != nil {
+		return 0, false
+	}
+	return n, true
+}
+
 // EachMember walks the object at b[i] == '{'. For each member it calls f
-// with the key's token (quotes included, and whether its bytes between the
-// quotes are its value) and where the value starts; f reads the value and
-// returns where it ends, or -1 to stop. EachMember returns the index after
-// the object, or -1 when the object is not valid or f stopped.
+// with the key's token (the slice of b from its opening quote to its
+// closing one, and whether its bytes between the quotes are its value) and
+// where the value starts; f reads the value and returns where it ends, or
+// -1 to stop. EachMember returns the index after the object, or -1 when
+// the object is not valid or f stopped.
 func EachMember(b []byte, i int, f func(keyTok []byte, plain bool, start int) int) int {
 	if i >= len(b) || b[i] != '{' {
 		return -1
@@ -474,47 +625,146 @@ func PlainString(tok []byte) (string, bool) {
 	return string(tok[1 : len(tok)-1]), true
 }
 
-// AppendCompact appends a valid JSON text without the whitespace outside
-// its strings, which is all json.Compact changes in valid JSON. Strings
-// and runs of other bytes are copied whole.
-func AppendCompact(dst, src []byte) []byte {
-	for i := 0; i < len(src); {
-		switch c := src[i]; {
-		case c == '"':
-			end := StringEnd(src, i)
-			dst = append(dst, src[i:end]...)
-			i = end
-		case IsSpace(c):
-			i++
-		default:
-			j := i + 1
-			for j < len(src) && src[j] != '"' && !IsSpace(src[j]) {
-				j++
-			}
-			dst = append(dst, src[i:j]...)
-			i = j
-		}
-	}
-	return dst
+// Decode decodes raw, one JSON value with optional surrounding whitespace,
+// as json.Unmarshal into an any does: objects as map[string]any, arrays as
+// []any (never nil), numbers as float64. ok is false where it cannot: raw
+// is not one valid value, nests deeper than MaxDepth, or holds a number
+// beyond a float64 (where Unmarshal fails). Callers then decode with
+// encoding/json, so a value or an error is always the one it gives.
+func Decode(raw []byte) (any, bool) {
+	d := decoder{b: raw}
+	return d.whole()
 }
 
-// StringEnd returns the index after the string that starts at b[i] in valid
-// JSON: after the first quote not escaped by an odd run of backslashes.
-func StringEnd(b []byte, i int) int {
-	j := i + 1
-	for {
-		q := bytes.IndexByte(b[j:], '"')
-		if q < 0 {
-			return len(b)
-		}
-		q += j
-		k := q
-		for k > i+1 && b[k-1] == '\\' {
-			k--
-		}
-		if (q-k)%2 == 0 {
-			return q + 1
-		}
-		j = q + 1
+// DecodeUseNumber decodes raw, one JSON value with optional surrounding
+// whitespace, as a json.Decoder with UseNumber does (numbers as
+// json.Number literals), and refuses anything after the value. Text the
+// fast reader takes is decoded without reflection; any other goes to the
+// json.Decoder, whose value or error it is.
+func DecodeUseNumber(raw []byte) (any, error) {
+	d := decoder{b: raw, literals: true}
+	if v, ok := d.whole(); ok {
+		return v, nil
 	}
+	return decodeUseNumberJSON(raw)
+}
+
+// decodeUseNumberJSON is DecodeUseNumber through encoding/json alone.
+func decodeUseNumberJSON(raw []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, errors.New("trailing data after the JSON value")
+	}
+	return v, nil
+}
+
+// decoder reads one text for Decode or DecodeUseNumber. The strings it
+// returns are substrings of one copy of the text, made when the first
+// string or literal needs it: one allocation per text instead of one per
+// string.
+type decoder struct {
+	b        []byte
+	s        string
+	literals bool
+}
+
+func (d *decoder) whole() (any, bool) {
+	v, end := d.value(SkipSpace(d.b, 0), 0)
+	return v, end >= 0 && SkipSpace(d.b, end) == len(d.b)
+}
+
+// text returns d.b[i:j] as a string.
+func (d *decoder) text(i, j int) string {
+	if d.s == "" {
+		d.s = string(d.b)
+	}
+	return d.s[i:j]
+}
+
+// str reads the string token at b[i] and returns its value and the index
+// after it, or -1.
+func (d *decoder) str(i int) (string, int) {
+	end, plain := ScanString(d.b, i)
+	if end < 0 {
+		return "", -1
+	}
+	if plain {
+		return d.text(i+1, end-1), end
+	}
+	return StringValue(d.b[i:end], false), end
+}
+
+// value decodes the value at b[i] and returns it and the index after it,
+// or -1.
+func (d *decoder) value(i, depth int) (any, int) {
+	b := d.b
+	if i >= len(b) {
+		return nil, -1
+	}
+	switch c := b[i]; {
+	case c == '"':
+		return d.str(i)
+	case c == '{':
+		if depth >= MaxDepth {
+			return nil, -1
+		}
+		obj := map[string]any{}
+		end := EachMember(b, i, func(keyTok []byte, plain bool, start int) int {
+			var key string
+			if plain {
+				// keyTok is b from the key's opening quote on, cut after
+				// its closing one: its capacity tells where it starts.
+				at := cap(b) - cap(keyTok)
+				key = d.text(at+1, at+len(keyTok)-1)
+			} else {
+				key = StringValue(keyTok, false)
+			}
+			v, end := d.value(start, depth+1)
+			obj[key] = v
+			return end
+		})
+		if end < 0 {
+			return nil, -1
+		}
+		return obj, end
+	case c == '[':
+		if depth >= MaxDepth {
+			return nil, -1
+		}
+		list := []any{}
+		end := EachElement(b, i, func(start int) int {
+			v, end := d.value(start, depth+1)
+			list = append(list, v)
+			return end
+		})
+		if end < 0 {
+			return nil, -1
+		}
+		return list, end
+	case c == '-' || IsDigit(c):
+		end := ScanNumber(b, i)
+		if end < 0 {
+			return nil, -1
+		}
+		if d.literals {
+			return json.Number(d.text(i, end)), end
+		}
+		f, err := strconv.ParseFloat(string(b[i:end]), 64)
+		if err != nil {
+			return nil, -1
+		}
+		return f, end
+	case c == 't':
+		return true, ScanLiteral(b, i, "true")
+	case c == 'f':
+		return false, ScanLiteral(b, i, "false")
+	case c == 'n':
+		return nil, ScanLiteral(b, i, "null")
+	}
+	return nil, -1
 }

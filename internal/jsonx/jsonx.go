@@ -7,10 +7,12 @@
 package jsonx
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -47,37 +49,9 @@ func Append(b []byte, v any) []byte {
 		}
 		return append(b, ']')
 	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		b = append(b, '{')
-		for i, k := range keys {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = AppendString(b, k)
-			b = append(b, ':')
-			b = Append(b, x[k])
-		}
-		return append(b, '}')
+		return AppendObject(b, x, Append)
 	case map[string]string:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		b = append(b, '{')
-		for i, k := range keys {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = AppendString(b, k)
-			b = append(b, ':')
-			b = AppendString(b, x[k])
-		}
-		return append(b, '}')
+		return AppendObject(b, x, AppendString)
 	case json.RawMessage:
 		return append(b, x...)
 	case Appender:
@@ -94,6 +68,34 @@ func Append(b []byte, v any) []byte {
 // reflection.
 type Appender interface {
 	AppendJSON(b []byte) []byte
+}
+
+// AppendObject appends m as encoding/json writes a map, its keys sorted and
+// each value written by value; a nil m is written {}.
+func AppendObject[V any](b []byte, m map[string]V, value func([]byte, V) []byte) []byte {
+	// The keys of a small object fit on the stack.
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	b = append(b, '{')
+	for i, k := range keys {
+		b = AppendKey(b, i, k)
+		b = value(b, m[k])
+	}
+	return append(b, '}')
+}
+
+// AppendKey appends what comes before the value of the i-th member of an
+// object (from 0): a comma after the first, the key as a string and a
+// colon.
+func AppendKey(b []byte, i int, key string) []byte {
+	if i > 0 {
+		b = append(b, ',')
+	}
+	b = AppendString(b, key)
+	return append(b, ':')
 }
 
 // AppendFloat appends a number the way encoding/json writes a float64.
@@ -119,6 +121,28 @@ func AppendFloat(b []byte, f float64) []byte {
 }
 
 const hex = "0123456789abcdef"
+
+// AppendEscape appends the escape of the ASCII byte c in a JSON string, as
+// encoding/json and RFC 8785 write it: \" \\ \b \f \n \r \t, and \u00xx
+// for any other byte (the other control bytes, and <, > and & where HTML
+// is escaped).
+func AppendEscape(dst []byte, c byte) []byte {
+	switch c {
+	case '"', '\\':
+		return append(dst, '\\', c)
+	case '\b':
+		return append(dst, '\\', 'b')
+	case '\f':
+		return append(dst, '\\', 'f')
+	case '\n':
+		return append(dst, '\\', 'n')
+	case '\r':
+		return append(dst, '\\', 'r')
+	case '\t':
+		return append(dst, '\\', 't')
+	}
+	return append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+}
 
 // AppendString appends s as a JSON string, as encoding/json writes it with
 // SetEscapeHTML(false): quotes, backslashes and control characters escaped,
@@ -149,22 +173,7 @@ func appendString(dst []byte, s string, html bool) []byte {
 				continue
 			}
 			dst = append(dst, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				dst = append(dst, '\\', c)
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
-			}
+			dst = AppendEscape(dst, c)
 			i++
 			start = i
 			continue
@@ -210,29 +219,61 @@ func safe8(s string, i int, html bool) bool {
 	return bad == 0
 }
 
-// Compact appends src without the white space outside strings. src must be
-// valid JSON.
+// Compact appends src without the white space outside its strings, which
+// is all json.Compact changes in valid JSON. src must be valid JSON: in
+// other text a string runs to its first unescaped quote or to the end, and
+// the rest is copied but for white space. A string is crossed from quote
+// to quote with IndexByte, which reads long texts many bytes at a time,
+// and the runs between white space are copied whole.
 func Compact[S ~string | ~[]byte](dst []byte, src S) []byte {
-	inString := false
+	switch s := any(src).(type) {
+	case string:
+		return compact(dst, s, strings.IndexByte)
+	case []byte:
+		return compact(dst, s, bytes.IndexByte)
+	case json.RawMessage:
+		return compact(dst, []byte(s), bytes.IndexByte)
+	}
+	return compact(dst, string(src), strings.IndexByte)
+}
+
+// compact is Compact over a string or a byte slice, with that type's
+// IndexByte.
+func compact[T string | []byte](dst []byte, src T, indexByte func(T, byte) int) []byte {
 	start := 0
-	for i := 0; i < len(src); i++ {
-		c := src[i]
-		if inString {
-			switch c {
-			case '\\':
-				i++
-			case '"':
-				inString = false
-			}
-			continue
-		}
-		switch c {
+	for i := 0; i < len(src); {
+		switch src[i] {
 		case '"':
-			inString = true
+			i = stringEnd(src, i, indexByte)
 		case ' ', '\t', '\n', '\r':
 			dst = append(dst, src[start:i]...)
-			start = i + 1
+			i++
+			start = i
+		default:
+			i++
 		}
 	}
 	return append(dst, src[start:]...)
+}
+
+// stringEnd returns the index after the string that starts at s[i] == '"':
+// after the first quote that an odd run of backslashes does not escape, or
+// len(s) when there is none.
+func stringEnd[T string | []byte](s T, i int, indexByte func(T, byte) int) int {
+	j := i + 1
+	for {
+		q := indexByte(s[j:], '"')
+		if q < 0 {
+			return len(s)
+		}
+		q += j
+		k := q
+		for k > i+1 && s[k-1] == '\\' {
+			k--
+		}
+		if (q-k)%2 == 0 {
+			return q + 1
+		}
+		j = q + 1
+	}
 }

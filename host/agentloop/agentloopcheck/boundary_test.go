@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/deskcheck/deskcheck/host/agentloop"
+	"github.com/deskcheck/deskcheck/host/internal/checktest"
 	"github.com/deskcheck/deskcheck/scenario"
 )
 
@@ -95,7 +96,7 @@ func TestBoundary(t *testing.T) {
 			obs, _ := run(t, tt.given, tt.expected, tt.faults...)
 			require.NotNil(t, obs.Boundary)
 			assert.Equal(t, tt.want, *obs.Boundary, tt.reason)
-			p, d := Runner.Script([]byte(tt.given), fields(t, tt.expected))
+			p, d := Runner.Script([]byte(tt.given), checktest.Fields(t, tt.expected))
 			assert.Equal(t, [2]int{tt.want.Permitted, tt.want.Denied}, [2]int{p, d}, "Script agrees with the boundary counts")
 		})
 	}
@@ -105,7 +106,7 @@ func TestBoundary(t *testing.T) {
 // correct model and every fault, Script counts what Boundary counts, and
 // the reference model gives the desk's dimensions.
 func TestScriptMatchesBoundaryOnTheDesk(t *testing.T) {
-	cases := readDesk(t, deskPath)
+	cases := checktest.Desk(t, deskPath)
 	faults := []agentloop.Fault{0}
 	for _, f := range agentloop.FaultList {
 		faults = append(faults, f.Fault)
@@ -115,7 +116,7 @@ func TestScriptMatchesBoundaryOnTheDesk(t *testing.T) {
 	for _, c := range cases {
 		p, d := Runner.Script(c.Given, c.Expected)
 		for _, f := range faults {
-			env := scenario.Env{Faults: uint64(f), Trace: &scenario.Trace{}, Limits: defaultLimits(), Expected: c.Expected}
+			env := scenario.Env{Faults: uint64(f), Trace: &scenario.Trace{}, Limits: checktest.DefaultLimits(Runner), Expected: c.Expected}
 			obs, err := Runner.Run(t.Context(), c.Given, env)
 			require.NoError(t, err)
 			b := obs.Boundary

@@ -21,6 +21,7 @@ package agentloopcheck
 
 import (
 	"github.com/deskcheck/deskcheck/host/agentloop"
+	"github.com/deskcheck/deskcheck/host/internal/adapter"
 	"github.com/deskcheck/deskcheck/scenario"
 )
 
@@ -32,13 +33,5 @@ var Family = scenario.Family{
 		Reference: `designed from the specification (runner-and-household §3), reproducing the four published traces (normal, permissions, budget, invalid) of the "Permission to act" showcase; the original code is unpublished`,
 	},
 	Scenarios: []*scenario.Scenario{Runner},
-	Faults:    faults(),
-}
-
-func faults() []scenario.Fault {
-	out := make([]scenario.Fault, len(agentloop.FaultList))
-	for i, f := range agentloop.FaultList {
-		out[i] = scenario.Fault{Name: f.Name, Bug: f.Bug, Hint: f.Hint, ID: uint64(f.Fault)}
-	}
-	return out
+	Faults:    adapter.Faults(agentloop.FaultList),
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strconv"
 
 	"github.com/deskcheck/deskcheck/host/agentloop"
 	"github.com/deskcheck/deskcheck/internal/jsontext"
@@ -143,14 +142,9 @@ func readGivenFast(raw []byte) (g given, ok bool) {
 		return ok
 	}
 	intPtr := func(v []byte, dst **int) bool {
-		for _, c := range v {
-			if c == '.' || c == 'e' || c == 'E' {
-				return false
-			}
-		}
-		n, err := strconv.Atoi(string(v))
+		n, ok := jsontext.Int(v)
 		*dst = &n
-		return err == nil
+		return ok
 	}
 	var seen uint32
 	end := jsontext.EachMember(raw, jsontext.SkipSpace(raw, 0), func(key []byte, _ bool, start int) int {

@@ -2,7 +2,6 @@ package agentloopcheck
 
 import (
 	"bytes"
-	"encoding/json"
 
 	"github.com/deskcheck/deskcheck/internal/jsontext"
 )
@@ -19,19 +18,6 @@ import (
 // maxFastDepth bounds the nesting the readers follow.
 const maxFastDepth = jsontext.MaxDepth
 
-// stringToken returns the value of a valid string token, as json.Unmarshal
-// into a string gives it; ok is false for any other text.
-func stringToken(tok []byte) (string, bool) {
-	if len(tok) == 0 || tok[0] != '"' {
-		return "", false
-	}
-	if end, plain := jsontext.ScanString(tok, 0); end == len(tok) && plain {
-		return string(tok[1 : len(tok)-1]), true
-	}
-	var s string
-	return s, json.Unmarshal(tok, &s) == nil
-}
-
 // objectKeys reads a JSON object as json.Unmarshal into a
 // map[string]json.RawMessage does: the number of distinct keys and the
 // value of key (the last one written). ok is false when it cannot tell so:
@@ -39,18 +25,14 @@ func stringToken(tok []byte) (string, bool) {
 func objectKeys(raw []byte, key string) (distinct int, value []byte, has, ok bool) {
 	var buf [8][]byte
 	keys := buf[:0]
-	end := jsontext.EachMember(raw, jsontext.SkipSpace(raw, 0), func(keyTok []byte, plain bool, start int) int {
+	ok = jsontext.WholeObject(raw, func(keyTok []byte, plain bool, start int) int {
 		end := jsontext.ScanValue(raw, start, 1)
 		if end < 0 {
 			return -1
 		}
 		k := keyTok[1 : len(keyTok)-1]
 		if !plain {
-			s, ok := stringToken(keyTok)
-			if !ok {
-				return -1
-			}
-			k = []byte(s)
+			k = []byte(jsontext.StringValue(keyTok, false))
 		}
 		if string(k) == key {
 			value, has = raw[start:end], true
@@ -63,5 +45,5 @@ func objectKeys(raw []byte, key string) (distinct int, value []byte, has, ok boo
 		keys = append(keys, k)
 		return end
 	})
-	return len(keys), value, has, end >= 0 && jsontext.SkipSpace(raw, end) == len(raw)
+	return len(keys), value, has, ok
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/deskcheck/deskcheck/host/agentloop"
+	"github.com/deskcheck/deskcheck/host/internal/checktest"
 )
 
 // The readers and writers of jsontext.go stand in for encoding/json and
@@ -39,19 +40,11 @@ func variants(t *testing.T) []string {
 		func(s string) string { return strings.Replace(s, " ", "\n\t", -1) },
 		func(s string) string { return s[:len(s)/2] },
 	}
-	var out []string
-	for _, c := range readDesk(t, deskPath) {
-		g := string(c.Given)
-		out = append(out, g)
-		for range 30 {
-			v := g
-			for range 1 + rng.Intn(2) {
-				v = edits[rng.Intn(len(edits))](v)
-			}
-			out = append(out, v)
-		}
+	var givens []string
+	for _, c := range checktest.Desk(t, deskPath) {
+		givens = append(givens, string(c.Given))
 	}
-	return out
+	return checktest.Variants(rng, givens, edits, 30)
 }
 
 func TestGivenReaderMatchesDecoder(t *testing.T) {
@@ -71,7 +64,7 @@ func TestGivenReaderMatchesDecoder(t *testing.T) {
 
 func TestRowsReaderMatchesGJSON(t *testing.T) {
 	var raws []string
-	for _, c := range readDesk(t, deskPath) {
+	for _, c := range checktest.Desk(t, deskPath) {
 		for _, f := range c.Expected {
 			if f.Key == "rows" {
 				raws = append(raws, string(f.Raw))

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/deskcheck/deskcheck/host/internal/checktest"
 	"github.com/deskcheck/deskcheck/scenario"
 	"github.com/deskcheck/deskcheck/verifier"
 )
@@ -82,7 +83,7 @@ func TestLint(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := lintRunner([]byte(tt.given), fields(t, tt.expected), defaultLimits())
+			got := lintRunner([]byte(tt.given), checktest.Fields(t, tt.expected), checktest.DefaultLimits(Runner))
 			require.Len(t, got, len(tt.want), "%s: %v", tt.reason, got)
 			for i, w := range tt.want {
 				assert.Equal(t, w.pointer, got[i].Pointer, tt.reason)

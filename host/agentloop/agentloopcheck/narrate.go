@@ -151,7 +151,7 @@ func showArgs(raw json.RawMessage) string {
 	var s string
 	if jsontext.WholeValue(raw) {
 		var buf [128]byte
-		s = string(jsontext.AppendCompact(buf[:0], raw))
+		s = string(jsonx.Compact(buf[:0], raw))
 	} else {
 		var buf bytes.Buffer
 		if json.Compact(&buf, raw) != nil {

@@ -5,6 +5,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/deskcheck/deskcheck/host/internal/checktest"
 )
 
 // publishedTrace is one of the four step-by-step traces the "Permission to
@@ -75,7 +77,7 @@ func publishedTraces() []publishedTrace {
 // series and final state are the published ones — and that the desk
 // asserts exactly those.
 func TestPublishedTraces(t *testing.T) {
-	cases := readDesk(t, deskPath)
+	cases := checktest.Desk(t, deskPath)
 	traces := publishedTraces()
 	require.GreaterOrEqual(t, len(cases), len(traces))
 	for i, p := range traces {

@@ -130,30 +130,31 @@ func number(n int) any {
 	return float64(n)
 }
 
-// word returns s as an interface value, the runner's own words (tools,
-// row results, outcomes) as constants, which cost no allocation.
+// vocabulary is the runner's own words: its tools, row results and
+// outcomes. Text equal to one of them is replaced by it: as a string (see
+// intern) it shares the constant's bytes, and as an interface value (see
+// word) it is taken from words; neither costs an allocation.
+var vocabulary = [...]string{
+	"calc", "lookup_user", "save_draft", "final",
+	agentloop.ResultExecuted, agentloop.ResultBlocked, agentloop.ResultAnswer,
+	string(agentloop.Answered), string(agentloop.StepLimit), string(agentloop.ScriptExhausted),
+}
+
+// words holds the vocabulary as interface values.
+var words = func() (out [len(vocabulary)]any) {
+	for i, w := range vocabulary {
+		out[i] = w
+	}
+	return out
+}()
+
+// word returns s as an interface value, a word of the vocabulary without
+// an allocation.
 func word(s string) any {
-	switch s {
-	case "calc":
-		return "calc"
-	case "lookup_user":
-		return "lookup_user"
-	case "save_draft":
-		return "save_draft"
-	case "final":
-		return "final"
-	case agentloop.ResultExecuted:
-		return agentloop.ResultExecuted
-	case agentloop.ResultBlocked:
-		return agentloop.ResultBlocked
-	case agentloop.ResultAnswer:
-		return agentloop.ResultAnswer
-	case string(agentloop.Answered):
-		return string(agentloop.Answered)
-	case string(agentloop.StepLimit):
-		return string(agentloop.StepLimit)
-	case string(agentloop.ScriptExhausted):
-		return string(agentloop.ScriptExhausted)
+	for i, w := range vocabulary {
+		if s == w {
+			return words[i]
+		}
 	}
 	return s
 }

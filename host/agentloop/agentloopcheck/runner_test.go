@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/deskcheck/deskcheck/host/agentloop"
+	"github.com/deskcheck/deskcheck/host/internal/checktest"
 	"github.com/deskcheck/deskcheck/scenario"
 )
 
@@ -327,5 +328,5 @@ func TestTemplate(t *testing.T) {
 	require.NotNil(t, obs.Boundary)
 	assert.Positive(t, obs.Boundary.Permitted, "an allowed control")
 	assert.Positive(t, obs.Boundary.Denied, "a denied control")
-	assert.Empty(t, lintRunner([]byte(Runner.Template), nil, defaultLimits()), "the template draws no lint")
+	assert.Empty(t, lintRunner([]byte(Runner.Template), nil, checktest.DefaultLimits(Runner)), "the template draws no lint")
 }

@@ -104,12 +104,8 @@ func rowsGJSON(raw []byte) ([]scriptRow, bool) {
 // need no unescaping (gjson's String of such a string is its bytes) or are
 // missing (""). ok is false for anything else, which gjson then reads.
 func readRows(raw []byte) ([]scriptRow, bool) {
-	i := jsontext.SkipSpace(raw, 0)
-	if i >= len(raw) || raw[i] != '[' {
-		return nil, false
-	}
 	rows := make([]scriptRow, 0, 8)
-	end := jsontext.EachElement(raw, i, func(start int) int {
+	ok := jsontext.WholeArray(raw, func(start int) int {
 		var r scriptRow
 		k := 0
 		end := jsontext.EachElement(raw, start, func(start int) int {
@@ -138,27 +134,16 @@ func readRows(raw []byte) ([]scriptRow, bool) {
 		rows = append(rows, r)
 		return end
 	})
-	return rows, end >= 0 && jsontext.SkipSpace(raw, end) == len(raw)
+	return rows, ok
 }
 
-// intern returns b as a string: the runner's own words (tools, row
-// results, refusal texts) as constants, which cost no allocation.
+// intern returns b as a string: the vocabulary and the refusal texts as
+// their constants, which cost no allocation.
 func intern(b []byte) string {
-	switch string(b) {
-	case "calc":
-		return "calc"
-	case "lookup_user":
-		return "lookup_user"
-	case "save_draft":
-		return "save_draft"
-	case "final":
-		return "final"
-	case agentloop.ResultExecuted:
-		return agentloop.ResultExecuted
-	case agentloop.ResultBlocked:
-		return agentloop.ResultBlocked
-	case agentloop.ResultAnswer:
-		return agentloop.ResultAnswer
+	for _, w := range vocabulary {
+		if string(b) == w {
+			return w
+		}
 	}
 	for r := agentloop.RefusedUnknownTool; r <= agentloop.RefusedBudget; r++ {
 		if text := r.Text(); string(b) == text {
@@ -260,7 +245,7 @@ func refusal(e entry, writeGranted bool, validated, maxCalls int) agentloop.Refu
 	value = value[jsontext.SkipSpace(value, 0):]
 	s, isString := "", false
 	if firstByte(value) == '"' {
-		s, isString = stringToken(bytes.TrimRight(value, " \t\r\n"))
+		s, isString = jsontext.StringToken(bytes.TrimRight(value, " \t\r\n"))
 	}
 	if !isString || utf8.RuneCountInString(s) > agentloop.MaxArgChars {
 		return agentloop.RefusedShortStrings

@@ -3,7 +3,6 @@ package gatewaycheck
 import (
 	"bytes"
 	"encoding/json"
-	"strconv"
 	"strings"
 
 	"github.com/deskcheck/deskcheck/host/gateway"
@@ -60,7 +59,7 @@ func readScript(expected []scenario.Field) caseScript {
 				s.decisions = list
 			}
 		case "draftEffects", "publicationEffects":
-			n, ok := readInt(f.Raw)
+			n, ok := jsontext.Int(f.Raw)
 			if !ok {
 				ok = json.Unmarshal(f.Raw, &n) == nil
 			}
@@ -90,12 +89,8 @@ func decisionsJSON(raw []byte) ([]string, bool) {
 // readDecisions reads an array as decisionsJSON does (each entry a string
 // or "") when it is one valid array whose strings need no unescaping.
 func readDecisions(raw []byte) ([]string, bool) {
-	i := jsontext.SkipSpace(raw, 0)
-	if i >= len(raw) || raw[i] != '[' {
-		return nil, false
-	}
 	list := make([]string, 0, 8)
-	end := jsontext.EachElement(raw, i, func(start int) int {
+	ok := jsontext.WholeArray(raw, func(start int) int {
 		end := jsontext.ScanValue(raw, start, 1)
 		if end < 0 {
 			return -1
@@ -112,24 +107,7 @@ func readDecisions(raw []byte) ([]string, bool) {
 		list = append(list, s)
 		return end
 	})
-	return list, end >= 0 && jsontext.SkipSpace(raw, end) == len(raw)
-}
-
-// readInt reads a JSON integer literal that fits an int, as Unmarshal into
-// an int does; ok is false for anything else.
-func readInt(raw []byte) (int, bool) {
-	i := jsontext.SkipSpace(raw, 0)
-	end := jsontext.ScanNumber(raw, i)
-	if end < 0 || jsontext.SkipSpace(raw, end) != len(raw) {
-		return 0, false
-	}
-	for _, c := range raw[i:end] {
-		if c == '.' || c == 'e' || c == 'E' {
-			return 0, false
-		}
-	}
-	n, err := strconv.Atoi(string(raw[i:end]))
-	return n, err == nil
+	return list, ok
 }
 
 // at returns the scripted decision of step index k (from 0), or "".

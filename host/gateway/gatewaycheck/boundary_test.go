@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/deskcheck/deskcheck/host/gateway"
+	"github.com/deskcheck/deskcheck/host/internal/checktest"
 	"github.com/deskcheck/deskcheck/scenario"
 )
 
@@ -86,7 +87,7 @@ type dimensions struct {
 	service, serviceExpected, extra          int
 }
 
-func sumDesk(t *testing.T, cases []deskCase, faults gateway.Faults) dimensions {
+func sumDesk(t *testing.T, cases []checktest.Case, faults gateway.Faults) dimensions {
 	var d dimensions
 	for _, c := range cases {
 		obs, _ := run(t, string(c.Given), faults, c.Expected...)
@@ -116,7 +117,7 @@ func sumDesk(t *testing.T, cases []deskCase, faults gateway.Faults) dimensions {
 // TestBundledDeskDimensions holds the bundled desk to the figures of the
 // specification, computed from its text independently of this code.
 func TestBundledDeskDimensions(t *testing.T) {
-	cases := loadDesk(t, "../../../cases/gateway-desk.json")
+	cases := checktest.Desk(t, "../../../cases/gateway-desk.json")
 	require.Len(t, cases, 23)
 	tests := []struct {
 		reason string
@@ -138,7 +139,7 @@ func TestBundledDeskDimensions(t *testing.T) {
 // TestBundledDeskControls: the control kinds derived from the script.
 func TestBundledDeskControls(t *testing.T) {
 	kinds := map[string]int{}
-	for _, c := range loadDesk(t, "../../../cases/gateway-desk.json") {
+	for _, c := range checktest.Desk(t, "../../../cases/gateway-desk.json") {
 		p, d := Gateway.Script(c.Given, c.Expected)
 		switch {
 		case p > 0 && d > 0:

@@ -18,6 +18,7 @@ package gatewaycheck
 
 import (
 	"github.com/deskcheck/deskcheck/host/gateway"
+	"github.com/deskcheck/deskcheck/host/internal/adapter"
 	"github.com/deskcheck/deskcheck/scenario"
 )
 
@@ -29,13 +30,5 @@ var Family = scenario.Family{
 		Reference: "permissions demonstration contract (mock policy gateway), as specified in gateway-and-dimensions part A with the choices of part C: RFC 8785 digests, inclusive expiry, single-use bound approvals",
 	},
 	Scenarios: []*scenario.Scenario{Gateway},
-	Faults:    faults(),
-}
-
-func faults() []scenario.Fault {
-	out := make([]scenario.Fault, len(gateway.FaultList))
-	for i, f := range gateway.FaultList {
-		out[i] = scenario.Fault{Name: f.Name, Bug: f.Bug, Hint: f.Hint, ID: uint64(f.Fault)}
-	}
-	return out
+	Faults:    adapter.Faults(gateway.FaultList),
 }

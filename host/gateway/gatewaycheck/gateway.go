@@ -204,7 +204,7 @@ func readGivenFast(raw []byte) (g givenBlock, ok bool) {
 		}
 		return end
 	}
-	ok = wholeObject(raw, func(key []byte, plain bool, start int) int {
+	ok = jsontext.WholeObject(raw, func(key []byte, plain bool, start int) int {
 		switch string(key) {
 		case `"principal"`:
 			return value(raw, start, 1, func(v []byte) bool { return once(&seen, seenPrincipal) && str(v, &g.Principal) })
@@ -366,9 +366,10 @@ func observe(res *gateway.Result) map[string]any {
 	for i, r := range res.Responses {
 		decisions[i] = word(r.Decision)
 		reasons[i] = word(r.Reason)
-		// A result that plainJSON cannot decode (a number beyond a
-		// float64) stays text, which the engine decodes as it always has.
-		if v, ok := plainJSON(r.Result); ok {
+		// A result that jsontext.Decode cannot decode (a number beyond
+		// a float64) stays text, which the engine decodes as it always
+		// has.
+		if v, ok := jsontext.Decode(r.Result); ok {
 			results[i] = v
 		} else {
 			results[i] = r.Result
@@ -584,7 +585,7 @@ func approvalsJSON(givenJSON []byte) (int, bool) {
 // repeated, or its value is neither an array nor null.
 func topLevelCount(givenJSON []byte, key string) (n int, ok bool) {
 	seen := false
-	ok = wholeObject(givenJSON, func(keyTok []byte, plain bool, start int) int {
+	ok = jsontext.WholeObject(givenJSON, func(keyTok []byte, plain bool, start int) int {
 		k := keyTok[1 : len(keyTok)-1]
 		if !plain || !isASCII(k) || string(k) != key && strings.EqualFold(string(k), key) {
 			return -1

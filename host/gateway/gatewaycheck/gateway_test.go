@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/deskcheck/deskcheck/host/gateway"
+	"github.com/deskcheck/deskcheck/host/internal/checktest"
 	"github.com/deskcheck/deskcheck/scenario"
 )
 
@@ -206,7 +207,7 @@ func TestRunErrors(t *testing.T) {
 // TestFaultsReachTheModel: each fault of the family, switched on through
 // the engine's Env, changes what the bundled desk observes.
 func TestFaultsReachTheModel(t *testing.T) {
-	cases := loadDesk(t, "../../../cases/gateway-desk.json")
+	cases := checktest.Desk(t, "../../../cases/gateway-desk.json")
 	for _, f := range Family.Faults {
 		t.Run(f.Name, func(t *testing.T) {
 			changed := false

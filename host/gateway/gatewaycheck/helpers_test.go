@@ -1,15 +1,11 @@
 package gatewaycheck
 
 import (
-	"context"
 	"encoding/json"
-	"os"
-	"sort"
 	"testing"
 
-	"github.com/stretchr/testify/require"
-
 	"github.com/deskcheck/deskcheck/host/gateway"
+	"github.com/deskcheck/deskcheck/host/internal/checktest"
 	"github.com/deskcheck/deskcheck/scenario"
 )
 
@@ -28,64 +24,10 @@ const (
 // the observation with its values normalized, as the engine sees them.
 func run(t testing.TB, given string, faults gateway.Faults, expected ...scenario.Field) (scenario.Observation, *scenario.Trace) {
 	t.Helper()
-	tr := &scenario.Trace{}
-	obs, err := Gateway.Run(context.Background(), []byte(given), scenario.Env{Faults: uint64(faults), Trace: tr, Expected: expected, Limits: defaultLimits()})
-	require.NoError(t, err)
-	for k, v := range obs.Values {
-		obs.Values[k] = scenario.Normalize(v)
-	}
-	return obs, tr
-}
-
-func defaultLimits() map[string]int {
-	out := map[string]int{}
-	for _, l := range Gateway.Limits {
-		out[l.Name] = l.Default
-	}
-	return out
+	return checktest.Run(t, Gateway, []byte(given), uint64(faults), expected)
 }
 
 // field is one expected key as written.
 func field(key, raw string) scenario.Field {
 	return scenario.Field{Key: key, Raw: json.RawMessage(raw)}
-}
-
-// deskCase is one case of a desk file, as Run and Lint receive it.
-type deskCase struct {
-	ID       string
-	Given    json.RawMessage
-	Expected []scenario.Field
-	want     map[string]any
-}
-
-// loadDesk reads the cases of a desk file.
-func loadDesk(t testing.TB, path string) []deskCase {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	require.NoError(t, err)
-	var desk struct {
-		Cases []struct {
-			ID       string                     `json:"id"`
-			Given    json.RawMessage            `json:"given"`
-			Expected map[string]json.RawMessage `json:"expected"`
-		} `json:"cases"`
-	}
-	require.NoError(t, json.Unmarshal(data, &desk))
-	out := make([]deskCase, len(desk.Cases))
-	for i, c := range desk.Cases {
-		dc := deskCase{ID: c.ID, Given: c.Given, want: map[string]any{}}
-		keys := make([]string, 0, len(c.Expected))
-		for k := range c.Expected {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			dc.Expected = append(dc.Expected, scenario.Field{Key: k, Raw: c.Expected[k]})
-			var v any
-			require.NoError(t, json.Unmarshal(c.Expected[k], &v))
-			dc.want[k] = v
-		}
-		out[i] = dc
-	}
-	return out
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/deskcheck/deskcheck/host/internal/checktest"
 	"github.com/deskcheck/deskcheck/scenario"
 	"github.com/deskcheck/deskcheck/verifier"
 )
@@ -77,14 +78,14 @@ func TestLint(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.reason, func(t *testing.T) {
-			assert.Equal(t, tt.want, Gateway.Lint([]byte(tt.given), tt.expected, defaultLimits()))
+			assert.Equal(t, tt.want, Gateway.Lint([]byte(tt.given), tt.expected, checktest.DefaultLimits(Gateway)))
 		})
 	}
 }
 
 func TestBundledDeskLintsClean(t *testing.T) {
-	for _, c := range loadDesk(t, "../../../cases/gateway-desk.json") {
-		assert.Empty(t, Gateway.Lint(c.Given, c.Expected, defaultLimits()), c.ID)
+	for _, c := range checktest.Desk(t, "../../../cases/gateway-desk.json") {
+		assert.Empty(t, Gateway.Lint(c.Given, c.Expected, checktest.DefaultLimits(Gateway)), c.ID)
 	}
 }
 

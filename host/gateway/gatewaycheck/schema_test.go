@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/deskcheck/deskcheck/host/gateway"
+	"github.com/deskcheck/deskcheck/host/internal/checktest"
 )
 
 // fragment is the scenario's schema fragment, decoded.
@@ -107,31 +108,30 @@ func TestTemplate(t *testing.T) {
 	t.Run("uses every given key", func(t *testing.T) {
 		assert.Equal(t, propertiesAt(t, fragment(t), "given"), sorted(keysOf(g)))
 	})
-	t.Run("uses every step key", func(t *testing.T) {
-		used := map[string]any{}
-		for _, s := range g["steps"].([]any) {
-			for k, v := range s.(map[string]any) {
-				used[k] = v
+	// Between them, the entries of each list use every key of their
+	// definition: the steps every step key, the approvals binding both
+	// ways (by arguments and by digest).
+	for _, tt := range []struct{ name, list, definition string }{
+		{"uses every step key", "steps", "gatewayStep"},
+		{"binds an approval both ways", "approvals", "gatewayApproval"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			used := map[string]any{}
+			for _, e := range g[tt.list].([]any) {
+				for k, v := range e.(map[string]any) {
+					used[k] = v
+				}
 			}
-		}
-		assert.Equal(t, propertiesAt(t, fragment(t), "definitions", "gatewayStep"), sorted(keysOf(used)))
-	})
-	t.Run("binds an approval both ways", func(t *testing.T) {
-		used := map[string]any{}
-		for _, a := range g["approvals"].([]any) {
-			for k, v := range a.(map[string]any) {
-				used[k] = v
-			}
-		}
-		assert.Equal(t, propertiesAt(t, fragment(t), "definitions", "gatewayApproval"), sorted(keysOf(used)))
-	})
+			assert.Equal(t, propertiesAt(t, fragment(t), "definitions", tt.definition), sorted(keysOf(used)))
+		})
+	}
 	t.Run("its digest is the digest of the pending publication's arguments", func(t *testing.T) {
 		d, err := gateway.Digest([]byte(`{"text":"Placeholder: a summary awaiting review"}`))
 		require.NoError(t, err)
 		assert.Equal(t, d, "sha256:"+templatePendingDigest)
 	})
 	t.Run("lints clean and is a paired control", func(t *testing.T) {
-		assert.Empty(t, Gateway.Lint([]byte(Gateway.Template), nil, defaultLimits()))
+		assert.Empty(t, Gateway.Lint([]byte(Gateway.Template), nil, checktest.DefaultLimits(Gateway)))
 		obs, _ := run(t, Gateway.Template, 0)
 		assert.Equal(t, []any{"allow", "allow", "deny", "allow", "deny"}, obs.Values["decisions"])
 	})

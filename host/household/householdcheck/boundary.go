@@ -84,6 +84,21 @@ type statusCounts struct {
 	ok, denied, invalid, timeout int
 }
 
+// add appends one expected status and counts it.
+func (s *statusCounts) add(status string) {
+	s.list = append(s.list, status)
+	switch household.Status(status) {
+	case household.StatusOK:
+		s.ok++
+	case household.StatusDenied:
+		s.denied++
+	case household.StatusInvalid:
+		s.invalid++
+	case household.StatusTimeout:
+		s.timeout++
+	}
+}
+
 // readExpected reads what the script needs of an expected block, as gjson
 // reads each value. Integers, arrays and arrays of statuses written the
 // common way are read directly (gjson's Int of an integer literal is its
@@ -92,7 +107,7 @@ type statusCounts struct {
 func readExpected(expected []scenario.Field) expectedScript {
 	e := expectedScript{fields: expected, toolCalls: -1, observations: -1}
 	integer := func(raw []byte) int {
-		if n, ok := wholeInt(raw); ok {
+		if n, ok := jsontext.Int(raw); ok {
 			return n
 		}
 		return int(gjson.ParseBytes(raw).Int())
@@ -122,34 +137,21 @@ func readExpected(expected []scenario.Field) expectedScript {
 			e.observations = length(f.Raw)
 		case "statuses":
 			s := &statusCounts{}
-			add := func(status string) {
-				s.list = append(s.list, status)
-				switch household.Status(status) {
-				case household.StatusOK:
-					s.ok++
-				case household.StatusDenied:
-					s.denied++
-				case household.StatusInvalid:
-					s.invalid++
-				case household.StatusTimeout:
-					s.timeout++
-				}
-			}
 			raw := f.Raw
 			if !elements(raw, func(start, end int) bool {
 				if raw[start] != '"' {
-					add("")
+					s.add("")
 					return true
 				}
 				if _, plain := jsontext.ScanString(raw, start); !plain {
 					return false
 				}
-				add(internStatus(raw[start+1 : end-1]))
+				s.add(internStatus(raw[start+1 : end-1]))
 				return true
 			}) {
 				s = &statusCounts{}
 				each(gjson.ParseBytes(raw), func(_, x gjson.Result) bool {
-					add(x.Str)
+					s.add(x.Str)
 					return true
 				})
 			}
@@ -376,7 +378,7 @@ func complete(actions int, res *household.Result, v *runView) bool {
 		return false
 	}
 	result, _ := v.result.(map[string]any)
-	if !plainEqual(result["tool_calls"], any(calls)) {
+	if !scenario.Equal(result["tool_calls"], any(calls)) {
 		return false
 	}
 	for i := range atts {

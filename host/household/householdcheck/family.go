@@ -11,6 +11,7 @@ package householdcheck
 
 import (
 	"github.com/deskcheck/deskcheck/host/household"
+	"github.com/deskcheck/deskcheck/host/internal/adapter"
 	"github.com/deskcheck/deskcheck/scenario"
 )
 
@@ -23,13 +24,5 @@ var Family = scenario.Family{
 			"the original code is unpublished",
 	},
 	Scenarios: []*scenario.Scenario{Household},
-	Faults:    faults(),
-}
-
-func faults() []scenario.Fault {
-	out := make([]scenario.Fault, len(household.FaultList))
-	for i, f := range household.FaultList {
-		out[i] = scenario.Fault{Name: f.Name, Bug: f.Bug, Hint: f.Hint, ID: uint64(f.Fault)}
-	}
-	return out
+	Faults:    adapter.Faults(household.FaultList),
 }

@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand"
-	"os"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -13,6 +11,8 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/deskcheck/deskcheck/host/household"
+	"github.com/deskcheck/deskcheck/host/internal/checktest"
+	"github.com/deskcheck/deskcheck/internal/jsontext"
 	"github.com/deskcheck/deskcheck/scenario"
 )
 
@@ -20,22 +20,16 @@ import (
 // encoding/json when they can. These tests hold each to the code it
 // stands in for.
 
-// deskCases returns the given and expected blocks of a desk file.
-func deskCases(t *testing.T, path string) (givens []string, expecteds [][]scenario.Field) {
+// deskGivens returns the given blocks of the bundled desk and of more.
+func deskGivens(t *testing.T) []string {
 	t.Helper()
-	data, err := os.ReadFile(path)
-	require.NoError(t, err)
-	gjson.GetBytes(data, "cases").ForEach(func(_, c gjson.Result) bool {
-		givens = append(givens, c.Get("given").Raw)
-		var fs []scenario.Field
-		c.Get("expected").ForEach(func(k, v gjson.Result) bool {
-			fs = append(fs, scenario.Field{Key: k.Str, Raw: []byte(v.Raw)})
-			return true
-		})
-		expecteds = append(expecteds, fs)
-		return true
-	})
-	return givens, expecteds
+	var givens []string
+	for _, path := range []string{bundled, more} {
+		for _, c := range checktest.Desk(t, path) {
+			givens = append(givens, string(c.Given))
+		}
+	}
+	return givens
 }
 
 func TestGivenReaderMatchesGJSON(t *testing.T) {
@@ -64,20 +58,7 @@ func TestGivenReaderMatchesGJSON(t *testing.T) {
 		func(s string) string { return s[:len(s)/2] },
 		func(s string) string { return strings.Replace(s, " ", "\n\t", -1) },
 	}
-	var all []string
-	for _, path := range []string{"../../../cases/household-desk.json", more} {
-		givens, _ := deskCases(t, path)
-		for _, g := range givens {
-			all = append(all, g)
-			for range 25 {
-				v := g
-				for range 1 + rng.Intn(2) {
-					v = edits[rng.Intn(len(edits))](v)
-				}
-				all = append(all, v)
-			}
-		}
-	}
+	all := checktest.Variants(rng, deskGivens(t), edits, 25)
 	fast := 0
 	for _, g := range all {
 		cfg, keys, ok := readGivenFast([]byte(g))
@@ -120,17 +101,7 @@ func referenceReadExpected(expected []scenario.Field) expectedScript {
 		case "statuses":
 			s := &statusCounts{}
 			each(v, func(_, x gjson.Result) bool {
-				s.list = append(s.list, x.Str)
-				switch household.Status(x.Str) {
-				case household.StatusOK:
-					s.ok++
-				case household.StatusDenied:
-					s.denied++
-				case household.StatusInvalid:
-					s.invalid++
-				case household.StatusTimeout:
-					s.timeout++
-				}
+				s.add(x.Str)
 				return true
 			})
 			e.statuses = s
@@ -141,9 +112,10 @@ func referenceReadExpected(expected []scenario.Field) expectedScript {
 
 func TestExpectedReaderMatchesGJSON(t *testing.T) {
 	var blocks [][]scenario.Field
-	for _, path := range []string{"../../../cases/household-desk.json", more} {
-		_, expecteds := deskCases(t, path)
-		blocks = append(blocks, expecteds...)
+	for _, path := range []string{bundled, more} {
+		for _, c := range checktest.Desk(t, path) {
+			blocks = append(blocks, c.Expected)
+		}
 	}
 	odd := []string{`2.7`, `"3"`, `true`, `null`, `-0`, `99999999999999999999`, `1e2`, `[]`, `[1, [2], {"a": 3}]`, `{"a": 1}`, `"x"`,
 		`["ok", "d\u0065nied", 5, null, "timeout"]`, `["ok", "\ud800"]`, `[`, `[1,]`}
@@ -157,55 +129,28 @@ func TestExpectedReaderMatchesGJSON(t *testing.T) {
 	}
 }
 
-func TestPlainJSONMatchesUnmarshal(t *testing.T) {
+func TestPlainOfMatchesUnmarshal(t *testing.T) {
 	texts := []string{`null`, `[1,1.50,-0,1e2,"<a&b>",{"z":[true,false,null],"a":"\u2028\u00e9\ud83d\ude00\ud800"}]`,
 		`{"a":1,"a":2}`, `[1e400]`, "\"\xff\"", "\"\xff\\n\"", `"\"quoted\" \\ \/ \t"`, `[[[]]]`, `{}`, ` {"x" : [ ] } `, ``, `{`}
 	for _, s := range texts {
-		got, ok := plainJSON([]byte(s))
-		var want any
-		err := json.Unmarshal([]byte(s), &want)
-		if ok {
-			require.NoError(t, err, s)
-			require.Equal(t, want, got, s)
-		}
 		require.Equal(t, plain(json.RawMessage(s)), plainOf(json.RawMessage(s)), s)
 	}
 	// Every text the bundled desks' runs produce decodes fast, as Unmarshal
 	// decodes it.
-	for _, path := range []string{"../../../cases/household-desk.json", more} {
-		givens, _ := deskCases(t, path)
-		for _, g := range givens {
-			res, err := household.Run(readGiven([]byte(g)))
-			require.NoError(t, err)
-			texts := []json.RawMessage{res.ToolCalls, res.UserResult, res.PolicyCode}
-			for _, a := range res.Attempts {
-				texts = append(texts, a.Arguments, a.Output, a.Observation)
-			}
-			for _, tx := range texts {
-				if tx == nil {
-					continue
-				}
-				got, ok := plainJSON(tx)
-				require.True(t, ok, string(tx))
-				require.Equal(t, plain(tx), got, string(tx))
-			}
+	for _, g := range deskGivens(t) {
+		res, err := household.Run(readGiven([]byte(g)))
+		require.NoError(t, err)
+		texts := []json.RawMessage{res.ToolCalls, res.UserResult, res.PolicyCode}
+		for _, a := range res.Attempts {
+			texts = append(texts, a.Arguments, a.Output, a.Observation)
 		}
-	}
-}
-
-func TestPlainEqualMatchesDeepEqual(t *testing.T) {
-	values := []string{`null`, `true`, `false`, `0`, `-0`, `1`, `"1"`, `""`, `[]`, `{}`, `[1,"a"]`, `["a",1]`, `{"a":1}`, `{"a":1.0}`,
-		`{"a":[1,{"b":null}]}`, `{"a":[1,{"b":false}]}`, `{"b":1}`, `{"a":1,"b":2}`, `[[]]`, `[{}]`}
-	var decoded []any
-	for _, v := range values {
-		var x any
-		require.NoError(t, json.Unmarshal([]byte(v), &x))
-		decoded = append(decoded, x)
-	}
-	decoded = append(decoded, []any(nil), map[string]any(nil), 1, "x")
-	for _, a := range decoded {
-		for _, b := range decoded {
-			require.Equal(t, reflect.DeepEqual(a, b), plainEqual(a, b), "%#v %#v", a, b)
+		for _, tx := range texts {
+			if tx == nil {
+				continue
+			}
+			got, ok := jsontext.Decode(tx)
+			require.True(t, ok, string(tx))
+			require.Equal(t, plain(tx), got, string(tx))
 		}
 	}
 }
@@ -221,20 +166,6 @@ func TestAdmittedAttemptMatchesSscanf(t *testing.T) {
 		require.Equal(t, err == nil, ok, text)
 		if ok {
 			require.Equal(t, n, got, text)
-		}
-	}
-}
-
-func TestUnescapeMatchesTheLibraries(t *testing.T) {
-	contents := []string{`a\"b`, `\\\/\b\f\n\r\t`, `caf\u00e9 \u00E9`, `\u0000\u001f`, `\ud83d\ude00`, `\ud800`, "\xff\\n", `plain`, `\u2028`}
-	for _, c := range contents {
-		if got, ok := unescape([]byte(c), false); ok {
-			require.Equal(t, gjson.Parse(`"`+c+`"`).Str, got, c)
-		}
-		if got, ok := unescape(c, true); ok {
-			var want string
-			require.NoError(t, json.Unmarshal([]byte(`"`+c+`"`), &want), c)
-			require.Equal(t, want, got, c)
 		}
 	}
 }

@@ -181,7 +181,7 @@ func readGivenFast(givenJSON []byte) (cfg household.Config, keys givenKeys, ok b
 		if bytes.IndexByte(content, '\\') < 0 {
 			return string(content), true
 		}
-		return unescape(content, false)
+		return jsontext.Unescape(content, false)
 	}
 	num := func(tok []byte) (float64, bool) {
 		if len(tok) == 0 || (tok[0] != '-' && !jsontext.IsDigit(tok[0])) {
@@ -238,7 +238,7 @@ func readGivenFast(givenJSON []byte) (cfg household.Config, keys givenKeys, ok b
 			toolSeconds, ok = num(v)
 			keys |= keyToolSeconds
 		case "maxDecisions":
-			maxDecisions, ok = wholeInt(v)
+			maxDecisions, ok = jsontext.Int(v)
 			keys |= keyMaxDecisions
 		case "deadlineSeconds":
 			deadlineSeconds, ok = num(v)

@@ -227,7 +227,7 @@ func runClassify(_ context.Context, givenJSON []byte, env scenario.Env) (scenari
 			trace.Add("classify", "classify an error object without a code, message %q", g.Message)
 		}
 	}
-	denied := faults.IsPermissionDenied(value)
+	denied := omp.IsPermissionDeniedWith(faults, value)
 	trace.Add("outcome", "permission denied: %v", denied)
 	return scenario.Observation{Values: map[string]any{"permissionDenied": denied, "effects": exec.Effects()}}, nil
 }

@@ -11,6 +11,7 @@
 package ompcheck
 
 import (
+	"github.com/deskcheck/deskcheck/host/internal/adapter"
 	"github.com/deskcheck/deskcheck/host/omp"
 	"github.com/deskcheck/deskcheck/scenario"
 )
@@ -23,13 +24,5 @@ var Family = scenario.Family{
 		Reference: omp.Release + " on " + omp.ReleaseRuntime + " (approval, wrapper, RPC select, file-write fallback, classifier), checked against it by conformance/omp",
 	},
 	Scenarios: []*scenario.Scenario{Wrapper, Fallback, Classify},
-	Faults:    faults(),
-}
-
-func faults() []scenario.Fault {
-	out := make([]scenario.Fault, len(omp.FaultList))
-	for i, f := range omp.FaultList {
-		out[i] = scenario.Fault{Name: f.Name, Bug: f.Bug, Hint: f.Hint, ID: uint64(f.Fault)}
-	}
-	return out
+	Faults:    adapter.Faults(omp.FaultList),
 }

@@ -1,10 +1,11 @@
 package ompcheck
 
 import (
-	"strconv"
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/deskcheck/deskcheck/internal/jsontext"
 )
 
 // jsString decodes a JSON string as the host's JavaScript runtime holds
@@ -24,47 +25,21 @@ func jsString(v gjson.Result) string {
 	raw = raw[1 : len(raw)-1]
 	out := make([]byte, 0, len(raw))
 	for i := 0; i < len(raw); {
-		c := raw[i]
-		if c != '\\' || i+1 >= len(raw) {
-			out = append(out, c)
+		if raw[i] != '\\' {
+			out = append(out, raw[i])
 			i++
 			continue
 		}
-		switch e := raw[i+1]; e {
-		case 'u':
-			r, ok := hex4(raw, i+2)
-			if !ok {
-				return v.Str
-			}
-			i += 6
-			if r >= 0xD800 && r < 0xDC00 {
-				if lo, ok2 := hex4(raw, i+2); ok2 && i+1 < len(raw) && raw[i] == '\\' && raw[i+1] == 'u' && lo >= 0xDC00 && lo < 0xE000 {
-					out = utf8.AppendRune(out, 0x10000+(r-0xD800)<<10+(lo-0xDC00))
-					i += 6
-					continue
-				}
-			}
-			if r >= 0xD800 && r < 0xE000 {
-				out = append(out, byte(0xE0|r>>12), byte(0x80|(r>>6)&0x3F), byte(0x80|r&0x3F))
-				continue
-			}
-			out = utf8.AppendRune(out, r)
-		default:
-			unq, err := strconv.Unquote(`"\` + string(e) + `"`)
-			if err != nil {
-				return v.Str
-			}
-			out = append(out, unq...)
-			i += 2
+		r, end := jsontext.ReadEscape(raw, i)
+		if end < 0 {
+			return v.Str
 		}
+		if jsontext.IsSurrogate(r) {
+			out = append(out, byte(0xE0|r>>12), byte(0x80|(r>>6)&0x3F), byte(0x80|r&0x3F))
+		} else {
+			out = utf8.AppendRune(out, r)
+		}
+		i = end
 	}
 	return string(out)
-}
-
-func hex4(s string, at int) (rune, bool) {
-	if at+4 > len(s) {
-		return 0, false
-	}
-	n, err := strconv.ParseUint(s[at:at+4], 16, 32)
-	return rune(n), err == nil
 }
