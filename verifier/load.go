@@ -472,10 +472,13 @@ func (d *Desk) readCase(c gjson.Result, i int, whole func(base, section, key str
 	})
 	sc, fam, _ := d.reg.Lookup(cs.Scenario)
 	cs.sc, cs.fam = sc, fam
-	for _, l := range sc.Limits {
+	cs.units = make([]int, len(sc.Limits))
+	for i, l := range sc.Limits {
+		v := cs.Given.Get(gjsonPath(l.Pointer[len("/given/"):]))
 		if !l.Count {
-			whole(cs.Pointer, "/given/", l.Pointer[len("/given/"):], cs.Given.Get(gjsonPath(l.Pointer[len("/given/"):])))
+			whole(cs.Pointer, "/given/", l.Pointer[len("/given/"):], v)
 		}
+		cs.units[i] = limitUnits(l, v)
 	}
 	cs.ExpectedRaw = expected.Raw
 	cs.Expected = make([]Field, 0, 8)
@@ -489,7 +492,6 @@ func (d *Desk) readCase(c gjson.Result, i int, whole func(base, section, key str
 		return true
 	})
 	cs.fields = scriptOf(cs.Expected)
-	cs.units = unitsOf(sc, cs.Given)
 	return cs
 }
 

@@ -34,20 +34,27 @@ func (c *Case) workUnits() []int {
 }
 
 // unitsOf reads, for each limit of sc, how much of it a given block asks
-// for: the entries of a limited list, a limited number's value.
+// for.
 func unitsOf(sc *scenario.Scenario, given gjson.Result) []int {
 	units := make([]int, len(sc.Limits))
 	for i, l := range sc.Limits {
-		v := given.Get(gjsonPath(l.Pointer[len("/given/"):]))
-		switch {
-		case !v.Exists():
-		case l.Count:
-			v.ForEach(func(_, _ gjson.Result) bool { units[i]++; return true })
-		case v.Type == gjson.Number && v.Num > 0:
-			units[i] = int(min(v.Num, 1<<40))
-		}
+		units[i] = limitUnits(l, given.Get(gjsonPath(l.Pointer[len("/given/"):])))
 	}
 	return units
+}
+
+// limitUnits is how much of limit l the value v at its pointer asks for:
+// the entries of a limited list, a limited number's value.
+func limitUnits(l scenario.Limit, v gjson.Result) int {
+	n := 0
+	switch {
+	case !v.Exists():
+	case l.Count:
+		v.ForEach(func(_, _ gjson.Result) bool { n++; return true })
+	case v.Type == gjson.Number && v.Num > 0:
+		n = int(min(v.Num, 1<<40))
+	}
+	return n
 }
 
 // workOf sums the work of cases, each counted runs(c) times, and names the
