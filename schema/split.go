@@ -43,10 +43,13 @@ func NewSplit(doc []byte, items, tag string) (*Split, error) {
 	if err != nil {
 		return nil, err
 	}
-	var root map[string]any
-	if err := json.Unmarshal(doc, &root); err != nil {
+	// Numbers stay as written, so the parts compiled again are the same
+	// schema (json.Number marshals to its own text).
+	v, err := decode(doc)
+	if err != nil {
 		return nil, err
 	}
+	root, _ := v.(map[string]any)
 	props, _ := root["properties"].(map[string]any)
 	arr, _ := props[items].(map[string]any)
 	ref, _ := arr["items"].(map[string]any)
@@ -61,14 +64,21 @@ func NewSplit(doc []byte, items, tag string) (*Split, error) {
 	if item == nil {
 		return nil, fmt.Errorf("split: no definition %q", name)
 	}
+	if n := countRefs(root, target); n != 1 {
+		// The shell accepts anything where the definition is used: only
+		// the items of the array may use it.
+		return nil, fmt.Errorf("split: the definition %q is referenced %d times; only properties.%s.items may", name, n, items)
+	}
 	allOf, _ := item["allOf"].([]any)
 
-	// Which constant each allOf entry tests; "" for entries every item keeps.
+	// Which constant each allOf entry tests; entries that are not a branch
+	// are kept for every item.
 	consts := make([]string, len(allOf))
+	branch := make([]bool, len(allOf))
 	tags := map[string]bool{}
 	for i, e := range allOf {
 		if c, ok := branchConst(e, tag); ok {
-			consts[i] = c
+			consts[i], branch[i] = c, true
 			tags[c] = true
 		}
 	}
@@ -87,7 +97,7 @@ func NewSplit(doc []byte, items, tag string) (*Split, error) {
 	for c := range tags {
 		var kept []any
 		for i, e := range allOf {
-			if consts[i] == "" || consts[i] == c {
+			if !branch[i] || consts[i] == c {
 				kept = append(kept, e)
 			}
 		}
@@ -130,6 +140,25 @@ func branchConst(e any, tag string) (string, bool) {
 		return "", false
 	}
 	return c, true
+}
+
+// countRefs counts the places in a schema that refer to target.
+func countRefs(v any, target string) int {
+	n := 0
+	switch x := v.(type) {
+	case map[string]any:
+		if ref, _ := x["$ref"].(string); ref == target {
+			n++
+		}
+		for _, e := range x {
+			n += countRefs(e, target)
+		}
+	case []any:
+		for _, e := range x {
+			n += countRefs(e, target)
+		}
+	}
+	return n
 }
 
 func copyMap(m map[string]any) map[string]any {
@@ -177,7 +206,10 @@ func (s *Split) valid(root any) bool {
 	branch := make([]*Schema, len(list))
 	for i, it := range list {
 		obj, _ := it.(map[string]any)
-		tag, _ := obj[s.tag].(string)
+		tag, isString := obj[s.tag].(string)
+		if !isString {
+			return false
+		}
 		if branch[i] = s.branches[tag]; branch[i] == nil {
 			return false
 		}

@@ -179,12 +179,50 @@ func TestSplitBranches(t *testing.T) {
 	}
 }
 
+// TestSplitEdges: numbers beyond float64's precision stay exact in the
+// compiled parts, a branch may test the empty string, and an item without
+// its tag is left to the whole schema.
+func TestSplitEdges(t *testing.T) {
+	doc := []byte(`{
+	  "properties": {"items": {"type": "array", "items": {"$ref": "#/definitions/item"}}},
+	  "definitions": {"item": {
+	    "allOf": [
+	      {"if": {"required": ["kind"], "properties": {"kind": {"const": ""}}}, "then": {"properties": {"n": {"minimum": 9007199254740993}}}},
+	      {"if": {"required": ["kind"], "properties": {"kind": {"const": "a"}}}, "then": {"properties": {"n": {"type": "string"}}}}
+	    ],
+	    "required": ["n"]
+	  }}
+	}`)
+	split, err := NewSplit(doc, "items", "kind")
+	require.NoError(t, err)
+	for _, tt := range []struct {
+		doc   string
+		valid bool
+	}{
+		{`{"items": [{"kind": "", "n": 9007199254740993}]}`, true},
+		{`{"items": [{"kind": "", "n": 9007199254740992}]}`, false},
+		{`{"items": [{"kind": "a", "n": "x"}]}`, true},
+		{`{"items": [{"n": 3}]}`, true},
+		{`{"items": [{"kind": 1, "n": 3}]}`, true},
+		{`{"items": [3]}`, true}, // the item schema asks nothing of a number
+		{`{"items": [{"kind": ""}]}`, false},
+	} {
+		want, err := split.Full().Validate([]byte(tt.doc))
+		require.NoError(t, err)
+		got, err := split.Validate([]byte(tt.doc))
+		require.NoError(t, err)
+		assert.Equal(t, want, got, tt.doc)
+		assert.Equal(t, tt.valid, len(got) == 0, tt.doc)
+	}
+}
+
 func TestNewSplitRefusesSchemasItCannotSplit(t *testing.T) {
 	for _, tt := range []struct{ doc, want string }{
 		{`{"properties": {"items": {"items": {"type": "object"}}}}`, "not a reference to a definition"},
 		{`{"properties": {"items": {"items": {"$ref": "#/definitions/x"}}}}`, "definitions"},
 		{`{"properties": {"items": {"items": {"$ref": "#/definitions/x"}}}, "definitions": {"x": {"allOf": [{"if": {"required": ["kind"]}, "then": {}}]}}}`, `no branch on "kind"`},
 		{`{"type": 3}`, ""},
+		{`{"properties": {"items": {"items": {"$ref": "#/definitions/x"}}, "one": {"$ref": "#/definitions/x"}}, "definitions": {"x": {"allOf": [{"if": {"required": ["kind"], "properties": {"kind": {"const": "a"}}}, "then": {}}]}}}`, "referenced 2 times"},
 	} {
 		_, err := NewSplit([]byte(tt.doc), "items", "kind")
 		require.Error(t, err, tt.doc)
