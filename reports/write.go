@@ -146,10 +146,10 @@ func (wr Writer) WriteDir(dir string, r *Report) ([]string, error) {
 	case err == nil:
 		exists = true
 		switch err := onlyReports(fsys, real, files); {
-		case errors.Is(err, fs.ErrNotExist):
-			// Gone since Lstat: another run swapped it out and removed
-			// it, and may have put its own in its place; swap below
-			// handles both.
+		case errors.Is(err, fs.ErrNotExist) && gone(fsys, real):
+			// Removed since Lstat, by another run that swapped it out;
+			// if that run puts its own in its place, swap below
+			// exchanges the two.
 			exists = false
 		case err != nil:
 			return nil, fmt.Errorf("report folder %s %w; deskcheck replaces the folder as a whole, so choose an empty or report-only folder with -out", dir, err)
@@ -279,6 +279,12 @@ func swap(fsys FS, tmp, real string, exists bool) error {
 		return err
 	}
 	return fsys.RemoveAll(old)
+}
+
+// gone reports whether nothing is at path now.
+func gone(fsys FS, path string) bool {
+	_, err := fsys.Lstat(path)
+	return errors.Is(err, fs.ErrNotExist)
 }
 
 // onlyReports checks that folder dir holds nothing but report files. A

@@ -212,12 +212,13 @@ func TestWriteDirFaultsKeepEarlierReports(t *testing.T) {
 
 // TestWriteDirFolderSwappedWhileListed: another run may swap the report
 // folder out and remove it between the check that it exists and its
-// listing. The listing is taken again, and a folder that still lists as
-// missing is replaced as if it had not been there.
+// listing. The listing is taken again; a folder that still cannot be
+// listed but is there is refused and left as it is, never replaced
+// unread.
 func TestWriteDirFolderSwappedWhileListed(t *testing.T) {
 	good := stableReport(t, "../cases/boundary-desk.json")
 	newer := stableReport(t, mutatedDesk(t))
-	for _, missing := range []int{1, 3, 100} {
+	for _, missing := range []int{1, 3} {
 		dir := filepath.Join(t.TempDir(), "out")
 		_, err := Writer{}.WriteDir(dir, good)
 		require.NoError(t, err)
@@ -226,6 +227,14 @@ func TestWriteDirFolderSwappedWhileListed(t *testing.T) {
 		assert.Equal(t, rendered(t, newer), listDir(t, dir))
 		assert.Equal(t, []string{"out"}, names(t, filepath.Dir(dir)), "no temporary folder is left")
 	}
+
+	dir := filepath.Join(t.TempDir(), "out")
+	require.NoError(t, os.MkdirAll(dir, 0o700))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "thesis.tex"), []byte("mine"), 0o600))
+	_, err := Writer{FS: &faultyFS{failWriteAfter: -1, readDirMissing: 100}}.WriteDir(dir, newer)
+	require.ErrorContains(t, err, "cannot be listed")
+	assert.Equal(t, map[string]string{"thesis.tex": "mine"}, listDir(t, dir), "a folder that cannot be read is not replaced")
+	assert.Equal(t, []string{"out"}, names(t, filepath.Dir(dir)), "no temporary folder is left")
 }
 
 // rendered is what WriteDir writes for r, file by file.
