@@ -293,7 +293,7 @@ func (c *Case) appendJSON(b []byte) []byte {
 	b = append(b, `],"unit":`...)
 	b = jsonx.AppendString(b, c.Unit)
 	b = append(b, `,"dimensions":`...)
-	b = jsonx.Append(b, c.Dimensions)
+	b = c.Dimensions.AppendJSON(b)
 	b = append(b, `,"trace":[`...)
 	for i, e := range c.Trace {
 		if i > 0 {

@@ -79,7 +79,7 @@ type Scenario struct {
 	// denied, from its given and expected blocks alone (nothing runs). It
 	// is what makes a case an allowed, a denied or a mixed control, and
 	// must agree with Observation.Boundary. Optional: without it the
-	// scenario's cases are no control.
+	// scenario's cases are no control. It only reads given and expected.
 	Script func(given []byte, expected []Field) (permitted, denied int)
 	// Suggest picks the expected keys worth asserting for a case, in
 	// canonical order, from its given block and what was observed.

@@ -63,7 +63,9 @@ func (d *Desk) position() *position {
 	return d.pos
 }
 
-// Case is one executable case.
+// Case is one executable case, as Load read it. Its fields are read, not
+// written: what Lint and Run hand a scenario (the expected block, the work
+// of its limited values) is made from them once at load.
 type Case struct {
 	Desk     *Desk
 	ID       string
@@ -473,12 +475,12 @@ func (d *Desk) readCase(c gjson.Result, i int, whole func(base, section, key str
 	sc, fam, _ := d.reg.Lookup(cs.Scenario)
 	cs.sc, cs.fam = sc, fam
 	cs.units = make([]int, len(sc.Limits))
-	for i, l := range sc.Limits {
+	for j, l := range sc.Limits {
 		v := cs.Given.Get(gjsonPath(l.Pointer[len("/given/"):]))
 		if !l.Count {
 			whole(cs.Pointer, "/given/", l.Pointer[len("/given/"):], v)
 		}
-		cs.units[i] = limitUnits(l, v)
+		cs.units[j] = limitUnits(l, v)
 	}
 	cs.ExpectedRaw = expected.Raw
 	cs.Expected = make([]Field, 0, 8)

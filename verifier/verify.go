@@ -32,6 +32,7 @@ type Result struct {
 	// Unit is what the trace's Seq counts (call, step, request).
 	Unit string
 	// Comparisons names the comparer of every key the scenario observes.
+	// One map serves every result of a scenario: read it, never write it.
 	Comparisons map[string]string
 	// Suggested is the expected block worth asserting, from what was
 	// observed, in canonical order.
@@ -119,8 +120,9 @@ var comparers sync.Map
 
 // Run runs cases against the host model with fault switched on (nil: the
 // correct model), spread over GOMAXPROCS goroutines; results come in the
-// order of cases. Each case builds its own host model and recorders, so
-// cases share nothing.
+// order of cases. Each case builds its own host model and recorders; what
+// cases share (the case's expected block, its desk's resolved limits, the
+// comparer names) is only read.
 func Run(ctx context.Context, cases []*Case, fault *scenario.QualifiedFault) []Result {
 	out := make([]Result, len(cases))
 	parallel.For(len(cases), func(i int) { out[i] = RunCase(ctx, cases[i], fault) })

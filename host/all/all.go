@@ -1,5 +1,5 @@
 // Package all lists the host families deskcheck verifies. Adding a family
-// is one line here.
+// is one entry in Families (and its import) here.
 package all
 
 import (

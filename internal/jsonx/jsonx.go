@@ -51,6 +51,9 @@ func Append(b []byte, v any) []byte {
 	case map[string]any:
 		return AppendObject(b, x, Append)
 	case map[string]string:
+		if x == nil {
+			return append(b, "null"...)
+		}
 		return AppendObject(b, x, AppendString)
 	case json.RawMessage:
 		return append(b, x...)

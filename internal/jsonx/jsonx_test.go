@@ -41,7 +41,7 @@ func TestAppendMatchesEncodingJSON(t *testing.T) {
 		"é ünïcødé 😀", "line\u2028sep\u2029", "bad \xff utf8", "\x7f",
 		[]string{"a", "b"}, []any{1.0, "x", nil, []any{}}, map[string]any{"b": 1.0, "a": map[string]any{"z": true, "y": []any{"q"}}},
 		map[string]any{}, []any{}, 3, struct{ A int }{A: 1}, json.RawMessage(`{"k":[1,2]}`),
-		map[string]string{}, map[string]string{"b": "<x>", "a": "\u2028", "": "\xff"}, point{X: 2, Y: -1},
+		map[string]string{}, map[string]string(nil), map[string]string{"b": "<x>", "a": "\u2028", "": "\xff"}, point{X: 2, Y: -1},
 	}
 	for _, v := range values {
 		assert.Equal(t, reference(v), string(Append(nil, v)), "%#v", v)
