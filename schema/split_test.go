@@ -168,15 +168,21 @@ func TestSplitBranches(t *testing.T) {
 		{`{"items": [3]}`, false},
 		{`[]`, false},
 	}
-	full := split.Full()
 	for _, tt := range tests {
-		want, err := full.Validate([]byte(tt.doc))
-		require.NoError(t, err)
-		got, err := split.Validate([]byte(tt.doc))
-		require.NoError(t, err)
-		assert.Equal(t, want, got, tt.doc)
-		assert.Equal(t, tt.valid, len(got) == 0, tt.doc)
+		assertSplit(t, split, tt.doc, tt.valid)
 	}
+}
+
+// assertSplit checks that split finds doc valid or not as said, with the
+// whole schema's problems.
+func assertSplit(t *testing.T, split *Split, doc string, valid bool) {
+	t.Helper()
+	want, err := split.Full().Validate([]byte(doc))
+	require.NoError(t, err)
+	got, err := split.Validate([]byte(doc))
+	require.NoError(t, err)
+	assert.Equal(t, want, got, doc)
+	assert.Equal(t, valid, len(got) == 0, doc)
 }
 
 // TestSplitEdges: numbers beyond float64's precision stay exact in the
@@ -207,12 +213,7 @@ func TestSplitEdges(t *testing.T) {
 		{`{"items": [3]}`, true}, // the item schema asks nothing of a number
 		{`{"items": [{"kind": ""}]}`, false},
 	} {
-		want, err := split.Full().Validate([]byte(tt.doc))
-		require.NoError(t, err)
-		got, err := split.Validate([]byte(tt.doc))
-		require.NoError(t, err)
-		assert.Equal(t, want, got, tt.doc)
-		assert.Equal(t, tt.valid, len(got) == 0, tt.doc)
+		assertSplit(t, split, tt.doc, tt.valid)
 	}
 }
 
