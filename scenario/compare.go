@@ -48,7 +48,10 @@ var (
 
 // Equal reports whether two values are deeply equal, as reflect.DeepEqual
 // says, without reflection for plain JSON values (nil, bool, float64,
-// string, []any, map[string]any); other values go to reflect.DeepEqual.
+// json.Number, string, []any, map[string]any); other values go to
+// reflect.DeepEqual. Numbers compare by their exact value: a json.Number
+// (an exact integer of a Python host) equals another of the same value,
+// and a float64 only when the double is exactly that integer.
 // One difference, which JSON values never meet: a NaN is unequal to
 // itself even inside a slice or map compared with itself.
 func Equal(a, b any) bool {
@@ -59,8 +62,14 @@ func Equal(a, b any) bool {
 		y, ok := b.(bool)
 		return ok && x == y
 	case float64:
-		y, ok := b.(float64)
-		return ok && x == y
+		if y, ok := b.(float64); ok {
+			return x == y
+		}
+		eq, _ := numberEqual(x, b)
+		return eq
+	case json.Number:
+		eq, _ := numberEqual(x, b)
+		return eq
 	case string:
 		y, ok := b.(string)
 		return ok && x == y
@@ -150,7 +159,7 @@ func absent(want, got any) bool {
 // goes through encoding/json.
 func Normalize(v any) any {
 	switch x := v.(type) {
-	case nil, bool, string, float64:
+	case nil, bool, string, float64, json.Number:
 		return x
 	case int:
 		return float64(x)
@@ -194,7 +203,7 @@ func Normalize(v any) any {
 // can return it as it is instead of copying it.
 func isPlain(v any) bool {
 	switch x := v.(type) {
-	case nil, bool, string, float64:
+	case nil, bool, string, float64, json.Number:
 		return true
 	case []any:
 		for _, e := range x {

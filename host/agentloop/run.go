@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/deskcheck/deskcheck/internal/calc"
 	"github.com/deskcheck/deskcheck/internal/jsontext"
@@ -264,7 +263,7 @@ func (r *run) shortString(name string, raw json.RawMessage) (string, Refusal, st
 	if !ok {
 		return "", RefusedShortStrings, "short strings: " + name + " is " + kind(raw) + ", not a string"
 	}
-	if n := utf8.RuneCountInString(s); n > MaxArgChars && !r.cfg.Faults.Has(FaultStringLengthUnchecked) {
+	if n := jsontext.CodePoints(s); n > MaxArgChars && !r.cfg.Faults.Has(FaultStringLengthUnchecked) {
 		return "", RefusedShortStrings, "short strings: " + name + " has " + strconv.Itoa(n) + " characters > " + strconv.Itoa(MaxArgChars)
 	}
 	return s, NotRefused, ""

@@ -1,6 +1,8 @@
 package omp
 
 import (
+	"github.com/deskcheck/deskcheck/internal/jsontext"
+
 	"bufio"
 	"context"
 	"encoding/json"
@@ -143,8 +145,9 @@ func selectAnswer(frame map[string]json.RawMessage) rpcAnswer {
 	if !ok {
 		return rpcAnswer{}
 	}
-	var v any
-	if json.Unmarshal(raw, &v) != nil {
+	// JSON.parse: a lone surrogate of the answer is kept.
+	v, ok := jsontext.DecodeJS(raw)
+	if !ok {
 		return rpcAnswer{}
 	}
 	return rpcAnswer{value: v}

@@ -14,7 +14,8 @@ import (
 // lintGateway checks a schema-valid gateway case for what the schema
 // cannot see. Errors: a timestamp (now, expiresAt) the model does not
 // accept, an approval with both or neither of arguments and
-// argumentsDigest, a duplicate approval id, no step at all, a reason
+// argumentsDigest, arguments holding an unpaired surrogate (which have no
+// digest), a duplicate approval id, no step at all, a reason
 // outside the vocabulary (in reasons and in audit events) and an audit key
 // the gateway does not record. Warnings: decisions or reasons whose length
 // is not the number of steps.
@@ -23,7 +24,7 @@ func lintGateway(givenJSON []byte, expected []scenario.Field, _ map[string]int) 
 	if err != nil {
 		return []scenario.Problem{{Pointer: "/given", Message: err.Error()}}
 	}
-	var ps []scenario.Problem
+	ps := surrogateProblems(g)
 	add := func(p scenario.Problem) { ps = append(ps, p) }
 
 	if g.Now != nil {

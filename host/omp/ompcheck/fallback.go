@@ -23,10 +23,10 @@ type errorValue struct {
 func (v *errorValue) set(k string, val gjson.Result) bool {
 	switch k {
 	case "code":
-		code := val.Str
+		code := jsString(val)
 		v.Code = &code
 	case "message":
-		v.Message = val.Str
+		v.Message = jsString(val)
 	default:
 		return false
 	}
@@ -67,8 +67,8 @@ var Fallback = &scenario.Scenario{
 	Unit:        "call",
 	Schema:      fallbackSchema,
 	Expected: scenario.Observables{
-		{Key: "outcome", Comparer: scenario.Exact}, {Key: "effects", Comparer: scenario.Exact},
-		{Key: "primitiveAttempts", Comparer: scenario.Exact}, {Key: "handlerCalls", Comparer: scenario.Exact},
+		{Key: "outcome", Comparer: scenario.Exact}, {Key: "effects", Comparer: scenario.Exact, Count: true},
+		{Key: "primitiveAttempts", Comparer: scenario.Exact, Count: true}, {Key: "handlerCalls", Comparer: scenario.Exact, Count: true},
 		{Key: "errorIncludes", Comparer: scenario.Substring}, {Key: "causeIncludes", Comparer: scenario.Substring},
 	},
 	Suggest: func(givenJSON []byte, obs map[string]any) []string {
@@ -179,7 +179,7 @@ var Classify = &scenario.Scenario{
 	Description: "the host's permission-denied classifier on one thrown value",
 	Unit:        "call",
 	Schema:      classifySchema,
-	Expected:    scenario.Observables{{Key: "permissionDenied", Comparer: scenario.Exact}, {Key: "effects", Comparer: scenario.Exact}},
+	Expected:    scenario.Observables{{Key: "permissionDenied", Comparer: scenario.Exact}, {Key: "effects", Comparer: scenario.Exact, Count: true}},
 	Suggest: func([]byte, map[string]any) []string {
 		return []string{"permissionDenied", "effects"}
 	},
@@ -200,7 +200,7 @@ func runClassify(_ context.Context, givenJSON []byte, env scenario.Env) (scenari
 	}
 	gjson.ParseBytes(givenJSON).ForEach(func(k, v gjson.Result) bool {
 		if !g.set(k.Str, v) && k.Str == "kind" {
-			g.Kind = v.Str
+			g.Kind = jsString(v)
 		}
 		return true
 	})
@@ -235,7 +235,7 @@ func runClassify(_ context.Context, givenJSON []byte, env scenario.Env) (scenari
 func stringList(v gjson.Result) []string {
 	var out []string
 	v.ForEach(func(_, s gjson.Result) bool {
-		out = append(out, s.Str)
+		out = append(out, jsString(s))
 		return true
 	})
 	return out
