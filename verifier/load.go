@@ -13,6 +13,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/deskcheck/deskcheck/internal/jsontext"
 	"github.com/deskcheck/deskcheck/scenario"
 	"github.com/deskcheck/deskcheck/schema"
 )
@@ -397,7 +398,7 @@ func (d *Desk) build(root gjson.Result) Diagnostics {
 		case "id":
 			d.ID = v.Str
 		case "title":
-			d.Title = v.Str
+			d.Title = hostText(v)
 		case "label":
 			d.Label = v.Str
 		case "schemaVersion":
@@ -424,9 +425,9 @@ func (d *Desk) build(root gjson.Result) Diagnostics {
 					case "id":
 						cl.ID = v.Str
 					case "claim":
-						cl.Claim = v.Str
+						cl.Claim = hostText(v)
 					case "notExecuted":
-						cl.NotExecuted = v.Str
+						cl.NotExecuted = hostText(v)
 					case "sourceRefs":
 						cl.SourceRefs = stringList(v)
 					}
@@ -469,13 +470,13 @@ func (d *Desk) readCase(c gjson.Result, i int, whole func(base, section, key str
 		case "id":
 			cs.ID = v.Str
 		case "title":
-			cs.Title = v.Str
+			cs.Title = hostText(v)
 		case "scenario":
 			cs.Scenario = v.Str
 		case "family":
 			cs.Family = v.Str
 		case "why":
-			cs.Why = v.Str
+			cs.Why = hostText(v)
 		case "sourceRefs":
 			cs.SourceRefs = stringList(v)
 		case "given":
@@ -508,6 +509,16 @@ func (d *Desk) readCase(c gjson.Result, i int, whole func(base, section, key str
 	})
 	cs.fields = scriptOf(cs.Expected)
 	return cs
+}
+
+// hostText is a string of the desk as the hosts read it (see
+// internal/jsontext): an unpaired surrogate escape kept, never U+FFFD, so
+// that a report shows it as its escape.
+func hostText(v gjson.Result) string {
+	if s, ok := jsontext.HostString([]byte(v.Raw)); ok {
+		return s
+	}
+	return v.Str
 }
 
 func stringList(v gjson.Result) []string {

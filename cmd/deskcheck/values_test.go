@@ -1,0 +1,46 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestReportsCarryHostValues: every format shows a host's lone surrogate
+// as a visible escape and never as U+FFFD, report.json keeps it as its
+// escape and an exact integer as written, and report render gives the
+// same output from the saved evidence.
+func TestReportsCarryHostValues(t *testing.T) {
+	t.Setenv("SOURCE_DATE_EPOCH", "0")
+	const desk = "testdata/values/values-desk.json"
+	dir := t.TempDir()
+	outputs := map[string]string{}
+	for _, f := range []string{"text", "markdown", "junit", "html", "github", "json"} {
+		code, out, errOut := runCLI(t, "verify", desk, "-format", f, "-out", dir)
+		require.Equal(t, 1, code, errOut)
+		outputs[f] = out
+		assert.NotContains(t, out, "\ufffd", f)
+		assert.NotContains(t, strings.ToLower(out), `\ufffd`, f)
+		assert.NotContains(t, out, "\xed", "%s: no raw surrogate bytes", f)
+		assert.Contains(t, out, `\udc42`, f)
+		assert.Contains(t, out, "9007199254740993", f)
+	}
+	assert.Contains(t, outputs["text"], `observed "Tool \"n\ud800Ame\" is blocked by tool policy.\nReason: \udc42ABC"`)
+	assert.Contains(t, outputs["text"], `[0][0]["n"]: expected 9007199254740992, observed 9007199254740993`)
+
+	evidence := filepath.Join(dir, "report.json")
+	saved, err := os.ReadFile(evidence)
+	require.NoError(t, err)
+	assert.Contains(t, string(saved), `"errorIncludes":"Tool \"n\ud800Ame\" is blocked by tool policy.\nReason: \udc42ABC"`)
+	assert.Contains(t, string(saved), `{"id":"o-\udc42A","n":9007199254740993}`)
+	assert.Contains(t, string(saved), `"policyCode":"P\ud800é"`)
+	for _, f := range []string{"text", "markdown", "junit", "html", "github", "json"} {
+		code, out, errOut := runCLI(t, "report", "render", evidence, "-format", f)
+		require.Equal(t, 0, code, errOut)
+		assert.Equal(t, outputs[f], out, "re-rendering the saved evidence gives the same %s", f)
+	}
+}
