@@ -398,7 +398,7 @@ func (d *Desk) build(root gjson.Result) Diagnostics {
 		case "id":
 			d.ID = v.Str
 		case "title":
-			d.Title = hostText(v)
+			d.Title = v.Str
 		case "label":
 			d.Label = v.Str
 		case "schemaVersion":
@@ -425,9 +425,9 @@ func (d *Desk) build(root gjson.Result) Diagnostics {
 					case "id":
 						cl.ID = v.Str
 					case "claim":
-						cl.Claim = hostText(v)
+						cl.Claim = v.Str
 					case "notExecuted":
-						cl.NotExecuted = hostText(v)
+						cl.NotExecuted = v.Str
 					case "sourceRefs":
 						cl.SourceRefs = stringList(v)
 					}

@@ -1,13 +1,16 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tidwall/gjson"
 )
 
 // TestReportsCarryHostValues: every format shows a host's lone surrogate
@@ -43,4 +46,30 @@ func TestReportsCarryHostValues(t *testing.T) {
 		require.Equal(t, 0, code, errOut)
 		assert.Equal(t, outputs[f], out, "re-rendering the saved evidence gives the same %s", f)
 	}
+}
+
+// TestObserveProposesWhatValidates: the blocks observe prints for a desk
+// holding lone surrogates, exact integers and a policy code that is a
+// string, pasted over the authored ones, validate and verify.
+func TestObserveProposesWhatValidates(t *testing.T) {
+	const desk = "testdata/values/values-desk.json"
+	data, err := os.ReadFile(desk)
+	require.NoError(t, err)
+	_, out, errOut := runCLI(t, "observe", desk)
+	blocks := regexp.MustCompile(`(?ms)^"expected": (\{.*?^\})`).FindAllStringSubmatch(out, -1)
+	require.Len(t, blocks, 3, "%s%s", out, errOut)
+	// Paste from the last case back, so that earlier offsets hold.
+	text := string(data)
+	for i := len(blocks) - 1; i >= 0; i-- {
+		old := gjson.Get(text, fmt.Sprintf("cases.%d.expected", i))
+		require.True(t, old.Exists())
+		text = text[:old.Index] + blocks[i][1] + text[old.Index+len(old.Raw):]
+	}
+	pasted := filepath.Join(t.TempDir(), "values-desk.json")
+	require.NoError(t, os.WriteFile(pasted, []byte(text), 0o644))
+	code, _, errOut := runCLI(t, "validate", pasted)
+	require.Equal(t, 0, code, errOut)
+	code, out, errOut = runCLI(t, "verify", pasted, "-out", t.TempDir())
+	require.Equal(t, 0, code, "%s%s", out, errOut)
+	assert.Contains(t, out, "3 passed, 0 failed")
 }
