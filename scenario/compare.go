@@ -3,7 +3,6 @@ package scenario
 import (
 	"encoding/json"
 	"reflect"
-	"strings"
 )
 
 // Comparer decides whether an observed value satisfies an expected one.
@@ -33,10 +32,10 @@ type Part struct {
 // The built-in comparers.
 var (
 	// Exact: counts, booleans and words must be equal, type included.
-	Exact Comparer = &builtin{"exact", Equal}
+	Exact Comparer = &builtin{"exact", equalIn}
 	// JSONEqual: equal as JSON values (key order and number spelling
 	// aside).
-	JSONEqual Comparer = &builtin{"JSON-equal", Equal}
+	JSONEqual Comparer = &builtin{"JSON-equal", equalIn}
 	// Substring: the expected text occurs in the observed text.
 	Substring Comparer = &builtin{"substring", substring}
 	// AnySubstring: the expected text occurs in at least one observed text.
@@ -45,6 +44,15 @@ var (
 	// observed value, neither a value nor a key, at any depth.
 	Absent Comparer = &builtin{"absent", absent}
 )
+
+// equalIn is Equal in the domain v: JavaScript strings are compared in
+// their one spelling (see jsCanon).
+func equalIn(v Values, want, got any) bool {
+	if Equal(want, got) {
+		return true
+	}
+	return v == JavaScript && Equal(jsCanonValue(want), jsCanonValue(got))
+}
 
 // Equal reports whether two values are deeply equal, as reflect.DeepEqual
 // says, without reflection for plain JSON values (nil, bool, float64,
@@ -102,30 +110,35 @@ func Equal(a, b any) bool {
 
 type builtin struct {
 	name  string
-	match func(want, got any) bool
+	match func(v Values, want, got any) bool
 }
 
-func (b *builtin) Name() string             { return b.name }
-func (b *builtin) Match(want, got any) bool { return b.match(want, got) }
+func (b *builtin) Name() string { return b.name }
 
-func substring(want, got any) bool {
+// Match compares as a JavaScript host does (where the domains differ).
+func (b *builtin) Match(want, got any) bool { return b.match(JavaScript, want, got) }
+
+// MatchIn compares in the domain v.
+func (b *builtin) MatchIn(v Values, want, got any) bool { return b.match(v, want, got) }
+
+func substring(v Values, want, got any) bool {
 	w, ok1 := want.(string)
 	g, ok2 := got.(string)
-	return ok1 && ok2 && strings.Contains(g, w)
+	return ok1 && ok2 && v.contains(g, w)
 }
 
-func anySubstring(want, got any) bool {
+func anySubstring(v Values, want, got any) bool {
 	w, ok := want.(string)
 	list, _ := got.([]any)
 	for _, g := range list {
-		if s, isStr := g.(string); ok && isStr && strings.Contains(s, w) {
+		if s, isStr := g.(string); ok && isStr && v.contains(s, w) {
 			return true
 		}
 	}
 	return false
 }
 
-func absent(want, got any) bool {
+func absent(in Values, want, got any) bool {
 	w, ok := want.(string)
 	if !ok || w == "" {
 		return false
@@ -134,7 +147,7 @@ func absent(want, got any) bool {
 	occurs = func(v any) bool {
 		switch x := v.(type) {
 		case string:
-			return strings.Contains(x, w)
+			return in.contains(x, w)
 		case []any:
 			for _, e := range x {
 				if occurs(e) {
@@ -143,7 +156,7 @@ func absent(want, got any) bool {
 			}
 		case map[string]any:
 			for k, e := range x {
-				if strings.Contains(k, w) || occurs(e) {
+				if in.contains(k, w) || occurs(e) {
 					return true
 				}
 			}

@@ -28,6 +28,13 @@ type Mismatch struct {
 // scenario does not observe is a mismatch (lint reports it before any run).
 // Observed values must be normalized.
 func Compare(expected []Field, observed map[string]any, sc *scenario.Scenario) []Mismatch {
+	return CompareIn(scenario.JavaScript, expected, observed, sc)
+}
+
+// CompareIn is Compare in the domain of the case's host: values compare as
+// its language compares them where the domains differ (a JavaScript
+// substring may be half of a surrogate pair, a Python one never).
+func CompareIn(values scenario.Values, expected []Field, observed map[string]any, sc *scenario.Scenario) []Mismatch {
 	var out []Mismatch
 	for _, f := range expected {
 		want := f.Want
@@ -40,7 +47,7 @@ func Compare(expected []Field, observed map[string]any, sc *scenario.Scenario) [
 			out = append(out, Mismatch{Field: f.Key, Comparison: "not observed by scenario " + sc.Name, Expected: want, Observed: nil})
 			continue
 		}
-		if cmp.Match(want, got) {
+		if values.Match(cmp, want, got) {
 			continue
 		}
 		if p, ok := cmp.(scenario.Parter); ok {
