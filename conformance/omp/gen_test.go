@@ -3,6 +3,8 @@ package ompconformance
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"os"
 	"regexp"
 	"testing"
 
@@ -92,4 +94,15 @@ func TestGeneratedStringsHoldLoneSurrogates(t *testing.T) {
 		assert.Positive(t, perKey[k], "no lone surrogate in given.%s", k)
 	}
 	assert.Equal(t, generatedSurrogateCases, cases, "generated cases with a lone surrogate outside safety-check text")
+}
+
+// TestReadmesStateTheSurrogateCount: both READMEs give the figure the
+// generator makes.
+func TestReadmesStateTheSurrogateCount(t *testing.T) {
+	figure := fmt.Sprintf("%d,%03d of", generatedSurrogateCases/1000, generatedSurrogateCases%1000)
+	for _, path := range []string{"README.md", "../../README.md"} {
+		data, err := os.ReadFile(path)
+		require.NoError(t, err)
+		assert.Regexp(t, regexp.QuoteMeta(figure)+` (its|the) 2,400`, string(data), path)
+	}
 }

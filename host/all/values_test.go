@@ -1,9 +1,12 @@
 package all
 
 import (
+	"fmt"
+	"os"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"github.com/tidwall/gjson"
 
 	"github.com/deskcheck/deskcheck/scenario"
@@ -26,6 +29,9 @@ func TestCountsAreTheSchemasCounts(t *testing.T) {
 		}
 	}
 	assert.Equal(t, 21, n, "count keys across the scenarios")
+	readme, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	assert.Contains(t, string(readme), fmt.Sprintf("(%d keys across the %s scenarios", n, map[int]string{6: "six"}[len(reg.Names())]))
 }
 
 // TestEachFamilyNamesItsHostsLanguage: OMP is JavaScript, the others are
