@@ -1,6 +1,8 @@
 package householdcheck
 
 import (
+	"unicode/utf8"
+
 	"encoding/json"
 	"strconv"
 	"strings"
@@ -244,10 +246,13 @@ func offered(givenJSON []byte) int {
 			return false
 		}
 		if d.Type == gjson.String {
-			if !gjson.Valid(d.Str) {
+			// The text as the runtime reads it: an unpaired surrogate
+			// in it is no UTF-8, which its strict parser refuses.
+			text := pyString(d)
+			if !utf8.ValidString(text) || !gjson.Valid(text) {
 				return false
 			}
-			d = gjson.Parse(d.Str)
+			d = gjson.Parse(text)
 		}
 		tool, final := d.Get("tool"), d.Get("final")
 		if !d.IsObject() || final.Exists() || tool.Type != gjson.String {
