@@ -30,39 +30,6 @@ func String(s string) string {
 	return string(b)
 }
 
-// Value is v with every string and key as String makes it; ok is false
-// when two keys of one object become one (which of their values the
-// library keeps depends on the text's order).
-func Value(v any) (any, bool) {
-	switch x := v.(type) {
-	case string:
-		return String(x), true
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			var ok bool
-			if out[i], ok = Value(e); !ok {
-				return nil, false
-			}
-		}
-		return out, true
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			k = String(k)
-			if _, dup := out[k]; dup {
-				return nil, false
-			}
-			var ok bool
-			if out[k], ok = Value(e); !ok {
-				return nil, false
-			}
-		}
-		return out, true
-	}
-	return v, true
-}
-
 var loneEscape = regexp.MustCompile(`\\ud[89ab][0-9a-f]{2}\\ud[c-f][0-9a-f]{2}|\\ud[89a-f][0-9a-f]{2}`)
 
 // Written is JSON text that deskcheck's writers made from host values as
