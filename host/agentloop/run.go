@@ -173,7 +173,7 @@ func (r *run) check(d Entry) (value string, refusal Refusal, why string) {
 	f := r.cfg.Faults
 	t, ok := known(d.Tool)
 	if !ok {
-		return "", RefusedUnknownTool, "unknown tool: " + strconv.Quote(d.Tool) + " is not calc, lookup_user or save_draft"
+		return "", RefusedUnknownTool, "unknown tool: " + jsontext.Quote(d.Tool) + " is not calc, lookup_user or save_draft"
 	}
 	if t.write && !r.cfg.WriteGranted && !f.Has(FaultWriteGrantedByDefault) {
 		return "", RefusedNotGranted, "not granted: " + d.Tool + " needs writeGranted"
@@ -288,7 +288,7 @@ func (r *run) execute(name, value string) (obs, errText, why string, effect bool
 	case "lookup_user":
 		entry, ok := directory(value)
 		if !ok {
-			return "", textUnknownUser, " (" + strconv.Quote(value) + " is not in the fictional directory)", false
+			return "", textUnknownUser, " (" + jsontext.Quote(value) + " is not in the fictional directory)", false
 		}
 		return pyrepr.Repr(entry), "", "", false
 	default: // save_draft

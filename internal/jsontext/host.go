@@ -179,3 +179,41 @@ func CodePoints(s string) int {
 	}
 	return n
 }
+
+// Quote is strconv.Quote for a host's string: a surrogate in WTF-8 form is
+// written as its \u escape (\ud800) rather than as three \x bytes.
+func Quote(s string) string {
+	if !HasSurrogate(s) {
+		return strconv.Quote(s)
+	}
+	b := make([]byte, 0, len(s)+8)
+	b = append(b, '"')
+	inner := func(part string) {
+		q := strconv.Quote(part)
+		b = append(b, q[1:len(q)-1]...)
+	}
+	start := 0
+	for i := 0; i+2 < len(s); i++ {
+		if u, ok := SurrogateAt(s, i); ok {
+			inner(s[start:i])
+			b = append(b, '\\', 'u', hexDigit(u>>12), hexDigit(u>>8), hexDigit(u>>4), hexDigit(u))
+			i += 2
+			start = i + 1
+		}
+	}
+	inner(s[start:])
+	return string(append(b, '"'))
+}
+
+func hexDigit(r rune) byte { return "0123456789abcdef"[r&0xF] }
+
+// NextChar returns the size of the character at s[i] as a host counts
+// characters: a surrogate in WTF-8 form is one (three bytes), a byte that
+// is not UTF-8 another.
+func NextChar(s string, i int) int {
+	if _, ok := SurrogateAt(s, i); ok {
+		return 3
+	}
+	_, size := utf8.DecodeRuneInString(s[i:])
+	return size
+}

@@ -149,3 +149,13 @@ func hasCollision(v any) bool {
 	}
 	return false
 }
+
+func TestQuoteAndCodePoints(t *testing.T) {
+	assert.Equal(t, `"plain \"é\"\n"`, Quote("plain \"é\"\n"))
+	assert.Equal(t, `"n\ud800Ame \udfff\xff"`, Quote("n\xed\xa0\x80Ame \xed\xbf\xbf\xff"))
+	assert.Equal(t, 5, CodePoints("a\xed\xa0\x80é😀\xff"))
+	assert.Equal(t, []uint16{'a', 0xD800, 0xD83D, 0xDE00}, UTF16("a\xed\xa0\x80😀"))
+	assert.Equal(t, "😀\xed\xa0\x80", FromUTF16([]uint16{0xD83D, 0xDE00, 0xD800}))
+	assert.Equal(t, "😀", FromUTF16(UTF16("\xed\xa0\xbd\xed\xb8\x80")), "two halves written apart are the pair")
+	assert.Equal(t, 3, NextChar("\xed\xa0\x80", 0))
+}

@@ -1,6 +1,8 @@
 package ompcheck
 
 import (
+	"github.com/deskcheck/deskcheck/internal/jsontext"
+
 	"context"
 	_ "embed"
 	"errors"
@@ -217,14 +219,14 @@ func runClassify(_ context.Context, givenJSON []byte, env scenario.Env) (scenari
 		trace.Add("classify", "classify a plain object (not an error): %s", jsonText(obj))
 	case "string":
 		value = g.Message
-		trace.Add("classify", "classify a bare string: %q", g.Message)
+		trace.Add("classify", "classify a bare string: %s", jsontext.Quote(g.Message))
 	default:
 		e := g.errorValue.hostError()
 		value = e
 		if g.Code != nil {
-			trace.Add("classify", "classify an error object with code %q and message %q", *g.Code, g.Message)
+			trace.Add("classify", "classify an error object with code %s and message %s", jsontext.Quote(*g.Code), jsontext.Quote(g.Message))
 		} else {
-			trace.Add("classify", "classify an error object without a code, message %q", g.Message)
+			trace.Add("classify", "classify an error object without a code, message %s", jsontext.Quote(g.Message))
 		}
 	}
 	denied := omp.IsPermissionDeniedWith(faults, value)
