@@ -388,7 +388,7 @@ func (c *checker) key() bool {
 				c.rep.more++
 			} else {
 				fl, fc := c.d.position().at(first)
-				c.rep.add(kstart, c.pointer, "duplicate key %q (first at %d:%d)", name, fl, fc)
+				c.rep.add(kstart, c.pointer, "duplicate key %s (first at %d:%d)", jsontext.Quote(name), fl, fc)
 			}
 		}
 	}

@@ -215,3 +215,17 @@ func TestObservePasteValidateVerify(t *testing.T) {
 		}
 	}
 }
+
+// TestKeysDifferingInASurrogateAreTwoKeys: to JSON.parse and json.loads
+// "a\ud800" and "a\udc00" are two keys (a reader that makes both U+FFFD
+// saw a duplicate); the same key twice is still one, and the diagnostic
+// shows the surrogate as its escape.
+func TestKeysDifferingInASurrogateAreTwoKeys(t *testing.T) {
+	r := verifyOne(t, oneCase("wrapper", `{"userPolicies": {"seed_note\ud800": "deny", "seed_note\udc00": "deny"}, "ui": false, "choices": []}`,
+		`{"outcome": "return", "effects": 1}`))
+	assert.Equal(t, Pass, r.Status, "%v %s", r.Mismatches, r.Err)
+	ds := refused(t, oneCase("wrapper", `{"userPolicies": {"a\ud800": "deny", "a\ud800": "allow"}}`, `{"outcome": "return", "effects": 1}`))
+	require.Len(t, ds, 1)
+	assert.Contains(t, ds[0].String(), `values.json:11:53: error: duplicate key "a\ud800" (first at 11:34)`)
+	assert.True(t, strings.HasSuffix(ds[0].String(), `(/cases/0/given/userPolicies/a\ud800)`), ds[0].String())
+}
