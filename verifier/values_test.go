@@ -229,3 +229,25 @@ func TestKeysDifferingInASurrogateAreTwoKeys(t *testing.T) {
 	assert.Contains(t, ds[0].String(), `values.json:11:53: error: duplicate key "a\ud800" (first at 11:34)`)
 	assert.True(t, strings.HasSuffix(ds[0].String(), `(/cases/0/given/userPolicies/a\ud800)`), ds[0].String())
 }
+
+// TestObserveOnEveryBundledCase: the block observe proposes for each case
+// of the bundled and family desks, pasted in place of its expected block,
+// validates and verifies.
+func TestObserveOnEveryBundledCase(t *testing.T) {
+	paths := []string{"../cases/boundary-desk.json", "../cases/gateway-desk.json", "../cases/household-desk.json", "../cases/runner-desk.json",
+		"../host/omp/ompcheck/testdata/omp-desk.json", "../host/household/householdcheck/testdata/household-more.json"}
+	scenarios := map[string]bool{}
+	for _, path := range paths {
+		desks, ds := LoadAll(testReg, []Input{readInput(t, path)}, Limits{})
+		require.False(t, ds.HasErrors(), diagStrings(ds))
+		for _, res := range Run(context.Background(), desks[0].Cases, nil) {
+			c := res.Case
+			require.NotEqual(t, Errored, res.Status, "%s: %s", c.FullID(), res.Err)
+			scenarios[c.Scenario] = true
+			block := FormatExpected(res.Suggested, "      ")
+			r := verifyOne(t, oneCase(c.Scenario, c.Given.Raw, block))
+			assert.Equal(t, Pass, r.Status, "%s\n%s\n%v", c.FullID(), block, r.Mismatches)
+		}
+	}
+	assert.Len(t, scenarios, len(testReg.Names()), "every scenario")
+}
