@@ -5,7 +5,12 @@
 // integers and whole values, all without reflection. Each answers -1 (or
 // false) for anything that is not well-formed JSON it fully understands,
 // so that a caller can fall back to encoding/json and get its value or
-// message. Nothing here recurses deeper than MaxDepth.
+// message. Nothing here recurses deeper than MaxDepth, but the host
+// decoders (host.go), which follow HostDepth.
+//
+// Strings are decoded as the hosts read them, not as encoding/json does:
+// an unpaired surrogate escape is kept in WTF-8 form (see host.go), where
+// the library writes U+FFFD. Everything else is the library's reading.
 package jsontext
 
 import (
@@ -443,8 +448,8 @@ func (m Members) SortedKeys() []string {
 }
 
 // ReadMembers reads a JSON object (surrounding whitespace allowed) into its
-// members, as json.Unmarshal into a map[string]json.RawMessage reads it,
-// appending them to buf[:0]. ok is false when raw is not one valid object
+// members, as json.Unmarshal into a map[string]json.RawMessage reads it
+// (keys decoded as the package doc says), appending them to buf[:0]. ok is false when raw is not one valid object
 // within MaxDepth.
 func ReadMembers(raw []byte, buf Members) (m Members, ok bool) {
 	i := SkipSpace(raw, 0)
@@ -627,8 +632,9 @@ func PlainString(tok []byte) (string, bool) {
 }
 
 // Decode decodes raw, one JSON value with optional surrounding whitespace,
-// as json.Unmarshal into an any does: objects as map[string]any, arrays as
-// []any (never nil), numbers as float64. ok is false where it cannot: raw
+// as json.Unmarshal into an any does (but for strings, see the package
+// doc): objects as map[string]any, arrays as []any (never nil), numbers as
+// float64. ok is false where it cannot: raw
 // is not one valid value, nests deeper than MaxDepth, or holds a number
 // beyond a float64 (where Unmarshal fails). Callers then decode with
 // encoding/json, so a value or an error is always the one it gives.
@@ -639,7 +645,8 @@ func Decode(raw []byte) (any, bool) {
 
 // DecodeUseNumber decodes raw, one JSON value with optional surrounding
 // whitespace, as a json.Decoder with UseNumber does (numbers as
-// json.Number literals), and refuses anything after the value. Text the
+// json.Number literals; strings as the package doc says), and refuses
+// anything after the value. Text the
 // fast reader takes is decoded without reflection; any other goes to the
 // json.Decoder, whose value or error it is.
 func DecodeUseNumber(raw []byte) (any, error) {
