@@ -73,3 +73,24 @@ func TestObserveProposesWhatValidates(t *testing.T) {
 	require.Equal(t, 0, code, "%s%s", out, errOut)
 	assert.Contains(t, out, "3 passed, 0 failed")
 }
+
+// TestValuesInvalidInputExitsTwo: gateway arguments holding a lone
+// surrogate and an empty step principal are invalid input, for validate
+// and for verify alike: exit 2 at the value's file:line:col and pointer.
+func TestValuesInvalidInputExitsTwo(t *testing.T) {
+	for _, tt := range []struct{ path, want string }{
+		{"testdata/values/gateway-surrogate-arguments.json", `testdata/values/gateway-surrogate-arguments.json:14:108: error: a string of the arguments holds an unpaired surrogate (\ud800)`},
+		{"testdata/values/gateway-empty-step-principal.json", `testdata/values/gateway-empty-step-principal.json:14:102: error: String length must be greater than or equal to 1 (/cases/0/given/steps/0/principal)`},
+	} {
+		for _, cmd := range [][]string{{"validate", tt.path}, {"verify", tt.path, "-out", t.TempDir()}} {
+			code, out, errOut := runCLI(t, cmd...)
+			assert.Equal(t, 2, code, "%v", cmd)
+			assert.Empty(t, out)
+			assert.Contains(t, errOut, tt.want, "%v", cmd)
+		}
+	}
+	_, _, errOut := runCLI(t, "validate", "testdata/values/gateway-empty-step-principal.json")
+	assert.Contains(t, errOut, "(/cases/0/given/steps/0/principal)")
+	_, _, errOut = runCLI(t, "validate", "testdata/values/gateway-surrogate-arguments.json")
+	assert.Contains(t, errOut, "(/cases/0/given/steps/0/request/arguments/text)")
+}
