@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/deskcheck/deskcheck/host/gateway"
+	"github.com/deskcheck/deskcheck/internal/jsontext"
 	"github.com/deskcheck/deskcheck/scenario"
 )
 
@@ -36,15 +37,15 @@ func lintGateway(givenJSON []byte, expected []scenario.Field, _ map[string]int) 
 	for i, a := range g.Approvals {
 		at := fmt.Sprintf("/given/approvals/%d", i)
 		if first, dup := firstID[a.ID]; dup {
-			add(scenario.Problem{Pointer: at + "/id", Message: fmt.Sprintf("duplicate approval id %q (first at /given/approvals/%d)", a.ID, first)})
+			add(scenario.Problem{Pointer: at + "/id", Message: fmt.Sprintf("duplicate approval id %s (first at /given/approvals/%d)", jsontext.Quote(a.ID), first)})
 		} else {
 			firstID[a.ID] = i
 		}
 		switch {
 		case a.Arguments != nil && a.ArgumentsDigest != nil:
-			add(scenario.Problem{Pointer: at + "/argumentsDigest", Key: true, Message: fmt.Sprintf("approval %q has both arguments and argumentsDigest; give exactly one", a.ID)})
+			add(scenario.Problem{Pointer: at + "/argumentsDigest", Key: true, Message: fmt.Sprintf("approval %s has both arguments and argumentsDigest; give exactly one", jsontext.Quote(a.ID))})
 		case a.Arguments == nil && a.ArgumentsDigest == nil:
-			add(scenario.Problem{Pointer: at, Message: fmt.Sprintf("approval %q has neither arguments nor argumentsDigest; give exactly one", a.ID)})
+			add(scenario.Problem{Pointer: at, Message: fmt.Sprintf("approval %s has neither arguments nor argumentsDigest; give exactly one", jsontext.Quote(a.ID))})
 		}
 		if _, err := gateway.ParseTime(a.ExpiresAt); err != nil {
 			add(scenario.Problem{Pointer: at + "/expiresAt", Message: "expiresAt: " + err.Error()})

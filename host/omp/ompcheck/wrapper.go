@@ -9,6 +9,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/deskcheck/deskcheck/host/omp"
+	"github.com/deskcheck/deskcheck/internal/jsontext"
 	"github.com/deskcheck/deskcheck/scenario"
 )
 
@@ -128,21 +129,21 @@ func lintWrapper(givenJSON []byte, expected []scenario.Field, _ map[string]int) 
 	}
 	if m := gjson.GetBytes(givenJSON, "mode"); m.Type == gjson.String && !known(jsString(m), omp.ModeAlwaysAsk, omp.ModeWrite, omp.ModeYolo) {
 		out = append(out, scenario.Problem{Pointer: "/given/mode", Warning: true, Message: fmt.Sprintf(
-			"mode %q is not one the host knows (always-ask, write, yolo, matched exactly): it accepts it as a mode that auto-approves no tier, so every call that no policy decides asks for approval%s",
-			m.Str, closest(m.Str, omp.ModeAlwaysAsk, omp.ModeWrite, omp.ModeYolo))})
+			"mode %s is not one the host knows (always-ask, write, yolo, matched exactly): it accepts it as a mode that auto-approves no tier, so every call that no policy decides asks for approval%s",
+			jsontext.Quote(jsString(m)), closest(jsString(m), omp.ModeAlwaysAsk, omp.ModeWrite, omp.ModeYolo))})
 	}
 	tiers := []string{string(omp.TierRead), string(omp.TierWrite), string(omp.TierExec)}
 	tierWarning := func(ptr, v string) {
 		out = append(out, scenario.Problem{Pointer: ptr, Warning: true, Message: fmt.Sprintf(
-			"tier %q is not one the host knows (read, write, exec, matched exactly): it treats the tool as exec, the highest tier%s",
-			v, closest(v, tiers...))})
+			"tier %s is not one the host knows (read, write, exec, matched exactly): it treats the tool as exec, the highest tier%s",
+			jsontext.Quote(v), closest(v, tiers...))})
 	}
 	switch a := gjson.GetBytes(givenJSON, "approval"); {
 	case a.Type == gjson.String && !known(jsString(a), tiers...):
-		tierWarning("/given/approval", a.Str)
+		tierWarning("/given/approval", jsString(a))
 	case a.IsObject():
 		if t := a.Get("tier"); t.Type == gjson.String && !known(jsString(t), tiers...) {
-			tierWarning("/given/approval/tier", t.Str)
+			tierWarning("/given/approval/tier", jsString(t))
 		}
 	}
 	calls := int64(1)
