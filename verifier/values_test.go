@@ -251,3 +251,24 @@ func TestObserveOnEveryBundledCase(t *testing.T) {
 	}
 	assert.Len(t, scenarios, len(testReg.Names()), "every scenario")
 }
+
+// TestExactIntegersUpTo308Digits: the README's bound. A Python host's
+// integer of 308 digits is exact; one of 309 is beyond a double, which
+// the desk reader refuses for every host.
+func TestExactIntegersUpTo308Digits(t *testing.T) {
+	desk := func(n string) []byte {
+		return oneCase("gateway", `{"principal": "synthetic-analyst", "records": {"ops/orders": [{"id": "o", "n": `+n+`}]},
+		  "steps": [{"request": {"action": "read", "resource": "ops/orders", "arguments": {}}}]}`,
+			`{"decisions": ["allow"], "reasons": ["allowed"], "draftEffects": 0, "publicationEffects": 0, "results": [[{"id": "o", "n": `+n+`}]]}`)
+	}
+	n := strings.Repeat("9", 308)
+	r := verifyOne(t, desk(n))
+	assert.Equal(t, Pass, r.Status, "%v", r.Mismatches)
+	assert.Contains(t, jsonValue(r.Observed["results"]), n)
+	r = verifyOne(t, oneCase("gateway", `{"principal": "synthetic-analyst", "records": {"ops/orders": [{"id": "o", "n": `+n+`}]},
+		  "steps": [{"request": {"action": "read", "resource": "ops/orders", "arguments": {}}}]}`,
+		`{"decisions": ["allow"], "reasons": ["allowed"], "draftEffects": 0, "publicationEffects": 0, "results": [[{"id": "o", "n": `+strings.Repeat("9", 307)+`8}]]}`))
+	assert.Equal(t, Fail, r.Status, "one off in the last of 308 digits")
+	ds := refused(t, desk(strings.Repeat("9", 309)))
+	assert.Contains(t, ds[0].Summary, "out of range")
+}
