@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -390,4 +391,16 @@ func TestNewDeskAsPrinted(t *testing.T) {
 	assert.Equal(t, want[:len(want)-1], keys)
 	require.NotNil(t, r.Boundary)
 	assert.Equal(t, "mixed", verifier.ControlKind(r.Boundary))
+}
+
+// Raw text nested far deeper than any parser should follow is counted as
+// not a decision, in bounded stack: with a small stack limit, a recursive
+// validity check of a million brackets would kill the process.
+func TestOfferedDeepRawTextInBoundedStack(t *testing.T) {
+	defer debug.SetMaxStack(debug.SetMaxStack(4 << 20))
+	read := `{"tool": "portfolio.read", "arguments": {"household": "hh-anand"}}`
+	deep := strings.Repeat("[", 1_000_000)
+	given := `{"decisions": [` + jsonString(read) + `, ` + jsonString(deep) + `, ` + read + `]}`
+	p, d := script([]byte(given), []scenario.Field{{Key: "effects", Raw: json.RawMessage("0")}})
+	assert.Equal(t, [2]int{0, 1}, [2]int{p, d})
 }

@@ -2,6 +2,7 @@ package ompcheck
 
 import (
 	"bufio"
+	"encoding/json"
 	"io"
 	"sync"
 
@@ -36,7 +37,7 @@ func (c *RPCClient) Serve(in io.Reader, out io.WriteCloser) {
 	for sc.Scan() {
 		frame := string(sc.Bytes())
 		var req gjson.Result // empty for a frame that is not JSON
-		if gjson.Valid(frame) {
+		if json.Valid(sc.Bytes()) { // iterative and depth-bounded, unlike gjson.Valid
 			req = gjson.Parse(frame)
 		}
 		method, id := req.Get("method").String(), req.Get("id").String()
