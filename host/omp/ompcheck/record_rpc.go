@@ -36,7 +36,7 @@ func (c *RPCClient) Serve(in io.Reader, out io.WriteCloser) {
 	sc.Buffer(make([]byte, 0, 512), omp.MaxRPCFrame) // frames are small; it grows for long ones
 	for sc.Scan() {
 		frame := string(sc.Bytes())
-		var req gjson.Result // empty for a frame that is not JSON
+		var req gjson.Result        // empty for a frame that is not JSON
 		if json.Valid(sc.Bytes()) { // iterative and depth-bounded, unlike gjson.Valid
 			req = gjson.Parse(frame)
 		}
