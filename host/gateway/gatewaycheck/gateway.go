@@ -296,7 +296,7 @@ func (g givenBlock) config(faults gateway.Faults) (gateway.Config, []gateway.Ste
 		if err != nil {
 			return cfg, nil, fmt.Errorf("given.now: %w", err)
 		}
-		cfg.Now = now
+		cfg.Now, cfg.NowSet = now, true
 	}
 	cfg.Approvals = make([]gateway.Approval, len(g.Approvals))
 	for i, a := range g.Approvals {
