@@ -125,9 +125,17 @@ func (wr Writer) WriteDir(dir string, r *Report) ([]string, error) {
 	if fsys == nil {
 		fsys = OS{}
 	}
+	if dir == "" {
+		// "" would resolve to the working folder, which WriteDir would
+		// then replace as a whole.
+		return nil, errors.New("the report folder name is empty; name a folder with -out")
+	}
 	real, err := resolvePath(fsys, dir)
 	if err != nil {
 		return nil, fmt.Errorf("report folder %s: %w", dir, unwrapPathError(err))
+	}
+	if wd, err := resolvePath(fsys, "."); err == nil && within(wd, real) {
+		return nil, fmt.Errorf("report folder %s is the working folder or holds it (%s): deskcheck replaces the folder as a whole, so choose a folder inside it with -out", dir, real)
 	}
 	for _, cd := range wr.CaseDirs {
 		rc, err := resolvePath(fsys, cd)

@@ -432,12 +432,15 @@ const maxReportBytes = 4 << 30
 func writeReports(out string, paths []string, rep *reports.Report, r reports.Reporter, stdout, stderr io.Writer) int {
 	written, err := reports.Writer{CaseDirs: caseDirs(paths), MaxBytes: maxReportBytes}.WriteDir(out, rep)
 	if err != nil {
-		fmt.Fprintf(stderr, "deskcheck: %v\n", err)
+		fmt.Fprintf(stderr, "deskcheck: %s\n", reports.OneLine(err.Error())) // it names the -out folder
 		return exitInvalid
 	}
 	if err := emit(stdout, r, rep); err != nil {
 		fmt.Fprintf(stderr, "deskcheck: writing results: %v\n", err)
 		return exitInvalid
+	}
+	for i, w := range written {
+		written[i] = reports.OneLine(w) // the -out name is the user's, but may hold anything
 	}
 	fmt.Fprintf(stderr, "reports: %s\n", strings.Join(written, ", "))
 	return exitPass

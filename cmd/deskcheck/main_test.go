@@ -356,3 +356,19 @@ func TestGitHubFormatAnnotatesBrokenFiles(t *testing.T) {
 	assert.Regexp(t, `(?m)^::error file=\.\./\.\./verifier/testdata/invalid/misspelled-expected\.json,line=\d+,col=\d+`, out, "the problem becomes an annotation on its line")
 	assert.Contains(t, errOut, "error:", "and stays on stderr as a plain line")
 }
+
+// The -out name is printed with its control characters escaped, on one
+// line, and an empty -out is refused before anything is written.
+func TestOutNamePrintedEscaped(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "rep\x1b[2J\nx")
+	code, _, errOut := runCLI(t, "verify", "-run", "^boundary-desk/boundary-deny-one-call$", "-out", dir, "../../cases/boundary-desk.json")
+	require.Equal(t, 0, code, errOut)
+	assert.NotContains(t, errOut, "\x1b")
+	assert.Contains(t, errOut, `rep\u001b[2J\nx`)
+	line := errOut[strings.Index(errOut, "reports: "):]
+	assert.Equal(t, 1, strings.Count(line, "\n"), "one line: %q", line)
+
+	code, _, errOut = runCLI(t, "verify", "-run", "^boundary-desk/boundary-deny-one-call$", "-out", "", "../../cases/boundary-desk.json")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "the report folder name is empty")
+}
