@@ -1,8 +1,11 @@
 package verifier
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -57,4 +60,74 @@ func TestReportFolder(t *testing.T) {
 	require.NoError(t, os.Symlink("/dev/zero", filepath.Join(dir, "report.json")))
 	_, ok := reportFolder(dir)
 	assert.False(t, ok, "a link is never opened")
+}
+
+// readsDesk is a desk of n gateway cases, each reading records of
+// about recordBytes bytes reads times.
+func readsDesk(id string, n, records, reads int) Input {
+	recs := make([]string, records)
+	for i := range recs {
+		recs[i] = fmt.Sprintf(`{"id":"r%05d"}`, i)
+	}
+	step := `{"request":{"action":"read","resource":"ops/orders","arguments":{}}}`
+	var cases []string
+	for i := 0; i < n; i++ {
+		cases = append(cases, fmt.Sprintf(`{"id":"g%d","title":"t","scenario":"gateway","given":{"principal":"synthetic-analyst","records":{"ops/orders":[%s]},"steps":[%s]},"expected":{"decisions":[],"reasons":[],"draftEffects":0,"publicationEffects":0}}`,
+			i, strings.Join(recs, ","), strings.TrimSuffix(strings.Repeat(step+",", reads), ",")))
+	}
+	return Input{Path: id + ".json", Data: []byte(`{"schemaVersion":1,"id":"` + id + `","title":"t","label":"DO NOT EXECUTE","cases":[` + strings.Join(cases, ",") + `]}`)}
+}
+
+// argsDesk is a desk of n wrapper cases whose args hold a string of
+// argBytes bytes, called repeat times.
+func argsDesk(id string, n, argBytes, repeat int) Input {
+	var cases []string
+	for i := 0; i < n; i++ {
+		cases = append(cases, fmt.Sprintf(`{"id":"w%d","title":"t","scenario":"wrapper","given":{"approval":"exec","mode":"yolo","args":{"a":"%s"},"repeat":%d},"expected":{"outcome":"return","effects":%d}}`,
+			i, strings.Repeat("x", argBytes), repeat, repeat))
+	}
+	return Input{Path: id + ".json", Data: []byte(`{"schemaVersion":1,"id":"` + id + `","title":"t","label":"DO NOT EXECUTE","cases":[` + strings.Join(cases, ",") + `]}`)}
+}
+
+// TestCopiesAreBoundedBeforeRunning: what a case copies into its results,
+// trace and reports — records times reads, args times calls — is counted
+// from the given block per case, per file and per run, before anything
+// runs, against limits that name the flag that raises them.
+func TestCopiesAreBoundedBeforeRunning(t *testing.T) {
+	// 1,000 records of 15 bytes and their commas, plus the brackets.
+	const records = 1000*16 - 1 + 2
+	tests := []struct {
+		reason string
+		inputs []Input
+		limits Limits
+		diag   string // an error diagnostic, or
+		err    string // an error of the run
+	}{
+		{"records times reads, per case", []Input{readsDesk("g", 1, 1000, 300)}, Limits{},
+			fmt.Sprintf("g.json:1:%d: error: the case copies 4,800,300 bytes of case data (the records its reads return, as written, summed over its read steps), over the limit of 4,194,304 (raise it with -limit gateway.readBytes=N) (/cases/0/given/steps)", 16195), ""},
+		{"args times repeat, per case", []Input{argsDesk("w", 1, 5000, 1000)}, Limits{},
+			"w.json:1:167: error: the case copies 5,008,000 bytes of case data (args and revise as written, times repeat), over the limit of 4,194,304 (raise it with -limit wrapper.argBytes=N) (/cases/0/given/args)", ""},
+		{"per file", []Input{readsDesk("f", 5, 1000, 250)}, Limits{},
+			"f.json:1:74: error: the cases of this file copy 20,001,250 bytes of case data into their results, trace and reports (gateway.readBytes 20,001,250), over the limit of 16,777,216 per run; split the file or raise the limit with -max-copy-bytes N (/cases)", ""},
+		{"per run, over files and families", []Input{readsDesk("a", 4, 1000, 250), argsDesk("b", 4, 4000, 1000)}, Limits{},
+			"", "the selected cases copy 32,033,000 bytes of case data into their results, trace and reports (wrapper.argBytes 16,032,000, gateway.readBytes 16,001,000), over the limit of 16,777,216 per run; select fewer with -run or raise the limit with -max-copy-bytes N"},
+		{"a raised per-case limit still meets the file's", []Input{readsDesk("r", 1, 1000, 300)}, Limits{Scenario: map[string]int{"gateway.readBytes": 8 << 20}, CopyBytes: 4 << 20},
+			"r.json:1:74: error: the cases of this file copy 4,800,300 bytes of case data into their results, trace and reports (gateway.readBytes 4,800,300), over the limit of 4,194,304 per run; split the file or raise the limit with -max-copy-bytes N (/cases)", ""},
+	}
+	for _, tt := range tests {
+		suite, ds, err := Verify(context.Background(), tt.inputs, Options{Registry: testReg, Limits: tt.limits})
+		assert.Nil(t, suite, tt.reason)
+		if tt.diag != "" {
+			assert.Contains(t, diagStrings(ds), tt.diag, tt.reason)
+			continue
+		}
+		assert.False(t, ds.HasErrors(), "%s: %v", tt.reason, diagStrings(ds))
+		assert.EqualError(t, err, tt.err, tt.reason)
+	}
+	suite, ds, err := Verify(context.Background(), []Input{readsDesk("ok", 1, 1000, 200)}, Options{Registry: testReg})
+	require.NoError(t, err, "%v", diagStrings(ds))
+	assert.Len(t, suite.Results, 1, "3 MB of reads is within the defaults")
+	c := mustLoad(t, readsDesk("one", 1, 1000, 3)).Cases[0]
+	assert.Equal(t, 3*records, c.Copies(), "each read copies the records as written")
+	assert.Equal(t, 1, c.Work()-3+1, "copies are not scripted work: the work is the steps")
 }

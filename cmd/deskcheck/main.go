@@ -684,6 +684,7 @@ func limitFlags(fs *flag.FlagSet, reg *scenario.Registry) *verifier.Limits {
 	fs.Var(intLimit{&l.String, "-max-string"}, "max-string", "longest string or key, in `BYTES` of its decoded text")
 	fs.Var(intLimit{&l.Work, "-max-work"}, "max-work", "most scripted work (`N` units) in one file: the sum over its cases of every value a scenario declares a limit for")
 	fs.Var(intLimit{&l.RunWork, "-max-run-work"}, "max-run-work", "most scripted work (`N` units) in one run, over the selected cases (faults: times the runs of each)")
+	fs.Var(intLimit{&l.CopyBytes, "-max-copy-bytes"}, "max-copy-bytes", "most `BYTES` of case data one run (or one file) may copy into results, trace and reports: the records of every read, the args of every call")
 	fs.Var(intLimit{&l.Events, "-max-events"}, "max-events", "most trace events (`N`) one run may record")
 	fs.Var(intLimit{&l.TraceBytes, "-max-trace-bytes"}, "max-trace-bytes", "most `BYTES` of trace text one run may record")
 	fs.Var(intLimit{&l.Diagnostics, "-max-diagnostics"}, "max-diagnostics", "most problems (`N`) listed for one file; the rest are counted")
