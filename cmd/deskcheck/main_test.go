@@ -379,3 +379,19 @@ func TestOutNamePrintedEscaped(t *testing.T) {
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut, "the report folder name is empty")
 }
+
+// A report that verify wrote renders, however deep the -max-depth it was
+// written with let its case data nest.
+func TestRenderFollowsTheDepthReportsAreWrittenWith(t *testing.T) {
+	dir := t.TempDir()
+	deep := strings.Repeat(`{"a":`, 190) + "1" + strings.Repeat("}", 190)
+	desk := `{"schemaVersion":1,"id":"deep","title":"t","label":"DO NOT EXECUTE","cases":[{"id":"c","title":"t","scenario":"wrapper","given":{"approval":"exec","mode":"yolo","args":` + deep + `},"expected":{"outcome":"return","effects":1,"input":` + deep + `}}]}`
+	path := filepath.Join(dir, "deep.json")
+	require.NoError(t, os.WriteFile(path, []byte(desk), 0o600))
+	out := filepath.Join(dir, "out")
+	code, _, errOut := runCLI(t, "verify", "-max-depth", "200", "-out", out, path)
+	require.Equal(t, 0, code, errOut)
+	code, text, errOut := runCLI(t, "report", "render", filepath.Join(out, "report.json"))
+	assert.Equal(t, 0, code, errOut)
+	assert.Contains(t, text, "1 passed")
+}
