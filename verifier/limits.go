@@ -53,7 +53,7 @@ const MaxDepth = 10_000
 // DefaultLimits are the limits unless the caller sets others.
 var DefaultLimits = Limits{
 	FileSize: 16 << 20, Depth: 64, Cases: 100_000, String: 64 << 10,
-	Work: 300_000, RunWork: 600_000, CopyBytes: 16 << 20, Events: 3_000_000, TraceBytes: 384 << 20, Diagnostics: 100,
+	Work: 300_000, RunWork: 600_000, CopyBytes: 32 << 20, Events: 3_000_000, TraceBytes: 384 << 20, Diagnostics: 100,
 }
 
 // WithDefaults fills zero fields from DefaultLimits.

@@ -104,15 +104,15 @@ func TestCopiesAreBoundedBeforeRunning(t *testing.T) {
 		err    string // an error of the run
 	}{
 		{"records times reads, per case", []Input{readsDesk("g", 1, 1000, 300)}, Limits{},
-			fmt.Sprintf("g.json:1:%d: error: the case copies 4,800,300 bytes of case data (the records its reads return, as written, summed over its read steps), over the limit of 4,194,304 (raise it with -limit gateway.readBytes=N) (/cases/0/given/steps)", 16195), ""},
+			fmt.Sprintf("g.json:1:%d: error: the case copies 4,806,000 bytes of case data (per step, the records a read returns, the deciding principal and the named approval, as written), over the limit of 4,194,304 (raise it with -limit gateway.copyBytes=N) (/cases/0/given/steps)", 16195), ""},
 		{"args times repeat, per case", []Input{argsDesk("w", 1, 5000, 1000)}, Limits{},
-			"w.json:1:167: error: the case copies 5,008,000 bytes of case data (args and revise as written, times repeat), over the limit of 4,194,304 (raise it with -limit wrapper.argBytes=N) (/cases/0/given/args)", ""},
-		{"per file", []Input{readsDesk("f", 5, 1000, 250)}, Limits{},
-			"f.json:1:74: error: the cases of this file copy 20,001,250 bytes of case data into their results, trace and reports (gateway.readBytes 20,001,250), over the limit of 16,777,216 per run; split the file or raise the limit with -max-copy-bytes N (/cases)", ""},
-		{"per run, over files and families", []Input{readsDesk("a", 4, 1000, 250), argsDesk("b", 4, 4000, 1000)}, Limits{},
-			"", "the selected cases copy 32,033,000 bytes of case data into their results, trace and reports (wrapper.argBytes 16,032,000, gateway.readBytes 16,001,000), over the limit of 16,777,216 per run; select fewer with -run or raise the limit with -max-copy-bytes N"},
-		{"a raised per-case limit still meets the file's", []Input{readsDesk("r", 1, 1000, 300)}, Limits{Scenario: map[string]int{"gateway.readBytes": 8 << 20}, CopyBytes: 4 << 20},
-			"r.json:1:74: error: the cases of this file copy 4,800,300 bytes of case data into their results, trace and reports (gateway.readBytes 4,800,300), over the limit of 4,194,304 per run; split the file or raise the limit with -max-copy-bytes N (/cases)", ""},
+			"w.json:1:127: error: the case copies 5,063,000 bytes of case data (the given block but its choices, times repeat, and the choices once), over the limit of 4,194,304 (raise it with -limit wrapper.copyBytes=N) (/cases/0/given)", ""},
+		{"per file", []Input{readsDesk("f", 9, 1000, 250)}, Limits{},
+			"f.json:1:74: error: the cases of this file copy 36,045,000 bytes of case data into their results, trace and reports (gateway.copyBytes 36,045,000), over the limit of 33,554,432 per run; split the file or raise the limit with -max-copy-bytes N (/cases)", ""},
+		{"per run, over files and families", []Input{readsDesk("a", 5, 1000, 250), argsDesk("b", 4, 4000, 1000)}, Limits{},
+			"", "the selected cases copy 36,277,000 bytes of case data into their results, trace and reports (gateway.copyBytes 20,025,000, wrapper.copyBytes 16,252,000), over the limit of 33,554,432 per run; select fewer with -run or raise the limit with -max-copy-bytes N"},
+		{"a raised per-case limit still meets the file's", []Input{readsDesk("r", 1, 1000, 300)}, Limits{Scenario: map[string]int{"gateway.copyBytes": 8 << 20}, CopyBytes: 4 << 20},
+			"r.json:1:74: error: the cases of this file copy 4,806,000 bytes of case data into their results, trace and reports (gateway.copyBytes 4,806,000), over the limit of 4,194,304 per run; split the file or raise the limit with -max-copy-bytes N (/cases)", ""},
 	}
 	for _, tt := range tests {
 		suite, ds, err := Verify(context.Background(), tt.inputs, Options{Registry: testReg, Limits: tt.limits})
@@ -128,6 +128,7 @@ func TestCopiesAreBoundedBeforeRunning(t *testing.T) {
 	require.NoError(t, err, "%v", diagStrings(ds))
 	assert.Len(t, suite.Results, 1, "3 MB of reads is within the defaults")
 	c := mustLoad(t, readsDesk("one", 1, 1000, 3)).Cases[0]
-	assert.Equal(t, 3*records, c.Copies(), "each read copies the records as written")
+	principal := len(`"synthetic-analyst"`)
+	assert.Equal(t, 3*(records+principal), c.Copies(), "each read copies the records as written, and each step its principal")
 	assert.Equal(t, 1, c.Work()-3+1, "copies are not scripted work: the work is the steps")
 }

@@ -32,7 +32,8 @@ func TestGeneratedSuitePasses(t *testing.T) {
 	assert.True(t, bytes.Equal(gen.Desk(1, 10, 10), gen.Desk(1, 10, 10)), "deterministic")
 }
 
-// Each worst case is a valid desk just under the file size limit, within
+// Each worst case is a valid desk (all but one just under the file size
+// limit), within
 // every default limit of a file and a run (its copies and its work at or
 // near theirs), so the README's envelope is measured at the limits.
 func TestWorstCasesAreAtTheDefaultLimits(t *testing.T) {
@@ -41,7 +42,9 @@ func TestWorstCasesAreAtTheDefaultLimits(t *testing.T) {
 		data, err := gen.Worst(name)
 		require.NoError(t, err)
 		assert.LessOrEqual(t, int64(len(data)), verifier.DefaultLimits.FileSize, name)
-		assert.Greater(t, int64(len(data)), verifier.DefaultLimits.FileSize*15/16, name)
+		if name != "wrapper-echo" { // small: its copies are the limit
+			assert.Greater(t, int64(len(data)), verifier.DefaultLimits.FileSize*15/16, name)
+		}
 		desks, ds := verifier.LoadAll(reg, []verifier.Input{{Path: name + ".json", Data: data}}, verifier.Limits{})
 		require.False(t, ds.HasErrors(), "%s: %v", name, ds)
 		work, copies := 0, 0
@@ -50,7 +53,7 @@ func TestWorstCasesAreAtTheDefaultLimits(t *testing.T) {
 		}
 		assert.LessOrEqual(t, copies, verifier.DefaultLimits.CopyBytes, name)
 		switch name {
-		case "wrapper-copies", "gateway":
+		case "wrapper-copies", "wrapper-echo", "gateway":
 			assert.Greater(t, copies, verifier.DefaultLimits.CopyBytes*9/10, "%s copies what a run may", name)
 		case "wrapper-rpc":
 			assert.Greater(t, work, verifier.DefaultLimits.Work*99/100, "%s scripts the work of a file", name)

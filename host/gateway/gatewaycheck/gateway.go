@@ -41,7 +41,7 @@ var Gateway = &scenario.Scenario{
 	Limits: []scenario.Limit{
 		{Name: LimitSteps, Pointer: "/given/steps", Count: true, Default: 1000, Help: "most steps in one gateway case"},
 		{Name: LimitApprovals, Pointer: "/given/approvals", Count: true, Default: 1000, Help: "most approval registry entries in one gateway case"},
-		{Name: LimitReadBytes, Pointer: "/given/steps", Measure: readBytes, Default: 4 << 20, Help: "the records its reads return, as written, summed over its read steps"},
+		{Name: LimitCopyBytes, Pointer: "/given/steps", Measure: copyBytes, Default: 4 << 20, Help: "per step, the records a read returns, the deciding principal and the named approval, as written"},
 	},
 	Lint:      lintGateway,
 	Run:       runGateway,
