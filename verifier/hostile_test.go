@@ -151,7 +151,11 @@ func TestNothingIsFetched(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	defer ln.Close()
+	// The listener accepts in order, so once it has accepted the
+	// connection this test makes last, it has accepted every earlier one:
+	// no wait on the clock decides whether one came.
 	var hits atomic.Int64
+	accepted := make(chan string, 16)
 	go func() {
 		for {
 			c, err := ln.Accept()
@@ -159,6 +163,7 @@ func TestNothingIsFetched(t *testing.T) {
 				return
 			}
 			hits.Add(1)
+			accepted <- c.RemoteAddr().String()
 			c.Close()
 		}
 	}()
@@ -181,8 +186,15 @@ func TestNothingIsFetched(t *testing.T) {
 	suite, _, err := Verify(context.Background(), []Input{in}, Options{Registry: testReg})
 	require.NoError(t, err)
 	assert.Equal(t, 3, suite.Summary.Passed, "%+v", suite.Results)
-	time.Sleep(50 * time.Millisecond)
-	assert.Zero(t, hits.Load(), "nothing connected to %s", url)
+	last, err := net.Dial("tcp", ln.Addr().String())
+	require.NoError(t, err)
+	defer last.Close()
+	for addr := range accepted {
+		if addr == last.LocalAddr().String() {
+			break
+		}
+	}
+	assert.Equal(t, int64(1), hits.Load(), "nothing but this test connected to %s", url)
 }
 
 // TestCommandStringsAreData runs a desk whose inputs are shell commands
