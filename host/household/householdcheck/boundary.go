@@ -1,8 +1,6 @@
 package householdcheck
 
 import (
-	"unicode/utf8"
-
 	"encoding/json"
 	"strconv"
 	"strings"
@@ -246,13 +244,15 @@ func offered(givenJSON []byte) int {
 			return false
 		}
 		if d.Type == gjson.String {
-			// The text as the runtime reads it: an unpaired surrogate
-			// in it is no UTF-8, which its strict parser refuses.
-			text := pyString(d)
-			if !utf8.ValidString(text) || !gjson.Valid(text) {
+			// Raw text is read by the runtime's own parser, which
+			// bounds its nesting (gjson.Valid recurses without bound),
+			// as the runtime reads the text: an unpaired surrogate in it
+			// is no UTF-8, which the strict parser refuses.
+			if !household.IsToolDecision(pyString(d)) {
 				return false
 			}
-			d = gjson.Parse(text)
+			n++
+			return true
 		}
 		tool, final := d.Get("tool"), d.Get("final")
 		if !d.IsObject() || final.Exists() || tool.Type != gjson.String {
