@@ -102,7 +102,8 @@ report.html, report.md and report.junit.xml into -out (default
 reports/private); report render re-renders a saved report.json.
 
 With no PATH, the bundled desks (cases/*.json) are used. A PATH may be a
-file or a folder, whose *.json files are read recursively.
+file or a folder, whose *.json files are read recursively; - reads
+standard input.
 
 Exit codes: 0 all cases passed (validate: no errors), 1 a case failed or
 could not run, 2 invalid input or usage.
@@ -761,7 +762,7 @@ func readInputs(reg *scenario.Registry, paths []string, limits verifier.Limits, 
 		}
 		return inputs, exitPass
 	}
-	inputs, skipped, err := verifier.ReadPaths(paths, limits)
+	inputs, skipped, err := readPaths(paths, limits)
 	printDiagnostics(stderr, skipped)
 	if err != nil {
 		fmt.Fprintf(stderr, "deskcheck: %v\n", err)
