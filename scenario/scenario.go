@@ -92,6 +92,16 @@ type Scenario struct {
 	Template string
 	// SourceKey is the key of the desk's sources that `new` writes.
 	SourceKey string
+	// Warnings names every warning Lint may return (Problem.Name), with
+	// what it warns about. A desk or case acknowledges a warning by its
+	// name.
+	Warnings []Warning
+}
+
+// Warning is the stable name of a kind of lint warning and what it says.
+type Warning struct {
+	Name string
+	Help string
 }
 
 // Env is what the engine hands a scenario's Run.
@@ -133,6 +143,9 @@ type Problem struct {
 	// Key: the problem is about the key Pointer names, not its value.
 	Key     bool
 	Warning bool
+	// Name is the warning's stable name, one of the scenario's Warnings
+	// (warnings only).
+	Name    string
 	Message string
 }
 

@@ -114,8 +114,8 @@ its flags.
 
 // synopses are the usage lines of the commands, for their own help.
 var synopses = map[string]string{
-	"verify":   "deskcheck verify [-run REGEX] [-v] [-dimensions] [-format FORMAT] [-out DIR] [limits] [PATH...]",
-	"validate": "deskcheck validate [limits] [PATH...]",
+	"verify":   "deskcheck verify [-run REGEX] [-v] [-dimensions] [-format FORMAT] [-out DIR] [-fail-on-warn] [limits] [PATH...]",
+	"validate": "deskcheck validate [-fail-on-warn] [limits] [PATH...]",
 	"report":   "deskcheck report render [-format FORMAT] [-max-file-size BYTES] FILE.json | deskcheck report -schema",
 	"faults":   "deskcheck faults [-fault NAME] [-run REGEX] [-format text|json] [-out DIR] [limits] [PATH...]",
 	"explain":  "deskcheck explain [-run REGEX] [limits] [PATH...]",
@@ -378,6 +378,9 @@ type selection struct {
 	// annotate, when set, also receives the diagnostics as GitHub
 	// workflow commands (-format github).
 	annotate io.Writer
+	// warnings, when set, receives the number of warnings no desk or
+	// case acknowledges (-fail-on-warn).
+	warnings *int
 }
 
 func selectionFlags(fs *flag.FlagSet, reg *scenario.Registry, runUsage string) selection {
@@ -400,6 +403,9 @@ func (sel selection) verifySuite(paths []string, stderr io.Writer) (*verifier.Su
 	printDiagnostics(stderr, ds)
 	if sel.annotate != nil {
 		reports.GitHubDiagnostics(sel.annotate, ds)
+	}
+	if sel.warnings != nil {
+		*sel.warnings = ds.Unacknowledged()
 	}
 	if ds.HasErrors() {
 		fmt.Fprintf(stderr, "deskcheck: invalid case files; nothing was run\n")
@@ -451,6 +457,8 @@ func verify(args []string, stdout, stderr io.Writer) int {
 	dims := fs.Bool("dimensions", false, "print the boundary-response table in the text output")
 	format := fs.String("format", "text", "output on stdout: text, json, markdown, junit, html or github (annotations)")
 	out := fs.String("out", reports.DefaultDir, "folder for the private report files")
+	failOnWarn := failOnWarnFlag(fs)
+	sel.warnings = new(int)
 	paths, err := parse(fs, args, stdout)
 	if err != nil {
 		return flagError(err)
@@ -473,13 +481,14 @@ func verify(args []string, stdout, stderr io.Writer) int {
 	if !suite.Passed() {
 		return exitFail
 	}
-	return exitPass
+	return warnExit(*failOnWarn, *sel.warnings, stderr)
 }
 
 func validate(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("validate", stderr)
 	reg := all.Registry()
 	limits := limitFlags(fs, reg)
+	failOnWarn := failOnWarnFlag(fs)
 	paths, err := parse(fs, args, stdout)
 	if err != nil {
 		return flagError(err)
@@ -496,7 +505,7 @@ func validate(args []string, stdout, stderr io.Writer) int {
 	for _, d := range desks {
 		fmt.Fprintf(stdout, "%s: ok (desk %s: %d cases, %d source-only claims)\n", d.Path, d.ID, len(d.Cases), len(d.Claims))
 	}
-	return exitPass
+	return warnExit(*failOnWarn, ds.Unacknowledged(), stderr)
 }
 
 func faults(args []string, stdout, stderr io.Writer) int {

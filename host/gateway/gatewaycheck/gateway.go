@@ -42,7 +42,10 @@ var Gateway = &scenario.Scenario{
 		{Name: LimitSteps, Pointer: "/given/steps", Count: true, Default: 1000, Help: "most steps in one gateway case"},
 		{Name: LimitApprovals, Pointer: "/given/approvals", Count: true, Default: 1000, Help: "most approval registry entries in one gateway case"},
 	},
-	Lint:      lintGateway,
+	Lint: lintGateway,
+	Warnings: []scenario.Warning{
+		{Name: "list-vs-steps", Help: "decisions or reasons whose length is not the number of steps"},
+	},
 	Run:       runGateway,
 	Script:    script,
 	Suggest:   suggest,
