@@ -44,10 +44,29 @@ type Report struct {
 
 // Strength says which deliberate boundary bugs the suite catches.
 type Strength struct {
-	Caught   int           `json:"caught"`
-	Faults   int           `json:"faults"`
-	Excluded []string      `json:"excluded"`
-	Results  []FaultResult `json:"results"`
+	Caught int `json:"caught"`
+	Faults int `json:"faults"`
+	// NotAddressed counts the faults the selection has no case to
+	// address; they are neither caught nor missed.
+	NotAddressed int           `json:"notAddressed,omitempty"`
+	Excluded     []string      `json:"excluded"`
+	Results      []FaultResult `json:"results"`
+}
+
+// Pass is the strength verdict: every fault the selection addresses is
+// caught, and it addresses at least one when there are any.
+func (s *Strength) Pass() bool {
+	addressed := s.Faults - s.NotAddressed
+	return s.Caught == addressed && (addressed > 0 || s.Faults == 0)
+}
+
+// Tally is the strength's counts in words: "19 of 22 faults caught", or
+// "19 of 19 addressed faults caught, 3 not addressed".
+func (s *Strength) Tally() string {
+	if s.NotAddressed == 0 {
+		return strconv.Itoa(s.Caught) + " of " + strconv.Itoa(s.Faults) + " faults caught"
+	}
+	return strconv.Itoa(s.Caught) + " of " + strconv.Itoa(s.Faults-s.NotAddressed) + " addressed faults caught, " + strconv.Itoa(s.NotAddressed) + " not addressed"
 }
 
 // FaultResult is one fault and the cases that caught it.
@@ -58,13 +77,20 @@ type FaultResult struct {
 	CaughtBy []string `json:"caughtBy"`
 	// Hint says what a case needs to catch a missed fault.
 	Hint string `json:"hint,omitempty"`
+	// NotAddressed says why the selection cannot catch the fault: it
+	// has no case of a scenario that could expose it.
+	NotAddressed string `json:"notAddressed,omitempty"`
+	// Exposed lists the boundary-response dimensions that differ under
+	// the fault from the correct run ("allowed work 17/17 → 0/17").
+	Exposed []string `json:"exposed,omitempty"`
 }
 
 // AddStrength records a strength measurement in the report.
 func (r *Report) AddStrength(s verifier.Strength) {
-	st := &Strength{Caught: s.Caught(), Faults: len(s.Faults), Excluded: append([]string{}, s.Excluded...), Results: []FaultResult{}}
+	st := &Strength{Caught: s.Caught(), Faults: len(s.Faults), NotAddressed: s.NotAddressed(), Excluded: append([]string{}, s.Excluded...), Results: []FaultResult{}}
 	for _, f := range s.Faults {
-		fr := FaultResult{Fault: f.Fault.FullName(), Bug: f.Fault.Bug, Caught: f.Caught(), CaughtBy: append([]string{}, f.CaughtBy...)}
+		fr := FaultResult{Fault: f.Fault.FullName(), Bug: f.Fault.Bug, Caught: f.Caught(), CaughtBy: append([]string{}, f.CaughtBy...),
+			NotAddressed: f.NotAddressed, Exposed: append([]string(nil), f.Exposed...)}
 		if !fr.Caught {
 			fr.Hint = f.Fault.Hint
 		}
@@ -72,7 +98,7 @@ func (r *Report) AddStrength(s verifier.Strength) {
 	}
 	r.Strength = st
 	r.StrengthVerdict = "fail"
-	if st.Caught == st.Faults {
+	if st.Pass() {
 		r.StrengthVerdict = "pass"
 	}
 }

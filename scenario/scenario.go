@@ -47,6 +47,10 @@ type Fault struct {
 	Bug string
 	// Hint says what a case needs in order to catch the fault.
 	Hint string
+	// Scenarios are the scenarios of the host whose cases can expose the
+	// fault; empty means every scenario of the host. A selection with no
+	// case of them does not address the fault.
+	Scenarios []string
 	// ID is opaque to the engine; it is passed back in Env.Faults.
 	ID uint64
 }

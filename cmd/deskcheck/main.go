@@ -510,7 +510,7 @@ func validate(args []string, stdout, stderr io.Writer) int {
 
 func faults(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("faults", stderr)
-	only := fs.String("fault", "", "run only the fault called `NAME` (host/fault, or the fault's name when only one host has it)")
+	only := fs.String("fault", "", "run only the fault called `NAME` (host/fault, or a bare name: every host's fault of that name)")
 	reg := all.Registry()
 	sel := selectionFlags(fs, reg, "use only cases whose `<desk-id>/<case-id>` matches this regular expression")
 	format := fs.String("format", "text", "output on stdout: text or json")
@@ -530,12 +530,12 @@ func faults(args []string, stdout, stderr io.Writer) int {
 	}
 	selected := reg.Faults()
 	if *only != "" {
-		f, err := reg.LookupFault(*only)
+		fs, err := reg.LookupFaults(*only)
 		if err != nil {
 			fmt.Fprintf(stderr, "deskcheck: %v\n", err)
 			return exitInvalid
 		}
-		selected = []scenario.QualifiedFault{f}
+		selected = fs
 	}
 	// Each case runs once, then once more under each fault of its host.
 	perHost := map[string]int{}
@@ -550,7 +550,7 @@ func faults(args []string, stdout, stderr io.Writer) int {
 	if code != exitPass {
 		return code
 	}
-	if *only == "" {
+	if *only == "" || len(selected) > 1 {
 		selected = verifier.FaultsOf(suite.Results, selected)
 	}
 	strength := verifier.MeasureStrength(context.Background(), suite.Results, selected)
@@ -559,7 +559,7 @@ func faults(args []string, stdout, stderr io.Writer) int {
 	if code := writeReports(*out, paths, rep, r, stdout, stderr); code != exitPass {
 		return code
 	}
-	if strength.Caught() < len(strength.Faults) {
+	if !rep.Strength.Pass() {
 		return exitFail
 	}
 	return exitPass

@@ -37,7 +37,8 @@ func TestReadmeCounts(t *testing.T) {
 		tally, last := lines[len(lines)-2], lines[len(lines)-1]
 		assert.Regexp(t, `^\d+ passed, 0 failed$`, tally)
 		assert.Regexp(t, `^\(\d+ source-only claims not executed\)$`, last)
-		assert.Contains(t, flat, "ends with `"+tally+"` and `"+last+"`")
+		want := "ends with `" + tally + "` and `" + last + "`"
+		assert.True(t, strings.Contains(flat, want), "the README says verify %s", want)
 	})
 
 	t.Run("cases per bundled desk", func(t *testing.T) {
@@ -125,7 +126,15 @@ func TestReadmeCounts(t *testing.T) {
 		require.NoError(t, err)
 		rep, err := reports.ReadJSON(data)
 		require.NoError(t, err)
-		assert.Contains(t, flat, "`"+reports.Headline(rep)+"`", "the headline the README quotes is the run's")
+		assert.True(t, strings.Contains(flat, "`"+reports.Headline(rep)+"`"), "the headline the README quotes is the run's: %s", reports.Headline(rep))
+	})
+
+	t.Run("the tally of a focused desk", func(t *testing.T) {
+		m := regexp.MustCompile("`(\\d+ of \\d+ addressed faults caught, \\d+ not addressed)` for `(cases/[^`]+)` alone").FindStringSubmatch(flat)
+		require.NotNil(t, m, "the README shows the tally of a desk that does not address every fault")
+		_, out, _ := runCLI(t, "faults", "-out", filepath.Join(t.TempDir(), "out"), "../../"+m[2])
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		assert.Equal(t, m[1], lines[len(lines)-1])
 	})
 
 	t.Run("the boundary-response figures", func(t *testing.T) {

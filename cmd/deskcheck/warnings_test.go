@@ -79,8 +79,8 @@ func TestPreCommitStrictHook(t *testing.T) {
 	assert.Contains(t, hook, "entry: deskcheck validate -fail-on-warn")
 	assert.Contains(t, hook, "verbose: true")
 	_, readme := readme(t)
-	assert.Contains(t, readme, "verbose: true")
-	assert.Contains(t, readme, "deskcheck-validate-strict")
+	assert.True(t, strings.Contains(readme, "verbose: true"), "the README says verbose: true")
+	assert.True(t, strings.Contains(readme, "deskcheck-validate-strict"), "the README offers the strict hook")
 	entry := func(id string) []string {
 		at := strings.Index(hook, "- id: "+id+"\n")
 		require.GreaterOrEqual(t, at, 0)
