@@ -84,6 +84,7 @@ Usage:
   deskcheck explain  [-run REGEX] [PATH...]
   deskcheck observe  [-run REGEX] [PATH...]
   deskcheck new      SCENARIO
+  deskcheck try      [-desk] SCENARIO [GIVEN | @FILE | -]
   deskcheck schema
   deskcheck version
   deskcheck help     [COMMAND]
