@@ -101,9 +101,17 @@ func (Observe) Write(w io.Writer, r *Report) error {
 // what changed: "~" a key that does not hold (its observed value is in the
 // block), "-" a key that does not hold and is left out, "+" a key added.
 func observeBlock(c Case) ([]observedKey, []string) {
+	// A sequence's mismatch names its element (decisions[2]); the key
+	// does not hold whichever element differs.
 	mismatch := map[string]verifier.Mismatch{}
 	for _, m := range c.Mismatches {
-		mismatch[m.Field] = m
+		key := m.Field
+		if i := strings.IndexAny(key, "[."); i > 0 && c.Comparisons[key[:i]] != "" {
+			key = key[:i]
+		}
+		if _, seen := mismatch[key]; !seen {
+			mismatch[key] = m
+		}
 	}
 	suggested := map[string]any{}
 	for _, s := range c.Suggested {
@@ -120,9 +128,17 @@ func observeBlock(c Case) ([]observedKey, []string) {
 			block = append(block, observedKey{key, compact(v.Raw)})
 			return true
 		}
-		if s, ok := suggested[key]; ok {
+		s, ok := suggested[key]
+		if !ok {
+			// Not worth suggesting on its own, but asserted and wrong: the
+			// observed value replaces it when it is what an author writes
+			// for the key (not for a substring or an absence).
+			s, ok = c.Observed[key]
+			ok = ok && s != nil && takesObserved(c.Comparisons[key])
+		}
+		if ok {
 			block = append(block, observedKey{key, rawJSON(s)})
-			diff = append(diff, fmt.Sprintf("  ~ %s: authored %s, observed %s (%s)", oneLine(key), show(m.Expected), show(m.Observed), oneLine(m.Comparison)))
+			diff = append(diff, fmt.Sprintf("  ~ %s: authored %s, observed %s (%s)", oneLine(m.Field), show(m.Expected), show(m.Observed), oneLine(m.Comparison)))
 		} else {
 			diff = append(diff, fmt.Sprintf("  - %s: authored %s does not hold (observed %s, %s); left out of the block above, decide what it should say", oneLine(key), show(m.Expected), show(m.Observed), oneLine(m.Comparison)))
 		}
@@ -135,6 +151,12 @@ func observeBlock(c Case) ([]observedKey, []string) {
 		}
 	}
 	return block, diff
+}
+
+// takesObserved tells whether a key compared this way is written as the
+// value observed: every comparison but a substring and an absence.
+func takesObserved(comparison string) bool {
+	return comparison != "" && !strings.Contains(comparison, "substring") && comparison != "absent"
 }
 
 // rawJSON encodes v as compact JSON, without HTML escaping.

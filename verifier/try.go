@@ -3,6 +3,8 @@ package verifier
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -48,4 +50,13 @@ func (p *ProbeDesks) First(ctx context.Context) ([]byte, error) {
 // model observed, the keys worth asserting.
 func (p *ProbeDesks) Saved(r Result) []byte {
 	return placeholderDesk(p.Scenario, p.Given, r.Suggested)
+}
+
+// Text is the desk's file as it was read.
+func (d *Desk) Text() string { return d.text }
+
+// SHA256Of is the hex SHA-256 of data, as Desk.SHA256 records a file's.
+func SHA256Of(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
 }

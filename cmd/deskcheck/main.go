@@ -82,7 +82,7 @@ Usage:
   deskcheck report -schema
   deskcheck faults   [-fault NAME] [-run REGEX] [-format text|json] [-out DIR] [PATH...]
   deskcheck explain  [-run REGEX] [PATH...]
-  deskcheck observe  [-run REGEX] [PATH...]
+  deskcheck observe  [-run REGEX] [-w [-i]] [PATH...]
   deskcheck new      SCENARIO
   deskcheck try      [-desk] SCENARIO [GIVEN | @FILE | -]
   deskcheck schema
@@ -120,7 +120,7 @@ var synopses = map[string]string{
 	"report":   "deskcheck report render [-format FORMAT] [-max-file-size BYTES] FILE.json | deskcheck report -schema",
 	"faults":   "deskcheck faults [-fault NAME] [-run REGEX] [-format text|json] [-out DIR] [limits] [PATH...]",
 	"explain":  "deskcheck explain [-run REGEX] [limits] [PATH...]",
-	"observe":  "deskcheck observe [-run REGEX] [limits] [PATH...]",
+	"observe":  "deskcheck observe [-run REGEX] [-w [-i]] [limits] [PATH...]",
 	"new":      "deskcheck new SCENARIO",
 	"schema":   "deskcheck schema",
 	"version":  "deskcheck version",
@@ -138,9 +138,7 @@ func init() {
 		"explain": func(args []string, stdout, stderr io.Writer) int {
 			return show(args, "explain", reports.Explain{}, stdout, stderr)
 		},
-		"observe": func(args []string, stdout, stderr io.Writer) int {
-			return show(args, "observe", reports.Observe{}, stdout, stderr)
-		},
+		"observe": observe,
 		"new":     newDesk,
 		"schema":  schemaCommand,
 		"version": versionCommand,
@@ -291,7 +289,8 @@ var descriptions = map[string]string{
 		"they catch; exit 1 when any is missed.",
 	"explain": "Shows, case by case, what happened and why. Writes no file.",
 	"observe": "Prints the expected block the host model observes for each case, ready\n" +
-		"to paste. Writes no file.",
+		"to paste, and how it differs (~ + -). With -w, rewrites those blocks in\n" +
+		"the desk files named, in place, and nothing else of them.",
 	"new":     "Prints a complete desk with one case of SCENARIO, every given and\nexpected key present.",
 	"schema":  "Prints the JSON Schema of case files.",
 	"version": "Prints the version and VCS revision of this deskcheck, as its reports\nrecord them.",
