@@ -136,7 +136,7 @@ func init() {
 		"report":   report,
 		"faults":   faults,
 		"explain": func(args []string, stdout, stderr io.Writer) int {
-			return show(args, "explain", reports.Explain{}, stdout, stderr)
+			return show(args, "explain", reports.Explain{Width: lineWidth(stdout)}, stdout, stderr)
 		},
 		"observe": observe,
 		"new":     newDesk,

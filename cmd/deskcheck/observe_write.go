@@ -392,7 +392,7 @@ func observe(args []string, stdout, stderr io.Writer) int {
 	if code != exitPass {
 		return code
 	}
-	if err := emit(stdout, reports.Observe{}, reports.Build(suite, time.Now())); err != nil {
+	if err := emit(stdout, reports.Observe{Width: lineWidth(stdout)}, reports.Build(suite, time.Now())); err != nil {
 		fmt.Fprintf(stderr, "deskcheck: %v\n", err)
 		return exitInvalid
 	}

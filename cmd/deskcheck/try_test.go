@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -80,5 +81,26 @@ func TestTryDeskVerifies(t *testing.T) {
 			assert.Equal(t, 0, code, "%s%s", out, errOut)
 			assert.Contains(t, out, "1 passed, 0 failed")
 		})
+	}
+}
+
+// TestExplainAndObserveFitTheWidth: off a terminal no line of explain, and
+// no line of observe outside the block's values, is longer than 160.
+func TestExplainAndObserveFitTheWidth(t *testing.T) {
+	for _, cmd := range []string{"explain", "observe"} {
+		code, out, errOut := runCLI(t, cmd)
+		require.Equal(t, 0, code, errOut)
+		inBlock := false
+		for _, l := range strings.Split(out, "\n") {
+			switch {
+			case strings.HasPrefix(l, `"expected": {`):
+				inBlock = true
+			case inBlock && l == "}":
+				inBlock = false
+			case inBlock:
+			default:
+				assert.LessOrEqual(t, utf8.RuneCountInString(l), 160, "%s: %q", cmd, l)
+			}
+		}
 	}
 }
