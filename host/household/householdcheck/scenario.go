@@ -6,6 +6,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -583,6 +584,66 @@ func scorerWhy(res *household.Result, v *runView) string {
 	claims, ok := result["claims"].([]any)
 	if !ok || len(claims) == 0 {
 		return "the final result carries no claim"
+	}
+	return claimDiffers(claims, v.obs)
+}
+
+// claimDiffers names the first claim that is not the output of a recorded
+// ok attempt plus its evidence_id, and the field that differs.
+func claimDiffers(claims []any, obs []any) string {
+	outputs := map[string]map[string]any{}
+	for _, o := range obs {
+		m, _ := o.(map[string]any)
+		id, _ := m["evidence_id"].(string)
+		if out, ok := m["output"].(map[string]any); ok && id != "" {
+			outputs[id] = out
+		}
+	}
+	show := func(x any) string {
+		b, err := json.Marshal(x)
+		if err != nil {
+			return fmt.Sprint(x)
+		}
+		return string(b)
+	}
+	for k, c := range claims {
+		claim, ok := c.(map[string]any)
+		if !ok {
+			return fmt.Sprintf("claim %d is not an object", k)
+		}
+		id, ok := claim["evidence_id"].(string)
+		if !ok {
+			return fmt.Sprintf("claim %d has no evidence_id string", k)
+		}
+		out, ok := outputs[id]
+		if !ok {
+			return fmt.Sprintf("claim %d names evidence %s, which no recorded ok attempt has", k, show(id))
+		}
+		keys := make([]string, 0, len(claim)+len(out))
+		for f := range claim {
+			keys = append(keys, f)
+		}
+		for f := range out {
+			if _, dup := claim[f]; !dup {
+				keys = append(keys, f)
+			}
+		}
+		sort.Strings(keys)
+		for _, f := range keys {
+			if f == "evidence_id" {
+				continue
+			}
+			cv, inClaim := claim[f]
+			ov, inOut := out[f]
+			switch {
+			case !inOut:
+				return fmt.Sprintf("claim %d field %s is not in the output of %s", k, f, id)
+			case !inClaim:
+				return fmt.Sprintf("claim %d lacks field %s of the output of %s (%s)", k, f, id, show(ov))
+			case !scenario.Equal(cv, ov):
+				return fmt.Sprintf("claim %d field %s is %s, the output of %s has %s", k, f, show(cv), id, show(ov))
+			}
+		}
 	}
 	return "a claim is not equal to the output of a recorded ok attempt plus its evidence_id"
 }
