@@ -1,6 +1,8 @@
 package reports
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -111,6 +113,51 @@ type Provenance struct {
 	Hosts            []Host `json:"hosts"`
 	CaseSchemaSHA256 string `json:"caseSchemaSha256"`
 	Files            []File `json:"files"`
+	// Command is the command line that made the report, its paths
+	// relative to the working folder (or ~/…); set by Stamp.
+	Command []string `json:"command,omitempty"`
+	// Limits are the limits in force, by flag (max-file-size) or
+	// scenario limit (wrapper.repeat) name; set by Stamp.
+	Limits map[string]int64 `json:"limits,omitempty"`
+	// RunID tells runs apart: a digest of the time stamp, the command
+	// line and the files read, so that two runs with the same
+	// SOURCE_DATE_EPOCH and inputs have the same id; set by Stamp.
+	RunID string `json:"runId,omitempty"`
+}
+
+// Stamp records in the report's provenance the command line, the limits
+// in force and the run id they make with the time stamp and the files.
+func (r *Report) Stamp(command []string, limits map[string]int64) {
+	shown := make([]string, len(command))
+	for i, a := range command {
+		shown[i] = relativePath(a)
+	}
+	r.Provenance.Command, r.Provenance.Limits = shown, limits
+	h := sha256.New()
+	h.Write([]byte(r.GeneratedAt))
+	for _, a := range shown {
+		h.Write([]byte{0})
+		h.Write([]byte(a))
+	}
+	for _, f := range r.Provenance.Files {
+		h.Write([]byte{0})
+		h.Write([]byte(f.SHA256))
+	}
+	r.Provenance.RunID = hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// relativePath writes an absolute path as relative to the working folder
+// when it lies inside it, else as displayPath does; anything else is kept.
+func relativePath(a string) string {
+	if !filepath.IsAbs(a) {
+		return a
+	}
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, a); err == nil && !strings.HasPrefix(rel, "..") {
+			return rel
+		}
+	}
+	return displayPath(a)
 }
 
 // Host is one host model the suite's cases ran against.

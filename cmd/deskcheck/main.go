@@ -475,7 +475,7 @@ func verify(args []string, stdout, stderr io.Writer) int {
 	if code != exitPass {
 		return code
 	}
-	if code := writeReports(*out, paths, reports.Build(suite, time.Now()), render.Reporter, stdout, stderr); code != exitPass {
+	if code := writeReports(*out, paths, stamp(reports.Build(suite, time.Now()), "verify", args, *sel.limits, sel.reg), render.Reporter, stdout, stderr); code != exitPass {
 		return code
 	}
 	if !suite.Passed() {
@@ -554,7 +554,7 @@ func faults(args []string, stdout, stderr io.Writer) int {
 		selected = verifier.FaultsOf(suite.Results, selected)
 	}
 	strength := verifier.MeasureStrength(context.Background(), suite.Results, selected)
-	rep := reports.Build(suite, time.Now())
+	rep := stamp(reports.Build(suite, time.Now()), "faults", args, *sel.limits, reg)
 	rep.AddStrength(strength)
 	if code := writeReports(*out, paths, rep, r, stdout, stderr); code != exitPass {
 		return code
