@@ -10,8 +10,9 @@
 //	deskcheck report -schema
 //	deskcheck faults   [-fault NAME] [-run REGEX] [-format text|json] [-out DIR] [PATH...]
 //	deskcheck explain  [-run REGEX] [PATH...]
-//	deskcheck observe  [-run REGEX] [PATH...]
+//	deskcheck observe  [-run REGEX] [-w [-i]] [PATH...]
 //	deskcheck new      SCENARIO
+//	deskcheck try      [-desk] SCENARIO [GIVEN | @FILE | -]
 //	deskcheck schema
 //	deskcheck version
 //	deskcheck help     [COMMAND]
