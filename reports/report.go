@@ -195,16 +195,22 @@ const LocatedCases = 200
 // size of the desk walked for each located case.
 const locateBudget = 400_000
 
-// locate sets the line and column of the first failed or errored cases:
-// at most most of them, and no more once the desks walked hold budget
-// cases in all.
+// locate sets the line and column of the first failed or errored cases,
+// the first of each desk before the second of any: at most most of them,
+// and no more once the desks walked hold budget cases in all.
 func locate(results []verifier.Result, cases []Case, most, budget int) {
 	var todo []int
 	work := 0
+	var failed []int
 	for i := range results {
-		if results[i].Status == verifier.Pass {
-			continue
+		if results[i].Status != verifier.Pass {
+			failed = append(failed, i)
 		}
+	}
+	// The first failure of every desk before the second of any, as the
+	// annotations and the Markdown summary choose them.
+	failed = spread(failed, func(i int) string { return results[i].Case.Desk.Path })
+	for _, i := range failed {
 		work += len(results[i].Case.Desk.Cases)
 		if len(todo) == most || work > budget {
 			break
