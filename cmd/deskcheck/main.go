@@ -460,7 +460,9 @@ func verify(args []string, stdout, stderr io.Writer) int {
 	}
 	var ds verifier.Diagnostics
 	sel.diagnostics = &ds
-	sel.invalid = func(ds verifier.Diagnostics) { o.invalid(stdout, ds, reg, "deskcheck: invalid case files; nothing was run") }
+	sel.invalid = func(ds verifier.Diagnostics) {
+		o.invalid(stdout, ds, reg, "deskcheck: invalid case files; nothing was run")
+	}
 	suite, code := sel.verifySuite(paths, stderr)
 	if code != exitPass {
 		return code
@@ -531,7 +533,9 @@ func faults(args []string, stdout, stderr io.Writer) int {
 	}
 	var ds verifier.Diagnostics
 	sel.diagnostics = &ds
-	sel.invalid = func(ds verifier.Diagnostics) { o.invalid(stdout, ds, reg, "deskcheck: invalid case files; nothing was run") }
+	sel.invalid = func(ds verifier.Diagnostics) {
+		o.invalid(stdout, ds, reg, "deskcheck: invalid case files; nothing was run")
+	}
 	selected := reg.Faults()
 	if *only != "" {
 		f, err := reg.LookupFault(*only)
