@@ -219,8 +219,14 @@ func (g GitHub) WriteDiagnostics(w io.Writer, line string) error {
 }
 
 func (g GitHub) writeAnnotations(p *printer, r *Report) {
-	maxErrs, maxWarns := g.limits()
 	errs, warns := g.annotations(r)
+	g.print(p, errs, warns)
+}
+
+// print prints errs and warns within the limits, errors first, then the
+// notice of those left out.
+func (g GitHub) print(p *printer, errs, warns []annotation) {
+	maxErrs, maxWarns := g.limits()
 	shownErrs, shownWarns := min(len(errs), maxErrs), min(len(warns), maxWarns)
 	for _, a := range errs[:shownErrs] {
 		a.print(p)

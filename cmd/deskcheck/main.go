@@ -141,6 +141,7 @@ func init() {
 		"validate": validate,
 		"report":   report,
 		"faults":   faults,
+		"diff":     diffCommand,
 		"explain": func(args []string, stdout, stderr io.Writer) int {
 			return show(args, "explain", reports.Explain{}, stdout, stderr)
 		},
