@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/deskcheck/deskcheck/scenario"
-	"github.com/deskcheck/deskcheck/verifier"
 )
 
 // spread orders items so that the first of each group comes before the
@@ -74,17 +73,6 @@ func faultFiles(r *Report, reg *scenario.Registry) map[string]string {
 			out[f.Fault] = file
 		} else {
 			out[f.Fault] = first
-		}
-	}
-	return out
-}
-
-// diagnosticsOf keeps the diagnostics of one severity.
-func diagnosticsOf(ds verifier.Diagnostics, sev verifier.Severity) verifier.Diagnostics {
-	var out verifier.Diagnostics
-	for _, d := range ds {
-		if d.Severity == sev {
-			out = append(out, d)
 		}
 	}
 	return out
