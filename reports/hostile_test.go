@@ -151,6 +151,26 @@ func checkWellFormed(t *testing.T, r *Report, cmark bool) {
 	require.True(t, json.Valid([]byte(out["json"])), "json")
 	require.NoError(t, CheckJSON([]byte(out["json"])), "json")
 
+	// SARIF: valid against the published schema, one result per
+	// mismatch, and no message text that acts on a terminal.
+	checkSARIF(t, []byte(out["sarif"]))
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				Message struct{ Text string } `json:"message"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out["sarif"]), &log), "sarif")
+	want := 0
+	for _, c := range fails {
+		want += max(1, len(c.Mismatches))
+	}
+	assert.Len(t, log.Runs[0].Results, min(want, SARIFResults), "sarif: a result per mismatched key")
+	for _, res := range log.Runs[0].Results {
+		assert.Equal(t, rune(-1), actingRune(strings.ReplaceAll(res.Message.Text, "\n", " ")), "sarif messages hold no acting character")
+	}
+
 	// Text formats: nothing that acts on a terminal, and a line per case
 	// that starts with its own status.
 	for _, name := range []string{"text", "explain", "observe", "github"} {

@@ -172,7 +172,9 @@ func artifactURI(p string) string {
 	abs := strings.HasPrefix(p, "/")
 	segs := strings.Split(strings.TrimPrefix(p, "/"), "/")
 	for i, s := range segs {
-		segs[i] = url.PathEscape(s)
+		// A colon is escaped too: in a first segment it would read as a
+		// scheme.
+		segs[i] = strings.ReplaceAll(url.PathEscape(s), ":", "%3A")
 	}
 	out := strings.Join(segs, "/")
 	if abs {
