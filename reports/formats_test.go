@@ -342,7 +342,8 @@ func TestThousands(t *testing.T) {
 }
 
 // TestLocate: the failed and errored cases carry the line and column of
-// their case object, within the bounds that keep locating linear.
+// their case object, within the bounds that keep locating linear: one walk
+// of each file with failures.
 func TestLocate(t *testing.T) {
 	data := wrongEffects.ReplaceAll(gen.Desk(0, 0, 30), []byte(`"effects": 7`))
 	suite, ds, err := verifier.Verify(context.Background(), []verifier.Input{{Path: "g.json", Data: data}}, verifier.Options{Registry: testReg})
@@ -363,7 +364,8 @@ func TestLocate(t *testing.T) {
 	}{
 		{"every failure", 1000, 1_000_000, failed, "within both bounds every failure is located"},
 		{"the first few", 4, 1_000_000, 4, "at most the number asked for"},
-		{"within the walking budget", 1000, 3 * 30, 3, "a desk of 30 cases costs 30 per case located"},
+		{"one walk locates them all", 1000, 30, failed, "a desk of 30 cases costs 30, however many of its cases are located"},
+		{"within the walking budget", 1000, 29, 0, "a desk larger than the budget is not walked"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			cases := make([]Case, len(suite.Results))

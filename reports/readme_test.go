@@ -22,8 +22,9 @@ func TestREADMELimits(t *testing.T) {
 		{"spreads its 50 failure blocks", MarkdownFailures == 50},
 		{"at most 5,000 results are\nwritten", SARIFResults == 5000},
 		{"no more once they take\n8 MiB", SARIFBudget == 8<<20},
-		{"Only the first 200 failed or errored cases are located", LocatedCases == 200},
-		{"hold more than 400,000 cases", locateBudget == 400_000},
+		{"The first 5,000 failed or errored cases are located", LocatedCases == 5000},
+		{"for the first 5,000 failed\n  or errored cases", LocatedCases == 5000},
+		{"files walked hold more than 400,000 cases", locateBudget == 400_000},
 	} {
 		assert.Contains(t, readme, tt.text)
 		assert.True(t, tt.ok, "the README says %q: the constant differs", tt.text)

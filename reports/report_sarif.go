@@ -24,8 +24,8 @@ import (
 // mismatch/not-observed), for a case that could not run (case/errored)
 // and per fault of a strength run (fault/HOST/NAME). A failed case gives
 // one result per mismatched key, at the case's line and column when the
-// report located it; a missed fault is reported at the first line of the
-// first desk of its host. Every result carries a partialFingerprints
+// report located it (else at the file's first line); a missed fault is
+// reported at the first line of the first desk of its host. Every result carries a partialFingerprints
 // entry made from <desk>/<case> and the key (a file's problem: the file,
 // the check and the pointer), so that an alert keeps its identity when
 // lines move.
@@ -187,10 +187,10 @@ func sarifLocations(file string, line, col int) []sarifLocation {
 	if file == "" {
 		return nil
 	}
-	loc := sarifLocation{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: artifactURI(file)}}}
-	if line > 0 {
-		loc.PhysicalLocation.Region = &sarifRegion{StartLine: line, StartColumn: max(col, 1)}
-	}
+	// Code scanning places a result only by its region's startLine: one
+	// the report did not locate is placed at the file's first line.
+	loc := sarifLocation{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: artifactURI(file)},
+		Region: &sarifRegion{StartLine: max(line, 1), StartColumn: max(col, 1)}}}
 	return []sarifLocation{loc}
 }
 

@@ -84,6 +84,11 @@ func sarifOf(t *testing.T, s SARIF, r *Report) (sarifDoc, []byte) {
 		require.Less(t, res.RuleIndex, len(doc.Runs[0].Tool.Driver.Rules))
 		assert.Equal(t, res.RuleID, doc.Runs[0].Tool.Driver.Rules[res.RuleIndex].ID, "ruleIndex points at the result's rule")
 		assert.NotEmpty(t, res.PartialFingerprints[FingerprintKey])
+		for _, loc := range res.Locations {
+			if assert.NotNil(t, loc.PhysicalLocation.Region, "code scanning places a result by its line") {
+				assert.Positive(t, loc.PhysicalLocation.Region.StartLine)
+			}
+		}
 	}
 	return doc, buf.Bytes()
 }
