@@ -275,6 +275,24 @@ func sameJSON(a, b string) bool {
 	return okA && okB && reflect.DeepEqual(x, y)
 }
 
+// diffKeys bounds the expected keys named for one case; the JSON format
+// names them all.
+const diffKeys = 10
+
+// keyTexts says what happened to each of the first diffKeys keys, each
+// text passed through clip, and how many more there are.
+func keyTexts(changes []KeyChange, clip func(string) string) []string {
+	var out []string
+	for i, k := range changes {
+		if i == diffKeys {
+			out = append(out, thousands(len(changes)-i)+" more keys (the JSON format names them)")
+			break
+		}
+		out = append(out, clip(keyChangeText(k)))
+	}
+	return out
+}
+
 // keyChangeText says what happened to one expected key.
 func keyChangeText(k KeyChange) string {
 	switch {
@@ -339,10 +357,7 @@ func DiffText(w io.Writer, d *Diff) error {
 		listed[c.Change]++
 		line := fmt.Sprintf("  %-20s %s", c.Change, oneLine(c.ID))
 		if len(c.Expected) > 0 {
-			var keys []string
-			for _, k := range c.Expected {
-				keys = append(keys, oneLine(keyChangeText(k)))
-			}
+			keys := keyTexts(c.Expected, func(s string) string { return escapeClip(s, mdCellBytes, false, "") })
 			line += "  (expected " + strings.Join(keys, "; ") + ")"
 		}
 		p.printf("%s\n", line)
@@ -394,10 +409,7 @@ func DiffMarkdown(w io.Writer, d *Diff) error {
 				continue
 			}
 			listed[c.Change]++
-			var keys []string
-			for _, k := range c.Expected {
-				keys = append(keys, mdCell(keyChangeText(k)))
-			}
+			keys := keyTexts(c.Expected, mdCell)
 			p.printf("<tr><td>%s</td><td><code>%s</code></td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
 				c.Change, mdCell(c.ID), mdCell(string(c.Before)), mdCell(string(c.After)), strings.Join(keys, "<br>"))
 		}
@@ -452,8 +464,8 @@ func DiffGitHub(w io.Writer, d *Diff, g GitHub) error {
 	for _, c := range d.Cases {
 		title := c.Change + " " + c.ID + ": " + c.Title
 		var msg []string
-		for _, k := range c.Expected {
-			msg = append(msg, "expected "+keyChangeText(k))
+		for _, k := range keyTexts(c.Expected, func(s string) string { return clipUTF8(s, mdCellBytes) }) {
+			msg = append(msg, "expected "+k)
 		}
 		a := annotation{level: "warning", file: c.File, line: c.Line, col: c.Column, title: title, message: strings.Join(append([]string{fmt.Sprintf("%s: %s → %s", c.ID, orDash(string(c.Before)), orDash(string(c.After)))}, msg...), "\n")}
 		if c.Change == CasePassToFail {

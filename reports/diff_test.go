@@ -2,6 +2,7 @@ package reports
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -102,4 +103,39 @@ func TestComparable(t *testing.T) {
 func TestExpectedChangesIgnoreKeyOrder(t *testing.T) {
 	assert.Empty(t, expectedChanges([]byte(`{"a":{"x":1,"y":[1,2]},"b":2}`), []byte(`{"b":2,"a":{"y":[1,2],"x":1}}`)))
 	assert.Equal(t, []KeyChange{{Key: "a", Before: []byte(`{"x":1}`), After: []byte(`{"x":1.0}`)}}, expectedChanges([]byte(`{"a":{"x":1}}`), []byte(`{"a":{"x":1.0}}`)), "numbers as written")
+}
+
+// TestDiffBounded: a case with thousands of changed keys of long values
+// is named in a bounded line.
+func TestDiffBounded(t *testing.T) {
+	var before, after strings.Builder
+	before.WriteString("{")
+	after.WriteString("{")
+	for i := 0; i < 2000; i++ {
+		if i > 0 {
+			before.WriteString(",")
+			after.WriteString(",")
+		}
+		fmt.Fprintf(&before, `"k%d":"%s"`, i, strings.Repeat("a", 5000))
+		fmt.Fprintf(&after, `"k%d":"%s"`, i, strings.Repeat("b", 5000))
+	}
+	before.WriteString("}")
+	after.WriteString("}")
+	base := stableReport(t, "../cases/boundary-desk.json")
+	head := stableReport(t, "../cases/boundary-desk.json")
+	base.Cases[0].Expected = []byte(before.String())
+	head.Cases[0].Expected = []byte(after.String())
+	d := Compare(base, head, "a", "b")
+	require.Len(t, d.Cases, 1)
+	assert.Len(t, d.Cases[0].Expected, 2000)
+	for name, render := range map[string]func(*bytes.Buffer) error{
+		"text":     func(b *bytes.Buffer) error { return DiffText(b, d) },
+		"markdown": func(b *bytes.Buffer) error { return DiffMarkdown(b, d) },
+		"github":   func(b *bytes.Buffer) error { return DiffGitHub(b, d, GitHub{}) },
+	} {
+		var buf bytes.Buffer
+		require.NoError(t, render(&buf), name)
+		assert.Less(t, buf.Len(), 16<<10, name)
+		assert.Contains(t, buf.String(), "1,990 more keys (the JSON format names them)", name)
+	}
 }
