@@ -129,8 +129,12 @@ func writeReports(out string, paths []string, rep *reports.Report, r reports.Rep
 	}
 	written, err := reports.Writer{CaseDirs: caseDirs(paths), MaxBytes: maxReportBytes}.WriteDir(out, rep)
 	if err != nil {
-		fmt.Fprintf(stderr, "deskcheck: the results above stand, but the report folder was not written: %v (-out names another folder; -out none writes none)\n", err)
+		// The error names the -out folder, which may hold anything.
+		fmt.Fprintf(stderr, "deskcheck: the results above stand, but the report folder was not written: %s (-out names another folder; -out none writes none)\n", reports.OneLine(err.Error()))
 		return exitInvalid
+	}
+	for i, w := range written {
+		written[i] = reports.OneLine(w) // the -out name is the user's, but may hold anything
 	}
 	fmt.Fprintf(stderr, "reports: %s\n", strings.Join(written, ", "))
 	return exitPass
