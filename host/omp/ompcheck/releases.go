@@ -31,12 +31,12 @@ var lacksFallback = map[string]string{
 	"classify-error": "has no permission-denied classifier",
 }
 
-// release reads the release a run behaves as: env.Release, or Reference
-// (18.1.16) when it is empty, as before desks could name releases. A release the model does not know is an error, and so
+// release reads the release a run behaves as: env.Release, or the newest
+// when it is empty (a case that names no release is judged on the newest). A release the model does not know is an error, and so
 // is a scenario the release does not have.
 func release(env scenario.Env, scenarioName string) (omp.Version, omp.Group, error) {
 	if env.Release == "" {
-		v := omp.Reference
+		v := omp.Newest()
 		g, _ := omp.GroupOf(v)
 		return v, g, nil
 	}
