@@ -92,3 +92,73 @@ func appendOnce(list []string, s string) []string {
 	}
 	return append(list, s)
 }
+
+// mdReleaseRows bounds the rows of the Markdown releases table and the
+// not-applicable list.
+const mdReleaseRows = 50
+
+// releaseRow is one set of releases and how many cases were judged on it.
+type releaseRow struct {
+	On    string
+	Cases int
+}
+
+// judgedRows counts the cases by the releases they were judged on, in
+// order of first appearance.
+func judgedRows(cases []Case) []releaseRow {
+	var rows []releaseRow
+	index := map[string]int{}
+	for i := range cases {
+		on := JudgedOn(&cases[i])
+		if on == "" {
+			continue
+		}
+		j, ok := index[on]
+		if !ok {
+			j = len(rows)
+			index[on] = j
+			rows = append(rows, releaseRow{On: on})
+		}
+		rows[j].Cases++
+	}
+	return rows
+}
+
+// writeReleasesMarkdown lists the releases cases were judged on and the
+// cases not applicable, with their reasons.
+func writeReleasesMarkdown(p *printer, r *Report) {
+	rows := judgedRows(r.Cases)
+	var na []*Case
+	for i := range r.Cases {
+		if r.Cases[i].Status == verifier.NotApplicable {
+			na = append(na, &r.Cases[i])
+		}
+	}
+	if len(rows) == 0 && len(na) == 0 {
+		return
+	}
+	p.printf("### Host releases\n\n")
+	if len(rows) > 0 {
+		p.printf("<table>\n<tr><th>judged on</th><th>cases</th></tr>\n")
+		for i, x := range rows {
+			if i == mdReleaseRows {
+				p.printf("<tr><td colspan=\"2\">%s more in report.json</td></tr>\n", thousands(len(rows)-i))
+				break
+			}
+			p.printf("<tr><td>%s</td><td align=\"right\">%d</td></tr>\n", mdCell(x.On), x.Cases)
+		}
+		p.printf("</table>\n\n")
+	}
+	if len(na) == 0 {
+		return
+	}
+	p.printf("<table>\n<tr><th>not applicable</th><th>why</th></tr>\n")
+	for i, c := range na {
+		if i == mdReleaseRows {
+			p.printf("<tr><td colspan=\"2\">%s more in report.json</td></tr>\n", thousands(len(na)-i))
+			break
+		}
+		p.printf("<tr><td>%s/%s</td><td>%s</td></tr>\n", mdCell(c.Desk), mdCell(c.ID), mdCell(NotApplicableOn(c)))
+	}
+	p.printf("</table>\n\n")
+}

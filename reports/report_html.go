@@ -66,8 +66,11 @@ const (
 )
 
 type htmlCase struct {
-	C         *Case
-	Status    string
+	C      *Case
+	Status string
+	// Releases says which host releases the case was judged on, where it
+	// failed and where it is not applicable.
+	Releases  []string
 	Rows      []row
 	Location  string
 	Trace     []traceEvent
@@ -81,10 +84,24 @@ type traceEvent struct {
 
 func newHTMLCase(c *Case, files map[string]string) htmlCase {
 	status := strings.ToUpper(string(c.Status))
-	if c.Status == verifier.Errored {
+	switch c.Status {
+	case verifier.Errored:
 		status = "ERROR"
+	case verifier.NotApplicable:
+		status = "N/A"
 	}
 	h := htmlCase{C: c, Status: status, Rows: rows(*c), Location: location(files[c.Desk], c.Line)}
+	for _, s := range []string{JudgedOn(c), FailedOn(c), NotApplicableOn(c)} {
+		if s != "" {
+			h.Releases = append(h.Releases, s)
+		}
+	}
+	if j := JudgedOn(c); j != "" {
+		h.Releases[0] = "judged on " + j
+	}
+	if c.Status == verifier.NotApplicable {
+		h.Rows = nil
+	}
 	for i, e := range c.Trace {
 		if i == cardEvents {
 			h.MoreTrace = len(c.Trace) - i
@@ -267,7 +284,7 @@ func (HTML) Write(w io.Writer, r *Report) error {
 
 	var passing []*Case
 	for i := range r.Cases {
-		if r.Cases[i].Status == verifier.Pass {
+		if !failed(&r.Cases[i]) {
 			passing = append(passing, &r.Cases[i])
 		}
 	}
