@@ -8,24 +8,44 @@ import (
 )
 
 // releaseList writes releases as "18.1.16, 18.1.17" or, past three,
-// "17.2.15 … 18.3.4 (10 releases)": the releases of a case are a run of
-// consecutive modelled releases.
-func releaseList(rs []string) string {
-	if len(rs) <= 3 {
-		return strings.Join(rs, ", ")
-	}
-	return fmt.Sprintf("%s … %s (%d releases)", rs[0], rs[len(rs)-1], len(rs))
-}
-
-// releasesWith lists the releases of c whose verdict keep accepts.
-func releasesWith(c *Case, keep func(verifier.ReleaseVerdict) bool) (host string, rs []string) {
-	for _, v := range c.Releases {
-		if keep(v) {
-			host = v.Host
-			rs = append(rs, v.Release)
+// "17.2.15 … 18.3.4 (10 releases)"; runs are sets of consecutive releases
+// (of one case), so a list with a gap reads "13.19.0, 14.9.9, 18.1.16 …
+// 18.3.4 (10 releases)".
+func releaseList(runs [][]string) string {
+	var parts []string
+	total := 0
+	for _, run := range runs {
+		total += len(run)
+		if len(run) <= 2 {
+			parts = append(parts, strings.Join(run, ", "))
+		} else {
+			parts = append(parts, run[0]+" … "+run[len(run)-1])
 		}
 	}
-	return host, rs
+	s := strings.Join(parts, ", ")
+	if total > 3 {
+		s += fmt.Sprintf(" (%d releases)", total)
+	}
+	return s
+}
+
+// releasesWith lists the releases of c whose verdict keep accepts, as
+// runs of consecutive ones.
+func releasesWith(c *Case, keep func(verifier.ReleaseVerdict) bool) (host string, runs [][]string) {
+	last := -2
+	for i, v := range c.Releases {
+		if !keep(v) {
+			continue
+		}
+		host = v.Host
+		if i == last+1 {
+			runs[len(runs)-1] = append(runs[len(runs)-1], v.Release)
+		} else {
+			runs = append(runs, []string{v.Release})
+		}
+		last = i
+	}
+	return host, runs
 }
 
 // JudgedOn says which host releases the case was judged on ("omp 18.3.4"),

@@ -95,10 +95,10 @@ func (d *Desk) checkHosts() Diagnostics {
 			switch {
 			case f == nil:
 				ds = append(ds, d.diag(Error, ptr, true, "unknown host %q (known: %s)%s", k, strings.Join(names, ", "), suggest(k, names)))
-			case len(f.Host.Releases) == 0:
-				ds = append(ds, d.diag(Error, ptr, true, "host %s models no releases, so a release range cannot be named for it", k))
 			case own != "" && k != own:
 				ds = append(ds, d.diag(Error, ptr, true, "this case runs on host %s, not %s: name its releases under %q", own, k, own))
+			case len(f.Host.Releases) == 0:
+				ds = append(ds, d.diag(Error, ptr, true, "host %s models no releases, so a release range cannot be named for it", k))
 			default:
 				if _, err := f.Host.SelectReleases(hosts[k]); err != nil {
 					ds = append(ds, d.diag(Error, ptr, false, "%v", err))
@@ -141,7 +141,9 @@ func (c *Case) Releases() []scenario.Release { return c.releases }
 func (c *Case) groupRuns() int {
 	seen := map[string]bool{}
 	for _, r := range c.releases {
-		seen[r.Group] = true
+		if _, lacks := r.Lacks[c.Scenario]; !lacks {
+			seen[r.Group] = true
+		}
 	}
 	return max(len(seen), 1)
 }
