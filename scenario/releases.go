@@ -155,3 +155,18 @@ func (h Host) SelectReleases(expr string) ([]Release, error) {
 	}
 	return out, nil
 }
+
+// ReleaseChange is one behaviour change between two groups of a host's releases,
+// as the model knows it.
+type ReleaseChange struct {
+	// Since is the first release that has the change.
+	Since string
+	// ID names the change; What says what changed.
+	ID, What string
+	// Unexercised says what no case does when none exercises the change:
+	// "no case uses an unknown mode".
+	Unexercised string
+	// Exercised reports whether a case (its scenario and given block)
+	// exercises the change; nil when no desk key reaches it.
+	Exercised func(scenario string, given []byte) bool
+}

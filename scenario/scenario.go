@@ -43,6 +43,9 @@ type Host struct {
 	// names a range of them; a case is judged on every release its range
 	// selects (the newest when it names none).
 	Releases []Release
+	// Changes are the behaviour changes between the groups of Releases,
+	// oldest first, for deskcheck drift.
+	Changes []ReleaseChange
 }
 
 // Fault is a deliberate boundary bug of a host model.

@@ -83,6 +83,7 @@ Usage:
   deskcheck faults   [-fault NAME] [-run REGEX] [-format text|json] [-out DIR] [PATH...]
   deskcheck explain  [-run REGEX] [PATH...]
   deskcheck observe  [-run REGEX] [PATH...]
+  deskcheck drift    [-run REGEX] [-format text|json] [PATH...]
   deskcheck new      SCENARIO
   deskcheck schema
   deskcheck version
@@ -119,6 +120,7 @@ var synopses = map[string]string{
 	"faults":   "deskcheck faults [-fault NAME] [-run REGEX] [-format text|json] [-out DIR] [limits] [PATH...]",
 	"explain":  "deskcheck explain [-run REGEX] [limits] [PATH...]",
 	"observe":  "deskcheck observe [-run REGEX] [limits] [PATH...]",
+	"drift":    "deskcheck drift [-run REGEX] [-format text|json] [limits] [PATH...]",
 	"new":      "deskcheck new SCENARIO",
 	"schema":   "deskcheck schema",
 	"version":  "deskcheck version",
@@ -139,6 +141,7 @@ func init() {
 		"observe": func(args []string, stdout, stderr io.Writer) int {
 			return show(args, "observe", reports.Observe{}, stdout, stderr)
 		},
+		"drift":   drift,
 		"new":     newDesk,
 		"schema":  schemaCommand,
 		"version": versionCommand,
