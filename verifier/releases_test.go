@@ -249,3 +249,17 @@ func TestOneRunPerGroup(t *testing.T) {
 	// The run's scripted work counts each group run.
 	assert.Equal(t, 2, suite.Results[0].Case.groupRuns())
 }
+
+// TestStrengthSkipsNotApplicable: under -host a case not applicable to the
+// release is neither run under the faults nor left out as failing.
+func TestStrengthSkipsNotApplicable(t *testing.T) {
+	suite, _, err := Verify(context.Background(), []Input{readInput(t, releasesDesk)}, Options{Registry: testReg, Hosts: Hosts{"omp": "18.3.4"}})
+	require.NoError(t, err)
+	assert.Equal(t, Summary{Cases: 12, Passed: 7, NotApplicable: 5}, suite.Summary)
+	q, err := testReg.LookupFault("omp/revision-ignored")
+	require.NoError(t, err)
+	s := MeasureStrengthPinned(context.Background(), suite.Results, []scenario.QualifiedFault{q}, suite.Hosts)
+	assert.Empty(t, s.Excluded)
+	assert.Equal(t, 7, s.Faults[0].Cases)
+	assert.Equal(t, []string{"releases-desk/revision-runs"}, s.Faults[0].CaughtBy)
+}

@@ -550,7 +550,7 @@ func faults(args []string, stdout, stderr io.Writer) int {
 	if *only == "" {
 		selected = verifier.FaultsOf(suite.Results, selected)
 	}
-	strength := verifier.MeasureStrength(context.Background(), suite.Results, selected)
+	strength := verifier.MeasureStrengthPinned(context.Background(), suite.Results, selected, suite.Hosts)
 	rep := reports.Build(suite, time.Now())
 	rep.AddStrength(strength)
 	if code := writeReports(*out, paths, rep, r, stdout, stderr); code != exitPass {
