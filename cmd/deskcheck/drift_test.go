@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -72,4 +73,49 @@ func TestHostFlag(t *testing.T) {
 	assert.Contains(t, out, "FAIL boundary-desk/boundary-deny-before-handler  A deny on original input cannot be rewritten away  [omp 17.3.5]\n")
 	assert.Contains(t, out, "N/A boundary-desk/boundary-fallback-no-handler  A denied primitive does not magically become an operator grant\n    not applicable: omp 17.3.5 has no file-write fallback\n")
 	assert.Contains(t, out, "11 passed, 1 failed, 3 not applicable\n")
+}
+
+// TestReadmeDriftOutput: the README shows drift's real output on the
+// bundled desks: the excerpt as printed, and the end of the full run.
+func TestReadmeDriftOutput(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	readme := string(data)
+	const excerpt = "$ deskcheck drift -run 'deny-before|auto-approve-mode|fallback-no-handler'\n"
+	i := strings.Index(readme, excerpt)
+	require.GreaterOrEqual(t, i, 0, "the README shows the drift excerpt")
+	block := readme[i+len(excerpt):]
+	full := "…\n$ deskcheck drift\n…\n"
+	j := strings.Index(block, full)
+	require.GreaterOrEqual(t, j, 0)
+	shownExcerpt, shownEnd := block[:j], block[j+len(full):]
+	shownEnd = shownEnd[:strings.Index(shownEnd, "```")]
+
+	code, out, _ := runCLI(t, "drift", "-run", "deny-before|auto-approve-mode|fallback-no-handler")
+	require.Equal(t, 0, code)
+	assert.True(t, strings.HasPrefix(out, shownExcerpt), "the excerpt is the start of the real output:\n%s", out)
+	code, out, _ = runCLI(t, "drift")
+	require.Equal(t, 0, code)
+	assert.True(t, strings.HasSuffix(out, shownEnd), "the README shows the end of the real output:\n%s", out)
+}
+
+// TestReadmeHostOutput: every line the README shows of a -host run is a
+// line of the real output.
+func TestReadmeHostOutput(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	const cmd = "$ deskcheck verify -host omp@17.3.5 cases/boundary-desk.json\n"
+	readme := string(data)
+	i := strings.Index(readme, cmd)
+	require.GreaterOrEqual(t, i, 0)
+	block := readme[i+len(cmd):]
+	block = block[:strings.Index(block, "```")]
+	code, out, _ := runCLI(t, "verify", "-host", "omp@17.3.5", "-out", t.TempDir(), "../../cases/boundary-desk.json")
+	assert.Equal(t, 1, code)
+	lines := strings.Split(out, "\n")
+	for _, l := range strings.Split(strings.TrimSuffix(block, "\n"), "\n") {
+		if l != "…" {
+			assert.Contains(t, lines, l)
+		}
+	}
 }
