@@ -60,23 +60,6 @@ func render(v any) string { return oneLine(scenario.JSONText(v)) }
 // nor not applicable.
 func failed(c *Case) bool { return c.Status != verifier.Pass && c.Status != verifier.NotApplicable }
 
-// failuresFirst returns the cases with failed and errored ones first, each
-// group in report order.
-func failuresFirst(cases []Case) []*Case {
-	out := make([]*Case, 0, len(cases))
-	for i := range cases {
-		if failed(&cases[i]) {
-			out = append(out, &cases[i])
-		}
-	}
-	for i := range cases {
-		if !failed(&cases[i]) {
-			out = append(out, &cases[i])
-		}
-	}
-	return out
-}
-
 // deskTally counts the cases of one desk by status.
 type deskTally struct {
 	Desk    string

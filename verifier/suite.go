@@ -119,17 +119,14 @@ func fileList(desks []*Desk) string {
 	return fmt.Sprintf("the %d files read", len(desks))
 }
 
-// RunWithin is Run bounded by limits.Events and limits.TraceBytes: once
+// RunWithinPinned is Run bounded by limits.Events and limits.TraceBytes: once
 // the cases have recorded more trace events, or more bytes of trace text,
 // than that, the remaining cases are not started and the run is an error
 // (no result is returned). One case cannot go far over: its own declared
 // limits bound its trace.
-func RunWithin(ctx context.Context, cases []*Case, fault *scenario.QualifiedFault, limits Limits) ([]Result, error) {
-	return RunWithinPinned(ctx, cases, nil, fault, limits)
-}
-
-// RunWithinPinned is RunWithin with pin naming the one release of a host
-// to judge on.
+//
+// pin names, for a host, the one release to judge on (-host; nil: every
+// case on its own releases).
 func RunWithinPinned(ctx context.Context, cases []*Case, pin Hosts, fault *scenario.QualifiedFault, limits Limits) ([]Result, error) {
 	limits = limits.WithDefaults()
 	var events, bytes atomic.Int64
