@@ -147,12 +147,14 @@ type htmlChart struct {
 
 // htmlBar is one desk's column: errored on top of failed on top of passed.
 type htmlBar struct {
-	Desk                  string
-	Title                 string
-	X, W                  int
-	ErrY, ErrH            int
-	FailY, FailH          int
-	PassY, PassH          int
+	Desk         string
+	Title        string
+	X, W         int
+	ErrY, ErrH   int
+	FailY, FailH int
+	PassY, PassH int
+	// NotY and NotH place the share of cases not applicable, in grey.
+	NotY, NotH            int
 	Cases, Failed, Errors int
 }
 
@@ -371,14 +373,18 @@ func newChart(ts []*deskTally) *htmlChart {
 		b := htmlBar{Desk: t.Desk, X: i * (bar + gap), W: bar, Cases: t.Cases, Failed: t.Failed, Errors: t.Errored}
 		b.ErrH = share(t.Errored, t.Cases)
 		b.FailH = min(share(t.Failed, t.Cases), height-b.ErrH)
-		b.PassH = max(0, height-b.ErrH-b.FailH)
+		b.NotH = min(share(t.NotApplicable, t.Cases), height-b.ErrH-b.FailH)
+		b.PassH = max(0, height-b.ErrH-b.FailH-b.NotH)
 		if t.Cases == 0 {
 			b.PassH = 0
 		}
-		b.ErrY, b.FailY, b.PassY = 0, b.ErrH, b.ErrH+b.FailH
+		b.ErrY, b.FailY, b.NotY, b.PassY = 0, b.ErrH, b.ErrH+b.FailH, b.ErrH+b.FailH+b.NotH
 		b.Title = oneLine(t.Desk) + ": " + thousands(t.Passed) + " passed, " + thousands(t.Failed) + " failed"
 		if t.Errored > 0 {
 			b.Title += ", " + thousands(t.Errored) + " errored"
+		}
+		if t.NotApplicable > 0 {
+			b.Title += ", " + thousands(t.NotApplicable) + " not applicable"
 		}
 		ch.Bars = append(ch.Bars, b)
 	}
