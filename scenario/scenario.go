@@ -46,6 +46,11 @@ type Host struct {
 	// Changes are the behaviour changes between the groups of Releases,
 	// oldest first, for deskcheck drift.
 	Changes []ReleaseChange
+	// RunGroup, when set, says which releases behave the same for one
+	// case: releases with the same answer share one run. Nil: those of a
+	// Release.Group do. A host whose groups differ for some cases only
+	// (one tool's declaration, say) splits them here.
+	RunGroup func(scenario string, given []byte, r Release) string
 }
 
 // Fault is a deliberate boundary bug of a host model.

@@ -71,13 +71,19 @@ const (
 	DriftErrored       = "errored"
 )
 
-// DriftRuns is how many times MeasureDrift runs a case: once per behaviour
-// group of its host (once for a host without releases, which it skips).
+// DriftRuns is how many times MeasureDrift runs a case: once per run
+// group of its host that has the case's scenario (at least once).
 func DriftRuns(c *Case) int {
 	if c.fam == nil {
 		return 1
 	}
-	return max(len(groupsOf(c.fam.Host)), 1)
+	n := 0
+	for _, g := range groupsOf(c) {
+		if _, lacks := g.releases[len(g.releases)-1].Lacks[c.Scenario]; !lacks {
+			n++
+		}
+	}
+	return max(n, 1)
 }
 
 // groupOf is one behaviour group of a host: its releases, oldest first.
@@ -86,15 +92,19 @@ type groupOf struct {
 	releases []scenario.Release
 }
 
-func groupsOf(h scenario.Host) []groupOf {
+// groupsOf lists the run groups of c's host for c (see Host.GroupFor),
+// oldest first.
+func groupsOf(c *Case) []groupOf {
 	var out []groupOf
 	index := map[string]int{}
+	h := c.fam.Host
 	for _, r := range h.Releases {
-		i, ok := index[r.Group]
+		key := h.GroupFor(c.Scenario, []byte(c.Given.Raw), r)
+		i, ok := index[key]
 		if !ok {
 			i = len(out)
-			index[r.Group] = i
-			out = append(out, groupOf{name: r.Group})
+			index[key] = i
+			out = append(out, groupOf{name: key})
 		}
 		out[i].releases = append(out[i].releases, r)
 	}
@@ -158,7 +168,7 @@ func MeasureDrift(ctx context.Context, cases []*Case) Drift {
 // driftCase runs c on each group of its host, newest group first.
 func driftCase(ctx context.Context, c *Case) DriftCase {
 	h := c.fam.Host
-	groups := groupsOf(h)
+	groups := groupsOf(c)
 	newest, _ := h.Newest()
 	dc := DriftCase{Desk: c.Desk.ID, ID: c.ID, Title: c.Title, Host: h.Name, Newest: newest.Version, Same: true}
 	var base map[string]any

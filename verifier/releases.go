@@ -142,7 +142,7 @@ func (c *Case) groupRuns() int {
 	seen := map[string]bool{}
 	for _, r := range c.releases {
 		if _, lacks := r.Lacks[c.Scenario]; !lacks {
-			seen[r.Group] = true
+			seen[c.fam.Host.GroupFor(c.Scenario, []byte(c.Given.Raw), r)] = true
 		}
 	}
 	return max(len(seen), 1)
@@ -202,10 +202,11 @@ func planFor(c *Case, pin Hosts) plan {
 			continue
 		}
 		i := len(p.verdicts) - 1
-		g, seen := byGroup[r.Group]
+		key := h.GroupFor(c.Scenario, []byte(c.Given.Raw), r)
+		g, seen := byGroup[key]
 		if !seen {
 			g = len(p.runs)
-			byGroup[r.Group] = g
+			byGroup[key] = g
 			p.runs = append(p.runs, groupRun{})
 		}
 		p.runs[g].release = r.Version // releases are oldest first: the last is the newest

@@ -263,3 +263,28 @@ func TestStrengthSkipsNotApplicable(t *testing.T) {
 	assert.Equal(t, 7, s.Faults[0].Cases)
 	assert.Equal(t, []string{"releases-desk/revision-runs"}, s.Faults[0].CaughtBy)
 }
+
+// TestRunGroupSplits: a host that says some releases of a group behave
+// apart for a case gets one run for each part.
+func TestRunGroupSplits(t *testing.T) {
+	var runs atomic.Int64
+	var seen []string
+	fam := countingFamily(&runs, &seen)
+	fam.Host.RunGroup = func(_ string, given []byte, r scenario.Release) string {
+		if strings.Contains(string(given), "split") && r.Version == "2.0.0" {
+			return "B-old"
+		}
+		return r.Group
+	}
+	reg, err := scenario.NewRegistry(fam)
+	require.NoError(t, err)
+	desk := `{"schemaVersion": 1, "id": "d", "title": "t", "hosts": {"counted": ">=1.0.0"}, "cases": [
+	  {"id": "a", "title": "t", "scenario": "count", "given": {"split": true}, "expected": {"release": "B"}},
+	  {"id": "b", "title": "t", "scenario": "count", "given": {}, "expected": {"release": "B"}}]}`
+	suite, ds, err := Verify(context.Background(), []Input{{Path: "d.json", Data: []byte(desk)}}, Options{Registry: reg})
+	require.NoError(t, err)
+	require.False(t, ds.HasErrors(), "%v", ds)
+	assert.Equal(t, int64(5), runs.Load(), "three runs for the split case, two for the other")
+	assert.Equal(t, 3, suite.Results[0].Case.groupRuns())
+	assert.Equal(t, 3, DriftRuns(suite.Results[0].Case), "drift: A, B-old and B (0.9.0 is Z, which lacks the scenario, and is not counted)")
+}
