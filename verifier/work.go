@@ -59,8 +59,8 @@ func limitUnits(l scenario.Limit, v gjson.Result) int {
 	return n
 }
 
-// workOf sums the work of cases, each counted once per run group it is judged on and runs(c) times, and names the
-// largest shares.
+// workOf sums the work of cases, each counted once per run group it is
+// judged on and runs(c) times, and names the largest shares.
 func workOf(cases []*Case, runs func(*Case) int) (int, string) {
 	by := map[string]int{}
 	total := 0
@@ -174,8 +174,8 @@ func (c *Case) Copies() int {
 	return total
 }
 
-// copiesOf sums the copied bytes of cases, each counted once per run group it is judged on and runs(c) times,
-// and names the largest shares.
+// copiesOf sums the copied bytes of cases, each counted once per run group
+// it is judged on and runs(c) times, and names the largest shares.
 func copiesOf(cases []*Case, runs func(*Case) int) (int, string) {
 	by := map[string]int{}
 	total := 0
