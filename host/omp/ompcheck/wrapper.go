@@ -85,17 +85,31 @@ var Wrapper = &scenario.Scenario{
 
 // unknownModeMeanings says, per group of releases, what an unknown mode
 // means.
-var unknownModeMeanings = func() string {
-	meaning := func(g omp.Group) string {
-		switch {
-		case !g.HasApprovalGate():
-			return "have no approval gate, so the mode means nothing"
-		case g.UnknownModeIsYolo():
-			return "read it as yolo, which auto-approves every tier"
-		}
-		return "keep it as a mode that auto-approves no tier, so every call that no policy decides asks for approval"
+var unknownModeMeanings = meanings(func(g omp.Group) string {
+	switch {
+	case !g.HasApprovalGate():
+		return "have no approval gate, so the mode means nothing"
+	case g.UnknownModeIsYolo():
+		return "read it as yolo, which auto-approves every tier"
 	}
-	// Adjacent groups with one meaning make one run of releases.
+	return "keep it as a mode that auto-approves no tier, so every call that no policy decides asks for approval"
+})
+
+// nonObjectPolicyMeanings says, per run of releases, what a tools.approval
+// that is not an object means.
+var nonObjectPolicyMeanings = meanings(func(g omp.Group) string {
+	switch {
+	case !g.HasApprovalGate():
+		return "have no approval gate, so it means nothing"
+	case g.PoliciesMustBeObject():
+		return "read it as {}, no user policy"
+	}
+	return "read its own properties as JavaScript does: a string's or an array's indexes and length are keys, so an array's first entry is the policy of a tool named 0"
+})
+
+// meanings writes what something means on each run of releases, adjacent
+// groups with one meaning making one run.
+func meanings(meaning func(omp.Group) string) string {
 	type run struct {
 		first, last omp.Version
 		what        string
@@ -114,7 +128,7 @@ var unknownModeMeanings = func() string {
 		parts[i] = fmt.Sprintf("omp %s … %s %s", r.first, r.last, r.what)
 	}
 	return strings.Join(parts, "; ")
-}()
+}
 
 // firstTitle shapes promptIncludes as an author writes it: the first
 // dialog title.
@@ -165,6 +179,9 @@ func lintWrapper(givenJSON []byte, expected []scenario.Field, _ map[string]int) 
 		out = append(out, scenario.Problem{Pointer: "/given/mode", Warning: true, Message: fmt.Sprintf(
 			"mode %q is not one the host knows (always-ask, write, yolo, matched exactly), and what it means depends on the release: %s%s",
 			m.Str, unknownModeMeanings, closest(m.Str, omp.ModeAlwaysAsk, omp.ModeWrite, omp.ModeYolo))})
+	}
+	if p := gjson.GetBytes(givenJSON, "userPolicies"); p.Exists() && !p.IsObject() && p.Type != gjson.Null {
+		out = append(out, scenario.Problem{Pointer: "/given/userPolicies", Warning: true, Message: "userPolicies is not an object, and what it means depends on the release: " + nonObjectPolicyMeanings})
 	}
 	tiers := []string{string(omp.TierRead), string(omp.TierWrite), string(omp.TierExec)}
 	tierWarning := func(ptr, v string) {
