@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"regexp"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -197,6 +198,9 @@ func TestHostsInvalid(t *testing.T) {
 	}
 }
 
+// seenMu guards the releases a countingFamily saw: cases run in parallel.
+var seenMu sync.Mutex
+
 // countingFamily is a host with three releases in two groups, one lacking
 // the scenario, whose runs are counted.
 func countingFamily(runs *atomic.Int64, seen *[]string) scenario.Family {
@@ -207,7 +211,9 @@ func countingFamily(runs *atomic.Int64, seen *[]string) scenario.Family {
 		Suggest:  func([]byte, map[string]any) []string { return nil },
 		Run: func(_ context.Context, _ []byte, env scenario.Env) (scenario.Observation, error) {
 			runs.Add(1)
+			seenMu.Lock()
 			*seen = append(*seen, env.Release)
+			seenMu.Unlock()
 			group := "A"
 			if env.Release >= "2.0.0" {
 				group = "B"
