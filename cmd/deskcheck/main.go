@@ -293,6 +293,9 @@ var descriptions = map[string]string{
 	"explain": "Shows, case by case, what happened and why. Writes no file.",
 	"observe": "Prints the expected block the host model observes for each case, ready\n" +
 		"to paste. Writes no file.",
+	"drift": "Runs every case on every release group of its host, whatever its hosts\n" +
+		"say, and prints what each observes differently from the newest release,\n" +
+		"then the release changes no case exercises. Exit 0 on any difference.",
 	"new":     "Prints a complete desk with one case of SCENARIO, every given and\nexpected key present.",
 	"schema":  "Prints the JSON Schema of case files.",
 	"version": "Prints the version and VCS revision of this deskcheck, as its reports\nrecord them.",
