@@ -84,15 +84,22 @@ func NewDesk(ctx context.Context, reg *scenario.Registry, name string) ([]byte, 
 	if !ok {
 		return nil, fmt.Errorf("unknown scenario %q (known: %s)%s", name, strings.Join(reg.Names(), ", "), suggest(name, reg.Names()))
 	}
-	given := sc.Template
-	// The expected block is observed on the host's newest release, and
-	// the desk says so.
-	hosts, release := "", ""
+	expected, err := everyKey(ctx, sc, fam, []byte(sc.Template))
+	if err != nil {
+		return nil, err
+	}
+	return placeholderDesk(sc, fam, sc.Template, expected), nil
+}
+
+// everyKey runs a given block of sc on the newest release of its host
+// (fam) and returns every expected key with the value observed, as an
+// author writes it.
+func everyKey(ctx context.Context, sc *scenario.Scenario, fam *scenario.Family, given []byte) ([]Suggestion, error) {
+	release := ""
 	if r, ok := fam.Host.Newest(); ok {
 		release = r.Version
-		hosts = fmt.Sprintf("\n  \"hosts\": {%s: %s},", jsonValue(fam.Host.Name), jsonValue(r.Version))
 	}
-	obs, err := sc.Run(ctx, []byte(given), scenario.Env{Trace: &scenario.Trace{}, Limits: Limits{}.For(sc), Release: release})
+	obs, err := sc.Run(ctx, given, scenario.Env{Trace: &scenario.Trace{}, Limits: Limits{}.For(sc), Release: release})
 	if err != nil {
 		return nil, err
 	}
@@ -102,7 +109,18 @@ func NewDesk(ctx context.Context, reg *scenario.Registry, name string) ([]byte, 
 			expected = append(expected, Suggestion{Key: k, Value: v})
 		}
 	}
-	scenarioName, source := name, sc.SourceKey
+	return expected, nil
+}
+
+// placeholderDesk is the desk of `deskcheck new` around one case of sc
+// with the given block as written and the expected block, observed on the
+// newest release of its host (fam), which its hosts key names.
+func placeholderDesk(sc *scenario.Scenario, fam *scenario.Family, given string, expected []Suggestion) []byte {
+	scenarioName, source := sc.Name, sc.SourceKey
+	hosts := ""
+	if r, ok := fam.Host.Newest(); ok {
+		hosts = fmt.Sprintf("\n  \"hosts\": {%s: %s},", jsonValue(fam.Host.Name), jsonValue(r.Version))
+	}
 	return []byte(fmt.Sprintf(`{
   "schemaVersion": 1,
   "id": "new-desk",
@@ -126,5 +144,5 @@ func NewDesk(ctx context.Context, reg *scenario.Registry, name string) ([]byte, 
   ],
   "sourceOnly": []
 }
-`, jsonValue(source), scenarioName, jsonValue(scenarioName), given, FormatExpected(expected, "      "), hosts)), nil
+`, jsonValue(source), scenarioName, jsonValue(scenarioName), given, FormatExpected(expected, "      "), hosts))
 }
