@@ -154,6 +154,9 @@ func diagnosticAnnotation(d verifier.Diagnostic) annotation {
 func caseAnnotation(c *Case, file string) annotation {
 	status := "FAIL"
 	var msg []string
+	if f := FailedOn(c); f != "" && len(c.Releases) > 1 {
+		msg = append(msg, f)
+	}
 	if c.Status == verifier.Fail {
 		for i, m := range c.Mismatches {
 			if i == mdMismatches {

@@ -38,6 +38,19 @@ type Host struct {
 	// Reference names what the model reproduces (a release, a commit, a
 	// specification).
 	Reference string
+	// Releases are the published releases the model follows, oldest
+	// first; nil when the host has no release axis. A desk's hosts key
+	// names a range of them; a case is judged on every release its range
+	// selects (the newest when it names none).
+	Releases []Release
+	// Changes are the behaviour changes between the groups of Releases,
+	// oldest first, for deskcheck drift.
+	Changes []ReleaseChange
+	// RunGroup, when set, says which releases behave the same for one
+	// case: releases with the same answer share one run. Nil: those of a
+	// Release.Group do. A host whose groups differ for some cases only
+	// (one tool's declaration, say) splits them here.
+	RunGroup func(scenario string, given []byte, r Release) string
 	// Values is the language whose values the host reads: the engine
 	// decodes the case's expected values as the host decodes the same
 	// text, and compares them in that domain.
@@ -117,6 +130,10 @@ type Env struct {
 	// Faults is the OR of the IDs of this family's faults to switch on
 	// (zero: the correct model).
 	Faults uint64
+	// Release is the version of the host release to behave as (one of
+	// Host.Releases); "" means the newest. Hosts without releases ignore
+	// it.
+	Release string
 	// Trace receives the events of the run.
 	Trace *Trace
 	// Limits holds the resolved value of every limit the scenario

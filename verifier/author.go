@@ -80,21 +80,26 @@ func jsonValue(v any) string { return string(jsonx.Append(nil, v)) }
 // model observes for the given block, so the desk validates and verifies
 // as printed.
 func NewDesk(ctx context.Context, reg *scenario.Registry, name string) ([]byte, error) {
-	sc, _, ok := reg.Lookup(name)
+	sc, fam, ok := reg.Lookup(name)
 	if !ok {
 		return nil, fmt.Errorf("unknown scenario %q (known: %s)%s", name, strings.Join(reg.Names(), ", "), suggest(name, reg.Names()))
 	}
-	expected, err := everyKey(ctx, sc, []byte(sc.Template))
+	expected, err := everyKey(ctx, sc, fam, []byte(sc.Template))
 	if err != nil {
 		return nil, err
 	}
-	return placeholderDesk(sc, sc.Template, expected), nil
+	return placeholderDesk(sc, fam, sc.Template, expected), nil
 }
 
-// everyKey runs a given block of sc and returns every expected key with
-// the value observed, as an author writes it.
-func everyKey(ctx context.Context, sc *scenario.Scenario, given []byte) ([]Suggestion, error) {
-	obs, err := sc.Run(ctx, given, scenario.Env{Trace: &scenario.Trace{}, Limits: Limits{}.For(sc)})
+// everyKey runs a given block of sc on the newest release of its host
+// (fam) and returns every expected key with the value observed, as an
+// author writes it.
+func everyKey(ctx context.Context, sc *scenario.Scenario, fam *scenario.Family, given []byte) ([]Suggestion, error) {
+	release := ""
+	if r, ok := fam.Host.Newest(); ok {
+		release = r.Version
+	}
+	obs, err := sc.Run(ctx, given, scenario.Env{Trace: &scenario.Trace{}, Limits: Limits{}.For(sc), Release: release})
 	if err != nil {
 		return nil, err
 	}
@@ -108,16 +113,21 @@ func everyKey(ctx context.Context, sc *scenario.Scenario, given []byte) ([]Sugge
 }
 
 // placeholderDesk is the desk of `deskcheck new` around one case of sc
-// with the given block as written and the expected block.
-func placeholderDesk(sc *scenario.Scenario, given string, expected []Suggestion) []byte {
+// with the given block as written and the expected block, observed on the
+// newest release of its host (fam), which its hosts key names.
+func placeholderDesk(sc *scenario.Scenario, fam *scenario.Family, given string, expected []Suggestion) []byte {
 	scenarioName, source := sc.Name, sc.SourceKey
+	hosts := ""
+	if r, ok := fam.Host.Newest(); ok {
+		hosts = fmt.Sprintf("\n  \"hosts\": {%s: %s},", jsonValue(fam.Host.Name), jsonValue(r.Version))
+	}
 	return []byte(fmt.Sprintf(`{
   "schemaVersion": 1,
   "id": "new-desk",
   "title": "Placeholder: the boundary this desk teaches",
   "label": "TEACHING DATA — DO NOT EXECUTE COMMAND STRINGS",
   "domain": "Placeholder: the fictional setting of the cases",
-  "executionPolicy": "Inert cases: nothing in this file is executed.",
+  "executionPolicy": "Inert cases: nothing in this file is executed.",%[6]s
   "sources": {
     %[1]s: "Placeholder: path/to/source.ts:lines"
   },
@@ -134,5 +144,5 @@ func placeholderDesk(sc *scenario.Scenario, given string, expected []Suggestion)
   ],
   "sourceOnly": []
 }
-`, jsonValue(source), scenarioName, jsonValue(scenarioName), given, FormatExpected(expected, "      ")))
+`, jsonValue(source), scenarioName, jsonValue(scenarioName), given, FormatExpected(expected, "      "), hosts))
 }

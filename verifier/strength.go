@@ -68,11 +68,21 @@ func (s Strength) Missed() int { return len(s.Faults) - s.Caught() - s.NotAddres
 // cannot run under it. A fault no case noticed whose scenarios have no
 // such case is not addressed rather than missed.
 func MeasureStrength(ctx context.Context, baseline []Result, faults []scenario.QualifiedFault) Strength {
+	return MeasureStrengthPinned(ctx, baseline, faults, nil)
+}
+
+// MeasureStrengthPinned is MeasureStrength with pin naming the one release
+// of a host the cases are judged on (-host), as in the baseline run. A
+// case not applicable there is neither used nor left out as failing.
+func MeasureStrengthPinned(ctx context.Context, baseline []Result, faults []scenario.QualifiedFault, pin Hosts) Strength {
 	var s Strength
 	sound := map[string][]*Case{}    // host → cases that pass
 	correct := map[string][]Result{} // host → their results
 	scenarios := map[string]map[string]bool{}
 	for _, r := range baseline {
+		if r.Status == NotApplicable {
+			continue
+		}
 		if r.Status == Pass {
 			_, fam := r.Case.Spec()
 			sound[fam.Host.Name] = append(sound[fam.Host.Name], r.Case)
@@ -87,7 +97,7 @@ func MeasureStrength(ctx context.Context, baseline []Result, faults []scenario.Q
 	}
 	for _, f := range faults {
 		fr := FaultResult{Fault: f, Cases: len(sound[f.Host])}
-		under := Run(ctx, sound[f.Host], &f)
+		under := RunPinned(ctx, sound[f.Host], pin, &f)
 		for _, r := range under {
 			if r.Status != Pass {
 				fr.CaughtBy = append(fr.CaughtBy, r.Case.FullID())

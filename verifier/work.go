@@ -59,15 +59,15 @@ func limitUnits(l scenario.Limit, v gjson.Result) int {
 	return n
 }
 
-// workOf sums the work of cases, each counted runs(c) times, and names the
-// largest shares.
+// workOf sums the work of cases, each counted once per run group it is
+// judged on and runs(c) times, and names the largest shares.
 func workOf(cases []*Case, runs func(*Case) int) (int, string) {
 	by := map[string]int{}
 	total := 0
 	for _, c := range cases {
-		r := 1
+		r := c.groupRuns()
 		if runs != nil {
-			r = runs(c)
+			r *= runs(c)
 		}
 		total += c.Work() * r
 		for i, n := range c.workUnits() {
@@ -174,15 +174,15 @@ func (c *Case) Copies() int {
 	return total
 }
 
-// copiesOf sums the copied bytes of cases, each counted runs(c) times,
-// and names the largest shares.
+// copiesOf sums the copied bytes of cases, each counted once per run group
+// it is judged on and runs(c) times, and names the largest shares.
 func copiesOf(cases []*Case, runs func(*Case) int) (int, string) {
 	by := map[string]int{}
 	total := 0
 	for _, c := range cases {
-		r := 1
+		r := c.groupRuns()
 		if runs != nil {
-			r = runs(c)
+			r *= runs(c)
 		}
 		for i, n := range c.copies {
 			if n > 0 {

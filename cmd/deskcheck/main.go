@@ -100,6 +100,7 @@ Usage:
   deskcheck diff     [-format text|markdown|github|json] [-force] BASE.json HEAD.json
   deskcheck explain  [-run REGEX] [PATH...]
   deskcheck observe  [-run REGEX] [-w [-i]] [PATH...]
+  deskcheck drift    [-run REGEX] [-format text|json] [PATH...]
   deskcheck new      SCENARIO
   deskcheck try      [-desk] SCENARIO [GIVEN | @FILE | -]
   deskcheck schema
@@ -144,6 +145,7 @@ var synopses = map[string]string{
 	"diff":     "deskcheck diff [-format text|markdown|github|json] [-force] [-max-file-size BYTES] BASE.json HEAD.json",
 	"explain":  "deskcheck explain [-run REGEX] [limits] [PATH...]",
 	"observe":  "deskcheck observe [-run REGEX] [-w [-i]] [limits] [PATH...]",
+	"drift":    "deskcheck drift [-run REGEX] [-format text|json] [limits] [PATH...]",
 	"new":      "deskcheck new SCENARIO",
 	"schema":   "deskcheck schema",
 	"version":  "deskcheck version",
@@ -162,6 +164,7 @@ func init() {
 		"explain": func(args []string, stdout, stderr io.Writer) int {
 			return show(args, "explain", reports.Explain{Width: lineWidth(stdout)}, stdout, stderr)
 		},
+		"drift":   drift,
 		"observe": observe,
 		"new":     newDesk,
 		"schema":  schemaCommand,
@@ -317,6 +320,9 @@ var descriptions = map[string]string{
 	"observe": "Prints the expected block the host model observes for each case, ready\n" +
 		"to paste, and how it differs (~ + -). With -w, rewrites those blocks in\n" +
 		"the desk files named, in place, and nothing else of them.",
+	"drift": "Runs every case on every release group of its host, whatever its hosts\n" +
+		"say, and prints what each observes differently from the newest release,\n" +
+		"then the release changes no case exercises. Exit 0 on any difference.",
 	"new":     "Prints a complete desk with one case of SCENARIO, every given and\nexpected key present.",
 	"schema":  "Prints the JSON Schema of case files.",
 	"version": "Prints the version and VCS revision of this deskcheck, as its reports\nrecord them.",
@@ -410,10 +416,14 @@ type selection struct {
 	// warnings, when set, receives the number of warnings no desk or
 	// case acknowledges (-fail-on-warn).
 	warnings *int
+	// hosts pins host families to one release each (-host).
+	hosts *hostFlag
 }
 
 func selectionFlags(fs *flag.FlagSet, reg *scenario.Registry, runUsage string) selection {
-	return selection{reg: reg, run: fs.String("run", "", runUsage), limits: limitFlags(fs, reg)}
+	sel := selection{reg: reg, run: fs.String("run", "", runUsage), limits: limitFlags(fs, reg), hosts: &hostFlag{reg: reg}}
+	fs.Var(sel.hosts, "host", hostUsage)
+	return sel
 }
 
 // verifySuite reads the paths (or the bundled desks), validates, lints and
@@ -428,7 +438,7 @@ func (sel selection) verifySuite(paths []string, stderr io.Writer) (*verifier.Su
 	if code != exitPass {
 		return nil, code
 	}
-	suite, ds, err := verifier.Verify(context.Background(), inputs, verifier.Options{Registry: sel.reg, Run: re, Limits: *sel.limits, Runs: sel.runs})
+	suite, ds, err := verifier.Verify(context.Background(), inputs, verifier.Options{Registry: sel.reg, Run: re, Limits: *sel.limits, Runs: sel.runs, Hosts: sel.hosts.pins})
 	printDiagnostics(stderr, ds)
 	if sel.warnings != nil {
 		*sel.warnings = ds.Unacknowledged()
@@ -604,7 +614,7 @@ func faults(args []string, stdout, stderr io.Writer) int {
 	if *only == "" || len(selected) > 1 {
 		selected = verifier.FaultsOf(suite.Results, selected)
 	}
-	strength := verifier.MeasureStrength(context.Background(), suite.Results, selected)
+	strength := verifier.MeasureStrengthPinned(context.Background(), suite.Results, selected, suite.Hosts)
 	rep := stamp(buildReport(suite), "faults", args, *sel.limits, reg)
 	rep.AddStrength(strength)
 	var r reports.Reporter = reports.StrengthText{}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/deskcheck/deskcheck/host/all"
+	"github.com/deskcheck/deskcheck/host/omp"
 	"github.com/deskcheck/deskcheck/scenario"
 	"github.com/deskcheck/deskcheck/verifier"
 )
@@ -44,7 +45,8 @@ func goObserve(t testing.TB, path string, data []byte, fault string) (map[string
 		}
 		qf = &q
 	}
-	results := verifier.Run(context.Background(), desk.Cases, qf)
+	// The installed release is omp.Reference: judge every case on it.
+	results := verifier.RunPinned(context.Background(), desk.Cases, verifier.Hosts{"omp": omp.Reference.String()}, qf)
 	out := make(map[string]goCase, len(results))
 	ids := make([]string, 0, len(results))
 	for _, r := range results {

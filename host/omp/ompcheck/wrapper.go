@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/tidwall/gjson"
 
@@ -42,7 +43,8 @@ var Wrapper = &scenario.Scenario{
 	},
 	Lint: lintWrapper,
 	Warnings: []scenario.Warning{
-		{Name: "unknown-mode", Help: "an approval mode the host does not know (it auto-approves no tier)"},
+		{Name: "unknown-mode", Help: "an approval mode the host does not know (no tier auto-approved up to 18.2.0, every tier from 18.2.3)"},
+		{Name: "non-object-policies", Help: "userPolicies that are not an object (read by own property up to 18.2.0, as {} from 18.2.3)"},
 		{Name: "unknown-tier", Help: "an approval tier the host does not know (it is treated as exec)"},
 		{Name: "effects-vs-calls", Help: "more effects expected than calls made"},
 		{Name: "choices-vs-prompts", Help: "the number of scripted choices differs from the prompts expected"},
@@ -87,6 +89,53 @@ var Wrapper = &scenario.Scenario{
       }`,
 	SourceKey: "wrapper",
 	Run:       runWrapper,
+}
+
+// unknownModeMeanings says, per group of releases, what an unknown mode
+// means.
+var unknownModeMeanings = meanings(func(g omp.Group) string {
+	switch {
+	case !g.HasApprovalGate():
+		return "have no approval gate, so the mode means nothing"
+	case g.UnknownModeIsYolo():
+		return "read it as yolo, which auto-approves every tier"
+	}
+	return "keep it as a mode that auto-approves no tier, so every call that no policy decides asks for approval"
+})
+
+// nonObjectPolicyMeanings says, per run of releases, what a tools.approval
+// that is not an object means.
+var nonObjectPolicyMeanings = meanings(func(g omp.Group) string {
+	switch {
+	case !g.HasApprovalGate():
+		return "have no approval gate, so it means nothing"
+	case g.PoliciesMustBeObject():
+		return "read it as {}, no user policy"
+	}
+	return "read its own properties as JavaScript does: a string's or an array's indexes and length are keys, so an array's first entry is the policy of a tool named 0"
+})
+
+// meanings writes what something means on each run of releases, adjacent
+// groups with one meaning making one run.
+func meanings(meaning func(omp.Group) string) string {
+	type run struct {
+		first, last omp.Version
+		what        string
+	}
+	var runs []run
+	for _, g := range omp.Groups() {
+		rs := g.Releases()
+		if n := len(runs); n > 0 && runs[n-1].what == meaning(g) {
+			runs[n-1].last = rs[len(rs)-1]
+			continue
+		}
+		runs = append(runs, run{rs[0], rs[len(rs)-1], meaning(g)})
+	}
+	parts := make([]string, len(runs))
+	for i, r := range runs {
+		parts[i] = fmt.Sprintf("omp %s … %s %s", r.first, r.last, r.what)
+	}
+	return strings.Join(parts, "; ")
 }
 
 // firstTitle shapes promptIncludes as an author writes it: the first
@@ -136,8 +185,11 @@ func lintWrapper(givenJSON []byte, expected []scenario.Field, _ map[string]int) 
 	}
 	if m := gjson.GetBytes(givenJSON, "mode"); m.Type == gjson.String && !known(jsString(m), omp.ModeAlwaysAsk, omp.ModeWrite, omp.ModeYolo) {
 		out = append(out, scenario.Problem{Pointer: "/given/mode", Warning: true, Name: "unknown-mode", Message: fmt.Sprintf(
-			"mode %s is not one the host knows (always-ask, write, yolo, matched exactly): it accepts it as a mode that auto-approves no tier, so every call that no policy decides asks for approval%s",
-			jsontext.Quote(jsString(m)), closest(jsString(m), omp.ModeAlwaysAsk, omp.ModeWrite, omp.ModeYolo))})
+			"mode %s is not one the host knows (always-ask, write, yolo, matched exactly), and what it means depends on the release: %s%s",
+			jsontext.Quote(jsString(m)), unknownModeMeanings, closest(jsString(m), omp.ModeAlwaysAsk, omp.ModeWrite, omp.ModeYolo))})
+	}
+	if p := gjson.GetBytes(givenJSON, "userPolicies"); p.Exists() && !p.IsObject() && p.Type != gjson.Null {
+		out = append(out, scenario.Problem{Pointer: "/given/userPolicies", Warning: true, Name: "non-object-policies", Message: "userPolicies is not an object, and what it means depends on the release: " + nonObjectPolicyMeanings})
 	}
 	tiers := []string{string(omp.TierRead), string(omp.TierWrite), string(omp.TierExec)}
 	tierWarning := func(ptr, v string) {
@@ -181,7 +233,7 @@ type wrapperGiven struct {
 	Args         gjson.Result
 	Mode         string
 	AutoApprove  bool
-	UserPolicies map[string]any
+	UserPolicies any // any JSON value; nil when absent
 	UI           any // nil (absent), true, false or "rpc"
 	Choices      []*string
 	Repeat       int
@@ -209,7 +261,7 @@ func readWrapperGiven(given gjson.Result) wrapperGiven {
 		case "repeat":
 			g.Repeat = int(v.Int())
 		case "userPolicies":
-			g.UserPolicies, _ = jsValue(v).(map[string]any)
+			g.UserPolicies = jsValue(v)
 		case "revise":
 			g.Revise, _ = jsValue(v).(map[string]any)
 		case "choices":
@@ -250,6 +302,10 @@ func (g *wrapperGiven) args() any {
 }
 
 func runWrapper(ctx context.Context, givenJSON []byte, env scenario.Env) (scenario.Observation, error) {
+	rel, _, err := release(env, "wrapper")
+	if err != nil {
+		return scenario.Observation{}, err
+	}
 	faults := omp.Faults(env.Faults)
 	g := readWrapperGiven(gjson.ParseBytes(givenJSON))
 	if g.Tool == "" {
@@ -286,7 +342,7 @@ func runWrapper(ctx context.Context, givenJSON []byte, env scenario.Env) (scenar
 	}
 	runner.OnToolCall(toolCalls.Handler())
 	exec := &Executor{Trace: trace}
-	w := &omp.Wrapper{Tool: omp.Tool{Name: g.Tool, Approval: g.Approval}, Exec: exec, Runner: runner, Observe: noter(trace), Faults: faults}
+	w := &omp.Wrapper{Tool: omp.Tool{Name: g.Tool, Approval: g.Approval}, Exec: exec, Runner: runner, Observe: noter(trace), Faults: faults, Release: rel}
 
 	var lastErr error
 	outcomes := make([]callOutcome, 0, g.Repeat)
