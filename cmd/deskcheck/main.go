@@ -81,6 +81,8 @@ Usage:
   deskcheck report render [-format FORMAT] FILE.json
   deskcheck report -schema
   deskcheck faults   [-fault NAME] [-run REGEX] [-format text|json] [-out DIR] [PATH...]
+  deskcheck cover    [-min PCT] [-suggest] [-format text|json] [-run REGEX] [PATH...]
+  deskcheck mutants  [-mutant REGEX] [-suggest] [-format text|json] [-run REGEX] [PATH...]
   deskcheck explain  [-run REGEX] [PATH...]
   deskcheck observe  [-run REGEX] [PATH...]
   deskcheck new      SCENARIO
@@ -117,6 +119,8 @@ var synopses = map[string]string{
 	"validate": "deskcheck validate [limits] [PATH...]",
 	"report":   "deskcheck report render [-format FORMAT] [-max-file-size BYTES] FILE.json | deskcheck report -schema",
 	"faults":   "deskcheck faults [-fault NAME] [-run REGEX] [-format text|json] [-out DIR] [limits] [PATH...]",
+	"cover":    "deskcheck cover [-min PCT] [-suggest] [-format text|json] [-run REGEX] [limits] [PATH...]",
+	"mutants":  "deskcheck mutants [-mutant REGEX] [-suggest] [-format text|json] [-run REGEX] [limits] [PATH...]",
 	"explain":  "deskcheck explain [-run REGEX] [limits] [PATH...]",
 	"observe":  "deskcheck observe [-run REGEX] [limits] [PATH...]",
 	"new":      "deskcheck new SCENARIO",
@@ -133,6 +137,8 @@ func init() {
 		"validate": validate,
 		"report":   report,
 		"faults":   faults,
+		"cover":    cover,
+		"mutants":  mutants,
 		"explain": func(args []string, stdout, stderr io.Writer) int {
 			return show(args, "explain", reports.Explain{}, stdout, stderr)
 		},
