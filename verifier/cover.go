@@ -476,7 +476,12 @@ func correctRun(ctx context.Context, fam *scenario.Family, i int, c scenario.Can
 // Distinguishes returns the first of the family's generated inputs whose
 // case (its expected block from the correct model) fails under the mutant,
 // and whether there is one.
-func Distinguishes(ctx context.Context, fam *scenario.Family, m scenario.Mutant) (scenario.Candidate, probe, bool) {
+func Distinguishes(ctx context.Context, fam *scenario.Family, m scenario.Mutant) (scenario.Candidate, bool) {
+	c, _, ok := distinguish(ctx, fam, m)
+	return c, ok
+}
+
+func distinguish(ctx context.Context, fam *scenario.Family, m scenario.Mutant) (scenario.Candidate, probe, bool) {
 	for i, c := range generated(fam) {
 		good := correctRun(ctx, fam, i, c)
 		if !good.ok {
@@ -490,10 +495,18 @@ func Distinguishes(ctx context.Context, fam *scenario.Family, m scenario.Mutant)
 	return scenario.Candidate{}, probe{}, false
 }
 
-// killMutant makes a case that kills the mutant, or nil when no
+// KillingCase makes a case that kills the mutant, or nil when no
 // generated input does.
+func KillingCase(ctx context.Context, fam *scenario.Family, m scenario.Mutant) *Made { return killMutant(ctx, fam, m) }
+
+// ReachingCase makes a case that reaches the point, or nil when no
+// generated input aimed at it does.
+func ReachingCase(ctx context.Context, fam *scenario.Family, p scenario.Point) *Made {
+	return reachPoint(ctx, fam, p)
+}
+
 func killMutant(ctx context.Context, fam *scenario.Family, m scenario.Mutant) *Made {
-	c, good, ok := Distinguishes(ctx, fam, m)
+	c, good, ok := distinguish(ctx, fam, m)
 	if !ok {
 		return nil
 	}
