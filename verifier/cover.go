@@ -497,7 +497,9 @@ func distinguish(ctx context.Context, fam *scenario.Family, m scenario.Mutant) (
 
 // KillingCase makes a case that kills the mutant, or nil when no
 // generated input does.
-func KillingCase(ctx context.Context, fam *scenario.Family, m scenario.Mutant) *Made { return killMutant(ctx, fam, m) }
+func KillingCase(ctx context.Context, fam *scenario.Family, m scenario.Mutant) *Made {
+	return killMutant(ctx, fam, m)
+}
 
 // ReachingCase makes a case that reaches the point, or nil when no
 // generated input aimed at it does.
