@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"strconv"
@@ -28,10 +29,13 @@ type PointCoverage struct {
 
 // PointResult is one point and the cases that reach it.
 type PointResult struct {
-	Point    string   `json:"point"`
-	Scenario string   `json:"scenario"`
-	Text     string   `json:"text"`
-	Cases    []string `json:"cases"`
+	Point    string `json:"point"`
+	Scenario string `json:"scenario"`
+	Text     string `json:"text"`
+	// Reached is how many cases reach the point; Cases lists the first
+	// CoverageCases of them.
+	Reached int      `json:"reached"`
+	Cases   []string `json:"cases"`
 	// Made is a case made to reach an unreached point (cover only).
 	Made *MadeCase `json:"made,omitempty"`
 }
@@ -46,6 +50,21 @@ type MadeCase struct {
 	Expected json.RawMessage `json:"expected"`
 }
 
+// CoverageCases bounds the cases listed for one point; Reached counts
+// them all.
+const CoverageCases = 10
+
+// buildCoverage is the coverage section of a verify run: the points each
+// desk's cases reach (nothing more is run), or nil when no family of the
+// suite declares points.
+func buildCoverage(s *verifier.SuiteResult) *Coverage {
+	c := verifier.MeasureCoverage(context.Background(), s.Results, false)
+	if len(c.Desks) == 0 {
+		return nil
+	}
+	return CoverageOf(c, false)
+}
+
 // CoverageOf turns a coverage measurement into its report section; made
 // cases are kept when withMade is set.
 func CoverageOf(c verifier.Coverage, withMade bool) *Coverage {
@@ -54,7 +73,8 @@ func CoverageOf(c verifier.Coverage, withMade bool) *Coverage {
 		for _, d := range list {
 			pc := PointCoverage{Desk: d.Desk, Host: d.Host, Reached: d.Reached(), Points: len(d.Points), List: []PointResult{}}
 			for _, p := range d.Points {
-				pr := PointResult{Point: p.Point.Name, Scenario: p.Point.Scenario, Text: p.Point.Text, Cases: append([]string{}, p.Cases...)}
+				shown := p.Cases[:min(len(p.Cases), CoverageCases)]
+				pr := PointResult{Point: p.Point.Name, Scenario: p.Point.Scenario, Text: p.Point.Text, Reached: len(p.Cases), Cases: append([]string{}, shown...)}
 				if withMade && p.Made != nil {
 					pr.Made = madeCase(p.Made)
 				}
@@ -111,7 +131,11 @@ func writeCoverageText(p *printer, c *Coverage, all bool) {
 		}
 		for _, x := range d.List {
 			if len(x.Cases) > 0 {
-				p.printf("  %-9s  %-*s  %s\n", "reached", width, oneLine(x.Point), oneLine(strings.Join(shortIDs(x.Cases, d.Desk), ", ")))
+				more := ""
+				if x.Reached > len(x.Cases) {
+					more = " and " + strconv.Itoa(x.Reached-len(x.Cases)) + " more"
+				}
+				p.printf("  %-9s  %-*s  %s%s\n", "reached", width, oneLine(x.Point), oneLine(strings.Join(shortIDs(x.Cases, d.Desk), ", ")), more)
 			}
 		}
 	}
@@ -227,4 +251,31 @@ func WriteMutantsText(w io.Writer, r *MutantReport) error {
 	}
 	p.printf("%d of %d mutants killed\n", r.Killed, r.Mutants)
 	return p.err
+}
+
+// writeCoverageMarkdown prints the coverage table as HTML (desk ids are
+// case data): per desk and family, the points reached and the unreached
+// ones, the first mdDeskRows desks.
+func writeCoverageMarkdown(p *printer, c *Coverage) {
+	if len(c.Desks) == 0 {
+		return
+	}
+	p.printf("## Boundary coverage\n\n<table>\n<tr><th>desk</th><th>host</th><th>points reached</th><th>unreached</th></tr>\n")
+	for i, d := range c.Desks {
+		if i == mdDeskRows {
+			break
+		}
+		var gaps []string
+		for _, x := range d.List {
+			if len(x.Cases) == 0 {
+				gaps = append(gaps, "<code>"+mdCell(x.Point)+"</code>")
+			}
+		}
+		p.printf("<tr><td>%s</td><td>%s</td><td align=\"right\">%d/%d</td><td>%s</td></tr>\n", mdCell(d.Desk), mdCell(d.Host), d.Reached, d.Points, strings.Join(gaps, " "))
+	}
+	p.printf("</table>\n")
+	if n := len(c.Desks) - mdDeskRows; n > 0 {
+		p.printf("<p>%s more desks in report.json.</p>\n", thousands(n))
+	}
+	p.printf("\n")
 }

@@ -64,6 +64,10 @@ func (t Text) Write(w io.Writer, r *Report) error {
 		p.printf("\n")
 		writeDimensionsText(p, r.Dimensions)
 	}
+	if t.Verbose && r.Coverage != nil {
+		p.printf("\n")
+		writeCoverageText(p, r.Coverage, false)
+	}
 	p.printf("%s\n", SummaryLine(r.Summary))
 	switch {
 	case r.Summary.SourceOnly == 1:
