@@ -150,8 +150,14 @@ func MeasureCoverage(ctx context.Context, results []Result, makeCases bool) Cove
 			}
 		}
 	}
+	searches := map[string]*Search{}
+	for _, w := range wants {
+		if searches[w.host] == nil {
+			searches[w.host] = NewSearch(fams[w.host])
+		}
+	}
 	made := make([]*Made, len(wants))
-	parallel.For(len(wants), func(i int) { made[i] = reachPoint(ctx, fams[wants[i].host], wants[i].point) })
+	parallel.For(len(wants), func(i int) { made[i] = searches[wants[i].host].Reach(ctx, wants[i].point) })
 	madeFor := map[want]*Made{}
 	for i, w := range wants {
 		madeFor[w] = made[i]
@@ -230,21 +236,48 @@ func (p probe) reaches(point string) bool {
 	return i < len(p.points) && p.points[i] == point
 }
 
-// reachPoint makes a case that reaches point from the family's generated
-// inputs aimed at it, or nil when none does.
-func reachPoint(ctx context.Context, fam *scenario.Family, point scenario.Point) *Made {
-	if fam.Generate == nil {
-		return nil
+// Search makes cases from one family's generated inputs. It runs each
+// input on the correct model at most once, however many points and
+// mutants it is searched for; it is safe for concurrent use.
+type Search struct {
+	fam        *scenario.Family
+	candidates []scenario.Candidate
+	correct    []probeOnce
+}
+
+type probeOnce struct {
+	once sync.Once
+	p    probe
+}
+
+// NewSearch generates the family's inputs.
+func NewSearch(fam *scenario.Family) *Search {
+	s := &Search{fam: fam}
+	if fam.Generate != nil {
+		s.candidates = fam.Generate()
 	}
-	for _, c := range generated(fam) {
+	s.correct = make([]probeOnce, len(s.candidates))
+	return s
+}
+
+func (s *Search) correctRun(ctx context.Context, i int) probe {
+	slot := &s.correct[i]
+	slot.once.Do(func() { slot.p = runProbe(ctx, s.fam, s.candidates[i], 0) })
+	return slot.p
+}
+
+// Reach makes a case that reaches point from the generated inputs aimed at
+// it, or returns nil when none does.
+func (s *Search) Reach(ctx context.Context, point scenario.Point) *Made {
+	for i, c := range s.candidates {
 		if !aims(c, point.Name) {
 			continue
 		}
-		if p := runProbe(ctx, fam, c, 0); p.ok && p.reaches(point.Name) {
+		if p := s.correctRun(ctx, i); p.ok && p.reaches(point.Name) {
 			return &Made{
 				ID: "reach-" + slug(point.Name), Title: "Reaches " + point.Name + ": " + c.Title,
 				Why:      "No case of the desk reaches " + point.Name + " (" + point.Text + "); this one does, with the expected block the correct model observes.",
-				Scenario: c.Scenario, Given: c.Given, Expected: p.expected, Point: point.Name, host: fam.Host.Name,
+				Scenario: c.Scenario, Given: c.Given, Expected: p.expected, Point: point.Name, host: s.fam.Host.Name,
 			}
 		}
 	}
@@ -258,17 +291,6 @@ func aims(c scenario.Candidate, point string) bool {
 		}
 	}
 	return false
-}
-
-// generatedInputs holds each family's generated inputs, made once.
-var generatedInputs sync.Map
-
-func generated(fam *scenario.Family) []scenario.Candidate {
-	if v, ok := generatedInputs.Load(fam.Host.Name); ok {
-		return v.([]scenario.Candidate)
-	}
-	v, _ := generatedInputs.LoadOrStore(fam.Host.Name, fam.Generate())
-	return v.([]scenario.Candidate)
 }
 
 func slug(s string) string {
@@ -437,9 +459,15 @@ func MeasureMutants(ctx context.Context, baseline []Result, keep func(string) bo
 			}
 		}
 	}
+	searches := map[string]*Search{}
+	for _, i := range survivors {
+		if h := results[i].Host; searches[h] == nil {
+			searches[h] = NewSearch(fams[h])
+		}
+	}
 	parallel.For(len(survivors), func(k int) {
 		r := &results[survivors[k]]
-		r.Made = killMutant(ctx, fams[r.Host], r.Mutant)
+		r.Made = searches[r.Host].Kill(ctx, r.Mutant)
 	})
 	out.Results = results
 	return out
@@ -454,40 +482,21 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// correctRuns caches each generated input's run on the correct model, per
-// family: every mutant's search compares against it.
-var correctRuns sync.Map // host → *[]probeOnce
-
-type probeOnce struct {
-	once sync.Once
-	p    probe
-}
-
-func correctRun(ctx context.Context, fam *scenario.Family, i int, c scenario.Candidate) probe {
-	v, ok := correctRuns.Load(fam.Host.Name)
-	if !ok {
-		v, _ = correctRuns.LoadOrStore(fam.Host.Name, make([]probeOnce, len(generated(fam))))
-	}
-	slots := v.([]probeOnce)
-	slots[i].once.Do(func() { slots[i].p = runProbe(ctx, fam, c, 0) })
-	return slots[i].p
-}
-
 // Distinguishes returns the first of the family's generated inputs whose
 // case (its expected block from the correct model) fails under the mutant,
 // and whether there is one.
-func Distinguishes(ctx context.Context, fam *scenario.Family, m scenario.Mutant) (scenario.Candidate, bool) {
-	c, _, ok := distinguish(ctx, fam, m)
+func (s *Search) Distinguishes(ctx context.Context, m scenario.Mutant) (scenario.Candidate, bool) {
+	c, _, ok := s.distinguish(ctx, m)
 	return c, ok
 }
 
-func distinguish(ctx context.Context, fam *scenario.Family, m scenario.Mutant) (scenario.Candidate, probe, bool) {
-	for i, c := range generated(fam) {
-		good := correctRun(ctx, fam, i, c)
+func (s *Search) distinguish(ctx context.Context, m scenario.Mutant) (scenario.Candidate, probe, bool) {
+	for i, c := range s.candidates {
+		good := s.correctRun(ctx, i)
 		if !good.ok {
 			continue
 		}
-		bad := runProbe(ctx, fam, c, m.ID)
+		bad := runProbe(ctx, s.fam, c, m.ID)
 		if !bad.ok || len(Compare(good.fields, bad.observed, good.sc)) > 0 {
 			return c, good, true
 		}
@@ -495,20 +504,11 @@ func distinguish(ctx context.Context, fam *scenario.Family, m scenario.Mutant) (
 	return scenario.Candidate{}, probe{}, false
 }
 
-// KillingCase makes a case that kills the mutant, or nil when no
+// Kill makes a case that kills the mutant, or returns nil when no
 // generated input does.
-func KillingCase(ctx context.Context, fam *scenario.Family, m scenario.Mutant) *Made {
-	return killMutant(ctx, fam, m)
-}
-
-// ReachingCase makes a case that reaches the point, or nil when no
-// generated input aimed at it does.
-func ReachingCase(ctx context.Context, fam *scenario.Family, p scenario.Point) *Made {
-	return reachPoint(ctx, fam, p)
-}
-
-func killMutant(ctx context.Context, fam *scenario.Family, m scenario.Mutant) *Made {
-	c, good, ok := distinguish(ctx, fam, m)
+func (s *Search) Kill(ctx context.Context, m scenario.Mutant) *Made {
+	fam := s.fam
+	c, good, ok := s.distinguish(ctx, m)
 	if !ok {
 		return nil
 	}
@@ -518,17 +518,6 @@ func killMutant(ctx context.Context, fam *scenario.Family, m scenario.Mutant) *M
 		Scenario: c.Scenario, Given: c.Given, Expected: good.expected, Mutant: fam.Host.Name + "/" + m.Name,
 		host: fam.Host.Name, mutantID: m.ID,
 	}
-}
-
-// Reachable reports whether one of the family's generated inputs reaches
-// the point on the correct model.
-func Reachable(ctx context.Context, fam *scenario.Family, point string) bool {
-	for i, c := range generated(fam) {
-		if p := correctRun(ctx, fam, i, c); p.ok && p.reaches(point) {
-			return true
-		}
-	}
-	return false
 }
 
 // MadeDesk renders made cases as one complete desk, ready to save: every

@@ -57,9 +57,10 @@ func TestEveryFamilyHoldsToItsDeclarations(t *testing.T) {
 			}
 
 			// Every point: a case made for it reaches it, as a desk.
+			search := verifier.NewSearch(&fam)
 			var made []*verifier.Made
 			for _, p := range fam.Points {
-				m := verifier.ReachingCase(ctx, &fam, p)
+				m := search.Reach(ctx, p)
 				if assert.NotNil(t, m, "no generated input reaches %s", p.Name) {
 					made = append(made, m)
 				}
@@ -71,11 +72,11 @@ func TestEveryFamilyHoldsToItsDeclarations(t *testing.T) {
 			made = nil
 			for _, m := range fam.Mutants {
 				if m.Equivalent != "" {
-					c, found := verifier.Distinguishes(ctx, &fam, m)
+					c, found := search.Distinguishes(ctx, m)
 					assert.False(t, found, "mutant %s is declared equivalent, but the generated input %s tells it apart", m.Name, c.Given)
 					continue
 				}
-				k := verifier.KillingCase(ctx, &fam, m)
+				k := search.Kill(ctx, m)
 				if assert.NotNil(t, k, "no generated input kills mutant %s (%s)", m.Name, m.Text) {
 					made = append(made, k)
 				}

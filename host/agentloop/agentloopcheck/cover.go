@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/deskcheck/deskcheck/host/agentloop"
 	"github.com/deskcheck/deskcheck/host/internal/adapter"
@@ -101,10 +102,14 @@ var mutants = func() []adapter.Mutant[agentloop.Mutation] {
 // Mutants are the runner's generated mutants as the engine registers them.
 var Mutants = adapter.Mutants(mutants)
 
-// Generate returns the runner's generated inputs: each refusal, each tool,
+// Generate is generate, made once: the inputs are a fixed table, which
+// every search only reads.
+var Generate = sync.OnceValue(generate)
+
+// generate returns the runner's generated inputs: each refusal, each tool,
 // each calculator error, each stop, and the limits at and beyond their
 // bound.
-func Generate() []scenario.Candidate {
+func generate() []scenario.Candidate {
 	type entry = map[string]any
 	tool := func(name string, args any) entry { return entry{"tool": name, "args": args} }
 	calcE := func(e string) entry { return tool("calc", entry{"expression": e}) }

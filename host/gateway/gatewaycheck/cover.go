@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/deskcheck/deskcheck/host/gateway"
 	"github.com/deskcheck/deskcheck/host/internal/adapter"
@@ -142,9 +143,13 @@ var mutants = func() []adapter.Mutant[gateway.Mutation] {
 // them.
 var Mutants = adapter.Mutants(mutants)
 
-// Generate returns the gateway's generated inputs: one request per check
+// Generate is generate, made once: the inputs are a fixed table, which
+// every search only reads.
+var Generate = sync.OnceValue(generate)
+
+// generate returns the gateway's generated inputs: one request per check
 // and state, the limits and the expiry at and around the trusted now.
-func Generate() []scenario.Candidate {
+func generate() []scenario.Candidate {
 	const now = "2026-06-01T12:00:00Z"
 	text := "Q2 summary: 41 orders shipped."
 	approval := func(mod func(map[string]any)) map[string]any {

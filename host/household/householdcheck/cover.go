@@ -3,6 +3,7 @@ package householdcheck
 import (
 	"encoding/json"
 	"strings"
+	"sync"
 
 	"github.com/deskcheck/deskcheck/host/household"
 	"github.com/deskcheck/deskcheck/host/internal/adapter"
@@ -84,9 +85,13 @@ var mutants = func() []adapter.Mutant[household.Mutation] {
 // registers them.
 var Mutants = adapter.Mutants(mutants)
 
-// Generate returns the household runtime's generated inputs: each admit
+// Generate is generate, made once: the inputs are a fixed table, which
+// every search only reads.
+var Generate = sync.OnceValue(generate)
+
+// generate returns the household runtime's generated inputs: each admit
 // and contract check, each attempt status and each outcome.
-func Generate() []scenario.Candidate {
+func generate() []scenario.Candidate {
 	type obj = map[string]any
 	tool := func(name string, args any) obj { return obj{"tool": name, "arguments": args} }
 	final := func(outcome, code string) obj {

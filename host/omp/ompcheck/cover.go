@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/deskcheck/deskcheck/host/internal/adapter"
 	"github.com/deskcheck/deskcheck/host/omp"
@@ -186,12 +187,16 @@ func approvalPoint(r *adapter.Reached, ev omp.ApprovalEvent, d *Dialogs, rpc boo
 	}
 }
 
-// Generate returns the OMP host's generated inputs: every combination of
+// Generate is generate, made once: the inputs are a fixed table, which
+// every search only reads.
+var Generate = sync.OnceValue(generate)
+
+// generate returns the OMP host's generated inputs: every combination of
 // a tool declaration, a mode, a user policy and a way of answering, then
 // provider safety checks, revisions, fallbacks and classifications. Each
 // candidate aims at the points the host's own decision order says it
 // reaches; running it shows whether it does.
-func Generate() []scenario.Candidate {
+func generate() []scenario.Candidate {
 	var out []scenario.Candidate
 	approvals := []any{"read", "write", "exec",
 		map[string]any{"policy": "allow"}, map[string]any{"policy": "deny", "reason": "fictional shelf lock"}, map[string]any{"policy": "prompt"},
