@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -127,4 +128,38 @@ func TestMutantsSelect(t *testing.T) {
 	code, _, errOut = runCLI(t, "mutants", "-mutant", `(`, boundaryDesk)
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut, "-mutant")
+}
+
+// The README's table of the bundled desks' coverage and mutation scores,
+// and its totals, are what cover and mutants report.
+func TestReadmeCoverageFigures(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	readme := string(data)
+	_, cov, errOut := runCLI(t, "cover", "-format", "json")
+	require.NotEmpty(t, cov, errOut)
+	_, mut, errOut := runCLI(t, "mutants", "-format", "json")
+	require.NotEmpty(t, mut, errOut)
+	for _, d := range gjson.Get(cov, "desks").Array() {
+		desk, host := d.Get("desk").String(), d.Get("host").String()
+		s := gjson.Get(mut, `scores.#(desk=="`+desk+`")`)
+		row := "| " + desk + " | " + host + " | " + d.Get("reached").String() + " of " + d.Get("points").String() +
+			" | " + s.Get("killed").String() + " of " + s.Get("mutants").String() + " |"
+		assert.Contains(t, readme, row)
+	}
+	assert.Contains(t, readme, "In all, "+gjson.Get(mut, "killed").String()+" of "+gjson.Get(mut, "mutants").String()+" mutants are killed, and "+
+		gjson.Get(mut, "equivalent.#").String()+" OMP mutants are left out as\nequivalent")
+	var reached []string
+	for _, p := range gjson.Get(cov, `desks.#(desk=="boundary-desk").list`).Array() {
+		if name := p.Get("point").String(); strings.HasPrefix(name, "wrapper/row-") && p.Get("reached").Int() > 0 {
+			reached = append(reached, strings.TrimPrefix(name, "wrapper/row-"))
+		}
+	}
+	b := gjson.Get(cov, `desks.#(desk=="boundary-desk")`)
+	assert.Contains(t, readme, "running a case for each of its "+strconv.Itoa(int(b.Get("points").Int()-b.Get("reached").Int()))+" unreached points")
+	killed, all := gjson.Get(mut, "killed").Int(), gjson.Get(mut, "mutants").Int()
+	assert.Contains(t, readme, "bundled desks ("+strconv.Itoa(int(all))+"\nmutants against their families' cases")
+	assert.Contains(t, readme, "checked for each of the "+strconv.Itoa(int(all-killed))+" survivors)")
+	require.Len(t, reached, 4)
+	assert.Contains(t, readme, "decision rows "+reached[0]+", "+reached[1]+", "+reached[2]+" and "+reached[3]+" only")
 }

@@ -97,7 +97,11 @@ scenario; schema prints the JSON Schema of case files. None of them writes
 a file.
 
 faults runs every case once per deliberate host fault and shows which
-faults the cases catch; it exits 1 when any fault is missed.
+faults the cases catch; it exits 1 when any fault is missed. cover lists
+the boundary points of each host the cases reach, with a case for each
+point none reaches; mutants runs the generated mutants of each host and
+exits 1 when any survives. With -suggest both print a desk of the cases
+they made instead.
 
 FORMAT is text, json, markdown, junit or html. verify writes report.json,
 report.html, report.md and report.junit.xml into -out (default
