@@ -1,7 +1,5 @@
 package omp
 
-import "fmt"
-
 // MutationKind is a kind of generated mutation of the wrapper's decision
 // logic. A Mutation is a fault made from one declared mutation point; the
 // zero Mutation is the correct model.
@@ -187,9 +185,4 @@ func resolveMutated(t Tool, args any, mode string, user map[string]any, m Mutati
 	// Row 9 was dropped and nothing matched: the call is allowed, as a
 	// decision order without its default would leave it.
 	return Resolution{Policy: PolicyAllow, Tier: d.Tier, Source: SourceMode, Row: 0}, nil
-}
-
-// String names the mutation, for tests and messages.
-func (m Mutation) String() string {
-	return fmt.Sprintf("%d/%s/%d/%d/%s", m.Kind, m.Mode, m.Delta, m.Row, m.Code)
 }
