@@ -174,6 +174,9 @@ func (g *gateway) decide(principal string, apid *string, env envelope, argDigest
 		return v.deny("6a", ReasonApprovalMissing, "approval "+clipQuote(*apid)+" is not in the registry")
 	}
 	v.approval = a
+	if g.mutation.Kind == MutSwapChecks {
+		return g.approvalSwapped(v, a, principal, action, resource, *argDigest)
+	}
 	if a.Consumed && !g.mutation.drops("6b") {
 		return v.deny("6b", ReasonApprovalConsumed, "approval "+a.ID+" is consumed")
 	}

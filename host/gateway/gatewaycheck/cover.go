@@ -129,6 +129,10 @@ var mutants = func() []adapter.Mutant[gateway.Mutation] {
 		}
 		add("check/"+c+"/drop", "check "+what+" is skipped", gateway.Mutation{Kind: gateway.MutDropCheck, Check: c})
 	}
+	for _, c := range gateway.SwappableChecks {
+		next := map[string]string{"6b": "6c", "6c": "6d", "6d": "6e"}[c]
+		add("check/"+c+"/swap", "check "+next+" is tried before check "+c, gateway.Mutation{Kind: gateway.MutSwapChecks, Check: c})
+	}
 	add("limit/text/raise", "the text limit is "+strconv.Itoa(gateway.MaxTextLength+1)+" code points, one more", gateway.Mutation{Kind: gateway.MutTextLimit, Delta: 1})
 	add("limit/text/lower", "the text limit is "+strconv.Itoa(gateway.MaxTextLength-1)+" code points, one fewer", gateway.Mutation{Kind: gateway.MutTextLimit, Delta: -1})
 	add("check/5c/inverted", "check 5c's comparison is inverted: texts within the limit are too long", gateway.Mutation{Kind: gateway.MutTextLimitInverted})
@@ -212,6 +216,12 @@ func generate() []scenario.Candidate {
 	add("a rejected approval", []string{"check-6c", "state-rejected"}, op, []any{approval(func(a map[string]any) { a["state"] = "rejected" })}, publish)
 	add("an approval expiring exactly now", []string{"check-6d", "reason-approval_expired", "expiry-at-now"}, op, []any{approval(func(a map[string]any) { a["expiresAt"] = now })}, publish)
 	add("an approval that expired a second ago", []string{"check-6d", "expiry-before-now"}, op, []any{approval(func(a map[string]any) { a["expiresAt"] = "2026-06-01T11:59:59Z" })}, publish)
+	add("a consumed approval that is also pending", []string{"check-6b", "state-consumed"}, op, []any{approval(func(a map[string]any) { a["consumed"] = true; a["state"] = "pending" })}, publish)
+	add("a pending approval that has also expired", []string{"check-6c", "state-pending"}, op, []any{approval(func(a map[string]any) { a["state"] = "pending"; a["expiresAt"] = now })}, publish)
+	add("an expired approval bound to other arguments", []string{"check-6d", "expiry-at-now"}, op, []any{approval(func(a map[string]any) {
+		a["expiresAt"] = now
+		a["arguments"] = map[string]any{"text": text + "!"}
+	})}, publish)
 	add("an approval bound to another principal", []string{"check-6e", "reason-approval_binding_mismatch"}, op, []any{approval(func(a map[string]any) { a["principal"] = "synthetic-other-operator" })}, publish)
 	add("an approval bound to another action", []string{"check-6e"}, op, []any{approval(func(a map[string]any) { a["action"] = gateway.ActionCreateDraft })}, publish)
 	add("an approval bound to another resource", []string{"check-6e"}, op, []any{approval(func(a map[string]any) { a["resource"] = "mock/other-board" })}, publish)
