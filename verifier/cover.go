@@ -50,10 +50,15 @@ type Made struct {
 	mutantID int
 }
 
+// ListedCases bounds the cases a PointStatus lists; Count counts them all.
+const ListedCases = 10
+
 // PointStatus is one point of a family with the cases that reach it.
 type PointStatus struct {
 	Point scenario.Point
-	// Cases lists the <desk-id>/<case-id> of every case that reaches it.
+	// Count is how many cases reach it; Cases lists the <desk-id>/<case-id>
+	// of the first ListedCases of them.
+	Count int
 	Cases []string
 	// Made, for a point no case reaches, is a case that does (nil when no
 	// generated input reaches it).
@@ -72,7 +77,7 @@ type PointCoverage struct {
 func (c PointCoverage) Reached() int {
 	n := 0
 	for _, p := range c.Points {
-		if len(p.Cases) > 0 {
+		if p.Count > 0 {
 			n++
 		}
 	}
@@ -113,7 +118,11 @@ func (c Coverage) Missing(min float64) []PointCoverage {
 // point (when makeCases is set; otherwise nothing more is run).
 func MeasureCoverage(ctx context.Context, results []Result, makeCases bool) Coverage {
 	type key struct{ desk, host string }
-	reached := map[key]map[string][]string{}
+	type tally struct {
+		n     int
+		cases []string
+	}
+	reached := map[key]map[string]*tally{}
 	var order []key
 	fams := map[string]*scenario.Family{}
 	for _, r := range results {
@@ -122,15 +131,33 @@ func MeasureCoverage(ctx context.Context, results []Result, makeCases bool) Cove
 			continue
 		}
 		fams[fam.Host.Name] = fam
+		if len(r.Points) == 0 {
+			for _, k := range []key{{r.Case.Desk.ID, fam.Host.Name}, {"", fam.Host.Name}} {
+				if reached[k] == nil {
+					reached[k] = map[string]*tally{}
+					order = append(order, k)
+				}
+			}
+			continue
+		}
+		id := r.Case.FullID()
 		for _, k := range []key{{r.Case.Desk.ID, fam.Host.Name}, {"", fam.Host.Name}} {
 			m := reached[k]
 			if m == nil {
-				m = map[string][]string{}
+				m = map[string]*tally{}
 				reached[k] = m
 				order = append(order, k)
 			}
 			for _, p := range r.Points {
-				m[p] = append(m[p], r.Case.FullID())
+				t := m[p]
+				if t == nil {
+					t = &tally{}
+					m[p] = t
+				}
+				t.n++
+				if len(t.cases) < ListedCases {
+					t.cases = append(t.cases, id)
+				}
 			}
 		}
 	}
@@ -144,7 +171,7 @@ func MeasureCoverage(ctx context.Context, results []Result, makeCases bool) Cove
 	for _, k := range order {
 		for _, p := range fams[k.host].Points {
 			w := want{k.host, p}
-			if makeCases && len(reached[k][p.Name]) == 0 && !seen[w] {
+			if makeCases && reached[k][p.Name] == nil && !seen[w] {
 				seen[w] = true
 				wants = append(wants, w)
 			}
@@ -166,8 +193,11 @@ func MeasureCoverage(ctx context.Context, results []Result, makeCases bool) Cove
 	for _, k := range order {
 		pc := PointCoverage{Desk: k.desk, Host: k.host}
 		for _, p := range fams[k.host].Points {
-			st := PointStatus{Point: p, Cases: reached[k][p.Name]}
-			if len(st.Cases) == 0 {
+			st := PointStatus{Point: p}
+			if t := reached[k][p.Name]; t != nil {
+				st.Count, st.Cases = t.n, t.cases
+			}
+			if st.Count == 0 {
 				st.Made = madeFor[want{k.host, p}]
 			}
 			pc.Points = append(pc.Points, st)

@@ -72,7 +72,7 @@ func cover(args []string, stdout, stderr io.Writer) int {
 		for _, d := range missing {
 			var names []string
 			for _, p := range d.Points {
-				if len(p.Cases) == 0 {
+				if p.Count == 0 {
 					names = append(names, p.Point.Name)
 				}
 			}
