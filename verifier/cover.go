@@ -543,7 +543,7 @@ func (s *Search) Kill(ctx context.Context, m scenario.Mutant) *Made {
 		return nil
 	}
 	return &Made{
-		ID: "kill-" + slug(m.Name), Title: "Kills " + fam.Host.Name + "/" + m.Name + ": " + c.Title,
+		ID: "kill-" + slug(fam.Host.Name+"/"+m.Name), Title: "Kills " + fam.Host.Name + "/" + m.Name + ": " + c.Title,
 		Why:      "A host where " + m.Text + " passes every case of the desk; this case fails on it and passes on the correct host.",
 		Scenario: c.Scenario, Given: c.Given, Expected: good.expected, Mutant: fam.Host.Name + "/" + m.Name,
 		host: fam.Host.Name, mutantID: m.ID,

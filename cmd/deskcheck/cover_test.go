@@ -110,7 +110,7 @@ func TestMutantsBoundaryDesk(t *testing.T) {
 	code, desk, errOut := runCLI(t, "mutants", "-suggest", boundaryDesk)
 	require.Equal(t, 0, code, errOut)
 	assert.Equal(t, len(names), int(gjson.Get(desk, "cases.#").Int()), "one killing case per survivor")
-	assert.Contains(t, desk, `"id": "kill-cap-write-raise"`)
+	assert.Contains(t, desk, `"id": "kill-omp-cap-write-raise"`)
 	path := filepath.Join(t.TempDir(), "killers.json")
 	require.NoError(t, os.WriteFile(path, []byte(desk), 0o644))
 	code, out, errOut = runCLI(t, "mutants", boundaryDesk, path)
