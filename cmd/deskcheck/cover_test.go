@@ -10,6 +10,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tidwall/gjson"
+
+	"github.com/deskcheck/deskcheck/host/omp/ompcheck"
 )
 
 const boundaryDesk = "../../cases/boundary-desk.json"
@@ -160,6 +162,7 @@ func TestReadmeCoverageFigures(t *testing.T) {
 	killed, all := gjson.Get(mut, "killed").Int(), gjson.Get(mut, "mutants").Int()
 	assert.Contains(t, readme, "bundled desks ("+strconv.Itoa(int(all))+"\nmutants against their families' cases")
 	assert.Contains(t, readme, "checked for each of the "+strconv.Itoa(int(all-killed))+" survivors)")
+	assert.Contains(t, readme, "The OMP family's "+strconv.Itoa(len(ompcheck.Generate()))+" generated inputs")
 	require.Len(t, reached, 4)
 	assert.Contains(t, readme, "decision rows "+reached[0]+", "+reached[1]+", "+reached[2]+" and "+reached[3]+" only")
 }
