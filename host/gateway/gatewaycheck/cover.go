@@ -58,8 +58,9 @@ var Points = func() []scenario.Point {
 }()
 
 // observedPoints reads the points one run reached from the gateway's own
-// record: the check each step's narration names, the responses' reasons
-// and the audit's approval labels.
+// record: the check each step's narration names, the responses' reasons,
+// and from the audit each allowed action and the approval label each
+// publication met.
 func observedPoints(res *gateway.Result) []string {
 	var out []string
 	for _, e := range res.Events {
@@ -68,15 +69,6 @@ func observedPoints(res *gateway.Result) []string {
 		}
 		id, rest, _ := strings.Cut(e.Text, " ")
 		if id == "allow" {
-			for _, a := range []string{gateway.ActionRead, gateway.ActionCreateDraft, gateway.ActionPublishSummary} {
-				if strings.Contains(rest, a) || (a == gateway.ActionRead && strings.Contains(rest, "5r:")) || (a == gateway.ActionCreateDraft && strings.Contains(rest, "5a–5c: text")) {
-					out = append(out, "gateway/allow-"+a)
-					break
-				}
-			}
-			if strings.Contains(rest, "6a–6e") {
-				out = append(out, "gateway/allow-"+gateway.ActionPublishSummary, "gateway/expiry-after-now")
-			}
 			continue
 		}
 		out = append(out, "gateway/check-"+id)
@@ -92,7 +84,16 @@ func observedPoints(res *gateway.Result) []string {
 		out = append(out, "gateway/reason-"+r.Reason)
 	}
 	for _, a := range res.Audit {
-		if a.ApprovalStateBefore != nil && a.Action != nil && *a.Action == gateway.ActionPublishSummary {
+		if a.Action == nil {
+			continue
+		}
+		if a.Decision == gateway.DecisionAllow {
+			out = append(out, "gateway/allow-"+*a.Action)
+			if *a.Action == gateway.ActionPublishSummary {
+				out = append(out, "gateway/expiry-after-now")
+			}
+		}
+		if a.ApprovalStateBefore != nil && *a.Action == gateway.ActionPublishSummary {
 			out = append(out, "gateway/state-"+*a.ApprovalStateBefore)
 		}
 	}
