@@ -242,8 +242,6 @@ func (w *Wrapper) Execute(ctx context.Context, toolCallID string, params any, ca
 	return w.Exec.Execute(ctx, toolCallID, effective, call)
 }
 
-// emitToolCall emits tool_call unless the agent loop already did, and
-// returns the input the call runs with and whether a handler revised it.
 // resolve resolves one call's approval, through the mutated decision order
 // when a mutation is on.
 func (w *Wrapper) resolve(args any, mode string, user map[string]any) (Resolution, error) {
@@ -253,6 +251,8 @@ func (w *Wrapper) resolve(args any, mode string, user map[string]any) (Resolutio
 	return resolveApproval(w.Tool, args, mode, user, w.Faults)
 }
 
+// emitToolCall emits tool_call unless the agent loop already did, and
+// returns the input the call runs with and whether a handler revised it.
 func (w *Wrapper) emitToolCall(ctx context.Context, toolCallID string, params any, call *CallContext, loopEmitted bool) (any, bool, error) {
 	if loopEmitted || !w.Runner.hasToolCallHandlers() || w.Mutation.Has(MutDropToolCall) {
 		return params, false, nil
