@@ -65,8 +65,13 @@ func (t Text) Write(w io.Writer, r *Report) error {
 		writeDimensionsText(p, r.Dimensions)
 	}
 	if t.Verbose && r.Coverage != nil {
-		p.printf("\n")
+		// The dimensions table, printed just before, ends with a blank
+		// line of its own.
+		if r.Dimensions == nil {
+			p.printf("\n")
+		}
 		writeCoverageText(p, r.Coverage, false)
+		p.printf("\n")
 	}
 	p.printf("%s\n", SummaryLine(r.Summary))
 	switch {

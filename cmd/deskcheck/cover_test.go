@@ -166,3 +166,23 @@ func TestReadmeCoverageFigures(t *testing.T) {
 	require.Len(t, reached, 4)
 	assert.Contains(t, readme, "decision rows "+reached[0]+", "+reached[1]+", "+reached[2]+" and "+reached[3]+" only")
 }
+
+// verify -v ends with the unreached points; without -v it does not.
+func TestVerifyVerbosePrintsCoverage(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "r")
+	code, text, errOut := runCLI(t, "verify", "-v", "-out", out, boundaryDesk)
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, text, "\nBoundary coverage: the points of each host's decision logic the cases reach\nomp on boundary-desk: ")
+	assert.Regexp(t, `(?m)^  UNREACHED  wrapper/row-3 +decision row 3`, text)
+	code, text, errOut = runCLI(t, "verify", "-out", out, boundaryDesk)
+	require.Equal(t, 0, code, errOut)
+	assert.NotContains(t, text, "Boundary coverage")
+	data, err := os.ReadFile(filepath.Join(out, "report.md"))
+	require.NoError(t, err)
+	assert.Contains(t, string(data), "## Boundary coverage")
+	data, err = os.ReadFile(filepath.Join(out, "report.json"))
+	require.NoError(t, err)
+	_, cov, _ := runCLI(t, "cover", "-format", "json", boundaryDesk)
+	assert.Equal(t, gjson.Get(cov, "desks.0.reached").Int(), gjson.GetBytes(data, "coverage.desks.0.reached").Int(), "the report counts what cover counts")
+	assert.Positive(t, gjson.GetBytes(data, "coverage.desks.0.reached").Int())
+}
