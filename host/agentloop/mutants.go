@@ -28,6 +28,8 @@ const (
 	MutDropDraftRecord
 	// MutDropBlockedCount drops the count of a blocked request.
 	MutDropBlockedCount
+	// MutStepLimitInverted inverts the step limit's comparison.
+	MutStepLimitInverted
 )
 
 // Mutation is one generated mutant of the model.

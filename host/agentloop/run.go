@@ -82,7 +82,11 @@ func (r *run) loop() Outcome {
 	f := r.cfg.Faults
 	next, calls := 0, 0
 	for {
-		if r.step >= r.cfg.MaxSteps+r.cfg.Mutation.delta(MutStepLimit) && !(f.Has(FaultStepLimitOffByOne) && r.step == r.cfg.MaxSteps) {
+		stop := r.step >= r.cfg.MaxSteps+r.cfg.Mutation.delta(MutStepLimit)
+		if r.cfg.Mutation.Kind == MutStepLimitInverted {
+			stop = r.step < r.cfg.MaxSteps
+		}
+		if stop && !(f.Has(FaultStepLimitOffByOne) && r.step == r.cfg.MaxSteps) {
 			r.event(EventStop, "step limit "+strconv.Itoa(r.cfg.MaxSteps)+" reached")
 			return StepLimit
 		}

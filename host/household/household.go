@@ -246,6 +246,9 @@ func (r *run) loop() *Result {
 		r.step++
 		// 1. The step budget, before the clock.
 		over := r.taken >= r.cfg.MaxDecisions+r.mutDelta(MutDecisionBudget)
+		if r.cfg.Mutation.is(MutDecisionBudgetInverted) {
+			over = r.taken < r.cfg.MaxDecisions
+		}
 		if r.faults.Has(FaultStepLimitOffByOne) {
 			over = r.taken > r.cfg.MaxDecisions
 		}
@@ -356,7 +359,7 @@ func (r *run) pastDeadline(fault Fault, mut MutationKind, where, late, inTime st
 	case r.faults.Has(fault) || r.cfg.Mutation.is(mut):
 		r.noteLine(EventClock, r.line("clock ").secs(r.elapsed).str(": not checked ").str(where))
 		return false
-	case r.elapsed >= r.cfg.DeadlineSeconds:
+	case r.pastDeadlineAt():
 		r.noteLine(EventClock, r.line("clock ").secs(r.elapsed).str(" ≥ deadline ").secs(r.cfg.DeadlineSeconds).str(": ").str(late))
 		r.diagnostics = append(r.diagnostics, diagDeadline)
 		return true

@@ -32,6 +32,13 @@ const (
 	// MutDropTimeoutDiagnostic drops the diagnostic of a timed-out
 	// worker.
 	MutDropTimeoutDiagnostic
+	// MutDecisionBudgetInverted inverts the decision budget's comparison.
+	MutDecisionBudgetInverted
+	// MutDeadline moves the deadline by Delta seconds.
+	MutDeadline
+	// MutDeadlineInverted inverts the clock's comparison with the
+	// deadline.
+	MutDeadlineInverted
 )
 
 // Mutation is one generated mutant of the model.
@@ -47,4 +54,14 @@ func (r *run) mutDelta(k MutationKind) int {
 		return r.cfg.Mutation.Delta
 	}
 	return 0
+}
+
+// pastDeadlineAt compares the clock with the deadline, as moved or
+// inverted by the mutation.
+func (r *run) pastDeadlineAt() bool {
+	deadline := r.cfg.DeadlineSeconds + float64(r.mutDelta(MutDeadline))
+	if r.cfg.Mutation.is(MutDeadlineInverted) {
+		return r.elapsed < deadline
+	}
+	return r.elapsed >= deadline
 }

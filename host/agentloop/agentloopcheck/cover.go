@@ -89,6 +89,7 @@ var mutants = func() []adapter.Mutant[agentloop.Mutation] {
 		add("limit/"+l.name+"/raise", l.what+" is one higher", agentloop.Mutation{Kind: l.kind, Delta: 1})
 		add("limit/"+l.name+"/lower", l.what+" is one lower", agentloop.Mutation{Kind: l.kind, Delta: -1})
 	}
+	add("check/step-limit/inverted", "the step limit's comparison is inverted: the run stops while steps are left and goes on past the limit", agentloop.Mutation{Kind: agentloop.MutStepLimitInverted})
 	add("check/budget/inverted", "the budget comparison is inverted: a request within the budget is refused, one beyond it runs", agentloop.Mutation{Kind: agentloop.MutBudgetInverted})
 	add("check/grant/drop", "the write-capability check is dropped: save_draft runs without writeGranted", agentloop.Mutation{Kind: agentloop.MutDropGrant})
 	add("check/budget/drop", "the budget check is dropped", agentloop.Mutation{Kind: agentloop.MutDropBudget})
