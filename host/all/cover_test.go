@@ -65,7 +65,7 @@ func TestEveryFamilyHoldsToItsDeclarations(t *testing.T) {
 					made = append(made, m)
 				}
 			}
-			checkDesk(t, reg, "reach-"+fam.Host.Name, made)
+			checkDesk(t, reg, "reach-"+fam.Host.Name, made, points)
 
 			// Every mutant: killed by a made case, or declared equivalent
 			// and told apart by no generated input.
@@ -81,15 +81,16 @@ func TestEveryFamilyHoldsToItsDeclarations(t *testing.T) {
 					made = append(made, k)
 				}
 			}
-			checkDesk(t, reg, "kill-"+fam.Host.Name, made)
+			checkDesk(t, reg, "kill-"+fam.Host.Name, made, points)
 		})
 	}
 }
 
 // checkDesk prints the made cases as one desk, loads it as a case file
 // (schema, lint: no error) and runs it: every case passes on the correct
-// model, reaches its point and fails under its mutant.
-func checkDesk(t *testing.T, reg *scenario.Registry, id string, made []*verifier.Made) {
+// model, reaches its point and fails under its mutant, and every point a
+// run records is one the family declares.
+func checkDesk(t *testing.T, reg *scenario.Registry, id string, made []*verifier.Made, points map[string]bool) {
 	t.Helper()
 	if len(made) == 0 {
 		return
@@ -100,6 +101,11 @@ func checkDesk(t *testing.T, reg *scenario.Registry, id string, made []*verifier
 	require.False(t, ds.HasErrors(), "%v", ds)
 	require.Len(t, d.Cases, len(made))
 	assert.NoError(t, verifier.CheckMade(context.Background(), reg, desk, made))
+	for _, r := range verifier.Run(context.Background(), d.Cases, nil) {
+		for _, p := range r.Points {
+			assert.True(t, points[p], "%s records point %q, which the family does not declare", r.Case.ID, p)
+		}
+	}
 }
 
 // The two mode-cap mutants the boundary desk lets through are generated.
