@@ -123,3 +123,24 @@ func TestModeCapMutantsAreGenerated(t *testing.T) {
 	joined := strings.Join(names, " ")
 	assert.Contains(t, joined, "row/3/swap")
 }
+
+// The bundled and testdata desks record only declared points.
+func TestDesksRecordDeclaredPoints(t *testing.T) {
+	reg := Registry()
+	suite, ds, err := verifier.Verify(context.Background(), desks(t), verifier.Options{Registry: reg})
+	require.NoError(t, err)
+	require.False(t, ds.HasErrors(), "%v", ds)
+	n := 0
+	for _, r := range suite.Results {
+		_, fam := r.Case.Spec()
+		declared := map[string]bool{}
+		for _, p := range fam.Points {
+			declared[p.Name] = true
+		}
+		for _, p := range r.Points {
+			assert.True(t, declared[p], "%s records point %q, which %s does not declare", r.Case.FullID(), p, fam.Host.Name)
+			n++
+		}
+	}
+	assert.Positive(t, n)
+}
