@@ -97,7 +97,7 @@ func RunCase(ctx context.Context, c *Case, fault *scenario.QualifiedFault) (res 
 	res.Boundary = obs.Boundary
 	res.Points = uniquePoints(obs.Points)
 	res.Suggested = suggestions(sc, given, obs.Values)
-	res.Mismatches = Compare(c.Expected, res.Observed, sc)
+	res.Mismatches = CompareIn(fam.Host.Values, c.Expected, res.Observed, sc)
 	res.Status = Pass
 	if len(res.Mismatches) > 0 {
 		res.Status = Fail

@@ -22,6 +22,8 @@ var Family = scenario.Family{
 		Name:      "omp",
 		Model:     "host/omp",
 		Reference: omp.Release + " on " + omp.ReleaseRuntime + " (approval, wrapper, RPC select, file-write fallback, classifier), checked against it by conformance/omp",
+		// A JavaScript program: JSON.parse reads its case.
+		Values: scenario.JavaScript,
 	},
 	Scenarios: []*scenario.Scenario{Wrapper, Fallback, Classify},
 	Faults:    adapter.Faults(omp.FaultList),
