@@ -84,8 +84,17 @@ func NewDesk(ctx context.Context, reg *scenario.Registry, name string) ([]byte, 
 	if !ok {
 		return nil, fmt.Errorf("unknown scenario %q (known: %s)%s", name, strings.Join(reg.Names(), ", "), suggest(name, reg.Names()))
 	}
-	given := sc.Template
-	obs, err := sc.Run(ctx, []byte(given), scenario.Env{Trace: &scenario.Trace{}, Limits: Limits{}.For(sc)})
+	expected, err := everyKey(ctx, sc, []byte(sc.Template))
+	if err != nil {
+		return nil, err
+	}
+	return placeholderDesk(sc, sc.Template, expected), nil
+}
+
+// everyKey runs a given block of sc and returns every expected key with
+// the value observed, as an author writes it.
+func everyKey(ctx context.Context, sc *scenario.Scenario, given []byte) ([]Suggestion, error) {
+	obs, err := sc.Run(ctx, given, scenario.Env{Trace: &scenario.Trace{}, Limits: Limits{}.For(sc)})
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +104,13 @@ func NewDesk(ctx context.Context, reg *scenario.Registry, name string) ([]byte, 
 			expected = append(expected, Suggestion{Key: k, Value: v})
 		}
 	}
-	scenarioName, source := name, sc.SourceKey
+	return expected, nil
+}
+
+// placeholderDesk is the desk of `deskcheck new` around one case of sc
+// with the given block as written and the expected block.
+func placeholderDesk(sc *scenario.Scenario, given string, expected []Suggestion) []byte {
+	scenarioName, source := sc.Name, sc.SourceKey
 	return []byte(fmt.Sprintf(`{
   "schemaVersion": 1,
   "id": "new-desk",
@@ -119,5 +134,5 @@ func NewDesk(ctx context.Context, reg *scenario.Registry, name string) ([]byte, 
   ],
   "sourceOnly": []
 }
-`, jsonValue(source), scenarioName, jsonValue(scenarioName), given, FormatExpected(expected, "      "))), nil
+`, jsonValue(source), scenarioName, jsonValue(scenarioName), given, FormatExpected(expected, "      ")))
 }

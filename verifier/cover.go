@@ -503,15 +503,6 @@ func MeasureMutants(ctx context.Context, baseline []Result, keep func(string) bo
 	return out
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // Distinguishes returns the first of the family's generated inputs whose
 // case (its expected block from the correct model) fails under the mutant,
 // and whether there is one.
