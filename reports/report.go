@@ -38,6 +38,9 @@ type Report struct {
 	// Dimensions is the boundary-response section: reported, never
 	// judged.
 	Dimensions *Boundary `json:"dimensions"`
+	// Coverage is the boundary-coverage section: which of each family's
+	// boundary points the cases reach.
+	Coverage   *Coverage `json:"coverage,omitempty"`
 	Cases      []Case    `json:"cases"`
 	SourceOnly []Claim   `json:"sourceOnly"`
 	// Strength is present when the suite was run under the host faults.
@@ -247,6 +250,7 @@ func Build(s *verifier.SuiteResult, now time.Time) *Report {
 		Provenance:    provenance(s.Registry, s.Desks, s.Hosts),
 		Summary:       s.Summary,
 		Dimensions:    buildBoundary(s),
+		Coverage:      buildCoverage(s),
 		Cases:         make([]Case, len(s.Results)),
 		SourceOnly:    make([]Claim, 0, len(s.Claims)),
 	}

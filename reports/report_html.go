@@ -193,6 +193,7 @@ type htmlPage struct {
 	// MoreGroups counts the groups left out.
 	MoreGroups int
 	Dims       *htmlDimensions
+	Coverage   []PointCoverage
 	Strength   []htmlStrengthResult
 	Failures   []htmlCase
 	// FailureCount is every failed or errored case; MoreFailures those
@@ -225,6 +226,12 @@ func (p *htmlPage) draw(h *htmlCase) {
 func (HTML) Write(w io.Writer, r *Report) error {
 	files := deskFiles(r)
 	page := htmlPage{R: r, Line: Headline(r), Verdicts: verdicts(r), Overall: "pass", Dims: newHTMLDimensions(r.Dimensions), Claims: r.SourceOnly}
+	if r.Coverage != nil {
+		page.Coverage = r.Coverage.Desks
+		if len(page.Coverage) > htmlDeskRows {
+			page.Coverage = page.Coverage[:htmlDeskRows]
+		}
+	}
 	if len(page.Claims) > htmlDeskRows {
 		page.MoreClaims = len(page.Claims) - htmlDeskRows
 		page.Claims = page.Claims[:htmlDeskRows]

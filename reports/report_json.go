@@ -60,6 +60,9 @@ func (JSON) Write(w io.Writer, r *Report) error {
 		head = append(head, named{"strengthVerdict", r.StrengthVerdict})
 	}
 	head = append(head, named{"provenance", r.Provenance}, named{"summary", r.Summary}, named{"dimensions", r.Dimensions})
+	if r.Coverage != nil {
+		head = append(head, named{"coverage", r.Coverage})
+	}
 	for _, f := range head {
 		if err := field(f.name, f.v, false); err != nil {
 			return err

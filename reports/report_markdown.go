@@ -82,6 +82,9 @@ func (Markdown) Write(w io.Writer, r *Report) error {
 	if r.Dimensions != nil {
 		writeDimensionsMarkdown(p, r.Dimensions)
 	}
+	if r.Coverage != nil {
+		writeCoverageMarkdown(p, r.Coverage)
+	}
 	if r.Strength != nil {
 		writeStrengthMarkdown(p, r.Strength)
 	}

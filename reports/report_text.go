@@ -74,6 +74,15 @@ func (t Text) Write(w io.Writer, r *Report) error {
 		p.printf("\n")
 		writeDimensionsText(p, r.Dimensions)
 	}
+	if t.Verbose && r.Coverage != nil {
+		// The dimensions table, printed just before, ends with a blank
+		// line of its own.
+		if r.Dimensions == nil {
+			p.printf("\n")
+		}
+		writeCoverageText(p, r.Coverage, false)
+		p.printf("\n")
+	}
 	p.printf("%s\n", SummaryLine(r.Summary))
 	switch {
 	case r.Summary.SourceOnly == 1:

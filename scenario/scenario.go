@@ -26,6 +26,13 @@ type Family struct {
 	// Faults are the deliberate bugs of this host; their IDs are private
 	// to the family and come back to it in Env.Faults.
 	Faults []Fault
+	// Points are the units of the host's decision logic a case can
+	// reach; Mutants, its generated mutations; Generate, the family's
+	// generated inputs, from which cases that reach a point or kill a
+	// mutant are made. Optional, but every bundled family declares them.
+	Points   []Point
+	Mutants  []Mutant
+	Generate func() []Candidate
 }
 
 // Host says which host model a family runs and what it models.
@@ -70,6 +77,10 @@ type Fault struct {
 	Scenarios []string
 	// ID is opaque to the engine; it is passed back in Env.Faults.
 	ID uint64
+	// Mutant, when not zero, makes the fault a generated mutant: the ID
+	// of one of the family's Mutants, passed back in Env.Mutant (and ID
+	// is then zero).
+	Mutant int
 }
 
 // Scenario is one kind of case.
@@ -134,6 +145,9 @@ type Env struct {
 	// Host.Releases); "" means the newest. Hosts without releases ignore
 	// it.
 	Release string
+	// Mutant is the ID of the family's generated mutant to switch on
+	// (zero: none).
+	Mutant int
 	// Trace receives the events of the run.
 	Trace *Trace
 	// Limits holds the resolved value of every limit the scenario
@@ -153,6 +167,9 @@ type Observation struct {
 	// Boundary counts the case's actions for the boundary-response
 	// dimensions; nil when the scenario scripts no action.
 	Boundary *Boundary
+	// Points names the family's points the run reached, as the recorders
+	// and the model's trace show them (any order; repeats are allowed).
+	Points []string
 }
 
 // Field is one key of a case's expected block, as written.

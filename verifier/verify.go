@@ -40,6 +40,9 @@ type Result struct {
 	// Boundary is the case's contribution to the boundary-response
 	// dimensions; nil when it scripts no action or did not run.
 	Boundary *scenario.Boundary
+	// Points names the family's boundary points the run reached, as the
+	// recorders saw them, sorted and without repeats.
+	Points []string
 	// Err says why an errored case could not run.
 	Err string
 	// Releases is the case's verdict on each host release it was judged
@@ -104,7 +107,7 @@ func RunCaseOn(ctx context.Context, c *Case, release string, fault *scenario.Qua
 	}()
 	env := scenario.Env{Trace: &scenario.Trace{}, Limits: c.Desk.limitsFor(sc), Expected: c.script(), Release: release}
 	if fault != nil && fault.Host == fam.Host.Name {
-		env.Faults = fault.ID
+		env.Faults, env.Mutant = fault.ID, fault.Mutant
 	}
 	given := []byte(c.Given.Raw)
 	obs, err := sc.Run(ctx, given, env)
@@ -118,6 +121,7 @@ func RunCaseOn(ctx context.Context, c *Case, release string, fault *scenario.Qua
 	}
 	res.Observed = obs.Values
 	res.Boundary = obs.Boundary
+	res.Points = uniquePoints(obs.Points)
 	res.Suggested = suggestions(sc, given, obs.Values)
 	res.Mismatches = CompareIn(fam.Host.Values, c.Expected, res.Observed, sc)
 	res.Status = Pass

@@ -97,6 +97,8 @@ Usage:
   deskcheck report render [-format FORMAT] FILE.json
   deskcheck report -schema
   deskcheck faults   [-fault NAME] [-run REGEX] [-format text|json|github|sarif] [-out DIR|none] [PATH...]
+  deskcheck cover    [-min PCT] [-suggest] [-format text|json] [-run REGEX] [PATH...]
+  deskcheck mutants  [-mutant REGEX] [-suggest] [-format text|json] [-run REGEX] [PATH...]
   deskcheck diff     [-format text|markdown|github|json] [-force] BASE.json HEAD.json
   deskcheck explain  [-run REGEX] [PATH...]
   deskcheck observe  [-run REGEX] [-w [-i]] [PATH...]
@@ -114,7 +116,11 @@ scenario; schema prints the JSON Schema of case files. None of them writes
 a file.
 
 faults runs every case once per deliberate host fault and shows which
-faults the cases catch; it exits 1 when any fault is missed.
+faults the cases catch; it exits 1 when any fault is missed. cover lists
+the boundary points of each host the cases reach, with a case for each
+point none reaches; mutants runs the generated mutants of each host and
+exits 1 when any survives. With -suggest both print a desk of the cases
+they made instead.
 
 For verify and report render, FORMAT is text, json, markdown, junit, html,
 github (annotations) or sarif (code scanning); validate takes text, github
@@ -142,6 +148,8 @@ var synopses = map[string]string{
 	"validate": "deskcheck validate [-format text|github|sarif] [-fail-on-warn] [limits] [PATH...]",
 	"report":   "deskcheck report render [-format FORMAT] [-max-file-size BYTES] FILE.json | deskcheck report -schema",
 	"faults":   "deskcheck faults [-fault NAME] [-run REGEX] [-format text|json|github|sarif] [-out DIR|none] [limits] [PATH...]",
+	"cover":    "deskcheck cover [-min PCT] [-suggest] [-format text|json] [-run REGEX] [limits] [PATH...]",
+	"mutants":  "deskcheck mutants [-mutant REGEX] [-suggest] [-format text|json] [-run REGEX] [limits] [PATH...]",
 	"diff":     "deskcheck diff [-format text|markdown|github|json] [-force] [-max-file-size BYTES] BASE.json HEAD.json",
 	"explain":  "deskcheck explain [-run REGEX] [limits] [PATH...]",
 	"observe":  "deskcheck observe [-run REGEX] [-w [-i]] [limits] [PATH...]",
@@ -160,6 +168,8 @@ func init() {
 		"validate": validate,
 		"report":   report,
 		"faults":   faults,
+		"cover":    cover,
+		"mutants":  mutants,
 		"diff":     diffCommand,
 		"explain": func(args []string, stdout, stderr io.Writer) int {
 			return show(args, "explain", reports.Explain{Width: lineWidth(stdout)}, stdout, stderr)

@@ -3,6 +3,8 @@ package agentloop
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/deskcheck/deskcheck/internal/calc"
 )
 
 // Defaults and limits of the runner.
@@ -44,6 +46,9 @@ type Config struct {
 	// WriteGranted grants save_draft.
 	WriteGranted bool
 	Faults       Faults
+	// Mutation switches it into one generated mutant; zero is the
+	// reference.
+	Mutation Mutation
 }
 
 // NewConfig returns a Config for script with the default limits, write
@@ -151,6 +156,9 @@ type Request struct {
 	Effect bool
 	// Observation is the row's observation.
 	Observation string
+	// CalcError is the kind of the calculator's refusal when the request
+	// failed inside calc (zero otherwise).
+	CalcError calc.ErrorKind
 }
 
 // Refused reports whether a check refused the request before execution.

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/deskcheck/deskcheck/internal/calc"
 	"github.com/deskcheck/deskcheck/internal/fault"
 )
 
@@ -319,8 +320,8 @@ func TestRequestRecords(t *testing.T) {
 			{Index: 2, Entry: 2, Step: 3, Tool: "lookup_user", Refusal: RefusedArgumentNames, Observation: obsNames},
 		}, 0, 0},
 		{"invalid", seedInvalid(), false, 0, []Request{
-			{Index: 0, Entry: 0, Step: 1, Tool: "calc", Ran: true, Failed: true, Observation: obsArith},
-			{Index: 1, Entry: 1, Step: 2, Tool: "calc", Ran: true, Failed: true, Observation: obsZero},
+			{Index: 0, Entry: 0, Step: 1, Tool: "calc", Ran: true, Failed: true, Observation: obsArith, CalcError: calc.Unsupported},
+			{Index: 1, Entry: 1, Step: 2, Tool: "calc", Ran: true, Failed: true, Observation: obsZero, CalcError: calc.DivisionByZero},
 			{Index: 2, Entry: 2, Step: 3, Tool: "calc", Ran: true, Observation: "{'result': 21}"},
 		}, 3, 3},
 		{"a final answer alone has no requests", []Entry{final("x")}, true, 0, []Request{}, 0, 0},
@@ -330,8 +331,8 @@ func TestRequestRecords(t *testing.T) {
 			{Index: 2, Entry: 2, Step: 3, Tool: "calc", Ran: true, Observation: "{'result': 1}"},
 		}, 3, 3},
 		{"service calls differ from effects when failures are not counted", seedInvalid(), false, Faults(0).With(FaultBudgetSkipsFailures), []Request{
-			{Index: 0, Entry: 0, Step: 1, Tool: "calc", Ran: true, Failed: true, Observation: obsArith},
-			{Index: 1, Entry: 1, Step: 2, Tool: "calc", Ran: true, Failed: true, Observation: obsZero},
+			{Index: 0, Entry: 0, Step: 1, Tool: "calc", Ran: true, Failed: true, Observation: obsArith, CalcError: calc.Unsupported},
+			{Index: 1, Entry: 1, Step: 2, Tool: "calc", Ran: true, Failed: true, Observation: obsZero, CalcError: calc.DivisionByZero},
 			{Index: 2, Entry: 2, Step: 3, Tool: "calc", Ran: true, Observation: "{'result': 21}"},
 		}, 3, 1},
 		{"budget refusal", seedBudget(), false, 0, []Request{

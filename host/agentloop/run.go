@@ -52,6 +52,8 @@ type run struct {
 	res      Result
 	// args holds the members of the arguments being checked.
 	args members
+	// calcKind is the kind of the last calculator refusal.
+	calcKind calc.ErrorKind
 }
 
 // Run executes the decision loop over cfg.Script and returns what it
@@ -79,7 +81,11 @@ func (r *run) loop() Outcome {
 	f := r.cfg.Faults
 	next, calls := 0, 0
 	for {
-		if r.step >= r.cfg.MaxSteps && !(f.Has(FaultStepLimitOffByOne) && r.step == r.cfg.MaxSteps) {
+		stop := r.step >= r.cfg.MaxSteps+r.cfg.Mutation.delta(MutStepLimit)
+		if r.cfg.Mutation.Kind == MutStepLimitInverted {
+			stop = r.step < r.cfg.MaxSteps
+		}
+		if stop && !(f.Has(FaultStepLimitOffByOne) && r.step == r.cfg.MaxSteps) {
 			r.event(EventStop, "step limit "+strconv.Itoa(r.cfg.MaxSteps)+" reached")
 			return StepLimit
 		}
@@ -122,7 +128,9 @@ func (r *run) request(d Entry, index, entry int) {
 	q := Request{Index: index, Entry: entry, Step: r.step, Tool: d.Tool}
 	value, refusal, why := r.check(d)
 	if refusal != NotRefused {
-		r.failed++
+		if r.cfg.Mutation.Kind != MutDropBlockedCount {
+			r.failed++
+		}
 		if f.Has(FaultBudgetCountsBlocked) && refusal != RefusedBudget {
 			r.attempts++
 		}
@@ -138,6 +146,7 @@ func (r *run) request(d Entry, index, entry int) {
 	obs, errText, why, effect := r.execute(d.Tool, value)
 	q.Effect = effect
 	if errText != "" {
+		q.CalcError = r.calcKind
 		r.failed++
 		q.Failed, q.Observation = true, errText
 		r.res.Rows = append(r.res.Rows, Row{r.step, d.Tool, ResultBlocked, errText})
@@ -175,13 +184,13 @@ func (r *run) check(d Entry) (value string, refusal Refusal, why string) {
 	if !ok {
 		return "", RefusedUnknownTool, "unknown tool: " + jsontext.Quote(d.Tool) + " is not calc, lookup_user or save_draft"
 	}
-	if t.write && !r.cfg.WriteGranted && !f.Has(FaultWriteGrantedByDefault) {
+	if t.write && !r.cfg.WriteGranted && !f.Has(FaultWriteGrantedByDefault) && r.cfg.Mutation.Kind != MutDropGrant {
 		return "", RefusedNotGranted, "not granted: " + d.Tool + " needs writeGranted"
 	}
 	if f.Has(FaultDenyAll) {
 		return "", RefusedNotGranted, "not granted: this host refuses every tool, " + d.Tool + " included"
 	}
-	if f.Has(FaultBudgetCheckedFirst) {
+	if f.Has(FaultBudgetCheckedFirst) || r.cfg.Mutation.Kind == MutBudgetFirst {
 		if refusal, why = r.budget(); refusal != NotRefused {
 			return "", refusal, why
 		}
@@ -193,7 +202,7 @@ func (r *run) check(d Entry) (value string, refusal Refusal, why string) {
 	if value, refusal, why = r.shortString(t.arg, raw); refusal != NotRefused {
 		return "", refusal, why
 	}
-	if !f.Has(FaultBudgetCheckedFirst) {
+	if !f.Has(FaultBudgetCheckedFirst) && r.cfg.Mutation.Kind != MutBudgetFirst {
 		if refusal, why = r.budget(); refusal != NotRefused {
 			return "", refusal, why
 		}
@@ -202,7 +211,13 @@ func (r *run) check(d Entry) (value string, refusal Refusal, why string) {
 }
 
 func (r *run) budget() (Refusal, string) {
-	allowed := r.attempts < r.cfg.MaxCalls
+	allowed := r.attempts < r.cfg.MaxCalls+r.cfg.Mutation.delta(MutBudget)
+	switch r.cfg.Mutation.Kind {
+	case MutBudgetInverted:
+		allowed = r.attempts >= r.cfg.MaxCalls
+	case MutDropBudget:
+		allowed = true
+	}
 	if r.cfg.Faults.Has(FaultBudgetOffByOne) {
 		allowed = r.attempts <= r.cfg.MaxCalls
 	}
@@ -263,7 +278,7 @@ func (r *run) shortString(name string, raw json.RawMessage) (string, Refusal, st
 	if !ok {
 		return "", RefusedShortStrings, "short strings: " + name + " is " + kind(raw) + ", not a string"
 	}
-	if n := jsontext.CodePoints(s); n > MaxArgChars && !r.cfg.Faults.Has(FaultStringLengthUnchecked) {
+	if n := jsontext.CodePoints(s); n > MaxArgChars+r.cfg.Mutation.delta(MutArgChars) && !r.cfg.Faults.Has(FaultStringLengthUnchecked) && r.cfg.Mutation.Kind != MutDropLength {
 		return "", RefusedShortStrings, "short strings: " + name + " has " + strconv.Itoa(n) + " characters > " + strconv.Itoa(MaxArgChars)
 	}
 	return s, NotRefused, ""
@@ -278,8 +293,11 @@ func (r *run) execute(name, value string) (obs, errText, why string, effect bool
 		v, err := calc.Eval(value, r.calcOptions())
 		if err != nil {
 			detail := ""
-			if ce, ok := err.(*calc.Error); ok && ce.Detail != "" {
-				detail = " (" + ce.Detail + ")"
+			if ce, ok := err.(*calc.Error); ok {
+				r.calcKind = ce.Kind
+				if ce.Detail != "" {
+					detail = " (" + ce.Detail + ")"
+				}
 			}
 			return "", err.Error(), detail, false
 		}
@@ -292,7 +310,9 @@ func (r *run) execute(name, value string) (obs, errText, why string, effect bool
 		}
 		return pyrepr.Repr(entry), "", "", false
 	default: // save_draft
-		r.res.Drafts = append(r.res.Drafts, value)
+		if r.cfg.Mutation.Kind != MutDropDraftRecord {
+			r.res.Drafts = append(r.res.Drafts, value)
+		}
 		// The repr of {'saved': True, 'drafts': n}.
 		return "{'saved': True, 'drafts': " + strconv.Itoa(len(r.res.Drafts)) + "}", "", "", true
 	}

@@ -61,7 +61,7 @@ func (g *gateway) decide(principal string, apid *string, env envelope, argDigest
 	if g.faults.Has(FaultDenyAll) {
 		return v.deny("0", ReasonPolicyUnavailable, "blanket refusal (fault deny-all)")
 	}
-	if policyUnavailable {
+	if policyUnavailable && !g.mutation.drops("0") {
 		return v.deny("0", ReasonPolicyUnavailable, "the step marks the policy service unavailable")
 	}
 
@@ -75,7 +75,7 @@ func (g *gateway) decide(principal string, apid *string, env envelope, argDigest
 			extra = append(extra, string(m.Key))
 		}
 	}
-	if len(extra) > 0 {
+	if len(extra) > 0 && !g.mutation.drops("1b") {
 		sort.Strings(extra)
 		return v.deny("1b", ReasonEnvelopeExtraKey, "the request has key(s) "+quoteList(extra)+" beyond action, resource, arguments")
 	}
@@ -123,16 +123,16 @@ func (g *gateway) decide(principal string, apid *string, env envelope, argDigest
 
 	// 4: the principal's role.
 	role, hasRole := RoleOf(principal)
-	if !hasRole {
+	if !hasRole && !g.mutation.drops("4") {
 		return v.deny("4", ReasonRoleNotPermitted, "principal "+clipQuote(principal)+" has no role; "+action+" needs "+spec.rolesText())
 	}
-	if !spec.permits(role) {
+	if !spec.permits(role) && !g.mutation.drops("4") {
 		return v.deny("4", ReasonRoleNotPermitted, "principal "+clipQuote(principal)+" has role "+role+"; "+action+" needs "+spec.rolesText())
 	}
 
 	// 5r, 5a–5c: the argument schema.
 	if action == ActionRead {
-		if len(args) > 0 {
+		if len(args) > 0 && !g.mutation.drops("5r") {
 			return v.deny("5r", ReasonArgumentsNotEmpty, "read arguments have member(s) "+quoteList(args.SortedKeys())+", want none")
 		}
 		return v.pass("passed 0, 1a–1d, 2, 3, 4, 5r: " + clipQuote(principal) + " may read " + served)
@@ -141,21 +141,25 @@ func (g *gateway) decide(principal string, apid *string, env envelope, argDigest
 	if textOK {
 		v.text = text
 	}
-	if len(args) != 1 || !args.Has("text") {
+	if (len(args) != 1 || !args.Has("text")) && !g.mutation.drops("5a") {
 		return v.deny("5a", ReasonArgumentsShape, "arguments have key(s) "+quoteList(args.SortedKeys())+", want exactly [\"text\"]")
 	}
-	if !textOK {
+	if !textOK && !g.mutation.drops("5a") {
 		raw, _ := args.Get("text")
 		return v.deny("5a", ReasonArgumentsShape, "text is a JSON "+kindOf(raw)+", want a string")
 	}
-	if text == "" {
+	if text == "" && !g.mutation.drops("5b") {
 		return v.deny("5b", ReasonTextEmpty, `text is ""`)
 	}
 	length, unit := jsontext.CodePoints(text), "code points"
 	if g.faults.Has(FaultTextLengthBytes) {
 		length, unit = len(text), "bytes (fault text-length-bytes)"
 	}
-	if length > MaxTextLength {
+	tooLong := length > g.mutation.textLimit()
+	if g.mutation.Kind == MutTextLimitInverted {
+		tooLong = length <= MaxTextLength
+	}
+	if tooLong && !g.mutation.drops("5c") {
 		return v.deny("5c", ReasonTextTooLong, "text is "+strconv.Itoa(length)+" "+unit+", limit "+strconv.Itoa(MaxTextLength))
 	}
 	if action == ActionCreateDraft {
@@ -171,30 +175,40 @@ func (g *gateway) decide(principal string, apid *string, env envelope, argDigest
 		return v.deny("6a", ReasonApprovalMissing, "approval "+clipQuote(*apid)+" is not in the registry")
 	}
 	v.approval = a
-	if a.Consumed {
+	if g.mutation.Kind == MutSwapChecks {
+		return g.approvalSwapped(v, a, principal, action, resource, *argDigest)
+	}
+	if a.Consumed && !g.mutation.drops("6b") {
 		return v.deny("6b", ReasonApprovalConsumed, "approval "+a.ID+" is consumed")
 	}
-	if g.faults.Has(FaultApprovalStateUnchecked) {
+	if g.faults.Has(FaultApprovalStateUnchecked) || g.mutation.drops("6c") {
 		// check 6c skipped
 	} else if a.State != StateApproved {
 		return v.deny("6c", ReasonApprovalNotApproved, "approval "+a.ID+" has state "+a.State)
 	}
 	exp, now := formatTime(a.ExpiresAt), formatTime(g.now)
-	if g.faults.Has(FaultExpiryExclusive) {
+	switch {
+	case g.mutation.drops("6d"):
+		// check 6d skipped
+	case g.mutation.Kind == MutExpiryInverted:
+		if a.ExpiresAt.After(g.now) {
+			return v.deny("6d", ReasonApprovalExpired, "expiresAt "+exp+" > now "+now+" (inverted)")
+		}
+	case g.faults.Has(FaultExpiryExclusive) || g.mutation.Kind == MutExpiryStrict:
 		if a.ExpiresAt.Before(g.now) {
 			return v.deny("6d", ReasonApprovalExpired, "expiresAt "+exp+" < now "+now+" (fault expiry-exclusive)")
 		}
-	} else if !a.ExpiresAt.After(g.now) {
+	case !a.ExpiresAt.After(g.now):
 		return v.deny("6d", ReasonApprovalExpired, "expiresAt "+exp+" <= now "+now)
 	}
 	switch {
-	case a.Principal != principal:
+	case a.Principal != principal && !g.mutation.drops("6e-principal"):
 		return v.deny("6e", ReasonApprovalBindingMismatch, "approval "+a.ID+" binds principal "+clipQuote(a.Principal)+", the principal is "+clipQuote(principal))
-	case a.Action != action:
+	case a.Action != action && !g.mutation.drops("6e-action"):
 		return v.deny("6e", ReasonApprovalBindingMismatch, "approval "+a.ID+" binds action "+clipQuote(a.Action)+", the request has "+clipQuote(action))
-	case a.Resource != resource:
+	case a.Resource != resource && !g.mutation.drops("6e-resource"):
 		return v.deny("6e", ReasonApprovalBindingMismatch, "approval "+a.ID+" binds resource "+clipQuote(a.Resource)+", the request has "+clipQuote(resource))
-	case !g.faults.Has(FaultBindingIgnoresArguments) && a.binding != *argDigest:
+	case !g.faults.Has(FaultBindingIgnoresArguments) && !g.mutation.drops("6e-arguments") && a.binding != *argDigest:
 		return v.deny("6e", ReasonApprovalBindingMismatch, "approval "+a.ID+" binds "+a.binding+", arguments are "+*argDigest)
 	}
 	return v.pass("passed 0, 1a–1d, 2, 3, 4, 5a–5c, 6a–6e: approval " + a.ID + " approved, expiresAt " + exp + " > now " + now + ", binds " + a.binding)

@@ -32,6 +32,9 @@ type Config struct {
 	// Faults switches the model into deliberate bugs; zero is the
 	// reference.
 	Faults Faults
+	// Mutation switches it into one generated mutant; zero is the
+	// reference.
+	Mutation Mutation
 }
 
 // Approval is one registry entry. Exactly one of Arguments and
@@ -100,6 +103,7 @@ type gateway struct {
 	principal string
 	now       time.Time
 	faults    Faults
+	mutation  Mutation
 	// records holds the records of ops/orders and ops/tickets, in the
 	// order of RecordResources.
 	records [2]recordList
@@ -164,6 +168,7 @@ func newGateway(cfg Config) (*gateway, error) {
 		principal: cfg.Principal,
 		now:       cfg.Now,
 		faults:    cfg.Faults,
+		mutation:  cfg.Mutation,
 		res:       &Result{},
 		scratch:   make([]byte, 0, 512),
 		line:      make([]byte, 0, 512),
@@ -407,6 +412,9 @@ func (g *gateway) step(n int, s Step) error {
 			ArgumentDigest:      argDigest,
 			EffectCount:         g.effectCount(),
 		}
+		if g.mutation.Kind == MutDropAudit {
+			return
+		}
 		g.res.Audit = append(g.res.Audit, ev)
 		b := strconv.AppendInt(append(g.startLine(EventAudit), '#'), int64(n), 10)
 		g.endLine(n, EventAudit, ev.appendJSON(append(b, ' ')))
@@ -493,7 +501,7 @@ func (g *gateway) dispatch(n int, principal string, apid *string, v verdict) (an
 		g.emit(n, EventDispatch, "create_draft → ", id)
 		return map[string]any{"draftId": id}, false, nil
 	case ActionPublishSummary:
-		if g.faults.Has(FaultApprovalNotConsumed) {
+		if g.faults.Has(FaultApprovalNotConsumed) || g.mutation.Kind == MutDropConsume {
 			g.emit(n, EventFault, "approval-not-consumed: approval ", v.approval.ID, " left ", v.approval.label())
 		} else {
 			v.approval.Consumed = true

@@ -42,6 +42,9 @@ type Config struct {
 	DeadlineSeconds float64
 	// Faults switches the model into boundary bugs.
 	Faults Faults
+	// Mutation switches it into one generated mutant; zero is the
+	// reference.
+	Mutation Mutation
 }
 
 // Defaults of a Config.
@@ -244,7 +247,10 @@ func (r *run) loop() *Result {
 	for {
 		r.step++
 		// 1. The step budget, before the clock.
-		over := r.taken >= r.cfg.MaxDecisions
+		over := r.taken >= r.cfg.MaxDecisions+r.mutDelta(MutDecisionBudget)
+		if r.cfg.Mutation.is(MutDecisionBudgetInverted) {
+			over = r.taken < r.cfg.MaxDecisions
+		}
 		if r.faults.Has(FaultStepLimitOffByOne) {
 			over = r.taken > r.cfg.MaxDecisions
 		}
@@ -256,7 +262,7 @@ func (r *run) loop() *Result {
 		r.note(EventBudget, "decisions "+itoa(r.taken)+" < budget "+itoa(r.cfg.MaxDecisions))
 
 		// 2. The clock, before asking the model.
-		if r.pastDeadline(FaultDeadlineAfterOnly, "before the request", "no time left to ask the model", "the model is asked") {
+		if r.pastDeadline(FaultDeadlineAfterOnly, MutDropDeadlineBefore, "before the request", "no time left to ask the model", "the model is asked") {
 			return r.runtimeEnd(DeadlineExceeded, "the deadline passed before a model request")
 		}
 
@@ -272,7 +278,7 @@ func (r *run) loop() *Result {
 		r.noteLine(EventRequest, r.line("model request ").num(r.modelCalls).str(" took ").secs(latency))
 
 		// 4. The clock, after the response.
-		if r.pastDeadline(FaultLateResponseAccepted, "after the response", "the response is late and discarded unparsed", "the response is in time") {
+		if r.pastDeadline(FaultLateResponseAccepted, MutDropDeadlineAfter, "after the response", "the response is late and discarded unparsed", "the response is in time") {
 			return r.runtimeEnd(DeadlineExceeded, "the deadline passed while the model answered")
 		}
 
@@ -350,12 +356,12 @@ func (r *run) loop() *Result {
 // (before a model request, after a response), which fault switches off:
 // it narrates the check, where it is made and what follows, and reports
 // whether the deadline has passed, with its diagnostic added.
-func (r *run) pastDeadline(fault Fault, where, late, inTime string) bool {
+func (r *run) pastDeadline(fault Fault, mut MutationKind, where, late, inTime string) bool {
 	switch {
-	case r.faults.Has(fault):
+	case r.faults.Has(fault) || r.cfg.Mutation.is(mut):
 		r.noteLine(EventClock, r.line("clock ").secs(r.elapsed).str(": not checked ").str(where))
 		return false
-	case r.elapsed >= r.cfg.DeadlineSeconds:
+	case r.pastDeadlineAt():
 		r.noteLine(EventClock, r.line("clock ").secs(r.elapsed).str(" ≥ deadline ").secs(r.cfg.DeadlineSeconds).str(": ").str(late))
 		r.diagnostics = append(r.diagnostics, diagDeadline)
 		return true
@@ -411,7 +417,19 @@ func (r *run) attempt(name string, args any) (timedOut bool) {
 	if !late {
 		r.record(a, name, args)
 	}
-	if !r.tools.Has(name) || r.faults.Has(FaultDenyAll) {
+	householdRefused := func(obj *object) bool {
+		if h, ok := obj.get("household"); ok && !r.faults.Has(FaultHouseholdCheckSkipped) && !r.cfg.Mutation.is(MutDropHouseholdCheck) {
+			if s, isString := h.(string); !isString || !r.households.Has(s) {
+				r.refuse(a, StatusDenied, msgHouseholdNotAllowed, "the household argument is not in the authenticated context")
+				return true
+			}
+		}
+		return false
+	}
+	if obj, ok := args.(*object); ok && r.cfg.Mutation.is(MutSwapAdmit) && householdRefused(obj) {
+		return false
+	}
+	if (!r.tools.Has(name) && !(r.cfg.Mutation.is(MutDropToolCheck) && InCatalogue(name))) || r.faults.Has(FaultDenyAll) {
 		r.refuse(a, StatusDenied, msgToolNotAvailable, jsontext.Quote(name)+" is not among the tools available to this caller")
 		return false
 	}
@@ -420,11 +438,8 @@ func (r *run) attempt(name string, args any) (timedOut bool) {
 		r.refuse(a, StatusInvalid, msgArgumentsNotObject, "the arguments are not a JSON object")
 		return false
 	}
-	if h, ok := obj.get("household"); ok && !r.faults.Has(FaultHouseholdCheckSkipped) {
-		if s, isString := h.(string); !isString || !r.households.Has(s) {
-			r.refuse(a, StatusDenied, msgHouseholdNotAllowed, "the household argument is not in the authenticated context")
-			return false
-		}
+	if !r.cfg.Mutation.is(MutSwapAdmit) && householdRefused(obj) {
+		return false
 	}
 	if late {
 		r.record(a, name, args)
@@ -440,10 +455,12 @@ func (r *run) attempt(name string, args any) (timedOut bool) {
 
 	// Execution.
 	r.effects++
-	if r.timeouts.Has(name) {
+	if r.timeouts.Has(name) && !r.cfg.Mutation.is(MutDropTimeout) {
 		a.Status = StatusTimeout
 		line := diagTimeout(name)
-		r.diagnostics = append(r.diagnostics, line)
+		if !r.cfg.Mutation.is(MutDropTimeoutDiagnostic) {
+			r.diagnostics = append(r.diagnostics, line)
+		}
 		r.note(EventExecuted, "attempt "+itoa(a.Index)+": the "+name+" worker timed out; no observation goes back")
 		return true
 	}
@@ -482,7 +499,7 @@ func (r *run) refuse(a *attemptState, s Status, msg, why string) {
 func (r *run) contract(name string, args *object) (exec func() *object, msg, why string) {
 	switch name {
 	case ToolPortfolioRead:
-		if !args.hasExactKeys("household") {
+		if !args.hasExactKeys("household") && !r.cfg.Mutation.is(MutDropPortfolioFields) {
 			return nil, msgPortfolioFields, "the read takes exactly {household}"
 		}
 		h, _ := args.get("household")
@@ -497,7 +514,7 @@ func (r *run) contract(name string, args *object) (exec func() *object, msg, why
 		}, "", ""
 
 	case ToolFutureValue:
-		if !args.hasExactKeys("principal_inr", "annual_rate", "years", "scenario") {
+		if !args.hasExactKeys("principal_inr", "annual_rate", "years", "scenario") && !r.cfg.Mutation.is(MutDropCalculatorFields) {
 			return nil, msgCalculatorFields, "future_value takes exactly {principal_inr, annual_rate, years, scenario}"
 		}
 		principal, rate, years, scenario, bad := futureValueInputs(args)
@@ -528,7 +545,7 @@ func (r *run) contract(name string, args *object) (exec func() *object, msg, why
 		}
 		household := r.lastSnapshot
 		fig, _ := figures(household)
-		if !r.faults.Has(FaultSnapshotArgsUnchecked) {
+		if !r.faults.Has(FaultSnapshotArgsUnchecked) && !r.cfg.Mutation.is(MutDropSnapshotArgs) {
 			numeric := r.faults.Has(FaultSnapshotCompareNumeric)
 			eq, _ := args.get("equity_inr")
 			el, _ := args.get("eligible_inr")

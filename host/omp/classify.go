@@ -1,6 +1,9 @@
 package omp
 
-import "regexp"
+import (
+	"regexp"
+	"strings"
+)
 
 // Error is a host error object: a message with an optional structured code,
 // like the errors the host's file system calls raise. Code holds whatever
@@ -59,6 +62,43 @@ func IsPermissionDeniedWith(s Faults, v any) bool {
 		}
 	}
 	return byMessage
+}
+
+// IsPermissionDeniedMutated classifies v as the host would under the
+// generated mutation m.
+func IsPermissionDeniedMutated(m Mutation, v any) bool {
+	err, ok := v.(error)
+	if !ok || err == nil {
+		return false
+	}
+	byMessage := permissionWord.MatchString(err.Error())
+	if m.Has(MutClassifyDropCode) {
+		byMessage = wordsBut(m.Code).MatchString(err.Error())
+	}
+	if m.Has(MutClassifyDropMessage) {
+		byMessage = false
+	}
+	if c, ok := err.(Coded); ok {
+		if code, ok := c.ErrorCode(); ok {
+			denied := (code == "EPERM" || code == "EACCES" || code == "EROFS") && !(m.Has(MutClassifyDropCode) && code == m.Code)
+			if m.Has(MutClassifyCodeInverted) {
+				denied = !denied
+			}
+			return denied
+		}
+	}
+	return byMessage
+}
+
+// wordsBut matches the permission words other than code.
+func wordsBut(code string) *regexp.Regexp {
+	var words []string
+	for _, w := range []string{"EPERM", "EACCES", "EROFS"} {
+		if w != code {
+			words = append(words, w)
+		}
+	}
+	return regexp.MustCompile(`\b(` + strings.Join(words, "|") + `)\b`)
 }
 
 // IsENOENT reports whether v is an error object with the structured code

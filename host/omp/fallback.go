@@ -39,6 +39,8 @@ type writeEntry struct{ h WriteHandler }
 type Fallbacks struct {
 	// Faults switches the fallback into deliberate bugs; zero is correct.
 	Faults Faults
+	// Mutation switches it into one generated mutant; zero is correct.
+	Mutation Mutation
 	// OnHandlerError, when set, receives the errors of failing handlers,
 	// which are otherwise skipped.
 	OnHandlerError func(err error)
@@ -98,16 +100,16 @@ func (f *Fallbacks) WriteFile(ctx context.Context, dst string, content []byte, w
 		}
 		var cause error
 		switch {
-		case IsPermissionDeniedWith(f.Faults, err):
+		case f.denied(err) || f.Mutation.Has(MutFallbackDropCauseCheck):
 			cause = err
-		case attempt > 0 || !IsENOENT(err):
+		case attempt > 0 && !(f.Mutation.Has(MutFallbackExtraAttempt) && attempt == 1) || !IsENOENT(err) || f.Mutation.Has(MutFallbackDropMkdir):
 			return err
 		default:
 			mkErr := ops.MkdirAll(path.Dir(dst))
 			if mkErr == nil {
 				continue
 			}
-			if !IsPermissionDeniedWith(f.Faults, mkErr) {
+			if !f.denied(mkErr) {
 				return err
 			}
 			cause = mkErr
@@ -122,7 +124,7 @@ func (f *Fallbacks) WriteFile(ctx context.Context, dst string, content []byte, w
 					}
 					continue
 				}
-				if done {
+				if done && !f.Mutation.Has(MutFallbackIgnoreComplete) {
 					return nil
 				}
 			}
@@ -134,4 +136,12 @@ func (f *Fallbacks) WriteFile(ctx context.Context, dst string, content []byte, w
 		}
 		return err
 	}
+}
+
+// denied classifies err, under the mutation when one is on.
+func (f *Fallbacks) denied(err error) bool {
+	if f.Mutation.Active() {
+		return IsPermissionDeniedMutated(f.Mutation, err)
+	}
+	return IsPermissionDeniedWith(f.Faults, err)
 }

@@ -102,6 +102,8 @@ type Wrapper struct {
 	// Group); the zero Version is Reference. A release that is not
 	// modelled behaves as Reference.
 	Release Version
+	// Mutation switches it into one generated mutant; zero is correct.
+	Mutation Mutation
 
 	// remembered is set once a dialog approved a call; only the
 	// approval-remembered fault reads it.
@@ -202,8 +204,8 @@ func (w *Wrapper) Execute(ctx context.Context, toolCallID string, params any, ca
 			return nil, err
 		}
 	}
-	if !w.Faults.Has(FaultOriginalDenySkipped) {
-		pre, err := resolveApproval(w.Tool, approvalArgs(params, call), mode, user, w.Faults)
+	if !w.Faults.Has(FaultOriginalDenySkipped) && !w.Mutation.Has(MutDropOriginalDeny) {
+		pre, err := w.resolve(approvalArgs(params, call), mode, user)
 		if err != nil {
 			return nil, err
 		}
@@ -220,7 +222,7 @@ func (w *Wrapper) Execute(ctx context.Context, toolCallID string, params any, ca
 	}
 
 	resolvedArgs := approvalArgs(effective, call)
-	resolved, err := resolveApproval(w.Tool, resolvedArgs, mode, user, w.Faults)
+	resolved, err := w.resolve(resolvedArgs, mode, user)
 	if err != nil {
 		return nil, err
 	}
@@ -236,7 +238,7 @@ func (w *Wrapper) Execute(ctx context.Context, toolCallID string, params any, ca
 	if cc := call.computer(); cc != nil {
 		checks = cc.PendingSafetyChecks
 	}
-	if len(checks) > 0 && w.Faults.Has(FaultSafetyChecksAutoAcknowledged) && (mode == ModeYolo || resolved.Policy == PolicyAllow) {
+	if len(checks) > 0 && (w.Mutation.Has(MutDropSafetyChecks) || w.Faults.Has(FaultSafetyChecksAutoAcknowledged) && (mode == ModeYolo || resolved.Policy == PolicyAllow)) {
 		checks = nil
 	}
 	key := name
@@ -252,7 +254,7 @@ func (w *Wrapper) Execute(ctx context.Context, toolCallID string, params any, ca
 		if err := w.approve(ctx, toolCallID, mode, resolved, resolvedArgs, checks); err != nil {
 			return nil, err
 		}
-		if len(checks) > 0 && !w.Faults.Has(FaultSafetyApprovalNotRecorded) {
+		if len(checks) > 0 && !w.Faults.Has(FaultSafetyApprovalNotRecorded) && !w.Mutation.Has(MutDropSafetyRecord) {
 			call.ProviderSafetyApproved = true
 		}
 	}
@@ -285,10 +287,19 @@ func (w *Wrapper) executeUngated(ctx context.Context, toolCallID string, params 
 	return w.Exec.Execute(ctx, toolCallID, params, call)
 }
 
+// resolve resolves one call's approval, through the mutated decision order
+// when a mutation is on.
+func (w *Wrapper) resolve(args any, mode string, user policies) (Resolution, error) {
+	if w.Mutation.Active() {
+		return resolveMutated(w.Tool, args, mode, user, w.Mutation)
+	}
+	return resolveApproval(w.Tool, args, mode, user, w.Faults)
+}
+
 // emitToolCall emits tool_call unless the agent loop already did, and
 // returns the input the call runs with and whether a handler revised it.
 func (w *Wrapper) emitToolCall(ctx context.Context, toolCallID string, params any, call *CallContext, loopEmitted bool) (any, bool, error) {
-	if loopEmitted || !w.Runner.hasToolCallHandlers() {
+	if loopEmitted || !w.Runner.hasToolCallHandlers() || w.Mutation.Has(MutDropToolCall) {
 		return params, false, nil
 	}
 	res := w.Runner.EmitToolCall(ctx, ToolCallEvent{ToolName: w.Tool.Name, ToolCallID: toolCallID, Input: eventArgs(params, call)})
@@ -337,7 +348,7 @@ func (w *Wrapper) approve(ctx context.Context, toolCallID, mode string, resolved
 	emit(ApprovalEvent{Type: "tool_approval_requested", Reason: resolved.Reason, ApprovalMode: mode})
 
 	if !w.Runner.HasUI() {
-		if w.Faults.Has(FaultNoUIAllows) {
+		if w.Faults.Has(FaultNoUIAllows) || w.Mutation.Has(MutDropNoUIRefusal) {
 			return nil
 		}
 		emit(ApprovalEvent{Type: "tool_approval_resolved", Reason: "no interactive UI available"})
@@ -382,6 +393,8 @@ func (w *Wrapper) approve(ctx context.Context, toolCallID, mode string, resolved
 func (w *Wrapper) approves(choice any) bool {
 	s, isString := choice.(string)
 	switch {
+	case w.Mutation.Has(MutApproveInverted):
+		return !isString || s != approveChoice
 	case isString && s == approveChoice:
 		return true
 	case choice == nil && w.Faults.Has(FaultDismissApproves):

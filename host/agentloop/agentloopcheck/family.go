@@ -36,4 +36,7 @@ var Family = scenario.Family{
 	},
 	Scenarios: []*scenario.Scenario{Runner},
 	Faults:    adapter.Faults(agentloop.FaultList),
+	Points:    Points,
+	Mutants:   Mutants,
+	Generate:  Generate,
 }

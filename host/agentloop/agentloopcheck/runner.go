@@ -5,6 +5,7 @@ import (
 	_ "embed"
 
 	"github.com/deskcheck/deskcheck/host/agentloop"
+	"github.com/deskcheck/deskcheck/host/internal/adapter"
 	"github.com/deskcheck/deskcheck/scenario"
 )
 
@@ -71,11 +72,13 @@ func runRunner(ctx context.Context, givenJSON []byte, env scenario.Env) (scenari
 	if err != nil {
 		return scenario.Observation{}, err
 	}
-	res := agentloop.Run(g.config(agentloop.Faults(env.Faults)))
+	cfg := g.config(agentloop.Faults(env.Faults))
+	cfg.Mutation = adapter.Mutation(mutants, env.Mutant)
+	res := agentloop.Run(cfg)
 	actions, fromRows := scriptedActions(g, env.Expected)
 	b := boundary(actions, res)
 	narrate(env.Trace, g, res, b, fromRows)
-	return scenario.Observation{Values: observed(res), Boundary: b}, nil
+	return scenario.Observation{Values: observed(res), Boundary: b, Points: observedPoints(res)}, nil
 }
 
 // observed is the value of every expected key, in the plain JSON form the

@@ -33,4 +33,7 @@ var Family = scenario.Family{
 	},
 	Scenarios: []*scenario.Scenario{Gateway},
 	Faults:    adapter.Faults(gateway.FaultList),
+	Points:    Points,
+	Mutants:   Mutants,
+	Generate:  Generate,
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/deskcheck/deskcheck/host/gateway"
+	"github.com/deskcheck/deskcheck/host/internal/adapter"
 	"github.com/deskcheck/deskcheck/internal/jsontext"
 	"github.com/deskcheck/deskcheck/scenario"
 )
@@ -346,6 +347,7 @@ func runGateway(ctx context.Context, givenJSON []byte, env scenario.Env) (scenar
 	if err != nil {
 		return scenario.Observation{}, err
 	}
+	cfg.Mutation = adapter.Mutation(mutants, env.Mutant)
 	res, err := gateway.Run(cfg, steps)
 	if err != nil {
 		return scenario.Observation{}, err
@@ -358,6 +360,7 @@ func runGateway(ctx context.Context, givenJSON []byte, env scenario.Env) (scenar
 	return scenario.Observation{
 		Values:   observe(res),
 		Boundary: boundary(g.Steps, readScript(env.Expected), res),
+		Points:   observedPoints(res),
 	}, nil
 }
 

@@ -27,4 +27,7 @@ var Family = scenario.Family{
 	},
 	Scenarios: []*scenario.Scenario{Household},
 	Faults:    adapter.Faults(household.FaultList),
+	Points:    Points,
+	Mutants:   Mutants,
+	Generate:  Generate,
 }

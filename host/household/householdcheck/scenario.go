@@ -13,6 +13,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/deskcheck/deskcheck/host/household"
+	"github.com/deskcheck/deskcheck/host/internal/adapter"
 	"github.com/deskcheck/deskcheck/internal/jsontext"
 	"github.com/deskcheck/deskcheck/scenario"
 )
@@ -329,6 +330,7 @@ func each(v gjson.Result, f func(k, v gjson.Result) bool) {
 func run(_ context.Context, givenJSON []byte, env scenario.Env) (scenario.Observation, error) {
 	cfg, keys := readGivenKeys(givenJSON)
 	cfg.Faults = household.Faults(env.Faults)
+	cfg.Mutation = adapter.Mutation(mutants, env.Mutant)
 	trace := env.Trace
 	narrateContext(trace, keys, cfg)
 	res, err := household.Run(cfg)
@@ -362,6 +364,7 @@ func run(_ context.Context, givenJSON []byte, env scenario.Env) (scenario.Observ
 		"resultExcludes": v.result,
 	}}
 	obs.Boundary = boundary(givenJSON, env.Expected, cfg, res, v)
+	obs.Points = observedPoints(res)
 	return obs, nil
 }
 

@@ -4,6 +4,7 @@ package adapter
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/deskcheck/deskcheck/internal/fault"
 	"github.com/deskcheck/deskcheck/scenario"
@@ -41,4 +42,55 @@ func hintScenarios(hint string) []string {
 		names = append(names, n)
 	}
 	return names
+}
+
+// Reached collects the boundary points one run reaches; the recorders of
+// a case add to it while the host runs. It is safe for concurrent use.
+type Reached struct {
+	mu    sync.Mutex
+	names []string
+}
+
+// Add records that the run reached the point called name.
+func (r *Reached) Add(name string) {
+	r.mu.Lock()
+	r.names = append(r.names, name)
+	r.mu.Unlock()
+}
+
+// Names returns the points reached so far, in the order reached.
+func (r *Reached) Names() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.names...)
+}
+
+// Mutant is one generated mutant of a host, as its adapter declares it:
+// the host's own mutation value M with its name and what it does.
+type Mutant[M any] struct {
+	Name, Text string
+	// Equivalent says why the mutant behaves like the correct host on every
+	// input; empty when it does not.
+	Equivalent string
+	Mutation   M
+}
+
+// Mutants numbers a host's mutants from 1 in list order and returns them
+// as the engine registers them.
+func Mutants[M any](list []Mutant[M]) []scenario.Mutant {
+	out := make([]scenario.Mutant, len(list))
+	for i, m := range list {
+		out[i] = scenario.Mutant{Name: m.Name, Text: m.Text, Equivalent: m.Equivalent, ID: i + 1}
+	}
+	return out
+}
+
+// Mutation returns the host mutation of the mutant with id (the zero
+// value, the correct host, for 0 or an unknown id).
+func Mutation[M any](list []Mutant[M], id int) M {
+	var zero M
+	if id < 1 || id > len(list) {
+		return zero
+	}
+	return list[id-1].Mutation
 }

@@ -133,7 +133,7 @@ func runFallback(ctx context.Context, givenJSON []byte, env scenario.Env) (scena
 	if g.MkdirError != nil {
 		ops.MkdirErr = g.MkdirError.hostError()
 	}
-	fb := &omp.Fallbacks{Faults: faults, OnHandlerError: func(err error) { trace.Add("handler", "the handler failed: %v; the next one is asked", err) }}
+	fb := &omp.Fallbacks{Faults: faults, Mutation: mutationOf(env), OnHandlerError: func(err error) { trace.Add("handler", "the handler failed: %v; the next one is asked", err) }}
 	handlers := &Handlers{Trace: trace}
 	handlers.Register(fb, g.Handlers)
 	if len(g.Handlers) == 0 {
@@ -171,6 +171,7 @@ func runFallback(ctx context.Context, givenJSON []byte, env scenario.Env) (scena
 	if err != nil {
 		message = err.Error()
 	}
+	obs.Points = fallbackPoints(trace.Events(), len(g.Handlers) > 0, err)
 	obs.Boundary = fallbackBoundary(env.Expected, err != nil, message, writer.Successes(), writer.Attempts(), handlers.Calls(), trace.Events())
 	return obs, nil
 }
@@ -241,8 +242,12 @@ func runClassify(_ context.Context, givenJSON []byte, env scenario.Env) (scenari
 	} else {
 		trace.Add("classify", "decided by %s", why)
 	}
+	if m := mutationOf(env); m.Active() {
+		denied = omp.IsPermissionDeniedMutated(m, value)
+	}
 	trace.Add("outcome", "permission denied: %v", denied)
-	return scenario.Observation{Values: map[string]any{"permissionDenied": denied, "effects": exec.Effects()}}, nil
+	return scenario.Observation{Values: map[string]any{"permissionDenied": denied, "effects": exec.Effects()},
+		Points: []string{classifyPoint(g.Kind, g.Code != nil, denied)}}, nil
 }
 
 func stringList(v gjson.Result) []string {

@@ -29,4 +29,7 @@ var Family = scenario.Family{
 	},
 	Scenarios: []*scenario.Scenario{Wrapper, Fallback, Classify},
 	Faults:    adapter.Faults(omp.FaultList),
+	Points:    Points,
+	Mutants:   Mutants,
+	Generate:  Generate,
 }

@@ -66,8 +66,10 @@ type Dialogs struct {
 	Inner omp.UI
 	Trace *Trace
 
-	mu     sync.Mutex
-	titles []string
+	mu       sync.Mutex
+	titles   []string
+	answered bool
+	last     any
 }
 
 // Select records the dialog and passes it to the wrapped UI.
@@ -81,6 +83,9 @@ func (d *Dialogs) Select(ctx context.Context, title string, options []omp.Select
 	d.mu.Unlock()
 	dialog := "select " + jsonText(title) + " [" + strings.Join(labels, ", ") + "]"
 	v, err := d.Inner.Select(ctx, title, options)
+	d.mu.Lock()
+	d.answered, d.last = err == nil, v
+	d.mu.Unlock()
 	switch {
 	case err != nil:
 		d.Trace.AddText("select", dialog+" → failed: "+err.Error())
@@ -90,6 +95,14 @@ func (d *Dialogs) Select(ctx context.Context, title string, options []omp.Select
 		d.Trace.AddText("select", dialog+" → "+jsonText(v))
 	}
 	return v, err
+}
+
+// Last returns the answer of the last dialog and whether it was answered
+// (a dialog that failed was not).
+func (d *Dialogs) Last() (bool, any) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.answered, d.last
 }
 
 // Titles returns the titles of the dialogs shown so far.

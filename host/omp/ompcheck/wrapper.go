@@ -9,6 +9,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/deskcheck/deskcheck/host/internal/adapter"
 	"github.com/deskcheck/deskcheck/host/omp"
 	"github.com/deskcheck/deskcheck/internal/jsontext"
 	"github.com/deskcheck/deskcheck/scenario"
@@ -307,7 +308,12 @@ func runWrapper(ctx context.Context, givenJSON []byte, env scenario.Env) (scenar
 		return scenario.Observation{}, err
 	}
 	faults := omp.Faults(env.Faults)
+	reached := &adapter.Reached{}
 	g := readWrapperGiven(gjson.ParseBytes(givenJSON))
+	if g.Mode != "" && modeName(g.Mode) == "unknown" {
+		// What the release makes of it is in the mode it resolves in.
+		reached.Add("wrapper/mode-unknown")
+	}
 	if g.Tool == "" {
 		g.Tool = DefaultToolName
 	}
@@ -341,8 +347,14 @@ func runWrapper(ctx context.Context, givenJSON []byte, env scenario.Env) (scenar
 		toolCalls.Revise = g.Revise
 	}
 	runner.OnToolCall(toolCalls.Handler())
+	runner.OnApproval(func(ev omp.ApprovalEvent) { approvalPoint(reached, ev, dialogs, client != nil) })
 	exec := &Executor{Trace: trace}
-	w := &omp.Wrapper{Tool: omp.Tool{Name: g.Tool, Approval: g.Approval}, Exec: exec, Runner: runner, Observe: noter(trace), Faults: faults, Release: rel}
+	noteTrace := noter(trace)
+	observe := func(n omp.Note) {
+		noteTrace(n)
+		wrapperPoint(reached, n)
+	}
+	w := &omp.Wrapper{Tool: omp.Tool{Name: g.Tool, Approval: g.Approval}, Exec: exec, Runner: runner, Observe: observe, Faults: faults, Mutation: mutationOf(env), Release: rel}
 
 	var lastErr error
 	outcomes := make([]callOutcome, 0, g.Repeat)
@@ -360,6 +372,9 @@ func runWrapper(ctx context.Context, givenJSON []byte, env scenario.Env) (scenar
 		}
 		_, lastErr = w.Execute(ctx, fmt.Sprintf("call-%d", i), args, call)
 		lastCall = call
+		if call.ProviderSafetyApproved {
+			reached.Add("wrapper/safety-approved")
+		}
 		if lastErr == nil {
 			outcomes = append(outcomes, callOutcome{})
 			successes++
@@ -400,6 +415,20 @@ func runWrapper(ctx context.Context, givenJSON []byte, env scenario.Env) (scenar
 	if n := script.Unused(); n > 0 {
 		trace.Add("script", "%d scripted answer(s) never asked for", n)
 	}
+	if g.Revise != nil && toolCalls.Events() > 0 && scenario.Equal(scenario.Normalize(exec.LastInput()), scenario.Normalize(g.Revise)) {
+		reached.Add("wrapper/tool-call-revised")
+	}
+	if dialogs != nil && len(checks) > 0 {
+		for _, t := range dialogs.Titles() {
+			if strings.Contains(t, "\nProvider safety checks:\n") {
+				reached.Add("wrapper/safety-dialog")
+			}
+		}
+	}
+	if lastErr != nil && strings.Contains(lastErr.Error(), "has pending provider safety checks but no interactive UI") {
+		reached.Add("wrapper/safety-no-ui")
+	}
+	obs.Points = reached.Names()
 	obs.Boundary = wrapperBoundary(givenJSON, env.Expected, outcomes, exec.Effects(), trace.Events())
 	return obs, nil
 }
