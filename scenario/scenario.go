@@ -90,8 +90,18 @@ type Scenario struct {
 	Shape func(key string, observed any) (any, bool)
 	// Template is the given block of `deskcheck new`, every key present.
 	Template string
+	// Examples are further given blocks `deskcheck new` prints as cases
+	// of their own after the template's (optional).
+	Examples []Example
 	// SourceKey is the key of the desk's sources that `new` writes.
 	SourceKey string
+}
+
+// Example is one further case of `deskcheck new`: a short name for its id
+// and its given block.
+type Example struct {
+	Name  string
+	Given string
 }
 
 // Env is what the engine hands a scenario's Run.

@@ -89,15 +89,26 @@ func NewDesk(ctx context.Context, reg *scenario.Registry, name string) ([]byte, 
 		return nil, fmt.Errorf("unknown scenario %q (known: %s)%s", name, strings.Join(reg.Names(), ", "), suggest(name, reg.Names()))
 	}
 	given := sc.Template
-	obs, err := sc.Run(ctx, []byte(given), scenario.Env{Trace: &scenario.Trace{}, Limits: Limits{}.For(sc)})
+	expected, err := observedExpected(ctx, sc, given)
 	if err != nil {
 		return nil, err
 	}
-	var expected []Suggestion
-	for _, k := range sc.Expected.Keys() {
-		if v, ok := shape(sc, k, scenario.Normalize(obs.Values[k])); ok {
-			expected = append(expected, Suggestion{Key: k, Value: v})
+	var extra strings.Builder
+	for _, ex := range sc.Examples {
+		exp, err := observedExpected(ctx, sc, ex.Given)
+		if err != nil {
+			return nil, err
 		}
+		fmt.Fprintf(&extra, `,
+    {
+      "id": "new-%[1]s-%[2]s-case",
+      "title": "Placeholder: one line saying what this case shows",
+      "scenario": %[3]s,
+      "given": %[4]s,
+      "expected": %[5]s,
+      "why": "Placeholder: what this case teaches",
+      "sourceRefs": [%[6]s]
+    }`, name, ex.Name, jsonValue(name), ex.Given, FormatExpected(exp, "      "), jsonValue(sc.SourceKey))
 	}
 	scenarioName, source := name, sc.SourceKey
 	return []byte(fmt.Sprintf(`{
@@ -119,9 +130,25 @@ func NewDesk(ctx context.Context, reg *scenario.Registry, name string) ([]byte, 
       "expected": %[5]s,
       "why": "Placeholder: what this case teaches",
       "sourceRefs": [%[1]s]
-    }
+    }%[6]s
   ],
   "sourceOnly": []
 }
-`, jsonValue(source), scenarioName, jsonValue(scenarioName), given, FormatExpected(expected, "      "))), nil
+`, jsonValue(source), scenarioName, jsonValue(scenarioName), given, FormatExpected(expected, "      "), extra.String())), nil
+}
+
+// observedExpected is every expected key an author can write, as the
+// host model observes it for given.
+func observedExpected(ctx context.Context, sc *scenario.Scenario, given string) ([]Suggestion, error) {
+	obs, err := sc.Run(ctx, []byte(given), scenario.Env{Trace: &scenario.Trace{}, Limits: Limits{}.For(sc)})
+	if err != nil {
+		return nil, err
+	}
+	var expected []Suggestion
+	for _, k := range sc.Expected.Keys() {
+		if v, ok := shape(sc, k, scenario.Normalize(obs.Values[k])); ok {
+			expected = append(expected, Suggestion{Key: k, Value: v})
+		}
+	}
+	return expected, nil
 }
