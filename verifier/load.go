@@ -32,9 +32,11 @@ type Desk struct {
 	Label         string
 	SchemaVersion int
 	SHA256        string
-	Sources       map[string]string
-	Cases         []*Case
-	Claims        []*Claim
+	// Hosts is the desk's hosts key: host family → release range.
+	Hosts   map[string]string
+	Sources map[string]string
+	Cases   []*Case
+	Claims  []*Claim
 
 	reg     *scenario.Registry
 	limits  Limits
@@ -82,11 +84,17 @@ type Case struct {
 	ExpectedRaw string
 	// Pointer is the case's JSON pointer in its file, e.g. /cases/3.
 	Pointer string
+	// Hosts is the case's own hosts key: host family → release range.
+	Hosts map[string]string
+	// Range is the release range that applies to the case (its own or
+	// the desk's); "" when neither names its host.
+	Range string
 
-	sc     *scenario.Scenario
-	fam    *scenario.Family
-	fields []scenario.Field // Expected as script returns it, made once at load
-	units  []int            // workUnits, read once at load
+	releases []scenario.Release // what Range selects, or the newest, resolved at load
+	sc       *scenario.Scenario
+	fam      *scenario.Family
+	fields   []scenario.Field // Expected as script returns it, made once at load
+	units    []int            // workUnits, read once at load
 }
 
 // script returns the expected block as the scenario contract hands it to
@@ -324,6 +332,9 @@ func Load(reg *scenario.Registry, path string, data []byte, limits Limits) (*Des
 	if ds := d.build(root); len(ds) > 0 {
 		return nil, d.finish(ds)
 	}
+	if ds := d.checkHosts(); len(ds) > 0 {
+		return nil, d.finish(ds)
+	}
 	return d, nil
 }
 
@@ -387,6 +398,8 @@ func (d *Desk) build(root gjson.Result) Diagnostics {
 			d.Title = v.Str
 		case "label":
 			d.Label = v.Str
+		case "hosts":
+			d.Hosts = readHosts(v)
 		case "schemaVersion":
 			whole("", "/", "schemaVersion", v)
 			d.SchemaVersion = int(v.Int())
@@ -465,6 +478,8 @@ func (d *Desk) readCase(c gjson.Result, i int, whole func(base, section, key str
 			cs.Why = v.Str
 		case "sourceRefs":
 			cs.SourceRefs = stringList(v)
+		case "hosts":
+			cs.Hosts = readHosts(v)
 		case "given":
 			cs.Given = v
 		case "expected":

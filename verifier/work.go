@@ -63,9 +63,9 @@ func workOf(cases []*Case, runs func(*Case) int) (int, string) {
 	by := map[string]int{}
 	total := 0
 	for _, c := range cases {
-		r := 1
+		r := c.groupRuns()
 		if runs != nil {
-			r = runs(c)
+			r *= runs(c)
 		}
 		total += c.Work() * r
 		for i, n := range c.workUnits() {

@@ -377,10 +377,14 @@ type selection struct {
 	// annotate, when set, also receives the diagnostics as GitHub
 	// workflow commands (-format github).
 	annotate io.Writer
+	// hosts pins host families to one release each (-host).
+	hosts *hostFlag
 }
 
 func selectionFlags(fs *flag.FlagSet, reg *scenario.Registry, runUsage string) selection {
-	return selection{reg: reg, run: fs.String("run", "", runUsage), limits: limitFlags(fs, reg)}
+	sel := selection{reg: reg, run: fs.String("run", "", runUsage), limits: limitFlags(fs, reg), hosts: &hostFlag{reg: reg}}
+	fs.Var(sel.hosts, "host", hostUsage)
+	return sel
 }
 
 // verifySuite reads the paths (or the bundled desks), validates, lints and
@@ -395,7 +399,7 @@ func (sel selection) verifySuite(paths []string, stderr io.Writer) (*verifier.Su
 	if code != exitPass {
 		return nil, code
 	}
-	suite, ds, err := verifier.Verify(context.Background(), inputs, verifier.Options{Registry: sel.reg, Run: re, Limits: *sel.limits, Runs: sel.runs})
+	suite, ds, err := verifier.Verify(context.Background(), inputs, verifier.Options{Registry: sel.reg, Run: re, Limits: *sel.limits, Runs: sel.runs, Hosts: sel.hosts.pins})
 	printDiagnostics(stderr, ds)
 	if sel.annotate != nil {
 		reports.GitHubDiagnostics(sel.annotate, ds)

@@ -138,7 +138,7 @@ func TestVerifyMutatedDeskFails(t *testing.T) {
 
 	code, out, _ := runCLI(t, "verify", "-out", filepath.Join(dir, "out"), path)
 	assert.Equal(t, 1, code)
-	assert.Contains(t, out, "FAIL boundary-desk/boundary-deny-one-call  Deny stops execution\n    prompts (exact): expected 2, observed 1\n")
+	assert.Contains(t, out, "FAIL boundary-desk/boundary-deny-one-call  Deny stops execution  [omp 18.3.4]\n    prompts (exact): expected 2, observed 1\n")
 	assert.Contains(t, out, "14 passed, 1 failed")
 	assert.Contains(t, out, "      [call 1] select \"Allow tool: seed_note\" [Approve, Deny] → \"Deny\"", "a failure shows its trace")
 }
@@ -239,7 +239,7 @@ func TestVerifyFolder(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "desks", "notes.txt"), []byte("not a desk"), 0o644))
 	code, out, errOut := runCLI(t, "verify", "-out", filepath.Join(dir, "out"), filepath.Join(dir, "desks"))
 	require.Equal(t, 0, code, errOut)
-	assert.Contains(t, out, "22 passed, 0 failed")
+	assert.Contains(t, out, "23 passed, 0 failed")
 }
 
 func TestFormatsAndRender(t *testing.T) {

@@ -43,7 +43,11 @@ func goObserve(t testing.TB, path string, data []byte, fault string) (map[string
 		}
 		qf = &q
 	}
-	results := verifier.Run(context.Background(), desk.Cases, qf)
+	// The harness drives 18.1.16: the model behaves as that release.
+	results := make([]verifier.Result, len(desk.Cases))
+	for i, c := range desk.Cases {
+		results[i] = verifier.RunCaseOn(context.Background(), c, "18.1.16", qf)
+	}
 	out := make(map[string]goCase, len(results))
 	ids := make([]string, 0, len(results))
 	for _, r := range results {

@@ -53,9 +53,6 @@ func ToolEraFor(version string) ToolEra {
 	return ToolEra{Bash: Bash18, Write: Write1834}
 }
 
-// DefaultToolEra is the era of the release the model follows (Release).
-var DefaultToolEra = ToolEraFor("18.1.16")
-
 // CriticalFamily is one of the bash tool's critical patterns.
 type CriticalFamily struct {
 	// Name is the model's short name for the family.

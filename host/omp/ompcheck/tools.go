@@ -15,11 +15,6 @@ import (
 // by the model from given.args and given.settings. The command or path is
 // data: it is classified and never run.
 
-// ToolEra selects the era of the real tools' declarations a wrapper case is
-// judged by. It is the era of the release the model follows unless a
-// caller (a test, a release-aware runner) sets another.
-var ToolEra = omp.DefaultToolEra
-
 // realTool reports whether a wrapper case calls the host's own bash or
 // write tool: that name and no approval of its own.
 func realTool(given gjson.Result) (string, bool) {

@@ -187,7 +187,7 @@ type wrapperGiven struct {
 	Settings     omp.BashSettings
 	Mode         string
 	AutoApprove  bool
-	UserPolicies map[string]any
+	UserPolicies any // any JSON value; nil when absent
 	UI           any // nil (absent), true, false or "rpc"
 	Choices      []*string
 	Repeat       int
@@ -218,7 +218,7 @@ func readWrapperGiven(given gjson.Result) wrapperGiven {
 		case "repeat":
 			g.Repeat = int(v.Int())
 		case "userPolicies":
-			g.UserPolicies, _ = v.Value().(map[string]any)
+			g.UserPolicies = v.Value()
 		case "revise":
 			g.Revise, _ = v.Value().(map[string]any)
 		case "choices":
@@ -259,6 +259,10 @@ func (g *wrapperGiven) args() any {
 }
 
 func runWrapper(ctx context.Context, givenJSON []byte, env scenario.Env) (scenario.Observation, error) {
+	rel, _, err := release(env, "wrapper")
+	if err != nil {
+		return scenario.Observation{}, err
+	}
 	faults := omp.Faults(env.Faults)
 	g := readWrapperGiven(gjson.ParseBytes(givenJSON))
 	if g.Tool == "" {
@@ -296,16 +300,17 @@ func runWrapper(ctx context.Context, givenJSON []byte, env scenario.Env) (scenar
 	runner.OnToolCall(toolCalls.Handler())
 	exec := &Executor{Trace: trace}
 	tool := omp.Tool{Name: g.Tool, Approval: g.Approval}
+	era := omp.ToolEraFor(rel.String())
 	var declared any
 	if !g.HasApproval {
-		if real, ok := omp.RealTool(g.Tool, ToolEra, g.Settings, faults); ok {
+		if real, ok := omp.RealTool(g.Tool, era, g.Settings, faults); ok {
 			tool = real
 			if real.Approval != nil {
 				// The first evaluation is the declaration the case observes;
 				// the trace names the rule that decided each one.
 				evaluated := false
 				tool.Approval = omp.ApprovalFunc(func(args any) (any, error) {
-					d, _ := omp.Declare(g.Tool, ToolEra, g.Settings, args, faults)
+					d, _ := omp.Declare(g.Tool, era, g.Settings, args, faults)
 					if !evaluated {
 						evaluated = true
 						declared = observedDeclaration(d.Raw)
@@ -318,7 +323,7 @@ func runWrapper(ctx context.Context, givenJSON []byte, env scenario.Env) (scenar
 	} else {
 		declared = observedDeclaration(g.Approval)
 	}
-	w := &omp.Wrapper{Tool: tool, Exec: exec, Runner: runner, Observe: noter(trace), Faults: faults}
+	w := &omp.Wrapper{Tool: tool, Exec: exec, Runner: runner, Observe: noter(trace), Faults: faults, Release: rel}
 
 	var lastErr error
 	outcomes := make([]callOutcome, 0, g.Repeat)
