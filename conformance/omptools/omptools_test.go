@@ -237,6 +237,13 @@ func TestGenerateCovers(t *testing.T) {
 	if len(a) < 3000 {
 		t.Fatalf("%d cases, want at least 3000", len(a))
 	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := fmt.Sprintf("%d,%03d calls", len(a)/1000, len(a)%1000); !strings.Contains(string(readme), n) {
+		t.Errorf("the README does not say the differential generates %s", n)
+	}
 	tools := map[string]int{}
 	compound := 0
 	for _, c := range a {
@@ -247,6 +254,22 @@ func TestGenerateCovers(t *testing.T) {
 	}
 	if tools["bash"] < 1500 || tools["write"] < 800 || compound < 200 {
 		t.Fatalf("too few of a kind: %v, %d compound", tools, compound)
+	}
+	// The generated calls reach every boundary between eras.
+	differ := map[string]int{}
+	for _, c := range roundTrip(a) {
+		if !reflect.DeepEqual(model("17.3.5", c), model("18.1.16", c)) {
+			differ[c.Tool+" 17.x/18.1.16"]++
+		}
+		if !reflect.DeepEqual(model("18.2.9", c), model("18.3.4", c)) {
+			differ[c.Tool+" 18.2.9/18.3.4"]++
+		}
+	}
+	// (17.x and 18.1.16 write alike on Linux: spec §1.)
+	for _, k := range []string{"bash 17.x/18.1.16", "write 18.2.9/18.3.4"} {
+		if differ[k] == 0 {
+			t.Errorf("no generated call tells %s apart", k)
+		}
 	}
 	fams := map[string]bool{}
 	for _, c := range criticalCommands {

@@ -444,6 +444,12 @@ func bashDeclaration(era int, s BashSettings, args any, faults Faults) ToolDecla
 	if found {
 		return ruleDecl(rule, seg)
 	}
+	for _, r := range e.rules {
+		if r.Approval == PolicyAllow && r.matchesWhole(command) {
+			return ToolDeclaration{Raw: string(TierExec), Why: fmt.Sprintf(
+				"bash.patterns[%d] {match %q, allow} matches the text, but the command has shell control, so no allow rule applies: exec", r.Index, r.Match)}
+		}
+	}
 	return ToolDeclaration{Raw: string(TierExec), Why: "no bash.patterns rule and no critical pattern: exec"}
 }
 
