@@ -287,3 +287,65 @@ func TestGenerateCovers(t *testing.T) {
 		}
 	}
 }
+
+// TestNothingRuns: under strace, tools.ts starts no process but bun itself
+// and opens no connection, and a canary command or path leaves no file,
+// while the release classifies them.
+func TestNothingRuns(t *testing.T) {
+	bun, list := eras(t)
+	strace, err := exec.LookPath("strace")
+	if err != nil {
+		t.Skip("skipping the process check: strace is not installed (Debian: apt-get install strace)")
+	}
+	dir := t.TempDir()
+	canary := filepath.Join(dir, "canary")
+	cases := []Case{
+		{ID: "rm", Tool: "bash", Args: map[string]any{"command": "touch " + canary + "-bash && rm -rf " + dir}},
+		{ID: "chain", Tool: "bash", Args: map[string]any{"command": "touch " + canary + "-chain && ls"},
+			Settings: map[string]any{"bash.allowCompoundCommands": true, "bash.patterns": []any{map[string]any{"match": "touch *", "approval": "allow"}}}},
+		{ID: "write", Tool: "write", Args: map[string]any{"path": canary + "-write", "content": "x"}},
+		{ID: "ssh", Tool: "write", Args: map[string]any{"path": "ssh://127.0.0.1:9/x", "content": "x"}},
+	}
+	var in bytes.Buffer
+	for _, c := range cases {
+		b, _ := json.Marshal(c)
+		in.Write(append(b, '\n'))
+	}
+	e := list[len(list)-1]
+	trace := filepath.Join(dir, "trace")
+	script, _ := filepath.Abs("tools.ts")
+	home := t.TempDir()
+	cmd := exec.Command(strace, "-f", "-qq", "-e", "trace=execve,execveat,connect", "-o", trace, bun, "--no-install", script, e.dir)
+	cmd.Dir = filepath.Dir(script)
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "PI_CODING_AGENT_DIR=" + filepath.Join(home, "agent"), "NO_COLOR=1", "SHELL=/bin/bash"}
+	cmd.Stdin = &in
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("tools.ts under strace: %v", err)
+	}
+	if n := strings.Count(string(out), "\n"); n != len(cases) {
+		t.Fatalf("%d answers for %d calls:\n%s", n, len(cases), out)
+	}
+	log, err := os.ReadFile(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	execs := 0
+	for _, line := range strings.Split(string(log), "\n") {
+		switch {
+		case strings.Contains(line, "execve(") || strings.Contains(line, "execveat("):
+			execs++
+		case strings.Contains(line, "connect("):
+			t.Errorf("tools.ts opened a connection: %s", line)
+		}
+	}
+	if execs != 1 {
+		t.Errorf("tools.ts started %d programs, want only bun itself:\n%s", execs, log)
+	}
+	for _, suffix := range []string{"-bash", "-chain", "-write"} {
+		if _, err := os.Stat(canary + suffix); err == nil {
+			t.Errorf("%s exists: something ran or wrote", canary+suffix)
+		}
+	}
+	t.Logf("%s: %d calls classified under strace; 1 execve (bun), 0 connect, no canary file", e.version, len(cases))
+}
