@@ -58,5 +58,8 @@ for v in "${versions[@]}"; do
   cp "$src/package.json" "$src/package-lock.json" "$dst/"
   rm -rf "$dst/absent" && cp -r "$here/absent" "$dst/absent"
   (cd "$dst" && npm ci --ignore-scripts --omit=optional --no-audit --no-fund --loglevel=error)
+  # A release that runs on the nearest published dependencies adapts its
+  # install here (our own script, never a package's).
+  if [ -f "$src/after-install.sh" ]; then (cd "$dst" && bash "$src/after-install.sh"); fi
   echo "install.sh: installed pi-coding-agent $v in $dst in $(( $(date +%s) - start ))s ($(du -sh "$dst/node_modules" | cut -f1))"
 done
