@@ -29,9 +29,12 @@ type era struct {
 	version string
 	// dir holds node_modules with the release.
 	dir string
+	// stubbed: the release runs on the nearest published dependencies,
+	// with the modules and exports they lack replaced (absent-exports.ts).
+	stubbed bool
 }
 
-const installHint = "install them with conformance/omp/install.sh (18.1.16 and bun) and conformance/omptools/install.sh (17.3.5, 18.2.9); both need npm and the npm registry"
+const installHint = "install them with conformance/omp/install.sh (18.1.16 and bun) and conformance/omptools/install.sh (17.3.5, 18.2.9, 18.3.4); both need npm and the npm registry"
 
 func cacheDir() string {
 	if d := os.Getenv("DESKCHECK_OMP_RELEASES"); d != "" {
@@ -53,7 +56,9 @@ func eras(t *testing.T) (bun string, list []era) {
 	}
 	// 18.2.9 runs on the nearest published dependencies (spec §1; see
 	// releases/18.2.9/): its results are obtained that way.
-	list = []era{{"17.3.5", filepath.Join(cacheDir(), "17.3.5")}, {"18.1.16", base}, {"18.2.9", filepath.Join(cacheDir(), "18.2.9")}}
+	// 18.3.4 also needs the modules and exports those lack replaced.
+	list = []era{{"17.3.5", filepath.Join(cacheDir(), "17.3.5"), false}, {"18.1.16", base, false},
+		{"18.2.9", filepath.Join(cacheDir(), "18.2.9"), false}, {"18.3.4", filepath.Join(cacheDir(), "18.3.4"), true}}
 	var missing []string
 	if _, err := os.Stat(bun); err != nil {
 		missing = append(missing, "bun is not installed at "+bun)
@@ -81,6 +86,8 @@ type answer struct {
 	Declared any      `json:"declared"`
 	Details  []string `json:"details"`
 	Error    string   `json:"error"`
+	// Absent lists the stand-ins for missing dependencies the call touched.
+	Absent []string `json:"absent"`
 }
 
 // runRelease feeds the cases to the release's real tools, over a pipe: the
@@ -99,7 +106,11 @@ func runRelease(t *testing.T, bun string, e era, cases []Case) map[string]answer
 	defer cancel()
 	home := t.TempDir()
 	script, _ := filepath.Abs("tools.ts")
-	cmd := exec.CommandContext(ctx, bun, "--no-install", script, e.dir)
+	argv := []string{"--no-install"}
+	if e.stubbed {
+		argv = append(argv, "--preload", "./absent-exports.ts")
+	}
+	cmd := exec.CommandContext(ctx, bun, append(argv, script, e.dir)...)
 	cmd.Dir = filepath.Dir(script)
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "XDG_CACHE_HOME=" + home, "PI_CODING_AGENT_DIR=" + filepath.Join(home, "agent"),
 		"BUN_RUNTIME_TRANSPILER_CACHE_PATH=0", "NO_COLOR=1", "SHELL=/bin/bash"}
@@ -177,6 +188,9 @@ func TestToolsDifferential(t *testing.T) {
 					t.Fatalf("tools.ts printed nothing for %s", c.ID)
 				}
 				m := model(e.version, c)
+				if len(r.Absent) > 0 {
+					t.Errorf("%s on %s touched a missing dependency's stand-in: %v", c.ID, e.version, r.Absent)
+				}
 				if r.Error != "" || !reflect.DeepEqual(r.Declared, m.Declared) || !reflect.DeepEqual(r.Details, m.Details) {
 					bad++
 					if bad <= 20 {
@@ -313,7 +327,12 @@ func TestNothingRuns(t *testing.T) {
 		b, _ := json.Marshal(c)
 		in.Write(append(b, '\n'))
 	}
-	e := list[len(list)-1]
+	var e era
+	for _, x := range list {
+		if x.version == "18.1.16" {
+			e = x
+		}
+	}
 	trace := filepath.Join(dir, "trace")
 	script, _ := filepath.Abs("tools.ts")
 	home := t.TempDir()

@@ -1,6 +1,8 @@
 // deskcheck's differential for the OMP tools' own approval declarations.
 //
 // Usage: bun tools.ts RELEASE_DIR < cases.jsonl
+//        bun --preload ./absent-exports.ts tools.ts RELEASE_DIR < cases.jsonl
+//          (a release on the nearest published dependencies: 18.3.4)
 //
 // RELEASE_DIR holds an installed release (node_modules/@oh-my-pi/...). Each
 // input line is {"id", "tool": "bash"|"write", "args": {...}, "settings":
@@ -38,6 +40,10 @@ interface Case {
 	args: Record<string, Json>;
 	settings?: Record<string, Json>;
 }
+
+// With absent-exports.ts preloaded (a release on the nearest published
+// dependencies), the stand-ins a case touched are reported with its answer.
+const touched = ((globalThis as Record<string, unknown>).__deskcheckAbsentTouched ?? []) as string[];
 
 const executed: string[] = [];
 /** The recorder that stands in for a tool's execute: it records and refuses. */
@@ -103,12 +109,16 @@ if (executed.length > 0) {
 
 function answer(line: string) {
 	const c = JSON.parse(line) as Case;
+	const before = touched.length;
+	let a: Record<string, unknown>;
 	try {
 		const tool = toolsFor(c.settings)[c.tool];
 		const declared = tool.approval(c.args);
 		const details = tool.formatApprovalDetails(c.args);
-		out.push(`${JSON.stringify({ id: c.id, declared, details })}\n`);
+		a = { id: c.id, declared, details };
 	} catch (err) {
-		out.push(`${JSON.stringify({ id: c.id, error: err instanceof Error ? err.message : String(err) })}\n`);
+		a = { id: c.id, error: err instanceof Error ? err.message : String(err) };
 	}
+	if (touched.length > before) a.absent = touched.slice(before);
+	out.push(`${JSON.stringify(a)}\n`);
 }

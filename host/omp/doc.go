@@ -22,7 +22,8 @@
 //     (bashtool.go, with the text scanners of shell.go), and write's
 //     hashline headers, xd:// devices, ssh:// and internal URL schemes
 //     (writetool.go). conformance/omptools holds them to the real tools of
-//     17.3.5 and 18.1.16.
+//     17.3.5, 18.1.16, 18.2.9 and 18.3.4 (the last two on the nearest
+//     published dependencies).
 //
 // Releases: the model follows every published release of the npm package
 // @oh-my-pi/pi-coding-agent, 13.19.0, 14.9.9, 17.2.15, 17.3.5, 18.1.16,

@@ -7,10 +7,9 @@ import (
 )
 
 // TestWriteDeclarationEras pins the write tool's declaration per era on the
-// targets whose meaning changes between releases. The 17.x and 18.1.16
-// rows are also held to the installed releases' real tools by
-// conformance/omptools; 18.3.4 cannot be installed as published, so its
-// rows follow its source: src/tools/write.ts (approval calls
+// targets whose meaning changes between releases. conformance/omptools also
+// holds every era to the releases' real tools (18.3.4 on the nearest
+// published dependencies); the 18.3.4 rows follow its source: src/tools/write.ts (approval calls
 // InternalUrlRouter.writeTier on the unwrapped path),
 // src/internal-urls/router.ts (normalize, #registered, writeTier: a
 // registered scheme without spec.write is denied as read-only), the
