@@ -154,7 +154,7 @@ func CheckJSON(data []byte) error {
 	if err := scanEvidence(data); err != nil {
 		return err
 	}
-	problems, err := reportSchema.Validate(data)
+	problems, err := validateEvidence(data)
 	if err != nil {
 		return err
 	}

@@ -166,7 +166,15 @@ type Limit struct {
 	// Count: the limit bounds the number of elements of the array at
 	// Pointer. Otherwise the value at Pointer must be a whole number
 	// no larger than the limit.
-	Count   bool
+	Count bool
+	// Measure, when set, makes this a limit on what the case copies: it
+	// returns, from the given block alone (nothing runs), the bytes of
+	// case data the run will copy into observations, the trace and the
+	// reports — the records of every read, the arguments of every call.
+	// Pointer then only says where a diagnostic points. A measured limit
+	// is not scripted work: the engine adds its values up per file and
+	// per run against a limit of its own on copied bytes.
+	Measure func(given []byte) int
 	Default int
 	Help    string
 }

@@ -95,6 +95,7 @@ type Case struct {
 	fam      *scenario.Family
 	fields   []scenario.Field // Expected as script returns it, made once at load
 	units    []int            // workUnits, read once at load
+	copies   []int            // per limit, the bytes a measured limit counts (nil: none)
 }
 
 // script returns the expected block as the scenario contract hands it to
@@ -491,6 +492,13 @@ func (d *Desk) readCase(c gjson.Result, i int, whole func(base, section, key str
 	cs.sc, cs.fam = sc, fam
 	cs.units = make([]int, len(sc.Limits))
 	for j, l := range sc.Limits {
+		if l.Measure != nil {
+			if cs.copies == nil {
+				cs.copies = make([]int, len(sc.Limits))
+			}
+			cs.copies[j] = l.Measure([]byte(cs.Given.Raw))
+			continue
+		}
 		v := cs.Given.Get(gjsonPath(l.Pointer[len("/given/"):]))
 		if !l.Count {
 			whole(cs.Pointer, "/given/", l.Pointer[len("/given/"):], v)

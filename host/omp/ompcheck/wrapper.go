@@ -38,6 +38,7 @@ var Wrapper = &scenario.Scenario{
 	Limits: []scenario.Limit{
 		{Name: "repeat", Pointer: "/given/repeat", Default: 1000, Help: "largest given.repeat of a wrapper case"},
 		{Name: "choices", Pointer: "/given/choices", Count: true, Default: 1000, Help: "most scripted choices in one wrapper case"},
+		{Name: limitCopyBytes, Pointer: "/given", Measure: copyBytes, Default: 4 << 20, Help: "the given block but its choices, times repeat, and the choices once"},
 	},
 	Lint:   lintWrapper,
 	Script: wrapperScript,
