@@ -1,6 +1,8 @@
 package reports
 
 import (
+	"github.com/deskcheck/deskcheck/internal/jsonx"
+
 	"encoding/json"
 	"fmt"
 	"io"
@@ -163,14 +165,10 @@ func observeBlock(c Case) ([]observedKey, []string) {
 	return block, diff
 }
 
-// rawJSON encodes v as compact JSON, without HTML escaping.
-func rawJSON(v any) json.RawMessage {
-	b, err := marshal(v, "")
-	if err != nil {
-		return json.RawMessage("null")
-	}
-	return b
-}
+// rawJSON encodes v as compact JSON, without HTML escaping, as
+// report.json holds it: a host's unpaired surrogate as its escape, an
+// exact integer with all its digits.
+func rawJSON(v any) json.RawMessage { return jsonx.Append(nil, v) }
 
 // formatBlock renders keys as a JSON object, one key per line.
 func formatBlock(keys []observedKey) string {

@@ -43,6 +43,10 @@ type Host struct {
 	// names a range of them; a case is judged on every release its range
 	// selects (the newest when it names none).
 	Releases []Release
+	// Values is the language whose values the host reads: the engine
+	// decodes the case's expected values as the host decodes the same
+	// text, and compares them in that domain.
+	Values Values
 }
 
 // Fault is a deliberate boundary bug of a host model.
@@ -183,6 +187,10 @@ type Limit struct {
 type Observable struct {
 	Key      string
 	Comparer Comparer
+	// Count: the key is a count, which an author writes as a whole
+	// number (digits only, at most 15); the reader refuses any other
+	// number there. Other keys take any JSON value their schema allows.
+	Count bool
 }
 
 // Observables is an ordered list of observable keys.
@@ -196,6 +204,16 @@ func (o Observables) Comparer(key string) (Comparer, bool) {
 		}
 	}
 	return nil, false
+}
+
+// IsCount reports whether key is declared a count.
+func (o Observables) IsCount(key string) bool {
+	for _, x := range o {
+		if x.Key == key {
+			return x.Count
+		}
+	}
+	return false
 }
 
 // Keys returns the keys in order.

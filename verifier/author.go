@@ -1,12 +1,12 @@
 package verifier
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
 
+	"github.com/deskcheck/deskcheck/internal/jsonx"
 	"github.com/deskcheck/deskcheck/scenario"
 )
 
@@ -69,15 +69,11 @@ func FormatExpected(s []Suggestion, indent string) string {
 	return b.String()
 }
 
-func jsonValue(v any) string {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return "null"
-	}
-	return strings.TrimSuffix(buf.String(), "\n")
-}
+// jsonValue writes v as compact JSON, as json.Encoder does without HTML
+// escaping, but keeping what a host's value holds and encoding/json would
+// lose: an unpaired surrogate as its escape, an exact integer as its
+// digits.
+func jsonValue(v any) string { return string(jsonx.Append(nil, v)) }
 
 // NewDesk returns a complete desk holding one case of the scenario, every
 // given and expected key present. The expected block is what the host

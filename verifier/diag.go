@@ -1,6 +1,10 @@
 package verifier
 
 import (
+	"unicode/utf8"
+
+	"github.com/deskcheck/deskcheck/internal/jsontext"
+
 	"fmt"
 	"sort"
 	"strconv"
@@ -75,9 +79,10 @@ func (d Diagnostic) String() string {
 }
 
 // inert writes the C0 and C1 controls, DEL, the line and paragraph
-// separators and the bidirectional controls of s as \u escapes.
+// separators and the bidirectional controls of s as \u escapes, and a
+// host's unpaired surrogate (a key of a case may hold one) as its escape.
 func inert(s string) string {
-	clean := true
+	clean := !jsontext.HasSurrogate(s)
 	for _, r := range s {
 		if isControl(r) {
 			clean = false
@@ -88,7 +93,14 @@ func inert(s string) string {
 		return s
 	}
 	var b strings.Builder
-	for _, r := range s {
+	for i := 0; i < len(s); {
+		if u, ok := jsontext.SurrogateAt(s, i); ok {
+			fmt.Fprintf(&b, "\\u%04x", u)
+			i += 3
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
 		if isControl(r) {
 			fmt.Fprintf(&b, "\\u%04x", r)
 			continue

@@ -157,7 +157,7 @@ type BashRule struct {
 	// Match is the entry's match, normalised.
 	Match    string
 	Approval Policy
-	re       *regexp.Regexp
+	parts    []string // Match split at each *
 }
 
 // BashRules reads the bash.patterns setting as the host does: anything but
@@ -184,25 +184,15 @@ func BashRules(v any) []BashRule {
 		if match == "" || approval == "" {
 			continue
 		}
-		rules = append(rules, BashRule{Index: i, Match: match, Approval: approval, re: globRegexp(match)})
+		rules = append(rules, BashRule{Index: i, Match: match, Approval: approval, parts: strings.Split(match, "*")})
 	}
 	return rules
-}
-
-// globRegexp anchors a pattern whose `*` matches any run of characters
-// other than line terminators; everything else is literal.
-func globRegexp(pattern string) *regexp.Regexp {
-	parts := strings.Split(pattern, "*")
-	for i, p := range parts {
-		parts[i] = regexp.QuoteMeta(p)
-	}
-	return regexp.MustCompile(`^` + strings.Join(parts, jsDot+`*`) + `$`)
 }
 
 // matchesWhole: the rule's glob matches the whole normalised command.
 func (r BashRule) matchesWhole(command string) bool {
 	n := normalizeBashPattern(command)
-	return n != "" && r.re.MatchString(n)
+	return n != "" && globMatch(r.parts, n)
 }
 
 // matchesSegment: the rule's glob matches the whole normalised command or
@@ -213,11 +203,11 @@ func (r BashRule) matchesSegment(command string) (bool, string) {
 	if n == "" {
 		return false, ""
 	}
-	if r.re.MatchString(n) {
+	if globMatch(r.parts, n) {
 		return true, ""
 	}
 	for _, s := range BashSegments(command) {
-		if r.re.MatchString(s) {
+		if globMatch(r.parts, s) {
 			return true, s
 		}
 	}

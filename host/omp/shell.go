@@ -23,22 +23,61 @@ const jsDot = `[^\n\r\x{2028}\x{2029}]`
 // normalizeBashPattern trims text as ECMAScript trims and turns every run
 // of ECMAScript whitespace into one space: how the host compares commands
 // with pattern rules, and how it stores a rule's match.
+// Bytes that do not decode (a lone surrogate in its WTF-8 form) are kept
+// as they are.
 func normalizeBashPattern(s string) string {
 	s = JSTrim(s)
 	var b strings.Builder
 	space := false
-	for _, r := range s {
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
 		if isJSSpace(r) {
 			space = true
+			i += n
 			continue
 		}
 		if space {
 			b.WriteByte(' ')
 			space = false
 		}
-		b.WriteRune(r)
+		b.WriteString(s[i : i+n])
+		i += n
 	}
 	return b.String()
+}
+
+// lineTerminator reports whether s holds a character JavaScript's `.`
+// does not match: LF, CR, U+2028 or U+2029.
+func lineTerminator(s string) bool {
+	return strings.ContainsAny(s, "\n\r\u2028\u2029")
+}
+
+// globMatch matches text against a normalised pattern whose `*` stands for
+// any run of characters other than line terminators (the host's `.*`) and
+// whose other characters are literal, anchored at both ends. A normalised
+// pattern holds no line terminator (they are whitespace), so a text that
+// holds one never matches. It compares bytes, so text that is not well
+// formed compares as written.
+func globMatch(parts []string, text string) bool {
+	if lineTerminator(text) {
+		return false
+	}
+	if len(parts) == 1 {
+		return text == parts[0]
+	}
+	first, last := parts[0], parts[len(parts)-1]
+	if len(text) < len(first)+len(last) || !strings.HasPrefix(text, first) || !strings.HasSuffix(text, last) {
+		return false
+	}
+	mid := text[len(first) : len(text)-len(last)]
+	for _, p := range parts[1 : len(parts)-1] {
+		i := strings.Index(mid, p)
+		if i < 0 {
+			return false
+		}
+		mid = mid[i+len(p):]
+	}
+	return true
 }
 
 // bashShellControl is the set of characters the host treats as shell

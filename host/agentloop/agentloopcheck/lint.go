@@ -1,6 +1,8 @@
 package agentloopcheck
 
 import (
+	"github.com/deskcheck/deskcheck/internal/jsontext"
+
 	"fmt"
 	"strings"
 
@@ -89,7 +91,7 @@ func lintScript(g given, warn func(ptr, format string, args ...any)) {
 		}
 		if _, _, known := toolArgument(*e.Tool); !known {
 			if near := nearTool(*e.Tool); near != "" {
-				warn(ptr+"/tool", "tool %q is not %q: the runner refuses it as an unknown tool (names are compared exactly)", *e.Tool, near)
+				warn(ptr+"/tool", "tool %s is not %q: the runner refuses it as an unknown tool (names are compared exactly)", jsontext.Quote(*e.Tool), near)
 			}
 		}
 	}
@@ -126,7 +128,7 @@ func lintRows(g given, rows gjson.Result, warn func(ptr, format string, args ...
 		case !e.isFinal() && result == agentloop.ResultAnswer:
 			warn(ptr+"/2", "script entry %d is a tool request, so its row is executed or blocked, not answer", j)
 		case !e.isFinal() && tool != *e.Tool:
-			warn(ptr+"/1", "row %d names tool %q but script entry %d requests %q", j+1, tool, j, *e.Tool)
+			warn(ptr+"/1", "row %d names tool %q but script entry %d requests %s", j+1, tool, j, jsontext.Quote(*e.Tool))
 		}
 		j++
 		return true

@@ -36,12 +36,12 @@ var Household = &scenario.Scenario{
 	Unit:        "decision",
 	Schema:      householdSchema,
 	Expected: scenario.Observables{
-		{Key: "outcome", Comparer: scenario.Exact}, {Key: "effects", Comparer: scenario.Exact},
-		{Key: "attempts", Comparer: scenario.Exact}, {Key: "denied", Comparer: scenario.Exact},
-		{Key: "invalid", Comparer: scenario.Exact}, {Key: "toolCalls", Comparer: scenario.JSONEqual},
+		{Key: "outcome", Comparer: scenario.Exact}, {Key: "effects", Comparer: scenario.Exact, Count: true},
+		{Key: "attempts", Comparer: scenario.Exact, Count: true}, {Key: "denied", Comparer: scenario.Exact, Count: true},
+		{Key: "invalid", Comparer: scenario.Exact, Count: true}, {Key: "toolCalls", Comparer: scenario.JSONEqual},
 		{Key: "statuses", Comparer: scenario.JSONEqual}, {Key: "observations", Comparer: scenario.JSONEqual},
 		{Key: "result", Comparer: scenario.JSONEqual}, {Key: "policyCode", Comparer: scenario.Exact},
-		{Key: "modelCalls", Comparer: scenario.Exact}, {Key: "decisions", Comparer: scenario.Exact},
+		{Key: "modelCalls", Comparer: scenario.Exact, Count: true}, {Key: "decisions", Comparer: scenario.Exact, Count: true},
 		{Key: "claimsVerified", Comparer: scenario.Exact}, {Key: "diagnostics", Comparer: scenario.JSONEqual},
 		{Key: "resultExcludes", Comparer: scenario.Absent},
 	},
@@ -114,7 +114,7 @@ func readGivenGJSON(givenJSON []byte) (household.Config, givenKeys) {
 	var decisions []household.Decision
 	each(given.Get("decisions"), func(_, d gjson.Result) bool {
 		if d.Type == gjson.String {
-			decisions = append(decisions, household.Decision{Text: d.Str})
+			decisions = append(decisions, household.Decision{Text: pyString(d)})
 		} else {
 			// The raw text keeps every number literal as written
 			// (48000000.0 is not 48000000 to the snapshot check).
@@ -171,8 +171,9 @@ func readGivenFast(givenJSON []byte) (cfg household.Config, keys givenKeys, ok b
 		toolSeconds, deadlineSeconds float64
 		maxDecisions                 int
 	)
-	// str is gjson's Str of a valid string token: the bytes between the
-	// quotes as written (gjson checks no UTF-8), escapes decoded.
+	// str is a valid string token as json.loads reads it (see pyString):
+	// the bytes between the quotes as written, escapes decoded, an
+	// unpaired surrogate kept.
 	str := func(tok []byte) (string, bool) {
 		if len(tok) == 0 || tok[0] != '"' {
 			return "", false
@@ -281,10 +282,20 @@ func readGivenFast(givenJSON []byte) (cfg household.Config, keys givenKeys, ok b
 func strs(v gjson.Result) []string {
 	out := []string{}
 	each(v, func(_, s gjson.Result) bool {
-		out = append(out, s.Str)
+		out = append(out, pyString(s))
 		return true
 	})
 	return out
+}
+
+// pyString is a string of the block as the runtime's json.loads reads it:
+// an unpaired surrogate escape kept (in WTF-8 form), never U+FFFD, and the
+// escape after it never lost, as gjson's own decoding would lose it.
+func pyString(v gjson.Result) string {
+	if s, ok := jsontext.HostString([]byte(v.Raw)); ok {
+		return s
+	}
+	return v.Str
 }
 
 func numbers(v gjson.Result) []float64 {

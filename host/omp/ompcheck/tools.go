@@ -29,7 +29,7 @@ func realTool(given gjson.Result) (string, bool) {
 func readBashSettings(v gjson.Result) omp.BashSettings {
 	var s omp.BashSettings
 	if p := v.Get(`bash\.patterns`); p.Exists() {
-		s.Patterns = p.Value()
+		s.Patterns = jsValue(p)
 	}
 	s.AllowCompound = v.Get(`bash\.allowCompoundCommands`).Bool()
 	return s

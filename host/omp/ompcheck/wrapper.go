@@ -9,6 +9,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/deskcheck/deskcheck/host/omp"
+	"github.com/deskcheck/deskcheck/internal/jsontext"
 	"github.com/deskcheck/deskcheck/scenario"
 )
 
@@ -28,11 +29,11 @@ var Wrapper = &scenario.Scenario{
 	Unit:        "call",
 	Schema:      wrapperSchema,
 	Expected: scenario.Observables{
-		{Key: "outcome", Comparer: scenario.Exact}, {Key: "effects", Comparer: scenario.Exact},
-		{Key: "prompts", Comparer: scenario.Exact}, {Key: "toolCalls", Comparer: scenario.Exact},
-		{Key: "successfulCalls", Comparer: scenario.Exact}, {Key: "input", Comparer: scenario.JSONEqual},
+		{Key: "outcome", Comparer: scenario.Exact}, {Key: "effects", Comparer: scenario.Exact, Count: true},
+		{Key: "prompts", Comparer: scenario.Exact, Count: true}, {Key: "toolCalls", Comparer: scenario.Exact, Count: true},
+		{Key: "successfulCalls", Comparer: scenario.Exact, Count: true}, {Key: "input", Comparer: scenario.JSONEqual},
 		{Key: "errorIncludes", Comparer: scenario.Substring}, {Key: "promptIncludes", Comparer: scenario.AnySubstring},
-		{Key: "rpcRequests", Comparer: scenario.Exact}, {Key: "providerSafetyApproved", Comparer: scenario.Exact},
+		{Key: "rpcRequests", Comparer: scenario.Exact, Count: true}, {Key: "providerSafetyApproved", Comparer: scenario.Exact},
 		{Key: "declared", Comparer: Declared},
 	},
 	Limits: []scenario.Limit{
@@ -139,23 +140,23 @@ func lintWrapper(givenJSON []byte, expected []scenario.Field, _ map[string]int) 
 		}
 		return ""
 	}
-	if m := gjson.GetBytes(givenJSON, "mode"); m.Type == gjson.String && !known(m.Str, omp.ModeAlwaysAsk, omp.ModeWrite, omp.ModeYolo) {
+	if m := gjson.GetBytes(givenJSON, "mode"); m.Type == gjson.String && !known(jsString(m), omp.ModeAlwaysAsk, omp.ModeWrite, omp.ModeYolo) {
 		out = append(out, scenario.Problem{Pointer: "/given/mode", Warning: true, Message: fmt.Sprintf(
-			"mode %q is not one the host knows (always-ask, write, yolo, matched exactly): it accepts it as a mode that auto-approves no tier, so every call that no policy decides asks for approval%s",
-			m.Str, closest(m.Str, omp.ModeAlwaysAsk, omp.ModeWrite, omp.ModeYolo))})
+			"mode %s is not one the host knows (always-ask, write, yolo, matched exactly): it accepts it as a mode that auto-approves no tier, so every call that no policy decides asks for approval%s",
+			jsontext.Quote(jsString(m)), closest(jsString(m), omp.ModeAlwaysAsk, omp.ModeWrite, omp.ModeYolo))})
 	}
 	tiers := []string{string(omp.TierRead), string(omp.TierWrite), string(omp.TierExec)}
 	tierWarning := func(ptr, v string) {
 		out = append(out, scenario.Problem{Pointer: ptr, Warning: true, Message: fmt.Sprintf(
-			"tier %q is not one the host knows (read, write, exec, matched exactly): it treats the tool as exec, the highest tier%s",
-			v, closest(v, tiers...))})
+			"tier %s is not one the host knows (read, write, exec, matched exactly): it treats the tool as exec, the highest tier%s",
+			jsontext.Quote(v), closest(v, tiers...))})
 	}
 	switch a := gjson.GetBytes(givenJSON, "approval"); {
-	case a.Type == gjson.String && !known(a.Str, tiers...):
-		tierWarning("/given/approval", a.Str)
+	case a.Type == gjson.String && !known(jsString(a), tiers...):
+		tierWarning("/given/approval", jsString(a))
 	case a.IsObject():
-		if t := a.Get("tier"); t.Type == gjson.String && !known(t.Str, tiers...) {
-			tierWarning("/given/approval/tier", t.Str)
+		if t := a.Get("tier"); t.Type == gjson.String && !known(jsString(t), tiers...) {
+			tierWarning("/given/approval/tier", jsString(t))
 		}
 	}
 	calls := int64(1)
@@ -202,30 +203,30 @@ func readWrapperGiven(given gjson.Result) wrapperGiven {
 	given.ForEach(func(k, v gjson.Result) bool {
 		switch k.Str {
 		case "tool":
-			g.Tool = v.Str
+			g.Tool = jsString(v)
 		case "approval":
-			g.Approval = v.Value()
+			g.Approval = jsValue(v)
 			g.HasApproval = true
 		case "settings":
 			g.Settings = readBashSettings(v)
 		case "args":
 			g.Args = v
 		case "mode":
-			g.Mode = v.Str
+			g.Mode = jsString(v)
 		case "autoApprove":
 			g.AutoApprove = v.Bool()
 		case "ui":
-			g.UI = v.Value()
+			g.UI = jsValue(v)
 		case "repeat":
 			g.Repeat = int(v.Int())
 		case "userPolicies":
-			g.UserPolicies = v.Value()
+			g.UserPolicies = jsValue(v)
 		case "revise":
-			g.Revise, _ = v.Value().(map[string]any)
+			g.Revise, _ = jsValue(v).(map[string]any)
 		case "choices":
 			v.ForEach(func(_, c gjson.Result) bool {
 				if c.Type == gjson.String {
-					s := c.Str
+					s := jsString(c)
 					g.Choices = append(g.Choices, &s)
 				} else {
 					g.Choices = append(g.Choices, nil)
@@ -256,7 +257,7 @@ func (g *wrapperGiven) args() any {
 	if !g.Args.Exists() {
 		return map[string]any{}
 	}
-	return g.Args.Value()
+	return jsValue(g.Args)
 }
 
 func runWrapper(ctx context.Context, givenJSON []byte, env scenario.Env) (scenario.Observation, error) {
