@@ -104,3 +104,13 @@ func TestToolsDeskAsDocumented(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(readme), fmt.Sprintf("`cases/omp-tools-desk.json` (%d cases", n))
 }
+
+// TestLoneSurrogatesInRules: a lone surrogate in a rule and in the command
+// compares as the host compares it (the same code unit), and never breaks
+// the matcher.
+func TestLoneSurrogatesInRules(t *testing.T) {
+	given := `{"tool":"bash","args":{"command":"echo \ud800x"},"settings":{"bash.patterns":[{"match":"echo \udc00*","approval":"deny"},{"match":"echo \ud800*","approval":"allow"}]},"mode":"always-ask","ui":false}`
+	obs := runGiven(t, given, "")
+	assert.Equal(t, map[string]any{"tier": "write", "policy": "allow"}, obs["declared"], "the other surrogate's rule does not match; this one does")
+	assert.Equal(t, 1, obs["effects"])
+}
