@@ -88,7 +88,7 @@ func (GitHub) Write(w io.Writer, r *Report) error {
 	}
 	if s := r.Strength; s != nil {
 		for _, f := range s.Results {
-			if !f.Caught {
+			if !f.Caught && f.NotAddressed == "" {
 				ghCommand(p, "error", [][2]string{{"title", "fault " + f.Fault + " missed"}}, "no case fails when "+f.Bug+"\nto catch it: "+f.Hint)
 			}
 		}
@@ -103,16 +103,25 @@ func (GitHub) Write(w io.Writer, r *Report) error {
 func GitHubDiagnostics(w io.Writer, ds verifier.Diagnostics) error {
 	p := &printer{w: w}
 	for _, d := range ds {
-		name := "error"
-		if d.Severity == verifier.Warning {
+		name, title := "error", "deskcheck "+string(d.Severity)
+		switch {
+		case d.Acknowledged != "":
+			name, title = "notice", "deskcheck acknowledged"
+		case d.Severity == verifier.Warning:
 			name = "warning"
+		}
+		if d.Name != "" {
+			title += " " + d.Name
 		}
 		props := [][2]string{{"file", d.File}}
 		if d.Line > 0 {
 			props = append(props, [2]string{"line", strconv.Itoa(d.Line)}, [2]string{"col", strconv.Itoa(max(d.Col, 1))})
 		}
-		props = append(props, [2]string{"title", "deskcheck " + string(d.Severity)})
+		props = append(props, [2]string{"title", title})
 		msg := d.Summary
+		if d.Acknowledged != "" {
+			msg += " — acknowledged: " + d.Acknowledged
+		}
 		if d.Pointer != "" {
 			msg += " (" + d.Pointer + ")"
 		}

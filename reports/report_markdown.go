@@ -151,7 +151,7 @@ func writeDesksMarkdown(p *printer, r *Report) {
 
 // writeStrengthMarkdown prints the fault table, missed faults first.
 func writeStrengthMarkdown(p *printer, s *Strength) {
-	p.printf("### Suite strength: %d of %d faults caught\n\n", s.Caught, s.Faults)
+	p.printf("### Suite strength: %s\n\n", s.Tally())
 	p.printf("<table>\n<tr><th>fault</th><th>result</th><th>caught by, or what a case needs to catch it</th></tr>\n")
 	for i, f := range missedFirst(s.Results) {
 		if i == mdFaults {
@@ -169,7 +169,9 @@ func writeStrengthMarkdown(p *printer, s *Strength) {
 			for j, id := range by {
 				names[j] = mdCell(id)
 			}
-			p.printf("<tr><td>%s</td><td>caught</td><td>%s%s</td></tr>\n", mdCell(f.Fault), strings.Join(names, ", "), more)
+			p.printf("<tr><td>%s</td><td>caught</td><td>%s%s%s</td></tr>\n", mdCell(f.Fault), strings.Join(names, ", "), more, mdExposed(f))
+		} else if f.NotAddressed != "" {
+			p.printf("<tr><td>%s</td><td>not addressed</td><td>%s</td></tr>\n", mdCell(f.Fault), mdValue(f.NotAddressed))
 		} else {
 			p.printf("<tr><td>%s</td><td><b>missed</b></td><td>%s. To catch it: %s</td></tr>\n", mdCell(f.Fault), mdValue(f.Bug), mdValue(f.Hint))
 		}
@@ -182,6 +184,14 @@ func writeStrengthMarkdown(p *printer, s *Strength) {
 		}
 		p.printf("<p>Left out: <code>%s</code> fails on the correct model.</p>\n\n", mdCell(id))
 	}
+}
+
+// mdExposed is the dimensions a fault changes, as a line of its cell.
+func mdExposed(f FaultResult) string {
+	if len(f.Exposed) == 0 {
+		return ""
+	}
+	return "<br>dimensions: " + mdValue(strings.Join(f.Exposed, "; "))
 }
 
 // writeGroupsMarkdown says what the failures have in common.

@@ -56,6 +56,10 @@ type Fault struct {
 	Bug string
 	// Hint says what a case needs in order to catch the fault.
 	Hint string
+	// Scenarios are the scenarios of the host whose cases can expose the
+	// fault; empty means every scenario of the host. A selection with no
+	// case of them does not address the fault.
+	Scenarios []string
 	// ID is opaque to the engine; it is passed back in Env.Faults.
 	ID uint64
 }
@@ -104,6 +108,16 @@ type Scenario struct {
 	Examples []Example
 	// SourceKey is the key of the desk's sources that `new` writes.
 	SourceKey string
+	// Warnings names every warning Lint may return (Problem.Name), with
+	// what it warns about. A desk or case acknowledges a warning by its
+	// name.
+	Warnings []Warning
+}
+
+// Warning is the stable name of a kind of lint warning and what it says.
+type Warning struct {
+	Name string
+	Help string
 }
 
 // Example is one further case of `deskcheck new`: a short name for its id
@@ -156,6 +170,9 @@ type Problem struct {
 	// Key: the problem is about the key Pointer names, not its value.
 	Key     bool
 	Warning bool
+	// Name is the warning's stable name, one of the scenario's Warnings
+	// (warnings only).
+	Name    string
 	Message string
 }
 

@@ -1,6 +1,7 @@
 package verifier
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -84,14 +85,19 @@ func NewDesk(ctx context.Context, reg *scenario.Registry, name string) ([]byte, 
 	if !ok {
 		return nil, fmt.Errorf("unknown scenario %q (known: %s)%s", name, strings.Join(reg.Names(), ", "), suggest(name, reg.Names()))
 	}
-	given := sc.Template
-	expected, err := observedExpected(ctx, sc, given)
+	expected, err := everyKey(ctx, sc, []byte(sc.Template))
 	if err != nil {
 		return nil, err
 	}
+	desk := placeholderDesk(sc, sc.Template, expected)
+	if len(sc.Examples) == 0 {
+		return desk, nil
+	}
+	// The scenario's examples follow the template's case, each a case of
+	// its own.
 	var extra strings.Builder
 	for _, ex := range sc.Examples {
-		exp, err := observedExpected(ctx, sc, ex.Given)
+		exp, err := everyKey(ctx, sc, []byte(ex.Given))
 		if err != nil {
 			return nil, err
 		}
@@ -104,9 +110,36 @@ func NewDesk(ctx context.Context, reg *scenario.Registry, name string) ([]byte, 
       "expected": %[5]s,
       "why": "Placeholder: what this case teaches",
       "sourceRefs": [%[6]s]
-    }`, name, ex.Name, jsonValue(name), ex.Given, FormatExpected(exp, "      "), jsonValue(sc.SourceKey))
+    }`, sc.Name, ex.Name, jsonValue(sc.Name), ex.Given, FormatExpected(exp, "      "), jsonValue(sc.SourceKey))
 	}
-	scenarioName, source := name, sc.SourceKey
+	end := []byte("\n  ],\n  \"sourceOnly\"")
+	i := bytes.LastIndex(desk, end)
+	if i < 0 {
+		return nil, fmt.Errorf("new: the desk of scenario %s has no case list", sc.Name)
+	}
+	return append(append(append([]byte{}, desk[:i]...), extra.String()...), desk[i:]...), nil
+}
+
+// everyKey runs a given block of sc and returns every expected key with
+// the value observed, as an author writes it.
+func everyKey(ctx context.Context, sc *scenario.Scenario, given []byte) ([]Suggestion, error) {
+	obs, err := sc.Run(ctx, given, scenario.Env{Trace: &scenario.Trace{}, Limits: Limits{}.For(sc)})
+	if err != nil {
+		return nil, err
+	}
+	var expected []Suggestion
+	for _, k := range sc.Expected.Keys() {
+		if v, ok := shape(sc, k, scenario.Normalize(obs.Values[k])); ok {
+			expected = append(expected, Suggestion{Key: k, Value: v})
+		}
+	}
+	return expected, nil
+}
+
+// placeholderDesk is the desk of `deskcheck new` around one case of sc
+// with the given block as written and the expected block.
+func placeholderDesk(sc *scenario.Scenario, given string, expected []Suggestion) []byte {
+	scenarioName, source := sc.Name, sc.SourceKey
 	return []byte(fmt.Sprintf(`{
   "schemaVersion": 1,
   "id": "new-desk",
@@ -126,25 +159,9 @@ func NewDesk(ctx context.Context, reg *scenario.Registry, name string) ([]byte, 
       "expected": %[5]s,
       "why": "Placeholder: what this case teaches",
       "sourceRefs": [%[1]s]
-    }%[6]s
+    }
   ],
   "sourceOnly": []
 }
-`, jsonValue(source), scenarioName, jsonValue(scenarioName), given, FormatExpected(expected, "      "), extra.String())), nil
-}
-
-// observedExpected is every expected key an author can write, as the
-// host model observes it for given.
-func observedExpected(ctx context.Context, sc *scenario.Scenario, given string) ([]Suggestion, error) {
-	obs, err := sc.Run(ctx, []byte(given), scenario.Env{Trace: &scenario.Trace{}, Limits: Limits{}.For(sc)})
-	if err != nil {
-		return nil, err
-	}
-	var expected []Suggestion
-	for _, k := range sc.Expected.Keys() {
-		if v, ok := shape(sc, k, scenario.Normalize(obs.Values[k])); ok {
-			expected = append(expected, Suggestion{Key: k, Value: v})
-		}
-	}
-	return expected, nil
+`, jsonValue(source), scenarioName, jsonValue(scenarioName), given, FormatExpected(expected, "      ")))
 }

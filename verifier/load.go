@@ -38,6 +38,11 @@ type Desk struct {
 	Sources map[string]string
 	Cases   []*Case
 	Claims  []*Claim
+	// Acknowledge maps the names of warnings the desk acknowledges to
+	// the reason it gives.
+	Acknowledge map[string]string
+	// caseAcks: at least one case acknowledges a warning.
+	caseAcks bool
 
 	reg     *scenario.Registry
 	limits  Limits
@@ -79,8 +84,11 @@ type Case struct {
 	Family     string
 	Why        string
 	SourceRefs []string
-	Given      gjson.Result
-	Expected   []Field
+	// Acknowledge maps the names of warnings the case acknowledges to the
+	// reason it gives.
+	Acknowledge map[string]string
+	Given       gjson.Result
+	Expected    []Field
 	// ExpectedRaw is the expected block as written.
 	ExpectedRaw string
 	// Pointer is the case's JSON pointer in its file, e.g. /cases/3.
@@ -415,6 +423,8 @@ func (d *Desk) build(root gjson.Result) Diagnostics {
 			d.Label = v.Str
 		case "hosts":
 			d.Hosts = readHosts(v)
+		case "acknowledge":
+			d.Acknowledge = acknowledgements(v)
 		case "schemaVersion":
 			whole("", "/", "schemaVersion", v)
 			d.SchemaVersion = int(v.Int())
@@ -489,6 +499,9 @@ func (d *Desk) readCase(c gjson.Result, i int, whole func(base, section, key str
 			cs.Scenario = v.Str
 		case "family":
 			cs.Family = v.Str
+		case "acknowledge":
+			cs.Acknowledge = acknowledgements(v)
+			d.caseAcks = true
 		case "why":
 			cs.Why = hostText(v)
 		case "sourceRefs":

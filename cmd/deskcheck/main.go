@@ -10,8 +10,9 @@
 //	deskcheck report -schema
 //	deskcheck faults   [-fault NAME] [-run REGEX] [-format text|json] [-out DIR] [PATH...]
 //	deskcheck explain  [-run REGEX] [PATH...]
-//	deskcheck observe  [-run REGEX] [PATH...]
+//	deskcheck observe  [-run REGEX] [-w [-i]] [PATH...]
 //	deskcheck new      SCENARIO
+//	deskcheck try      [-desk] SCENARIO [GIVEN | @FILE | -]
 //	deskcheck schema
 //	deskcheck version
 //	deskcheck help     [COMMAND]
@@ -82,8 +83,9 @@ Usage:
   deskcheck report -schema
   deskcheck faults   [-fault NAME] [-run REGEX] [-format text|json] [-out DIR] [PATH...]
   deskcheck explain  [-run REGEX] [PATH...]
-  deskcheck observe  [-run REGEX] [PATH...]
+  deskcheck observe  [-run REGEX] [-w [-i]] [PATH...]
   deskcheck new      SCENARIO
+  deskcheck try      [-desk] SCENARIO [GIVEN | @FILE | -]
   deskcheck schema
   deskcheck version
   deskcheck help     [COMMAND]
@@ -102,7 +104,8 @@ report.html, report.md and report.junit.xml into -out (default
 reports/private); report render re-renders a saved report.json.
 
 With no PATH, the bundled desks (cases/*.json) are used. A PATH may be a
-file or a folder, whose *.json files are read recursively.
+file or a folder, whose *.json files are read recursively; - reads
+standard input.
 
 Exit codes: 0 all cases passed (validate: no errors), 1 a case failed or
 could not run, 2 invalid input or usage.
@@ -113,12 +116,12 @@ its flags.
 
 // synopses are the usage lines of the commands, for their own help.
 var synopses = map[string]string{
-	"verify":   "deskcheck verify [-run REGEX] [-v] [-dimensions] [-format FORMAT] [-out DIR] [limits] [PATH...]",
-	"validate": "deskcheck validate [limits] [PATH...]",
+	"verify":   "deskcheck verify [-run REGEX] [-v] [-dimensions] [-format FORMAT] [-out DIR] [-fail-on-warn] [limits] [PATH...]",
+	"validate": "deskcheck validate [-fail-on-warn] [limits] [PATH...]",
 	"report":   "deskcheck report render [-format FORMAT] [-max-file-size BYTES] FILE.json | deskcheck report -schema",
 	"faults":   "deskcheck faults [-fault NAME] [-run REGEX] [-format text|json] [-out DIR] [limits] [PATH...]",
 	"explain":  "deskcheck explain [-run REGEX] [limits] [PATH...]",
-	"observe":  "deskcheck observe [-run REGEX] [limits] [PATH...]",
+	"observe":  "deskcheck observe [-run REGEX] [-w [-i]] [limits] [PATH...]",
 	"new":      "deskcheck new SCENARIO",
 	"schema":   "deskcheck schema",
 	"version":  "deskcheck version",
@@ -134,11 +137,9 @@ func init() {
 		"report":   report,
 		"faults":   faults,
 		"explain": func(args []string, stdout, stderr io.Writer) int {
-			return show(args, "explain", reports.Explain{}, stdout, stderr)
+			return show(args, "explain", reports.Explain{Width: lineWidth(stdout)}, stdout, stderr)
 		},
-		"observe": func(args []string, stdout, stderr io.Writer) int {
-			return show(args, "observe", reports.Observe{}, stdout, stderr)
-		},
+		"observe": observe,
 		"new":     newDesk,
 		"schema":  schemaCommand,
 		"version": versionCommand,
@@ -289,7 +290,8 @@ var descriptions = map[string]string{
 		"they catch; exit 1 when any is missed.",
 	"explain": "Shows, case by case, what happened and why. Writes no file.",
 	"observe": "Prints the expected block the host model observes for each case, ready\n" +
-		"to paste. Writes no file.",
+		"to paste, and how it differs (~ + -). With -w, rewrites those blocks in\n" +
+		"the desk files named, in place, and nothing else of them.",
 	"new":     "Prints a complete desk with one case of SCENARIO, every given and\nexpected key present.",
 	"schema":  "Prints the JSON Schema of case files.",
 	"version": "Prints the version and VCS revision of this deskcheck, as its reports\nrecord them.",
@@ -379,6 +381,9 @@ type selection struct {
 	annotate io.Writer
 	// hosts pins host families to one release each (-host).
 	hosts *hostFlag
+	// warnings, when set, receives the number of warnings no desk or
+	// case acknowledges (-fail-on-warn).
+	warnings *int
 }
 
 func selectionFlags(fs *flag.FlagSet, reg *scenario.Registry, runUsage string) selection {
@@ -403,6 +408,9 @@ func (sel selection) verifySuite(paths []string, stderr io.Writer) (*verifier.Su
 	printDiagnostics(stderr, ds)
 	if sel.annotate != nil {
 		reports.GitHubDiagnostics(sel.annotate, ds)
+	}
+	if sel.warnings != nil {
+		*sel.warnings = ds.Unacknowledged()
 	}
 	if ds.HasErrors() {
 		fmt.Fprintf(stderr, "deskcheck: invalid case files; nothing was run\n")
@@ -457,6 +465,8 @@ func verify(args []string, stdout, stderr io.Writer) int {
 	dims := fs.Bool("dimensions", false, "print the boundary-response table in the text output")
 	format := fs.String("format", "text", "output on stdout: text, json, markdown, junit, html or github (annotations)")
 	out := fs.String("out", reports.DefaultDir, "folder for the private report files")
+	failOnWarn := failOnWarnFlag(fs)
+	sel.warnings = new(int)
 	paths, err := parse(fs, args, stdout)
 	if err != nil {
 		return flagError(err)
@@ -473,19 +483,20 @@ func verify(args []string, stdout, stderr io.Writer) int {
 	if code != exitPass {
 		return code
 	}
-	if code := writeReports(*out, paths, reports.Build(suite, time.Now()), render.Reporter, stdout, stderr); code != exitPass {
+	if code := writeReports(*out, paths, stamp(reports.Build(suite, time.Now()), "verify", args, *sel.limits, sel.reg), render.Reporter, stdout, stderr); code != exitPass {
 		return code
 	}
 	if !suite.Passed() {
 		return exitFail
 	}
-	return exitPass
+	return warnExit(*failOnWarn, *sel.warnings, stderr)
 }
 
 func validate(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("validate", stderr)
 	reg := all.Registry()
 	limits := limitFlags(fs, reg)
+	failOnWarn := failOnWarnFlag(fs)
 	paths, err := parse(fs, args, stdout)
 	if err != nil {
 		return flagError(err)
@@ -502,12 +513,12 @@ func validate(args []string, stdout, stderr io.Writer) int {
 	for _, d := range desks {
 		fmt.Fprintf(stdout, "%s: ok (desk %s: %d cases, %d source-only claims)\n", d.Path, d.ID, len(d.Cases), len(d.Claims))
 	}
-	return exitPass
+	return warnExit(*failOnWarn, ds.Unacknowledged(), stderr)
 }
 
 func faults(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("faults", stderr)
-	only := fs.String("fault", "", "run only the fault called `NAME` (host/fault, or the fault's name when only one host has it)")
+	only := fs.String("fault", "", "run only the fault called `NAME` (host/fault, or a bare name: every host's fault of that name)")
 	reg := all.Registry()
 	sel := selectionFlags(fs, reg, "use only cases whose `<desk-id>/<case-id>` matches this regular expression")
 	format := fs.String("format", "text", "output on stdout: text or json")
@@ -527,12 +538,12 @@ func faults(args []string, stdout, stderr io.Writer) int {
 	}
 	selected := reg.Faults()
 	if *only != "" {
-		f, err := reg.LookupFault(*only)
+		fs, err := reg.LookupFaults(*only)
 		if err != nil {
 			fmt.Fprintf(stderr, "deskcheck: %v\n", err)
 			return exitInvalid
 		}
-		selected = []scenario.QualifiedFault{f}
+		selected = fs
 	}
 	// Each case runs once, then once more under each fault of its host.
 	perHost := map[string]int{}
@@ -547,16 +558,16 @@ func faults(args []string, stdout, stderr io.Writer) int {
 	if code != exitPass {
 		return code
 	}
-	if *only == "" {
+	if *only == "" || len(selected) > 1 {
 		selected = verifier.FaultsOf(suite.Results, selected)
 	}
 	strength := verifier.MeasureStrength(context.Background(), suite.Results, selected)
-	rep := reports.Build(suite, time.Now())
+	rep := stamp(reports.Build(suite, time.Now()), "faults", args, *sel.limits, reg)
 	rep.AddStrength(strength)
 	if code := writeReports(*out, paths, rep, r, stdout, stderr); code != exitPass {
 		return code
 	}
-	if strength.Caught() < len(strength.Faults) {
+	if !rep.Strength.Pass() {
 		return exitFail
 	}
 	return exitPass
@@ -769,7 +780,7 @@ func readInputs(reg *scenario.Registry, paths []string, limits verifier.Limits, 
 		}
 		return inputs, exitPass
 	}
-	inputs, skipped, err := verifier.ReadPaths(paths, limits)
+	inputs, skipped, err := readPaths(paths, limits)
 	printDiagnostics(stderr, skipped)
 	if err != nil {
 		fmt.Fprintf(stderr, "deskcheck: %v\n", err)

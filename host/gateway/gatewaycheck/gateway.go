@@ -43,7 +43,10 @@ var Gateway = &scenario.Scenario{
 		{Name: LimitApprovals, Pointer: "/given/approvals", Count: true, Default: 1000, Help: "most approval registry entries in one gateway case"},
 		{Name: LimitCopyBytes, Pointer: "/given/steps", Measure: copyBytes, Default: 4 << 20, Help: "per step, the records a read returns, the deciding principal and the named approval, as written"},
 	},
-	Lint:      lintGateway,
+	Lint: lintGateway,
+	Warnings: []scenario.Warning{
+		{Name: "list-vs-steps", Help: "decisions or reasons whose length is not the number of steps"},
+	},
 	Run:       runGateway,
 	Script:    script,
 	Suggest:   suggest,

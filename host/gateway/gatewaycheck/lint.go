@@ -64,7 +64,7 @@ func lintGateway(givenJSON []byte, expected []scenario.Field, _ map[string]int) 
 				continue
 			}
 			if steps > 0 && len(list) != steps {
-				add(scenario.Problem{Pointer: "/expected/" + f.Key, Warning: true, Message: fmt.Sprintf("%d %s expected for %d steps", len(list), f.Key, steps)})
+				add(scenario.Problem{Pointer: "/expected/" + f.Key, Warning: true, Name: "list-vs-steps", Message: fmt.Sprintf("%d %s expected for %d steps", len(list), f.Key, steps)})
 			}
 			if f.Key == "reasons" {
 				for k, raw := range list {

@@ -235,7 +235,12 @@ func runClassify(_ context.Context, givenJSON []byte, env scenario.Env) (scenari
 			trace.Add("classify", "classify an error object without a code, message %s", jsontext.Quote(g.Message))
 		}
 	}
-	denied := omp.IsPermissionDeniedWith(faults, value)
+	denied, rule, why := omp.ClassifyRule(faults, value)
+	if rule > 0 {
+		trace.Add("classify", "decided by rule %d: %s", rule, why)
+	} else {
+		trace.Add("classify", "decided by %s", why)
+	}
 	trace.Add("outcome", "permission denied: %v", denied)
 	return scenario.Observation{Values: map[string]any{"permissionDenied": denied, "effects": exec.Effects()}}, nil
 }

@@ -41,7 +41,13 @@ var Wrapper = &scenario.Scenario{
 		{Name: "choices", Pointer: "/given/choices", Count: true, Default: 1000, Help: "most scripted choices in one wrapper case"},
 		{Name: limitCopyBytes, Pointer: "/given", Measure: copyBytes, Default: 4 << 20, Help: "the given block but its choices, times repeat, and the choices once"},
 	},
-	Lint:   lintWrapper,
+	Lint: lintWrapper,
+	Warnings: []scenario.Warning{
+		{Name: "unknown-mode", Help: "an approval mode the host does not know (it auto-approves no tier)"},
+		{Name: "unknown-tier", Help: "an approval tier the host does not know (it is treated as exec)"},
+		{Name: "effects-vs-calls", Help: "more effects expected than calls made"},
+		{Name: "choices-vs-prompts", Help: "the number of scripted choices differs from the prompts expected"},
+	},
 	Script: wrapperScript,
 	Suggest: func(givenJSON []byte, obs map[string]any) []string {
 		given := gjson.ParseBytes(givenJSON)
@@ -141,13 +147,13 @@ func lintWrapper(givenJSON []byte, expected []scenario.Field, _ map[string]int) 
 		return ""
 	}
 	if m := gjson.GetBytes(givenJSON, "mode"); m.Type == gjson.String && !known(jsString(m), omp.ModeAlwaysAsk, omp.ModeWrite, omp.ModeYolo) {
-		out = append(out, scenario.Problem{Pointer: "/given/mode", Warning: true, Message: fmt.Sprintf(
+		out = append(out, scenario.Problem{Pointer: "/given/mode", Warning: true, Name: "unknown-mode", Message: fmt.Sprintf(
 			"mode %s is not one the host knows (always-ask, write, yolo, matched exactly): it accepts it as a mode that auto-approves no tier, so every call that no policy decides asks for approval%s",
 			jsontext.Quote(jsString(m)), closest(jsString(m), omp.ModeAlwaysAsk, omp.ModeWrite, omp.ModeYolo))})
 	}
 	tiers := []string{string(omp.TierRead), string(omp.TierWrite), string(omp.TierExec)}
 	tierWarning := func(ptr, v string) {
-		out = append(out, scenario.Problem{Pointer: ptr, Warning: true, Message: fmt.Sprintf(
+		out = append(out, scenario.Problem{Pointer: ptr, Warning: true, Name: "unknown-tier", Message: fmt.Sprintf(
 			"tier %s is not one the host knows (read, write, exec, matched exactly): it treats the tool as exec, the highest tier%s",
 			jsontext.Quote(v), closest(v, tiers...))})
 	}
@@ -164,7 +170,7 @@ func lintWrapper(givenJSON []byte, expected []scenario.Field, _ map[string]int) 
 		calls = r.Int()
 	}
 	if effects := int64(expectedEffects(expected)); effects > calls {
-		out = append(out, scenario.Problem{Pointer: "/expected/effects", Warning: true, Message: fmt.Sprintf("%d effects expected from %d calls: each call runs the executor at most once", effects, calls)})
+		out = append(out, scenario.Problem{Pointer: "/expected/effects", Warning: true, Name: "effects-vs-calls", Message: fmt.Sprintf("%d effects expected from %d calls: each call runs the executor at most once", effects, calls)})
 	}
 	choices := gjson.GetBytes(givenJSON, "choices")
 	if !choices.Exists() {
@@ -174,7 +180,7 @@ func lintWrapper(givenJSON []byte, expected []scenario.Field, _ map[string]int) 
 	choices.ForEach(func(_, _ gjson.Result) bool { n++; return true })
 	for _, f := range expected {
 		if p := gjson.ParseBytes(f.Raw); f.Key == "prompts" && p.Int() != int64(n) {
-			out = append(out, scenario.Problem{Pointer: "/given/choices", Warning: true, Message: fmt.Sprintf("%d scripted choices but %d prompts expected", n, p.Int())})
+			out = append(out, scenario.Problem{Pointer: "/given/choices", Warning: true, Name: "choices-vs-prompts", Message: fmt.Sprintf("%d scripted choices but %d prompts expected", n, p.Int())})
 		}
 	}
 	return out
