@@ -271,40 +271,61 @@ func Build(s *verifier.SuiteResult, now time.Time) *Report {
 	return r
 }
 
-// LocatedCases is how many failed or errored cases, in report order, get
-// their line and column in the report: the cases a reader is sent to by
-// the page's cards and the annotations.
+// LocatedCases is how many failed or errored cases get their line and
+// column in the report: the cases a reader is sent to by the page's cards,
+// the annotations and the SARIF results (at most 5,000 of which are
+// written). They are chosen as those are, the first of each desk before
+// the second of any.
 //
-// Finding a case's position walks its file from the top, so locating every
-// case of a large file would take time quadratic in its size. Locating
-// also stops once the walks would pass over locateBudget cases in all,
-// which bounds the time a few huge files can take (about half a second).
-const LocatedCases = 200
+// All the cases located in one file are found by one walk of it, so the
+// time is that of reading the files with failures once. Locating also
+// stops before a walk would take the files walked past locateBudget cases
+// in all, which bounds the time a few huge files can take.
+const LocatedCases = 5000
 
-// locateBudget bounds the cases passed over by the walks, counted as the
-// size of the desk walked for each located case.
+// locateBudget bounds the cases of the files walked to locate failures.
 const locateBudget = 400_000
 
-// locate sets the line and column of the first failed or errored cases:
-// at most most of them, and no more once the desks walked hold budget
-// cases in all.
+// locate sets the line and column of the first failed or errored cases,
+// the first of each desk before the second of any: at most most of them,
+// and only in desks whose sizes, added up, stay within budget cases.
 func locate(results []verifier.Result, cases []Case, most, budget int) {
-	var todo []int
-	work := 0
+	var failed []int
 	for i := range results {
-		if results[i].Status == verifier.Pass {
-			continue
+		if results[i].Status != verifier.Pass {
+			failed = append(failed, i)
 		}
-		work += len(results[i].Case.Desk.Cases)
-		if len(todo) == most || work > budget {
+	}
+	failed = spread(failed, func(i int) string { return results[i].Case.Desk.Path })
+	var desks []*verifier.Desk
+	todo := map[*verifier.Desk][]int{}
+	work := 0
+	for _, i := range failed {
+		if most == 0 {
 			break
 		}
-		todo = append(todo, i)
+		d := results[i].Case.Desk
+		if _, walked := todo[d]; !walked {
+			if work+len(d.Cases) > budget {
+				continue
+			}
+			work += len(d.Cases)
+			desks = append(desks, d)
+		}
+		todo[d] = append(todo[d], i)
+		most--
 	}
-	parallel.For(len(todo), func(j int) {
-		i := todo[j]
-		c := results[i].Case
-		cases[i].Line, cases[i].Column = c.Desk.Locate(c.Pointer, false)
+	parallel.For(len(desks), func(j int) {
+		d := desks[j]
+		idx := todo[d]
+		ptrs := make([]string, len(idx))
+		for k, i := range idx {
+			ptrs[k] = results[i].Case.Pointer
+		}
+		lines, cols := d.LocateAll(ptrs)
+		for k, i := range idx {
+			cases[i].Line, cases[i].Column = lines[k], cols[k]
+		}
 	})
 }
 

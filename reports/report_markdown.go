@@ -89,7 +89,8 @@ func (Markdown) Write(w io.Writer, r *Report) error {
 		writeGroupsMarkdown(p, r.Cases)
 		files := deskFiles(r)
 		shown := 0
-		for _, c := range fails {
+		shownDesk := map[string]bool{}
+		for _, c := range spreadFailures(r) {
 			if shown == MarkdownFailures || cw.n > MarkdownBudget {
 				break
 			}
@@ -97,11 +98,13 @@ func (Markdown) Write(w io.Writer, r *Report) error {
 				p.printf("### Failures\n\n")
 			}
 			writeFailureMarkdown(p, c, files[c.Desk])
+			shownDesk[c.Desk] = true
 			shown++
 		}
 		if rest := len(fails) - shown; rest > 0 {
-			p.printf("The first %s of %s are shown; %s more %s not shown here. `report.json` in the report folder holds the evidence of every case.\n\n",
+			p.printf("%s of %s are shown, the first failure of each file before the second of any; %s more %s not shown here. `report.json` in the report folder holds the evidence of every case.\n\n",
 				thousands(shown), plural(len(fails), "failed or errored case", "failed or errored cases"), thousands(rest), map[bool]string{true: "is", false: "are"}[rest == 1])
+			writeUnshownMarkdown(p, cw, r, shownDesk)
 		}
 	}
 	if len(r.SourceOnly) > 0 {
@@ -118,6 +121,40 @@ func (Markdown) Write(w io.Writer, r *Report) error {
 		}
 	}
 	return p.err
+}
+
+// MarkdownFilesBudget is the size after which no further row of the
+// files whose failures have no block starts; what follows the rows stays
+// well under GitHub's 1 MiB.
+const MarkdownFilesBudget = 768 << 10
+
+// writeUnshownMarkdown names the first failure of every desk that has
+// failures but no block above, a row each while the page has room, then
+// says how many desks did not fit.
+func writeUnshownMarkdown(p *printer, cw *countWriter, r *Report, shown map[string]bool) {
+	var rows []*deskTally
+	for _, t := range tallies(r) {
+		if len(t.Failures) > 0 && !shown[t.Desk] {
+			rows = append(rows, t)
+		}
+	}
+	if len(rows) == 0 {
+		return
+	}
+	p.printf("<table>\n<tr><th>file with failures not shown above</th><th>failed or errored</th><th>first of them</th></tr>\n")
+	listed := 0
+	for _, t := range rows {
+		if cw.n > MarkdownFilesBudget {
+			break
+		}
+		c := t.Failures[0]
+		p.printf("<tr><td><code>%s</code></td><td align=\"right\">%s</td><td>%s/%s</td></tr>\n", mdCell(location(t.File, c.Line)), thousands(len(t.Failures)), mdCell(c.Desk), mdCell(c.ID))
+		listed++
+	}
+	p.printf("</table>\n\n")
+	if n := len(rows) - listed; n > 0 {
+		p.printf("%s more %s with failures could not fit here; `report.json` names them.\n\n", thousands(n), map[bool]string{true: "file", false: "files"}[n == 1])
+	}
 }
 
 // writeDesksMarkdown lists the desks with their counts; over mdDeskRows

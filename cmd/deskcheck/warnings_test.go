@@ -64,9 +64,9 @@ func TestFailOnWarn(t *testing.T) {
 			}
 		})
 	}
-	_, out, _ := runCLI(t, "verify", "-format", "github", "-out", filepath.Join(t.TempDir(), "out"), acked)
-	assert.Contains(t, out, "::notice file="+acked, "an acknowledged warning is a notice")
-	assert.Contains(t, out, "acknowledged: running out of answers fails closed")
+	_, out, errOut := runCLI(t, "verify", "-format", "github", "-out", filepath.Join(t.TempDir(), "out"), acked)
+	assert.NotContains(t, out, "::warning", "an acknowledged warning takes no annotation of the budget")
+	assert.Contains(t, errOut, "acknowledged choices-vs-prompts: running out of answers fails closed", "it is said once, as acknowledged")
 }
 
 // TestPreCommitStrictHook: the strict hook fails a commit on a warning, the
