@@ -122,6 +122,9 @@ type Scenario struct {
 	Shape func(key string, observed any) (any, bool)
 	// Template is the given block of `deskcheck new`, every key present.
 	Template string
+	// Examples are further given blocks `deskcheck new` prints as cases
+	// of their own after the template's (optional).
+	Examples []Example
 	// SourceKey is the key of the desk's sources that `new` writes.
 	SourceKey string
 	// Warnings names every warning Lint may return (Problem.Name), with
@@ -134,6 +137,13 @@ type Scenario struct {
 type Warning struct {
 	Name string
 	Help string
+}
+
+// Example is one further case of `deskcheck new`: a short name for its id
+// and its given block.
+type Example struct {
+	Name  string
+	Given string
 }
 
 // Env is what the engine hands a scenario's Run.

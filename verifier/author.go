@@ -1,6 +1,7 @@
 package verifier
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -88,7 +89,35 @@ func NewDesk(ctx context.Context, reg *scenario.Registry, name string) ([]byte, 
 	if err != nil {
 		return nil, err
 	}
-	return placeholderDesk(sc, fam, sc.Template, expected), nil
+	desk := placeholderDesk(sc, fam, sc.Template, expected)
+	if len(sc.Examples) == 0 {
+		return desk, nil
+	}
+	// The scenario's examples follow the template's case, each a case of
+	// its own.
+	var extra strings.Builder
+	for _, ex := range sc.Examples {
+		exp, err := everyKey(ctx, sc, fam, []byte(ex.Given))
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(&extra, `,
+    {
+      "id": "new-%[1]s-%[2]s-case",
+      "title": "Placeholder: one line saying what this case shows",
+      "scenario": %[3]s,
+      "given": %[4]s,
+      "expected": %[5]s,
+      "why": "Placeholder: what this case teaches",
+      "sourceRefs": [%[6]s]
+    }`, sc.Name, ex.Name, jsonValue(sc.Name), ex.Given, FormatExpected(exp, "      "), jsonValue(sc.SourceKey))
+	}
+	end := []byte("\n  ],\n  \"sourceOnly\"")
+	i := bytes.LastIndex(desk, end)
+	if i < 0 {
+		return nil, fmt.Errorf("new: the desk of scenario %s has no case list", sc.Name)
+	}
+	return append(append(append([]byte{}, desk[:i]...), extra.String()...), desk[i:]...), nil
 }
 
 // everyKey runs a given block of sc on the newest release of its host

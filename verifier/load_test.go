@@ -32,6 +32,8 @@ func TestLoadRejectsBadFiles(t *testing.T) {
 			[]string{`testdata/invalid/unknown-scenario.json:10:19: error: unknown scenario "gatway" (known: ` + strings.Join(testReg.Names(), ", ") + `); did you mean "gateway"? (/cases/0/scenario)`}},
 		{"an unknown given key is named at its key, with a suggestion", "unknown-given-key.json",
 			[]string{`testdata/invalid/unknown-given-key.json:11:37: error: given key "mdoe" is not read by scenario wrapper; did you mean "mode"? (/cases/0/given/mdoe)`}},
+		{"an unknown settings key is named with a suggestion", "unknown-settings-key.json",
+			[]string{`testdata/invalid/unknown-settings-key.json:11:73: error: unknown key "bash.pattern"; did you mean "bash.patterns"? (/cases/0/given/settings/bash.pattern)`}},
 		{"a misspelled expected key never passes vacuously", "misspelled-expected.json",
 			[]string{`testdata/invalid/misspelled-expected.json:12:55: error: expected key "promts" is not observed by scenario wrapper; did you mean "prompts"? (/cases/0/expected/promts)`}},
 		{"wrong types are named at their values", "wrong-type.json",

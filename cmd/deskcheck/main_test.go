@@ -316,7 +316,13 @@ func TestFaults(t *testing.T) {
 	m := regexp.MustCompile(`(\d+) of (\d+) faults caught\n$`).FindStringSubmatch(out)
 	require.Len(t, m, 3, out)
 	total, _ := strconv.Atoi(m[2])
-	assert.Equal(t, strconv.Itoa(total-3), m[1], "the boundary desk misses three OMP faults")
+	assert.Equal(t, strconv.Itoa(total-8), m[1], "the boundary desk misses three OMP faults and the five of the bash tool's rules")
+
+	code, out, errOut = runCLI(t, "faults", "-run", "^omp-tools-desk/", "-out", t.TempDir())
+	assert.Equal(t, 1, code, errOut)
+	for _, f := range []string{"critical-family-missing", "allow-despite-shell-control", "segment-matching-off", "first-match-not-first", "yolo-prompts-critical"} {
+		assert.Regexp(t, `(?m)^omp/`+f+` +caught  omp-tools-desk/`, out, "the tools desk catches %s", f)
+	}
 
 	code, out, errOut = runCLI(t, "faults", "-run", "^(gateway|runner|household)-desk/", "-out", t.TempDir())
 	assert.Equal(t, 0, code, "the other bundled desks catch every fault of their hosts: %s", errOut)

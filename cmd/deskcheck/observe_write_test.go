@@ -358,7 +358,9 @@ func TestReadmeWalkThrough(t *testing.T) {
 				}
 				assert.Equal(t, want, code, "%s\n%s%s", line, out, errOut)
 				if strings.Contains(comment, "PASS") {
-					assert.Contains(t, out, "1 passed, 0 failed", line)
+					// new's desk holds the template's case and the
+					// scenario's examples (wrapper: a bash one).
+					assert.Regexp(t, `(?m)^\d+ passed, 0 failed$`, out, line)
 				}
 				if strings.Contains(comment, "no warning left") {
 					assert.NotContains(t, errOut, "warning", line)

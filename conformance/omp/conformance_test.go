@@ -281,6 +281,11 @@ func TestConformanceDetectsFaults(t *testing.T) {
 	_, data, release := generatedRelease(t, bun, harness)
 	slices := sliceDesk(data, 300)
 	for _, f := range omp.FaultList {
+		if omp.ToolDeclarationFault(f.Fault) {
+			// The faults of the bash and write tools' own declarations are
+			// held to the releases' real tools by conformance/omptools.
+			continue
+		}
 		t.Run(f.Name, func(t *testing.T) {
 			compared := 0
 			for i, slice := range slices {

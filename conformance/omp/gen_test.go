@@ -40,6 +40,10 @@ func TestGeneratedDeskCoversEveryGivenKey(t *testing.T) {
 		keys := givenKeys(sc)
 		require.NotEmpty(t, keys, sc)
 		for _, k := range keys {
+			if sc == "wrapper" && k == "settings" {
+				// Read only by the real bash tool, which conformance/omptools drives.
+				continue
+			}
 			assert.True(t, used[sc][k], "scenario %s: given key %s is generated", sc, k)
 		}
 	}

