@@ -1,0 +1,231 @@
+package realhost
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"sort"
+
+	"github.com/deskcheck/deskcheck/scenario"
+	"github.com/deskcheck/deskcheck/verifier"
+)
+
+// Verdict is a case's outcome on the real code.
+type Verdict string
+
+// The verdicts.
+const (
+	Holds         Verdict = "holds on the real code"
+	DoesNotHold   Verdict = "does not hold on the real code"
+	Disagree      Verdict = "model and real code disagree"
+	NotApplicable Verdict = "not applicable"
+	Errored       Verdict = "could not run on the real code"
+)
+
+// Inertness is what every report states about what ran.
+const Inertness = "host code executed: yes (the release's own modules); desk content executed: no"
+
+// CaseResult is one case's three columns and its verdict.
+type CaseResult struct {
+	Case    *verifier.Case
+	Verdict Verdict
+	// Authored is the expected block as written.
+	Authored string
+	// Model and Real are what the model and the real code observed.
+	Model map[string]any
+	Real  map[string]any
+	// RealMismatches are the authored keys that do not hold on the real
+	// code; ModelMismatches those that do not hold on the model.
+	RealMismatches  []verifier.Mismatch
+	ModelMismatches []verifier.Mismatch
+	// Differ lists the observed keys on which model and real code differ.
+	Differ []string
+	// Repro is a one-case desk reproducing a disagreement: the case's
+	// given block and, as expected, what the real code observed.
+	Repro []byte
+	// Reason says why a case is not applicable or could not run.
+	Reason string
+}
+
+// Summary counts verdicts.
+type Summary struct {
+	Cases         int `json:"cases"`
+	Holds         int `json:"holds"`
+	DoesNotHold   int `json:"doesNotHold"`
+	Disagree      int `json:"disagree"`
+	NotApplicable int `json:"notApplicable"`
+	Errored       int `json:"errored"`
+}
+
+// OK reports whether the run passes: some case ran and every case that
+// could run holds with the model agreeing.
+func (s Summary) OK() bool {
+	return s.Holds > 0 && s.DoesNotHold == 0 && s.Disagree == 0 && s.Errored == 0
+}
+
+// Run is a desk selection judged on one real host.
+type Run struct {
+	Hello   Hello
+	Model   string
+	Results []CaseResult
+	Summary Summary
+}
+
+// Options steer Judge.
+type Options struct {
+	// Fault switches a deliberate fault of the model on (tests only:
+	// it shows that a wrong model is reported as disagreeing).
+	Fault *scenario.QualifiedFault
+	// Model runs one case on the model; nil: verifier.RunCase.
+	Model func(ctx context.Context, c *verifier.Case, fault *scenario.QualifiedFault) verifier.Result
+	// ModelName names the model release compared with.
+	ModelName string
+}
+
+// Judge runs cases on the model and on the real host and gives each its
+// verdict. Cases of other hosts than omp are not applicable.
+func Judge(ctx context.Context, h *Host, cases []*verifier.Case, opts Options) (*Run, error) {
+	model := opts.Model
+	if model == nil {
+		model = verifier.RunCase
+	}
+	run := &Run{Hello: h.Hello, Model: opts.ModelName, Results: make([]CaseResult, len(cases))}
+	var reqs []Request
+	var idx []int
+	for i, c := range cases {
+		r := &run.Results[i]
+		r.Case, r.Authored = c, c.ExpectedRaw
+		_, fam := c.Spec()
+		if fam == nil || fam.Host.Name != "omp" {
+			r.Verdict, r.Reason = NotApplicable, "not an omp case: only the omp host has a real-host driver"
+			continue
+		}
+		reqs = append(reqs, Request{Scenario: c.Scenario, Given: c.Given.Raw})
+		idx = append(idx, i)
+	}
+	answers, err := h.RunAll(reqs)
+	if err != nil {
+		return nil, err
+	}
+	for j, a := range answers {
+		r := &run.Results[idx[j]]
+		c := r.Case
+		sc, _ := c.Spec()
+		switch {
+		case a.Error != "":
+			r.Verdict, r.Reason = Errored, a.Error
+			continue
+		case a.NotApplicable != "":
+			r.Verdict, r.Reason = NotApplicable, fmt.Sprintf("%s: %s", h.Hello.Source, a.NotApplicable)
+			continue
+		}
+		for k, v := range a.Observed {
+			a.Observed[k] = scenario.Normalize(v)
+		}
+		r.Real = a.Observed
+		r.RealMismatches = verifier.Compare(c.Expected, r.Real, sc)
+		m := model(ctx, c, opts.Fault)
+		if m.Status == verifier.Errored {
+			r.Verdict, r.Reason = Errored, "the model could not run the case: "+m.Err
+			continue
+		}
+		r.Model = plain(m.Observed)
+		r.ModelMismatches = m.Mismatches
+		r.Differ = differ(r.Model, r.Real)
+		switch {
+		case len(r.Differ) > 0:
+			r.Verdict = Disagree
+			r.Repro = reproDesk(c, r.Real, r.Differ, h.Hello)
+		case len(r.RealMismatches) > 0:
+			r.Verdict = DoesNotHold
+		default:
+			r.Verdict = Holds
+		}
+	}
+	for _, r := range run.Results {
+		run.Summary.Cases++
+		switch r.Verdict {
+		case Holds:
+			run.Summary.Holds++
+		case DoesNotHold:
+			run.Summary.DoesNotHold++
+		case Disagree:
+			run.Summary.Disagree++
+		case NotApplicable:
+			run.Summary.NotApplicable++
+		default:
+			run.Summary.Errored++
+		}
+	}
+	return run, nil
+}
+
+// plain turns observations into plain JSON values, as the harness's are
+// once decoded.
+func plain(obs map[string]any) map[string]any {
+	b, err := json.Marshal(obs)
+	if err != nil {
+		return obs
+	}
+	var out map[string]any
+	if json.Unmarshal(b, &out) != nil {
+		return obs
+	}
+	return out
+}
+
+// differ returns the keys whose values differ between a and b.
+func differ(a, b map[string]any) []string {
+	keys := map[string]bool{}
+	for k := range a {
+		keys[k] = true
+	}
+	for k := range b {
+		keys[k] = true
+	}
+	var out []string
+	for k := range keys {
+		if !reflect.DeepEqual(a[k], b[k]) {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// reproDesk is a one-case desk for a disagreement: the given block as
+// written and, as expected, every key the real code observed that differs
+// from the model.
+func reproDesk(c *verifier.Case, real map[string]any, keys []string, hello Hello) []byte {
+	expected := map[string]any{}
+	for _, k := range keys {
+		if v, ok := real[k]; ok && v != nil {
+			expected[k] = v
+		}
+	}
+	given := json.RawMessage(c.Given.Raw)
+	if len(bytes.TrimSpace(given)) == 0 {
+		given = json.RawMessage("{}")
+	}
+	desk := map[string]any{
+		"schemaVersion": 1,
+		"id":            "real-host-" + c.Desk.ID + "-" + c.ID,
+		"title":         "deskcheck's OMP model and the real code disagree",
+		"cases": []any{map[string]any{
+			"id":       c.ID,
+			"title":    fmt.Sprintf("The model and %s disagree on %v", hello.Source, keys),
+			"scenario": c.Scenario,
+			"given":    given,
+			"expected": expected,
+			"why":      fmt.Sprintf("Found by deskcheck-host verify; expected is what %s (%s) observed.", hello.Source, hello.Release),
+		}},
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(desk)
+	return b.Bytes()
+}
