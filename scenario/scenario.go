@@ -38,6 +38,11 @@ type Host struct {
 	// Reference names what the model reproduces (a release, a commit, a
 	// specification).
 	Reference string
+	// Releases are the published releases the model follows, oldest
+	// first; nil when the host has no release axis. A desk's hosts key
+	// names a range of them; a case is judged on every release its range
+	// selects (the newest when it names none).
+	Releases []Release
 }
 
 // Fault is a deliberate boundary bug of a host model.
@@ -99,6 +104,10 @@ type Env struct {
 	// Faults is the OR of the IDs of this family's faults to switch on
 	// (zero: the correct model).
 	Faults uint64
+	// Release is the version of the host release to behave as (one of
+	// Host.Releases); "" means the newest. Hosts without releases ignore
+	// it.
+	Release string
 	// Trace receives the events of the run.
 	Trace *Trace
 	// Limits holds the resolved value of every limit the scenario

@@ -69,6 +69,14 @@ func Select(desks []*Desk, run *regexp.Regexp) ([]*Case, []*Claim) {
 // judges it. A panic inside the run is recovered and makes the case
 // errored.
 func RunCase(ctx context.Context, c *Case, fault *scenario.QualifiedFault) (res Result) {
+	return RunCaseOn(ctx, c, "", fault)
+}
+
+// RunCaseOn is RunCase with the host behaving as its release version
+// (one of the family's Host.Releases; "" lets the host choose). The
+// scenario decides what a release it lacks means: RunCaseOn does not
+// check.
+func RunCaseOn(ctx context.Context, c *Case, release string, fault *scenario.QualifiedFault) (res Result) {
 	sc, fam := c.sc, c.fam
 	res = Result{Case: c, Unit: sc.Unit, Comparisons: comparisons(sc)}
 	defer func() {
@@ -76,7 +84,7 @@ func RunCase(ctx context.Context, c *Case, fault *scenario.QualifiedFault) (res 
 			res.Status, res.Err = Errored, fmt.Sprintf("panic while running the case: %v\n%s", p, debug.Stack())
 		}
 	}()
-	env := scenario.Env{Trace: &scenario.Trace{}, Limits: c.Desk.limitsFor(sc), Expected: c.script()}
+	env := scenario.Env{Trace: &scenario.Trace{}, Limits: c.Desk.limitsFor(sc), Expected: c.script(), Release: release}
 	if fault != nil && fault.Host == fam.Host.Name {
 		env.Faults = fault.ID
 	}

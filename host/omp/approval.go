@@ -148,10 +148,10 @@ func toolDecision(t Tool, args any) (Decision, error) {
 // mode, given the user's raw tools.approval map. The first matching row of
 // the decision order wins; Resolution.Row names it.
 func ResolveApproval(t Tool, args any, mode string, user map[string]any) (Resolution, error) {
-	return resolveApproval(t, args, mode, user, 0)
+	return resolveApproval(t, args, mode, policies{obj: user, kind: 'o'}, 0)
 }
 
-func resolveApproval(t Tool, args any, mode string, user map[string]any, faults Faults) (Resolution, error) {
+func resolveApproval(t Tool, args any, mode string, user policies, faults Faults) (Resolution, error) {
 	d, err := toolDecision(t, args)
 	if err != nil {
 		return Resolution{}, err
@@ -164,10 +164,10 @@ func resolveApproval(t Tool, args any, mode string, user map[string]any, faults 
 		key = d.PolicyKey
 	}
 	var userPolicy, fallback Policy
-	if v, own := user[key]; own {
+	if v, own := user.get(key); own {
 		userPolicy = NormalizePolicy(v)
 	}
-	if v, own := user[t.Name]; own && key != t.Name && userPolicy == "" {
+	if v, own := user.get(t.Name); own && key != t.Name && userPolicy == "" {
 		fallback = NormalizePolicy(v)
 	}
 	effective := userPolicy

@@ -16,10 +16,52 @@
 //   - the file-write fallback and its handler registry (fallback.go);
 //   - the permission-denied classifier (classify.go).
 //
-// Release: the model follows the published npm package
-// @oh-my-pi/pi-coding-agent 18.1.16 (with @oh-my-pi/pi-utils 18.1.16 for
-// the text sanitiser, and bun 1.4.2 for Bun.stripANSI and the error text of
-// a safety check without text); see Release. Its src/tools/approval.ts,
+// Releases: the model follows every published release of the npm package
+// @oh-my-pi/pi-coding-agent, 13.19.0, 14.9.9, 17.2.15, 17.3.5, 18.1.16,
+// 18.1.17, 18.1.20, 18.1.21, 18.2.0, 18.2.3, 18.2.9 and 18.3.4 (Releases,
+// oldest first; Newest), in four behaviour groups that are identical on
+// everything a desk key reaches (GroupOf, Group.Releases; releases.go):
+//
+//   - G0, 13.19.0 and 14.9.9: no approval gate. The wrapper emits tool_call,
+//     honours a handler's block and runs the original input (a revision is
+//     ignored); no dialog, policy or mode. No file-write fallback and no
+//     classifier.
+//   - G1, 17.2.15 and 17.3.5: the gate, but every deny, tool-owned ones
+//     included, throws the user-policy text naming the resolution's
+//     policyKey or the tool. No fallback, no classifier.
+//   - G2, 18.1.16 … 18.2.0: the gate with denyError (tool-owned denies
+//     carry the tool text), the fallback and the classifier.
+//   - G3, 18.2.3, 18.2.9, 18.3.4: resolveApprovalFromContext — a
+//     configured mode other than always-ask, write or yolo is yolo; a
+//     tools.approval that is not a plain object is {}; a call without a
+//     context (or settings) is always-ask with no user policies.
+//
+// Before 18.2.3 tools.approval is read raw with JavaScript's own-property
+// rules: a string or an array has its indexes and "length", a number or a
+// boolean nothing, null is {} (policies.go).
+//
+// The Go API: a Wrapper's Release field (a Version, from Lookup or
+// ParseVersion) selects the group it behaves as; the zero Version is
+// Reference, 18.1.16, the release conformance/omp installs (Release). The
+// fallback and the classifier exist from 18.1.16 (Group.HasFallback);
+// their Go types do not check a release. Changes lists every change at a
+// group boundary and what desk input reaches it, for deskcheck drift. The
+// adapter (ompcheck) runs a case on a release through scenario.Env.Release
+// (verifier.RunCaseOn), and reports a fallback or classify-error case as
+// not applicable on G0 and G1.
+//
+// Not modelled, because no desk key reaches them: the ACP approval bypass
+// (acpApprovedArgs; in the sources from 18.2.3), a tool result's own
+// isError failing the call (from 18.2.3), a tool_call handler's
+// additionalContext forwarded after a successful call (18.3.4), and
+// renamed tools' legacy names (18.2.3). 18.3.4 reads the mode through a
+// config registry that rejects an unknown mode as a runtime override but
+// only warns for one from a config file; given.mode stands for the
+// configured value, so 18.3.4 is G3.
+//
+// Line references below are to 18.1.16 (with @oh-my-pi/pi-utils 18.1.16
+// for the text sanitiser, and bun 1.4.2 for Bun.stripANSI and the error
+// text of a safety check without text). Its src/tools/approval.ts,
 // src/extensibility/extensions/wrapper.ts and
 // src/tools/file-write-fallback.ts carry the reference logic below line for
 // line, minus session grants. conformance/omp checks the model against
@@ -51,7 +93,8 @@
 // no loop markers, handlers or registries.
 package omp
 
-// Release names the published host release the model follows.
+// Release names Reference as an npm package spec: the release
+// conformance/omp installs and checks the model against.
 const Release = "@oh-my-pi/pi-coding-agent@18.1.16"
 
 // ReleaseRuntime names the runtime the release runs on, whose behaviour the

@@ -213,7 +213,7 @@ func TestDenyAllFault(t *testing.T) {
 		assert.Equal(t, 0, f.count("execute"))
 		assert.Equal(t, 0, f.count("select"))
 	}
-	r, err := resolveApproval(Tool{Name: "x", Approval: "read"}, nil, ModeYolo, nil, Faults(0).With(FaultDenyAll))
+	r, err := resolveApproval(Tool{Name: "x", Approval: "read"}, nil, ModeYolo, policies{}, Faults(0).With(FaultDenyAll))
 	require.NoError(t, err)
 	assert.Equal(t, PolicyDeny, r.Policy)
 }

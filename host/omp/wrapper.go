@@ -13,9 +13,11 @@ import (
 type Settings struct {
 	// ApprovalMode is tools.approvalMode; empty means unset, which is yolo.
 	ApprovalMode string
-	// Approval is tools.approval: the user's raw per-tool policies. Values
-	// are not validated; presence of a key matters on its own.
-	Approval map[string]any
+	// Approval is tools.approval as decoded from JSON: the user's raw
+	// per-tool policies. Values are not validated; presence of a key
+	// matters on its own. Any JSON value is accepted and read as the
+	// release reads it (see Group.PoliciesMustBeObject).
+	Approval any
 }
 
 // SafetyCheck is a provider safety check pending on a computer call. Empty
@@ -95,6 +97,10 @@ type Wrapper struct {
 	Observe func(Note)
 	// Faults switches the wrapper into deliberate bugs; zero is correct.
 	Faults Faults
+	// Release is the release whose behaviour the wrapper follows (its
+	// Group); the zero Version is Reference. A release that is not
+	// modelled behaves as Reference.
+	Release Version
 
 	// remembered is set once a dialog approved a call; only the
 	// approval-remembered fault reads it.
@@ -112,34 +118,45 @@ func (w *Wrapper) note(n Note) {
 	}
 }
 
-func (c *CallContext) modeAndPolicies(faults Faults) (string, map[string]any) {
+// group is the behaviour group of the wrapper's release.
+func (w *Wrapper) group() Group {
+	if g, ok := GroupOf(w.Release); ok {
+		return g
+	}
+	g, _ := GroupOf(Reference)
+	return g
+}
+
+// modeAndPolicies reads the effective approval mode and the user policies
+// of a call as group g does.
+func (c *CallContext) modeAndPolicies(faults Faults, g Group) (string, policies) {
 	mode := ModeYolo
-	var user map[string]any
+	var raw any
 	if c != nil && c.Settings != nil {
 		if c.Settings.ApprovalMode != "" {
 			mode = c.Settings.ApprovalMode
 		}
-		user = c.Settings.Approval
+		raw = c.Settings.Approval
 	}
+	if g.UnknownModeIsYolo() {
+		if _, known := modeMaxTier[mode]; !known {
+			mode = ModeYolo
+		}
+	}
+	if g.MissingContextFailsClosed() && (c == nil || c.Settings == nil) {
+		mode = ModeAlwaysAsk
+	}
+	user := readPolicies(raw, g)
 	if c != nil && c.AutoApprove {
 		if !faults.Has(FaultAutoApproveIgnored) {
 			mode = ModeYolo
 		}
 		switch {
 		case faults.Has(FaultAutoApproveIgnoresUserPolicies):
-			user = nil
+			user = policies{}
 		case faults.Has(FaultAutoApproveOverridesUserDeny):
-			kept := map[string]any{}
-			for k, v := range user {
-				if NormalizePolicy(v) != PolicyDeny {
-					kept[k] = v
-				}
-			}
-			user = kept
+			user = user.without(func(v any) bool { return NormalizePolicy(v) == PolicyDeny })
 		}
-	}
-	if user == nil {
-		user = map[string]any{}
 	}
 	return mode, user
 }
@@ -169,9 +186,13 @@ func eventArgs(params any, c *CallContext) any {
 // tool_call emission, the full gate on the effective input, the approval
 // dialog when required, and then the executor.
 func (w *Wrapper) Execute(ctx context.Context, toolCallID string, params any, call *CallContext) (any, error) {
+	g := w.group()
+	if !g.HasApprovalGate() {
+		return w.executeUngated(ctx, toolCallID, params, call)
+	}
 	name := w.Tool.Name
 	loopEmitted := w.Runner.ConsumeToolCallEmitted(toolCallID, name)
-	mode, user := call.modeAndPolicies(w.Faults)
+	mode, user := call.modeAndPolicies(w.Faults, g)
 
 	effective, revised := params, false
 	if w.Faults.Has(FaultToolCallBeforeDeny) {
@@ -221,7 +242,7 @@ func (w *Wrapper) Execute(ctx context.Context, toolCallID string, params any, ca
 	if resolved.PolicyKey != "" {
 		key = resolved.PolicyKey
 	}
-	_, ownKey := user[key]
+	_, ownKey := user.get(key)
 	explicitPrompt := resolved.Override || ownKey
 	xdevBypass := call != nil && call.XdevApproved && !revised
 	policyPrompts := resolved.Policy == PolicyPrompt && (explicitPrompt || !xdevBypass)
@@ -238,6 +259,24 @@ func (w *Wrapper) Execute(ctx context.Context, toolCallID string, params any, ca
 		effective = params
 	}
 	return w.Exec.Execute(ctx, toolCallID, effective, call)
+}
+
+// executeUngated is the wrapper of the releases without an approval gate
+// (G0): tool_call is emitted with the call's input whenever a handler is
+// registered, a block refuses the call, and the original input runs; a
+// revision is ignored and nothing asks for approval.
+func (w *Wrapper) executeUngated(ctx context.Context, toolCallID string, params any, call *CallContext) (any, error) {
+	if w.Runner.hasToolCallHandlers() {
+		res := w.Runner.EmitToolCall(ctx, ToolCallEvent{ToolName: w.Tool.Name, ToolCallID: toolCallID, Input: params})
+		if res != nil && res.Block {
+			reason := res.Reason
+			if reason == "" {
+				reason = "Tool execution was blocked by an extension"
+			}
+			return nil, errors.New(reason)
+		}
+	}
+	return w.Exec.Execute(ctx, toolCallID, params, call)
 }
 
 // emitToolCall emits tool_call unless the agent loop already did, and
@@ -266,6 +305,10 @@ func (w *Wrapper) denyError(r Resolution) error {
 	}
 	if r.Source != SourceTool && w.Faults.Has(FaultUserDenyToolText) {
 		r = Resolution{Source: SourceTool}
+	} else if !w.group().ToolDenyText() {
+		// Before 18.1.16 the wrapper throws the user-policy text for every
+		// deny, naming the resolution's policyKey or the tool.
+		r.Source = SourceUser
 	}
 	return DenyError(r, w.Tool.Name)
 }

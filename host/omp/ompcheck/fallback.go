@@ -99,6 +99,9 @@ var Fallback = &scenario.Scenario{
 const FallbackTarget = "/fictional/seed-shelf/card.txt"
 
 func runFallback(ctx context.Context, givenJSON []byte, env scenario.Env) (scenario.Observation, error) {
+	if _, _, err := release(env, "fallback"); err != nil {
+		return scenario.Observation{}, err
+	}
 	faults := omp.Faults(env.Faults)
 	var g struct {
 		errorValue
@@ -193,6 +196,9 @@ var Classify = &scenario.Scenario{
 }
 
 func runClassify(_ context.Context, givenJSON []byte, env scenario.Env) (scenario.Observation, error) {
+	if _, _, err := release(env, "classify-error"); err != nil {
+		return scenario.Observation{}, err
+	}
 	faults := omp.Faults(env.Faults)
 	var g struct {
 		errorValue

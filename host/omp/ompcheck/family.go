@@ -21,7 +21,8 @@ var Family = scenario.Family{
 	Host: scenario.Host{
 		Name:      "omp",
 		Model:     "host/omp",
-		Reference: omp.Release + " on " + omp.ReleaseRuntime + " (approval, wrapper, RPC select, file-write fallback, classifier), checked against it by conformance/omp",
+		Reference: omp.Package + " " + omp.ReleaseNames() + " in four behaviour groups (approval, wrapper, RPC select, file-write fallback, classifier), on " + omp.ReleaseRuntime + "; " + omp.Release + " checked by conformance/omp",
+		Releases:  Releases,
 	},
 	Scenarios: []*scenario.Scenario{Wrapper, Fallback, Classify},
 	Faults:    adapter.Faults(omp.FaultList),

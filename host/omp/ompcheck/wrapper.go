@@ -173,7 +173,7 @@ type wrapperGiven struct {
 	Args         gjson.Result
 	Mode         string
 	AutoApprove  bool
-	UserPolicies map[string]any
+	UserPolicies any // any JSON value; nil when absent
 	UI           any // nil (absent), true, false or "rpc"
 	Choices      []*string
 	Repeat       int
@@ -201,7 +201,7 @@ func readWrapperGiven(given gjson.Result) wrapperGiven {
 		case "repeat":
 			g.Repeat = int(v.Int())
 		case "userPolicies":
-			g.UserPolicies, _ = v.Value().(map[string]any)
+			g.UserPolicies = v.Value()
 		case "revise":
 			g.Revise, _ = v.Value().(map[string]any)
 		case "choices":
@@ -242,6 +242,10 @@ func (g *wrapperGiven) args() any {
 }
 
 func runWrapper(ctx context.Context, givenJSON []byte, env scenario.Env) (scenario.Observation, error) {
+	rel, _, err := release(env, "wrapper")
+	if err != nil {
+		return scenario.Observation{}, err
+	}
 	faults := omp.Faults(env.Faults)
 	g := readWrapperGiven(gjson.ParseBytes(givenJSON))
 	if g.Tool == "" {
@@ -278,7 +282,7 @@ func runWrapper(ctx context.Context, givenJSON []byte, env scenario.Env) (scenar
 	}
 	runner.OnToolCall(toolCalls.Handler())
 	exec := &Executor{Trace: trace}
-	w := &omp.Wrapper{Tool: omp.Tool{Name: g.Tool, Approval: g.Approval}, Exec: exec, Runner: runner, Observe: noter(trace), Faults: faults}
+	w := &omp.Wrapper{Tool: omp.Tool{Name: g.Tool, Approval: g.Approval}, Exec: exec, Runner: runner, Observe: noter(trace), Faults: faults, Release: rel}
 
 	var lastErr error
 	outcomes := make([]callOutcome, 0, g.Repeat)

@@ -1,0 +1,60 @@
+package scenario
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestSelectReleases(t *testing.T) {
+	h := Host{Name: "omp", Releases: []Release{
+		{Version: "13.19.0", Group: "G0"}, {Version: "17.3.5", Group: "G1"}, {Version: "18.1.16", Group: "G2"},
+		{Version: "18.2.0", Group: "G2"}, {Version: "18.2.3", Group: "G3"}, {Version: "18.3.4", Group: "G3"},
+	}}
+	tests := []struct {
+		expr    string
+		want    []string
+		problem string
+	}{
+		{"*", []string{"13.19.0", "17.3.5", "18.1.16", "18.2.0", "18.2.3", "18.3.4"}, ""},
+		{">=18.1.16", []string{"18.1.16", "18.2.0", "18.2.3", "18.3.4"}, ""},
+		{">=18.1.16 <18.2.3", []string{"18.1.16", "18.2.0"}, ""},
+		{"  >17.3.5   <=18.1.16 ", []string{"18.1.16"}, ""},
+		{"18.2.0", []string{"18.2.0"}, ""},
+		{"=18.2.0", []string{"18.2.0"}, ""},
+		{"<17.0.0", []string{"13.19.0"}, ""},
+		{"* >=18.2.3", []string{"18.2.3", "18.3.4"}, ""},
+		{"18.1.17", nil, `release range "18.1.17" selects no modelled release (modelled omp releases: 13.19.0, 17.3.5`},
+		{">=18.3.5", nil, "selects no modelled release"},
+		{">=18.2.3 <18.2.0", nil, "selects no modelled release"},
+		{">=18.1", nil, `">=18.1" is not a comparator`},
+		{"^18.1.16", nil, `"^18.1.16" is not a comparator`},
+		{"~18.1.16", nil, "is not a comparator"},
+		{"18.1.16 || 18.2.0", nil, `"||" is not a comparator`},
+		{"", nil, "empty release range"},
+		{">= 18.1.16", nil, `">=" is not a comparator`},
+	}
+	for _, tt := range tests {
+		got, err := h.SelectReleases(tt.expr)
+		if tt.problem != "" {
+			require.Error(t, err, tt.expr)
+			assert.Contains(t, err.Error(), tt.problem, tt.expr)
+			assert.Contains(t, err.Error(), "18.3.4", "%s: the error lists the modelled releases", tt.expr)
+			continue
+		}
+		require.NoError(t, err, tt.expr)
+		var names []string
+		for _, r := range got {
+			names = append(names, r.Version)
+		}
+		assert.Equal(t, tt.want, names, tt.expr)
+	}
+	_, err := Host{Name: "gateway"}.SelectReleases("*")
+	assert.EqualError(t, err, "host gateway models no releases")
+	r, ok := h.Newest()
+	assert.True(t, ok)
+	assert.Equal(t, "18.3.4", r.Version)
+	assert.Equal(t, "omp 17.3.5 has no file-write fallback", h.NotApplicable(Release{Version: "17.3.5", Lacks: map[string]string{"fallback": "has no file-write fallback"}}, "fallback"))
+	assert.Equal(t, "", h.NotApplicable(Release{Version: "18.3.4"}, "fallback"))
+}
