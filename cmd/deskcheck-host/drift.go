@@ -45,7 +45,7 @@ func drift(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "deskcheck-host: omp@%s: %v\n", in.Version, err)
 			return exitFail
 		}
-		res, err := realhost.Judge(ctx, h, selected, realhost.Options{ModelName: modelRelease})
+		res, err := realhost.Judge(ctx, h, selected, realhost.Options{})
 		h.Close()
 		if err != nil {
 			fmt.Fprintf(stderr, "deskcheck-host: omp@%s: %v\n", in.Version, err)

@@ -337,7 +337,7 @@ func verify(ctx context.Context, args []string, stdout, stderr io.Writer, fault 
 		return code
 	}
 	defer done()
-	res, err := realhost.Judge(ctx, h, selected, realhost.Options{Fault: fault, ModelName: modelName(h.Hello)})
+	res, err := realhost.Judge(ctx, h, selected, realhost.Options{Fault: fault})
 	if err != nil {
 		fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
 		return exitFail
@@ -357,11 +357,6 @@ func verify(ctx context.Context, args []string, stdout, stderr io.Writer, fault 
 		return exitFail
 	}
 	return exitPass
-}
-
-// modelName says which model release the real code is compared with.
-func modelName(h realhost.Hello) string {
-	return modelRelease
 }
 
 func validFormat(f string) bool {

@@ -392,7 +392,7 @@ var expectedKeys = map[string][]string{
 // tests: the given block as the case had it and, as expected, what the
 // release observed (absent values are left out; promptIncludes asserts the
 // first dialog title).
-func DisagreementDesk(d Disagreement) []byte {
+func DisagreementDesk(d Disagreement, version string) []byte {
 	var expected obj
 	for _, k := range expectedKeys[d.Scenario] {
 		v, ok := d.Release[k]
@@ -410,7 +410,7 @@ func DisagreementDesk(d Disagreement) []byte {
 	}
 	c := obj{
 		{"id", d.ID},
-		{"title", "The model and release " + release + " disagree on " + fmt.Sprint(d.Keys)},
+		{"title", "The model and release @oh-my-pi/pi-coding-agent@" + version + " disagree on " + fmt.Sprint(d.Keys)},
 		{"scenario", d.Scenario},
 		{"given", rawJSON(d.Given)},
 		{"expected", expected},
@@ -420,8 +420,6 @@ func DisagreementDesk(d Disagreement) []byte {
 	writeDesk(&b, "omp-conformance-"+d.ID, c)
 	return b.Bytes()
 }
-
-const release = "@oh-my-pi/pi-coding-agent@18.1.16"
 
 func writeDesk(b *bytes.Buffer, id string, c obj) {
 	b.WriteString(`{"schemaVersion":1,"id":`)

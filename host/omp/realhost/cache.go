@@ -112,7 +112,7 @@ func Install(ctx context.Context, cache, v string, opts InstallOptions) (*Instal
 	}
 	var tail []string
 	fetched := 0
-	tarball := regexp.MustCompile(`GET 200 \S+\.tgz`)
+	tarball := regexp.MustCompile(`GET [0-9]+ \S+\.tgz`)
 	sc := bufio.NewScanner(stderr)
 	for sc.Scan() {
 		line := sc.Text()

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"sort"
 
+	"github.com/deskcheck/deskcheck/host/omp"
 	"github.com/deskcheck/deskcheck/scenario"
 	"github.com/deskcheck/deskcheck/verifier"
 )
@@ -78,20 +79,31 @@ type Options struct {
 	// Fault switches a deliberate fault of the model on (tests only:
 	// it shows that a wrong model is reported as disagreeing).
 	Fault *scenario.QualifiedFault
-	// Model runs one case on the model; nil: verifier.RunCase.
-	Model func(ctx context.Context, c *verifier.Case, fault *scenario.QualifiedFault) verifier.Result
-	// ModelName names the model release compared with.
-	ModelName string
+	// Release is the model release to compare with: the real host's
+	// release when the model knows it, else "" (the model's default).
+	Release string
+}
+
+// ModelRelease returns the model release to compare a real host with: its
+// own release when the model knows it, else the newest modelled release.
+func ModelRelease(h Hello) (string, string) {
+	if _, _, err := omp.Lookup(h.Release); err == nil {
+		v, g, _ := omp.Lookup(h.Release)
+		return v.String(), fmt.Sprintf("deskcheck's model of omp@%s (group %s)", v, g)
+	}
+	n := omp.Newest()
+	g, _ := omp.GroupOf(n)
+	return n.String(), fmt.Sprintf("deskcheck's model of omp@%s (group %s): the model has no release %q, so the newest is compared", n, g, h.Release)
 }
 
 // Judge runs cases on the model and on the real host and gives each its
 // verdict. Cases of other hosts than omp are not applicable.
 func Judge(ctx context.Context, h *Host, cases []*verifier.Case, opts Options) (*Run, error) {
-	model := opts.Model
-	if model == nil {
-		model = verifier.RunCase
+	release, modelName := ModelRelease(h.Hello)
+	if opts.Release != "" {
+		release = opts.Release
 	}
-	run := &Run{Hello: h.Hello, Model: opts.ModelName, Results: make([]CaseResult, len(cases))}
+	run := &Run{Hello: h.Hello, Model: modelName, Results: make([]CaseResult, len(cases))}
 	var reqs []Request
 	var idx []int
 	for i, c := range cases {
@@ -113,12 +125,17 @@ func Judge(ctx context.Context, h *Host, cases []*verifier.Case, opts Options) (
 		r := &run.Results[idx[j]]
 		c := r.Case
 		sc, _ := c.Spec()
+		m := verifier.RunCaseOn(ctx, c, release, opts.Fault)
 		switch {
 		case a.Error != "":
 			r.Verdict, r.Reason = Errored, a.Error
 			continue
+		case a.NotApplicable != "" && m.Status == verifier.Errored:
+			r.Verdict, r.Reason = NotApplicable, fmt.Sprintf("%s: %s (the model: %s)", h.Hello.Source, a.NotApplicable, m.Err)
+			continue
 		case a.NotApplicable != "":
-			r.Verdict, r.Reason = NotApplicable, fmt.Sprintf("%s: %s", h.Hello.Source, a.NotApplicable)
+			r.Verdict, r.Reason = Disagree, fmt.Sprintf("%s: %s, but the model runs the case", h.Hello.Source, a.NotApplicable)
+			r.Model = plain(m.Observed)
 			continue
 		}
 		for k, v := range a.Observed {
@@ -126,7 +143,6 @@ func Judge(ctx context.Context, h *Host, cases []*verifier.Case, opts Options) (
 		}
 		r.Real = a.Observed
 		r.RealMismatches = verifier.Compare(c.Expected, r.Real, sc)
-		m := model(ctx, c, opts.Fault)
 		if m.Status == verifier.Errored {
 			r.Verdict, r.Reason = Errored, "the model could not run the case: "+m.Err
 			continue

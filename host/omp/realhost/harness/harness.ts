@@ -333,18 +333,19 @@ let settingsFiles = 0;
 /** The release's settings with the case's configured mode and user policies. */
 async function caseSettings(given: Given): Promise<unknown> {
 	const hasMode = typeof given.mode === "string";
-	const hasPolicies = given.userPolicies !== undefined && given.userPolicies !== null;
+	// tools.approval is read raw by the release: any JSON value is passed on.
+	const hasPolicies = given.userPolicies !== undefined;
 	if (settingsByFile) {
 		const tools: Record<string, Json> = {};
 		if (hasMode) tools.approvalMode = given.mode;
-		if (hasPolicies) tools.approval = given.userPolicies!;
+		if (hasPolicies) tools.approval = given.userPolicies as Json;
 		// JSON is YAML: the file holds exactly the configured values.
 		const file = writeAgentFile(`case-${++settingsFiles % 2}.yml`, JSON.stringify({ tools }));
 		return await Settings.loadReadOnly({ cwd: CWD, agentDir: process.env.PI_CODING_AGENT_DIR, configFiles: [file] });
 	}
 	const overrides: Record<string, unknown> = {};
 	if (hasMode) overrides["tools.approvalMode"] = given.mode;
-	if (given.userPolicies && typeof given.userPolicies === "object") overrides["tools.approval"] = given.userPolicies;
+	if (hasPolicies) overrides["tools.approval"] = given.userPolicies;
 	return Settings.isolated(overrides);
 }
 
