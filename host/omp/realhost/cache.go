@@ -208,11 +208,15 @@ func finishInstall(dir, v string) error {
 	}
 	nodes, _ := filepath.Glob(filepath.Join(addon, "*.node"))
 	for _, n := range nodes {
+		to := filepath.Join(moved, "native", filepath.Base(n))
+		if os.Link(n, to) == nil {
+			continue
+		}
 		data, err := os.ReadFile(n)
 		if err != nil {
 			return err
 		}
-		if err := os.WriteFile(filepath.Join(moved, "native", filepath.Base(n)), data, 0o644); err != nil {
+		if err := os.WriteFile(to, data, 0o644); err != nil {
 			return err
 		}
 	}

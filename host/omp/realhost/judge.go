@@ -48,6 +48,9 @@ type CaseResult struct {
 	Repro []byte
 	// Reason says why a case is not applicable or could not run.
 	Reason string
+	// AbsentTouched names the stand-ins for modules absent from
+	// substituted dependencies that the case used (each threw).
+	AbsentTouched []string
 }
 
 // Summary counts verdicts.
@@ -126,6 +129,7 @@ func Judge(ctx context.Context, h *Host, cases []*verifier.Case, opts Options) (
 		c := r.Case
 		sc, _ := c.Spec()
 		m := verifier.RunCaseOn(ctx, c, release, opts.Fault)
+		r.AbsentTouched = a.AbsentTouched
 		switch {
 		case a.Error != "":
 			r.Verdict, r.Reason = Errored, a.Error

@@ -345,6 +345,9 @@ type Answer struct {
 	// NotApplicable says why the release cannot run the case.
 	NotApplicable string `json:"notApplicable"`
 	Error         string `json:"error"`
+	// AbsentTouched names the stand-ins for absent dependency modules
+	// (a substitution) the case used; each threw.
+	AbsentTouched []string `json:"absentTouched"`
 }
 
 // RunAll sends every request and reads the answers, in order. Requests

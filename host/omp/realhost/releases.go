@@ -16,7 +16,7 @@ import (
 //go:embed releases/*/package.json releases/*/package-lock.json
 var releaseFiles embed.FS
 
-//go:embed harness/harness.ts harness/inert.ts harness/absent/index.js harness/absent/package.json
+//go:embed harness/harness.ts harness/inert.ts harness/absent.ts harness/absent/index.js harness/absent/package.json
 var harnessFiles embed.FS
 
 // Release is one published OMP release deskcheck can install.

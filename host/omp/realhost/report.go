@@ -79,6 +79,9 @@ func writeText(w io.Writer, runs []*Run, verbose bool) error {
 			if r.Reason != "" {
 				fmt.Fprintf(w, "      %s\n", r.Reason)
 			}
+			if len(r.AbsentTouched) > 0 {
+				fmt.Fprintf(w, "      touched stand-ins for absent dependency code (substitution): %s\n", strings.Join(r.AbsentTouched, ", "))
+			}
 			if r.Verdict == DoesNotHold || r.Verdict == Disagree || verbose {
 				fmt.Fprintf(w, "      authored: %s\n", compact(r.Authored))
 				if r.Model != nil {
@@ -141,6 +144,7 @@ type jsonCase struct {
 	Differ     []string        `json:"differ,omitempty"`
 	Repro      json.RawMessage `json:"repro,omitempty"`
 	Releases   []string        `json:"releases"`
+	Absent     []string        `json:"absentTouched,omitempty"`
 }
 
 type jsonMismatch struct {
@@ -170,7 +174,7 @@ func writeJSON(w io.Writer, runs []*Run) error {
 				authored = json.RawMessage("{}")
 			}
 			jc := jsonCase{Desk: r.Case.Desk.ID, ID: r.Case.ID, Scenario: r.Case.Scenario, Verdict: r.Verdict, Reason: r.Reason,
-				Authored: authored, Model: r.Model, Real: r.Real, Differ: r.Differ, Releases: []string{run.Hello.Source}}
+				Authored: authored, Model: r.Model, Real: r.Real, Differ: r.Differ, Releases: []string{run.Hello.Source}, Absent: r.AbsentTouched}
 			if r.Repro != nil {
 				jc.Repro = json.RawMessage(r.Repro)
 			}

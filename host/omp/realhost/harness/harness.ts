@@ -24,6 +24,7 @@
 // takes), never by the version number, and lists what it adapted in the
 // hello line.
 import { type PathSteps, withPathSteps, writeAgentFile } from "./inert.ts";
+import { installAbsent, touched } from "./absent.ts";
 import * as fsSync from "node:fs";
 import * as path from "node:path";
 
@@ -50,6 +51,34 @@ async function load(rel: string): Promise<Record<string, any>> {
 }
 async function loadIf(rel: string): Promise<Record<string, any> | undefined> {
 	return has(rel) ? await load(rel) : undefined;
+}
+
+// Dependencies at other versions than the release asks for (a
+// nearest-dependency substitution): stand in for what they lack.
+{
+	const deps = ((pkg as { dependencies?: Record<string, string> }).dependencies ?? {}) as Record<string, string>;
+	const off: string[] = [];
+	for (const [name, want] of Object.entries(deps)) {
+		if (!name.startsWith("@oh-my-pi/")) continue;
+		try {
+			const have = JSON.parse(fsSync.readFileSync(Bun.resolveSync(`${name}/package.json`, root), "utf8")).version;
+			if (have !== want) off.push(`${name}@${have} (wants ${want})`);
+		} catch {}
+	}
+	if (off.length > 0) {
+		adaptations.push(`dependencies not at the release's versions: ${off.join(", ")}`);
+		const r = installAbsent(root);
+		if (r.modules.length + r.exports.length > 0) {
+			adaptations.push(
+				`absent from those dependencies, replaced by values that throw when used: ${r.modules.length} modules (${r.modules.join(", ")}) and ${r.exports.length} named exports (${r.exports.join(", ")})`,
+			);
+		}
+		if (r.supplied.length > 0) {
+			adaptations.push(
+				`supplied instead of throwing: ${r.supplied.join(", ")} (registration hooks as no-ops; isNonBlankContext as upstream defines it: a string whose trim is not empty)`,
+			);
+		}
+	}
 }
 
 // The logger: from 17.x it has setTransports; 13.x/14.x open their file at
@@ -567,6 +596,10 @@ async function answer(line: string): Promise<string> {
 	} catch (err) {
 		if (err instanceof NotApplicable) out.notApplicable = err.message;
 		else out.error = `the harness could not run the case: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`;
+	}
+	if (touched.size > 0) {
+		out.absentTouched = [...touched].sort();
+		touched.clear();
 	}
 	return JSON.stringify(out);
 }
