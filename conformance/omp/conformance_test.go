@@ -46,7 +46,7 @@ func installHint(v string) string {
 			sub = " -substitute"
 		}
 	}
-	return fmt.Sprintf("install it with: go run ./cmd/deskcheck-host install%s omp@%s (needs npm and the npm registry)", sub, v)
+	return fmt.Sprintf("go run ./cmd/deskcheck-host install%s omp@%s, which needs npm and the npm registry", sub, v)
 }
 
 // requireInstalled returns the installed release v, skipping the test when
@@ -61,9 +61,9 @@ func requireInstalled(t *testing.T, v string) *realhost.Installed {
 		}
 	}
 	if os.Getenv("CI") == "true" {
-		t.Fatalf("omp@%s is missing in CI: %v; %s", v, err, installHint(v))
+		t.Fatalf("omp@%s is missing in CI: %v (from the repository: %s)", v, err, installHint(v))
 	}
-	t.Skipf("skipping omp@%s: %v; %s", v, err, installHint(v))
+	t.Skipf("skipping omp@%s: %v (from the repository: %s)", v, err, installHint(v))
 	return nil
 }
 
