@@ -216,19 +216,27 @@ func differ(a, b map[string]any) []string {
 }
 
 // reproDesk is a one-case desk for a disagreement: the given block as
-// written and, as expected, every key the real code observed that differs
-// from the model.
+// written and, as expected, the block the scenario suggests from what the
+// real code observed (as observe would print it), so that the desk holds on
+// the real code and fails on the model as it is.
 func reproDesk(c *verifier.Case, real map[string]any, keys []string, hello Hello) []byte {
-	expected := map[string]any{}
-	for _, k := range keys {
-		if v, ok := real[k]; ok && v != nil {
-			expected[k] = v
-		}
-	}
+	sc, _ := c.Spec()
 	given := json.RawMessage(c.Given.Raw)
 	if len(bytes.TrimSpace(given)) == 0 {
 		given = json.RawMessage("{}")
 	}
+	var sugg []verifier.Suggestion
+	for _, k := range sc.Suggest([]byte(given), real) {
+		v := real[k]
+		if sc.Shape != nil {
+			var ok bool
+			if v, ok = sc.Shape(k, v); !ok {
+				continue
+			}
+		}
+		sugg = append(sugg, verifier.Suggestion{Key: k, Value: v})
+	}
+	expected := json.RawMessage(verifier.FormatExpected(sugg, "      "))
 	desk := map[string]any{
 		"schemaVersion": 1,
 		"id":            "real-host-" + c.Desk.ID + "-" + c.ID,

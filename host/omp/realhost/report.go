@@ -69,6 +69,7 @@ func writeText(w io.Writer, runs []*Run, verbose bool) error {
 			fmt.Fprintf(w, "   model compared: %s\n", run.Model)
 		}
 		if verbose {
+			fmt.Fprintf(w, "   root: %s\n", h.Root)
 			for _, a := range h.Adaptations {
 				fmt.Fprintf(w, "   adaptation: %s\n", a)
 			}
