@@ -189,15 +189,18 @@ var netnsProbe struct {
 }
 
 // netns returns the unshare program when a new user and network namespace
-// can be made, else why not.
-func netns() (string, string) {
+// can be made, else why not. The probe runs bun's --version inside one, so
+// that no program but unshare and bun is ever started.
+func netns(bun string) (string, string) {
 	netnsProbe.once.Do(func() {
 		p, err := exec.LookPath("unshare")
 		if err != nil {
 			netnsProbe.why = "unshare is not installed"
 			return
 		}
-		if out, err := exec.Command(p, "-rn", "true").CombinedOutput(); err != nil {
+		probe := exec.Command(p, "-rn", "--", bun, "--version")
+		probe.Env = []string{"PATH=/nonexistent"}
+		if out, err := probe.CombinedOutput(); err != nil {
 			netnsProbe.why = fmt.Sprintf("unshare -rn failed here (%v: %s)", err, strings.TrimSpace(string(out)))
 			return
 		}
@@ -226,7 +229,7 @@ func Start(ctx context.Context, spec Spec) (*Host, error) {
 	// The argv holds paths deskcheck chose, never desk content.
 	argv := []string{spec.Bun, "--no-install", filepath.Join(spec.HarnessDir, "harness.ts"), "--root", spec.Root}
 	network := "new network namespace (unshare -rn): no network at all"
-	if unshare, why := netns(); unshare != "" && !spec.NoNetNS {
+	if unshare, why := netns(spec.Bun); unshare != "" && !spec.NoNetNS {
 		argv = append([]string{unshare, "-rn", "--"}, argv...)
 	} else {
 		if spec.NoNetNS {
