@@ -275,12 +275,12 @@ func startHost(ctx context.Context, hostFlag, srcFlag, bun string, stderr io.Wri
 		fmt.Fprintln(stderr, "deskcheck-host: give -host or -host-src, not both")
 		return nil, nil, exitInvalid
 	case srcFlag != "":
-		s, clean, err := realhost.ForCheckout(srcFlag, c, bun)
+		s, err := realhost.ForCheckout(srcFlag, c, bun)
 		if err != nil {
 			fmt.Fprintf(stderr, "deskcheck-host: -host-src: %v\n", err)
 			return nil, nil, exitInvalid
 		}
-		spec, cleanup = s, clean
+		spec = s
 	default:
 		v := hostFlag
 		if v == "" {

@@ -143,8 +143,8 @@ func Install(ctx context.Context, cache, v string, opts InstallOptions) (*Instal
 	return in, nil
 }
 
-// writeTree writes the release's package.json, lockfile, the stub package
-// and the harness into dir.
+// writeTree writes the release's package.json, lockfile and the stub
+// package into dir.
 func writeTree(dir string, rel Release) error {
 	files := map[string]string{
 		"package.json":      "releases/" + rel.Version + "/package.json",
@@ -159,7 +159,17 @@ func writeTree(dir string, rel Release) error {
 			return err
 		}
 	}
-	return writeHarness(dir)
+	// The failing stub the package.json's overrides name (file:./absent).
+	for _, name := range []string{"index.js", "package.json"} {
+		data, err := harnessFiles.ReadFile("harness/absent/" + name)
+		if err != nil {
+			return err
+		}
+		if err := writeFile(filepath.Join(dir, "absent", name), data); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // writeHarness writes the harness files into dir.
@@ -167,6 +177,9 @@ func writeHarness(dir string) error {
 	return fs.WalkDir(harnessFiles, "harness", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
+		}
+		if strings.HasPrefix(p, "harness/absent/") {
+			return nil // the stub package belongs to the install, not the harness
 		}
 		data, err := harnessFiles.ReadFile(p)
 		if err != nil {

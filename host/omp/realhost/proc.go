@@ -43,8 +43,6 @@ type Spec struct {
 	// Root is the package folder of the OMP code (holding src/ and
 	// package.json).
 	Root string
-	// HarnessDir holds harness.ts and inert.ts; bun runs from there.
-	HarnessDir string
 	// Bun is the bun binary.
 	Bun string
 	// Source, Commit and Substituted are copied into the hello.
@@ -64,7 +62,6 @@ const DefaultLimit = 10 * time.Minute
 func ForInstalled(in *Installed) Spec {
 	return Spec{
 		Root:        filepath.Join(in.Dir, "node_modules", "@oh-my-pi", "pi-coding-agent"),
-		HarnessDir:  in.Dir,
 		Bun:         bunPath(in.Dir),
 		Source:      "omp@" + in.Version,
 		Substituted: in.Substituted,
@@ -73,18 +70,17 @@ func ForInstalled(in *Installed) Spec {
 
 // ForCheckout is the Spec of a local OMP checkout: dir is its
 // packages/coding-agent (or the repository root holding it), with
-// dependencies installed by the user. The harness is written into a
-// temporary folder; bun is the one named, or the newest installed
-// release's, or bun on PATH.
-func ForCheckout(dir, cache, bun string) (Spec, func(), error) {
+// dependencies installed by the user. bun is the one named, or the newest
+// installed release's, or bun on PATH.
+func ForCheckout(dir, cache, bun string) (Spec, error) {
 	root, err := filepath.Abs(dir)
 	if err != nil {
-		return Spec{}, nil, err
+		return Spec{}, err
 	}
 	if _, err := os.Stat(filepath.Join(root, "src", "extensibility", "extensions", "wrapper.ts")); err != nil {
 		alt := filepath.Join(root, "packages", "coding-agent")
 		if _, err2 := os.Stat(filepath.Join(alt, "src", "extensibility", "extensions", "wrapper.ts")); err2 != nil {
-			return Spec{}, nil, fmt.Errorf("%s is not an OMP coding-agent package (no src/extensibility/extensions/wrapper.ts there or in packages/coding-agent)", dir)
+			return Spec{}, fmt.Errorf("%s is not an OMP coding-agent package (no src/extensibility/extensions/wrapper.ts there or in packages/coding-agent)", dir)
 		}
 		root = alt
 	}
@@ -94,19 +90,10 @@ func ForCheckout(dir, cache, bun string) (Spec, func(), error) {
 		} else if p, err := exec.LookPath("bun"); err == nil {
 			bun = p
 		} else {
-			return Spec{}, nil, errors.New("no bun: install a release (deskcheck-host install omp@V) or put bun on PATH")
+			return Spec{}, errors.New("no bun: install a release (deskcheck-host install omp@V) or put bun on PATH")
 		}
 	}
-	tmp, err := os.MkdirTemp("", "deskcheck-harness-")
-	if err != nil {
-		return Spec{}, nil, err
-	}
-	if err := writeHarness(tmp); err != nil {
-		os.RemoveAll(tmp)
-		return Spec{}, nil, err
-	}
-	return Spec{Root: root, HarnessDir: tmp, Bun: bun, Source: "checkout " + root, Commit: gitCommit(root)},
-		func() { os.RemoveAll(tmp) }, nil
+	return Spec{Root: root, Bun: bun, Source: "checkout " + root, Commit: gitCommit(root)}, nil
 }
 
 // gitCommit reads the commit of the git checkout holding dir, without
@@ -220,14 +207,21 @@ func Start(ctx context.Context, spec Spec) (*Host, error) {
 	}
 	home := filepath.Join(tmp, "home")
 	agent := filepath.Join(tmp, "agent")
+	// The harness is deskcheck's own, written afresh for every run (never
+	// a stale copy) into the run's temporary folder; bun runs from there.
+	harness := filepath.Join(tmp, "harness")
 	for _, d := range []string{home, agent} {
 		if err := os.Mkdir(d, 0o700); err != nil {
 			os.RemoveAll(tmp)
 			return nil, err
 		}
 	}
+	if err := writeHarness(harness); err != nil {
+		os.RemoveAll(tmp)
+		return nil, err
+	}
 	// The argv holds paths deskcheck chose, never desk content.
-	argv := []string{spec.Bun, "--no-install", filepath.Join(spec.HarnessDir, "harness.ts"), "--root", spec.Root}
+	argv := []string{spec.Bun, "--no-install", filepath.Join(harness, "harness.ts"), "--root", spec.Root}
 	network := "new network namespace (unshare -rn): no network at all"
 	if unshare, why := netns(spec.Bun); unshare != "" && !spec.NoNetNS {
 		argv = append([]string{unshare, "-rn", "--"}, argv...)
@@ -238,7 +232,7 @@ func Start(ctx context.Context, spec Spec) (*Host, error) {
 		network = "no new network namespace (" + why + "): the harness opens no socket, but the OS does not stop it"
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Dir = spec.HarnessDir
+	cmd.Dir = harness
 	// An environment built from nothing: no proxy variable, no token, no
 	// setting of the user's; only temporary folders.
 	cmd.Env = []string{
