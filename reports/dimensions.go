@@ -105,6 +105,12 @@ type dimensionRow struct {
 type dimensionCell struct {
 	Text       string
 	Applicable bool
+	// Bar is set on a k-of-n figure that applies: the page draws it as a
+	// bar Fill pixels of 50 long. An n/a figure has no bar at all, never
+	// an empty or a full one.
+	Bar                    bool
+	Numerator, Denominator int
+	Fill                   int
 }
 
 // dimensionTable lays the section out as rows (the six dimensions) by
@@ -121,7 +127,14 @@ func dimensionTable(b *Boundary) (columns []string, rows []dimensionRow) {
 		if !x.Applicable {
 			return dimensionCell{Text: "n/a"}
 		}
-		return dimensionCell{Text: strconv.Itoa(x.Numerator) + "/" + strconv.Itoa(x.Denominator), Applicable: true}
+		c := dimensionCell{Text: strconv.Itoa(x.Numerator) + "/" + strconv.Itoa(x.Denominator), Applicable: true, Bar: x.Denominator > 0, Numerator: x.Numerator, Denominator: x.Denominator}
+		if c.Bar {
+			c.Fill = min(50, max(0, x.Numerator*50/x.Denominator))
+			if x.Numerator > 0 && c.Fill == 0 {
+				c.Fill = 1
+			}
+		}
+		return c
 	}
 	for _, spec := range []struct {
 		name, key string

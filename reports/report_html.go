@@ -63,6 +63,10 @@ const (
 	deskLinks = 3
 	// caughtByShown is the most cases named per caught fault.
 	caughtByShown = 10
+	// PictureCards is the most cards drawn with their pictures, failures
+	// first: a page of hundreds of charts is slow to lay out, and the
+	// first failures are the ones read.
+	PictureCards = 100
 )
 
 type htmlCase struct {
@@ -72,6 +76,8 @@ type htmlCase struct {
 	Location  string
 	Trace     []traceEvent
 	MoreTrace int
+	// Pictures are the case's charts, each with its text equivalent.
+	Pictures []picture
 }
 
 type traceEvent struct {
@@ -179,6 +185,21 @@ type htmlPage struct {
 	CompactPassing bool
 	Claims         []Claim
 	MoreClaims     int
+	// Drawn counts the cards drawn with pictures, Undrawn those left
+	// without.
+	Drawn, Undrawn int
+}
+
+// draw gives a card its pictures while the page has drawn fewer than
+// PictureCards, and counts the cards it leaves undrawn.
+func (p *htmlPage) draw(h *htmlCase) {
+	if p.Drawn == PictureCards {
+		p.Undrawn++
+		return
+	}
+	if h.Pictures = casePictures(h.C); len(h.Pictures) > 0 {
+		p.Drawn++
+	}
 }
 
 // Write renders r as HTML.
@@ -204,6 +225,7 @@ func (HTML) Write(w io.Writer, r *Report) error {
 		}
 		carded[c] = true
 		page.Failures = append(page.Failures, newHTMLCase(c, files))
+		page.draw(&page.Failures[len(page.Failures)-1])
 	}
 	link := func(c *Case) htmlLink { return htmlLink{Desk: c.Desk, ID: c.ID, Anchor: carded[c]} }
 
@@ -275,6 +297,7 @@ func (HTML) Write(w io.Writer, r *Report) error {
 	if !page.CompactPassing {
 		for _, c := range passing {
 			page.Passing = append(page.Passing, newHTMLCase(c, files))
+			page.draw(&page.Passing[len(page.Passing)-1])
 		}
 	}
 	if err := htmlTemplate.ExecuteTemplate(w, "top", page); err != nil {

@@ -56,23 +56,6 @@ func rows(c Case) []row {
 // escaped.
 func render(v any) string { return oneLine(scenario.JSONText(v)) }
 
-// failuresFirst returns the cases with failed and errored ones first, each
-// group in report order.
-func failuresFirst(cases []Case) []*Case {
-	out := make([]*Case, 0, len(cases))
-	for i := range cases {
-		if cases[i].Status != verifier.Pass {
-			out = append(out, &cases[i])
-		}
-	}
-	for i := range cases {
-		if cases[i].Status == verifier.Pass {
-			out = append(out, &cases[i])
-		}
-	}
-	return out
-}
-
 // deskTally counts the cases of one desk by status.
 type deskTally struct {
 	Desk    string

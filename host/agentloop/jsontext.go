@@ -8,13 +8,9 @@ import (
 // reflection, which cost more than the rest of a step: the members of the
 // arguments object and its string value. The readers are strict and
 // partial: they accept only well-formed JSON and answer ok=false for
-// anything else (invalid text, nesting deeper than maxFastDepth). Callers
+// anything else (invalid text, nesting deeper than jsontext.MaxDepth). Callers
 // then take encoding/json's own path, so a value or a refusal is always
 // the one encoding/json gives.
-
-// maxFastDepth bounds the nesting the fast readers follow. Deeper values
-// go to encoding/json, whose limit and messages are the reference.
-const maxFastDepth = jsontext.MaxDepth
 
 // member and members are the shared object reader's.
 type (

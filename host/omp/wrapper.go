@@ -337,6 +337,7 @@ func (w *Wrapper) approve(ctx context.Context, toolCallID, mode string, resolved
 		emit(ApprovalEvent{Type: "tool_approval_resolved", Reason: "no interactive UI available"})
 		w.note(Note{Step: "no-ui"})
 		if len(checks) > 0 {
+			//lint:ignore ST1005 the host's own text, byte for byte
 			return fmt.Errorf("Tool \"%s\" has pending provider safety checks but no interactive UI is available.", name)
 		}
 		return errors.New(`Tool "` + name + `" requires approval but no interactive UI available.` + "\n" +

@@ -120,7 +120,7 @@ func TestRepr(t *testing.T) {
 		{"dict with bool and int", Dict{{"saved", true}, {"drafts", 1}}, "{'saved': True, 'drafts': 1}"},
 		{"dict with float", Dict{{"result", 50.0}}, "{'result': 50.0}"},
 		{"empty dict", Dict{}, "{}"},
-		{"nested dict", Dict{{"a", Dict{{"b", -0.0 * -1}}}}, "{'a': {'b': 0.0}}"},
+		{"nested dict", Dict{{"a", Dict{{"b", 0.0}}}}, "{'a': {'b': 0.0}}"},
 		{"reprer", reprer{}, "<custom>"},
 	}
 	for _, tt := range tests {

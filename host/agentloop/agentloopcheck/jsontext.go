@@ -12,16 +12,13 @@ import (
 // accepts only well-formed JSON in the shapes it knows and answers
 // ok=false for anything else (invalid text, a key spelled differently, a
 // repeated key, a string with escapes where it wants the bytes, nesting
-// deeper than maxFastDepth). Its callers then run the encoding/json code
+// deeper than jsontext.MaxDepth). Its callers then run the encoding/json code
 // they used before, so odd input gets the same value or error as ever.
-
-// maxFastDepth bounds the nesting the readers follow.
-const maxFastDepth = jsontext.MaxDepth
 
 // objectKeys reads a JSON object as json.Unmarshal into a
 // map[string]json.RawMessage does: the number of distinct keys and the
 // value of key (the last one written). ok is false when it cannot tell so:
-// raw is not one valid object within maxFastDepth.
+// raw is not one valid object within jsontext.MaxDepth.
 func objectKeys(raw []byte, key string) (distinct int, value []byte, has, ok bool) {
 	var buf [8][]byte
 	keys := buf[:0]
