@@ -378,6 +378,46 @@ async function caseSettings(given: Given): Promise<unknown> {
 	return Settings.isolated(overrides);
 }
 
+// The release's own bash and write tools, for a case naming one without an
+// approval of its own: their declaration is computed by the release from
+// the call's arguments (a command or a path is data, never executed).
+const toolModules: Record<string, { file: string; exportName: string }> = {
+	bash: { file: "tools/bash.ts", exportName: "BashTool" },
+	write: { file: "tools/write.ts", exportName: "WriteTool" },
+};
+const toolClasses = new Map<string, unknown>();
+let toolsAdapted = false;
+
+async function realTool(name: string, given: Given): Promise<Record<string, any> | undefined> {
+	const spec = toolModules[name];
+	if (!spec || given.approval !== undefined || !has(spec.file)) return undefined;
+	if (!toolClasses.has(name)) toolClasses.set(name, (await load(spec.file))[spec.exportName]);
+	const Tool = toolClasses.get(name) as (new (session: unknown) => Record<string, any>) | undefined;
+	if (typeof Tool !== "function") return undefined;
+	if (!toolsAdapted) {
+		toolsAdapted = true;
+		adaptations.push("given.tool bash/write without approval: the release's own tool object, execute replaced by a recorder");
+	}
+	const extra = given.settings && typeof given.settings === "object" && !Array.isArray(given.settings) ? given.settings : {};
+	const overrides: Record<string, unknown> = { shellPath: "/bin/bash", ...extra };
+	let settings: unknown;
+	try {
+		settings = Settings.isolated(overrides);
+	} catch (err) {
+		if (!settingsByFile) throw err;
+		const tree: Record<string, unknown> = {};
+		for (const [k, v] of Object.entries(overrides)) {
+			const parts = k.split(".");
+			let node = tree;
+			for (const p of parts.slice(0, -1)) node = (node[p] ??= {}) as Record<string, unknown>;
+			node[parts[parts.length - 1]] = v;
+		}
+		const file = writeAgentFile(`tool-${++settingsFiles % 2}.yml`, JSON.stringify(tree));
+		settings = await Settings.loadReadOnly({ cwd: CWD, agentDir: process.env.PI_CODING_AGENT_DIR, configFiles: [file] });
+	}
+	return new Tool({ cwd: CWD, settings, enableLsp: false });
+}
+
 async function runWrapper(given: Given): Promise<Observed> {
 	const toolName = typeof given.tool === "string" ? given.tool : DEFAULT_TOOL;
 	const repeat = typeof given.repeat === "number" && given.repeat > 0 ? given.repeat : 1;
@@ -428,17 +468,40 @@ async function runWrapper(given: Given): Promise<Observed> {
 
 	// The inert tool: execute records the input it was given and runs nothing.
 	const inputs: unknown[] = [];
-	const tool = {
-		name: toolName,
-		label: toolName,
-		description: "deskcheck inert tool",
-		parameters: { type: "object", properties: {} },
-		...(given.approval !== undefined ? { approval: given.approval } : {}),
-		execute: async (_id: string, params: unknown) => {
-			inputs.push(params);
-			return { content: [{ type: "text", text: "inert" }], details: undefined };
-		},
+	const execute = async (_id: string, params: unknown) => {
+		inputs.push(params);
+		return { content: [{ type: "text", text: "inert" }], details: undefined };
 	};
+	const real = await realTool(toolName, given);
+	let declared: unknown;
+	let declarations = 0;
+	let tool: Record<string, any>;
+	if (real) {
+		// The release's own tool, its execute replaced by the recorder; its
+		// first declaration (the first call's original input) is kept.
+		real.execute = execute;
+		const own = typeof real.approval === "function" ? real.approval.bind(real) : undefined;
+		if (own) {
+			real.approval = (...a: unknown[]) => {
+				const d = own(...a);
+				if (declarations++ === 0) {
+					if (d instanceof Promise) d.then(v => void (declared = v), () => {});
+					else declared = d;
+				}
+				return d;
+			};
+		}
+		tool = real;
+	} else {
+		tool = {
+			name: toolName,
+			label: toolName,
+			description: "deskcheck inert tool",
+			parameters: { type: "object", properties: {} },
+			...(given.approval !== undefined ? { approval: given.approval } : {}),
+			execute,
+		};
+	}
 	const wrapper = new ExtensionToolWrapper(tool, runner);
 
 	let successes = 0;
@@ -468,7 +531,7 @@ async function runWrapper(given: Given): Promise<Observed> {
 	}
 	if (rpc) await rpc.close();
 
-	return {
+	const observed: Observed = {
 		outcome: lastError === undefined ? "return" : "throw",
 		effects: inputs.length,
 		prompts: ui ? titles.length : 0,
@@ -480,6 +543,8 @@ async function runWrapper(given: Given): Promise<Observed> {
 		rpcRequests: rpc ? rpc.selectRequests : rpcCount,
 		providerSafetyApproved: lastContext?.providerSafetyApproved === true,
 	};
+	if (real) observed.declared = declarations === 0 ? null : typeof declared === "string" ? { tier: declared } : (declared ?? null);
+	return observed;
 }
 
 function errorValue(v: Json | undefined): Error {
