@@ -60,7 +60,8 @@ columns per case (authored expectation, model, real code) with a verdict:
 real code disagree" (with a one-case desk to reproduce). drift runs the
 cases on every installed release and shows what differs between them.
 
-With no PATH the bundled desks are used. FORMAT is text, json or markdown.
+With no PATH the bundled desks are used. FORMAT is text, json, markdown,
+junit or html; -out DIR writes all five.
 The cache folder is $DESKCHECK_CACHE, else deskcheck/ in the user's cache.
 
 Exit codes: 0 every case holds and the model agrees, 1 a case does not hold,
@@ -319,8 +320,8 @@ func verify(ctx context.Context, args []string, stdout, stderr io.Writer, fault 
 	bun := fs.String("bun", "", "the bun binary for -host-src (default: an installed release's, else bun on PATH)")
 	runRe := fs.String("run", "", "run only the cases whose <desk-id>/<case-id> matches REGEX")
 	verbose := fs.Bool("v", false, "show the three columns and the harness's adaptations for every case")
-	format := fs.String("format", "text", "output format: text, json or markdown")
-	out := fs.String("out", "", "also write report.txt, report.json and report.md into DIR")
+	format := fs.String("format", "text", "output format: text, json, markdown, junit or html")
+	out := fs.String("out", "", "also write report.txt, report.json, report.md, report.junit.xml and report.html into DIR")
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
@@ -372,7 +373,7 @@ func writeReports(dir string, runs []*realhost.Run) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	for name, format := range map[string]string{"report.txt": "text", "report.json": "json", "report.md": "markdown"} {
+	for name, format := range map[string]string{"report.txt": "text", "report.json": "json", "report.md": "markdown", "report.junit.xml": "junit", "report.html": "html"} {
 		f, err := os.Create(filepath.Join(dir, name))
 		if err != nil {
 			return err

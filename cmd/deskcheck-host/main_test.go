@@ -239,3 +239,33 @@ func BenchmarkVerifyBundledDesk(b *testing.B) {
 		}
 	}
 }
+
+// TestDriftAcrossInstalledReleases runs drift over a cache holding two
+// installed releases of different groups: the deny text of 17.x and its
+// missing fallback show, the rest is the same on both.
+func TestDriftAcrossInstalledReleases(t *testing.T) {
+	g1, g2 := requireRelease(t, "17.3.5"), requireRelease(t, "18.1.16")
+	cache := t.TempDir()
+	for _, in := range []*realhost.Installed{g1, g2} {
+		require.NoError(t, os.Symlink(in.Dir, filepath.Join(cache, "omp@"+in.Version)))
+	}
+	t.Setenv("DESKCHECK_CACHE", cache)
+	code, out, errOut := runCmd(t, nil, "drift", bundledDesk)
+	require.Equal(t, exitPass, code, "%s\n%s", out, errOut)
+	assert.Contains(t, out, "drift on the real code of 2 installed releases, against the newest, omp@18.1.16\n")
+	assert.Contains(t, out, "boundary-desk/boundary-approve-one-call: same on all\n")
+	assert.Contains(t, out, "boundary-desk/boundary-deny-before-handler:\n  omp@17.3.5 errorIncludes: \"Tool \\\"seed_note\\\" is blocked by user policy.")
+	assert.Contains(t, out, "boundary-desk/boundary-fallback-no-handler:\n  omp@17.3.5: not applicable")
+	code, out, _ = runCmd(t, nil, "drift", "-format", "json", bundledDesk)
+	require.Equal(t, exitPass, code)
+	var report struct {
+		Newest string
+		Cases  []struct {
+			Case    string
+			Changes []struct{ Host, Key string }
+		}
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &report))
+	assert.Equal(t, "omp@18.1.16", report.Newest)
+	assert.Len(t, report.Cases, 15)
+}

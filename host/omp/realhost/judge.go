@@ -227,7 +227,10 @@ func reproDesk(c *verifier.Case, real map[string]any, keys []string, hello Hello
 	}
 	var sugg []verifier.Suggestion
 	for _, k := range sc.Suggest([]byte(given), real) {
-		v := real[k]
+		v, ok := real[k]
+		if !ok {
+			continue
+		}
 		if sc.Shape != nil {
 			var ok bool
 			if v, ok = sc.Shape(k, v); !ok {

@@ -62,7 +62,7 @@ func Releases() []Release {
 // on the npm registry, which are missing.
 var substituteReason = map[string]string{
 	"18.2.9": "its exact dependencies are not all published: @oh-my-pi/omp-stats, omptype, pi-catalog, pi-wire, snapcompact and pi-natives-linux-x64 have no 18.2.9 and pi-ai has none either (the nearest: 18.2.11, pi-ai 18.2.10)",
-	"18.3.4": "none of its @oh-my-pi dependencies is published at 18.3.4 (the nearest: pi-utils and pi-tui 18.2.9, pi-natives 18.2.10, the others 18.2.11); 16 modules and 21 named exports its sources import are then absent and are replaced by values that throw when used",
+	"18.3.4": "none of its @oh-my-pi dependencies is published at 18.3.4 (the nearest: pi-utils and pi-tui 18.2.9, pi-natives 18.2.10, the others 18.2.11); 15 modules and 24 named exports its sources import are then absent (as the harness finds them) and are replaced by values that throw when used",
 }
 
 // LookupRelease finds a release by version ("18.1.16"), or says which

@@ -9,7 +9,7 @@ import (
 )
 
 // Formats are the report formats of a real-host run.
-var Formats = []string{"text", "json", "markdown"}
+var Formats = []string{"text", "json", "markdown", "junit", "html"}
 
 // Write renders runs (one per host) in format.
 func Write(w io.Writer, format string, runs []*Run, verbose bool) error {
@@ -20,6 +20,10 @@ func Write(w io.Writer, format string, runs []*Run, verbose bool) error {
 		return writeJSON(w, runs)
 	case "markdown":
 		return writeMarkdown(w, runs)
+	case "junit":
+		return writeJUnit(w, runs)
+	case "html":
+		return writeHTML(w, runs)
 	}
 	return fmt.Errorf("unknown format %q (one of %s)", format, strings.Join(Formats, ", "))
 }
@@ -156,11 +160,13 @@ type jsonMismatch struct {
 }
 
 type jsonRun struct {
-	Host      Hello      `json:"host"`
-	Inertness string     `json:"inertness"`
-	Model     string     `json:"model,omitempty"`
-	Summary   Summary    `json:"summary"`
-	Cases     []jsonCase `json:"cases"`
+	Host      Hello  `json:"host"`
+	Inertness string `json:"inertness"`
+	// Substitution says the release ran on substituted dependencies.
+	Substitution string     `json:"substitution,omitempty"`
+	Model        string     `json:"model,omitempty"`
+	Summary      Summary    `json:"summary"`
+	Cases        []jsonCase `json:"cases"`
 }
 
 func writeJSON(w io.Writer, runs []*Run) error {
@@ -168,7 +174,7 @@ func writeJSON(w io.Writer, runs []*Run) error {
 		RealHost []jsonRun `json:"realHost"`
 	}{RealHost: []jsonRun{}}
 	for _, run := range runs {
-		jr := jsonRun{Host: run.Hello, Inertness: Inertness, Model: run.Model, Summary: run.Summary, Cases: []jsonCase{}}
+		jr := jsonRun{Host: run.Hello, Inertness: Inertness, Substitution: substitution(run.Hello), Model: run.Model, Summary: run.Summary, Cases: []jsonCase{}}
 		for _, r := range run.Results {
 			authored := json.RawMessage(r.Authored)
 			if !json.Valid(authored) {
