@@ -95,6 +95,17 @@ func host(t *testing.T, in *realhost.Installed) *realhost.Host {
 	return h
 }
 
+// closeHost ends release v's harness process, when one is running; the
+// answers it gave stay cached.
+func closeHost(v string) {
+	hosts.mu.Lock()
+	defer hosts.mu.Unlock()
+	if h, ok := hosts.byV[v]; ok {
+		h.Close()
+		delete(hosts.byV, v)
+	}
+}
+
 // realObserve runs a desk's cases through the release's own code.
 func realObserve(t *testing.T, h *realhost.Host, data []byte) (map[string]realhost.Answer, []string) {
 	t.Helper()

@@ -199,6 +199,7 @@ func TestGroupMembersIdentical(t *testing.T) {
 				}
 				t.Logf("omp@%s differs from omp@%s in %s: driving it on the same cases", member, rep, strings.Join(differ, ", "))
 				checkRelease(t, member)
+				closeHost(member) // one bun process at a time for the members
 			})
 		}
 	}
