@@ -53,6 +53,12 @@ type Spec struct {
 	Limit time.Duration
 	// NoNetNS skips the new network namespace (tests of the fallback).
 	NoNetNS bool
+	// TranspilerCache is a folder of bun's transpiled release modules made
+	// at install time; each run starts from a copy in its temporary
+	// folder, so that nothing outside it is ever written. "" for none.
+	TranspilerCache string
+	// warm makes the run write TranspilerCache itself (the install step).
+	warm bool
 }
 
 // DefaultLimit is the time a harness process may live.
@@ -61,11 +67,41 @@ const DefaultLimit = 10 * time.Minute
 // ForInstalled is the Spec of an installed release.
 func ForInstalled(in *Installed) Spec {
 	return Spec{
-		Root:        filepath.Join(in.Dir, "node_modules", "@oh-my-pi", "pi-coding-agent"),
-		Bun:         bunPath(in.Dir),
-		Source:      "omp@" + in.Version,
-		Substituted: in.Substituted,
+		Root:            filepath.Join(in.Dir, "node_modules", "@oh-my-pi", "pi-coding-agent"),
+		Bun:             bunPath(in.Dir),
+		Source:          "omp@" + in.Version,
+		Substituted:     in.Substituted,
+		TranspilerCache: filepath.Join(in.Dir, transpilerCache),
 	}
+}
+
+// transpilerCache is the install's folder of bun's transpiled modules.
+const transpilerCache = "transpiler-cache"
+
+// copyDir copies the regular files of from into to; a missing from is no
+// error (an install made before there was a cache).
+func copyDir(from, to string) error {
+	if _, err := os.Stat(from); err != nil {
+		return nil
+	}
+	return filepath.WalkDir(from, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(from, p)
+		dst := filepath.Join(to, rel)
+		if d.IsDir() {
+			return os.MkdirAll(dst, 0o700)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(dst, data, 0o600)
+	})
 }
 
 // ForCheckout is the Spec of a local OMP checkout: dir is its
@@ -220,6 +256,19 @@ func Start(ctx context.Context, spec Spec) (*Host, error) {
 		os.RemoveAll(tmp)
 		return nil, err
 	}
+	cacheEnv := "0"
+	switch {
+	case spec.warm:
+		cacheEnv = spec.TranspilerCache
+	case spec.TranspilerCache != "":
+		if _, err := os.Stat(spec.TranspilerCache); err == nil {
+			cacheEnv = filepath.Join(tmp, transpilerCache)
+			if err := copyDir(spec.TranspilerCache, cacheEnv); err != nil {
+				os.RemoveAll(tmp)
+				return nil, err
+			}
+		}
+	}
 	// The argv holds paths deskcheck chose, never desk content.
 	argv := []string{spec.Bun, "--no-install", filepath.Join(harness, "harness.ts"), "--root", spec.Root}
 	network := "new network namespace (unshare -rn): no network at all"
@@ -244,7 +293,7 @@ func Start(ctx context.Context, spec Spec) (*Host, error) {
 		"XDG_STATE_HOME=" + home,
 		"TMPDIR=" + tmp,
 		"PATH=/nonexistent",
-		"BUN_RUNTIME_TRANSPILER_CACHE_PATH=0",
+		"BUN_RUNTIME_TRANSPILER_CACHE_PATH=" + cacheEnv,
 		"DO_NOT_TRACK=1",
 		"NO_COLOR=1",
 		"TZ=UTC",
