@@ -7,7 +7,7 @@
 //	deskcheck-host install [-substitute] omp@V
 //	deskcheck-host list
 //	deskcheck-host remove omp@V
-//	deskcheck-host verify [-host omp@V | -host-src DIR] [-run REGEX] [-v] [-format text|json|markdown] [-out DIR] [PATH...]
+//	deskcheck-host verify [-host omp@V | -host-src DIR] [-run REGEX] [-v] [-format text|json|markdown|junit|html] [-out DIR] [PATH...]
 //	deskcheck-host drift [-run REGEX] [-format text|json] [PATH...]
 //
 // It is a command of its own, apart from deskcheck, because it starts a
