@@ -48,6 +48,11 @@ func visible(s string, keepLines bool) string {
 // names, pointers.
 func oneLine(s string) string { return visible(s, false) }
 
+// OneLine returns s fit for one line of a terminal or log: every control
+// character, bidirectional override and byte that is not UTF-8 is written
+// as a visible escape (\u001b, \n, \xff).
+func OneLine(s string) string { return oneLine(s) }
+
 // acts reports whether r does something other than show itself.
 func acts(r rune, keepLines bool) bool {
 	switch {

@@ -236,8 +236,9 @@ func checkWellFormed(t *testing.T, r *Report, cmark bool) {
 // block: its own headings, the counts table and notes, none with case
 // text in them.
 var mdOwnLine = regexp.MustCompile(`^(` +
-	`## deskcheck: (strength (PASS|FAIL) — [0-9]+ of [0-9]+ faults caught · cases )?(PASS|FAIL) — [0-9]+ passed, [0-9]+ failed(, [0-9]+ errored)?` +
-	`|\| cases \| passed \| failed \| errored \| source-only \(not executed\) \||\|---:\|---:\|---:\|---:\|---:\||\|( [0-9]+ \|){5}` +
+	`## deskcheck: (strength (PASS|FAIL) — [0-9]+ of [0-9]+ faults caught · cases )?(PASS|FAIL) — [0-9]+ passed, [0-9]+ failed(, [0-9]+ errored)?(, [0-9]+ not applicable)?` +
+	`|\| cases \| passed \| failed \| errored \| not applicable \| source-only \(not executed\) \||\|---:\|---:\|---:\|---:\|---:\|---:\||\|( [0-9]+ \|){6}` +
+	`|### Host releases` +
 	`|## Boundary response|### What failed|### Failures|### Source-only claims \(not executed\)|### Suite strength: [0-9]+ of [0-9]+ faults caught` +
 	`|Separate dimensions, not a combined score; n/a = zero denominator\.( The figures of each of the [0-9,]+ desks are in ` + "`report.json`" + `\.)?` +
 	`|The first [0-9,]+ of [0-9,]+ failed or errored cases? are shown; [0-9,]+ more (is|are) not shown here\. ` + "`report.json`" + ` in the report folder holds the evidence of every case\.` +

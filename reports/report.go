@@ -92,6 +92,11 @@ type Host struct {
 	Name      string `json:"name"`
 	Model     string `json:"model"`
 	Reference string `json:"reference"`
+	// Releases are the host releases the model follows, oldest first;
+	// absent for a host without releases.
+	Releases []string `json:"releases,omitempty"`
+	// Pinned is the one release -host judged the cases on.
+	Pinned string `json:"pinned,omitempty"`
 }
 
 // File is one case file that was read.
@@ -131,6 +136,17 @@ type Case struct {
 	Dimensions CaseBoundary     `json:"dimensions"`
 	Trace      []scenario.Event `json:"trace"`
 	Error      string           `json:"error,omitempty"`
+	// Range is the release range that applies to the case, as written
+	// (its own hosts or the desk's); absent when none names its host.
+	Range string `json:"range,omitempty"`
+	// Releases is the case's verdict on each release it was judged on or
+	// found not applicable to; absent for a host without releases.
+	Releases []verifier.ReleaseVerdict `json:"releases,omitempty"`
+	// Release is the release whose run observed, mismatches and trace
+	// come from.
+	Release string `json:"release,omitempty"`
+	// Reason says why a not-applicable case was not judged.
+	Reason string `json:"reason,omitempty"`
 }
 
 // SourceRef is a sourceRefs key resolved to its source text.
@@ -155,7 +171,7 @@ func Build(s *verifier.SuiteResult, now time.Time) *Report {
 		FormatVersion: FormatVersion,
 		GeneratedAt:   timestamp(now),
 		Verdict:       "fail",
-		Provenance:    provenance(s.Registry, s.Desks),
+		Provenance:    provenance(s.Registry, s.Desks, s.Hosts),
 		Summary:       s.Summary,
 		Dimensions:    buildBoundary(s),
 		Cases:         make([]Case, len(s.Results)),
@@ -172,6 +188,7 @@ func Build(s *verifier.SuiteResult, now time.Time) *Report {
 			SourceRefs: resolve(c.Desk, c.SourceRefs), Given: compact(c.Given.Raw), Expected: compact(c.ExpectedRaw), Observed: res.Observed,
 			Mismatches: nonNil(res.Mismatches), Comparisons: asserted(c, res.Comparisons), Suggested: nonNilSuggested(res.Suggested),
 			Unit: res.Unit, Dimensions: caseBoundary(res), Trace: nonNilEvents(res.Trace), Error: res.Err,
+			Range: c.Range, Releases: res.Releases, Release: res.Release, Reason: res.Reason,
 		}
 	})
 	locate(s.Results, r.Cases, LocatedCases, locateBudget)
@@ -265,7 +282,7 @@ func compact(raw string) json.RawMessage {
 	return jsonx.Compact(make([]byte, 0, len(raw)), raw)
 }
 
-func provenance(reg *scenario.Registry, desks []*verifier.Desk) Provenance {
+func provenance(reg *scenario.Registry, desks []*verifier.Desk, pin verifier.Hosts) Provenance {
 	p := Provenance{Deskcheck: "(devel)", Revision: "unknown", GoVersion: runtime.Version(),
 		Hosts: []Host{}, CaseSchemaSHA256: schema.SHA256(reg.CaseSchema()), Files: []File{}}
 	used := map[string]bool{}
@@ -278,7 +295,11 @@ func provenance(reg *scenario.Registry, desks []*verifier.Desk) Provenance {
 	}
 	for _, f := range reg.Families() {
 		if used[f.Host.Name] {
-			p.Hosts = append(p.Hosts, Host{Name: f.Host.Name, Model: f.Host.Model, Reference: f.Host.Reference})
+			h := Host{Name: f.Host.Name, Model: f.Host.Model, Reference: f.Host.Reference, Pinned: pin[f.Host.Name]}
+			for _, r := range f.Host.Releases {
+				h.Releases = append(h.Releases, r.Version)
+			}
+			p.Hosts = append(p.Hosts, h)
 		}
 	}
 	if bi, ok := debug.ReadBuildInfo(); ok {

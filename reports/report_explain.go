@@ -27,11 +27,27 @@ func (Explain) Write(w io.Writer, r *Report) error {
 			p.printf("why:      %s\n", oneLine(c.Why))
 		}
 		p.printf("scenario: %s\n", oneLine(c.Scenario))
+		if j := JudgedOn(&c); j != "" {
+			p.printf("releases: %s\n", oneLine(j))
+		}
 		p.printf("given:    %s\n", oneLine(string(c.Given)))
 		if c.Error != "" {
 			p.printf("could not run: %s\n", oneLine(firstLine(c.Error)))
 		}
-		p.printf("what happened:\n")
+		if f := FailedOn(&c); f != "" {
+			p.printf("%s\n", oneLine(f))
+		}
+		if na := NotApplicableOn(&c); na != "" {
+			p.printf("%s\n", oneLine(na))
+		}
+		if c.Status == verifier.NotApplicable {
+			continue
+		}
+		if c.Release != "" {
+			p.printf("what happened on %s:\n", oneLine(c.Release))
+		} else {
+			p.printf("what happened:\n")
+		}
 		p.trace(c.Trace, c.Unit, "  ")
 		rs := rows(c)
 		wk, wc, we := len("field"), len("comparison"), len("expected")
@@ -85,6 +101,16 @@ func (Observe) Write(w io.Writer, r *Report) error {
 		if c.Status == verifier.Errored {
 			p.printf("could not run: %s\n", oneLine(firstLine(c.Error)))
 			continue
+		}
+		if c.Status == verifier.NotApplicable {
+			p.printf("%s\n", oneLine(NotApplicableOn(&c)))
+			continue
+		}
+		if c.Release != "" {
+			p.printf("observed on %s %s\n", oneLine(releaseHost(&c)), oneLine(c.Release))
+		}
+		if f := FailedOn(&c); f != "" {
+			p.printf("%s\n", oneLine(f))
 		}
 		block, diff := observeBlock(c)
 		p.printf("\"expected\": %s\n", visible(formatBlock(block), true))

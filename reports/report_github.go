@@ -58,7 +58,7 @@ func (GitHub) Write(w io.Writer, r *Report) error {
 	files := deskFiles(r)
 	shown, rest := 0, 0
 	for _, c := range r.Cases {
-		if c.Status == verifier.Pass {
+		if !failed(&c) {
 			continue
 		}
 		if shown == GitHubAnnotations {
@@ -68,6 +68,9 @@ func (GitHub) Write(w io.Writer, r *Report) error {
 		shown++
 		status := "FAIL"
 		var msg []string
+		if f := FailedOn(&c); f != "" && len(c.Releases) > 1 {
+			msg = append(msg, f)
+		}
 		if c.Status == verifier.Fail {
 			for _, m := range c.Mismatches {
 				msg = append(msg, mismatchText(m, "  "))

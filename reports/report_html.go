@@ -70,8 +70,11 @@ const (
 )
 
 type htmlCase struct {
-	C         *Case
-	Status    string
+	C      *Case
+	Status string
+	// Releases says which host releases the case was judged on, where it
+	// failed and where it is not applicable.
+	Releases  []string
 	Rows      []row
 	Location  string
 	Trace     []traceEvent
@@ -87,10 +90,24 @@ type traceEvent struct {
 
 func newHTMLCase(c *Case, files map[string]string) htmlCase {
 	status := strings.ToUpper(string(c.Status))
-	if c.Status == verifier.Errored {
+	switch c.Status {
+	case verifier.Errored:
 		status = "ERROR"
+	case verifier.NotApplicable:
+		status = "N/A"
 	}
 	h := htmlCase{C: c, Status: status, Rows: rows(*c), Location: location(files[c.Desk], c.Line)}
+	for _, s := range []string{JudgedOn(c), FailedOn(c), NotApplicableOn(c)} {
+		if s != "" {
+			h.Releases = append(h.Releases, s)
+		}
+	}
+	if j := JudgedOn(c); j != "" {
+		h.Releases[0] = "judged on " + j
+	}
+	if c.Status == verifier.NotApplicable {
+		h.Rows = nil
+	}
 	for i, e := range c.Trace {
 		if i == cardEvents {
 			h.MoreTrace = len(c.Trace) - i
@@ -130,12 +147,14 @@ type htmlChart struct {
 
 // htmlBar is one desk's column: errored on top of failed on top of passed.
 type htmlBar struct {
-	Desk                  string
-	Title                 string
-	X, W                  int
-	ErrY, ErrH            int
-	FailY, FailH          int
-	PassY, PassH          int
+	Desk         string
+	Title        string
+	X, W         int
+	ErrY, ErrH   int
+	FailY, FailH int
+	PassY, PassH int
+	// NotY and NotH place the share of cases not applicable, in grey.
+	NotY, NotH            int
 	Cases, Failed, Errors int
 }
 
@@ -289,7 +308,7 @@ func (HTML) Write(w io.Writer, r *Report) error {
 
 	var passing []*Case
 	for i := range r.Cases {
-		if r.Cases[i].Status == verifier.Pass {
+		if !failed(&r.Cases[i]) {
 			passing = append(passing, &r.Cases[i])
 		}
 	}
@@ -354,14 +373,18 @@ func newChart(ts []*deskTally) *htmlChart {
 		b := htmlBar{Desk: t.Desk, X: i * (bar + gap), W: bar, Cases: t.Cases, Failed: t.Failed, Errors: t.Errored}
 		b.ErrH = share(t.Errored, t.Cases)
 		b.FailH = min(share(t.Failed, t.Cases), height-b.ErrH)
-		b.PassH = max(0, height-b.ErrH-b.FailH)
+		b.NotH = min(share(t.NotApplicable, t.Cases), height-b.ErrH-b.FailH)
+		b.PassH = max(0, height-b.ErrH-b.FailH-b.NotH)
 		if t.Cases == 0 {
 			b.PassH = 0
 		}
-		b.ErrY, b.FailY, b.PassY = 0, b.ErrH, b.ErrH+b.FailH
+		b.ErrY, b.FailY, b.NotY, b.PassY = 0, b.ErrH, b.ErrH+b.FailH, b.ErrH+b.FailH+b.NotH
 		b.Title = oneLine(t.Desk) + ": " + thousands(t.Passed) + " passed, " + thousands(t.Failed) + " failed"
 		if t.Errored > 0 {
 			b.Title += ", " + thousands(t.Errored) + " errored"
+		}
+		if t.NotApplicable > 0 {
+			b.Title += ", " + thousands(t.NotApplicable) + " not applicable"
 		}
 		ch.Bars = append(ch.Bars, b)
 	}

@@ -154,7 +154,7 @@ func CheckJSON(data []byte) error {
 	if err := scanEvidence(data); err != nil {
 		return err
 	}
-	problems, err := reportSchema.Validate(data)
+	problems, err := validateEvidence(data)
 	if err != nil {
 		return err
 	}
@@ -310,6 +310,33 @@ func (c *Case) appendJSON(b []byte) []byte {
 	b = append(b, ']')
 	if c.Error != "" {
 		str("error", c.Error)
+	}
+	if c.Range != "" {
+		str("range", c.Range)
+	}
+	if len(c.Releases) > 0 {
+		b = append(b, `,"releases":[`...)
+		for i, v := range c.Releases {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"host":`...)
+			b = jsonx.AppendString(b, v.Host)
+			str("release", v.Release)
+			str("group", v.Group)
+			str("status", string(v.Status))
+			if v.Reason != "" {
+				str("reason", v.Reason)
+			}
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	if c.Release != "" {
+		str("release", c.Release)
+	}
+	if c.Reason != "" {
+		str("reason", c.Reason)
 	}
 	return append(b, '}')
 }

@@ -2,6 +2,7 @@ package reports
 
 import (
 	"encoding/xml"
+	"fmt"
 	"io"
 	"strings"
 
@@ -84,7 +85,7 @@ func junitClass(desk string) string {
 // Write renders r as JUnit XML.
 func (JUnit) Write(w io.Writer, r *Report) error {
 	files := deskFiles(r)
-	doc := junitSuites{Name: "deskcheck", Tests: r.Summary.Cases + r.Summary.SourceOnly, Failures: r.Summary.Failed, Errors: r.Summary.Errored, Skipped: r.Summary.SourceOnly, Time: junitTime}
+	doc := junitSuites{Name: "deskcheck", Tests: r.Summary.Cases + r.Summary.SourceOnly, Failures: r.Summary.Failed, Errors: r.Summary.Errored, Skipped: r.Summary.SourceOnly + r.Summary.NotApplicable, Time: junitTime}
 	index := map[string]int{}
 	suite := func(desk string) *junitSuite {
 		i, ok := index[desk]
@@ -101,6 +102,9 @@ func (JUnit) Write(w io.Writer, r *Report) error {
 		s.Tests++
 		switch c.Status {
 		case verifier.Pass:
+		case verifier.NotApplicable:
+			s.Skipped++
+			tc.Skipped = &junitMessage{Message: oneLine(NotApplicableOn(&c)), Body: oneLine(NotApplicableOn(&c))}
 		case verifier.Fail:
 			s.Failures++
 			var fields, body []string
@@ -111,6 +115,9 @@ func (JUnit) Write(w io.Writer, r *Report) error {
 			body = append(body, "", "trace:")
 			for _, e := range c.Trace {
 				body = append(body, "  "+seqLabel(c.Unit, e)+strings.ReplaceAll(visible(e.Text, true), "\n", "\n    "))
+			}
+			if f := FailedOn(&c); f != "" && len(c.Releases) > 1 {
+				body = append([]string{oneLine(f), ""}, body...)
 			}
 			tc.Failure = &junitMessage{Message: "mismatched: " + strings.Join(fields, ", "), Body: strings.Join(body, "\n")}
 		default:
@@ -132,6 +139,25 @@ func (JUnit) Write(w io.Writer, r *Report) error {
 				doc.Suites[i].Properties = &junitProperties{List: dimensionProperties(d.Dimensions)}
 			}
 		}
+	}
+	// Each suite names the host releases its cases were judged on.
+	judged := map[string][]Case{}
+	for _, c := range r.Cases {
+		judged[c.Desk] = append(judged[c.Desk], c)
+	}
+	for desk, cases := range judged {
+		i := index[desk]
+		var props []junitProperty
+		for _, x := range judgedRows(cases) {
+			props = append(props, junitProperty{Name: "judged on " + oneLine(x.On), Value: fmt.Sprintf("%d cases", x.Cases)})
+		}
+		if len(props) == 0 {
+			continue
+		}
+		if doc.Suites[i].Properties == nil {
+			doc.Suites[i].Properties = &junitProperties{}
+		}
+		doc.Suites[i].Properties.List = append(doc.Suites[i].Properties.List, props...)
 	}
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err

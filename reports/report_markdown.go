@@ -74,10 +74,11 @@ func (Markdown) Write(w io.Writer, r *Report) error {
 	cw := &countWriter{w: w}
 	p := &printer{w: cw}
 	p.printf("## deskcheck: %s\n\n", Headline(r))
-	p.printf("| cases | passed | failed | errored | source-only (not executed) |\n|---:|---:|---:|---:|---:|\n")
+	p.printf("| cases | passed | failed | errored | not applicable | source-only (not executed) |\n|---:|---:|---:|---:|---:|---:|\n")
 	s := r.Summary
-	p.printf("| %d | %d | %d | %d | %d |\n\n", s.Cases, s.Passed, s.Failed, s.Errored, s.SourceOnly)
+	p.printf("| %d | %d | %d | %d | %d | %d |\n\n", s.Cases, s.Passed, s.Failed, s.Errored, s.NotApplicable, s.SourceOnly)
 	writeDesksMarkdown(p, r)
+	writeReleasesMarkdown(p, r)
 	if r.Dimensions != nil {
 		writeDimensionsMarkdown(p, r.Dimensions)
 	}
@@ -217,6 +218,11 @@ func writeFailureMarkdown(p *printer, c *Case, file string) {
 	}
 	if c.Why != "" {
 		p.printf("<p>%s</p>\n", mdValue(c.Why))
+	}
+	if f := FailedOn(c); f != "" {
+		p.printf("<p>%s</p>\n", mdValue(f))
+	} else if j := JudgedOn(c); j != "" {
+		p.printf("<p>judged on %s</p>\n", mdValue(j))
 	}
 	if c.Status == verifier.Errored || (c.Error != "" && len(c.Mismatches) == 0) {
 		p.printf("<p>Could not run: %s</p>\n", mdValue(c.Error))

@@ -31,16 +31,27 @@ func (t Text) Write(w io.Writer, r *Report) error {
 		}
 		return "\x1b[" + code + "m" + s + "\x1b[0m"
 	}
-	labels := map[verifier.Status]string{verifier.Pass: paint("32", "PASS"), verifier.Fail: paint("31", "FAIL"), verifier.Errored: paint("33", "ERROR")}
+	labels := map[verifier.Status]string{verifier.Pass: paint("32", "PASS"), verifier.Fail: paint("31", "FAIL"), verifier.Errored: paint("33", "ERROR"), verifier.NotApplicable: paint("36", "N/A")}
 	if r.Strength != nil {
 		p.printf("deskcheck: %s\n\n", Headline(r))
 	}
-	for _, c := range r.Cases {
+	for i := range r.Cases {
+		c := &r.Cases[i]
 		label, ok := labels[c.Status]
 		if !ok {
 			label = oneLine(strings.ToUpper(string(c.Status)))
 		}
-		p.printf("%s %s/%s  %s\n", label, oneLine(c.Desk), oneLine(c.ID), oneLine(c.Title))
+		on := ""
+		if j := JudgedOn(c); j != "" {
+			on = "  [" + oneLine(j) + "]"
+		}
+		p.printf("%s %s/%s  %s%s\n", label, oneLine(c.Desk), oneLine(c.ID), oneLine(c.Title), on)
+		if f := FailedOn(c); f != "" && len(c.Releases) > 1 {
+			p.printf("    %s\n", oneLine(f))
+		}
+		if na := NotApplicableOn(c); na != "" && (c.Status == verifier.NotApplicable || t.Verbose) {
+			p.printf("    %s\n", oneLine(na))
+		}
 		switch c.Status {
 		case verifier.Fail:
 			for _, m := range c.Mismatches {
@@ -49,7 +60,7 @@ func (t Text) Write(w io.Writer, r *Report) error {
 		case verifier.Errored:
 			p.printf("    could not run: %s\n", oneLine(firstLine(c.Error)))
 		}
-		if c.Status != verifier.Pass || t.Verbose {
+		if (c.Status != verifier.Pass && c.Status != verifier.NotApplicable) || t.Verbose {
 			p.trace(c.Trace, c.Unit, "      ")
 		}
 	}
@@ -75,11 +86,15 @@ func (t Text) Write(w io.Writer, r *Report) error {
 }
 
 // SummaryLine is "N passed, N failed", with ", N errored" when any case
-// could not run.
+// could not run and ", N not applicable" when any case was not judged on
+// the release asked for.
 func SummaryLine(s verifier.Summary) string {
 	line := fmt.Sprintf("%d passed, %d failed", s.Passed, s.Failed)
 	if s.Errored > 0 {
 		line += fmt.Sprintf(", %d errored", s.Errored)
+	}
+	if s.NotApplicable > 0 {
+		line += fmt.Sprintf(", %d not applicable", s.NotApplicable)
 	}
 	return line
 }

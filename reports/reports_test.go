@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -92,6 +93,41 @@ func withStrength(t testing.TB) *Report {
 	return r
 }
 
+// pinnedReport is the boundary report judged on omp 17.3.5 alone: one
+// failure and three cases not applicable.
+func pinnedReport(t testing.TB) *Report {
+	t.Helper()
+	data, err := os.ReadFile("../cases/boundary-desk.json")
+	require.NoError(t, err)
+	suite, _, err := verifier.Verify(context.Background(), []verifier.Input{{Path: "../cases/boundary-desk.json", Data: data}}, verifier.Options{Registry: testReg, Hosts: verifier.Hosts{"omp": "17.3.5"}})
+	require.NoError(t, err)
+	r := Build(suite, fixedTime)
+	r.Provenance.Deskcheck, r.Provenance.Revision, r.Provenance.GoVersion = "test", "test", "go-test"
+	r.Provenance.CaseSchemaSHA256 = strings.Repeat("5c", 32)
+	return r
+}
+
+// starredDesk writes the releases desk with every case pinned to * and
+// returns its path: its cases fail on some releases and hold on others.
+func starredDesk(t testing.TB) string {
+	t.Helper()
+	data, err := os.ReadFile("../host/omp/ompcheck/testdata/releases-desk.json")
+	require.NoError(t, err)
+	data = regexp.MustCompile(`"hosts": \{"omp": "[^"]*"\}`).ReplaceAll(data, []byte(`"hosts": {"omp": "*"}`))
+	path := filepath.Join(t.TempDir(), "releases-desk-starred.json")
+	require.NoError(t, os.WriteFile(path, data, 0o644))
+	return path
+}
+
+// starredReport is the report of the starred releases desk, its file
+// named by a path that does not change from run to run.
+func starredReport(t testing.TB) *Report {
+	t.Helper()
+	r := stableReport(t, starredDesk(t))
+	r.Provenance.Files[0].Path = "testdata/releases-desk-starred.json"
+	return r
+}
+
 func TestGoldens(t *testing.T) {
 	for _, desk := range []struct {
 		name   string
@@ -100,6 +136,8 @@ func TestGoldens(t *testing.T) {
 		{"boundary", stableReport(t, "../cases/boundary-desk.json")},
 		{"failing", stableReport(t, mutatedDesk(t))},
 		{"strength", withStrength(t)},
+		{"pinned", pinnedReport(t)},
+		{"releases", starredReport(t)},
 	} {
 		r := desk.report
 		for _, f := range Formats(Text{}) {
@@ -121,6 +159,7 @@ func TestJSONMatchesItsSchema(t *testing.T) {
 		{"../cases/boundary-desk.json"},
 		{mutatedDesk(t)},
 		{"../host/omp/ompcheck/testdata/omp-desk.json", "../cases/boundary-desk.json"},
+		{starredDesk(t)},
 	} {
 		var buf bytes.Buffer
 		require.NoError(t, JSON{}.Write(&buf, Build(suiteOf(t, paths...), time.Now())))

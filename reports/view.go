@@ -56,6 +56,10 @@ func rows(c Case) []row {
 // escaped.
 func render(v any) string { return oneLine(scenario.JSONText(v)) }
 
+// failed reports whether a case failed or could not run: neither a pass
+// nor not applicable.
+func failed(c *Case) bool { return c.Status != verifier.Pass && c.Status != verifier.NotApplicable }
+
 // deskTally counts the cases of one desk by status.
 type deskTally struct {
 	Desk    string
@@ -64,6 +68,8 @@ type deskTally struct {
 	Passed  int
 	Failed  int
 	Errored int
+	// NotApplicable counts the cases not judged on the release asked for.
+	NotApplicable int
 	// Failures are the desk's failed and errored cases, in report order.
 	Failures []*Case
 }
@@ -95,6 +101,8 @@ func tallies(r *Report) []*deskTally {
 		case verifier.Fail:
 			t.Failed++
 			t.Failures = append(t.Failures, c)
+		case verifier.NotApplicable:
+			t.NotApplicable++
 		default:
 			t.Errored++
 			t.Failures = append(t.Failures, c)
@@ -146,7 +154,7 @@ func groupFailures(cases []Case) ([]*failureGroup, int) {
 	for i := range cases {
 		c := &cases[i]
 		switch c.Status {
-		case verifier.Pass:
+		case verifier.Pass, verifier.NotApplicable:
 		case verifier.Fail:
 			seen := map[string]bool{}
 			for _, m := range c.Mismatches {
@@ -171,7 +179,7 @@ func groupFailures(cases []Case) ([]*failureGroup, int) {
 func failures(cases []Case) []*Case {
 	var out []*Case
 	for i := range cases {
-		if cases[i].Status != verifier.Pass {
+		if failed(&cases[i]) {
 			out = append(out, &cases[i])
 		}
 	}

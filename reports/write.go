@@ -125,9 +125,17 @@ func (wr Writer) WriteDir(dir string, r *Report) ([]string, error) {
 	if fsys == nil {
 		fsys = OS{}
 	}
+	if dir == "" {
+		// "" would resolve to the working folder, which WriteDir would
+		// then replace as a whole.
+		return nil, errors.New("the report folder name is empty; name a folder with -out")
+	}
 	real, err := resolvePath(fsys, dir)
 	if err != nil {
 		return nil, fmt.Errorf("report folder %s: %w", dir, unwrapPathError(err))
+	}
+	if wd, err := resolvePath(fsys, "."); err == nil && within(wd, real) {
+		return nil, fmt.Errorf("report folder %s is the working folder or holds it (%s): deskcheck replaces the folder as a whole, so choose a folder inside it with -out", dir, real)
 	}
 	for _, cd := range wr.CaseDirs {
 		rc, err := resolvePath(fsys, cd)
@@ -404,9 +412,15 @@ func within(p, dir string) bool {
 
 // ReadLimits are the reading rules `report render` applies to a saved
 // report.json: those of case files, with room for what a report holds (a
-// report is larger than the files it was made from, nests them a few
-// levels deeper and quotes long texts).
-var ReadLimits = verifier.Limits{FileSize: 1 << 30, Depth: verifier.DefaultLimits.Depth + 16, String: 1 << 30, Diagnostics: 1}
+// report is larger than the files it was made from and quotes long
+// texts). Its nesting may be that of any report a run can write: case
+// data as deep as the largest -max-depth, nested reportNesting levels
+// deeper.
+var ReadLimits = verifier.Limits{FileSize: 1 << 30, Depth: verifier.MaxDepth + reportNesting, String: 1 << 30, Diagnostics: 1}
+
+// reportNesting is how much deeper than the case data a report nests it
+// (cases, a case, observed, a key, and room).
+const reportNesting = 16
 
 // scanEvidence applies the reading rules of case files to saved evidence
 // before anything that recurses reads it: JSON whose top level is an
@@ -465,17 +479,19 @@ func checkVerdicts(data []byte) error {
 			seen.Passed++
 		case verifier.Fail:
 			seen.Failed++
+		case verifier.NotApplicable:
+			seen.NotApplicable++
 		default:
 			seen.Errored++
 		}
 	}
 	s := r.Summary
 	if seen != s {
-		return bad("the summary (%d cases: %d passed, %d failed, %d errored; %d source-only) does not match what is listed (%d cases: %d passed, %d failed, %d errored; %d source-only)",
-			s.Cases, s.Passed, s.Failed, s.Errored, s.SourceOnly, seen.Cases, seen.Passed, seen.Failed, seen.Errored, seen.SourceOnly)
+		return bad("the summary (%d cases: %d passed, %d failed, %d errored, %d not applicable; %d source-only) does not match what is listed (%d cases: %d passed, %d failed, %d errored, %d not applicable; %d source-only)",
+			s.Cases, s.Passed, s.Failed, s.Errored, s.NotApplicable, s.SourceOnly, seen.Cases, seen.Passed, seen.Failed, seen.Errored, seen.NotApplicable, seen.SourceOnly)
 	}
 	want := "fail"
-	if s.Cases > 0 && s.Passed == s.Cases {
+	if (&verifier.SuiteResult{Summary: s}).Passed() {
 		want = "pass"
 	}
 	if r.Verdict != want {

@@ -413,3 +413,35 @@ func TestResolvePath(t *testing.T) {
 	assert.False(t, within(filepath.Join(root, "cases-x"), filepath.Join(root, "cases")))
 	assert.True(t, within(filepath.Join(root, "cases", "..x"), filepath.Join(root, "cases")))
 }
+
+// The working folder is never replaced: not by an empty name, which would
+// resolve to it, nor by ".", nor by a folder that holds it, even when it
+// is empty (or holds reports only) and would otherwise be swapped.
+func TestWriteDirNeverReplacesTheWorkingFolder(t *testing.T) {
+	report := stableReport(t, "../cases/boundary-desk.json")
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	wd := filepath.Join(root, "empty")
+	require.NoError(t, os.Mkdir(wd, 0o755))
+	t.Chdir(wd)
+	for _, tt := range []struct{ reason, out, want string }{
+		{"an empty name", "", "the report folder name is empty"},
+		{"the working folder", ".", "is the working folder or holds it"},
+		{"the working folder by its full name", wd, "is the working folder or holds it"},
+		{"the working folder through ..", filepath.Join("..", "empty"), "is the working folder or holds it"},
+	} {
+		_, err := Writer{}.WriteDir(tt.out, report)
+		assert.ErrorContains(t, err, tt.want, tt.reason)
+	}
+	info, err := os.Stat(wd)
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o755), info.Mode().Perm(), "the folder was not swapped")
+	got, err := os.Getwd()
+	require.NoError(t, err)
+	assert.Equal(t, wd, got)
+	entries, err := os.ReadDir(wd)
+	require.NoError(t, err)
+	assert.Empty(t, entries)
+	_, err = Writer{}.WriteDir("reports", report)
+	assert.NoError(t, err, "a folder inside the working folder is fine")
+}

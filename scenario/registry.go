@@ -77,8 +77,8 @@ func NewRegistry(fams ...Family) (*Registry, error) {
 				return nil, err
 			}
 			for _, l := range sc.Limits {
-				if l.Name == "" || l.Default <= 0 || !strings.HasPrefix(l.Pointer, "/given/") {
-					return nil, fmt.Errorf("scenario %s: limit %q needs a name, a positive default and a pointer into given", sc.Name, l.Name)
+				if l.Name == "" || l.Default <= 0 || !strings.HasPrefix(l.Pointer, "/given/") && !(l.Measure != nil && l.Pointer == "/given") {
+					return nil, fmt.Errorf("scenario %s: limit %q needs a name, a positive default and a pointer into given (a measured limit may point at given itself)", sc.Name, l.Name)
 				}
 			}
 			fragments = append(fragments, frag)

@@ -57,6 +57,15 @@ func (h Host) NotApplicable(r Release, scenario string) string {
 	return ""
 }
 
+// GroupFor is the run group of release r for one case: RunGroup's answer,
+// or r.Group.
+func (h Host) GroupFor(scenario string, given []byte, r Release) string {
+	if h.RunGroup != nil {
+		return h.RunGroup(scenario, given, r)
+	}
+	return r.Group
+}
+
 // version is a parsed MAJOR.MINOR.PATCH.
 type version [3]int
 
@@ -154,4 +163,19 @@ func (h Host) SelectReleases(expr string) ([]Release, error) {
 		return nil, fmt.Errorf("release range %q selects no modelled release (%s)", expr, known)
 	}
 	return out, nil
+}
+
+// ReleaseChange is one behaviour change between two groups of a host's releases,
+// as the model knows it.
+type ReleaseChange struct {
+	// Since is the first release that has the change.
+	Since string
+	// ID names the change; What says what changed.
+	ID, What string
+	// Unexercised says what no case does when none exercises the change:
+	// "no case uses an unknown mode".
+	Unexercised string
+	// Exercised reports whether a case (its scenario and given block)
+	// exercises the change; nil when no desk key reaches it.
+	Exercised func(scenario string, given []byte) bool
 }

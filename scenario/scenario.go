@@ -43,6 +43,14 @@ type Host struct {
 	// names a range of them; a case is judged on every release its range
 	// selects (the newest when it names none).
 	Releases []Release
+	// Changes are the behaviour changes between the groups of Releases,
+	// oldest first, for deskcheck drift.
+	Changes []ReleaseChange
+	// RunGroup, when set, says which releases behave the same for one
+	// case: releases with the same answer share one run. Nil: those of a
+	// Release.Group do. A host whose groups differ for some cases only
+	// (one tool's declaration, say) splits them here.
+	RunGroup func(scenario string, given []byte, r Release) string
 }
 
 // Fault is a deliberate boundary bug of a host model.
@@ -156,7 +164,15 @@ type Limit struct {
 	// Count: the limit bounds the number of elements of the array at
 	// Pointer. Otherwise the value at Pointer must be a whole number
 	// no larger than the limit.
-	Count   bool
+	Count bool
+	// Measure, when set, makes this a limit on what the case copies: it
+	// returns, from the given block alone (nothing runs), the bytes of
+	// case data the run will copy into observations, the trace and the
+	// reports — the records of every read, the arguments of every call.
+	// Pointer then only says where a diagnostic points. A measured limit
+	// is not scripted work: the engine adds its values up per file and
+	// per run against a limit of its own on copied bytes.
+	Measure func(given []byte) int
 	Default int
 	Help    string
 }

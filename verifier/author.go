@@ -84,12 +84,19 @@ func jsonValue(v any) string {
 // model observes for the given block, so the desk validates and verifies
 // as printed.
 func NewDesk(ctx context.Context, reg *scenario.Registry, name string) ([]byte, error) {
-	sc, _, ok := reg.Lookup(name)
+	sc, fam, ok := reg.Lookup(name)
 	if !ok {
 		return nil, fmt.Errorf("unknown scenario %q (known: %s)%s", name, strings.Join(reg.Names(), ", "), suggest(name, reg.Names()))
 	}
 	given := sc.Template
-	obs, err := sc.Run(ctx, []byte(given), scenario.Env{Trace: &scenario.Trace{}, Limits: Limits{}.For(sc)})
+	// The expected block is observed on the host's newest release, and
+	// the desk says so.
+	hosts, release := "", ""
+	if r, ok := fam.Host.Newest(); ok {
+		release = r.Version
+		hosts = fmt.Sprintf("\n  \"hosts\": {%s: %s},", jsonValue(fam.Host.Name), jsonValue(r.Version))
+	}
+	obs, err := sc.Run(ctx, []byte(given), scenario.Env{Trace: &scenario.Trace{}, Limits: Limits{}.For(sc), Release: release})
 	if err != nil {
 		return nil, err
 	}
@@ -106,7 +113,7 @@ func NewDesk(ctx context.Context, reg *scenario.Registry, name string) ([]byte, 
   "title": "Placeholder: the boundary this desk teaches",
   "label": "TEACHING DATA — DO NOT EXECUTE COMMAND STRINGS",
   "domain": "Placeholder: the fictional setting of the cases",
-  "executionPolicy": "Inert cases: nothing in this file is executed.",
+  "executionPolicy": "Inert cases: nothing in this file is executed.",%[6]s
   "sources": {
     %[1]s: "Placeholder: path/to/source.ts:lines"
   },
@@ -123,5 +130,5 @@ func NewDesk(ctx context.Context, reg *scenario.Registry, name string) ([]byte, 
   ],
   "sourceOnly": []
 }
-`, jsonValue(source), scenarioName, jsonValue(scenarioName), given, FormatExpected(expected, "      "))), nil
+`, jsonValue(source), scenarioName, jsonValue(scenarioName), given, FormatExpected(expected, "      "), hosts)), nil
 }

@@ -96,7 +96,14 @@ func ReadPaths(paths []string, limits Limits) ([]Input, Diagnostics, error) {
 				}
 				return nil
 			}
-			if d.IsDir() || !strings.EqualFold(filepath.Ext(path), ".json") {
+			if d.IsDir() {
+				if v, ok := reportFolder(path); ok {
+					skip(shown, "a deskcheck report folder (its report.json has formatVersion %s), not case files", v)
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if !strings.EqualFold(filepath.Ext(path), ".json") {
 				return nil
 			}
 			switch t := d.Type(); {
@@ -129,6 +136,45 @@ func ReadPaths(paths []string, limits Limits) ([]Input, Diagnostics, error) {
 		}
 	}
 	return out, ds, nil
+}
+
+// reportFolder tells whether dir is a report folder deskcheck wrote: it
+// holds a regular file report.json whose first member is formatVersion,
+// a whole number (every report.json deskcheck writes starts so). It reads
+// at most the first 64 bytes of that file, and opens nothing else.
+func reportFolder(dir string) (version string, ok bool) {
+	path := filepath.Join(dir, "report.json")
+	if info, err := os.Lstat(path); err != nil || !info.Mode().IsRegular() {
+		return "", false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return "", false
+	}
+	defer f.Close()
+	head := make([]byte, 64)
+	n, _ := io.ReadFull(f, head)
+	rest, found := bytes.CutPrefix(bytes.TrimLeft(head[:n], " \t\r\n"), []byte("{"))
+	if !found {
+		return "", false
+	}
+	rest, found = bytes.CutPrefix(bytes.TrimLeft(rest, " \t\r\n"), []byte(`"formatVersion"`))
+	if !found {
+		return "", false
+	}
+	rest, found = bytes.CutPrefix(bytes.TrimLeft(rest, " \t\r\n"), []byte(":"))
+	if !found {
+		return "", false
+	}
+	rest = bytes.TrimLeft(rest, " \t\r\n")
+	end := 0
+	for end < len(rest) && '0' <= rest[end] && rest[end] <= '9' {
+		end++
+	}
+	if end == 0 || end == len(rest) {
+		return "", false
+	}
+	return string(rest[:end]), true
 }
 
 // readFile reads one regular file of at most limit bytes, checking what it

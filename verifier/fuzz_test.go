@@ -59,6 +59,8 @@ func hostileSeeds() [][]byte {
 		desk(`{"id":"a","title":"Placeholder: x","scenario":"wrapper","given":{},"expected":{"outcome":"return","effects":1}},{"id":"a","title":"t","scenario":"classify-error","given":{"message":"m"},"expected":{"permissionDenied":false,"effects":0}}`),
 		desk(``),
 		[]byte(`{"schemaVersion":1,"id":"new-desk","title":"t","source":{},"cases":[]}`),
+		[]byte(`{"schemaVersion":1,"id":"r","title":"t","hosts":{"omp":">=17.2.15 <18.2.3"},"cases":[{"id":"a","title":"t","scenario":"wrapper","hosts":{"omp":"*"},"given":{"tool":"0","userPolicies":["deny"]},"expected":{"outcome":"throw","effects":0}}]}`),
+		[]byte(`{"schemaVersion":1,"id":"r","title":"t","hosts":{"omp":"^18","opm":"*"},"cases":[{"id":"a","title":"t","scenario":"fallback","hosts":{"gateway":"1.0.0"},"given":{"code":"EACCES","message":"m"},"expected":{"outcome":"throw","effects":0}}]}`),
 	}
 }
 
@@ -100,7 +102,8 @@ func FuzzLoad(f *testing.F) {
 var fuzzScenarios = []string{"wrapper", "fallback", "classify-error"}
 
 // FuzzVerify puts fuzzed given and expected blocks into a valid desk and
-// runs it: a case that loads must run (never errored) and never panic.
+// runs it on every OMP release: a case that loads must run (never
+// errored) and never panic.
 func FuzzVerify(f *testing.F) {
 	for _, data := range seedFiles(f) {
 		desk, ds := Load(testReg, "seed.json", data, Limits{})
@@ -120,13 +123,14 @@ func FuzzVerify(f *testing.F) {
 		`{"approval":{"tier":"Read","policy":" DENY "},"mode":"sometimes","choices":["Approve",null]}`,
 		`{"approval":"exec","mode":"always-ask","repeat":20,"choices":["Approve"]}`,
 		`{"tool":"t\u0000\u001b[2K","args":{"k\u0000":"\uD800"},"mode":"yolo"}`,
+		`{"tool":"length","approval":"read","userPolicies":"\uD800deny","mode":"YOLO"}`,
 	} {
 		f.Add(uint8(0), g, `{"outcome":"throw","effects":0}`)
 	}
 	limits := Limits{Scenario: map[string]int{"wrapper.repeat": 20, "wrapper.choices": 50}}
 	f.Fuzz(func(t *testing.T, scenario uint8, given, expected string) {
 		name := fuzzScenarios[int(scenario)%len(fuzzScenarios)]
-		doc := fmt.Sprintf(`{"schemaVersion":1,"id":"fuzz","title":"t","label":"DO NOT EXECUTE","cases":[{"id":"a","title":"t","scenario":%q,"given":%s,"expected":%s}]}`, name, given, expected)
+		doc := fmt.Sprintf(`{"schemaVersion":1,"id":"fuzz","title":"t","label":"DO NOT EXECUTE","hosts":{"omp":"*"},"cases":[{"id":"a","title":"t","scenario":%q,"given":%s,"expected":%s}]}`, name, given, expected)
 		desk, _ := Load(testReg, "fuzz.json", []byte(doc), limits)
 		if desk == nil || Lint([]*Desk{desk}, limits).HasErrors() {
 			return

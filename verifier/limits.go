@@ -31,6 +31,11 @@ type Limits struct {
 	// RunWork bounds the scripted work of one run: the sum over the
 	// selected cases, each counted once per time it runs.
 	RunWork int
+	// CopyBytes bounds the bytes of case data the cases of one run copy
+	// into observations, the trace and the reports, as their scenarios'
+	// measured limits count them before anything runs (see
+	// scenario.Limit.Measure); one file may not copy more either.
+	CopyBytes int
 	// Events bounds the trace events one run may record, over all cases.
 	Events int
 	// TraceBytes bounds the text of those events, in bytes: what the
@@ -48,7 +53,7 @@ const MaxDepth = 10_000
 // DefaultLimits are the limits unless the caller sets others.
 var DefaultLimits = Limits{
 	FileSize: 16 << 20, Depth: 64, Cases: 100_000, String: 64 << 10,
-	Work: 300_000, RunWork: 600_000, Events: 3_000_000, TraceBytes: 384 << 20, Diagnostics: 100,
+	Work: 300_000, RunWork: 600_000, CopyBytes: 32 << 20, Events: 3_000_000, TraceBytes: 384 << 20, Diagnostics: 100,
 }
 
 // WithDefaults fills zero fields from DefaultLimits.
@@ -73,6 +78,9 @@ func (l Limits) WithDefaults() Limits {
 	if l.RunWork > 0 {
 		d.RunWork = l.RunWork
 	}
+	if l.CopyBytes > 0 {
+		d.CopyBytes = l.CopyBytes
+	}
 	if l.Events > 0 {
 		d.Events = l.Events
 	}
@@ -91,7 +99,7 @@ func (l Limits) Check() error {
 		name string
 		v    int64
 	}{{"file size", l.FileSize}, {"depth", int64(l.Depth)}, {"cases", int64(l.Cases)}, {"string", int64(l.String)},
-		{"work", int64(l.Work)}, {"run work", int64(l.RunWork)}, {"events", int64(l.Events)}, {"trace bytes", int64(l.TraceBytes)}, {"diagnostics", int64(l.Diagnostics)}} {
+		{"work", int64(l.Work)}, {"run work", int64(l.RunWork)}, {"copy bytes", int64(l.CopyBytes)}, {"events", int64(l.Events)}, {"trace bytes", int64(l.TraceBytes)}, {"diagnostics", int64(l.Diagnostics)}} {
 		if x.v <= 0 {
 			return fmt.Errorf("the %s limit must be positive, not %d", x.name, x.v)
 		}

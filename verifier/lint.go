@@ -100,6 +100,7 @@ func lintDesk(d *Desk, limits Limits) Diagnostics {
 		ds = append(ds, lintCase(c, limits)...)
 	}
 	ds = append(ds, lintWork(d, limits)...)
+	ds = append(ds, lintCopies(d, limits)...)
 	ds = append(ds, lintPairing(d)...)
 	for _, cl := range d.Claims {
 		refs(cl.Pointer, cl.SourceRefs)
@@ -121,7 +122,14 @@ func lintCase(c *Case, limits Limits) Diagnostics {
 		}
 	}
 	resolved := limits.For(sc)
-	for _, l := range sc.Limits {
+	for j, l := range sc.Limits {
+		if l.Measure != nil {
+			if c.copies != nil && c.copies[j] > resolved[l.Name] {
+				ds = append(ds, d.diag(Error, c.Pointer+l.Pointer, false, "the case copies %s bytes of case data (%s), over the limit of %s%s",
+					thousands(c.copies[j]), l.Help, thousands(resolved[l.Name]), limitHint(sc, l)))
+			}
+			continue
+		}
 		v := c.Given.Get(gjsonPath(l.Pointer[len("/given/"):]))
 		if !v.Exists() {
 			continue

@@ -32,9 +32,11 @@ type Desk struct {
 	Label         string
 	SchemaVersion int
 	SHA256        string
-	Sources       map[string]string
-	Cases         []*Case
-	Claims        []*Claim
+	// Hosts is the desk's hosts key: host family → release range.
+	Hosts   map[string]string
+	Sources map[string]string
+	Cases   []*Case
+	Claims  []*Claim
 
 	reg     *scenario.Registry
 	limits  Limits
@@ -82,11 +84,18 @@ type Case struct {
 	ExpectedRaw string
 	// Pointer is the case's JSON pointer in its file, e.g. /cases/3.
 	Pointer string
+	// Hosts is the case's own hosts key: host family → release range.
+	Hosts map[string]string
+	// Range is the release range that applies to the case (its own or
+	// the desk's); "" when neither names its host.
+	Range string
 
-	sc     *scenario.Scenario
-	fam    *scenario.Family
-	fields []scenario.Field // Expected as script returns it, made once at load
-	units  []int            // workUnits, read once at load
+	releases []scenario.Release // what Range selects, or the newest, resolved at load
+	sc       *scenario.Scenario
+	fam      *scenario.Family
+	fields   []scenario.Field // Expected as script returns it, made once at load
+	units    []int            // workUnits, read once at load
+	copies   []int            // per limit, the bytes a measured limit counts (nil: none)
 }
 
 // script returns the expected block as the scenario contract hands it to
@@ -324,6 +333,9 @@ func Load(reg *scenario.Registry, path string, data []byte, limits Limits) (*Des
 	if ds := d.build(root); len(ds) > 0 {
 		return nil, d.finish(ds)
 	}
+	if ds := d.checkHosts(); len(ds) > 0 {
+		return nil, d.finish(ds)
+	}
 	return d, nil
 }
 
@@ -387,6 +399,8 @@ func (d *Desk) build(root gjson.Result) Diagnostics {
 			d.Title = v.Str
 		case "label":
 			d.Label = v.Str
+		case "hosts":
+			d.Hosts = readHosts(v)
 		case "schemaVersion":
 			whole("", "/", "schemaVersion", v)
 			d.SchemaVersion = int(v.Int())
@@ -465,6 +479,8 @@ func (d *Desk) readCase(c gjson.Result, i int, whole func(base, section, key str
 			cs.Why = v.Str
 		case "sourceRefs":
 			cs.SourceRefs = stringList(v)
+		case "hosts":
+			cs.Hosts = readHosts(v)
 		case "given":
 			cs.Given = v
 		case "expected":
@@ -476,6 +492,13 @@ func (d *Desk) readCase(c gjson.Result, i int, whole func(base, section, key str
 	cs.sc, cs.fam = sc, fam
 	cs.units = make([]int, len(sc.Limits))
 	for j, l := range sc.Limits {
+		if l.Measure != nil {
+			if cs.copies == nil {
+				cs.copies = make([]int, len(sc.Limits))
+			}
+			cs.copies[j] = l.Measure([]byte(cs.Given.Raw))
+			continue
+		}
 		v := cs.Given.Get(gjsonPath(l.Pointer[len("/given/"):]))
 		if !l.Count {
 			whole(cs.Pointer, "/given/", l.Pointer[len("/given/"):], v)

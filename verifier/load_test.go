@@ -53,7 +53,7 @@ func TestLoadRejectsBadFiles(t *testing.T) {
 		{"an unsupported schemaVersion", "schema-version-2.json",
 			[]string{"testdata/invalid/schema-version-2.json:2:20: error: unsupported schemaVersion 2; this deskcheck reads 1 (/schemaVersion)"}},
 		{"NaN is not JSON", "nan.json",
-			[]string{"testdata/invalid/nan.json:1:128: error: malformed JSON: invalid character 'N' looking for beginning of value"}},
+			[]string{"testdata/invalid/nan.json:1:128: error: malformed JSON: NaN is not JSON: JSON has no such number (write a finite number, or null)"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.reason, func(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -349,10 +350,40 @@ func (c *checker) value() bool {
 		case b == 'n':
 			return c.literal("null")
 		default:
+			if word := notANumber(c.s[c.i:]); word != "" {
+				c.syntaxError(start, "%s is not JSON: JSON has no such number (write a finite number, or null)", word)
+				return false
+			}
 			c.syntaxError(start, "invalid character %s looking for beginning of value", quoteChar(b))
 			return false
 		}
 	}
+}
+
+// notANumber returns the NaN or infinity that s starts with, as written
+// ("NaN", "Infinity", "-Infinity", "+Infinity"), or "" for anything else.
+func notANumber(s string) string {
+	for _, w := range []string{"NaN", "Infinity", "-Infinity", "+Infinity", "-NaN", "+NaN"} {
+		if strings.HasPrefix(s, w) {
+			return w
+		}
+	}
+	return ""
+}
+
+// underflows reports whether a number literal that parsed to 0 was written
+// with a nonzero digit before its exponent: a value too small for a double,
+// which every reader after this one would take as 0.
+func underflows(raw string) bool {
+	for i := 0; i < len(raw); i++ {
+		switch c := raw[i]; {
+		case c == 'e' || c == 'E':
+			return false
+		case '1' <= c && c <= '9':
+			return true
+		}
+	}
+	return false
 }
 
 // key reads an object key and its colon, and checks it for duplicates and
@@ -527,6 +558,10 @@ func (c *checker) number(checked bool) bool {
 		return c.i - k
 	}
 	if c.s[c.i] == '-' {
+		if word := notANumber(c.s[c.i:]); word != "" {
+			c.syntaxError(start, "%s is not JSON: JSON has no such number (write a finite number, or null)", word)
+			return false
+		}
 		c.i++
 	}
 	switch {
@@ -574,6 +609,8 @@ func (c *checker) number(checked bool) bool {
 	}
 	if f, err := strconv.ParseFloat(raw, 64); err != nil || math.IsInf(f, 0) {
 		c.rep.add(start, c.pointer, "number %s is out of range", raw)
+	} else if f == 0 && underflows(raw) {
+		c.rep.add(start, c.pointer, "number %s is out of range: it is not 0 but too small for a double, which reads it as 0", raw)
 	}
 	return true
 }

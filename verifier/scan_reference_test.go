@@ -26,6 +26,8 @@ func (d *Desk) referenceIndex(v gjson.Result, depth int, limits Limits) Diagnost
 	case v.Type == gjson.Number:
 		if f, err := strconv.ParseFloat(v.Raw, 64); err != nil || math.IsInf(f, 0) {
 			return at(v.Index, d.pointerAt(v.Index), "number %s is out of range", v.Raw)
+		} else if f == 0 && strings.ContainsAny(strings.FieldsFunc(v.Raw, func(r rune) bool { return r == 'e' || r == 'E' })[0], "123456789") {
+			return at(v.Index, d.pointerAt(v.Index), "number %s is out of range: it is not 0 but too small for a double, which reads it as 0", v.Raw)
 		}
 	case v.Type == gjson.String && len(v.Str) > limits.String:
 		return at(v.Index, d.pointerAt(v.Index), "%s", overLimit("the length of a string", int64(len(v.Str)), int64(limits.String)))
@@ -113,8 +115,16 @@ func scanAgrees(t testingT, data []byte) {
 		if off > 0 {
 			off--
 		}
+		msg := se.Error()
+		// NaN and the infinities are named instead, at the value's start.
+		if off > 0 && data[off-1] == '-' && notANumber(string(data[off-1:])) != "" {
+			off--
+		}
+		if w := notANumber(string(data[off:])); w != "" {
+			msg = w + " is not JSON: JSON has no such number (write a finite number, or null)"
+		}
 		line, col := d.position().at(off)
-		want := fmt.Sprintf("x.json:%d:%d: error: malformed JSON: %s", line, col, se.Error())
+		want := fmt.Sprintf("x.json:%d:%d: error: malformed JSON: %s", line, col, msg)
 		found := false
 		for _, g := range got {
 			found = found || g == want

@@ -43,9 +43,19 @@ func (s Strength) Caught() int {
 // and says which cases noticed it: a case notices a fault when it fails or
 // cannot run under it.
 func MeasureStrength(ctx context.Context, baseline []Result, faults []scenario.QualifiedFault) Strength {
+	return MeasureStrengthPinned(ctx, baseline, faults, nil)
+}
+
+// MeasureStrengthPinned is MeasureStrength with pin naming the one release
+// of a host the cases are judged on (-host), as in the baseline run. A
+// case not applicable there is neither used nor left out as failing.
+func MeasureStrengthPinned(ctx context.Context, baseline []Result, faults []scenario.QualifiedFault, pin Hosts) Strength {
 	var s Strength
 	sound := map[string][]*Case{} // host → cases that pass
 	for _, r := range baseline {
+		if r.Status == NotApplicable {
+			continue
+		}
 		if r.Status == Pass {
 			_, fam := r.Case.Spec()
 			sound[fam.Host.Name] = append(sound[fam.Host.Name], r.Case)
@@ -55,7 +65,7 @@ func MeasureStrength(ctx context.Context, baseline []Result, faults []scenario.Q
 	}
 	for _, f := range faults {
 		fr := FaultResult{Fault: f, Cases: len(sound[f.Host])}
-		for _, r := range Run(ctx, sound[f.Host], &f) {
+		for _, r := range RunPinned(ctx, sound[f.Host], pin, &f) {
 			if r.Status != Pass {
 				fr.CaughtBy = append(fr.CaughtBy, r.Case.FullID())
 			}

@@ -35,6 +35,9 @@ type Options struct {
 	// faults command runs it once per fault of its host too); the run's
 	// scripted work counts each case that many times. Nil: once.
 	Runs func(*Case) int
+	// Hosts pins a host to one release (-host omp@V); cases whose range
+	// excludes it are not applicable. Nil: every case on its own releases.
+	Hosts Hosts
 }
 
 // SuiteResult is the outcome of verifying a set of desks.
@@ -45,11 +48,14 @@ type SuiteResult struct {
 	Results  []Result
 	Claims   []*Claim
 	Summary  Summary
+	// Hosts is the -host pin the suite ran with (nil: none).
+	Hosts Hosts
 }
 
-// Passed reports whether every case passed.
+// Passed reports whether every case passed or was not applicable, and at
+// least one passed: a suite of cases none of which applies is no evidence.
 func (s *SuiteResult) Passed() bool {
-	return s.Summary.Cases > 0 && s.Summary.Passed == s.Summary.Cases
+	return s.Summary.Passed > 0 && s.Summary.Passed+s.Summary.NotApplicable == s.Summary.Cases
 }
 
 // Verify loads, lints, selects and runs. Diagnostics are returned in every
@@ -71,11 +77,11 @@ func Verify(ctx context.Context, inputs []Input, opts Options) (*SuiteResult, Di
 	if err := CheckRunWork(cases, opts.Runs, limits); err != nil {
 		return nil, ds, err
 	}
-	results, err := RunWithin(ctx, cases, nil, limits)
+	results, err := RunWithinPinned(ctx, cases, opts.Hosts, nil, limits)
 	if err != nil {
 		return nil, ds, err
 	}
-	return &SuiteResult{Registry: opts.Registry, Desks: desks, Results: results, Claims: claims, Summary: Summarize(results, claims)}, ds, nil
+	return &SuiteResult{Registry: opts.Registry, Desks: desks, Results: results, Claims: claims, Summary: Summarize(results, claims), Hosts: opts.Hosts}, ds, nil
 }
 
 // whyNoCases names the files that hold no case, or says that -run
@@ -113,12 +119,15 @@ func fileList(desks []*Desk) string {
 	return fmt.Sprintf("the %d files read", len(desks))
 }
 
-// RunWithin is Run bounded by limits.Events and limits.TraceBytes: once
+// RunWithinPinned is Run bounded by limits.Events and limits.TraceBytes: once
 // the cases have recorded more trace events, or more bytes of trace text,
 // than that, the remaining cases are not started and the run is an error
 // (no result is returned). One case cannot go far over: its own declared
 // limits bound its trace.
-func RunWithin(ctx context.Context, cases []*Case, fault *scenario.QualifiedFault, limits Limits) ([]Result, error) {
+//
+// pin names, for a host, the one release to judge on (-host; nil: every
+// case on its own releases).
+func RunWithinPinned(ctx context.Context, cases []*Case, pin Hosts, fault *scenario.QualifiedFault, limits Limits) ([]Result, error) {
 	limits = limits.WithDefaults()
 	var events, bytes atomic.Int64
 	events.Store(int64(limits.Events))
@@ -128,7 +137,7 @@ func RunWithin(ctx context.Context, cases []*Case, fault *scenario.QualifiedFaul
 		if events.Load() < 0 || bytes.Load() < 0 {
 			return
 		}
-		out[i] = RunCase(ctx, cases[i], fault)
+		out[i] = RunCasePinned(ctx, cases[i], pin, fault)
 		n := 0
 		for _, e := range out[i].Trace {
 			n += len(e.Kind) + len(e.Text)

@@ -42,6 +42,17 @@ type Result struct {
 	Boundary *scenario.Boundary
 	// Err says why an errored case could not run.
 	Err string
+	// Releases is the case's verdict on each host release it was judged
+	// on or found not applicable to, oldest first; nil for a host without
+	// releases. Status folds them: errored, failed or passed if any
+	// release was, otherwise not applicable.
+	Releases []ReleaseVerdict
+	// Release is the release whose run the evidence above (observed
+	// values, mismatches, trace) comes from: the newest that did not pass,
+	// or the newest when all passed.
+	Release string
+	// Reason says why a not-applicable case was not judged.
+	Reason string
 }
 
 // Select returns the cases and source-only claims of desks, in file order,
@@ -66,10 +77,17 @@ func Select(desks []*Desk, run *regexp.Regexp) ([]*Case, []*Claim) {
 
 // RunCase runs one case against the host model, with fault switched on
 // when it is one of the case's own family (nil: the correct model), and
-// judges it. A panic inside the run is recovered and makes the case
-// errored.
-func RunCase(ctx context.Context, c *Case, fault *scenario.QualifiedFault) (res Result) {
-	return RunCaseOn(ctx, c, "", fault)
+// judges it on every release it selects (see RunCasePinned). A panic
+// inside the run is recovered and makes the case errored.
+func RunCase(ctx context.Context, c *Case, fault *scenario.QualifiedFault) Result {
+	return judge(ctx, c, nil, fault)
+}
+
+// RunCasePinned is RunCase with pin naming, for a host, the one release to
+// judge on (-host omp@V); a case whose releases do not hold it is not
+// applicable. Releases of one behaviour group share one run.
+func RunCasePinned(ctx context.Context, c *Case, pin Hosts, fault *scenario.QualifiedFault) Result {
+	return judge(ctx, c, pin, fault)
 }
 
 // RunCaseOn is RunCase with the host behaving as its release version
@@ -132,18 +150,25 @@ var comparers sync.Map
 // cases share (the case's expected block, its desk's resolved limits, the
 // comparer names) is only read.
 func Run(ctx context.Context, cases []*Case, fault *scenario.QualifiedFault) []Result {
+	return RunPinned(ctx, cases, nil, fault)
+}
+
+// RunPinned is Run with pin naming the one release of a host to judge on.
+func RunPinned(ctx context.Context, cases []*Case, pin Hosts, fault *scenario.QualifiedFault) []Result {
 	out := make([]Result, len(cases))
-	parallel.For(len(cases), func(i int) { out[i] = RunCase(ctx, cases[i], fault) })
+	parallel.For(len(cases), func(i int) { out[i] = RunCasePinned(ctx, cases[i], pin, fault) })
 	return out
 }
 
 // Summary counts results.
 type Summary struct {
-	Cases      int `json:"cases"`
-	Passed     int `json:"passed"`
-	Failed     int `json:"failed"`
-	Errored    int `json:"errored"`
-	SourceOnly int `json:"sourceOnly"`
+	Cases   int `json:"cases"`
+	Passed  int `json:"passed"`
+	Failed  int `json:"failed"`
+	Errored int `json:"errored"`
+	// NotApplicable counts the cases not judged on any release asked for.
+	NotApplicable int `json:"notApplicable"`
+	SourceOnly    int `json:"sourceOnly"`
 }
 
 // Summarize counts results and source-only claims.
@@ -155,6 +180,8 @@ func Summarize(results []Result, claims []*Claim) Summary {
 			s.Passed++
 		case Fail:
 			s.Failed++
+		case NotApplicable:
+			s.NotApplicable++
 		default:
 			s.Errored++
 		}

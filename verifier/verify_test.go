@@ -30,7 +30,7 @@ func TestVerifyBundledAndScenarioDesks(t *testing.T) {
 		cases, claim int
 	}{
 		{"../cases/boundary-desk.json", 15, 3},
-		{"../host/omp/ompcheck/testdata/omp-desk.json", 22, 1},
+		{"../host/omp/ompcheck/testdata/omp-desk.json", 23, 1},
 	} {
 		t.Run(tt.path, func(t *testing.T) {
 			suite, ds, err := Verify(context.Background(), []Input{readInput(t, tt.path)}, Options{Registry: testReg})

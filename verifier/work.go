@@ -38,7 +38,9 @@ func (c *Case) workUnits() []int {
 func unitsOf(sc *scenario.Scenario, given gjson.Result) []int {
 	units := make([]int, len(sc.Limits))
 	for i, l := range sc.Limits {
-		units[i] = limitUnits(l, given.Get(gjsonPath(l.Pointer[len("/given/"):])))
+		if l.Measure == nil {
+			units[i] = limitUnits(l, given.Get(gjsonPath(l.Pointer[len("/given/"):])))
+		}
 	}
 	return units
 }
@@ -57,15 +59,15 @@ func limitUnits(l scenario.Limit, v gjson.Result) int {
 	return n
 }
 
-// workOf sums the work of cases, each counted runs(c) times, and names the
-// largest shares.
+// workOf sums the work of cases, each counted once per run group it is
+// judged on and runs(c) times, and names the largest shares.
 func workOf(cases []*Case, runs func(*Case) int) (int, string) {
 	by := map[string]int{}
 	total := 0
 	for _, c := range cases {
-		r := 1
+		r := c.groupRuns()
 		if runs != nil {
-			r = runs(c)
+			r *= runs(c)
 		}
 		total += c.Work() * r
 		for i, n := range c.workUnits() {
@@ -118,13 +120,14 @@ func lintWork(d *Desk, limits Limits) Diagnostics {
 		thousands(total), detail, thousands(limits.Work))}
 }
 
-// CheckRunWork bounds the scripted work of a run, before anything runs:
-// every selected case counted once per time it will run (runs nil: once).
+// CheckRunWork bounds the scripted work and the copied bytes of a run,
+// before anything runs: every selected case counted once per time it will
+// run (runs nil: once).
 func CheckRunWork(cases []*Case, runs func(*Case) int, limits Limits) error {
 	limits = limits.WithDefaults()
 	total, detail := workOf(cases, runs)
 	if total <= limits.RunWork {
-		return nil
+		return checkRunCopies(cases, runs, limits)
 	}
 	return fmt.Errorf("the selected cases script %s units of work (%s), over the limit of %s per run; select fewer with -run or raise the limit with -max-run-work N",
 		thousands(total), detail, thousands(limits.RunWork))
@@ -158,4 +161,57 @@ func lintPlaceholders(d *Desk) Diagnostics {
 		text(c.Pointer+"/why", c.Why)
 	}
 	return ds
+}
+
+// Copies is the bytes of case data the case's run will copy into its
+// observation, its trace and the reports, as its scenario's measured
+// limits count them from the given block alone (nothing runs).
+func (c *Case) Copies() int {
+	total := 0
+	for _, n := range c.copies {
+		total += n
+	}
+	return total
+}
+
+// copiesOf sums the copied bytes of cases, each counted once per run group
+// it is judged on and runs(c) times, and names the largest shares.
+func copiesOf(cases []*Case, runs func(*Case) int) (int, string) {
+	by := map[string]int{}
+	total := 0
+	for _, c := range cases {
+		r := c.groupRuns()
+		if runs != nil {
+			r *= runs(c)
+		}
+		for i, n := range c.copies {
+			if n > 0 {
+				total += n * r
+				by[c.sc.Name+"."+c.sc.Limits[i].Name] += n * r
+			}
+		}
+	}
+	return total, shares(by)
+}
+
+// lintCopies bounds the copied bytes of one file by the run's limit: a
+// file over it could run in no run.
+func lintCopies(d *Desk, limits Limits) Diagnostics {
+	total, detail := copiesOf(d.Cases, nil)
+	if total <= limits.CopyBytes {
+		return nil
+	}
+	return Diagnostics{d.diag(Error, "/cases", false,
+		"the cases of this file copy %s bytes of case data into their results, trace and reports (%s), over the limit of %s per run; split the file or raise the limit with -max-copy-bytes N",
+		thousands(total), detail, thousands(limits.CopyBytes))}
+}
+
+// checkRunCopies bounds the copied bytes of a run, before anything runs.
+func checkRunCopies(cases []*Case, runs func(*Case) int, limits Limits) error {
+	total, detail := copiesOf(cases, runs)
+	if total <= limits.CopyBytes {
+		return nil
+	}
+	return fmt.Errorf("the selected cases copy %s bytes of case data into their results, trace and reports (%s), over the limit of %s per run; select fewer with -run or raise the limit with -max-copy-bytes N",
+		thousands(total), detail, thousands(limits.CopyBytes))
 }

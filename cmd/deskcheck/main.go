@@ -83,6 +83,7 @@ Usage:
   deskcheck faults   [-fault NAME] [-run REGEX] [-format text|json] [-out DIR] [PATH...]
   deskcheck explain  [-run REGEX] [PATH...]
   deskcheck observe  [-run REGEX] [PATH...]
+  deskcheck drift    [-run REGEX] [-format text|json] [PATH...]
   deskcheck new      SCENARIO
   deskcheck schema
   deskcheck version
@@ -119,6 +120,7 @@ var synopses = map[string]string{
 	"faults":   "deskcheck faults [-fault NAME] [-run REGEX] [-format text|json] [-out DIR] [limits] [PATH...]",
 	"explain":  "deskcheck explain [-run REGEX] [limits] [PATH...]",
 	"observe":  "deskcheck observe [-run REGEX] [limits] [PATH...]",
+	"drift":    "deskcheck drift [-run REGEX] [-format text|json] [limits] [PATH...]",
 	"new":      "deskcheck new SCENARIO",
 	"schema":   "deskcheck schema",
 	"version":  "deskcheck version",
@@ -139,6 +141,7 @@ func init() {
 		"observe": func(args []string, stdout, stderr io.Writer) int {
 			return show(args, "observe", reports.Observe{}, stdout, stderr)
 		},
+		"drift":   drift,
 		"new":     newDesk,
 		"schema":  schemaCommand,
 		"version": versionCommand,
@@ -377,10 +380,14 @@ type selection struct {
 	// annotate, when set, also receives the diagnostics as GitHub
 	// workflow commands (-format github).
 	annotate io.Writer
+	// hosts pins host families to one release each (-host).
+	hosts *hostFlag
 }
 
 func selectionFlags(fs *flag.FlagSet, reg *scenario.Registry, runUsage string) selection {
-	return selection{reg: reg, run: fs.String("run", "", runUsage), limits: limitFlags(fs, reg)}
+	sel := selection{reg: reg, run: fs.String("run", "", runUsage), limits: limitFlags(fs, reg), hosts: &hostFlag{reg: reg}}
+	fs.Var(sel.hosts, "host", hostUsage)
+	return sel
 }
 
 // verifySuite reads the paths (or the bundled desks), validates, lints and
@@ -395,7 +402,7 @@ func (sel selection) verifySuite(paths []string, stderr io.Writer) (*verifier.Su
 	if code != exitPass {
 		return nil, code
 	}
-	suite, ds, err := verifier.Verify(context.Background(), inputs, verifier.Options{Registry: sel.reg, Run: re, Limits: *sel.limits, Runs: sel.runs})
+	suite, ds, err := verifier.Verify(context.Background(), inputs, verifier.Options{Registry: sel.reg, Run: re, Limits: *sel.limits, Runs: sel.runs, Hosts: sel.hosts.pins})
 	printDiagnostics(stderr, ds)
 	if sel.annotate != nil {
 		reports.GitHubDiagnostics(sel.annotate, ds)
@@ -432,12 +439,15 @@ const maxReportBytes = 4 << 30
 func writeReports(out string, paths []string, rep *reports.Report, r reports.Reporter, stdout, stderr io.Writer) int {
 	written, err := reports.Writer{CaseDirs: caseDirs(paths), MaxBytes: maxReportBytes}.WriteDir(out, rep)
 	if err != nil {
-		fmt.Fprintf(stderr, "deskcheck: %v\n", err)
+		fmt.Fprintf(stderr, "deskcheck: %s\n", reports.OneLine(err.Error())) // it names the -out folder
 		return exitInvalid
 	}
 	if err := emit(stdout, r, rep); err != nil {
 		fmt.Fprintf(stderr, "deskcheck: writing results: %v\n", err)
 		return exitInvalid
+	}
+	for i, w := range written {
+		written[i] = reports.OneLine(w) // the -out name is the user's, but may hold anything
 	}
 	fmt.Fprintf(stderr, "reports: %s\n", strings.Join(written, ", "))
 	return exitPass
@@ -543,7 +553,7 @@ func faults(args []string, stdout, stderr io.Writer) int {
 	if *only == "" {
 		selected = verifier.FaultsOf(suite.Results, selected)
 	}
-	strength := verifier.MeasureStrength(context.Background(), suite.Results, selected)
+	strength := verifier.MeasureStrengthPinned(context.Background(), suite.Results, selected, suite.Hosts)
 	rep := reports.Build(suite, time.Now())
 	rep.AddStrength(strength)
 	if code := writeReports(*out, paths, rep, r, stdout, stderr); code != exitPass {
@@ -675,15 +685,16 @@ func readReport(path string, limit int64, stderr io.Writer) ([]byte, int) {
 func limitFlags(fs *flag.FlagSet, reg *scenario.Registry) *verifier.Limits {
 	l := verifier.DefaultLimits
 	l.Scenario = map[string]int{}
-	fs.Int64Var(&l.FileSize, "max-file-size", l.FileSize, "largest case file, in bytes")
-	fs.IntVar(&l.Depth, "max-depth", l.Depth, "deepest nesting of objects and arrays in a case file")
-	fs.IntVar(&l.Cases, "max-cases", l.Cases, "most cases (or source-only claims) in one file")
-	fs.IntVar(&l.String, "max-string", l.String, "longest string or key, in bytes of its decoded text")
-	fs.IntVar(&l.Work, "max-work", l.Work, "most scripted work in one file: the sum over its cases of every value a scenario declares a limit for")
-	fs.IntVar(&l.RunWork, "max-run-work", l.RunWork, "most scripted work in one run, over the selected cases (faults: times the runs of each)")
-	fs.IntVar(&l.Events, "max-events", l.Events, "most trace events one run may record")
-	fs.IntVar(&l.TraceBytes, "max-trace-bytes", l.TraceBytes, "most bytes of trace text one run may record")
-	fs.IntVar(&l.Diagnostics, "max-diagnostics", l.Diagnostics, "most problems listed for one file; the rest are counted")
+	fs.Var(int64Limit{&l.FileSize, "-max-file-size"}, "max-file-size", "largest case file, in `BYTES`")
+	fs.Var(intLimit{&l.Depth, "-max-depth"}, "max-depth", "deepest nesting of objects and arrays in a case file, `N` levels")
+	fs.Var(intLimit{&l.Cases, "-max-cases"}, "max-cases", "most cases (or source-only claims) in one file, `N`")
+	fs.Var(intLimit{&l.String, "-max-string"}, "max-string", "longest string or key, in `BYTES` of its decoded text")
+	fs.Var(intLimit{&l.Work, "-max-work"}, "max-work", "most scripted work (`N` units) in one file: the sum over its cases of every value a scenario declares a limit for")
+	fs.Var(intLimit{&l.RunWork, "-max-run-work"}, "max-run-work", "most scripted work (`N` units) in one run, over the selected cases (faults: times the runs of each)")
+	fs.Var(intLimit{&l.CopyBytes, "-max-copy-bytes"}, "max-copy-bytes", "most `BYTES` of case data one run (or one file) may copy into results, trace and reports: the records of every read, the args of every call")
+	fs.Var(intLimit{&l.Events, "-max-events"}, "max-events", "most trace events (`N`) one run may record")
+	fs.Var(intLimit{&l.TraceBytes, "-max-trace-bytes"}, "max-trace-bytes", "most `BYTES` of trace text one run may record")
+	fs.Var(intLimit{&l.Diagnostics, "-max-diagnostics"}, "max-diagnostics", "most problems (`N`) listed for one file; the rest are counted")
 	fs.Var(scenarioLimit{l.Scenario, ""}, "limit", "set a scenario's limit, as `SCENARIO.NAME=N` (repeatable; known: "+strings.Join(verifier.LimitNames(reg), ", ")+")")
 	fs.Var(scenarioLimit{l.Scenario, "wrapper.repeat"}, "max-repeat", "largest given.repeat of a wrapper case (same as -limit wrapper.repeat=`N`)")
 	fs.Var(scenarioLimit{l.Scenario, "wrapper.choices"}, "max-choices", "most scripted choices in one wrapper case (same as -limit wrapper.choices=`N`)")
@@ -708,11 +719,11 @@ func (f scenarioLimit) Set(v string) error {
 			return fmt.Errorf("want SCENARIO.NAME=N, not %q", v)
 		}
 	}
-	n, err := strconv.Atoi(num)
-	if err != nil || n <= 0 {
-		return fmt.Errorf("%s must be a positive whole number, not %q", name, num)
+	n, err := limitValue(name, num, maxInt)
+	if err != nil {
+		return err
 	}
-	f.into[name] = n
+	f.into[name] = int(n)
 	return nil
 }
 

@@ -138,7 +138,7 @@ func TestVerifyMutatedDeskFails(t *testing.T) {
 
 	code, out, _ := runCLI(t, "verify", "-out", filepath.Join(dir, "out"), path)
 	assert.Equal(t, 1, code)
-	assert.Contains(t, out, "FAIL boundary-desk/boundary-deny-one-call  Deny stops execution\n    prompts (exact): expected 2, observed 1\n")
+	assert.Contains(t, out, "FAIL boundary-desk/boundary-deny-one-call  Deny stops execution  [omp 18.3.4]\n    prompts (exact): expected 2, observed 1\n")
 	assert.Contains(t, out, "14 passed, 1 failed")
 	assert.Contains(t, out, "      [call 1] select \"Allow tool: seed_note\" [Approve, Deny] → \"Deny\"", "a failure shows its trace")
 }
@@ -205,6 +205,13 @@ func TestUsageAndInputErrors(t *testing.T) {
 		{"render in an unknown format", []string{"report", "render", "-format", "pdf", "x.json"}, 2, `unknown format "pdf"`},
 		{"the report folder is a file", []string{"verify", "-out", "main.go"}, 2, "not a directory"},
 		{"bad -run", []string{"verify", "-run", "("}, 2, "-run: error parsing regexp"},
+		{"a -limit of 2^63", []string{"validate", "-limit", "wrapper.repeat=9223372036854775808"}, 2, "wrapper.repeat is too large: 9223372036854775808 is over the largest value, 9223372036854775807"},
+		{"a -limit of 10^21", []string{"validate", "-limit", "gateway.steps=1000000000000000000000"}, 2, "gateway.steps is too large: 1000000000000000000000 is over the largest value, 9223372036854775807"},
+		{"a -max-repeat of 10^21", []string{"validate", "-max-repeat", "1000000000000000000000"}, 2, "wrapper.repeat is too large"},
+		{"a -max-work of 10^21", []string{"validate", "-max-work", "1000000000000000000000"}, 2, "-max-work is too large: 1000000000000000000000 is over the largest value, 9223372036854775807"},
+		{"a -max-file-size of 2^63", []string{"validate", "-max-file-size", "9223372036854775808"}, 2, "-max-file-size is too large"},
+		{"a -limit that is not a number", []string{"validate", "-limit", "wrapper.repeat=1e3"}, 2, `wrapper.repeat must be a positive whole number, not "1e3"`},
+		{"a -max-work of zero", []string{"validate", "-max-work", "0"}, 2, `-max-work must be a positive whole number, not "0"`},
 		{"no case selected", []string{"verify", "-run", "no-such-case", "-out", "%TMP%"}, 2, "no cases"},
 		{"missing path", []string{"validate", "does/not/exist.json"}, 2, "does/not/exist.json: no such file or directory"},
 		{"a folder without case files", []string{"verify", "%TMP%"}, 2, "no cases: no *.json file found"},
@@ -239,7 +246,7 @@ func TestVerifyFolder(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "desks", "notes.txt"), []byte("not a desk"), 0o644))
 	code, out, errOut := runCLI(t, "verify", "-out", filepath.Join(dir, "out"), filepath.Join(dir, "desks"))
 	require.Equal(t, 0, code, errOut)
-	assert.Contains(t, out, "22 passed, 0 failed")
+	assert.Contains(t, out, "23 passed, 0 failed")
 }
 
 func TestFormatsAndRender(t *testing.T) {
@@ -355,4 +362,36 @@ func TestGitHubFormatAnnotatesBrokenFiles(t *testing.T) {
 	assert.Equal(t, 2, code)
 	assert.Regexp(t, `(?m)^::error file=\.\./\.\./verifier/testdata/invalid/misspelled-expected\.json,line=\d+,col=\d+`, out, "the problem becomes an annotation on its line")
 	assert.Contains(t, errOut, "error:", "and stays on stderr as a plain line")
+}
+
+// The -out name is printed with its control characters escaped, on one
+// line, and an empty -out is refused before anything is written.
+func TestOutNamePrintedEscaped(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "rep\x1b[2J\nx")
+	code, _, errOut := runCLI(t, "verify", "-run", "^boundary-desk/boundary-deny-one-call$", "-out", dir, "../../cases/boundary-desk.json")
+	require.Equal(t, 0, code, errOut)
+	assert.NotContains(t, errOut, "\x1b")
+	assert.Contains(t, errOut, `rep\u001b[2J\nx`)
+	line := errOut[strings.Index(errOut, "reports: "):]
+	assert.Equal(t, 1, strings.Count(line, "\n"), "one line: %q", line)
+
+	code, _, errOut = runCLI(t, "verify", "-run", "^boundary-desk/boundary-deny-one-call$", "-out", "", "../../cases/boundary-desk.json")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "the report folder name is empty")
+}
+
+// A report that verify wrote renders, however deep the -max-depth it was
+// written with let its case data nest.
+func TestRenderFollowsTheDepthReportsAreWrittenWith(t *testing.T) {
+	dir := t.TempDir()
+	deep := strings.Repeat(`{"a":`, 190) + "1" + strings.Repeat("}", 190)
+	desk := `{"schemaVersion":1,"id":"deep","title":"t","label":"DO NOT EXECUTE","cases":[{"id":"c","title":"t","scenario":"wrapper","given":{"approval":"exec","mode":"yolo","args":` + deep + `},"expected":{"outcome":"return","effects":1,"input":` + deep + `}}]}`
+	path := filepath.Join(dir, "deep.json")
+	require.NoError(t, os.WriteFile(path, []byte(desk), 0o600))
+	out := filepath.Join(dir, "out")
+	code, _, errOut := runCLI(t, "verify", "-max-depth", "200", "-out", out, path)
+	require.Equal(t, 0, code, errOut)
+	code, text, errOut := runCLI(t, "report", "render", filepath.Join(out, "report.json"))
+	assert.Equal(t, 0, code, errOut)
+	assert.Contains(t, text, "1 passed")
 }

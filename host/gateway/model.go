@@ -19,8 +19,11 @@ type Config struct {
 	// Principal is the trusted principal of every step that names none
 	// itself. It must not be empty.
 	Principal string
-	// Now is the trusted clock. The zero time means DefaultNow.
-	Now time.Time
+	// Now is the trusted clock when NowSet is true or Now is not the
+	// zero time; otherwise the clock is DefaultNow. Every instant is a
+	// clock, 0001-01-01T00:00:00Z included: NowSet says it was given.
+	Now    time.Time
+	NowSet bool
 	// Approvals is the approval registry, in fixture order.
 	Approvals []Approval
 	// Records replaces the default records of ops/orders and/or
@@ -44,8 +47,11 @@ type Approval struct {
 	// approved arguments.
 	ArgumentsDigest string
 	// State is StateApproved, StatePending or StateRejected.
-	State     string
-	Consumed  bool
+	State    string
+	Consumed bool
+	// ExpiresAt is the instant the approval expires. It has no default
+	// and no "unset" value: the zero time is 0001-01-01T00:00:00Z, long
+	// past for any clock a case can give.
 	ExpiresAt time.Time
 }
 
@@ -162,7 +168,7 @@ func newGateway(cfg Config) (*gateway, error) {
 		scratch:   make([]byte, 0, 512),
 		line:      make([]byte, 0, 512),
 	}
-	if g.now.IsZero() {
+	if !cfg.NowSet && g.now.IsZero() {
 		g.now = DefaultNow()
 	}
 	for res, raw := range cfg.Records {
@@ -199,9 +205,6 @@ func newGateway(cfg Config) (*gateway, error) {
 		}
 		if !isApprovalState(a.State) {
 			return nil, fmt.Errorf("approval %s: state %q is not one of %s", a.ID, a.State, strings.Join(ApprovalStates(), ", "))
-		}
-		if a.ExpiresAt.IsZero() {
-			return nil, fmt.Errorf("approval %s: expiresAt is missing", a.ID)
 		}
 		// The arguments are read only here, to compute the binding, so
 		// the live entry needs no copy of them.

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -33,6 +32,10 @@ func TestExpiry(t *testing.T) {
 		{"one nanosecond before expiry authorizes", "2026-06-01T11:59:59.999999999Z", "2026-06-01T12:00:00Z", ReasonAllowed},
 		{"one nanosecond after expiry is expired", "2026-06-01T12:00:00.000000001Z", "2026-06-01T12:00:00Z", ReasonApprovalExpired},
 		{"the default now is used when none is given", "", "2026-06-01T12:00:00Z", ReasonApprovalExpired},
+		{"year 1 is a clock like any other, not the default", "0001-01-01T00:00:00Z", "2026-06-01T12:00:00Z", ReasonAllowed},
+		{"an approval can expire at year 1", "0001-01-01T00:00:00Z", "0001-01-01T00:00:00Z", ReasonApprovalExpired},
+		{"an approval that expires at year 1 has expired by now", "2026-06-01T12:00:00Z", "0001-01-01T00:00:00Z", ReasonApprovalExpired},
+		{"one nanosecond after year 1 authorizes at year 1", "0001-01-01T00:00:00Z", "0001-01-01T00:00:00.000000001Z", ReasonAllowed},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -40,7 +43,7 @@ func TestExpiry(t *testing.T) {
 			a.ExpiresAt = mustTime(t, tt.expiresAt)
 			cfg := operator(a)
 			if tt.now != "" {
-				cfg.Now = mustTime(t, tt.now)
+				cfg.Now, cfg.NowSet = mustTime(t, tt.now), true
 			}
 			r := run(t, cfg, publishStep(q2Text, ptr("ap-q2")))
 			assert.Equal(t, []string{tt.reason}, r.Reasons())
@@ -411,7 +414,6 @@ func TestRunRejectsInvalidInput(t *testing.T) {
 		}},
 		{"approval arguments that are not an object", func(c *Config, _ *[]Step) { c.Approvals[0].Arguments = json.RawMessage(`["text"]`) }},
 		{"approval arguments that are not JSON", func(c *Config, _ *[]Step) { c.Approvals[0].Arguments = json.RawMessage(`{"text":`) }},
-		{"a missing expiresAt", func(c *Config, _ *[]Step) { c.Approvals[0].ExpiresAt = time.Time{} }},
 		{"records for an unknown resource", func(c *Config, _ *[]Step) {
 			c.Records = map[string]json.RawMessage{"ops/payroll": json.RawMessage(`[]`)}
 		}},

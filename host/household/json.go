@@ -536,3 +536,23 @@ func pyFloat(x float64) string {
 
 // floatNumber is a double as a JSON number, written as Python writes it.
 func floatNumber(x float64) json.Number { return json.Number(pyFloat(x)) }
+
+// IsToolDecision reports whether a raw model response is, to the runtime,
+// a tool decision: strict JSON (nested at most maxDepth deep, so no text
+// can exhaust the stack) holding an object with a string "tool" and no
+// "final". It is the runtime's own parse and shape check, for adapters
+// that count what a script offers before it runs.
+func IsToolDecision(text string) bool {
+	v, err := parseJSON(text, true)
+	if err != nil {
+		return false
+	}
+	o, ok := v.(*object)
+	if !ok {
+		return false
+	}
+	tool, hasTool := o.get("tool")
+	_, hasFinal := o.get("final")
+	_, isString := tool.(string)
+	return hasTool && !hasFinal && isString
+}

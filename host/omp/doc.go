@@ -45,10 +45,17 @@
 // Reference, 18.1.16, the release conformance/omp installs (Release). The
 // fallback and the classifier exist from 18.1.16 (Group.HasFallback);
 // their Go types do not check a release. Changes lists every change at a
-// group boundary and what desk input reaches it, for deskcheck drift. The
-// adapter (ompcheck) runs a case on a release through scenario.Env.Release
-// (verifier.RunCaseOn), and reports a fallback or classify-error case as
-// not applicable on G0 and G1.
+// group boundary and what desk input reaches it, for deskcheck drift.
+//
+// The adapter (ompcheck) lists the releases as scenario.Host.Releases (with
+// Lacks naming fallback and classify-error before 18.1.16, so the engine
+// reports those cases not applicable there) and the change points as
+// Host.Changes. A scenario's Run behaves as scenario.Env.Release ("" is
+// the newest); verifier.RunCaseOn runs one case on one release,
+// verifier.RunCasePinned and Options.Hosts judge on one release (-host), and
+// verifier.RunCase judges on every release a case's hosts range selects,
+// once per group. A case whose behaviour splits a group (a tool
+// declaration that changed inside one) is split with Host.RunGroup.
 //
 // Not modelled, because no desk key reaches them: the ACP approval bypass
 // (acpApprovedArgs; in the sources from 18.2.3), a tool result's own

@@ -79,6 +79,8 @@ type Runner struct {
 	// ToolCallTimeout bounds each tool_call handler; zero or negative means
 	// DefaultToolCallTimeout.
 	ToolCallTimeout time.Duration
+	// Clock measures the handlers' time; nil is the system clock.
+	Clock Clock
 
 	noop *noOpUI
 	ui   UI
@@ -88,6 +90,32 @@ type Runner struct {
 	approval  []func(ApprovalEvent)
 	markers   map[string]struct{}
 	markOrder []string
+}
+
+// Clock is the time source of a runner's handler time limit, so that a
+// test can move time itself.
+type Clock interface {
+	Now() time.Time
+	// After returns a channel that receives once d has passed, and a
+	// function that releases it early.
+	After(d time.Duration) (<-chan time.Time, func())
+}
+
+// systemClock is the real clock.
+type systemClock struct{}
+
+func (systemClock) Now() time.Time { return time.Now() }
+
+func (systemClock) After(d time.Duration) (<-chan time.Time, func()) {
+	t := time.NewTimer(d)
+	return t.C, func() { t.Stop() }
+}
+
+func (r *Runner) clock() Clock {
+	if r.Clock == nil {
+		return systemClock{}
+	}
+	return r.Clock
 }
 
 // NewRunner returns a runner with no UI and no handlers.
@@ -203,7 +231,7 @@ func (r *Runner) EmitToolCall(ctx context.Context, ev ToolCallEvent) *ToolCallRe
 		if ctx.Err() != nil {
 			continue
 		}
-		res := runHandler(ctx, h, ev, limit)
+		res := runHandler(ctx, r.clock(), h, ev, limit)
 		if res != nil && res.Block {
 			return res
 		}
@@ -217,15 +245,18 @@ func (r *Runner) EmitToolCall(ctx context.Context, ev ToolCallEvent) *ToolCallRe
 	return last
 }
 
-func runHandler(ctx context.Context, h ToolCallHandler, ev ToolCallEvent, limit time.Duration) *ToolCallResult {
+func runHandler(ctx context.Context, clock Clock, h ToolCallHandler, ev ToolCallEvent, limit time.Duration) *ToolCallResult {
 	if h.Inline {
-		return runInline(ctx, h, ev, limit)
+		return runInline(ctx, clock, h, ev, limit)
 	}
 	type outcome struct {
 		res *ToolCallResult
 		err error
 	}
-	hctx, cancel := context.WithTimeout(ctx, limit)
+	// The handler's context ends when the limit is judged to have passed
+	// (or ctx ends), never before: a handler that returns because its
+	// context ended is always one that timed out.
+	hctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	done := make(chan outcome, 1)
 	go func() {
@@ -238,21 +269,21 @@ func runHandler(ctx context.Context, h ToolCallHandler, ev ToolCallEvent, limit 
 		}()
 		o.res, o.err = h.Handle(hctx, ev)
 	}()
-	timer := time.NewTimer(limit)
-	defer timer.Stop()
+	expired, stop := clock.After(limit)
+	defer stop()
 	select {
 	case o := <-done:
 		if o.err != nil {
 			return &ToolCallResult{Block: true, Reason: fmt.Sprintf("Extension %s failed: %s", h.Extension, o.err.Error())}
 		}
 		return o.res
-	case <-timer.C:
+	case <-expired:
 		return &ToolCallResult{Block: true, Reason: fmt.Sprintf("Extension %s timed out after %dms", h.Extension, limit.Milliseconds())}
 	}
 }
 
-func runInline(ctx context.Context, h ToolCallHandler, ev ToolCallEvent, limit time.Duration) (res *ToolCallResult) {
-	start := time.Now()
+func runInline(ctx context.Context, clock Clock, h ToolCallHandler, ev ToolCallEvent, limit time.Duration) (res *ToolCallResult) {
+	start := clock.Now()
 	defer func() {
 		if p := recover(); p != nil {
 			res = &ToolCallResult{Block: true, Reason: fmt.Sprintf("Extension %s failed: %v", h.Extension, p)}
@@ -260,7 +291,7 @@ func runInline(ctx context.Context, h ToolCallHandler, ev ToolCallEvent, limit t
 	}()
 	r, err := h.Handle(ctx, ev)
 	switch {
-	case time.Since(start) > limit:
+	case clock.Now().Sub(start) > limit:
 		return &ToolCallResult{Block: true, Reason: fmt.Sprintf("Extension %s timed out after %dms", h.Extension, limit.Milliseconds())}
 	case err != nil:
 		return &ToolCallResult{Block: true, Reason: fmt.Sprintf("Extension %s failed: %s", h.Extension, err.Error())}

@@ -81,7 +81,7 @@ type Executor interface {
 // Note is one step the wrapper took, for tracing. Resolution is set on the
 // resolve steps.
 type Note struct {
-	Step       string // "resolve-original", "resolve", "approval-required", "no-ui"
+	Step       string // "resolve-original", "resolve", "approval-required", "no-ui", "ungated"
 	Text       string
 	Resolution *Resolution
 	// Mode is the effective approval mode of the call (resolve steps).
@@ -266,6 +266,7 @@ func (w *Wrapper) Execute(ctx context.Context, toolCallID string, params any, ca
 // registered, a block refuses the call, and the original input runs; a
 // revision is ignored and nothing asks for approval.
 func (w *Wrapper) executeUngated(ctx context.Context, toolCallID string, params any, call *CallContext) (any, error) {
+	w.note(Note{Step: "ungated"})
 	if w.Runner.hasToolCallHandlers() {
 		res := w.Runner.EmitToolCall(ctx, ToolCallEvent{ToolName: w.Tool.Name, ToolCallID: toolCallID, Input: params})
 		if res != nil && res.Block {

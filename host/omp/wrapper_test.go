@@ -316,22 +316,42 @@ func TestEmitToolCall(t *testing.T) {
 	}
 
 	t.Run("a slow handler times out with the exact text", func(t *testing.T) {
+		clock := &fakeClock{}
 		r := NewRunner()
-		r.ToolCallTimeout = 20 * time.Millisecond
+		r.Clock, r.ToolCallTimeout = clock, 20*time.Millisecond
 		r.OnToolCall(ToolCallHandler{Extension: "ext/slow.ts", Handle: func(ctx context.Context, _ ToolCallEvent) (*ToolCallResult, error) {
-			<-ctx.Done()
+			clock.Advance(20 * time.Millisecond)
+			<-ctx.Done() // ends only once the time-out is decided
 			return nil, nil
 		}})
 		assert.Equal(t, &ToolCallResult{Block: true, Reason: "Extension ext/slow.ts timed out after 20ms"}, r.EmitToolCall(context.Background(), ToolCallEvent{}))
 	})
-	t.Run("an inline handler is judged when it returns", func(t *testing.T) {
+	t.Run("a handler that returns before its limit is not timed out", func(t *testing.T) {
+		clock := &fakeClock{}
 		r := NewRunner()
-		r.ToolCallTimeout = 10 * time.Millisecond
+		r.Clock, r.ToolCallTimeout = clock, 20*time.Millisecond
+		r.OnToolCall(ToolCallHandler{Extension: "ext/quick.ts", Handle: func(context.Context, ToolCallEvent) (*ToolCallResult, error) {
+			clock.Advance(19 * time.Millisecond)
+			return rev("q"), nil
+		}})
+		assert.Equal(t, rev("q"), r.EmitToolCall(context.Background(), ToolCallEvent{}))
+	})
+	t.Run("an inline handler is judged when it returns", func(t *testing.T) {
+		clock := &fakeClock{}
+		r := NewRunner()
+		r.Clock, r.ToolCallTimeout = clock, 10*time.Millisecond
 		r.OnToolCall(ToolCallHandler{Extension: "ext/inline.ts", Inline: true, Handle: func(context.Context, ToolCallEvent) (*ToolCallResult, error) {
-			time.Sleep(20 * time.Millisecond)
+			clock.Advance(20 * time.Millisecond)
 			return nil, nil
 		}})
 		assert.Equal(t, &ToolCallResult{Block: true, Reason: "Extension ext/inline.ts timed out after 10ms"}, r.EmitToolCall(context.Background(), ToolCallEvent{}))
+		r = NewRunner()
+		r.Clock, r.ToolCallTimeout = clock, 10*time.Millisecond
+		r.OnToolCall(ToolCallHandler{Extension: "ext/inline.ts", Inline: true, Handle: func(context.Context, ToolCallEvent) (*ToolCallResult, error) {
+			clock.Advance(10 * time.Millisecond)
+			return rev("in"), nil
+		}})
+		assert.Equal(t, rev("in"), r.EmitToolCall(context.Background(), ToolCallEvent{}), "exactly the limit is in time")
 		for reason, h := range map[string]func(context.Context, ToolCallEvent) (*ToolCallResult, error){
 			"Extension ext/inline.ts failed: bad":  ret(nil, errors.New("bad")),
 			"Extension ext/inline.ts failed: oops": func(context.Context, ToolCallEvent) (*ToolCallResult, error) { panic("oops") },
@@ -536,4 +556,50 @@ func TestWrapperConcurrent(t *testing.T) {
 	for err := range errs {
 		t.Error(err)
 	}
+}
+
+// fakeClock is a Clock that moves only when a test advances it.
+type fakeClock struct {
+	mu      sync.Mutex
+	now     time.Time
+	waiting []fakeTimer
+}
+
+type fakeTimer struct {
+	at time.Time
+	c  chan time.Time
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) After(d time.Duration) (<-chan time.Time, func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t := fakeTimer{at: c.now.Add(d), c: make(chan time.Time, 1)}
+	if d <= 0 {
+		t.c <- c.now
+	} else {
+		c.waiting = append(c.waiting, t)
+	}
+	return t.c, func() {}
+}
+
+// Advance moves the clock by d and fires every timer now due.
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+	kept := c.waiting[:0]
+	for _, t := range c.waiting {
+		if !t.at.After(c.now) {
+			t.c <- c.now
+		} else {
+			kept = append(kept, t)
+		}
+	}
+	c.waiting = kept
 }

@@ -31,3 +31,34 @@ func TestGeneratedSuitePasses(t *testing.T) {
 	assert.Len(t, scenarios, len(all.Registry().Names()), "every scenario of every family")
 	assert.True(t, bytes.Equal(gen.Desk(1, 10, 10), gen.Desk(1, 10, 10)), "deterministic")
 }
+
+// Each worst case is a valid desk (all but one just under the file size
+// limit), within
+// every default limit of a file and a run (its copies and its work at or
+// near theirs), so the README's envelope is measured at the limits.
+func TestWorstCasesAreAtTheDefaultLimits(t *testing.T) {
+	reg := all.Registry()
+	for _, name := range gen.WorstCases {
+		data, err := gen.Worst(name)
+		require.NoError(t, err)
+		assert.LessOrEqual(t, int64(len(data)), verifier.DefaultLimits.FileSize, name)
+		if name != "wrapper-echo" { // small: its copies are the limit
+			assert.Greater(t, int64(len(data)), verifier.DefaultLimits.FileSize*15/16, name)
+		}
+		desks, ds := verifier.LoadAll(reg, []verifier.Input{{Path: name + ".json", Data: data}}, verifier.Limits{})
+		require.False(t, ds.HasErrors(), "%s: %v", name, ds)
+		work, copies := 0, 0
+		for _, c := range desks[0].Cases {
+			work, copies = work+c.Work(), copies+c.Copies()
+		}
+		assert.LessOrEqual(t, copies, verifier.DefaultLimits.CopyBytes, name)
+		switch name {
+		case "wrapper-copies", "wrapper-echo", "gateway":
+			assert.Greater(t, copies, verifier.DefaultLimits.CopyBytes*9/10, "%s copies what a run may", name)
+		case "wrapper-rpc":
+			assert.Greater(t, work, verifier.DefaultLimits.Work*99/100, "%s scripts the work of a file", name)
+		}
+	}
+	_, err := gen.Worst("nope")
+	assert.Error(t, err)
+}

@@ -41,6 +41,7 @@ var Gateway = &scenario.Scenario{
 	Limits: []scenario.Limit{
 		{Name: LimitSteps, Pointer: "/given/steps", Count: true, Default: 1000, Help: "most steps in one gateway case"},
 		{Name: LimitApprovals, Pointer: "/given/approvals", Count: true, Default: 1000, Help: "most approval registry entries in one gateway case"},
+		{Name: LimitCopyBytes, Pointer: "/given/steps", Measure: copyBytes, Default: 4 << 20, Help: "per step, the records a read returns, the deciding principal and the named approval, as written"},
 	},
 	Lint:      lintGateway,
 	Run:       runGateway,
@@ -296,7 +297,7 @@ func (g givenBlock) config(faults gateway.Faults) (gateway.Config, []gateway.Ste
 		if err != nil {
 			return cfg, nil, fmt.Errorf("given.now: %w", err)
 		}
-		cfg.Now = now
+		cfg.Now, cfg.NowSet = now, true
 	}
 	cfg.Approvals = make([]gateway.Approval, len(g.Approvals))
 	for i, a := range g.Approvals {

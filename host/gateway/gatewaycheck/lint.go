@@ -88,6 +88,13 @@ func lintGateway(givenJSON []byte, expected []scenario.Field, _ map[string]int) 
 						add(scenario.Problem{Pointer: at + "/" + scenario.PointerToken(key), Key: true, Message: fmt.Sprintf("audit key %q is not recorded by the gateway%s", key, didYouMean(key, gateway.AuditKeys()))})
 					}
 				}
+				for _, key := range []string{"sequence", "effectCount"} {
+					// A count as every count of a case is written: the
+					// schema's integer takes 1.0 and 1e0 too.
+					if raw, ok := ev[key]; ok && len(raw) > 0 && (raw[0] == '-' || '0' <= raw[0] && raw[0] <= '9') && !wholeNumber(raw) {
+						add(scenario.Problem{Pointer: at + "/" + key, Message: fmt.Sprintf("a whole number is expected (digits only, at most 15), found %s", raw)})
+					}
+				}
 				if raw, ok := ev["reason"]; ok {
 					if p, bad := lintReason(raw, at+"/reason"); bad {
 						add(p)
@@ -115,4 +122,21 @@ func didYouMean(word string, known []string) string {
 		return fmt.Sprintf("; did you mean %q?", best)
 	}
 	return " (known: " + strings.Join(known, ", ") + ")"
+}
+
+// wholeNumber tells whether raw is a count as deskcheck reads counts: no
+// sign, fraction or exponent and at most 15 digits.
+func wholeNumber(raw []byte) bool {
+	if string(raw) == "0" {
+		return true
+	}
+	if len(raw) == 0 || len(raw) > 15 || raw[0] == '0' {
+		return false
+	}
+	for _, c := range raw {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }

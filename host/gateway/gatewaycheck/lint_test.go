@@ -69,6 +69,12 @@ func TestLint(t *testing.T) {
 				{Pointer: "/expected/audit/0/digest~1x", Key: true, Message: `audit key "digest/x" is not recorded by the gateway (known: sequence, principal, action, resource, approvalId, approvalStateBefore, approvalStateAfter, decision, reason, argumentDigest, effectCount)`},
 				{Pointer: "/expected/audit/0/efectCount", Key: true, Message: `audit key "efectCount" is not recorded by the gateway; did you mean "effectCount"?`},
 			}},
+		{"audit counts are whole numbers as every count is: 1.0 and 1e0 are not",
+			ok, []scenario.Field{field("audit", `[{"sequence":1.0,"effectCount":1e0},{"sequence":2,"effectCount":0}]`)},
+			[]scenario.Problem{
+				{Pointer: "/expected/audit/0/sequence", Message: "a whole number is expected (digits only, at most 15), found 1.0"},
+				{Pointer: "/expected/audit/0/effectCount", Message: "a whole number is expected (digits only, at most 15), found 1e0"},
+			}},
 		{"decisions and reasons of another length than the steps are warned about",
 			ok, []scenario.Field{field("decisions", `["allow","deny"]`), field("reasons", `[]`)},
 			[]scenario.Problem{

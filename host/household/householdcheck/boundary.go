@@ -244,10 +244,13 @@ func offered(givenJSON []byte) int {
 			return false
 		}
 		if d.Type == gjson.String {
-			if !gjson.Valid(d.Str) {
+			// Raw text is read by the runtime's own parser, which
+			// bounds its nesting (gjson.Valid recurses without bound).
+			if !household.IsToolDecision(d.Str) {
 				return false
 			}
-			d = gjson.Parse(d.Str)
+			n++
+			return true
 		}
 		tool, final := d.Get("tool"), d.Get("final")
 		if !d.IsObject() || final.Exists() || tool.Type != gjson.String {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -338,18 +339,20 @@ func TestLint(t *testing.T) {
 // refused by the schema or the lint with a pointer, exit 2 territory.
 func TestInvalidInputNeverRuns(t *testing.T) {
 	reg := registry(t)
-	for name, given := range map[string]string{
-		"/cases/0/given/tools/0":           `{"decisions": [], "tools": ["portfolio.export"]}`,
-		"/cases/0/given/timeouts/0":        `{"decisions": [], "timeouts": ["shell"]}`,
-		"/cases/0/given/decisions/0":       `{"decisions": [3]}`,
-		"/cases/0/given/latencies/0":       `{"decisions": [], "latencies": [-1]}`,
-		"/cases/0/given/deadlineSeconds":   `{"decisions": [], "deadlineSeconds": 0}`,
-		"/cases/0/given/maxDecisions":      `{"decisions": [], "maxDecisions": -1}`,
-		"/cases/0/given/toolSeconds":       `{"decisions": [], "toolSeconds": -0.5}`,
-		"/cases/0/given/households/0":      `{"decisions": [], "households": [null]}`,
-		"/cases/0/given":                   `{}`,
-		"/cases/0/expected/resultExcludes": `{"decisions": []}`,
+	for _, tc := range []struct{ name, given string }{
+		{"/cases/0/given/tools/0", `{"decisions": [], "tools": ["portfolio.export"]}`},
+		{"/cases/0/given/timeouts/0", `{"decisions": [], "timeouts": ["shell"]}`},
+		{"/cases/0/given/decisions/0", `{"decisions": [3]}`},
+		{"/cases/0/given/latencies/0", `{"decisions": [], "latencies": [-1]}`},
+		{"/cases/0/given/deadlineSeconds", `{"decisions": [], "deadlineSeconds": 0}`},
+		{"/cases/0/given/maxDecisions", `{"decisions": [], "maxDecisions": -1}`},
+		{"/cases/0/given/toolSeconds", `{"decisions": [], "toolSeconds": -0.5}`},
+		{"/cases/0/given/households/0", `{"decisions": [], "households": [null]}`},
+		{"/cases/0/given", `{}`},
+		{"/cases/0/expected/resultExcludes", `{"decisions": []}`},
+		{"/cases/0/given/deadlineSeconds", `{"decisions": [], "deadlineSeconds": 1e-400}`}, // positive as written, 0 as a double
 	} {
+		name, given := tc.name, tc.given
 		expected := `{"outcome": "parser_failure", "effects": 0}`
 		if strings.HasSuffix(name, "resultExcludes") {
 			expected = `{"outcome": "parser_failure", "effects": 0, "resultExcludes": ""}`
@@ -390,4 +393,16 @@ func TestNewDeskAsPrinted(t *testing.T) {
 	assert.Equal(t, want[:len(want)-1], keys)
 	require.NotNil(t, r.Boundary)
 	assert.Equal(t, "mixed", verifier.ControlKind(r.Boundary))
+}
+
+// Raw text nested far deeper than any parser should follow is counted as
+// not a decision, in bounded stack: with a small stack limit, a recursive
+// validity check of a million brackets would kill the process.
+func TestOfferedDeepRawTextInBoundedStack(t *testing.T) {
+	defer debug.SetMaxStack(debug.SetMaxStack(4 << 20))
+	read := `{"tool": "portfolio.read", "arguments": {"household": "hh-anand"}}`
+	deep := strings.Repeat("[", 1_000_000)
+	given := `{"decisions": [` + jsonString(read) + `, ` + jsonString(deep) + `, ` + read + `]}`
+	p, d := script([]byte(given), []scenario.Field{{Key: "effects", Raw: json.RawMessage("0")}})
+	assert.Equal(t, [2]int{0, 1}, [2]int{p, d})
 }

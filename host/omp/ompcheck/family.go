@@ -23,6 +23,7 @@ var Family = scenario.Family{
 		Model:     "host/omp",
 		Reference: omp.Package + " " + omp.ReleaseNames() + " in four behaviour groups (approval, wrapper, RPC select, file-write fallback, classifier), on " + omp.ReleaseRuntime + "; " + omp.Release + " checked by conformance/omp",
 		Releases:  Releases,
+		Changes:   Changes,
 	},
 	Scenarios: []*scenario.Scenario{Wrapper, Fallback, Classify},
 	Faults:    adapter.Faults(omp.FaultList),

@@ -2,6 +2,7 @@ package ompcheck
 
 import (
 	"bufio"
+	"encoding/json"
 	"io"
 	"sync"
 
@@ -35,8 +36,8 @@ func (c *RPCClient) Serve(in io.Reader, out io.WriteCloser) {
 	sc.Buffer(make([]byte, 0, 512), omp.MaxRPCFrame) // frames are small; it grows for long ones
 	for sc.Scan() {
 		frame := string(sc.Bytes())
-		var req gjson.Result // empty for a frame that is not JSON
-		if gjson.Valid(frame) {
+		var req gjson.Result        // empty for a frame that is not JSON
+		if json.Valid(sc.Bytes()) { // iterative and depth-bounded, unlike gjson.Valid
 			req = gjson.Parse(frame)
 		}
 		method, id := req.Get("method").String(), req.Get("id").String()

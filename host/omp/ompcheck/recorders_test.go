@@ -1,9 +1,11 @@
 package ompcheck
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -171,3 +173,18 @@ func TestTraceEventsAreASnapshot(t *testing.T) {
 	assert.Len(t, grown, 3)
 	assert.Equal(t, "later", tr.Events()[2].Kind, "appending to a snapshot leaves the trace alone")
 }
+
+// A frame nested a million deep is recorded as not JSON, in bounded stack.
+func TestRPCClientDeepFrameInBoundedStack(t *testing.T) {
+	defer debug.SetMaxStack(debug.SetMaxStack(4 << 20))
+	tr := &Trace{}
+	client := &RPCClient{Script: NewScript(nil, tr), Trace: tr}
+	var out bytes.Buffer
+	client.Serve(strings.NewReader(strings.Repeat("[", 1_000_000)+"\n"), nopCloser{&out})
+	require.Len(t, client.Frames(), 1)
+	assert.Equal(t, 0, client.SelectRequests())
+}
+
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }

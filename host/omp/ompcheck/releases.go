@@ -3,6 +3,8 @@ package ompcheck
 import (
 	"fmt"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/deskcheck/deskcheck/host/omp"
 	"github.com/deskcheck/deskcheck/scenario"
 )
@@ -31,12 +33,12 @@ var lacksFallback = map[string]string{
 	"classify-error": "has no permission-denied classifier",
 }
 
-// release reads the release a run behaves as: env.Release, or Reference
-// (18.1.16) when it is empty, as before desks could name releases. A release the model does not know is an error, and so
+// release reads the release a run behaves as: env.Release, or the newest
+// when it is empty (a case that names no release is judged on the newest). A release the model does not know is an error, and so
 // is a scenario the release does not have.
 func release(env scenario.Env, scenarioName string) (omp.Version, omp.Group, error) {
 	if env.Release == "" {
-		v := omp.Reference
+		v := omp.Newest()
 		g, _ := omp.GroupOf(v)
 		return v, g, nil
 	}
@@ -48,4 +50,47 @@ func release(env scenario.Env, scenarioName string) (omp.Version, omp.Group, err
 		return omp.Version{}, 0, fmt.Errorf("omp %s %s", v, what)
 	}
 	return v, g, nil
+}
+
+// Changes are the behaviour changes between the groups, with what a case
+// must do to exercise each (deskcheck drift lists those no case does).
+var Changes = buildChanges()
+
+func buildChanges() []scenario.ReleaseChange {
+	wrapper := func(sc string) bool { return sc == "wrapper" }
+	uses := map[string]struct {
+		unexercised string
+		exercised   func(sc string, given gjson.Result) bool
+	}{
+		"approval-gate": {"no wrapper case", func(sc string, _ gjson.Result) bool { return wrapper(sc) }},
+		"revision-runs": {"no wrapper case has a handler revise the input", func(sc string, g gjson.Result) bool {
+			return wrapper(sc) && g.Get("revise").Exists()
+		}},
+		"tool-deny-text": {"no wrapper case has its tool's own policy deny", func(sc string, g gjson.Result) bool {
+			a := g.Get("approval")
+			return wrapper(sc) && a.IsObject() && omp.NormalizePolicy(a.Get("policy").Value()) == omp.PolicyDeny
+		}},
+		"fallback":   {"no fallback case", func(sc string, _ gjson.Result) bool { return sc == "fallback" }},
+		"classifier": {"no classify-error case", func(sc string, _ gjson.Result) bool { return sc == "classify-error" }},
+		"unknown-mode": {"no case uses an unknown mode", func(sc string, g gjson.Result) bool {
+			m := g.Get("mode")
+			return wrapper(sc) && m.Type == gjson.String && m.Str != omp.ModeAlwaysAsk && m.Str != omp.ModeWrite && m.Str != omp.ModeYolo
+		}},
+		"non-object-policies": {"no case has userPolicies that are not an object", func(sc string, g gjson.Result) bool {
+			p := g.Get("userPolicies")
+			return wrapper(sc) && p.Exists() && !p.IsObject()
+		}},
+		"missing-context": {"no desk key reaches it (every case runs with settings)", nil},
+		"legacy-names":    {"no desk key reaches it (no case names a renamed tool's legacy name)", nil},
+	}
+	var out []scenario.ReleaseChange
+	for _, c := range omp.Changes() {
+		u := uses[c.ID]
+		ch := scenario.ReleaseChange{Since: c.Since.String(), ID: c.ID, What: c.What, Unexercised: u.unexercised}
+		if f := u.exercised; f != nil {
+			ch.Exercised = func(sc string, given []byte) bool { return f(sc, gjson.ParseBytes(given)) }
+		}
+		out = append(out, ch)
+	}
+	return out
 }

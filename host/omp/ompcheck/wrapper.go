@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/tidwall/gjson"
 
@@ -37,6 +38,7 @@ var Wrapper = &scenario.Scenario{
 	Limits: []scenario.Limit{
 		{Name: "repeat", Pointer: "/given/repeat", Default: 1000, Help: "largest given.repeat of a wrapper case"},
 		{Name: "choices", Pointer: "/given/choices", Count: true, Default: 1000, Help: "most scripted choices in one wrapper case"},
+		{Name: limitCopyBytes, Pointer: "/given", Measure: copyBytes, Default: 4 << 20, Help: "the given block but its choices, times repeat, and the choices once"},
 	},
 	Lint:   lintWrapper,
 	Script: wrapperScript,
@@ -80,6 +82,39 @@ var Wrapper = &scenario.Scenario{
 	SourceKey: "wrapper",
 	Run:       runWrapper,
 }
+
+// unknownModeMeanings says, per group of releases, what an unknown mode
+// means.
+var unknownModeMeanings = func() string {
+	meaning := func(g omp.Group) string {
+		switch {
+		case !g.HasApprovalGate():
+			return "have no approval gate, so the mode means nothing"
+		case g.UnknownModeIsYolo():
+			return "read it as yolo, which auto-approves every tier"
+		}
+		return "keep it as a mode that auto-approves no tier, so every call that no policy decides asks for approval"
+	}
+	// Adjacent groups with one meaning make one run of releases.
+	type run struct {
+		first, last omp.Version
+		what        string
+	}
+	var runs []run
+	for _, g := range omp.Groups() {
+		rs := g.Releases()
+		if n := len(runs); n > 0 && runs[n-1].what == meaning(g) {
+			runs[n-1].last = rs[len(rs)-1]
+			continue
+		}
+		runs = append(runs, run{rs[0], rs[len(rs)-1], meaning(g)})
+	}
+	parts := make([]string, len(runs))
+	for i, r := range runs {
+		parts[i] = fmt.Sprintf("omp %s … %s %s", r.first, r.last, r.what)
+	}
+	return strings.Join(parts, "; ")
+}()
 
 // firstTitle shapes promptIncludes as an author writes it: the first
 // dialog title.
@@ -128,8 +163,8 @@ func lintWrapper(givenJSON []byte, expected []scenario.Field, _ map[string]int) 
 	}
 	if m := gjson.GetBytes(givenJSON, "mode"); m.Type == gjson.String && !known(m.Str, omp.ModeAlwaysAsk, omp.ModeWrite, omp.ModeYolo) {
 		out = append(out, scenario.Problem{Pointer: "/given/mode", Warning: true, Message: fmt.Sprintf(
-			"mode %q is not one the host knows (always-ask, write, yolo, matched exactly): it accepts it as a mode that auto-approves no tier, so every call that no policy decides asks for approval%s",
-			m.Str, closest(m.Str, omp.ModeAlwaysAsk, omp.ModeWrite, omp.ModeYolo))})
+			"mode %q is not one the host knows (always-ask, write, yolo, matched exactly), and what it means depends on the release: %s%s",
+			m.Str, unknownModeMeanings, closest(m.Str, omp.ModeAlwaysAsk, omp.ModeWrite, omp.ModeYolo))})
 	}
 	tiers := []string{string(omp.TierRead), string(omp.TierWrite), string(omp.TierExec)}
 	tierWarning := func(ptr, v string) {

@@ -1,0 +1,41 @@
+package main
+
+import (
+	"strings"
+
+	"github.com/deskcheck/deskcheck/scenario"
+	"github.com/deskcheck/deskcheck/verifier"
+)
+
+// hostFlag collects -host HOST@VERSION values: each pins a host family to
+// one modelled release. It is checked against the registry when set.
+type hostFlag struct {
+	reg  *scenario.Registry
+	pins verifier.Hosts
+}
+
+func (f *hostFlag) String() string {
+	if f == nil || len(f.pins) == 0 {
+		return ""
+	}
+	var parts []string
+	for k, v := range f.pins {
+		parts = append(parts, k+"@"+v)
+	}
+	return strings.Join(parts, ",")
+}
+
+func (f *hostFlag) Set(v string) error {
+	name, version, err := verifier.ParseHost(f.reg, v)
+	if err != nil {
+		return err
+	}
+	if f.pins == nil {
+		f.pins = verifier.Hosts{}
+	}
+	f.pins[name] = version
+	return nil
+}
+
+// hostUsage is the help text of -host.
+const hostUsage = "judge the cases of a host on its release `HOST@VERSION` alone (e.g. omp@18.1.16); a case whose releases do not hold it is not applicable. Repeatable, one per host"

@@ -1,0 +1,161 @@
+package reports
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"sync"
+
+	"github.com/deskcheck/deskcheck/internal/jsontext"
+	"github.com/deskcheck/deskcheck/internal/parallel"
+	"github.com/deskcheck/deskcheck/schema"
+)
+
+// Evidence is validated a case at a time: the report without its cases
+// against the whole report schema, then each case against the schema's
+// case definition. The schema validator decodes what it validates into
+// Go values, many times the size of the text; one case at a time, its
+// memory is that of the largest case rather than of the whole report.
+
+var (
+	caseSchemaOnce sync.Once
+	caseSchema     *schema.Schema
+	caseSchemaErr  error
+)
+
+// compileCaseSchema compiles the report schema's case definition, with
+// the definitions it refers to.
+func compileCaseSchema() (*schema.Schema, error) {
+	var whole map[string]json.RawMessage
+	if err := json.Unmarshal(ReportSchema, &whole); err != nil {
+		return nil, err
+	}
+	doc, err := json.Marshal(map[string]json.RawMessage{
+		"$schema":     whole["$schema"],
+		"definitions": whole["definitions"],
+		"allOf":       json.RawMessage(`[{"$ref": "#/definitions/case"}]`),
+	})
+	if err != nil {
+		return nil, err
+	}
+	return schema.Compile(doc)
+}
+
+// validateEvidence validates well-formed evidence (scanEvidence passed)
+// against the report schema, a case at a time, and returns the problems
+// sorted by pointer and then key, as schema.Validate sorts them.
+func validateEvidence(data []byte) ([]schema.Problem, error) {
+	caseSchemaOnce.Do(func() { caseSchema, caseSchemaErr = compileCaseSchema() })
+	if caseSchemaErr != nil {
+		return nil, fmt.Errorf("compiling the report schema: %w", caseSchemaErr)
+	}
+	start, end, ok := memberSpan(data, "cases")
+	if !ok || data[start] != '[' {
+		return reportSchema.Validate(data) // no list of cases to split off
+	}
+	skeleton := make([]byte, 0, len(data)-(end-start)+2)
+	skeleton = append(append(append(skeleton, data[:start]...), "[]"...), data[end:]...)
+	problems, err := reportSchema.Validate(skeleton)
+	if err != nil {
+		return nil, err
+	}
+	var spans [][2]int
+	for i := jsontext.SkipSpace(data, start+1); i < end-1 && data[i] != ']'; {
+		e := valueEnd(data, i)
+		spans = append(spans, [2]int{i, e})
+		i = jsontext.SkipSpace(data, e)
+		if i < len(data) && data[i] == ',' {
+			i = jsontext.SkipSpace(data, i+1)
+		}
+	}
+	// A few cases at a time, one per processor: the memory of each is
+	// that of its own case.
+	found := make([][]schema.Problem, len(spans))
+	errs := make([]error, len(spans))
+	parallel.For(len(spans), func(k int) {
+		found[k], errs[k] = caseSchema.Validate(data[spans[k][0]:spans[k][1]])
+	})
+	for k, ps := range found {
+		if errs[k] != nil {
+			return nil, errs[k]
+		}
+		for _, p := range ps {
+			p.Pointer = "/cases/" + strconv.Itoa(k) + p.Pointer
+			problems = append(problems, p)
+		}
+	}
+	sort.SliceStable(problems, func(i, j int) bool {
+		a, b := problems[i], problems[j]
+		if a.Pointer != b.Pointer {
+			return a.Pointer < b.Pointer
+		}
+		return a.Key < b.Key
+	})
+	return problems, nil
+}
+
+// memberSpan finds the value of a top-level key of a JSON object that is
+// known to be well formed: its first byte and the byte after it. It does
+// not recurse, whatever the nesting.
+func memberSpan(data []byte, key string) (start, end int, ok bool) {
+	i := jsontext.SkipSpace(data, 0)
+	if i >= len(data) || data[i] != '{' {
+		return 0, 0, false
+	}
+	i = jsontext.SkipSpace(data, i+1)
+	for i < len(data) && data[i] == '"' {
+		kEnd := jsontext.SkipString(data, i)
+		if kEnd < 0 {
+			return 0, 0, false
+		}
+		name, _ := jsontext.StringToken(data[i:kEnd])
+		i = jsontext.SkipSpace(data, kEnd)
+		i = jsontext.SkipSpace(data, i+1) // the colon
+		vEnd := valueEnd(data, i)
+		if name == key {
+			return i, vEnd, true
+		}
+		i = jsontext.SkipSpace(data, vEnd)
+		if i < len(data) && data[i] == ',' {
+			i = jsontext.SkipSpace(data, i+1)
+		}
+	}
+	return 0, 0, false
+}
+
+// valueEnd returns the byte after the JSON value that starts at i, in
+// text known to be well formed, counting brackets outside strings instead
+// of recursing.
+func valueEnd(data []byte, i int) int {
+	depth := 0
+	for i < len(data) {
+		switch c := data[i]; c {
+		case '"':
+			if i = jsontext.SkipString(data, i); i < 0 {
+				return len(data) // not well formed after all
+			}
+			if depth == 0 {
+				return i
+			}
+			continue
+		case '[', '{':
+			depth++
+		case ']', '}':
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+		default:
+			if depth == 0 && !jsontext.IsSpace(c) {
+				// A number or a literal: up to the next delimiter.
+				for i < len(data) && data[i] != ',' && data[i] != ']' && data[i] != '}' && !jsontext.IsSpace(data[i]) {
+					i++
+				}
+				return i
+			}
+		}
+		i++
+	}
+	return i
+}

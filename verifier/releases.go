@@ -1,0 +1,297 @@
+package verifier
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/deskcheck/deskcheck/scenario"
+)
+
+// NotApplicable is the status of a case that was not judged: the release
+// asked for is outside its range, or no release it selects has its
+// scenario. It is never a pass and never a failure.
+const NotApplicable Status = "not-applicable"
+
+// ReleaseVerdict is a case's verdict on one host release.
+type ReleaseVerdict struct {
+	Host    string `json:"host"`
+	Release string `json:"release"`
+	Group   string `json:"group"`
+	Status  Status `json:"status"`
+	// Reason says why the case is not applicable to the release.
+	Reason string `json:"reason,omitempty"`
+}
+
+// Hosts pins host families to one release each, as -host omp@V does:
+// family name → version.
+type Hosts map[string]string
+
+// ParseHost reads one -host value, FAMILY@VERSION, against the registry:
+// the family must model releases and VERSION must be one of them.
+func ParseHost(reg *scenario.Registry, v string) (family, version string, err error) {
+	name, ver, ok := strings.Cut(v, "@")
+	var names []string
+	for _, f := range reg.Families() {
+		if len(f.Host.Releases) > 0 {
+			names = append(names, f.Host.Name)
+		}
+	}
+	if !ok || name == "" || ver == "" {
+		return "", "", fmt.Errorf("-host %q: write HOST@VERSION, e.g. omp@18.1.16 (hosts with releases: %s)", v, strings.Join(names, ", "))
+	}
+	for _, f := range reg.Families() {
+		if f.Host.Name != name {
+			continue
+		}
+		if len(f.Host.Releases) == 0 {
+			return "", "", fmt.Errorf("-host %q: host %s models no releases (hosts with releases: %s)", v, name, strings.Join(names, ", "))
+		}
+		if _, known := f.Host.Release(ver); !known {
+			return "", "", fmt.Errorf("-host %q: %s %s is not a modelled release (modelled %s releases: %s)", v, name, ver, name, f.Host.ReleaseNames())
+		}
+		return name, ver, nil
+	}
+	return "", "", fmt.Errorf("-host %q: unknown host %q (hosts with releases: %s)%s", v, name, strings.Join(names, ", "), suggest(name, names))
+}
+
+// readHosts reads a schema-valid hosts object: family name → range.
+func readHosts(v gjson.Result) map[string]string {
+	if !v.IsObject() {
+		return nil
+	}
+	out := map[string]string{}
+	v.ForEach(func(k, r gjson.Result) bool {
+		out[k.Str] = r.Str
+		return true
+	})
+	return out
+}
+
+// checkHosts checks the desk's hosts and every case's, and resolves the
+// releases each case is judged on: those its range selects (the case's
+// own range, else the desk's), or the newest when neither names its host.
+func (d *Desk) checkHosts() Diagnostics {
+	var ds Diagnostics
+	var names []string
+	byName := map[string]*scenario.Family{}
+	fams := d.reg.Families()
+	for i := range fams {
+		names = append(names, fams[i].Host.Name)
+		byName[fams[i].Host.Name] = &fams[i]
+	}
+	check := func(base string, hosts map[string]string, own string) {
+		keys := make([]string, 0, len(hosts))
+		for k := range hosts {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			ptr := base + "/hosts/" + pointerToken(k)
+			f := byName[k]
+			switch {
+			case f == nil:
+				ds = append(ds, d.diag(Error, ptr, true, "unknown host %q (known: %s)%s", k, strings.Join(names, ", "), suggest(k, names)))
+			case own != "" && k != own:
+				ds = append(ds, d.diag(Error, ptr, true, "this case runs on host %s, not %s: name its releases under %q", own, k, own))
+			case len(f.Host.Releases) == 0:
+				ds = append(ds, d.diag(Error, ptr, true, "host %s models no releases, so a release range cannot be named for it", k))
+			default:
+				if _, err := f.Host.SelectReleases(hosts[k]); err != nil {
+					ds = append(ds, d.diag(Error, ptr, false, "%v", err))
+				}
+			}
+		}
+	}
+	check("", d.Hosts, "")
+	for _, c := range d.Cases {
+		if c.fam == nil {
+			continue
+		}
+		check(c.Pointer, c.Hosts, c.fam.Host.Name)
+		if len(c.fam.Host.Releases) == 0 {
+			continue
+		}
+		name := c.fam.Host.Name
+		expr, ok := c.Hosts[name]
+		if !ok {
+			expr, ok = d.Hosts[name]
+		}
+		if !ok {
+			r, _ := c.fam.Host.Newest()
+			c.releases = []scenario.Release{r}
+			continue
+		}
+		c.Range = expr
+		c.releases, _ = c.fam.Host.SelectReleases(expr)
+	}
+	return ds
+}
+
+// Releases returns the releases the case is judged on when no -host pins
+// its host: those its range selects, or the newest. Nil when its host has
+// no releases.
+func (c *Case) Releases() []scenario.Release { return c.releases }
+
+// groupRuns is the number of runs judging the case takes: one per
+// behaviour group among its releases (1 for a host without releases).
+func (c *Case) groupRuns() int {
+	seen := map[string]bool{}
+	for _, r := range c.releases {
+		if _, lacks := r.Lacks[c.Scenario]; !lacks {
+			seen[c.fam.Host.GroupFor(c.Scenario, []byte(c.Given.Raw), r)] = true
+		}
+	}
+	return max(len(seen), 1)
+}
+
+// plan is what judging a case on its releases takes: the verdicts of the
+// releases not applicable, and one run per behaviour group among the
+// others (on the group's newest release, judging all of them).
+type plan struct {
+	verdicts []ReleaseVerdict // in release order; Status empty: to run
+	runs     []groupRun       // newest group first
+}
+
+type groupRun struct {
+	release string
+	members []int // indexes into verdicts
+}
+
+// planFor plans the judging of c, with pin naming the one release of a
+// host to judge on.
+func planFor(c *Case, pin Hosts) plan {
+	var p plan
+	if c.fam == nil || len(c.fam.Host.Releases) == 0 {
+		p.runs = []groupRun{{release: ""}}
+		return p
+	}
+	h := c.fam.Host
+	releases := c.releases
+	if v, ok := pin[h.Name]; ok {
+		// A case that names no range is judged on the pinned release
+		// instead of the newest; one that names a range, only when the
+		// range holds it.
+		releases = nil
+		if r, known := h.Release(v); known && c.Range == "" {
+			releases = []scenario.Release{r}
+		}
+		for _, r := range c.releases {
+			if r.Version == v {
+				releases = []scenario.Release{r}
+			}
+		}
+		if releases == nil {
+			r, _ := h.Release(v)
+			why := fmt.Sprintf("%s %s is outside the case's releases (%s)", h.Name, v, c.rangeText())
+			p.verdicts = []ReleaseVerdict{{Host: h.Name, Release: v, Group: r.Group, Status: NotApplicable, Reason: why}}
+			return p
+		}
+	}
+	byGroup := map[string]int{}
+	for _, r := range releases {
+		v := ReleaseVerdict{Host: h.Name, Release: r.Version, Group: r.Group}
+		if why := h.NotApplicable(r, c.Scenario); why != "" {
+			v.Status, v.Reason = NotApplicable, why
+		}
+		p.verdicts = append(p.verdicts, v)
+		if v.Status != "" {
+			continue
+		}
+		i := len(p.verdicts) - 1
+		key := h.GroupFor(c.Scenario, []byte(c.Given.Raw), r)
+		g, seen := byGroup[key]
+		if !seen {
+			g = len(p.runs)
+			byGroup[key] = g
+			p.runs = append(p.runs, groupRun{})
+		}
+		p.runs[g].release = r.Version // releases are oldest first: the last is the newest
+		p.runs[g].members = append(p.runs[g].members, i)
+	}
+	// Newest group first: its run is the one a passing case shows.
+	for i, j := 0, len(p.runs)-1; i < j; i, j = i+1, j-1 {
+		p.runs[i], p.runs[j] = p.runs[j], p.runs[i]
+	}
+	return p
+}
+
+// rangeText says which releases a case's range names.
+func (c *Case) rangeText() string {
+	return fmt.Sprintf("range %q", c.Range)
+}
+
+// judge runs c as planned and folds the runs into one result: errored if
+// any run errored, failed if any failed, passed if any passed, otherwise
+// not applicable. The result's evidence (observed values, mismatches,
+// trace) is that of the newest group that did not pass, or of the newest
+// group when all passed.
+func judge(ctx context.Context, c *Case, pin Hosts, fault *scenario.QualifiedFault) Result {
+	p := planFor(c, pin)
+	if len(p.runs) == 0 {
+		res := Result{Case: c, Status: NotApplicable, Unit: c.sc.Unit, Comparisons: comparisons(c.sc), Releases: p.verdicts}
+		var reasons []string
+		for _, v := range p.verdicts {
+			reasons = appendNew(reasons, v.Reason)
+		}
+		res.Reason = strings.Join(reasons, "; ")
+		return res
+	}
+	var shown Result
+	have := false
+	for _, run := range p.runs {
+		r := RunCaseOn(ctx, c, run.release, fault)
+		r.Release = run.release
+		for _, i := range run.members {
+			p.verdicts[i].Status = r.Status
+		}
+		if !have || (shown.Status == Pass && r.Status != Pass) {
+			shown, have = r, true
+		}
+	}
+	res := shown
+	res.Releases = p.verdicts
+	for _, v := range p.verdicts {
+		switch {
+		case v.Status == Errored:
+			res.Status = Errored
+		case v.Status == Fail && res.Status != Errored:
+			res.Status = Fail
+		}
+	}
+	return res
+}
+
+func appendNew(list []string, s string) []string {
+	for _, x := range list {
+		if x == s {
+			return list
+		}
+	}
+	return append(list, s)
+}
+
+// FailedOn lists the releases the case failed or errored on.
+func (r Result) FailedOn() []string {
+	var out []string
+	for _, v := range r.Releases {
+		if v.Status == Fail || v.Status == Errored {
+			out = append(out, v.Release)
+		}
+	}
+	return out
+}
+
+// JudgedOn lists the releases the case was run and judged on.
+func (r Result) JudgedOn() []string {
+	var out []string
+	for _, v := range r.Releases {
+		if v.Status != NotApplicable {
+			out = append(out, v.Release)
+		}
+	}
+	return out
+}
