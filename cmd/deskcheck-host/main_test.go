@@ -269,3 +269,20 @@ func TestDriftAcrossInstalledReleases(t *testing.T) {
 	assert.Equal(t, "omp@18.1.16", report.Newest)
 	assert.Len(t, report.Cases, 15)
 }
+
+// TestReleasePinnedDeskHoldsOnEveryGroup: the model's desk of lessons
+// pinned per case to each group's releases holds on the real code of each
+// group's representative, the cases whose range leaves it out not
+// applicable.
+func TestReleasePinnedDeskHoldsOnEveryGroup(t *testing.T) {
+	desk := filepath.Join("..", "..", "host", "omp", "ompcheck", "testdata", "releases-desk.json")
+	for _, v := range []string{"14.9.9", "17.3.5", "18.1.16", "18.2.3"} {
+		t.Run(v, func(t *testing.T) {
+			requireRelease(t, v)
+			code, out, errOut := runCmd(t, nil, "verify", "-host", "omp@"+v, desk)
+			require.Equal(t, exitPass, code, "%s\n%s", out, errOut)
+			assert.Contains(t, out, " 0 do not hold, 0 model and real code disagree")
+			assert.Regexp(t, regexp.MustCompile(`[1-9]\d* not applicable`), out)
+		})
+	}
+}

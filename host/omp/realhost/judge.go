@@ -128,14 +128,31 @@ func Judge(ctx context.Context, h *Host, cases []*verifier.Case, opts Options) (
 		r := &run.Results[idx[j]]
 		c := r.Case
 		sc, _ := c.Spec()
-		m := verifier.RunCaseOn(ctx, c, release, opts.Fault)
+		// The model judges the case pinned to the release, as
+		// deskcheck verify -host omp@V does: a case whose hosts range
+		// excludes the release, or whose scenario the release lacks, is
+		// not applicable there.
+		m := verifier.RunCasePinned(ctx, c, verifier.Hosts{"omp": release}, opts.Fault)
 		r.AbsentTouched = a.AbsentTouched
+		if m.Status == verifier.NotApplicable {
+			switch {
+			case a.Error != "":
+				r.Verdict, r.Reason = Errored, a.Error
+			case a.NotApplicable != "":
+				r.Verdict, r.Reason = NotApplicable, fmt.Sprintf("%s: %s (the model: %s)", h.Hello.Source, a.NotApplicable, m.Reason)
+			case verifier.RunCaseOn(ctx, c, release, nil).Status != verifier.Errored:
+				// The model can run it: the case's own range leaves the
+				// release out.
+				r.Verdict, r.Reason = NotApplicable, m.Reason
+			default:
+				r.Verdict, r.Reason = Disagree, fmt.Sprintf("the model: %s, but %s runs the case", m.Reason, h.Hello.Source)
+				r.Real = a.Observed
+			}
+			continue
+		}
 		switch {
 		case a.Error != "":
 			r.Verdict, r.Reason = Errored, a.Error
-			continue
-		case a.NotApplicable != "" && m.Status == verifier.Errored:
-			r.Verdict, r.Reason = NotApplicable, fmt.Sprintf("%s: %s (the model: %s)", h.Hello.Source, a.NotApplicable, m.Err)
 			continue
 		case a.NotApplicable != "":
 			r.Verdict, r.Reason = Disagree, fmt.Sprintf("%s: %s, but the model runs the case", h.Hello.Source, a.NotApplicable)
