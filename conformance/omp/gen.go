@@ -212,6 +212,10 @@ func (g gen) wrapper() obj {
 			}
 		}
 		add("userPolicies", u)
+	} else if g.chance(0.1) {
+		// tools.approval is read raw: releases differ on a value that is
+		// not an object.
+		add("userPolicies", g.pick("deny", "seed_note", []any{"deny", "prompt"}, 7, true, nil))
 	}
 	if g.chance(0.8) {
 		add("ui", g.pick(true, false, "rpc", "rpc"))

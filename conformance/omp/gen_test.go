@@ -40,7 +40,7 @@ func TestGeneratedDeskCoversEveryGivenKey(t *testing.T) {
 			assert.True(t, used[sc][k], "scenario %s: given key %s is generated", sc, k)
 		}
 	}
-	for _, edge := range []string{`\ufeff`, `\u0085`, `\ud8`, `\u007f`, `\u009b`, `\u001b[`, `\u001b]`, `"message":""`, `"id":""`, `"ui":"rpc"`, `"revise":{}`, `"repeat":3`} {
+	for _, edge := range []string{`\ufeff`, `\u0085`, `\ud8`, `\u007f`, `\u009b`, `\u001b[`, `\u001b]`, `"message":""`, `"id":""`, `"ui":"rpc"`, `"revise":{}`, `"repeat":3`, `"userPolicies":"deny"`, `"userPolicies":[`, `"userPolicies":null`} {
 		assert.True(t, bytes.Contains(data, []byte(edge)), "the generated set holds %s", edge)
 	}
 	model, ids := goObserve(t, "generated.json", data, "", "")
