@@ -96,8 +96,10 @@ func buildBoundary(s *verifier.SuiteResult) *Boundary {
 
 // dimensionRow is one dimension across the desks and the suite.
 type dimensionRow struct {
-	Name  string
-	Key   string
+	Name string
+	Key  string
+	// Means says in a phrase what the figure counts (the HTML title).
+	Means string
 	Cells []dimensionCell
 }
 
@@ -155,7 +157,7 @@ func dimensionTable(b *Boundary) (columns []string, rows []dimensionRow) {
 			return dimensionCell{Text: strconv.Itoa(d.ExtraEffects), Applicable: true}
 		}},
 	} {
-		row := dimensionRow{Name: spec.name, Key: spec.key}
+		row := dimensionRow{Name: spec.name, Key: spec.key, Means: dimensionMeans[spec.key]}
 		for _, d := range all {
 			row.Cells = append(row.Cells, spec.cell(d))
 		}
@@ -163,6 +165,27 @@ func dimensionTable(b *Boundary) (columns []string, rows []dimensionRow) {
 	}
 	return columns, rows
 }
+
+// dimensionMeans says what each dimension counts, for the legend.
+var dimensionMeans = map[string]string{
+	"denialPropagation":  "scripted-denied actions whose denial reached the caller with its reason, of the scripted-denied actions",
+	"allowedWork":        "scripted-permitted actions whose work was observed, of the scripted-permitted actions",
+	"failClosed":         "cases with no effect from a denied or unknown action and none beyond what is permitted, of the cases with a scripted action",
+	"retryAmplification": "service requests observed per request the reference decision lets through (1.00: no extra request)",
+	"traceCompleteness":  "cases whose actions, calls, policy events and receipts reconcile one to one, of the cases with a scripted action",
+	"extraEffects":       "effects beyond those scripted as permitted",
+}
+
+// dimensionsLegend and controlsLegend are the lines text and Markdown put
+// under the tables; the HTML page gives the same as titles.
+const (
+	dimensionsLegend = "denial propagation: denials that reached the caller with their reason · allowed work: permitted actions whose work was seen · " +
+		"fail closed: cases with no unpermitted effect · retry amplification: service requests per permitted one · " +
+		"trace completeness: cases whose records reconcile · extra effects: effects beyond those permitted"
+	controlsLegend = "controls: allowed = a case whose script permits an action, denied = one that denies one, mixed = both, none = neither; " +
+		"a family (protected-file, network-destination, credential, approval-rejection, policy-service-failure, mixed-batch, repeated-denial, " +
+		"permitted-recovery) pairs allowed and denied controls of one arena"
+)
 
 // dimensionsNote is the line every rendering puts under the table.
 const dimensionsNote = "Separate dimensions, not a combined score; n/a = zero denominator"
@@ -198,6 +221,8 @@ func writeDimensionsText(p *printer, b *Boundary) {
 		line(r.Name, cells)
 	}
 	p.printf("  %s\n", dimensionsNote)
+	p.printf("%s", wrap("  "+dimensionsLegend+"\n", DefaultWidth))
+	p.printf("%s", wrap("  "+controlsLegend+"\n", DefaultWidth))
 	c := b.Suite.Controls
 	p.printf("  controls: %d allowed, %d denied, %d mixed, %d none", c.Allowed, c.Denied, c.Mixed, c.None)
 	if !b.Suite.BlanketRefusal.Detectable {
@@ -246,11 +271,12 @@ func writeDimensionsMarkdown(p *printer, b *Boundary) {
 		}
 		p.printf("</tr>\n")
 	}
-	p.printf("</table>\n\n%s.", dimensionsNote)
+	p.printf("</table>\n\n%s. %s.", dimensionsNote, dimensionsLegend)
 	if folded {
 		p.printf(" The figures of each of the %s desks are in `report.json`.", thousands(len(b.Desks)))
 	}
-	p.printf("\n\n<details>\n<summary>Controls and families</summary>\n<table>\n<tr><th>desk</th><th>allowed</th><th>denied</th><th>mixed</th><th>none</th><th>families</th></tr>\n")
+	p.printf("\n\n<details>\n<summary>Controls and families</summary>\n<p>%s.</p>\n<table>", controlsLegend)
+	p.printf("\n<tr><th>desk</th><th>allowed</th><th>denied</th><th>mixed</th><th>none</th><th>families</th></tr>\n")
 	for i, d := range b.Desks {
 		if i == mdDeskRows {
 			break

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/deskcheck/deskcheck/internal/jsontext"
 )
 
 // Case files come from other people, so every string in a report is
@@ -21,7 +23,9 @@ import (
 //     U+202A–U+202E, U+2066–U+2069), which reorder what a reader sees,
 //     and the line and paragraph separators U+2028 and U+2029;
 //   - the noncharacters U+FFFE and U+FFFF, which XML forbids;
-//   - each byte that is not UTF-8, written \xff.
+//   - an unpaired surrogate of a host's string (held in WTF-8 form),
+//     written \ud800, never U+FFFD;
+//   - each other byte that is not UTF-8, written \xff.
 //
 // The escapes are JSON's, so JSON text stays valid JSON with the same
 // value after visible.
@@ -76,6 +80,12 @@ func escapeFrom(s string, start int, keepLines bool) string {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case r == utf8.RuneError && size == 1:
+			if u, ok := jsontext.SurrogateAt(s, i); ok {
+				// A host's unpaired surrogate shows as its escape.
+				fmt.Fprintf(&b, `\u%04x`, u)
+				size = 3
+				break
+			}
 			fmt.Fprintf(&b, `\x%02x`, s[i])
 		case !acts(r, keepLines):
 			b.WriteString(s[i : i+size])

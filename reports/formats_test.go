@@ -130,7 +130,7 @@ func TestMarkdownCapped(t *testing.T) {
 				assert.Positive(t, blocks)
 				assert.Less(t, blocks, MarkdownFailures, tt.why)
 			}
-			assert.Contains(t, md, fmt.Sprintf("The first %d of 5,000 failed or errored cases are shown; %s more are not shown here. `report.json` in the report folder holds the evidence of every case.", blocks, thousands(5000-blocks)))
+			assert.Contains(t, md, fmt.Sprintf("%d of 5,000 failed or errored cases are shown, the first failure of each file before the second of any; %s more are not shown here. `report.json` in the report folder holds the evidence of every case.", blocks, thousands(5000-blocks)))
 			assert.Contains(t, md, "<tr><td><code>effects</code> mismatched</td><td align=\"right\">5,000</td>", "the mass failure is one line")
 			checkMarkdown(t, md, blocks, false)
 		})
@@ -294,12 +294,13 @@ func TestGitHubAnnotations(t *testing.T) {
 
 	many := scaleReport(t, 2, 100, 60)
 	out := renderAs(t, "github", many)
-	assert.Equal(t, GitHubAnnotations, strings.Count(out, "::error "), "at most the annotations GitHub shows")
-	assert.Contains(t, out, "::warning title=deskcheck::70 more failed or errored cases are not annotated; report.json in the report folder holds every case\n")
+	assert.Equal(t, GitHubLimit, strings.Count(out, "::error "), "at most the annotations GitHub shows")
+	assert.Contains(t, out, "::notice title=deskcheck%3A more than GitHub shows::110 more errors in 2 files not annotated (GitHub shows 10 of each kind per step); every one is in the step summary and report.json in the report folder\n")
 	assert.Contains(t, out, "::error file=desks/generated-0000.json,line=8,col=5,title=FAIL generated-0000/case-0000000%3A ")
-	many.Cases[1].Line = 0
+	assert.Contains(t, out, "::error file=desks/generated-0001.json,", "the second file's first failure before the first file's second")
+	many.Cases[0].Line = 0
 	out = renderAs(t, "github", many)
-	assert.Contains(t, out, "::error file=desks/generated-0000.json,title=FAIL generated-0000/case-0000001%3A ", "a case the report did not locate is annotated at its file")
+	assert.Contains(t, out, "::error file=desks/generated-0000.json,title=FAIL generated-0000/case-0000000%3A ", "a case the report did not locate is annotated at its file")
 }
 
 func TestGitHubDiagnostics(t *testing.T) {
@@ -341,7 +342,8 @@ func TestThousands(t *testing.T) {
 }
 
 // TestLocate: the failed and errored cases carry the line and column of
-// their case object, within the bounds that keep locating linear.
+// their case object, within the bounds that keep locating linear: one walk
+// of each file with failures.
 func TestLocate(t *testing.T) {
 	data := wrongEffects.ReplaceAll(gen.Desk(0, 0, 30), []byte(`"effects": 7`))
 	suite, ds, err := verifier.Verify(context.Background(), []verifier.Input{{Path: "g.json", Data: data}}, verifier.Options{Registry: testReg})
@@ -362,7 +364,8 @@ func TestLocate(t *testing.T) {
 	}{
 		{"every failure", 1000, 1_000_000, failed, "within both bounds every failure is located"},
 		{"the first few", 4, 1_000_000, 4, "at most the number asked for"},
-		{"within the walking budget", 1000, 3 * 30, 3, "a desk of 30 cases costs 30 per case located"},
+		{"one walk locates them all", 1000, 30, failed, "a desk of 30 cases costs 30, however many of its cases are located"},
+		{"within the walking budget", 1000, 29, 0, "a desk larger than the budget is not walked"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			cases := make([]Case, len(suite.Results))

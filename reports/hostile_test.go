@@ -151,6 +151,26 @@ func checkWellFormed(t *testing.T, r *Report, cmark bool) {
 	require.True(t, json.Valid([]byte(out["json"])), "json")
 	require.NoError(t, CheckJSON([]byte(out["json"])), "json")
 
+	// SARIF: valid against the published schema, one result per
+	// mismatch, and no message text that acts on a terminal.
+	checkSARIF(t, []byte(out["sarif"]))
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				Message struct{ Text string } `json:"message"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out["sarif"]), &log), "sarif")
+	want := 0
+	for _, c := range fails {
+		want += max(1, len(c.Mismatches))
+	}
+	assert.Len(t, log.Runs[0].Results, min(want, SARIFResults), "sarif: a result per mismatched key")
+	for _, res := range log.Runs[0].Results {
+		assert.Equal(t, rune(-1), actingRune(strings.ReplaceAll(res.Message.Text, "\n", " ")), "sarif messages hold no acting character")
+	}
+
 	// Text formats: nothing that acts on a terminal, and a line per case
 	// that starts with its own status.
 	for _, name := range []string{"text", "explain", "observe", "github"} {
@@ -169,7 +189,7 @@ func checkWellFormed(t *testing.T, r *Report, cmark bool) {
 
 	// GitHub: every line a well-formed workflow command, but the last.
 	lines := strings.Split(strings.TrimSuffix(out["github"], "\n"), "\n")
-	command := regexp.MustCompile(`^::(error|warning)( [a-z]+=[^:,]*(,[a-z]+=[^:,]*)*)?::[^\r\n]*$`)
+	command := regexp.MustCompile(`^::(error|warning|notice)( [a-z]+=[^:,]*(,[a-z]+=[^:,]*)*)?::[^\r\n]*$`)
 	annotated := 0
 	for _, line := range lines[:len(lines)-1] {
 		assert.Regexp(t, command, line, "github: a workflow command")
@@ -177,7 +197,7 @@ func checkWellFormed(t *testing.T, r *Report, cmark bool) {
 			annotated++
 		}
 	}
-	assert.Equal(t, min(len(fails), GitHubAnnotations), annotated, "github: one annotation per failure")
+	assert.Equal(t, min(len(fails), GitHubLimit), annotated, "github: one annotation per failure, within the limit")
 	assert.Equal(t, Headline(r), lines[len(lines)-1], "github: the headline closes")
 
 	// JUnit: encoding/xml reads the whole document.
@@ -236,12 +256,14 @@ func checkWellFormed(t *testing.T, r *Report, cmark bool) {
 // block: its own headings, the counts table and notes, none with case
 // text in them.
 var mdOwnLine = regexp.MustCompile(`^(` +
-	`## deskcheck: (strength (PASS|FAIL) — [0-9]+ of [0-9]+ faults caught · cases )?(PASS|FAIL) — [0-9]+ passed, [0-9]+ failed(, [0-9]+ errored)?(, [0-9]+ not applicable)?` +
+	`## deskcheck: (strength (PASS|FAIL) — [0-9]+ of [0-9]+ (addressed )?faults caught(, [0-9]+ not addressed)? · cases )?(PASS|FAIL) — [0-9]+ passed, [0-9]+ failed(, [0-9]+ errored)?(, [0-9]+ not applicable)?` +
 	`|\| cases \| passed \| failed \| errored \| not applicable \| source-only \(not executed\) \||\|---:\|---:\|---:\|---:\|---:\|---:\||\|( [0-9]+ \|){6}` +
+	`|\| cases \| passed \| failed \| errored \| source-only \(not executed\) \||\|---:\|---:\|---:\|---:\|---:\||\|( [0-9]+ \|){5}` +
 	`|### Host releases` +
-	`|## Boundary response|### What failed|### Failures|### Source-only claims \(not executed\)|### Suite strength: [0-9]+ of [0-9]+ faults caught` +
-	`|Separate dimensions, not a combined score; n/a = zero denominator\.( The figures of each of the [0-9,]+ desks are in ` + "`report.json`" + `\.)?` +
-	`|The first [0-9,]+ of [0-9,]+ failed or errored cases? are shown; [0-9,]+ more (is|are) not shown here\. ` + "`report.json`" + ` in the report folder holds the evidence of every case\.` +
+	`|## Boundary response|### What failed|### Failures|### Source-only claims \(not executed\)|### Suite strength: [0-9]+ of [0-9]+ (addressed )?faults caught(, [0-9]+ not addressed)?` +
+	`|Separate dimensions, not a combined score; n/a = zero denominator\. denial propagation: [a-z ·:]+\.( The figures of each of the [0-9,]+ desks are in ` + "`report.json`" + `\.)?` +
+	`|[0-9,]+ of [0-9,]+ failed or errored cases? are shown, the first failure of each file before the second of any; [0-9,]+ more (is|are) not shown here\. ` + "`report.json`" + ` in the report folder holds the evidence of every case\.` +
+	`|[0-9,]+ more files? with failures could not fit here; ` + "`report.json`" + ` names them\.` +
 	`|[0-9,]+ more (desks? (is|are) not listed|source-only claims? (is|are) in|smaller groups? (is|are) not listed).*` +
 	`)$`)
 

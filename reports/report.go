@@ -1,6 +1,8 @@
 package reports
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -44,10 +46,29 @@ type Report struct {
 
 // Strength says which deliberate boundary bugs the suite catches.
 type Strength struct {
-	Caught   int           `json:"caught"`
-	Faults   int           `json:"faults"`
-	Excluded []string      `json:"excluded"`
-	Results  []FaultResult `json:"results"`
+	Caught int `json:"caught"`
+	Faults int `json:"faults"`
+	// NotAddressed counts the faults the selection has no case to
+	// address; they are neither caught nor missed.
+	NotAddressed int           `json:"notAddressed,omitempty"`
+	Excluded     []string      `json:"excluded"`
+	Results      []FaultResult `json:"results"`
+}
+
+// Pass is the strength verdict: every fault the selection addresses is
+// caught, and it addresses at least one when there are any.
+func (s *Strength) Pass() bool {
+	addressed := s.Faults - s.NotAddressed
+	return s.Caught == addressed && (addressed > 0 || s.Faults == 0)
+}
+
+// Tally is the strength's counts in words: "19 of 22 faults caught", or
+// "19 of 19 addressed faults caught, 3 not addressed".
+func (s *Strength) Tally() string {
+	if s.NotAddressed == 0 {
+		return strconv.Itoa(s.Caught) + " of " + strconv.Itoa(s.Faults) + " faults caught"
+	}
+	return strconv.Itoa(s.Caught) + " of " + strconv.Itoa(s.Faults-s.NotAddressed) + " addressed faults caught, " + strconv.Itoa(s.NotAddressed) + " not addressed"
 }
 
 // FaultResult is one fault and the cases that caught it.
@@ -58,13 +79,20 @@ type FaultResult struct {
 	CaughtBy []string `json:"caughtBy"`
 	// Hint says what a case needs to catch a missed fault.
 	Hint string `json:"hint,omitempty"`
+	// NotAddressed says why the selection cannot catch the fault: it
+	// has no case of a scenario that could expose it.
+	NotAddressed string `json:"notAddressed,omitempty"`
+	// Exposed lists the boundary-response dimensions that differ under
+	// the fault from the correct run ("allowed work 17/17 → 0/17").
+	Exposed []string `json:"exposed,omitempty"`
 }
 
 // AddStrength records a strength measurement in the report.
 func (r *Report) AddStrength(s verifier.Strength) {
-	st := &Strength{Caught: s.Caught(), Faults: len(s.Faults), Excluded: append([]string{}, s.Excluded...), Results: []FaultResult{}}
+	st := &Strength{Caught: s.Caught(), Faults: len(s.Faults), NotAddressed: s.NotAddressed(), Excluded: append([]string{}, s.Excluded...), Results: []FaultResult{}}
 	for _, f := range s.Faults {
-		fr := FaultResult{Fault: f.Fault.FullName(), Bug: f.Fault.Bug, Caught: f.Caught(), CaughtBy: append([]string{}, f.CaughtBy...)}
+		fr := FaultResult{Fault: f.Fault.FullName(), Bug: f.Fault.Bug, Caught: f.Caught(), CaughtBy: append([]string{}, f.CaughtBy...),
+			NotAddressed: f.NotAddressed, Exposed: append([]string(nil), f.Exposed...)}
 		if !fr.Caught {
 			fr.Hint = f.Fault.Hint
 		}
@@ -72,7 +100,7 @@ func (r *Report) AddStrength(s verifier.Strength) {
 	}
 	r.Strength = st
 	r.StrengthVerdict = "fail"
-	if st.Caught == st.Faults {
+	if st.Pass() {
 		r.StrengthVerdict = "pass"
 	}
 }
@@ -85,6 +113,51 @@ type Provenance struct {
 	Hosts            []Host `json:"hosts"`
 	CaseSchemaSHA256 string `json:"caseSchemaSha256"`
 	Files            []File `json:"files"`
+	// Command is the command line that made the report, its paths
+	// relative to the working folder (or ~/…); set by Stamp.
+	Command []string `json:"command,omitempty"`
+	// Limits are the limits in force, by flag (max-file-size) or
+	// scenario limit (wrapper.repeat) name; set by Stamp.
+	Limits map[string]int64 `json:"limits,omitempty"`
+	// RunID tells runs apart: a digest of the time stamp, the command
+	// line and the files read, so that two runs with the same
+	// SOURCE_DATE_EPOCH and inputs have the same id; set by Stamp.
+	RunID string `json:"runId,omitempty"`
+}
+
+// Stamp records in the report's provenance the command line, the limits
+// in force and the run id they make with the time stamp and the files.
+func (r *Report) Stamp(command []string, limits map[string]int64) {
+	shown := make([]string, len(command))
+	for i, a := range command {
+		shown[i] = relativePath(a)
+	}
+	r.Provenance.Command, r.Provenance.Limits = shown, limits
+	h := sha256.New()
+	h.Write([]byte(r.GeneratedAt))
+	for _, a := range shown {
+		h.Write([]byte{0})
+		h.Write([]byte(a))
+	}
+	for _, f := range r.Provenance.Files {
+		h.Write([]byte{0})
+		h.Write([]byte(f.SHA256))
+	}
+	r.Provenance.RunID = hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// relativePath writes an absolute path as relative to the working folder
+// when it lies inside it, else as displayPath does; anything else is kept.
+func relativePath(a string) string {
+	if !filepath.IsAbs(a) {
+		return a
+	}
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, a); err == nil && !strings.HasPrefix(rel, "..") {
+			return rel
+		}
+	}
+	return displayPath(a)
 }
 
 // Host is one host model the suite's cases ran against.
@@ -198,40 +271,61 @@ func Build(s *verifier.SuiteResult, now time.Time) *Report {
 	return r
 }
 
-// LocatedCases is how many failed or errored cases, in report order, get
-// their line and column in the report: the cases a reader is sent to by
-// the page's cards and the annotations.
+// LocatedCases is how many failed or errored cases get their line and
+// column in the report: the cases a reader is sent to by the page's cards,
+// the annotations and the SARIF results (at most 5,000 of which are
+// written). They are chosen as those are, the first of each desk before
+// the second of any.
 //
-// Finding a case's position walks its file from the top, so locating every
-// case of a large file would take time quadratic in its size. Locating
-// also stops once the walks would pass over locateBudget cases in all,
-// which bounds the time a few huge files can take (about half a second).
-const LocatedCases = 200
+// All the cases located in one file are found by one walk of it, so the
+// time is that of reading the files with failures once. Locating also
+// stops before a walk would take the files walked past locateBudget cases
+// in all, which bounds the time a few huge files can take.
+const LocatedCases = 5000
 
-// locateBudget bounds the cases passed over by the walks, counted as the
-// size of the desk walked for each located case.
+// locateBudget bounds the cases of the files walked to locate failures.
 const locateBudget = 400_000
 
-// locate sets the line and column of the first failed or errored cases:
-// at most most of them, and no more once the desks walked hold budget
-// cases in all.
+// locate sets the line and column of the first failed or errored cases,
+// the first of each desk before the second of any: at most most of them,
+// and only in desks whose sizes, added up, stay within budget cases.
 func locate(results []verifier.Result, cases []Case, most, budget int) {
-	var todo []int
-	work := 0
+	var failed []int
 	for i := range results {
-		if results[i].Status == verifier.Pass {
-			continue
+		if results[i].Status != verifier.Pass {
+			failed = append(failed, i)
 		}
-		work += len(results[i].Case.Desk.Cases)
-		if len(todo) == most || work > budget {
+	}
+	failed = spread(failed, func(i int) string { return results[i].Case.Desk.Path })
+	var desks []*verifier.Desk
+	todo := map[*verifier.Desk][]int{}
+	work := 0
+	for _, i := range failed {
+		if most == 0 {
 			break
 		}
-		todo = append(todo, i)
+		d := results[i].Case.Desk
+		if _, walked := todo[d]; !walked {
+			if work+len(d.Cases) > budget {
+				continue
+			}
+			work += len(d.Cases)
+			desks = append(desks, d)
+		}
+		todo[d] = append(todo[d], i)
+		most--
 	}
-	parallel.For(len(todo), func(j int) {
-		i := todo[j]
-		c := results[i].Case
-		cases[i].Line, cases[i].Column = c.Desk.Locate(c.Pointer, false)
+	parallel.For(len(desks), func(j int) {
+		d := desks[j]
+		idx := todo[d]
+		ptrs := make([]string, len(idx))
+		for k, i := range idx {
+			ptrs[k] = results[i].Case.Pointer
+		}
+		lines, cols := d.LocateAll(ptrs)
+		for k, i := range idx {
+			cases[i].Line, cases[i].Column = lines[k], cols[k]
+		}
 	})
 }
 

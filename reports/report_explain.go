@@ -1,10 +1,13 @@
 package reports
 
 import (
+	"github.com/deskcheck/deskcheck/internal/jsonx"
+
 	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
 
@@ -12,12 +15,27 @@ import (
 )
 
 // Explain prints, for each case, its title, why, given, the narrated trace
-// and expected beside observed.
-type Explain struct{}
+// and expected beside observed. No line is longer than Width (DefaultWidth
+// when zero): long lines are wrapped, and values too long for the table
+// are shortened (report.json holds them whole).
+type Explain struct {
+	Width int
+}
 
 // Write renders r as explanations.
-func (Explain) Write(w io.Writer, r *Report) error {
-	p := &printer{w: w}
+func (e Explain) Write(w io.Writer, r *Report) error {
+	width := widthOr(e.Width)
+	var buf strings.Builder
+	p := &printer{w: &buf}
+	flush := func() error {
+		if p.err != nil {
+			return p.err
+		}
+		_, err := io.WriteString(w, wrap(buf.String(), width))
+		buf.Reset()
+		return err
+	}
+	defer flush()
 	for i, c := range r.Cases {
 		if i > 0 {
 			p.printf("\n")
@@ -53,11 +71,22 @@ func (Explain) Write(w io.Writer, r *Report) error {
 		wk, wc, we := len("field"), len("comparison"), len("expected")
 		for i := range rs {
 			rs[i].Key, rs[i].Comparison = oneLine(rs[i].Key), oneLine(rs[i].Comparison)
-			x := rs[i]
-			wk, wc, we = max(wk, len(x.Key)), max(wc, len(x.Comparison)), max(we, len(x.Expected))
+			wk, wc = max(wk, utf8.RuneCountInString(rs[i].Key)), max(wc, utf8.RuneCountInString(rs[i].Comparison))
+		}
+		// Expected and observed share what the row has left.
+		cell := max(12, (width-10-wk-wc)/2)
+		cut := false
+		for i := range rs {
+			var a, b bool
+			rs[i].Expected, a = shorten(rs[i].Expected, cell)
+			rs[i].Observed, b = shorten(rs[i].Observed, cell)
+			cut = cut || a || b
+			if rs[i].Asserted {
+				we = max(we, utf8.RuneCountInString(rs[i].Expected))
+			}
 		}
 		p.printf("expected beside observed:\n")
-		p.printf("    %-*s  %-*s  %-*s  %s\n", wk, "field", wc, "comparison", we, "expected", "observed")
+		p.printf("    %s  %s  %s  %s\n", pad("field", wk), pad("comparison", wc), pad("expected", we), "observed")
 		for _, x := range rs {
 			mark := "  "
 			if x.Mismatch {
@@ -67,10 +96,21 @@ func (Explain) Write(w io.Writer, r *Report) error {
 			if !x.Asserted {
 				expected = "—"
 			}
-			p.printf("  %s%-*s  %-*s  %-*s  %s\n", mark, wk, x.Key, wc, x.Comparison, we, expected, x.Observed)
+			p.printf("  %s%s  %s  %s  %s\n", mark, pad(x.Key, wk), pad(x.Comparison, wc), pad(expected, we), x.Observed)
+		}
+		if cut {
+			p.printf("    (long values shortened; report.json holds them whole)\n")
+		}
+		if err := flush(); err != nil {
+			return err
 		}
 	}
 	return p.err
+}
+
+// pad writes s left-aligned in n characters.
+func pad(s string, n int) string {
+	return s + strings.Repeat(" ", max(0, n-utf8.RuneCountInString(s)))
 }
 
 // Observe prints, for each case, an expected block ready to paste over
@@ -82,7 +122,12 @@ func (Explain) Write(w io.Writer, r *Report) error {
 // added after them. An authored key that does not hold and has no
 // observed value to put in its place is listed as left out, so nothing
 // disappears unsaid.
-type Observe struct{}
+//
+// No line is longer than Width (DefaultWidth when zero) but the block's
+// own: its values are written whole, to be pasted.
+type Observe struct {
+	Width int
+}
 
 // observedKey is one key of the block Observe prints.
 type observedKey struct {
@@ -91,13 +136,14 @@ type observedKey struct {
 }
 
 // Write renders r as expected blocks to paste.
-func (Observe) Write(w io.Writer, r *Report) error {
+func (o Observe) Write(w io.Writer, r *Report) error {
 	p := &printer{w: w}
+	width := widthOr(o.Width)
 	for i, c := range r.Cases {
 		if i > 0 {
 			p.printf("\n")
 		}
-		p.printf("%s/%s — %s\n", oneLine(c.Desk), oneLine(c.ID), oneLine(c.Title))
+		p.printf("%s", wrap(fmt.Sprintf("%s/%s — %s\n", oneLine(c.Desk), oneLine(c.ID), oneLine(c.Title)), width))
 		if c.Status == verifier.Errored {
 			p.printf("could not run: %s\n", oneLine(firstLine(c.Error)))
 			continue
@@ -118,18 +164,39 @@ func (Observe) Write(w io.Writer, r *Report) error {
 			p.printf("the authored block holds, and asserts every key suggested\n")
 			continue
 		}
-		p.printf("differences from the authored block:\n%s\n", strings.Join(diff, "\n"))
+		for i, d := range diff {
+			diff[i] = shortDiff(d, width)
+		}
+		p.printf("differences from the authored block:\n%s", wrap(strings.Join(diff, "\n")+"\n", width))
 	}
 	return p.err
+}
+
+// shortDiff fits a ~ + - line to width: the values it quotes are
+// shortened, the block above holds the value to keep whole.
+func shortDiff(line string, width int) string {
+	if utf8.RuneCountInString(line) <= width {
+		return line
+	}
+	s, _ := shorten(line, width)
+	return s
 }
 
 // observeBlock merges the authored block with the suggested one and says
 // what changed: "~" a key that does not hold (its observed value is in the
 // block), "-" a key that does not hold and is left out, "+" a key added.
 func observeBlock(c Case) ([]observedKey, []string) {
+	// A sequence's mismatch names its element (decisions[2]); the key
+	// does not hold whichever element differs.
 	mismatch := map[string]verifier.Mismatch{}
 	for _, m := range c.Mismatches {
-		mismatch[m.Field] = m
+		key := m.Field
+		if i := strings.IndexAny(key, "[."); i > 0 && c.Comparisons[key[:i]] != "" {
+			key = key[:i]
+		}
+		if _, seen := mismatch[key]; !seen {
+			mismatch[key] = m
+		}
 	}
 	suggested := map[string]any{}
 	for _, s := range c.Suggested {
@@ -146,9 +213,17 @@ func observeBlock(c Case) ([]observedKey, []string) {
 			block = append(block, observedKey{key, compact(v.Raw)})
 			return true
 		}
-		if s, ok := suggested[key]; ok {
+		s, ok := suggested[key]
+		if !ok {
+			// Not worth suggesting on its own, but asserted and wrong: the
+			// observed value replaces it when it is what an author writes
+			// for the key (not for a substring or an absence).
+			s, ok = c.Observed[key]
+			ok = ok && s != nil && takesObserved(c.Comparisons[key])
+		}
+		if ok {
 			block = append(block, observedKey{key, rawJSON(s)})
-			diff = append(diff, fmt.Sprintf("  ~ %s: authored %s, observed %s (%s)", oneLine(key), show(m.Expected), show(m.Observed), oneLine(m.Comparison)))
+			diff = append(diff, fmt.Sprintf("  ~ %s: authored %s, observed %s (%s)", oneLine(m.Field), show(m.Expected), show(m.Observed), oneLine(m.Comparison)))
 		} else {
 			diff = append(diff, fmt.Sprintf("  - %s: authored %s does not hold (observed %s, %s); left out of the block above, decide what it should say", oneLine(key), show(m.Expected), show(m.Observed), oneLine(m.Comparison)))
 		}
@@ -163,14 +238,16 @@ func observeBlock(c Case) ([]observedKey, []string) {
 	return block, diff
 }
 
-// rawJSON encodes v as compact JSON, without HTML escaping.
-func rawJSON(v any) json.RawMessage {
-	b, err := marshal(v, "")
-	if err != nil {
-		return json.RawMessage("null")
-	}
-	return b
+// takesObserved tells whether a key compared this way is written as the
+// value observed: every comparison but a substring and an absence.
+func takesObserved(comparison string) bool {
+	return comparison != "" && !strings.Contains(comparison, "substring") && comparison != "absent"
 }
+
+// rawJSON encodes v as compact JSON, without HTML escaping, as
+// report.json holds it: a host's unpaired surrogate as its escape, an
+// exact integer with all its digits.
+func rawJSON(v any) json.RawMessage { return jsonx.Append(nil, v) }
 
 // formatBlock renders keys as a JSON object, one key per line.
 func formatBlock(keys []observedKey) string {

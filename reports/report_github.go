@@ -1,29 +1,83 @@
 package reports
 
 import (
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
 
+	"github.com/deskcheck/deskcheck/scenario"
 	"github.com/deskcheck/deskcheck/verifier"
 )
 
 // GitHub prints GitHub Actions workflow commands, so that a pull request
 // that adds a failing case shows the failure on the case's line in
-// review: one ::error per failed or errored case, with the desk file, the
+// review: an ::error per failed or errored case, with the desk file, the
 // case's line and column when the report located it, a title naming the
-// case, and the mismatches as the message. Missed faults of a strength
-// run are errors without a file. The closing line is the plain summary.
+// case, and the mismatches as the message; an ::error per missed fault of
+// a strength run, at the first line of the first desk of the fault's
+// host; an ::error or ::warning per problem found in a case file. The
+// closing line is the plain headline.
 //
-// GitHub shows at most 10 error annotations of a step and 50 of a job, so
-// at most GitHubAnnotations cases are annotated, then a warning counts the
-// rest. Values are escaped as workflow commands require (%, CR and LF;
-// in properties also : and ,) after every other acting character has been
-// made visible, so no case text can end a command or start another.
-type GitHub struct{}
+// GitHub shows at most 10 error and 10 warning annotations of a step (and
+// 50 of a job) and drops the rest silently, so at most Errors errors and
+// Warnings warnings are printed, errors first, chosen so that the first
+// problem of every file comes before the second of any; then one ::notice
+// says how many more there are and where they are. Values are escaped as
+// workflow commands require (%, CR and LF; in properties also : and ,)
+// after every other acting character has been made visible, so no case
+// text can end a command or start another.
+type GitHub struct {
+	// Errors and Warnings are the most annotations of each kind; zero
+	// means GitHubLimit, and more than GitHubLimit is refused by Check.
+	Errors, Warnings int
+	// Diagnostics are annotated with the cases: the problems found while
+	// reading the case files.
+	Diagnostics verifier.Diagnostics
+	// Registry, when set, tells each case's host, so that a missed fault
+	// is reported on a file of its own host.
+	Registry *scenario.Registry
+	// Where says where the annotations left out can be read; empty: the
+	// step summary and report.json in the report folder.
+	Where string
+}
 
-// GitHubAnnotations is the most cases annotated.
-const GitHubAnnotations = 50
+// GitHubLimit is the most annotations of each kind (error, warning,
+// notice) GitHub shows of one step, as its documentation states.
+const GitHubLimit = 10
+
+// maxAnnotationBytes bounds the message of one annotation.
+const maxAnnotationBytes = 4 << 10
+
+// Check refuses limits GitHub would not honour.
+func (g GitHub) Check() error {
+	for _, n := range []int{g.Errors, g.Warnings} {
+		if n < 0 || n > GitHubLimit {
+			return fmt.Errorf("at most %d annotations of each kind can be asked for (GitHub shows no more of one step), not %d", GitHubLimit, n)
+		}
+	}
+	return nil
+}
+
+func (g GitHub) limits() (errs, warns int) {
+	errs, warns = g.Errors, g.Warnings
+	if errs <= 0 || errs > GitHubLimit {
+		errs = GitHubLimit
+	}
+	if warns <= 0 || warns > GitHubLimit {
+		warns = GitHubLimit
+	}
+	return errs, warns
+}
+
+// annotation is one workflow command to be printed.
+type annotation struct {
+	level     string // error or warning
+	file      string
+	line, col int
+	title     string
+	message   string
+}
 
 // ghData escapes the message of a workflow command.
 var ghData = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
@@ -52,77 +106,173 @@ func ghCommand(p *printer, name string, props [][2]string, message string) {
 	p.printf("%s\n", b.String())
 }
 
-// Write renders r as workflow commands.
-func (GitHub) Write(w io.Writer, r *Report) error {
-	p := &printer{w: w}
-	files := deskFiles(r)
-	shown, rest := 0, 0
-	for _, c := range r.Cases {
-		if !failed(&c) {
-			continue
-		}
-		if shown == GitHubAnnotations {
-			rest++
-			continue
-		}
-		shown++
-		status := "FAIL"
-		var msg []string
-		if f := FailedOn(&c); f != "" && len(c.Releases) > 1 {
-			msg = append(msg, f)
-		}
-		if c.Status == verifier.Fail {
-			for _, m := range c.Mismatches {
-				msg = append(msg, mismatchText(m, "  "))
+func (a annotation) print(p *printer) {
+	props := [][2]string{{"file", a.file}}
+	if a.line > 0 {
+		props = append(props, [2]string{"line", strconv.Itoa(a.line)}, [2]string{"col", strconv.Itoa(max(a.col, 1))})
+	}
+	props = append(props, [2]string{"title", a.title})
+	msg := a.message
+	if len(msg) > maxAnnotationBytes {
+		msg = clipUTF8(msg, maxAnnotationBytes) + "…"
+	}
+	ghCommand(p, a.level, props, msg)
+}
+
+// clipUTF8 cuts s to at most n bytes without splitting a character.
+func clipUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xc0 == 0x80 {
+		n--
+	}
+	return s[:n]
+}
+
+// diagnosticAnnotation is a problem of a case file as an annotation.
+func diagnosticAnnotation(d verifier.Diagnostic) annotation {
+	level := "error"
+	if d.Severity == verifier.Warning {
+		level = "warning"
+	}
+	msg := d.Summary
+	if d.Pointer != "" {
+		msg += " (" + d.Pointer + ")"
+	}
+	if d.Detail != "" {
+		msg += "\n" + d.Detail
+	}
+	title := "deskcheck " + string(d.Severity)
+	if d.Name != "" {
+		title += " " + d.Name
+	}
+	return annotation{level: level, file: d.File, line: d.Line, col: d.Col, title: title, message: msg}
+}
+
+// caseAnnotation is a failed or errored case as an annotation.
+func caseAnnotation(c *Case, file string) annotation {
+	status := "FAIL"
+	var msg []string
+	if f := FailedOn(c); f != "" && len(c.Releases) > 1 {
+		msg = append(msg, f)
+	}
+	if c.Status == verifier.Fail {
+		for i, m := range c.Mismatches {
+			if i == mdMismatches {
+				msg = append(msg, thousands(len(c.Mismatches)-i)+" more mismatched fields in report.json")
+				break
 			}
+			msg = append(msg, mismatchText(m, "  "))
+		}
+	} else {
+		status = "ERROR"
+		msg = append(msg, "could not run: "+c.Error)
+	}
+	return annotation{level: "error", file: file, line: c.Line, col: c.Column, title: status + " " + c.Desk + "/" + c.ID + ": " + c.Title, message: strings.Join(msg, "\n")}
+}
+
+// annotations lists every annotation of r and ds: errors (problems of the
+// files, then failed cases, then missed faults) and warnings, each kind
+// spread over the files.
+func (g GitHub) annotations(r *Report) (errs, warns []annotation) {
+	for _, d := range g.Diagnostics {
+		if d.Acknowledged != "" {
+			// An acknowledged warning is said once in the text, not
+			// annotated again on every run.
+			continue
+		}
+		a := diagnosticAnnotation(d)
+		if a.level == "error" {
+			errs = append(errs, a)
 		} else {
-			status = "ERROR"
-			msg = append(msg, "could not run: "+c.Error)
+			warns = append(warns, a)
 		}
-		props := [][2]string{{"file", files[c.Desk]}}
-		if c.Line > 0 {
-			props = append(props, [2]string{"line", strconv.Itoa(c.Line)}, [2]string{"col", strconv.Itoa(max(c.Column, 1))})
+	}
+	if r != nil {
+		files := deskFiles(r)
+		for _, c := range failures(r.Cases) {
+			errs = append(errs, caseAnnotation(c, files[c.Desk]))
 		}
-		props = append(props, [2]string{"title", status + " " + c.Desk + "/" + c.ID + ": " + c.Title})
-		ghCommand(p, "error", props, strings.Join(msg, "\n"))
-	}
-	if rest > 0 {
-		ghCommand(p, "warning", [][2]string{{"title", "deskcheck"}}, plural(rest, "more failed or errored case is", "more failed or errored cases are")+" not annotated; report.json in the report folder holds every case")
-	}
-	if s := r.Strength; s != nil {
-		for _, f := range s.Results {
-			if !f.Caught {
-				ghCommand(p, "error", [][2]string{{"title", "fault " + f.Fault + " missed"}}, "no case fails when "+f.Bug+"\nto catch it: "+f.Hint)
+		if s := r.Strength; s != nil {
+			at := faultFiles(r, g.Registry)
+			for _, f := range s.Results {
+				if !f.Caught && f.NotAddressed == "" {
+					line := 0
+					if at[f.Fault] != "" {
+						line = 1
+					}
+					errs = append(errs, annotation{level: "error", file: at[f.Fault], line: line, col: 1, title: "fault " + f.Fault + " missed",
+						message: "no case fails when " + f.Bug + "\nto catch it: " + f.Hint})
+				}
 			}
 		}
 	}
+	byFile := func(a annotation) string { return a.file }
+	return spread(errs, byFile), spread(warns, byFile)
+}
+
+// Write renders r, and the diagnostics, as workflow commands.
+func (g GitHub) Write(w io.Writer, r *Report) error {
+	p := &printer{w: w}
+	g.writeAnnotations(p, r)
 	p.printf("%s\n", Headline(r))
 	return p.err
 }
 
-// GitHubDiagnostics prints diagnostics as workflow commands (::error or
-// ::warning at the file, line and column), so that a pull request with a
-// broken case file shows each problem on its line.
-func GitHubDiagnostics(w io.Writer, ds verifier.Diagnostics) error {
+// WriteDiagnostics renders the diagnostics alone (no run), then line.
+func (g GitHub) WriteDiagnostics(w io.Writer, line string) error {
 	p := &printer{w: w}
-	for _, d := range ds {
-		name := "error"
-		if d.Severity == verifier.Warning {
-			name = "warning"
-		}
-		props := [][2]string{{"file", d.File}}
-		if d.Line > 0 {
-			props = append(props, [2]string{"line", strconv.Itoa(d.Line)}, [2]string{"col", strconv.Itoa(max(d.Col, 1))})
-		}
-		props = append(props, [2]string{"title", "deskcheck " + string(d.Severity)})
-		msg := d.Summary
-		if d.Pointer != "" {
-			msg += " (" + d.Pointer + ")"
-		}
-		if d.Detail != "" {
-			msg += "\n" + d.Detail
-		}
-		ghCommand(p, name, props, msg)
+	g.writeAnnotations(p, nil)
+	if line != "" {
+		p.printf("%s\n", line)
 	}
 	return p.err
+}
+
+func (g GitHub) writeAnnotations(p *printer, r *Report) {
+	errs, warns := g.annotations(r)
+	g.print(p, errs, warns)
+}
+
+// print prints errs and warns within the limits, errors first, then the
+// notice of those left out.
+func (g GitHub) print(p *printer, errs, warns []annotation) {
+	maxErrs, maxWarns := g.limits()
+	shownErrs, shownWarns := min(len(errs), maxErrs), min(len(warns), maxWarns)
+	for _, a := range errs[:shownErrs] {
+		a.print(p)
+	}
+	for _, a := range warns[:shownWarns] {
+		a.print(p)
+	}
+	moreErrs, moreWarns := len(errs)-shownErrs, len(warns)-shownWarns
+	if moreErrs == 0 && moreWarns == 0 {
+		return
+	}
+	var parts []string
+	if moreErrs > 0 {
+		parts = append(parts, plural(moreErrs, "more error", "more errors"))
+	}
+	if moreWarns > 0 {
+		parts = append(parts, plural(moreWarns, "more warning", "more warnings"))
+	}
+	files := map[string]bool{}
+	for _, a := range append(errs[shownErrs:], warns[shownWarns:]...) {
+		files[a.file] = true
+	}
+	where := g.Where
+	if where == "" {
+		where = "the step summary and report.json in the report folder"
+	}
+	ghCommand(p, "notice", [][2]string{{"title", "deskcheck: more than GitHub shows"}},
+		fmt.Sprintf("%s in %s not annotated (GitHub shows %d of each kind per step); every one is in %s", strings.Join(parts, " and "), plural(len(files), "file", "files"), GitHubLimit, where))
+}
+
+// GitHubDiagnostics prints diagnostics as workflow commands (::error or
+// ::warning at the file, line and column), within GitHub's limits, so
+// that a pull request with a broken case file shows each problem on its
+// line.
+func GitHubDiagnostics(w io.Writer, ds verifier.Diagnostics) error {
+	return GitHub{Diagnostics: ds, Where: "the output of deskcheck validate"}.WriteDiagnostics(w, "")
 }

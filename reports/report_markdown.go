@@ -90,7 +90,8 @@ func (Markdown) Write(w io.Writer, r *Report) error {
 		writeGroupsMarkdown(p, r.Cases)
 		files := deskFiles(r)
 		shown := 0
-		for _, c := range fails {
+		shownDesk := map[string]bool{}
+		for _, c := range spreadFailures(r) {
 			if shown == MarkdownFailures || cw.n > MarkdownBudget {
 				break
 			}
@@ -98,11 +99,13 @@ func (Markdown) Write(w io.Writer, r *Report) error {
 				p.printf("### Failures\n\n")
 			}
 			writeFailureMarkdown(p, c, files[c.Desk])
+			shownDesk[c.Desk] = true
 			shown++
 		}
 		if rest := len(fails) - shown; rest > 0 {
-			p.printf("The first %s of %s are shown; %s more %s not shown here. `report.json` in the report folder holds the evidence of every case.\n\n",
+			p.printf("%s of %s are shown, the first failure of each file before the second of any; %s more %s not shown here. `report.json` in the report folder holds the evidence of every case.\n\n",
 				thousands(shown), plural(len(fails), "failed or errored case", "failed or errored cases"), thousands(rest), map[bool]string{true: "is", false: "are"}[rest == 1])
+			writeUnshownMarkdown(p, cw, r, shownDesk)
 		}
 	}
 	if len(r.SourceOnly) > 0 {
@@ -119,6 +122,40 @@ func (Markdown) Write(w io.Writer, r *Report) error {
 		}
 	}
 	return p.err
+}
+
+// MarkdownFilesBudget is the size after which no further row of the
+// files whose failures have no block starts; what follows the rows stays
+// well under GitHub's 1 MiB.
+const MarkdownFilesBudget = 768 << 10
+
+// writeUnshownMarkdown names the first failure of every desk that has
+// failures but no block above, a row each while the page has room, then
+// says how many desks did not fit.
+func writeUnshownMarkdown(p *printer, cw *countWriter, r *Report, shown map[string]bool) {
+	var rows []*deskTally
+	for _, t := range tallies(r) {
+		if len(t.Failures) > 0 && !shown[t.Desk] {
+			rows = append(rows, t)
+		}
+	}
+	if len(rows) == 0 {
+		return
+	}
+	p.printf("<table>\n<tr><th>file with failures not shown above</th><th>failed or errored</th><th>first of them</th></tr>\n")
+	listed := 0
+	for _, t := range rows {
+		if cw.n > MarkdownFilesBudget {
+			break
+		}
+		c := t.Failures[0]
+		p.printf("<tr><td><code>%s</code></td><td align=\"right\">%s</td><td>%s/%s</td></tr>\n", mdCell(location(t.File, c.Line)), thousands(len(t.Failures)), mdCell(c.Desk), mdCell(c.ID))
+		listed++
+	}
+	p.printf("</table>\n\n")
+	if n := len(rows) - listed; n > 0 {
+		p.printf("%s more %s with failures could not fit here; `report.json` names them.\n\n", thousands(n), map[bool]string{true: "file", false: "files"}[n == 1])
+	}
 }
 
 // writeDesksMarkdown lists the desks with their counts; over mdDeskRows
@@ -152,7 +189,7 @@ func writeDesksMarkdown(p *printer, r *Report) {
 
 // writeStrengthMarkdown prints the fault table, missed faults first.
 func writeStrengthMarkdown(p *printer, s *Strength) {
-	p.printf("### Suite strength: %d of %d faults caught\n\n", s.Caught, s.Faults)
+	p.printf("### Suite strength: %s\n\n", s.Tally())
 	p.printf("<table>\n<tr><th>fault</th><th>result</th><th>caught by, or what a case needs to catch it</th></tr>\n")
 	for i, f := range missedFirst(s.Results) {
 		if i == mdFaults {
@@ -170,7 +207,9 @@ func writeStrengthMarkdown(p *printer, s *Strength) {
 			for j, id := range by {
 				names[j] = mdCell(id)
 			}
-			p.printf("<tr><td>%s</td><td>caught</td><td>%s%s</td></tr>\n", mdCell(f.Fault), strings.Join(names, ", "), more)
+			p.printf("<tr><td>%s</td><td>caught</td><td>%s%s%s</td></tr>\n", mdCell(f.Fault), strings.Join(names, ", "), more, mdExposed(f))
+		} else if f.NotAddressed != "" {
+			p.printf("<tr><td>%s</td><td>not addressed</td><td>%s</td></tr>\n", mdCell(f.Fault), mdValue(f.NotAddressed))
 		} else {
 			p.printf("<tr><td>%s</td><td><b>missed</b></td><td>%s. To catch it: %s</td></tr>\n", mdCell(f.Fault), mdValue(f.Bug), mdValue(f.Hint))
 		}
@@ -183,6 +222,14 @@ func writeStrengthMarkdown(p *printer, s *Strength) {
 		}
 		p.printf("<p>Left out: <code>%s</code> fails on the correct model.</p>\n\n", mdCell(id))
 	}
+}
+
+// mdExposed is the dimensions a fault changes, as a line of its cell.
+func mdExposed(f FaultResult) string {
+	if len(f.Exposed) == 0 {
+		return ""
+	}
+	return "<br>dimensions: " + mdValue(strings.Join(f.Exposed, "; "))
 }
 
 // writeGroupsMarkdown says what the failures have in common.

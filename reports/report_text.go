@@ -3,7 +3,6 @@ package reports
 import (
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/deskcheck/deskcheck/scenario"
@@ -143,7 +142,7 @@ func verdicts(r *Report) []verdict {
 		pass = r.StrengthVerdict == "pass"
 	}
 	cases.Name = "cases"
-	return []verdict{{Name: "strength", Verdict: word(pass), Pass: pass, What: strconv.Itoa(s.Caught) + " of " + strconv.Itoa(s.Faults) + " faults caught", ID: "strength-verdict"}, cases}
+	return []verdict{{Name: "strength", Verdict: word(pass), Pass: pass, What: s.Tally(), ID: "strength-verdict"}, cases}
 }
 
 // show renders a value for a mismatch: JSON, with a word for nothing, and
@@ -184,15 +183,21 @@ func writeStrengthText(p *printer, s *Strength) {
 	p.printf("Suite strength: deliberate host faults and the cases that catch them\n")
 	p.printf("%-*s  %-6s  %s\n", width, "fault", "result", "caught by")
 	for _, f := range s.Results {
-		if f.Caught {
+		switch {
+		case f.Caught:
 			p.printf("%-*s  %-6s  %s\n", width, oneLine(f.Fault), "caught", oneLine(strings.Join(f.CaughtBy, ", ")))
-		} else {
+		case f.NotAddressed != "":
+			p.printf("%-*s  %-6s  not addressed (%s)\n", width, oneLine(f.Fault), "n/a", oneLine(f.NotAddressed))
+		default:
 			p.printf("%-*s  %-6s  %s\n", width, oneLine(f.Fault), "MISSED", "no case fails when "+oneLine(f.Bug))
 			p.printf("%-*s  %-6s  to catch it: %s\n", width, "", "", oneLine(f.Hint))
+		}
+		if len(f.Exposed) > 0 {
+			p.printf("%-*s  %-6s  dimensions: %s\n", width, "", "", oneLine(strings.Join(f.Exposed, "; ")))
 		}
 	}
 	for _, id := range s.Excluded {
 		p.printf("(left out: %s fails on the correct model)\n", oneLine(id))
 	}
-	p.printf("%d of %d faults caught\n", s.Caught, s.Faults)
+	p.printf("%s\n", s.Tally())
 }

@@ -33,6 +33,7 @@ func Formats(text Text) []Format {
 		{Name: "markdown", File: "report.md", Reporter: Markdown{}},
 		{Name: "junit", File: "report.junit.xml", Reporter: JUnit{}},
 		{Name: "github", Reporter: GitHub{}},
+		{Name: "sarif", Reporter: SARIF{}},
 	}
 }
 

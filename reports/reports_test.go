@@ -141,7 +141,7 @@ func TestGoldens(t *testing.T) {
 	} {
 		r := desk.report
 		for _, f := range Formats(Text{}) {
-			ext := map[string]string{"text": "txt", "json": "json", "html": "html", "markdown": "md", "junit": "junit.xml", "github": "github.txt"}[f.Name]
+			ext := map[string]string{"text": "txt", "json": "json", "html": "html", "markdown": "md", "junit": "junit.xml", "github": "github.txt", "sarif": "sarif"}[f.Name]
 			t.Run(desk.name+"."+ext, func(t *testing.T) {
 				var buf bytes.Buffer
 				require.NoError(t, f.Reporter.Write(&buf, r))
@@ -223,7 +223,7 @@ func TestLookup(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "report.junit.xml", f.File)
 	_, err = Lookup("xml", Text{})
-	assert.EqualError(t, err, `unknown format "xml" (known: [github html json junit markdown text])`)
+	assert.EqualError(t, err, `unknown format "xml" (known: [github html json junit markdown sarif text])`)
 	f, err = Lookup("github", Text{})
 	require.NoError(t, err)
 	assert.Empty(t, f.File, "annotations go to stdout only, never into the report folder")

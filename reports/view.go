@@ -191,7 +191,12 @@ func failures(cases []Case) []*Case {
 func missedFirst(results []FaultResult) []FaultResult {
 	out := make([]FaultResult, 0, len(results))
 	for _, f := range results {
-		if !f.Caught {
+		if !f.Caught && f.NotAddressed == "" {
+			out = append(out, f)
+		}
+	}
+	for _, f := range results {
+		if f.NotAddressed != "" {
 			out = append(out, f)
 		}
 	}

@@ -459,10 +459,12 @@ func checkVerdicts(data []byte) error {
 		} `json:"cases"`
 		SourceOnly []json.RawMessage `json:"sourceOnly"`
 		Strength   *struct {
-			Caught  int `json:"caught"`
-			Faults  int `json:"faults"`
-			Results []struct {
-				Caught bool `json:"caught"`
+			Caught       int `json:"caught"`
+			Faults       int `json:"faults"`
+			NotAddressed int `json:"notAddressed"`
+			Results      []struct {
+				Caught       bool   `json:"caught"`
+				NotAddressed string `json:"notAddressed"`
 			} `json:"results"`
 		} `json:"strength"`
 	}
@@ -504,17 +506,23 @@ func checkVerdicts(data []byte) error {
 		}
 		return nil
 	}
-	caught := 0
+	caught, notAddressed := 0, 0
 	for _, x := range st.Results {
 		if x.Caught {
 			caught++
 		}
+		if x.NotAddressed != "" {
+			if x.Caught {
+				return bad("a fault is both caught and not addressed")
+			}
+			notAddressed++
+		}
 	}
-	if st.Faults != len(st.Results) || st.Caught != caught {
-		return bad("the strength section says %d of %d faults caught but lists %d of %d", st.Caught, st.Faults, caught, len(st.Results))
+	if st.Faults != len(st.Results) || st.Caught != caught || st.NotAddressed != notAddressed {
+		return bad("the strength section says %d of %d faults caught (%d not addressed) but lists %d of %d (%d not addressed)", st.Caught, st.Faults, st.NotAddressed, caught, len(st.Results), notAddressed)
 	}
 	want = "fail"
-	if st.Caught == st.Faults {
+	if (&Strength{Caught: st.Caught, Faults: st.Faults, NotAddressed: st.NotAddressed}).Pass() {
 		want = "pass"
 	}
 	if r.StrengthVerdict != "" && r.StrengthVerdict != want {

@@ -3,7 +3,6 @@ package scenario
 import (
 	"encoding/json"
 	"reflect"
-	"strings"
 )
 
 // Comparer decides whether an observed value satisfies an expected one.
@@ -33,10 +32,10 @@ type Part struct {
 // The built-in comparers.
 var (
 	// Exact: counts, booleans and words must be equal, type included.
-	Exact Comparer = &builtin{"exact", Equal}
+	Exact Comparer = &builtin{"exact", equalIn}
 	// JSONEqual: equal as JSON values (key order and number spelling
 	// aside).
-	JSONEqual Comparer = &builtin{"JSON-equal", Equal}
+	JSONEqual Comparer = &builtin{"JSON-equal", equalIn}
 	// Substring: the expected text occurs in the observed text.
 	Substring Comparer = &builtin{"substring", substring}
 	// AnySubstring: the expected text occurs in at least one observed text.
@@ -46,9 +45,21 @@ var (
 	Absent Comparer = &builtin{"absent", absent}
 )
 
+// equalIn is Equal in the domain v: JavaScript strings are compared in
+// their one spelling (see jsCanon).
+func equalIn(v Values, want, got any) bool {
+	if Equal(want, got) {
+		return true
+	}
+	return v == JavaScript && Equal(jsCanonValue(want), jsCanonValue(got))
+}
+
 // Equal reports whether two values are deeply equal, as reflect.DeepEqual
 // says, without reflection for plain JSON values (nil, bool, float64,
-// string, []any, map[string]any); other values go to reflect.DeepEqual.
+// json.Number, string, []any, map[string]any); other values go to
+// reflect.DeepEqual. Numbers compare by their exact value: a json.Number
+// (an exact integer of a Python host) equals another of the same value,
+// and a float64 only when the double is exactly that integer.
 // One difference, which JSON values never meet: a NaN is unequal to
 // itself even inside a slice or map compared with itself.
 func Equal(a, b any) bool {
@@ -59,8 +70,14 @@ func Equal(a, b any) bool {
 		y, ok := b.(bool)
 		return ok && x == y
 	case float64:
-		y, ok := b.(float64)
-		return ok && x == y
+		if y, ok := b.(float64); ok {
+			return x == y
+		}
+		eq, _ := numberEqual(x, b)
+		return eq
+	case json.Number:
+		eq, _ := numberEqual(x, b)
+		return eq
 	case string:
 		y, ok := b.(string)
 		return ok && x == y
@@ -93,30 +110,35 @@ func Equal(a, b any) bool {
 
 type builtin struct {
 	name  string
-	match func(want, got any) bool
+	match func(v Values, want, got any) bool
 }
 
-func (b *builtin) Name() string             { return b.name }
-func (b *builtin) Match(want, got any) bool { return b.match(want, got) }
+func (b *builtin) Name() string { return b.name }
 
-func substring(want, got any) bool {
+// Match compares as a JavaScript host does (where the domains differ).
+func (b *builtin) Match(want, got any) bool { return b.match(JavaScript, want, got) }
+
+// MatchIn compares in the domain v.
+func (b *builtin) MatchIn(v Values, want, got any) bool { return b.match(v, want, got) }
+
+func substring(v Values, want, got any) bool {
 	w, ok1 := want.(string)
 	g, ok2 := got.(string)
-	return ok1 && ok2 && strings.Contains(g, w)
+	return ok1 && ok2 && v.contains(g, w)
 }
 
-func anySubstring(want, got any) bool {
+func anySubstring(v Values, want, got any) bool {
 	w, ok := want.(string)
 	list, _ := got.([]any)
 	for _, g := range list {
-		if s, isStr := g.(string); ok && isStr && strings.Contains(s, w) {
+		if s, isStr := g.(string); ok && isStr && v.contains(s, w) {
 			return true
 		}
 	}
 	return false
 }
 
-func absent(want, got any) bool {
+func absent(in Values, want, got any) bool {
 	w, ok := want.(string)
 	if !ok || w == "" {
 		return false
@@ -125,7 +147,7 @@ func absent(want, got any) bool {
 	occurs = func(v any) bool {
 		switch x := v.(type) {
 		case string:
-			return strings.Contains(x, w)
+			return in.contains(x, w)
 		case []any:
 			for _, e := range x {
 				if occurs(e) {
@@ -134,7 +156,7 @@ func absent(want, got any) bool {
 			}
 		case map[string]any:
 			for k, e := range x {
-				if strings.Contains(k, w) || occurs(e) {
+				if in.contains(k, w) || occurs(e) {
 					return true
 				}
 			}
@@ -150,7 +172,7 @@ func absent(want, got any) bool {
 // goes through encoding/json.
 func Normalize(v any) any {
 	switch x := v.(type) {
-	case nil, bool, string, float64:
+	case nil, bool, string, float64, json.Number:
 		return x
 	case int:
 		return float64(x)
@@ -194,7 +216,7 @@ func Normalize(v any) any {
 // can return it as it is instead of copying it.
 func isPlain(v any) bool {
 	switch x := v.(type) {
-	case nil, bool, string, float64:
+	case nil, bool, string, float64, json.Number:
 		return true
 	case []any:
 		for _, e := range x {

@@ -26,6 +26,10 @@ func TestEqualAgreesWithDeepEqual(t *testing.T) {
 	for i, a := range values {
 		for j, b := range values {
 			want := reflect.DeepEqual(a, b)
+			if a == json.Number("1") && b == 1.0 || a == 1.0 && b == json.Number("1") {
+				// An exact integer equals the double of its value.
+				want = true
+			}
 			if i == j && (i == 10 || i == 11) {
 				// reflect.DeepEqual takes a slice or map compared
 				// with itself as equal without looking inside.

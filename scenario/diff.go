@@ -1,8 +1,8 @@
 package scenario
 
 import (
-	"bytes"
-	"encoding/json"
+	"github.com/deskcheck/deskcheck/internal/jsonx"
+
 	"reflect"
 	"strconv"
 	"strings"
@@ -104,12 +104,6 @@ func pathText(p cmp.Path) string {
 
 // JSONText renders v as compact JSON with <, > and & left as they are:
 // values shown to people are not embedded in HTML.
-func JSONText(v any) string {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return "?"
-	}
-	return strings.TrimSuffix(buf.String(), "\n")
-}
+// A host's unpaired surrogate is written as its escape (\ud800) and an
+// exact integer with all its digits, as report.json holds them.
+func JSONText(v any) string { return string(jsonx.Append(nil, v)) }

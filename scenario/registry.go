@@ -58,9 +58,18 @@ func NewRegistry(fams ...Family) (*Registry, error) {
 		}
 		hosts[f.Host.Name] = true
 		seen := map[string]bool{}
+		own := map[string]bool{}
+		for _, sc := range f.Scenarios {
+			own[sc.Name] = true
+		}
 		for _, ft := range f.Faults {
 			if ft.Name == "" || seen[ft.Name] {
 				return nil, fmt.Errorf("host %s: fault name %q is empty or taken", f.Host.Name, ft.Name)
+			}
+			for _, s := range ft.Scenarios {
+				if !own[s] {
+					return nil, fmt.Errorf("host %s: fault %s names scenario %q, which is not the host's", f.Host.Name, ft.Name, s)
+				}
 			}
 			seen[ft.Name] = true
 			r.faults = append(r.faults, QualifiedFault{Host: f.Host.Name, Fault: ft})
@@ -144,6 +153,36 @@ func (r *Registry) LookupFault(name string) (QualifiedFault, error) {
 		names[i] = q.FullName()
 	}
 	return QualifiedFault{}, fmt.Errorf("fault %q is ambiguous: say %s", name, strings.Join(names, " or "))
+}
+
+// LookupFaults finds the faults a name selects: the one of that full name
+// (omp/deny-all), or every host's fault of that bare name (deny-all).
+func (r *Registry) LookupFaults(name string) ([]QualifiedFault, error) {
+	var found []QualifiedFault
+	for _, q := range r.faults {
+		if q.FullName() == name {
+			return []QualifiedFault{q}, nil
+		}
+		if q.Name == name {
+			found = append(found, q)
+		}
+	}
+	if len(found) == 0 {
+		return nil, fmt.Errorf("unknown fault %q (known: %s)%s", name, strings.Join(r.FaultNames(), ", "), closestFault(name, r.FaultNames()))
+	}
+	return found, nil
+}
+
+// closestFault suggests a fault name for a likely slip.
+func closestFault(name string, known []string) string {
+	short := make([]string, 0, len(known))
+	for _, k := range known {
+		short = append(short, k, k[strings.IndexByte(k, '/')+1:])
+	}
+	if best := Closest(name, short); best != "" {
+		return fmt.Sprintf("; did you mean %q?", best)
+	}
+	return ""
 }
 
 // FaultNames returns every fault's full name, sorted.

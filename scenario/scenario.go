@@ -51,6 +51,10 @@ type Host struct {
 	// Release.Group do. A host whose groups differ for some cases only
 	// (one tool's declaration, say) splits them here.
 	RunGroup func(scenario string, given []byte, r Release) string
+	// Values is the language whose values the host reads: the engine
+	// decodes the case's expected values as the host decodes the same
+	// text, and compares them in that domain.
+	Values Values
 }
 
 // Fault is a deliberate boundary bug of a host model.
@@ -60,6 +64,10 @@ type Fault struct {
 	Bug string
 	// Hint says what a case needs in order to catch the fault.
 	Hint string
+	// Scenarios are the scenarios of the host whose cases can expose the
+	// fault; empty means every scenario of the host. A selection with no
+	// case of them does not address the fault.
+	Scenarios []string
 	// ID is opaque to the engine; it is passed back in Env.Faults.
 	ID uint64
 }
@@ -105,6 +113,16 @@ type Scenario struct {
 	Template string
 	// SourceKey is the key of the desk's sources that `new` writes.
 	SourceKey string
+	// Warnings names every warning Lint may return (Problem.Name), with
+	// what it warns about. A desk or case acknowledges a warning by its
+	// name.
+	Warnings []Warning
+}
+
+// Warning is the stable name of a kind of lint warning and what it says.
+type Warning struct {
+	Name string
+	Help string
 }
 
 // Env is what the engine hands a scenario's Run.
@@ -150,6 +168,9 @@ type Problem struct {
 	// Key: the problem is about the key Pointer names, not its value.
 	Key     bool
 	Warning bool
+	// Name is the warning's stable name, one of the scenario's Warnings
+	// (warnings only).
+	Name    string
 	Message string
 }
 
@@ -181,6 +202,10 @@ type Limit struct {
 type Observable struct {
 	Key      string
 	Comparer Comparer
+	// Count: the key is a count, which an author writes as a whole
+	// number (digits only, at most 15); the reader refuses any other
+	// number there. Other keys take any JSON value their schema allows.
+	Count bool
 }
 
 // Observables is an ordered list of observable keys.
@@ -194,6 +219,16 @@ func (o Observables) Comparer(key string) (Comparer, bool) {
 		}
 	}
 	return nil, false
+}
+
+// IsCount reports whether key is declared a count.
+func (o Observables) IsCount(key string) bool {
+	for _, x := range o {
+		if x.Key == key {
+			return x.Count
+		}
+	}
+	return false
 }
 
 // Keys returns the keys in order.

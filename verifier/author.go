@@ -1,12 +1,12 @@
 package verifier
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
 
+	"github.com/deskcheck/deskcheck/internal/jsonx"
 	"github.com/deskcheck/deskcheck/scenario"
 )
 
@@ -69,15 +69,11 @@ func FormatExpected(s []Suggestion, indent string) string {
 	return b.String()
 }
 
-func jsonValue(v any) string {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return "null"
-	}
-	return strings.TrimSuffix(buf.String(), "\n")
-}
+// jsonValue writes v as compact JSON, as json.Encoder does without HTML
+// escaping, but keeping what a host's value holds and encoding/json would
+// lose: an unpaired surrogate as its escape, an exact integer as its
+// digits.
+func jsonValue(v any) string { return string(jsonx.Append(nil, v)) }
 
 // NewDesk returns a complete desk holding one case of the scenario, every
 // given and expected key present. The expected block is what the host
@@ -88,7 +84,6 @@ func NewDesk(ctx context.Context, reg *scenario.Registry, name string) ([]byte, 
 	if !ok {
 		return nil, fmt.Errorf("unknown scenario %q (known: %s)%s", name, strings.Join(reg.Names(), ", "), suggest(name, reg.Names()))
 	}
-	given := sc.Template
 	// The expected block is observed on the host's newest release, and
 	// the desk says so.
 	hosts, release := "", ""
@@ -96,7 +91,23 @@ func NewDesk(ctx context.Context, reg *scenario.Registry, name string) ([]byte, 
 		release = r.Version
 		hosts = fmt.Sprintf("\n  \"hosts\": {%s: %s},", jsonValue(fam.Host.Name), jsonValue(r.Version))
 	}
-	obs, err := sc.Run(ctx, []byte(given), scenario.Env{Trace: &scenario.Trace{}, Limits: Limits{}.For(sc), Release: release})
+	expected, err := everyKeyOn(ctx, sc, []byte(sc.Template), release)
+	if err != nil {
+		return nil, err
+	}
+	return placeholderDeskHosts(sc, sc.Template, expected, hosts), nil
+}
+
+// everyKey runs a given block of sc and returns every expected key with
+// the value observed, as an author writes it.
+func everyKey(ctx context.Context, sc *scenario.Scenario, given []byte) ([]Suggestion, error) {
+	return everyKeyOn(ctx, sc, given, "")
+}
+
+// everyKeyOn is everyKey with the host behaving as release ("" lets the
+// host choose).
+func everyKeyOn(ctx context.Context, sc *scenario.Scenario, given []byte, release string) ([]Suggestion, error) {
+	obs, err := sc.Run(ctx, given, scenario.Env{Trace: &scenario.Trace{}, Limits: Limits{}.For(sc), Release: release})
 	if err != nil {
 		return nil, err
 	}
@@ -106,7 +117,20 @@ func NewDesk(ctx context.Context, reg *scenario.Registry, name string) ([]byte, 
 			expected = append(expected, Suggestion{Key: k, Value: v})
 		}
 	}
-	scenarioName, source := name, sc.SourceKey
+	return expected, nil
+}
+
+// placeholderDesk is the desk of `deskcheck new` around one case of sc
+// with the given block as written and the expected block.
+func placeholderDesk(sc *scenario.Scenario, given string, expected []Suggestion) []byte {
+	return placeholderDeskHosts(sc, given, expected, "")
+}
+
+// placeholderDeskHosts is placeholderDesk with hosts, a desk-level hosts
+// member ("" for none), naming the release the expected block was
+// observed on.
+func placeholderDeskHosts(sc *scenario.Scenario, given string, expected []Suggestion, hosts string) []byte {
+	scenarioName, source := sc.Name, sc.SourceKey
 	return []byte(fmt.Sprintf(`{
   "schemaVersion": 1,
   "id": "new-desk",
@@ -130,5 +154,5 @@ func NewDesk(ctx context.Context, reg *scenario.Registry, name string) ([]byte, 
   ],
   "sourceOnly": []
 }
-`, jsonValue(source), scenarioName, jsonValue(scenarioName), given, FormatExpected(expected, "      "), hosts)), nil
+`, jsonValue(source), scenarioName, jsonValue(scenarioName), given, FormatExpected(expected, "      "), hosts))
 }

@@ -1,6 +1,10 @@
 package verifier
 
-import "github.com/deskcheck/deskcheck/scenario"
+import (
+	"github.com/tidwall/gjson"
+
+	"github.com/deskcheck/deskcheck/scenario"
+)
 
 // maxChanges bounds the structural differences listed for one mismatch.
 const maxChanges = 20
@@ -24,16 +28,26 @@ type Mismatch struct {
 // scenario does not observe is a mismatch (lint reports it before any run).
 // Observed values must be normalized.
 func Compare(expected []Field, observed map[string]any, sc *scenario.Scenario) []Mismatch {
+	return CompareIn(scenario.JavaScript, expected, observed, sc)
+}
+
+// CompareIn is Compare in the domain of the case's host: values compare as
+// its language compares them where the domains differ (a JavaScript
+// substring may be half of a surrogate pair, a Python one never).
+func CompareIn(values scenario.Values, expected []Field, observed map[string]any, sc *scenario.Scenario) []Mismatch {
 	var out []Mismatch
 	for _, f := range expected {
-		want := f.Value.Value()
+		want := f.Want
+		if want == nil && f.Value.Type != gjson.Null {
+			want = f.Value.Value() // a field built without its host's reading
+		}
 		cmp, known := sc.Expected.Comparer(f.Key)
 		got, isObserved := observed[f.Key]
 		if !known || !isObserved {
 			out = append(out, Mismatch{Field: f.Key, Comparison: "not observed by scenario " + sc.Name, Expected: want, Observed: nil})
 			continue
 		}
-		if cmp.Match(want, got) {
+		if values.Match(cmp, want, got) {
 			continue
 		}
 		if p, ok := cmp.(scenario.Parter); ok {

@@ -1,6 +1,10 @@
 package verifier
 
 import (
+	"unicode/utf8"
+
+	"github.com/deskcheck/deskcheck/internal/jsontext"
+
 	"fmt"
 	"sort"
 	"strconv"
@@ -25,6 +29,12 @@ type Diagnostic struct {
 	Pointer  string   `json:"pointer,omitempty"`
 	Summary  string   `json:"summary"`
 	Detail   string   `json:"detail,omitempty"`
+	// Name is a warning's stable name (choices-vs-prompts), by which a
+	// desk or case acknowledges it.
+	Name string `json:"name,omitempty"`
+	// Acknowledged is the reason the desk or case gives for a warning it
+	// acknowledges; "" when it is not acknowledged.
+	Acknowledged string `json:"acknowledged,omitempty"`
 
 	// more, on the line that counts the problems left out of a file's
 	// list, is their number; that line sorts after the file's others.
@@ -59,7 +69,9 @@ func thousands(n int) string {
 }
 
 // String renders the diagnostic as file:line:col: severity: summary
-// (pointer), on one line: control characters of a file name, a key in a
+// (pointer) [name], on one line; an acknowledged warning as
+// file:line:col: acknowledged name: reason (pointer), without repeating
+// what it warns about: control characters of a file name, a key in a
 // pointer or a summary are written as escapes, so that no file can move
 // the cursor, end the line or change the colours of a terminal.
 func (d Diagnostic) String() string {
@@ -67,17 +79,28 @@ func (d Diagnostic) String() string {
 	if d.Line > 0 {
 		loc = fmt.Sprintf("%s:%d:%d", loc, d.Line, d.Col)
 	}
+	if d.Acknowledged != "" {
+		s := fmt.Sprintf("%s: acknowledged %s: %s", loc, inert(d.Name), inert(d.Acknowledged))
+		if d.Pointer != "" {
+			s += " (" + inert(d.Pointer) + ")"
+		}
+		return s
+	}
 	s := fmt.Sprintf("%s: %s: %s", loc, d.Severity, inert(d.Summary))
 	if d.Pointer != "" {
 		s += " (" + inert(d.Pointer) + ")"
+	}
+	if d.Name != "" {
+		s += " [" + inert(d.Name) + "]"
 	}
 	return s
 }
 
 // inert writes the C0 and C1 controls, DEL, the line and paragraph
-// separators and the bidirectional controls of s as \u escapes.
+// separators and the bidirectional controls of s as \u escapes, and a
+// host's unpaired surrogate (a key of a case may hold one) as its escape.
 func inert(s string) string {
-	clean := true
+	clean := !jsontext.HasSurrogate(s)
 	for _, r := range s {
 		if isControl(r) {
 			clean = false
@@ -88,7 +111,14 @@ func inert(s string) string {
 		return s
 	}
 	var b strings.Builder
-	for _, r := range s {
+	for i := 0; i < len(s); {
+		if u, ok := jsontext.SurrogateAt(s, i); ok {
+			fmt.Fprintf(&b, "\\u%04x", u)
+			i += 3
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
 		if isControl(r) {
 			fmt.Fprintf(&b, "\\u%04x", r)
 			continue
@@ -114,6 +144,17 @@ func (ds Diagnostics) HasErrors() bool {
 		}
 	}
 	return false
+}
+
+// Unacknowledged counts the warnings no desk or case acknowledges.
+func (ds Diagnostics) Unacknowledged() int {
+	n := 0
+	for _, d := range ds {
+		if d.Severity == Warning && d.Acknowledged == "" {
+			n++
+		}
+	}
+	return n
 }
 
 // Sort orders diagnostics by file, position and summary.

@@ -68,9 +68,9 @@ func TestPairingLint(t *testing.T) {
 	_, ds := LoadAll(testReg, []Input{{Path: "denied-only.json", Data: []byte(doc)}}, Limits{})
 	assert.False(t, ds.HasErrors())
 	s := diagStrings(ds)
-	assert.Contains(t, s, "denied-only.json:1:74: warning: no allowed control: a host that refuses everything passes this desk (/cases)")
-	assert.Contains(t, s, "denied-only.json:2:53: warning: family credential has no allowed control (/cases/0/family)")
-	assert.Contains(t, s, "denied-only.json:3:53: warning: family protected-file has no allowed control (/cases/1/family)")
+	assert.Contains(t, s, "denied-only.json:1:74: warning: no allowed control: a host that refuses everything passes this desk (/cases) [no-allowed-control]")
+	assert.Contains(t, s, "denied-only.json:2:53: warning: family credential has no allowed control (/cases/0/family) [unpaired-family]")
+	assert.Contains(t, s, "denied-only.json:3:53: warning: family protected-file has no allowed control (/cases/1/family) [unpaired-family]")
 
 	bad := `{"schemaVersion":1,"id":"d","title":"t","label":"DO NOT EXECUTE","cases":[{"id":"a","title":"t","scenario":"wrapper","family":"credentials","given":{},"expected":{"outcome":"return","effects":1}}]}`
 	_, ds = LoadAll(testReg, []Input{{Path: "bad-family.json", Data: []byte(bad)}}, Limits{})

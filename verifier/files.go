@@ -36,7 +36,7 @@ func ReadPaths(paths []string, limits Limits) ([]Input, Diagnostics, error) {
 	var out []Input
 	var ds Diagnostics
 	skip := func(path, format string, args ...any) {
-		ds = append(ds, Diagnostic{Severity: Warning, File: path, Summary: "skipped: " + fmt.Sprintf(format, args...)})
+		ds = append(ds, Diagnostic{Severity: Warning, Name: "skipped", File: path, Summary: "skipped: " + fmt.Sprintf(format, args...)})
 	}
 	refuse := func(path, format string, args ...any) {
 		ds = append(ds, Diagnostic{Severity: Error, File: path, Summary: "cannot be read: " + fmt.Sprintf(format, args...)})

@@ -118,9 +118,9 @@ func TestReadPathsNeverHangsOrEscapes(t *testing.T) {
 	}
 	assert.Equal(t, []string{"a.json", "big.json", "sub/b.json"}, names, "sorted, recursive, *.json only, no link followed")
 	assert.ElementsMatch(t, []string{
-		filepath.Join(desks, "escape.json") + ": warning: skipped: symbolic link not followed",
-		filepath.Join(desks, "loop.json") + ": warning: skipped: symbolic link not followed",
-		filepath.Join(desks, "pipe.json") + ": warning: skipped: not a regular file (a FIFO)",
+		filepath.Join(desks, "escape.json") + ": warning: skipped: symbolic link not followed [skipped]",
+		filepath.Join(desks, "loop.json") + ": warning: skipped: symbolic link not followed [skipped]",
+		filepath.Join(desks, "pipe.json") + ": warning: skipped: not a regular file (a FIFO) [skipped]",
 	}, diagStrings(ds))
 
 	t.Run("explicit paths", func(t *testing.T) {

@@ -82,10 +82,10 @@ func lintIDs(d *Desk) Diagnostics {
 func lintDesk(d *Desk, limits Limits) Diagnostics {
 	var ds Diagnostics
 	if !strings.Contains(strings.ToUpper(d.Label), "DO NOT EXECUTE") {
-		ds = append(ds, d.diag(Warning, "/label", false, "the label should warn readers: DO NOT EXECUTE"))
+		ds = append(ds, d.warn("label", "/label", false, "the label should warn readers: DO NOT EXECUTE"))
 	}
 	if len(d.Cases) == 0 {
-		ds = append(ds, d.diag(Warning, "/cases", false, "the desk holds no case: nothing in %s is verified", d.Path))
+		ds = append(ds, d.warn("empty-desk", "/cases", false, "the desk holds no case: nothing in %s is verified", d.Path))
 	}
 	ds = append(ds, lintIDs(d)...)
 	refs := func(ptr string, list []string) {
@@ -106,7 +106,7 @@ func lintDesk(d *Desk, limits Limits) Diagnostics {
 		refs(cl.Pointer, cl.SourceRefs)
 	}
 	ds = append(ds, lintPlaceholders(d)...)
-	return ds
+	return acknowledge(d, ds)
 }
 
 func lintCase(c *Case, limits Limits) Diagnostics {
@@ -147,11 +147,11 @@ func lintCase(c *Case, limits Limits) Diagnostics {
 	}
 	if sc.Lint != nil {
 		for _, p := range sc.Lint([]byte(c.Given.Raw), c.script(), resolved) {
-			sev := Error
 			if p.Warning {
-				sev = Warning
+				ds = append(ds, d.warn(p.Name, c.Pointer+p.Pointer, p.Key, "%s", p.Message))
+				continue
 			}
-			ds = append(ds, d.diag(sev, c.Pointer+p.Pointer, p.Key, "%s", p.Message))
+			ds = append(ds, d.diag(Error, c.Pointer+p.Pointer, p.Key, "%s", p.Message))
 		}
 	}
 	return ds
@@ -204,15 +204,15 @@ func lintPairing(d *Desk) Diagnostics {
 		}
 	}
 	if desk.denied > 0 && desk.allowed == 0 {
-		ds = append(ds, d.diag(Warning, "/cases", false, "no allowed control: a host that refuses everything passes this desk"))
+		ds = append(ds, d.warn("no-allowed-control", "/cases", false, "no allowed control: a host that refuses everything passes this desk"))
 	}
 	for _, name := range order {
 		f := fams[name]
 		switch {
 		case f.allowed == 0 && f.denied > 0:
-			ds = append(ds, d.diag(Warning, f.first, false, "family %s has no allowed control", name))
+			ds = append(ds, d.warn("unpaired-family", f.first, false, "family %s has no allowed control", name))
 		case f.denied == 0 && f.allowed > 0:
-			ds = append(ds, d.diag(Warning, f.first, false, "family %s has no denied control", name))
+			ds = append(ds, d.warn("unpaired-family", f.first, false, "family %s has no denied control", name))
 		}
 	}
 	return ds

@@ -13,8 +13,8 @@ func TestLint(t *testing.T) {
 	desks, ds := LoadAll(testReg, []Input{in}, DefaultLimits)
 	require.Len(t, desks, 1, "lint problems do not stop loading")
 	assert.Equal(t, []string{
-		"testdata/invalid/bad-refs.json:5:12: warning: the label should warn readers: DO NOT EXECUTE (/label)",
-		"testdata/invalid/bad-refs.json:12:70: warning: 2 scripted choices but 1 prompts expected (/cases/0/given/choices)",
+		"testdata/invalid/bad-refs.json:5:12: warning: the label should warn readers: DO NOT EXECUTE (/label) [label]",
+		"testdata/invalid/bad-refs.json:12:70: warning: 2 scripted choices but 1 prompts expected (/cases/0/given/choices) [choices-vs-prompts]",
 		"testdata/invalid/bad-refs.json:12:101: error: repeat is 5000, over the limit of 1000 (raise it with -limit wrapper.repeat=N) (/cases/0/given/repeat)",
 		`testdata/invalid/bad-refs.json:14:33: error: sourceRef "wraper" names no key of sources (known: wrapper) (/cases/0/sourceRefs/1)`,
 		`testdata/invalid/bad-refs.json:17:13: error: duplicate id "a" in this desk (first at 9:13) (/cases/1/id)`,

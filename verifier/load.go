@@ -13,6 +13,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/deskcheck/deskcheck/internal/jsontext"
 	"github.com/deskcheck/deskcheck/scenario"
 	"github.com/deskcheck/deskcheck/schema"
 )
@@ -37,6 +38,11 @@ type Desk struct {
 	Sources map[string]string
 	Cases   []*Case
 	Claims  []*Claim
+	// Acknowledge maps the names of warnings the desk acknowledges to
+	// the reason it gives.
+	Acknowledge map[string]string
+	// caseAcks: at least one case acknowledges a warning.
+	caseAcks bool
 
 	reg     *scenario.Registry
 	limits  Limits
@@ -78,8 +84,11 @@ type Case struct {
 	Family     string
 	Why        string
 	SourceRefs []string
-	Given      gjson.Result
-	Expected   []Field
+	// Acknowledge maps the names of warnings the case acknowledges to the
+	// reason it gives.
+	Acknowledge map[string]string
+	Given       gjson.Result
+	Expected    []Field
 	// ExpectedRaw is the expected block as written.
 	ExpectedRaw string
 	// Pointer is the case's JSON pointer in its file, e.g. /cases/3.
@@ -125,6 +134,19 @@ func (c *Case) FullID() string { return c.Desk.ID + "/" + c.ID }
 type Field struct {
 	Key   string
 	Value gjson.Result
+	// Want is the value as the case's host decodes the same text (its
+	// family's scenario.Values): what the observation is compared with.
+	Want any
+}
+
+// hostValue decodes an expected value the way the host of sc decodes the
+// same text. A value its reader cannot take (none the desk reader
+// accepts) falls back to gjson's.
+func hostValue(fam *scenario.Family, v gjson.Result) any {
+	if w, ok := fam.Host.Values.Decode([]byte(v.Raw)); ok {
+		return w
+	}
+	return v.Value()
 }
 
 // Claim is a source-only claim: reported as not executed.
@@ -401,6 +423,8 @@ func (d *Desk) build(root gjson.Result) Diagnostics {
 			d.Label = v.Str
 		case "hosts":
 			d.Hosts = readHosts(v)
+		case "acknowledge":
+			d.Acknowledge = acknowledgements(v)
 		case "schemaVersion":
 			whole("", "/", "schemaVersion", v)
 			d.SchemaVersion = int(v.Int())
@@ -470,13 +494,16 @@ func (d *Desk) readCase(c gjson.Result, i int, whole func(base, section, key str
 		case "id":
 			cs.ID = v.Str
 		case "title":
-			cs.Title = v.Str
+			cs.Title = hostText(v)
 		case "scenario":
 			cs.Scenario = v.Str
 		case "family":
 			cs.Family = v.Str
+		case "acknowledge":
+			cs.Acknowledge = acknowledgements(v)
+			d.caseAcks = true
 		case "why":
-			cs.Why = v.Str
+			cs.Why = hostText(v)
 		case "sourceRefs":
 			cs.SourceRefs = stringList(v)
 		case "hosts":
@@ -508,16 +535,26 @@ func (d *Desk) readCase(c gjson.Result, i int, whole func(base, section, key str
 	cs.ExpectedRaw = expected.Raw
 	cs.Expected = make([]Field, 0, 8)
 	expected.ForEach(func(k, v gjson.Result) bool {
-		cs.Expected = append(cs.Expected, Field{Key: k.Str, Value: v})
-		if v.Type == gjson.Number {
-			if cmp, _ := sc.Expected.Comparer(k.Str); cmp == scenario.Exact {
-				whole(cs.Pointer, "/expected/", k.Str, v)
-			}
+		cs.Expected = append(cs.Expected, Field{Key: k.Str, Value: v, Want: hostValue(fam, v)})
+		// Only a count must be written as one: another key compared
+		// exactly (a policy code) takes any number its host reads.
+		if v.Type == gjson.Number && sc.Expected.IsCount(k.Str) {
+			whole(cs.Pointer, "/expected/", k.Str, v)
 		}
 		return true
 	})
 	cs.fields = scriptOf(cs.Expected)
 	return cs
+}
+
+// hostText is a string of the desk as the hosts read it (see
+// internal/jsontext): an unpaired surrogate escape kept, never U+FFFD, so
+// that a report shows it as its escape.
+func hostText(v gjson.Result) string {
+	if s, ok := jsontext.HostString([]byte(v.Raw)); ok {
+		return s
+	}
+	return v.Str
 }
 
 func stringList(v gjson.Result) []string {

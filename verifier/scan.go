@@ -1,6 +1,8 @@
 package verifier
 
 import (
+	"github.com/deskcheck/deskcheck/internal/jsontext"
+
 	"fmt"
 	"math"
 	"strconv"
@@ -417,7 +419,7 @@ func (c *checker) key() bool {
 				c.rep.more++
 			} else {
 				fl, fc := c.d.position().at(first)
-				c.rep.add(kstart, c.pointer, "duplicate key %q (first at %d:%d)", name, fl, fc)
+				c.rep.add(kstart, c.pointer, "duplicate key %s (first at %d:%d)", jsontext.Quote(name), fl, fc)
 			}
 		}
 	}
@@ -632,7 +634,10 @@ func (c *checker) literal(word string) bool {
 }
 
 // decodeString decodes the text between the quotes of a JSON string that
-// check has read (so its escapes are well formed), as encoding/json does.
+// check has read (so its escapes are well formed), as the hosts read it:
+// an unpaired surrogate escape is kept (in WTF-8 form), so that two keys
+// differing only there are two keys, as they are to JSON.parse and
+// json.loads.
 func decodeString(s string) string {
 	b := make([]byte, 0, len(s))
 	for i := 0; i < len(s); {
@@ -663,7 +668,8 @@ func decodeString(s string) string {
 						continue
 					}
 				}
-				r = utf8.RuneError
+				b = jsontext.AppendSurrogate(b, r)
+				continue
 			}
 			b = utf8.AppendRune(b, r)
 			continue

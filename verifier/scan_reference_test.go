@@ -1,6 +1,8 @@
 package verifier
 
 import (
+	"github.com/deskcheck/deskcheck/internal/jsontext"
+
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -36,14 +38,16 @@ func (d *Desk) referenceIndex(v gjson.Result, depth int, limits Limits) Diagnost
 	if v.IsObject() {
 		first := map[string]int{}
 		v.ForEach(func(k, val gjson.Result) bool {
-			if len(k.Str) > limits.String {
-				ds = append(ds, at(k.Index, d.pointerAt(k.Index), "%s", overLimit("the length of a key", int64(len(k.Str)), int64(limits.String)))...)
-			} else if off, dup := first[k.Str]; dup {
+			// A key as the hosts read it: "a\ud800" and "a\udc00" are two.
+			key := hostText(k)
+			if len(key) > limits.String {
+				ds = append(ds, at(k.Index, d.pointerAt(k.Index), "%s", overLimit("the length of a key", int64(len(key)), int64(limits.String)))...)
+			} else if off, dup := first[key]; dup {
 				fl, fc := d.position().at(off)
-				ptr := d.pointerAt(k.Index) + "/" + pointerToken(k.Str)
-				ds = append(ds, at(k.Index, ptr, "duplicate key %q (first at %d:%d)", k.Str, fl, fc)...)
+				ptr := d.pointerAt(k.Index) + "/" + pointerToken(key)
+				ds = append(ds, at(k.Index, ptr, "duplicate key %s (first at %d:%d)", jsontext.Quote(key), fl, fc)...)
 			} else {
-				first[k.Str] = k.Index
+				first[key] = k.Index
 			}
 			ds = append(ds, d.referenceIndex(val, depth+1, limits)...)
 			return true

@@ -38,5 +38,7 @@ func FuzzScanAgrees(f *testing.F) {
 	for _, data := range seedFiles(f) {
 		f.Add(data)
 	}
+	// Keys that differ only in a lone surrogate, and one that repeats.
+	f.Add([]byte(`{"a\ud800":1,"a\udc00":2,"b\udc42\u0041":3,"b\udc42\u0041":4}`))
 	f.Fuzz(func(t *testing.T, data []byte) { scanAgrees(t, data) })
 }

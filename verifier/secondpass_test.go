@@ -35,11 +35,11 @@ func TestHostileSecondPass(t *testing.T) {
 		{"an unknown claim key gets a suggestion",
 			"authoring/misspelled-keys.json", `17:51: error: unknown key "sourceRef"; did you mean "sourceRefs"? (/sourceOnly/0/sourceRef)`},
 		{"a mode the host does not know is a warning that says what the host does",
-			"authoring/unknown-mode-and-tier.json", `7:104: warning: mode "Write" is not one the host knows (always-ask, write, yolo, matched exactly), and what it means depends on the release: omp 13.19.0 … 14.9.9 have no approval gate, so the mode means nothing; omp 17.2.15 … 18.2.0 keep it as a mode that auto-approves no tier, so every call that no policy decides asks for approval; omp 18.2.3 … 18.3.4 read it as yolo, which auto-approves every tier; did you mean "write"? (/cases/0/given/mode)`},
+			"authoring/unknown-mode-and-tier.json", `7:104: warning: mode "Write" is not one the host knows (always-ask, write, yolo, matched exactly), and what it means depends on the release: omp 13.19.0 … 14.9.9 have no approval gate, so the mode means nothing; omp 17.2.15 … 18.2.0 keep it as a mode that auto-approves no tier, so every call that no policy decides asks for approval; omp 18.2.3 … 18.3.4 read it as yolo, which auto-approves every tier; did you mean "write"? (/cases/0/given/mode) [unknown-mode]`},
 		{"a tier string the host does not know is a warning",
-			"authoring/unknown-mode-and-tier.json", `8:83: warning: tier "paranoid" is not one the host knows (read, write, exec, matched exactly): it treats the tool as exec, the highest tier (/cases/1/given/approval)`},
+			"authoring/unknown-mode-and-tier.json", `8:83: warning: tier "paranoid" is not one the host knows (read, write, exec, matched exactly): it treats the tool as exec, the highest tier (/cases/1/given/approval) [unknown-tier]`},
 		{"so is an unknown tier in an approval object",
-			"authoring/unknown-mode-and-tier.json", `9:95: warning: tier "Read" is not one the host knows (read, write, exec, matched exactly): it treats the tool as exec, the highest tier; did you mean "read"? (/cases/2/given/approval/tier)`},
+			"authoring/unknown-mode-and-tier.json", `9:95: warning: tier "Read" is not one the host knows (read, write, exec, matched exactly): it treats the tool as exec, the highest tier; did you mean "read"? (/cases/2/given/approval/tier) [unknown-tier]`},
 	}
 	for _, tt := range tests {
 		path := filepath.Join("testdata", tt.file)
@@ -79,16 +79,16 @@ func TestPlaceholdersAndEmptyDesks(t *testing.T) {
 		want   []string // warnings, in order
 	}{
 		{"a desk straight from deskcheck new names each placeholder", string(printed), []string{
-			`new.json:3:9: warning: placeholder id "new-desk" from deskcheck new: give the desk an id of its own (/id)`,
-			`new.json:4:12: warning: placeholder text from deskcheck new: say what this desk or case is about (/title)`,
-			`new.json:6:13: warning: placeholder text from deskcheck new: say what this desk or case is about (/domain)`,
-			`new.json:10:16: warning: placeholder text from deskcheck new: say what this desk or case is about (/sources/wrapper)`,
-			`new.json:14:13: warning: placeholder id "new-wrapper-case" from deskcheck new: give the case an id of its own (/cases/0/id)`,
-			`new.json:15:16: warning: placeholder text from deskcheck new: say what this desk or case is about (/cases/0/title)`,
+			`new.json:3:9: warning: placeholder id "new-desk" from deskcheck new: give the desk an id of its own (/id) [placeholder]`,
+			`new.json:4:12: warning: placeholder text from deskcheck new: say what this desk or case is about (/title) [placeholder]`,
+			`new.json:6:13: warning: placeholder text from deskcheck new: say what this desk or case is about (/domain) [placeholder]`,
+			`new.json:10:16: warning: placeholder text from deskcheck new: say what this desk or case is about (/sources/wrapper) [placeholder]`,
+			`new.json:14:13: warning: placeholder id "new-wrapper-case" from deskcheck new: give the case an id of its own (/cases/0/id) [placeholder]`,
+			`new.json:15:16: warning: placeholder text from deskcheck new: say what this desk or case is about (/cases/0/title) [placeholder]`,
 		}},
 		{"once edited, nothing is said", edited, nil},
 		{"a desk with no case says which file it is", empty, []string{
-			`new.json:1:78: warning: the desk holds no case: nothing in new.json is verified (/cases)`,
+			`new.json:1:78: warning: the desk holds no case: nothing in new.json is verified (/cases) [empty-desk]`,
 		}},
 	}
 	for _, tt := range tests {

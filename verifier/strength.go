@@ -2,6 +2,8 @@ package verifier
 
 import (
 	"context"
+	"strconv"
+	"strings"
 
 	"github.com/deskcheck/deskcheck/scenario"
 )
@@ -14,6 +16,14 @@ type FaultResult struct {
 	// CaughtBy lists the <desk-id>/<case-id> of every case that did not
 	// pass under the fault.
 	CaughtBy []string
+	// NotAddressed, for a fault no case caught, says why the selection
+	// cannot teach it: it holds no passing case of the scenarios that can
+	// expose it ("no case of scenario fallback"). "" when it does.
+	NotAddressed string
+	// Exposed names the boundary-response dimensions of the host's cases
+	// that differ under the fault from the correct run, as
+	// "allowed work 17/17 → 0/17".
+	Exposed []string
 }
 
 // Caught reports whether at least one case noticed the fault.
@@ -38,10 +48,25 @@ func (s Strength) Caught() int {
 	return n
 }
 
+// NotAddressed counts the faults the selection has no case to address.
+func (s Strength) NotAddressed() int {
+	n := 0
+	for _, f := range s.Faults {
+		if f.NotAddressed != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// Missed counts the faults the selection addresses and does not catch.
+func (s Strength) Missed() int { return len(s.Faults) - s.Caught() - s.NotAddressed() }
+
 // MeasureStrength runs each fault against the cases of its own family
 // that passed on the correct model (baseline, the results of a verify run)
 // and says which cases noticed it: a case notices a fault when it fails or
-// cannot run under it.
+// cannot run under it. A fault no case noticed whose scenarios have no
+// such case is not addressed rather than missed.
 func MeasureStrength(ctx context.Context, baseline []Result, faults []scenario.QualifiedFault) Strength {
 	return MeasureStrengthPinned(ctx, baseline, faults, nil)
 }
@@ -51,7 +76,9 @@ func MeasureStrength(ctx context.Context, baseline []Result, faults []scenario.Q
 // case not applicable there is neither used nor left out as failing.
 func MeasureStrengthPinned(ctx context.Context, baseline []Result, faults []scenario.QualifiedFault, pin Hosts) Strength {
 	var s Strength
-	sound := map[string][]*Case{} // host → cases that pass
+	sound := map[string][]*Case{}    // host → cases that pass
+	correct := map[string][]Result{} // host → their results
+	scenarios := map[string]map[string]bool{}
 	for _, r := range baseline {
 		if r.Status == NotApplicable {
 			continue
@@ -59,20 +86,85 @@ func MeasureStrengthPinned(ctx context.Context, baseline []Result, faults []scen
 		if r.Status == Pass {
 			_, fam := r.Case.Spec()
 			sound[fam.Host.Name] = append(sound[fam.Host.Name], r.Case)
+			correct[fam.Host.Name] = append(correct[fam.Host.Name], r)
+			if scenarios[fam.Host.Name] == nil {
+				scenarios[fam.Host.Name] = map[string]bool{}
+			}
+			scenarios[fam.Host.Name][r.Case.Scenario] = true
 		} else {
 			s.Excluded = append(s.Excluded, r.Case.FullID())
 		}
 	}
 	for _, f := range faults {
 		fr := FaultResult{Fault: f, Cases: len(sound[f.Host])}
-		for _, r := range RunPinned(ctx, sound[f.Host], pin, &f) {
+		under := RunPinned(ctx, sound[f.Host], pin, &f)
+		for _, r := range under {
 			if r.Status != Pass {
 				fr.CaughtBy = append(fr.CaughtBy, r.Case.FullID())
 			}
 		}
+		if !fr.Caught() {
+			fr.NotAddressed = notAddressed(f, scenarios[f.Host])
+		}
+		fr.Exposed = exposed(SumDimensions(correct[f.Host]), SumDimensions(under))
 		s.Faults = append(s.Faults, fr)
 	}
 	return s
+}
+
+// notAddressed says why no case can expose f when none of the scenarios
+// it names has a passing case, "" when one has.
+func notAddressed(f scenario.QualifiedFault, have map[string]bool) string {
+	if len(f.Scenarios) == 0 {
+		if len(have) == 0 {
+			return "no passing case of host " + f.Host
+		}
+		return ""
+	}
+	for _, sc := range f.Scenarios {
+		if have[sc] {
+			return ""
+		}
+	}
+	return "no case of scenario " + strings.Join(f.Scenarios, " or ")
+}
+
+// exposed lists the dimensions that differ between the correct run and
+// the run under a fault.
+func exposed(correct, faulty Dimensions) []string {
+	var out []string
+	frac := func(d Dimension) string {
+		if !d.Applicable {
+			return "n/a"
+		}
+		return strconv.Itoa(d.Numerator) + "/" + strconv.Itoa(d.Denominator)
+	}
+	for _, x := range []struct {
+		name string
+		a, b Dimension
+	}{
+		{"denial propagation", correct.DenialPropagation, faulty.DenialPropagation},
+		{"allowed work", correct.AllowedWork, faulty.AllowedWork},
+		{"fail closed", correct.FailClosed, faulty.FailClosed},
+		{"trace completeness", correct.TraceCompleteness, faulty.TraceCompleteness},
+	} {
+		if x.a != x.b {
+			out = append(out, x.name+" "+frac(x.a)+" → "+frac(x.b))
+		}
+		if x.name == "fail closed" && correct.RetryAmplification.Dimension != faulty.RetryAmplification.Dimension {
+			ratio := func(a Amplification) string {
+				if !a.Applicable {
+					return "n/a"
+				}
+				return a.Ratio + " (" + frac(a.Dimension) + ")"
+			}
+			out = append(out, "retry amplification "+ratio(correct.RetryAmplification)+" → "+ratio(faulty.RetryAmplification))
+		}
+	}
+	if correct.ExtraEffects != faulty.ExtraEffects {
+		out = append(out, "extra effects "+strconv.Itoa(correct.ExtraEffects)+" → "+strconv.Itoa(faulty.ExtraEffects))
+	}
+	return out
 }
 
 // FaultsOf keeps the faults of the hosts that have at least one case among

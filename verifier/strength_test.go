@@ -61,6 +61,7 @@ func TestStrengthExcludesCasesThatFailAlready(t *testing.T) {
 	desks, _ := LoadAll(testReg, []Input{in}, Limits{})
 	cases, _ := Select(desks, nil)
 	cases[0].Expected[1].Value = gjson.Parse("99") // effects: a wrong expectation
+	cases[0].Expected[1].Want = 99.0
 	s := MeasureStrength(context.Background(), Run(context.Background(), cases[:1], nil), ompFaults(t)[:1])
 	assert.Equal(t, []string{"boundary-desk/boundary-approval-does-not-persist"}, s.Excluded)
 	assert.False(t, s.Faults[0].Caught(), "a case that fails anyway catches nothing")

@@ -35,7 +35,7 @@ func TestReadPathsSkipsReportFolders(t *testing.T) {
 		got = append(got, in.Path)
 	}
 	assert.Equal(t, []string{filepath.Join(desks, "a.json"), filepath.Join(desks, "mine/report.json")}, got)
-	assert.Equal(t, []string{filepath.Join(desks, "reports/private") + ": warning: skipped: a deskcheck report folder (its report.json has formatVersion 2), not case files"}, diagStrings(ds))
+	assert.Equal(t, []string{filepath.Join(desks, "reports/private") + ": warning: skipped: a deskcheck report folder (its report.json has formatVersion 2), not case files [skipped]"}, diagStrings(ds))
 }
 
 func TestReportFolder(t *testing.T) {

@@ -119,7 +119,7 @@ func RunCaseOn(ctx context.Context, c *Case, release string, fault *scenario.Qua
 	res.Observed = obs.Values
 	res.Boundary = obs.Boundary
 	res.Suggested = suggestions(sc, given, obs.Values)
-	res.Mismatches = Compare(c.Expected, res.Observed, sc)
+	res.Mismatches = CompareIn(fam.Host.Values, c.Expected, res.Observed, sc)
 	res.Status = Pass
 	if len(res.Mismatches) > 0 {
 		res.Status = Fail

@@ -142,11 +142,11 @@ func lintPlaceholders(d *Desk) Diagnostics {
 	var ds Diagnostics
 	text := func(ptr, v string) {
 		if strings.HasPrefix(strings.TrimSpace(v), placeholder) {
-			ds = append(ds, d.diag(Warning, ptr, false, "placeholder text from deskcheck new: say what this desk or case is about"))
+			ds = append(ds, d.warn(placeholderWarning, ptr, false, "placeholder text from deskcheck new: say what this desk or case is about"))
 		}
 	}
 	if d.ID == "new-desk" {
-		ds = append(ds, d.diag(Warning, "/id", false, "placeholder id %q from deskcheck new: give the desk an id of its own", d.ID))
+		ds = append(ds, d.warn(placeholderWarning, "/id", false, "placeholder id %q from deskcheck new: give the desk an id of its own", d.ID))
 	}
 	text("/title", d.Title)
 	text("/domain", d.root.Get("domain").Str)
@@ -155,7 +155,7 @@ func lintPlaceholders(d *Desk) Diagnostics {
 	}
 	for _, c := range d.Cases {
 		if c.sc != nil && c.ID == "new-"+c.sc.Name+"-case" {
-			ds = append(ds, d.diag(Warning, c.Pointer+"/id", false, "placeholder id %q from deskcheck new: give the case an id of its own", c.ID))
+			ds = append(ds, d.warn(placeholderWarning, c.Pointer+"/id", false, "placeholder id %q from deskcheck new: give the case an id of its own", c.ID))
 		}
 		text(c.Pointer+"/title", c.Title)
 		text(c.Pointer+"/why", c.Why)

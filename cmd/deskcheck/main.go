@@ -4,14 +4,16 @@
 //
 // Usage:
 //
-//	deskcheck verify   [-run REGEX] [-v] [-dimensions] [-format FORMAT] [-out DIR] [PATH...]
-//	deskcheck validate [PATH...]
-//	deskcheck report render [-format text|json|markdown|junit|html] FILE.json
+//	deskcheck verify   [-run REGEX] [-v] [-dimensions] [-format FORMAT] [-out DIR|none] [PATH...]
+//	deskcheck validate [-format text|github|sarif] [PATH...]
+//	deskcheck report render [-format FORMAT] FILE.json
 //	deskcheck report -schema
-//	deskcheck faults   [-fault NAME] [-run REGEX] [-format text|json] [-out DIR] [PATH...]
+//	deskcheck faults   [-fault NAME] [-run REGEX] [-format text|json|github|sarif] [-out DIR|none] [PATH...]
+//	deskcheck diff     [-format text|markdown|github|json] [-force] BASE.json HEAD.json
 //	deskcheck explain  [-run REGEX] [PATH...]
-//	deskcheck observe  [-run REGEX] [PATH...]
+//	deskcheck observe  [-run REGEX] [-w [-i]] [PATH...]
 //	deskcheck new      SCENARIO
+//	deskcheck try      [-desk] SCENARIO [GIVEN | @FILE | -]
 //	deskcheck schema
 //	deskcheck version
 //	deskcheck help     [COMMAND]
@@ -76,15 +78,17 @@ func tuneGC() {
 const usage = `deskcheck verifies inert JSON teaching cases about agent permission boundaries.
 
 Usage:
-  deskcheck verify   [-run REGEX] [-v] [-dimensions] [-format FORMAT] [-out DIR] [PATH...]
-  deskcheck validate [PATH...]
+  deskcheck verify   [-run REGEX] [-v] [-dimensions] [-format FORMAT] [-out DIR|none] [PATH...]
+  deskcheck validate [-format text|github|sarif] [PATH...]
   deskcheck report render [-format FORMAT] FILE.json
   deskcheck report -schema
-  deskcheck faults   [-fault NAME] [-run REGEX] [-format text|json] [-out DIR] [PATH...]
+  deskcheck faults   [-fault NAME] [-run REGEX] [-format text|json|github|sarif] [-out DIR|none] [PATH...]
+  deskcheck diff     [-format text|markdown|github|json] [-force] BASE.json HEAD.json
   deskcheck explain  [-run REGEX] [PATH...]
-  deskcheck observe  [-run REGEX] [PATH...]
+  deskcheck observe  [-run REGEX] [-w [-i]] [PATH...]
   deskcheck drift    [-run REGEX] [-format text|json] [PATH...]
   deskcheck new      SCENARIO
+  deskcheck try      [-desk] SCENARIO [GIVEN | @FILE | -]
   deskcheck schema
   deskcheck version
   deskcheck help     [COMMAND]
@@ -98,12 +102,18 @@ a file.
 faults runs every case once per deliberate host fault and shows which
 faults the cases catch; it exits 1 when any fault is missed.
 
-FORMAT is text, json, markdown, junit or html. verify writes report.json,
-report.html, report.md and report.junit.xml into -out (default
-reports/private); report render re-renders a saved report.json.
+For verify and report render, FORMAT is text, json, markdown, junit, html,
+github (annotations) or sarif (code scanning); validate takes text, github
+or sarif; faults text, json, github or sarif; diff text, markdown, github
+or json. Whatever the format, verify and faults print their results first
+and then write report.json, report.html, report.md and report.junit.xml
+into -out (default reports/private; -out none writes no folder, -out
+./none a folder named none); report render re-renders a saved
+report.json; diff compares two of them.
 
 With no PATH, the bundled desks (cases/*.json) are used. A PATH may be a
-file or a folder, whose *.json files are read recursively.
+file or a folder, whose *.json files are read recursively; - reads
+standard input.
 
 Exit codes: 0 all cases passed (validate: no errors), 1 a case failed or
 could not run, 2 invalid input or usage.
@@ -114,12 +124,13 @@ its flags.
 
 // synopses are the usage lines of the commands, for their own help.
 var synopses = map[string]string{
-	"verify":   "deskcheck verify [-run REGEX] [-v] [-dimensions] [-format FORMAT] [-out DIR] [limits] [PATH...]",
-	"validate": "deskcheck validate [limits] [PATH...]",
+	"verify":   "deskcheck verify [-run REGEX] [-v] [-dimensions] [-format FORMAT] [-out DIR|none] [-fail-on-warn] [limits] [PATH...]",
+	"validate": "deskcheck validate [-format text|github|sarif] [-fail-on-warn] [limits] [PATH...]",
 	"report":   "deskcheck report render [-format FORMAT] [-max-file-size BYTES] FILE.json | deskcheck report -schema",
-	"faults":   "deskcheck faults [-fault NAME] [-run REGEX] [-format text|json] [-out DIR] [limits] [PATH...]",
+	"faults":   "deskcheck faults [-fault NAME] [-run REGEX] [-format text|json|github|sarif] [-out DIR|none] [limits] [PATH...]",
+	"diff":     "deskcheck diff [-format text|markdown|github|json] [-force] [-max-file-size BYTES] BASE.json HEAD.json",
 	"explain":  "deskcheck explain [-run REGEX] [limits] [PATH...]",
-	"observe":  "deskcheck observe [-run REGEX] [limits] [PATH...]",
+	"observe":  "deskcheck observe [-run REGEX] [-w [-i]] [limits] [PATH...]",
 	"drift":    "deskcheck drift [-run REGEX] [-format text|json] [limits] [PATH...]",
 	"new":      "deskcheck new SCENARIO",
 	"schema":   "deskcheck schema",
@@ -135,13 +146,12 @@ func init() {
 		"validate": validate,
 		"report":   report,
 		"faults":   faults,
+		"diff":     diffCommand,
 		"explain": func(args []string, stdout, stderr io.Writer) int {
-			return show(args, "explain", reports.Explain{}, stdout, stderr)
-		},
-		"observe": func(args []string, stdout, stderr io.Writer) int {
-			return show(args, "observe", reports.Observe{}, stdout, stderr)
+			return show(args, "explain", reports.Explain{Width: lineWidth(stdout)}, stdout, stderr)
 		},
 		"drift":   drift,
+		"observe": observe,
 		"new":     newDesk,
 		"schema":  schemaCommand,
 		"version": versionCommand,
@@ -282,8 +292,9 @@ func printHelp(w io.Writer, fs *flag.FlagSet) {
 // descriptions say in a sentence or two what each command does.
 var descriptions = map[string]string{
 	"verify": "Validates, runs and judges the cases of the desks at PATH (default: the\n" +
-		"bundled desks), prints one line per case and writes the private report\n" +
-		"files into -out.",
+		"bundled desks), prints the results in -format (text: one line per case)\n" +
+		"and then writes the private report files into -out. A folder that cannot\n" +
+		"be written is an error (exit 2) said after the results.",
 	"validate": "Checks the desks at PATH against the schema and lint only; nothing runs.",
 	"report": "render re-renders a saved report.json (read as strictly as a case file)\n" +
 		"in another format, text by default; -schema prints the JSON Schema of\n" +
@@ -292,7 +303,8 @@ var descriptions = map[string]string{
 		"they catch; exit 1 when any is missed.",
 	"explain": "Shows, case by case, what happened and why. Writes no file.",
 	"observe": "Prints the expected block the host model observes for each case, ready\n" +
-		"to paste. Writes no file.",
+		"to paste, and how it differs (~ + -). With -w, rewrites those blocks in\n" +
+		"the desk files named, in place, and nothing else of them.",
 	"new":     "Prints a complete desk with one case of SCENARIO, every given and\nexpected key present.",
 	"schema":  "Prints the JSON Schema of case files.",
 	"version": "Prints the version and VCS revision of this deskcheck, as its reports\nrecord them.",
@@ -377,9 +389,15 @@ type selection struct {
 	// runs says how many times a case will run (nil: once), for the
 	// bound on the run's scripted work.
 	runs func(*verifier.Case) int
-	// annotate, when set, also receives the diagnostics as GitHub
-	// workflow commands (-format github).
-	annotate io.Writer
+	// invalid, when set, is told the diagnostics that stopped the run,
+	// for the annotation and SARIF formats.
+	invalid func(verifier.Diagnostics)
+	// diagnostics, when set, receives the diagnostics of a run that went
+	// ahead (its warnings), for the annotation and SARIF formats.
+	diagnostics *verifier.Diagnostics
+	// warnings, when set, receives the number of warnings no desk or
+	// case acknowledges (-fail-on-warn).
+	warnings *int
 	// hosts pins host families to one release each (-host).
 	hosts *hostFlag
 }
@@ -404,12 +422,18 @@ func (sel selection) verifySuite(paths []string, stderr io.Writer) (*verifier.Su
 	}
 	suite, ds, err := verifier.Verify(context.Background(), inputs, verifier.Options{Registry: sel.reg, Run: re, Limits: *sel.limits, Runs: sel.runs, Hosts: sel.hosts.pins})
 	printDiagnostics(stderr, ds)
-	if sel.annotate != nil {
-		reports.GitHubDiagnostics(sel.annotate, ds)
+	if sel.warnings != nil {
+		*sel.warnings = ds.Unacknowledged()
 	}
 	if ds.HasErrors() {
+		if sel.invalid != nil {
+			sel.invalid(ds)
+		}
 		fmt.Fprintf(stderr, "deskcheck: invalid case files; nothing was run\n")
 		return nil, exitInvalid
+	}
+	if sel.diagnostics != nil {
+		*sel.diagnostics = ds
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "deskcheck: %v\n", err)
@@ -435,63 +459,54 @@ func emit(w io.Writer, r reports.Reporter, rep *reports.Report) error {
 // last guard of the disk.
 const maxReportBytes = 4 << 30
 
-// writeReports writes the report files and then r's rendering to stdout.
-func writeReports(out string, paths []string, rep *reports.Report, r reports.Reporter, stdout, stderr io.Writer) int {
-	written, err := reports.Writer{CaseDirs: caseDirs(paths), MaxBytes: maxReportBytes}.WriteDir(out, rep)
-	if err != nil {
-		fmt.Fprintf(stderr, "deskcheck: %s\n", reports.OneLine(err.Error())) // it names the -out folder
-		return exitInvalid
-	}
-	if err := emit(stdout, r, rep); err != nil {
-		fmt.Fprintf(stderr, "deskcheck: writing results: %v\n", err)
-		return exitInvalid
-	}
-	for i, w := range written {
-		written[i] = reports.OneLine(w) // the -out name is the user's, but may hold anything
-	}
-	fmt.Fprintf(stderr, "reports: %s\n", strings.Join(written, ", "))
-	return exitPass
-}
-
 func verify(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("verify", stderr)
-	sel := selectionFlags(fs, all.Registry(), "verify only cases whose `<desk-id>/<case-id>` matches this regular expression")
+	reg := all.Registry()
+	sel := selectionFlags(fs, reg, "verify only cases whose `<desk-id>/<case-id>` matches this regular expression")
 	verbose := fs.Bool("v", false, "print the event trace of passing cases and the boundary-response table too")
 	dims := fs.Bool("dimensions", false, "print the boundary-response table in the text output")
-	format := fs.String("format", "text", "output on stdout: text, json, markdown, junit, html or github (annotations)")
-	out := fs.String("out", reports.DefaultDir, "folder for the private report files")
+	o := outputFlags(fs, "verify")
+	out := fs.String("out", reports.DefaultDir, "folder for the private report files (none: write no folder)")
+	failOnWarn := failOnWarnFlag(fs)
+	sel.warnings = new(int)
 	paths, err := parse(fs, args, stdout)
 	if err != nil {
 		return flagError(err)
 	}
-	render, err := reports.Lookup(*format, reports.Text{Verbose: *verbose, Dimensions: *dims, Color: colorOK(stdout)})
-	if err != nil {
-		fmt.Fprintf(stderr, "deskcheck: -format: %v\n", err)
-		return exitInvalid
+	if code := o.check(stderr); code != exitPass {
+		return code
 	}
-	if *format == "github" {
-		sel.annotate = stdout
+	var ds verifier.Diagnostics
+	sel.diagnostics = &ds
+	sel.invalid = func(ds verifier.Diagnostics) {
+		o.invalid(stdout, ds, reg, "deskcheck: invalid case files; nothing was run")
 	}
 	suite, code := sel.verifySuite(paths, stderr)
 	if code != exitPass {
 		return code
 	}
-	if code := writeReports(*out, paths, reports.Build(suite, time.Now()), render.Reporter, stdout, stderr); code != exitPass {
+	render := o.reporter(reports.Text{Verbose: *verbose, Dimensions: *dims, Color: colorOK(stdout)}, ds, reg, whereAll("verify", *out))
+	if code := writeReports(*out, paths, stamp(buildReport(suite), "verify", args, *sel.limits, reg), render, stdout, stderr); code != exitPass {
 		return code
 	}
 	if !suite.Passed() {
 		return exitFail
 	}
-	return exitPass
+	return warnExit(*failOnWarn, *sel.warnings, stderr)
 }
 
 func validate(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("validate", stderr)
 	reg := all.Registry()
 	limits := limitFlags(fs, reg)
+	o := outputFlags(fs, "validate")
+	failOnWarn := failOnWarnFlag(fs)
 	paths, err := parse(fs, args, stdout)
 	if err != nil {
 		return flagError(err)
+	}
+	if code := o.check(stderr); code != exitPass {
+		return code
 	}
 	inputs, code := readInputs(reg, paths, *limits, stderr)
 	if code != exitPass {
@@ -499,43 +514,61 @@ func validate(args []string, stdout, stderr io.Writer) int {
 	}
 	desks, ds := verifier.LoadAll(reg, inputs, *limits)
 	printDiagnostics(stderr, ds)
+	code = exitPass
 	if ds.HasErrors() {
-		return exitInvalid
+		code = exitInvalid
+	}
+	switch *o.format {
+	case "github":
+		o.github(ds, reg, "the output of deskcheck validate").WriteDiagnostics(stdout, validateHeadline(len(inputs), ds))
+		if code != exitPass {
+			return code
+		}
+		return warnExit(*failOnWarn, ds.Unacknowledged(), stderr)
+	case "sarif":
+		version, _ := buildVersion()
+		reports.SARIF{Diagnostics: ds, Registry: reg, Version: version, Where: "the output of deskcheck validate"}.WriteDiagnostics(stdout)
+		if code != exitPass {
+			return code
+		}
+		return warnExit(*failOnWarn, ds.Unacknowledged(), stderr)
+	}
+	if code != exitPass {
+		return code
 	}
 	for _, d := range desks {
 		fmt.Fprintf(stdout, "%s: ok (desk %s: %d cases, %d source-only claims)\n", d.Path, d.ID, len(d.Cases), len(d.Claims))
 	}
-	return exitPass
+	return warnExit(*failOnWarn, ds.Unacknowledged(), stderr)
 }
 
 func faults(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("faults", stderr)
-	only := fs.String("fault", "", "run only the fault called `NAME` (host/fault, or the fault's name when only one host has it)")
+	only := fs.String("fault", "", "run only the fault called `NAME` (host/fault, or a bare name: every host's fault of that name)")
 	reg := all.Registry()
 	sel := selectionFlags(fs, reg, "use only cases whose `<desk-id>/<case-id>` matches this regular expression")
-	format := fs.String("format", "text", "output on stdout: text or json")
-	out := fs.String("out", reports.DefaultDir, "folder for the private report files")
+	o := outputFlags(fs, "faults")
+	out := fs.String("out", reports.DefaultDir, "folder for the private report files (none: write no folder)")
 	paths, err := parse(fs, args, stdout)
 	if err != nil {
 		return flagError(err)
 	}
-	var r reports.Reporter = reports.StrengthText{}
-	switch *format {
-	case "json":
-		r = reports.JSON{}
-	case "text":
-	default:
-		fmt.Fprintf(stderr, "deskcheck: -format must be text or json, not %q\n", *format)
-		return exitInvalid
+	if code := o.check(stderr); code != exitPass {
+		return code
+	}
+	var ds verifier.Diagnostics
+	sel.diagnostics = &ds
+	sel.invalid = func(ds verifier.Diagnostics) {
+		o.invalid(stdout, ds, reg, "deskcheck: invalid case files; nothing was run")
 	}
 	selected := reg.Faults()
 	if *only != "" {
-		f, err := reg.LookupFault(*only)
+		fs, err := reg.LookupFaults(*only)
 		if err != nil {
 			fmt.Fprintf(stderr, "deskcheck: %v\n", err)
 			return exitInvalid
 		}
-		selected = []scenario.QualifiedFault{f}
+		selected = fs
 	}
 	// Each case runs once, then once more under each fault of its host.
 	perHost := map[string]int{}
@@ -550,16 +583,20 @@ func faults(args []string, stdout, stderr io.Writer) int {
 	if code != exitPass {
 		return code
 	}
-	if *only == "" {
+	if *only == "" || len(selected) > 1 {
 		selected = verifier.FaultsOf(suite.Results, selected)
 	}
 	strength := verifier.MeasureStrengthPinned(context.Background(), suite.Results, selected, suite.Hosts)
-	rep := reports.Build(suite, time.Now())
+	rep := stamp(buildReport(suite), "faults", args, *sel.limits, reg)
 	rep.AddStrength(strength)
+	var r reports.Reporter = reports.StrengthText{}
+	if *o.format != "text" {
+		r = o.reporter(reports.Text{}, ds, reg, whereAll("faults", *out))
+	}
 	if code := writeReports(*out, paths, rep, r, stdout, stderr); code != exitPass {
 		return code
 	}
-	if strength.Caught() < len(strength.Faults) {
+	if !rep.Strength.Pass() {
 		return exitFail
 	}
 	return exitPass
@@ -620,7 +657,7 @@ func compileRun(expr string, stderr io.Writer) (*regexp.Regexp, int) {
 func report(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("report", stderr)
 	printSchema := fs.Bool("schema", false, "print the JSON Schema of report.json")
-	format := fs.String("format", "text", "with render: text, json, markdown, junit or html")
+	o := outputFlags(fs, "report")
 	maxSize := fs.Int64("max-file-size", reports.ReadLimits.FileSize, "largest report.json to read, in bytes")
 	dims := fs.Bool("dimensions", false, "with render -format text: print the boundary-response table")
 	rest, err := parse(fs, args, stdout)
@@ -632,10 +669,8 @@ func report(args []string, stdout, stderr io.Writer) int {
 		stdout.Write(reports.ReportSchema)
 		return exitPass
 	case len(rest) == 2 && rest[0] == "render":
-		f, err := reports.Lookup(*format, reports.Text{Dimensions: *dims, Color: colorOK(stdout)})
-		if err != nil {
-			fmt.Fprintf(stderr, "deskcheck: -format: %v\n", err)
-			return exitInvalid
+		if code := o.check(stderr); code != exitPass {
+			return code
 		}
 		data, code := readReport(rest[1], *maxSize, stderr)
 		if code != exitPass {
@@ -646,7 +681,8 @@ func report(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "deskcheck: %s: %v\n", rest[1], err)
 			return exitInvalid
 		}
-		if err := emit(stdout, f.Reporter, rep); err != nil {
+		r := o.reporter(reports.Text{Dimensions: *dims, Color: colorOK(stdout)}, nil, all.Registry(), rest[1])
+		if err := emit(stdout, r, rep); err != nil {
 			fmt.Fprintf(stderr, "deskcheck: %v\n", err)
 			return exitInvalid
 		}
@@ -772,7 +808,7 @@ func readInputs(reg *scenario.Registry, paths []string, limits verifier.Limits, 
 		}
 		return inputs, exitPass
 	}
-	inputs, skipped, err := verifier.ReadPaths(paths, limits)
+	inputs, skipped, err := readPaths(paths, limits)
 	printDiagnostics(stderr, skipped)
 	if err != nil {
 		fmt.Fprintf(stderr, "deskcheck: %v\n", err)

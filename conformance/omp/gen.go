@@ -15,14 +15,17 @@ import (
 	"math/rand/v2"
 	"sort"
 	"strconv"
-	"unicode/utf16"
+
+	"github.com/deskcheck/deskcheck/internal/jsontext"
 )
 
 // jstr is a JavaScript string: UTF-16 code units, so that a lone surrogate
 // can be written (as a \u escape) into the generated JSON.
 type jstr []uint16
 
-func js(s string) jstr { return jstr(utf16.Encode([]rune(s))) }
+// js returns the code units of s. A surrogate in s's WTF-8 form (what
+// odd puts into a string) is its own unit.
+func js(s string) jstr { return jstr(jsontext.UTF16(s)) }
 
 // member is one key of an ordered JSON object.
 type member struct {
@@ -154,48 +157,74 @@ func (g gen) text() jstr {
 	return out
 }
 
-func (g gen) policyValue() any { return g.pick(policies...) }
+// odd returns s, or now and then s with an unpaired surrogate put into it
+// (in WTF-8 form, which js turns into its code unit) followed by a
+// character that is written as another escape: "\udc42\u00e9", the
+// pattern a reader that drops the escape after a lone surrogate gets
+// wrong. Any other value is returned as it is.
+func (g gen) odd(v any) any {
+	s, ok := v.(string)
+	if !ok || !g.chance(0.12) {
+		return v
+	}
+	var u rune = 0xd800 + rune(g.intn(0x800))
+	next := g.pick("\u00e9", "\u0085", "\t", "\U0001F600", "\u2028", "\ufeff", "\x01").(string)
+	sur := string(jsontext.AppendSurrogate(nil, u))
+	switch g.intn(3) {
+	case 0:
+		return sur + next + s
+	case 1:
+		return s + sur + next
+	}
+	cut := g.intn(len(s) + 1)
+	for cut > 0 && cut < len(s) && s[cut]&0xC0 == 0x80 {
+		cut-- // between characters
+	}
+	return s[:cut] + sur + next + s[cut:]
+}
+
+func (g gen) policyValue() any { return g.odd(g.pick(policies...)) }
 
 func (g gen) wrapper() obj {
 	var given obj
 	add := func(k string, v any) { given = append(given, member{k, v}) }
 	tool := "seed_note"
 	if g.chance(0.3) {
-		tool = g.pick(toolNames...).(string)
+		tool = g.odd(g.pick(toolNames...)).(string)
 		add("tool", tool)
 	}
 	if !g.chance(0.15) {
 		if g.chance(0.4) {
-			add("approval", g.pick(tiers...))
+			add("approval", g.odd(g.pick(tiers...)))
 		} else {
 			var a obj
 			if g.chance(0.7) {
-				a = append(a, member{"tier", g.pick(append(tiers, 1, nil)...)})
+				a = append(a, member{"tier", g.odd(g.pick(append(tiers, 1, nil)...))})
 			}
 			if g.chance(0.6) {
 				a = append(a, member{"policy", g.policyValue()})
 			}
 			if g.chance(0.3) {
-				a = append(a, member{"reason", g.pick("Critical pattern detected", "", "shelf audit", "a*b", 3)})
+				a = append(a, member{"reason", g.odd(g.pick("Critical pattern detected", "", "shelf audit", "a*b", 3))})
 			}
 			if g.chance(0.3) {
-				a = append(a, member{"override", g.pick(true, true, false, "true", 1)})
+				a = append(a, member{"override", g.odd(g.pick(true, true, false, "true", 1))})
 			}
 			if g.chance(0.25) {
-				a = append(a, member{"policyKey", g.pick("shelf", "", tool, 7)})
+				a = append(a, member{"policyKey", g.odd(g.pick("shelf", "", tool, 7))})
 			}
 			add("approval", a)
 		}
 	}
 	if g.chance(0.8) {
-		args := obj{{"action", g.pick(words...)}}
+		args := obj{{g.odd("action").(string), g.odd(g.pick(words...))}}
 		if g.chance(0.3) {
 			args = append(args, member{"n", g.intn(10)})
 		}
 		add("args", args)
 	}
 	if g.chance(0.8) {
-		add("mode", g.pick(modes...))
+		add("mode", g.odd(g.pick(modes...)))
 	}
 	if g.chance(0.7) {
 		add("autoApprove", g.chance(0.5))
@@ -205,7 +234,7 @@ func (g gen) wrapper() obj {
 		keys := []any{tool, tool, "shelf", "other", "toString"}
 		used := map[string]bool{}
 		for n := 1 + g.intn(3); n > 0; n-- {
-			k := g.pick(keys...).(string)
+			k := g.odd(g.pick(keys...)).(string)
 			if !used[k] {
 				used[k] = true
 				u = append(u, member{k, g.policyValue()})
@@ -223,7 +252,7 @@ func (g gen) wrapper() obj {
 	if g.chance(0.7) {
 		var cs []any
 		for n := 1 + g.intn(3); n > 0; n-- {
-			cs = append(cs, g.pick(answers...))
+			cs = append(cs, g.odd(g.pick(answers...)))
 		}
 		add("choices", cs)
 	}
@@ -232,7 +261,7 @@ func (g gen) wrapper() obj {
 	}
 	if g.chance(0.3) {
 		if g.chance(0.8) {
-			add("revise", obj{{"action", g.pick(words...)}, {"revised", true}})
+			add("revise", obj{{g.odd("action").(string), g.odd(g.pick(words...))}, {"revised", true}})
 		} else {
 			add("revise", obj{})
 		}
@@ -287,9 +316,9 @@ func setMember(o obj, k string, v any) obj {
 func (g gen) errorValue() obj {
 	var e obj
 	if g.chance(0.7) {
-		e = append(e, member{"code", g.pick(errCodes...)})
+		e = append(e, member{"code", g.odd(g.pick(errCodes...))})
 	}
-	return append(e, member{"message", g.pick(errMessages...)})
+	return append(e, member{"message", g.odd(g.pick(errMessages...))})
 }
 
 func (g gen) fallback() obj {

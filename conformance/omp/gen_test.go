@@ -3,6 +3,9 @@ package ompconformance
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"os"
+	"regexp"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -62,4 +65,44 @@ func TestDisagreementDeskLoads(t *testing.T) {
 	model, ids := goObserve(t, "disagreement.json", desk, "", "")
 	require.Equal(t, []string{"gen-00001"}, ids)
 	assert.Equal(t, "return", model["gen-00001"].Observed["outcome"])
+}
+
+// TestGeneratedStringsHoldLoneSurrogates: the generated set puts unpaired
+// surrogates followed by other escapes into the string keys of given, not
+// only into safety-check text, so the differential covers how the model
+// reads them everywhere.
+func TestGeneratedStringsHoldLoneSurrogates(t *testing.T) {
+	data := Generate(generatedSeed, generatedCases)
+	lone := regexp.MustCompile(`\\ud[89ab][0-9a-f]{2}(\\u[0-9a-f]{4}|\\[tn])|\\ud[c-f][0-9a-f]{2}(\\u[0-9a-f]{4}|\\[tn])`)
+	perKey := map[string]int{}
+	cases := 0
+	gjson.GetBytes(data, "cases").ForEach(func(_, c gjson.Result) bool {
+		found := false
+		c.Get("given").ForEach(func(k, v gjson.Result) bool {
+			if k.Str != "safetyCheck" && lone.MatchString(v.Raw) {
+				perKey[k.Str]++
+				found = true
+			}
+			return true
+		})
+		if found {
+			cases++
+		}
+		return true
+	})
+	for _, k := range []string{"tool", "approval", "args", "mode", "userPolicies", "choices", "revise", "code", "message"} {
+		assert.Positive(t, perKey[k], "no lone surrogate in given.%s", k)
+	}
+	assert.Equal(t, generatedSurrogateCases, cases, "generated cases with a lone surrogate outside safety-check text")
+}
+
+// TestReadmesStateTheSurrogateCount: both READMEs give the figure the
+// generator makes.
+func TestReadmesStateTheSurrogateCount(t *testing.T) {
+	figure := fmt.Sprintf("%d,%03d of", generatedSurrogateCases/1000, generatedSurrogateCases%1000)
+	for _, path := range []string{"README.md", "../../README.md"} {
+		data, err := os.ReadFile(path)
+		require.NoError(t, err)
+		assert.Regexp(t, regexp.QuoteMeta(figure)+` (its|the) 2,400`, string(data), path)
+	}
 }

@@ -5,8 +5,9 @@ package ompconformance
 // nothing else.
 
 import (
+	"github.com/deskcheck/deskcheck/internal/jsonx"
+
 	"context"
-	"encoding/json"
 	"testing"
 
 	"github.com/deskcheck/deskcheck/host/all"
@@ -72,13 +73,11 @@ func goObserve(t testing.TB, path string, data []byte, release, fault string) (m
 		if r.Status == verifier.Errored {
 			t.Fatalf("deskcheck could not run %s: %s", r.Case.ID, r.Err)
 		}
-		b, err := json.Marshal(r.Observed)
-		if err != nil {
-			t.Fatalf("%s: observations are not JSON: %v", r.Case.ID, err)
-		}
-		var obs map[string]any
-		if err := json.Unmarshal(b, &obs); err != nil {
-			t.Fatal(err)
+		// Written as the reports write them (an unpaired surrogate as its
+		// escape) and read as JSON.parse reads the release's.
+		var obs jsObservations
+		if err := obs.UnmarshalJSON(jsonx.Append(nil, r.Observed)); err != nil {
+			t.Fatalf("%s: %v", r.Case.ID, err)
 		}
 		out[r.Case.ID] = goCase{Scenario: r.Case.Scenario, Given: r.Case.Given.Raw, Observed: obs}
 		ids = append(ids, r.Case.ID)

@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/deskcheck/deskcheck/internal/jsontext/libref"
 )
 
 // referenceArgument and referenceShortString are the checks as they were
@@ -80,11 +82,11 @@ func TestArgumentChecksMatchReference(t *testing.T) {
 				d := Entry{Tool: name, Args: a}
 				wv, wr, ww := referenceArgument(d, tl, f)
 				gv, gr, gw := r.argument(d, tl)
-				require.Equal(t, [3]any{string(wv), wr, ww}, [3]any{string(gv), gr, gw}, "%q", a)
+				require.Equal(t, [3]any{string(wv), wr, ww}, [3]any{libref.String(string(gv)), gr, gw}, "%q", a)
 				if wr == NotRefused {
 					ws, wr, ww := referenceShortString(tl.arg, wv, f)
 					gs, gr, gw := r.shortString(tl.arg, gv)
-					require.Equal(t, [3]any{ws, wr, ww}, [3]any{gs, gr, gw}, "%q", a)
+					require.Equal(t, [3]any{ws, wr, ww}, [3]any{libref.String(gs), gr, gw}, "%q", a)
 				}
 			}
 		}

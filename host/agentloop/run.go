@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/deskcheck/deskcheck/internal/calc"
 	"github.com/deskcheck/deskcheck/internal/jsontext"
@@ -174,7 +173,7 @@ func (r *run) check(d Entry) (value string, refusal Refusal, why string) {
 	f := r.cfg.Faults
 	t, ok := known(d.Tool)
 	if !ok {
-		return "", RefusedUnknownTool, "unknown tool: " + strconv.Quote(d.Tool) + " is not calc, lookup_user or save_draft"
+		return "", RefusedUnknownTool, "unknown tool: " + jsontext.Quote(d.Tool) + " is not calc, lookup_user or save_draft"
 	}
 	if t.write && !r.cfg.WriteGranted && !f.Has(FaultWriteGrantedByDefault) {
 		return "", RefusedNotGranted, "not granted: " + d.Tool + " needs writeGranted"
@@ -264,7 +263,7 @@ func (r *run) shortString(name string, raw json.RawMessage) (string, Refusal, st
 	if !ok {
 		return "", RefusedShortStrings, "short strings: " + name + " is " + kind(raw) + ", not a string"
 	}
-	if n := utf8.RuneCountInString(s); n > MaxArgChars && !r.cfg.Faults.Has(FaultStringLengthUnchecked) {
+	if n := jsontext.CodePoints(s); n > MaxArgChars && !r.cfg.Faults.Has(FaultStringLengthUnchecked) {
 		return "", RefusedShortStrings, "short strings: " + name + " has " + strconv.Itoa(n) + " characters > " + strconv.Itoa(MaxArgChars)
 	}
 	return s, NotRefused, ""
@@ -289,7 +288,7 @@ func (r *run) execute(name, value string) (obs, errText, why string, effect bool
 	case "lookup_user":
 		entry, ok := directory(value)
 		if !ok {
-			return "", textUnknownUser, " (" + strconv.Quote(value) + " is not in the fictional directory)", false
+			return "", textUnknownUser, " (" + jsontext.Quote(value) + " is not in the fictional directory)", false
 		}
 		return pyrepr.Repr(entry), "", "", false
 	default: // save_draft

@@ -1,10 +1,11 @@
 package gateway
 
 import (
+	"github.com/deskcheck/deskcheck/internal/jsontext"
+
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
 // verdict is the outcome of the decision table for one request, with what
@@ -150,7 +151,7 @@ func (g *gateway) decide(principal string, apid *string, env envelope, argDigest
 	if text == "" {
 		return v.deny("5b", ReasonTextEmpty, `text is ""`)
 	}
-	length, unit := utf8.RuneCountInString(text), "code points"
+	length, unit := jsontext.CodePoints(text), "code points"
 	if g.faults.Has(FaultTextLengthBytes) {
 		length, unit = len(text), "bytes (fault text-length-bytes)"
 	}

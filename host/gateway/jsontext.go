@@ -19,7 +19,9 @@ import (
 // fully understands and answers ok=false for anything else (invalid text,
 // a string with escapes where it does not decode them, nesting deeper than
 // maxFastDepth). Callers then take encoding/json's own path, so a value or
-// an error message is always the one encoding/json gives.
+// an error message is always the one encoding/json gives, but for a
+// string's unpaired surrogate, which the readers keep as the host's
+// json.loads does (see internal/jsontext).
 
 // maxFastDepth bounds the nesting the fast readers follow. Deeper values
 // go to encoding/json, whose limit and messages are the reference.

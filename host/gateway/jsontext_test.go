@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/deskcheck/deskcheck/internal/jsontext"
+	"github.com/deskcheck/deskcheck/internal/jsontext/libref"
 	"github.com/deskcheck/deskcheck/internal/jsonx"
 )
 
@@ -63,20 +64,31 @@ func checkReaders(t *testing.T, doc []byte) {
 		var want map[string]json.RawMessage
 		require.NoError(t, json.Unmarshal(doc, &want), "%q", doc)
 		got := map[string]string{}
+		collide := false
 		for _, x := range m {
-			got[string(x.Key)] = string(x.Raw)
+			k := libref.String(string(x.Key))
+			_, collide = got[k]
+			if collide {
+				break // keys the library reads as one: no reference
+			}
+			got[k] = string(x.Raw)
+		}
+		if collide {
+			return
 		}
 		wantText := map[string]string{}
 		for k, v := range want {
 			wantText[k] = string(v)
 		}
 		require.Equal(t, wantText, got, "members of %q", doc)
-		for k := range want {
+		for _, x := range m {
+			k := string(x.Key)
 			s, ok := stringMember(m, k)
 			var ws string
-			wok := kindOf(want[k]) == "string" && json.Unmarshal(want[k], &ws) == nil
+			lk := libref.String(k)
+			wok := kindOf(want[lk]) == "string" && json.Unmarshal(want[lk], &ws) == nil
 			require.Equal(t, wok, ok, "%q %q", doc, k)
-			require.Equal(t, ws, s, "%q %q", doc, k)
+			require.Equal(t, ws, libref.String(s), "%q %q", doc, k)
 		}
 	}
 
@@ -86,7 +98,7 @@ func checkReaders(t *testing.T, doc []byte) {
 		require.True(t, ok, "%q", doc)
 		wantSnap, err := marshal(v)
 		require.NoError(t, err)
-		require.Equal(t, string(wantSnap), string(got), "%q", doc)
+		require.Equal(t, string(wantSnap), libref.Written(string(got)), "%q", doc)
 	}
 
 	// The narration's compact form.

@@ -650,14 +650,26 @@ func appendClipped(dst, b []byte, n int) []byte {
 	return append(dst, b...)
 }
 
-// clip shortens s to at most n code points, marking the cut with "…".
+// clip shortens s to at most n code points (a lone surrogate one of
+// them), marking the cut with "…"; a byte that is not UTF-8 becomes
+// U+FFFD where it cuts.
 func clip(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
+	if jsontext.CodePoints(s) <= n {
 		return s
 	}
-	r := []rune(s)
-	return string(r[:n]) + "…"
+	out := make([]byte, 0, len(s))
+	for i, k := 0, 0; k < n; k++ {
+		size := jsontext.NextChar(s, i)
+		if r, _ := utf8.DecodeRuneInString(s[i:]); r == utf8.RuneError && size == 1 {
+			out = utf8.AppendRune(out, r)
+		} else {
+			out = append(out, s[i:i+size]...)
+		}
+		i += size
+	}
+	return string(out) + "…"
 }
 
-// clipQuote is clip(s, 80) as %q writes it.
-func clipQuote(s string) string { return strconv.Quote(clip(s, 80)) }
+// clipQuote is clip(s, 80) as %q writes it, a lone surrogate as its \u
+// escape.
+func clipQuote(s string) string { return jsontext.Quote(clip(s, 80)) }

@@ -1,6 +1,8 @@
 package household
 
 import (
+	"github.com/deskcheck/deskcheck/internal/jsontext"
+
 	"encoding/json"
 	"fmt"
 	"math"
@@ -337,7 +339,7 @@ func (r *run) loop() *Result {
 		if !present {
 			args = &object{}
 		}
-		r.note(EventParse, "a tool decision for "+strconv.Quote(name))
+		r.note(EventParse, "a tool decision for "+jsontext.Quote(name))
 		if r.attempt(name, args) {
 			return r.runtimeEnd(Unavailable, "the "+name+" worker timed out")
 		}
@@ -410,7 +412,7 @@ func (r *run) attempt(name string, args any) (timedOut bool) {
 		r.record(a, name, args)
 	}
 	if !r.tools.Has(name) || r.faults.Has(FaultDenyAll) {
-		r.refuse(a, StatusDenied, msgToolNotAvailable, strconv.Quote(name)+" is not among the tools available to this caller")
+		r.refuse(a, StatusDenied, msgToolNotAvailable, jsontext.Quote(name)+" is not among the tools available to this caller")
 		return false
 	}
 	obj, ok := args.(*object)
@@ -504,7 +506,7 @@ func (r *run) contract(name string, args *object) (exec func() *object, msg, why
 		}
 		if old, _ := args.get("scenario"); old != scenario {
 			// futureValueInputs accepted the scenario, so old is a string.
-			r.note(EventAdmitted, "scenario "+strconv.Quote(old.(string))+" trimmed to "+strconv.Quote(scenario)+" on the live arguments")
+			r.note(EventAdmitted, "scenario "+jsontext.Quote(old.(string))+" trimmed to "+jsontext.Quote(scenario)+" on the live arguments")
 		}
 		args.set("scenario", scenario)
 		return func() *object {

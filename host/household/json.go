@@ -85,8 +85,11 @@ const maxDepth = 1000
 // anything RFC 8259 rejects (NaN, Infinity, trailing commas, comments).
 // Outside strict mode (decisions the caller supplies already parsed), a
 // repeated key keeps its first position and its last value, a lone
-// surrogate becomes U+FFFD, invalid UTF-8 becomes U+FFFD and every number
-// literal is kept.
+// surrogate escape is kept as json.loads keeps it (in WTF-8 form), invalid
+// UTF-8 becomes U+FFFD and every number literal is kept. Strict or not, a
+// text whose characters include an unpaired surrogate (the WTF-8 form,
+// which a raw response gets from the escape of the given string that
+// holds it) is not UTF-8 and fails strictly.
 type parser struct {
 	s      string
 	i      int
@@ -380,7 +383,9 @@ func (p *parser) escape(b *strings.Builder) error {
 		if p.strict {
 			return p.errorf("lone surrogate escape")
 		}
-		r = utf8.RuneError
+		// json.loads keeps it: a code point of its own.
+		b.Write(jsontext.AppendSurrogate(nil, r))
+		return nil
 	}
 	b.WriteRune(r)
 	return nil

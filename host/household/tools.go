@@ -1,11 +1,12 @@
 package household
 
 import (
+	"github.com/deskcheck/deskcheck/internal/jsontext"
+
 	"encoding/json"
 	"math"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/deskcheck/deskcheck/internal/pyrepr"
 )
@@ -140,7 +141,7 @@ func futureValueInputs(args *object) (principal, rate float64, years int, scenar
 	if ok {
 		scenario = strings.Trim(text, scenarioSpace)
 	}
-	if n := utf8.RuneCountInString(scenario); !ok || n < 1 || n > 32 {
+	if n := jsontext.CodePoints(scenario); !ok || n < 1 || n > 32 {
 		return 0, 0, 0, "", "scenario must be a string of 1 to 32 characters once trimmed"
 	}
 	return principal, rate, years, scenario, ""

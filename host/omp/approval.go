@@ -1,10 +1,11 @@
 package omp
 
 import (
+	"github.com/deskcheck/deskcheck/internal/jsontext"
+
 	"errors"
 	"fmt"
 	"strings"
-	"unicode/utf16"
 )
 
 // Tier is a tool's capability tier.
@@ -243,11 +244,11 @@ const PromptTruncateChars = 2000
 // elision marker counting what was cut. Lengths are counted as the host
 // counts them, in UTF-16 code units.
 func TruncateForPrompt(s string, n int) string {
-	units := utf16.Encode([]rune(s))
+	units := jsontext.UTF16(s)
 	if len(units) <= n {
 		return s
 	}
-	return fmt.Sprintf("%s[…%dch elided…]", string(utf16.Decode(units[:n])), len(units)-n)
+	return fmt.Sprintf("%s[…%dch elided…]", jsontext.FromUTF16(units[:n]), len(units)-n)
 }
 
 // FormatApprovalPrompt builds the body of the approval dialog's title.

@@ -1,6 +1,8 @@
 package omp
 
 import (
+	"github.com/deskcheck/deskcheck/internal/jsontext"
+
 	"errors"
 	"strconv"
 	"strings"
@@ -17,7 +19,7 @@ import (
 // UTF-8 stands for a JavaScript string that is not well-formed UTF-16 (a
 // lone surrogate, written in Go as its WTF-8 bytes, e.g. "\xed\xa0\x80" for
 // U+D800). Strings the host produces with a lone surrogate in them come out
-// of the model with U+FFFD in its place, as a JSON reader would decode them.
+// of the model with it, in the same form.
 
 // isJSSpace reports whether r is removed by ECMAScript
 // String.prototype.trim: WhiteSpace (TAB, VT, FF, U+FEFF and every space
@@ -266,7 +268,8 @@ func approvalData(s string) string {
 		}
 		out = append(out, c)
 	}
-	return string(utf16.Decode(out))
+	// A surrogate the stripping left alone stays one, as in the host.
+	return jsontext.FromUTF16(out)
 }
 
 // trimUnits trims code units as ECMAScript trim does; every character it

@@ -146,7 +146,7 @@ func TestReleaseSafetyTextSanitising(t *testing.T) {
 		{"\x1b[1m\u009b31mX", "X", "diverged: with an ESC present, C1 CSI starts a sequence too"},
 		{"\u009b31mX", "31mX", "without an ESC, C1 CSI is only a control character"},
 		{"a\x1b\u00e9b", "a\u00e9b", "ESC before a non-ASCII character stands alone"},
-		{"a\x1b(\U0001F600b", "a\ufffdb", "diverged: a two-unit designation eats half a surrogate pair"},
+		{"a\x1b(\U0001F600b", "a\xed\xb8\x80b", "diverged: a two-unit designation eats half a surrogate pair, and the other half stays a lone surrogate"},
 		{"x\x1b]0;a\x1b[31mb\x07Y", "xbY", "diverged: ESC inside an OSC starts a new sequence"},
 		{"a\x1bPx\u009cb", "ab", "diverged: DCS ends at ST"},
 		{"a\x1b[3\x01mb", "ab", "diverged: control characters inside a CSI are skipped"},

@@ -1,6 +1,12 @@
 package omp
 
 import (
+	"slices"
+
+	"github.com/deskcheck/deskcheck/internal/jsonx"
+
+	"github.com/deskcheck/deskcheck/internal/jsontext"
+
 	"bufio"
 	"context"
 	"encoding/json"
@@ -28,6 +34,66 @@ type RPCRequest struct {
 	Options       []string            `json:"options,omitempty"`
 	OptionDetails []map[string]string `json:"optionDetails,omitempty"`
 	TargetID      string              `json:"targetId,omitempty"`
+}
+
+// appendJSON appends the frame as json.Marshal writes it (HTML characters
+// escaped, empty optional fields left out), but for a lone surrogate of a
+// title or option, which it writes as its escape, as JSON.stringify does,
+// where json.Marshal writes U+FFFD.
+func (f RPCRequest) appendJSON(b []byte) []byte {
+	b = append(b, `{"type":`...)
+	b = jsonx.AppendStringHTML(b, f.Type)
+	b = append(b, `,"id":`...)
+	b = jsonx.AppendStringHTML(b, f.ID)
+	b = append(b, `,"method":`...)
+	b = jsonx.AppendStringHTML(b, f.Method)
+	if f.Title != "" {
+		b = append(b, `,"title":`...)
+		b = jsonx.AppendStringHTML(b, f.Title)
+	}
+	if len(f.Options) > 0 {
+		b = append(b, `,"options":[`...)
+		for i, o := range f.Options {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = jsonx.AppendStringHTML(b, o)
+		}
+		b = append(b, ']')
+	}
+	if len(f.OptionDetails) > 0 {
+		b = append(b, `,"optionDetails":[`...)
+		for i, d := range f.OptionDetails {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if d == nil {
+				b = append(b, "null"...)
+				continue
+			}
+			keys := make([]string, 0, len(d))
+			for k := range d {
+				keys = append(keys, k)
+			}
+			slices.Sort(keys)
+			b = append(b, '{')
+			for j, k := range keys {
+				if j > 0 {
+					b = append(b, ',')
+				}
+				b = jsonx.AppendStringHTML(b, k)
+				b = append(b, ':')
+				b = jsonx.AppendStringHTML(b, d[k])
+			}
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	if f.TargetID != "" {
+		b = append(b, `,"targetId":`...)
+		b = jsonx.AppendStringHTML(b, f.TargetID)
+	}
+	return append(b, '}')
 }
 
 // rpcAnswer settles one pending dialog.
@@ -143,8 +209,9 @@ func selectAnswer(frame map[string]json.RawMessage) rpcAnswer {
 	if !ok {
 		return rpcAnswer{}
 	}
-	var v any
-	if json.Unmarshal(raw, &v) != nil {
+	// JSON.parse: a lone surrogate of the answer is kept.
+	v, ok := jsontext.DecodeJS(raw)
+	if !ok {
 		return rpcAnswer{}
 	}
 	return rpcAnswer{value: v}
@@ -165,13 +232,10 @@ func truthy(v any) bool {
 }
 
 func (u *RPCUI) write(f RPCRequest) error {
-	b, err := json.Marshal(f)
-	if err != nil {
-		return err
-	}
+	b := f.appendJSON(nil)
 	u.wmu.Lock()
 	defer u.wmu.Unlock()
-	_, err = u.w.Write(append(b, '\n'))
+	_, err := u.w.Write(append(b, '\n'))
 	return err
 }
 

@@ -31,8 +31,9 @@
 package calc
 
 import (
+	"github.com/deskcheck/deskcheck/internal/jsontext"
+
 	"fmt"
-	"unicode/utf8"
 )
 
 // Limits of the calculator.
@@ -127,7 +128,7 @@ func errorf(kind ErrorKind, format string, args ...any) *Error {
 
 // Eval checks and evaluates expr. The error, when not nil, is an *Error.
 func Eval(expr string, opts Options) (Value, error) {
-	if n := utf8.RuneCountInString(expr); n > MaxLength {
+	if n := jsontext.CodePoints(expr); n > MaxLength {
 		return Value{}, errorf(TooLong, "%d characters > %d", n, MaxLength)
 	}
 	t, err := parse(expr, opts)
@@ -148,7 +149,7 @@ func Eval(expr string, opts Options) (Value, error) {
 // Nodes parses expr (length limit included) and returns the number of
 // nodes of its tree, without evaluating it.
 func Nodes(expr string, opts Options) (int, error) {
-	if n := utf8.RuneCountInString(expr); n > MaxLength {
+	if n := jsontext.CodePoints(expr); n > MaxLength {
 		return 0, errorf(TooLong, "%d characters > %d", n, MaxLength)
 	}
 	t, err := parse(expr, opts)

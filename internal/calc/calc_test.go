@@ -329,3 +329,16 @@ func TestValue(t *testing.T) {
 		})
 	}
 }
+
+// TestLoneSurrogateIsOneCharacter: Python counts a lone surrogate as one
+// character, and the refusal names it by its escape.
+func TestLoneSurrogateIsOneCharacter(t *testing.T) {
+	_, err := Eval("1+\xed\xa0\x80", Options{})
+	var ce *Error
+	require.ErrorAs(t, err, &ce)
+	assert.Equal(t, `character '\ud800' at byte 2 is not allowed`, ce.Detail)
+	long := strings.Repeat("1", MaxLength-1) + "\xed\xa0\x80"
+	_, err = Eval(long, Options{})
+	require.Error(t, err)
+	assert.NotContains(t, err.Error(), "characters >", "the limit counts the surrogate once")
+}

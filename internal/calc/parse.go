@@ -1,6 +1,8 @@
 package calc
 
 import (
+	"github.com/deskcheck/deskcheck/internal/jsontext"
+
 	"math/big"
 	"strconv"
 )
@@ -96,6 +98,11 @@ func lex(expr string) ([]token, *Error) {
 			toks = append(toks, token{kind: tokRParen, pos: i})
 			i++
 		default:
+			// A lone surrogate (in WTF-8 form) is one character, quoted
+			// as its escape.
+			if u, lone := jsontext.SurrogateAt(expr, i); lone {
+				return nil, errorf(Unsupported, "character '\\u%04x' at byte %d is not allowed", u, i)
+			}
 			r := []rune(expr[i:])[0]
 			return nil, errorf(Unsupported, "character %q at byte %d is not allowed", r, i)
 		}

@@ -5,7 +5,12 @@
 // integers and whole values, all without reflection. Each answers -1 (or
 // false) for anything that is not well-formed JSON it fully understands,
 // so that a caller can fall back to encoding/json and get its value or
-// message. Nothing here recurses deeper than MaxDepth.
+// message. Nothing here recurses deeper than MaxDepth, but the host
+// decoders (host.go), which follow HostDepth.
+//
+// Strings are decoded as the hosts read them, not as encoding/json does:
+// an unpaired surrogate escape is kept in WTF-8 form (see host.go), where
+// the library writes U+FFFD. Everything else is the library's reading.
 package jsontext
 
 import (
@@ -280,31 +285,47 @@ func ScanValue(b []byte, i, depth int) int {
 }
 
 // StringValue returns the value of a valid string token: its bytes when
-// plain, else what encoding/json decodes (escapes, invalid UTF-8).
+// plain, else its escapes decoded as the hosts read them (an unpaired
+// surrogate escape kept in WTF-8 form, see HostString) and each byte that
+// is not UTF-8 replaced by U+FFFD, as encoding/json replaces it.
 func StringValue(tok []byte, plain bool) string {
 	if plain {
 		return string(tok[1 : len(tok)-1])
 	}
-	if s, ok := Unescape(tok[1:len(tok)-1], true); ok {
-		return s
+	content := tok[1 : len(tok)-1]
+	if !utf8.Valid(content) {
+		content = validUTF8(content)
 	}
-	var s string
-	_ = json.Unmarshal(tok, &s) // a valid token always decodes
+	s, _ := unescapeHost(content) // a valid token's escapes are valid
 	return s
 }
 
+// validUTF8 returns b with each byte that is not UTF-8 replaced by U+FFFD.
+func validUTF8(b []byte) []byte {
+	out := make([]byte, 0, len(b)+8)
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size == 1 {
+			out = append(out, "\ufffd"...)
+		} else {
+			out = append(out, b[i:i+size]...)
+		}
+		i += size
+	}
+	return out
+}
+
 // StringToken returns the value of tok, a JSON string token that may be
-// followed by whitespace, as json.Unmarshal into a string gives it; ok is
-// false for anything else.
+// followed by whitespace, as StringValue reads it; ok is false for
+// anything else.
 func StringToken(tok []byte) (string, bool) {
 	if len(tok) == 0 || tok[0] != '"' {
 		return "", false
 	}
-	if end, plain := ScanString(tok, 0); end == len(tok) {
-		return StringValue(tok, plain), true
+	if end, plain := ScanString(tok, 0); end > 0 && SkipSpace(tok, end) == len(tok) {
+		return StringValue(tok[:end], plain), true
 	}
-	var s string
-	return s, json.Unmarshal(tok, &s) == nil
+	return "", false
 }
 
 // ReadEscape reads the escape sequence at s[i] == '\\' of a JSON string
@@ -371,31 +392,16 @@ func hex4[S ~string | ~[]byte](s S, i int) (rune, bool) {
 func IsSurrogate(r rune) bool { return 0xD800 <= r && r < 0xE000 }
 
 // Unescape decodes content, the text between the quotes of a JSON string
-// token that has escapes, as encoding/json does (utf8Checked) or as gjson
-// does, where the two agree: with utf8Checked the content must be valid
-// UTF-8 (encoding/json replaces invalid bytes, gjson keeps them), and no
-// escape may be a surrogate outside a pair (the two decode those
-// differently). ok is false otherwise, for the library to decode.
+// token that has escapes, as the hosts read it (see HostString): an
+// unpaired surrogate escape is kept in WTF-8 form, never replaced, and the
+// escape after it is never lost. With utf8Checked the content must be
+// valid UTF-8; without, bytes that are not are kept as they are. ok is
+// false otherwise, and for an escape that is not valid.
 func Unescape[S ~string | ~[]byte](content S, utf8Checked bool) (string, bool) {
 	if utf8Checked && !utf8.ValidString(string(content)) {
 		return "", false
 	}
-	out := make([]byte, 0, len(content))
-	for i := 0; i < len(content); {
-		c := content[i]
-		if c != '\\' {
-			out = append(out, c)
-			i++
-			continue
-		}
-		r, end := ReadEscape(content, i)
-		if end < 0 || IsSurrogate(r) {
-			return "", false
-		}
-		out = utf8.AppendRune(out, r)
-		i = end
-	}
-	return string(out), true
+	return unescapeHost(content)
 }
 
 // Member is one member of a JSON object: its key (decoded) and its value
@@ -442,8 +448,8 @@ func (m Members) SortedKeys() []string {
 }
 
 // ReadMembers reads a JSON object (surrounding whitespace allowed) into its
-// members, as json.Unmarshal into a map[string]json.RawMessage reads it,
-// appending them to buf[:0]. ok is false when raw is not one valid object
+// members, as json.Unmarshal into a map[string]json.RawMessage reads it
+// (keys decoded as the package doc says), appending them to buf[:0]. ok is false when raw is not one valid object
 // within MaxDepth.
 func ReadMembers(raw []byte, buf Members) (m Members, ok bool) {
 	i := SkipSpace(raw, 0)
@@ -626,8 +632,9 @@ func PlainString(tok []byte) (string, bool) {
 }
 
 // Decode decodes raw, one JSON value with optional surrounding whitespace,
-// as json.Unmarshal into an any does: objects as map[string]any, arrays as
-// []any (never nil), numbers as float64. ok is false where it cannot: raw
+// as json.Unmarshal into an any does (but for strings, see the package
+// doc): objects as map[string]any, arrays as []any (never nil), numbers as
+// float64. ok is false where it cannot: raw
 // is not one valid value, nests deeper than MaxDepth, or holds a number
 // beyond a float64 (where Unmarshal fails). Callers then decode with
 // encoding/json, so a value or an error is always the one it gives.
@@ -638,7 +645,8 @@ func Decode(raw []byte) (any, bool) {
 
 // DecodeUseNumber decodes raw, one JSON value with optional surrounding
 // whitespace, as a json.Decoder with UseNumber does (numbers as
-// json.Number literals), and refuses anything after the value. Text the
+// json.Number literals; strings as the package doc says), and refuses
+// anything after the value. Text the
 // fast reader takes is decoded without reflection; any other goes to the
 // json.Decoder, whose value or error it is.
 func DecodeUseNumber(raw []byte) (any, error) {
@@ -671,11 +679,22 @@ type decoder struct {
 	b        []byte
 	s        string
 	literals bool
+	// python reads numbers as json.loads does (see DecodePy).
+	python bool
+	// maxDepth bounds the nesting; 0 is MaxDepth.
+	maxDepth int
 }
 
 func (d *decoder) whole() (any, bool) {
 	v, end := d.value(SkipSpace(d.b, 0), 0)
 	return v, end >= 0 && SkipSpace(d.b, end) == len(d.b)
+}
+
+func (d *decoder) depthLimit() int {
+	if d.maxDepth > 0 {
+		return d.maxDepth
+	}
+	return MaxDepth
 }
 
 // text returns d.b[i:j] as a string.
@@ -710,7 +729,7 @@ func (d *decoder) value(i, depth int) (any, int) {
 	case c == '"':
 		return d.str(i)
 	case c == '{':
-		if depth >= MaxDepth {
+		if depth >= d.depthLimit() {
 			return nil, -1
 		}
 		obj := map[string]any{}
@@ -733,7 +752,7 @@ func (d *decoder) value(i, depth int) (any, int) {
 		}
 		return obj, end
 	case c == '[':
-		if depth >= MaxDepth {
+		if depth >= d.depthLimit() {
 			return nil, -1
 		}
 		list := []any{}
@@ -753,6 +772,13 @@ func (d *decoder) value(i, depth int) (any, int) {
 		}
 		if d.literals {
 			return json.Number(d.text(i, end)), end
+		}
+		if d.python {
+			v, ok := pyNumber(d.text(i, end))
+			if !ok {
+				return nil, -1
+			}
+			return v, end
 		}
 		f, err := strconv.ParseFloat(string(b[i:end]), 64)
 		if err != nil {

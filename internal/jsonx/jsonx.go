@@ -149,7 +149,11 @@ func AppendEscape(dst []byte, c byte) []byte {
 
 // AppendString appends s as a JSON string, as encoding/json writes it with
 // SetEscapeHTML(false): quotes, backslashes and control characters escaped,
-// U+2028 and U+2029 escaped, invalid UTF-8 replaced by U+FFFD.
+// U+2028 and U+2029 escaped, invalid UTF-8 replaced by U+FFFD. One
+// difference: an unpaired surrogate in its WTF-8 form (ED A0 80 for
+// U+D800), which is how deskcheck holds a host's string that has one, is
+// written as its escape (\ud800), so the text reads back as the host's
+// value.
 func AppendString(b []byte, s string) []byte { return appendString(b, s, false) }
 
 // AppendStringHTML appends s as encoding/json writes it by default: as
@@ -184,8 +188,14 @@ func appendString(dst []byte, s string, html bool) []byte {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size == 1 {
 			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-			i++
+			if u, ok := surrogateAt(s, i); ok {
+				// A host's unpaired surrogate: its escape again.
+				dst = append(dst, '\\', 'u', hex[u>>12], hex[u>>8&0xF], hex[u>>4&0xF], hex[u&0xF])
+				i += 3
+			} else {
+				dst = append(dst, `\ufffd`...)
+				i++
+			}
 			start = i
 			continue
 		}
@@ -200,6 +210,14 @@ func appendString(dst []byte, s string, html bool) []byte {
 	}
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
+}
+
+// surrogateAt returns the surrogate whose WTF-8 form starts at s[i].
+func surrogateAt(s string, i int) (rune, bool) {
+	if i+2 >= len(s) || s[i] != 0xED || s[i+1] < 0xA0 || s[i+1] > 0xBF || s[i+2] < 0x80 || s[i+2] > 0xBF {
+		return 0, false
+	}
+	return 0xD000 | rune(s[i+1]&0x3F)<<6 | rune(s[i+2]&0x3F), true
 }
 
 // safe8 reports whether the eight bytes at s[i:] are written as they are

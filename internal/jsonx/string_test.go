@@ -3,10 +3,12 @@ package jsonx
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math/rand"
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -23,15 +25,38 @@ func TestAppendStringMatchesEncodingJSON(t *testing.T) {
 			b.WriteString(pieces[rng.Intn(len(pieces))])
 		}
 		s := b.String()
-		html, err := json.Marshal(s)
-		require.NoError(t, err)
-		require.Equal(t, string(html), string(AppendStringHTML(nil, s)), "%q", s)
+		require.Equal(t, libraryString(t, s, true), string(AppendStringHTML(nil, s)), "%q", s)
+		require.Equal(t, libraryString(t, s, false), string(AppendString(nil, s)), "%q", s)
+	}
+}
+
+// libraryString is s as encoding/json quotes it, but for each unpaired
+// surrogate in WTF-8 form, which is written as its escape (the library
+// writes three U+FFFD).
+func libraryString(t *testing.T, s string, html bool) string {
+	quote := func(s string) string {
 		var buf bytes.Buffer
 		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(false)
+		enc.SetEscapeHTML(html)
 		require.NoError(t, enc.Encode(s))
-		require.Equal(t, strings.TrimSuffix(buf.String(), "\n"), string(AppendString(nil, s)), "%q", s)
+		q := strings.TrimSuffix(buf.String(), "\n")
+		return q[1 : len(q)-1]
 	}
+	out, start := `"`, 0
+	for i := 0; i+2 < len(s); i++ {
+		if r, ok := surrogateAt(s, i); ok {
+			out += quote(s[start:i]) + fmt.Sprintf(`\u%04x`, r)
+			i += 2
+			start = i + 1
+		}
+	}
+	return out + quote(s[start:]) + `"`
+}
+
+func TestAppendStringKeepsSurrogates(t *testing.T) {
+	assert.Equal(t, `"\udc42ABC"`, string(AppendString(nil, "\xed\xb1\x82ABC")))
+	assert.Equal(t, `"a\ud800\udfff\ufffd"`, string(AppendString(nil, "a\xed\xa0\x80\xed\xbf\xbf\xed")))
+	assert.Equal(t, `["\ud800"]`, string(Append(nil, []any{"\xed\xa0\x80"})))
 }
 
 // TestSafe8: the eight-byte lane test agrees with a byte-by-byte test for

@@ -31,6 +31,8 @@ var Family = scenario.Family{
 		Name:      "runner",
 		Model:     "host/agentloop",
 		Reference: `designed from the specification (runner-and-household §3), reproducing the four published traces (normal, permissions, budget, invalid) of the "Permission to act" showcase; the original code is unpublished`,
+		// A Python program: json.loads reads its case.
+		Values: scenario.Python,
 	},
 	Scenarios: []*scenario.Scenario{Runner},
 	Faults:    adapter.Faults(agentloop.FaultList),

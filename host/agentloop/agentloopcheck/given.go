@@ -106,8 +106,9 @@ func (g given) requests() int {
 // readGivenFast decodes a given block as the json.Decoder of readGiven
 // does (it reads the first value and ignores what follows) when the block
 // is what the case schema describes: every key spelled exactly and present
-// once, strings that need no unescaping, whole numbers that fit an int, no
-// null but an args value. Args stay slices of raw, as written. ok is false
+// once, whole numbers that fit an int, no null but an args value; its
+// strings are read as the host reads them (an unpaired surrogate kept,
+// where the decoder would replace it). Args stay slices of raw, as written. ok is false
 // for any other block, which readGiven then leaves to the decoder.
 func readGivenFast(raw []byte) (g given, ok bool) {
 	// Bits of the keys seen in one object.
@@ -136,8 +137,10 @@ func readGivenFast(raw []byte) (g given, ok bool) {
 		}
 		return end
 	}
+	// A string is read as the runner's json.loads reads it: escapes
+	// decoded, an unpaired surrogate kept (in WTF-8 form).
 	strPtr := func(v []byte, dst **string) bool {
-		s, ok := jsontext.PlainString(v)
+		s, ok := jsontext.HostString(v)
 		*dst = &s
 		return ok
 	}

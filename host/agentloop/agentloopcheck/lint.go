@@ -1,6 +1,8 @@
 package agentloopcheck
 
 import (
+	"github.com/deskcheck/deskcheck/internal/jsontext"
+
 	"fmt"
 	"strings"
 
@@ -36,8 +38,8 @@ func lintRunner(givenJSON []byte, expected []scenario.Field, _ map[string]int) [
 		return []scenario.Problem{{Pointer: "/given", Message: err.Error()}}
 	}
 	var out []scenario.Problem
-	warn := func(ptr, format string, args ...any) {
-		out = append(out, scenario.Problem{Pointer: ptr, Warning: true, Message: fmt.Sprintf(format, args...)})
+	warn := func(name, ptr, format string, args ...any) {
+		out = append(out, scenario.Problem{Pointer: ptr, Warning: true, Name: name, Message: fmt.Sprintf(format, args...)})
 	}
 	lintScript(g, warn)
 	exp := map[string]gjson.Result{}
@@ -49,38 +51,38 @@ func lintRunner(givenJSON []byte, expected []scenario.Field, _ map[string]int) [
 		lintRows(g, rows, warn)
 		n := len(rows.Array())
 		if s, ok := exp["steps"]; ok && s.Type == gjson.Number && s.Int() != int64(n) {
-			warn("/expected/steps", "%d steps expected but %s: the runner writes one row per step", s.Int(), plural(n, "row", "rows"))
+			warn("steps-vs-rows", "/expected/steps", "%d steps expected but %s: the runner writes one row per step", s.Int(), plural(n, "row", "rows"))
 		}
 		for _, key := range []string{"validatedSeries", "blockedSeries"} {
 			if s, ok := exp[key]; ok && s.IsArray() && len(s.Array()) != n {
-				warn("/expected/"+key, "%s has %d values but %s are expected: the runner appends one value per step", key, len(s.Array()), plural(n, "row", "rows"))
+				warn("series-vs-rows", "/expected/"+key, "%s has %d values but %s are expected: the runner appends one value per step", key, len(s.Array()), plural(n, "row", "rows"))
 			}
 		}
 	}
 	if e, ok := exp["effects"]; ok && e.Type == gjson.Number {
 		if requests := g.requests(); e.Int() > int64(requests) {
-			warn("/expected/effects", "%d effects expected from %s: each request spends at most one attempt", e.Int(), plural(requests, "tool request", "tool requests"))
+			warn("effects-vs-requests", "/expected/effects", "%d effects expected from %s: each request spends at most one attempt", e.Int(), plural(requests, "tool request", "tool requests"))
 		} else if e.Int() > int64(g.maxCalls()) {
-			warn("/expected/effects", "%d effects expected but the budget (maxCalls) is %d", e.Int(), g.maxCalls())
+			warn("effects-vs-budget", "/expected/effects", "%d effects expected but the budget (maxCalls) is %d", e.Int(), g.maxCalls())
 		}
 	}
 	if d, ok := exp["drafts"]; ok && d.IsArray() && len(d.Array()) > 0 && !g.WriteGranted {
-		warn("/expected/drafts", "drafts expected but save_draft is not granted (writeGranted is false)")
+		warn("drafts-not-granted", "/expected/drafts", "drafts expected but save_draft is not granted (writeGranted is false)")
 	}
 	if e, ok := exp["errorIncludes"]; ok && e.Type == gjson.String && e.Str == "" {
-		warn("/expected/errorIncludes", `errorIncludes "" holds for every observation: name the text of the last blocked row`)
+		warn("empty-error-includes", "/expected/errorIncludes", `errorIncludes "" holds for every observation: name the text of the last blocked row`)
 	}
 	return out
 }
 
 // lintScript warns about entries after a final answer and tool names that
 // are near misses.
-func lintScript(g given, warn func(ptr, format string, args ...any)) {
+func lintScript(g given, warn func(name, ptr, format string, args ...any)) {
 	final := -1
 	for j, e := range g.Script {
 		ptr := fmt.Sprintf("/given/script/%d", j)
 		if final >= 0 {
-			warn(ptr, "script entry %d comes after the final answer of entry %d and is never reached", j, final)
+			warn("after-final", ptr, "script entry %d comes after the final answer of entry %d and is never reached", j, final)
 			break
 		}
 		if e.isFinal() {
@@ -89,7 +91,7 @@ func lintScript(g given, warn func(ptr, format string, args ...any)) {
 		}
 		if _, _, known := toolArgument(*e.Tool); !known {
 			if near := nearTool(*e.Tool); near != "" {
-				warn(ptr+"/tool", "tool %q is not %q: the runner refuses it as an unknown tool (names are compared exactly)", *e.Tool, near)
+				warn("near-tool", ptr+"/tool", "tool %s is not %q: the runner refuses it as an unknown tool (names are compared exactly)", jsontext.Quote(*e.Tool), near)
 			}
 		}
 	}
@@ -107,26 +109,26 @@ func nearTool(name string) string {
 }
 
 // lintRows warns about rows that do not follow the script.
-func lintRows(g given, rows gjson.Result, warn func(ptr, format string, args ...any)) {
+func lintRows(g given, rows gjson.Result, warn func(name, ptr, format string, args ...any)) {
 	j := 0
 	rows.ForEach(func(_, r gjson.Result) bool {
 		ptr := fmt.Sprintf("/expected/rows/%d", j)
 		step, tool, result := r.Get("0"), r.Get("1").String(), r.Get("2").String()
 		switch {
 		case j >= len(g.Script):
-			warn(ptr, "row %d has no script entry: the script has %s and each step takes one", j+1, plural(len(g.Script), "entry", "entries"))
+			warn("rows-vs-script", ptr, "row %d has no script entry: the script has %s and each step takes one", j+1, plural(len(g.Script), "entry", "entries"))
 			return false
 		case step.Type == gjson.Number && step.Int() != int64(j+1):
-			warn(ptr+"/0", "row %d is numbered step %d: steps are numbered from 1, one per row", j+1, step.Int())
+			warn("rows-vs-script", ptr+"/0", "row %d is numbered step %d: steps are numbered from 1, one per row", j+1, step.Int())
 		}
 		e := g.Script[j]
 		switch {
 		case e.isFinal() && (result != agentloop.ResultAnswer || tool != "final"):
-			warn(ptr, "script entry %d is a final answer, so its row is [%d, \"final\", \"answer\", TEXT]", j, j+1)
+			warn("rows-vs-script", ptr, "script entry %d is a final answer, so its row is [%d, \"final\", \"answer\", TEXT]", j, j+1)
 		case !e.isFinal() && result == agentloop.ResultAnswer:
-			warn(ptr+"/2", "script entry %d is a tool request, so its row is executed or blocked, not answer", j)
+			warn("rows-vs-script", ptr+"/2", "script entry %d is a tool request, so its row is executed or blocked, not answer", j)
 		case !e.isFinal() && tool != *e.Tool:
-			warn(ptr+"/1", "row %d names tool %q but script entry %d requests %q", j+1, tool, j, *e.Tool)
+			warn("rows-vs-script", ptr+"/1", "row %d names tool %q but script entry %d requests %s", j+1, tool, j, jsontext.Quote(*e.Tool))
 		}
 		j++
 		return true

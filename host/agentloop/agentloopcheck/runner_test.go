@@ -180,7 +180,7 @@ func TestFamily(t *testing.T) {
 	assert.Equal(t, "host/agentloop", Family.Host.Model)
 	require.Len(t, Family.Faults, len(agentloop.FaultList))
 	for i, f := range agentloop.FaultList {
-		assert.Equal(t, scenario.Fault{Name: f.Name, Bug: f.Bug, Hint: f.Hint, ID: uint64(f.Fault)}, Family.Faults[i])
+		assert.Equal(t, scenario.Fault{Name: f.Name, Bug: f.Bug, Hint: f.Hint, ID: uint64(f.Fault), Scenarios: []string{"runner"}}, Family.Faults[i])
 	}
 	_, err := scenario.NewRegistry(Family)
 	require.NoError(t, err, "the family fits the registry on its own")

@@ -3,7 +3,6 @@ package agentloopcheck
 import (
 	"bytes"
 	"encoding/json"
-	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
 
@@ -247,7 +246,7 @@ func refusal(e entry, writeGranted bool, validated, maxCalls int) agentloop.Refu
 	if firstByte(value) == '"' {
 		s, isString = jsontext.StringToken(bytes.TrimRight(value, " \t\r\n"))
 	}
-	if !isString || utf8.RuneCountInString(s) > agentloop.MaxArgChars {
+	if !isString || jsontext.CodePoints(s) > agentloop.MaxArgChars {
 		return agentloop.RefusedShortStrings
 	}
 	if validated >= maxCalls {

@@ -2,7 +2,6 @@ package gatewaycheck
 
 import (
 	"fmt"
-	"reflect"
 	"slices"
 	"sort"
 
@@ -43,15 +42,17 @@ func (sequence) Match(want, got any) bool {
 	return true
 }
 
-// equal is reflect.DeepEqual, with the common case of two strings (the
-// entries of decisions and reasons, most audit values) compared directly.
+// equal is scenario.Equal, the comparison of the host's values (an exact
+// integer equals a number of the same value), with the common case of two
+// strings (the entries of decisions and reasons, most audit values)
+// compared directly.
 func equal(a, b any) bool {
 	if x, ok := a.(string); ok {
 		if y, ok := b.(string); ok {
 			return x == y
 		}
 	}
-	return reflect.DeepEqual(a, b)
+	return scenario.Equal(a, b)
 }
 
 func (s sequence) Parts(want, got any) []scenario.Part {

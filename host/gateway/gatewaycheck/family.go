@@ -28,6 +28,8 @@ var Family = scenario.Family{
 		Name:      "gateway",
 		Model:     "host/gateway",
 		Reference: "permissions demonstration contract (mock policy gateway), as specified in gateway-and-dimensions part A with the choices of part C: RFC 8785 digests, inclusive expiry, single-use bound approvals",
+		// A Python program: json.loads reads its case.
+		Values: scenario.Python,
 	},
 	Scenarios: []*scenario.Scenario{Gateway},
 	Faults:    adapter.Faults(gateway.FaultList),

@@ -32,8 +32,8 @@ var Gateway = &scenario.Scenario{
 	Expected: scenario.Observables{
 		{Key: "decisions", Comparer: Sequence},
 		{Key: "reasons", Comparer: Sequence},
-		{Key: "draftEffects", Comparer: scenario.Exact},
-		{Key: "publicationEffects", Comparer: scenario.Exact},
+		{Key: "draftEffects", Comparer: scenario.Exact, Count: true},
+		{Key: "publicationEffects", Comparer: scenario.Exact, Count: true},
 		{Key: "results", Comparer: scenario.JSONEqual},
 		{Key: "audit", Comparer: AuditSubsets},
 		{Key: "approvals", Comparer: scenario.JSONEqual},
@@ -43,7 +43,10 @@ var Gateway = &scenario.Scenario{
 		{Name: LimitApprovals, Pointer: "/given/approvals", Count: true, Default: 1000, Help: "most approval registry entries in one gateway case"},
 		{Name: LimitCopyBytes, Pointer: "/given/steps", Measure: copyBytes, Default: 4 << 20, Help: "per step, the records a read returns, the deciding principal and the named approval, as written"},
 	},
-	Lint:      lintGateway,
+	Lint: lintGateway,
+	Warnings: []scenario.Warning{
+		{Name: "list-vs-steps", Help: "decisions or reasons whose length is not the number of steps"},
+	},
 	Run:       runGateway,
 	Script:    script,
 	Suggest:   suggest,
@@ -167,9 +170,10 @@ const (
 )
 
 // readGivenFast decodes a given block as json.Unmarshal would when the
-// block is what the case schema describes: every key spelled exactly and
-// present once, strings that need no unescaping, no null but a request or
-// arguments value. Requests, arguments and records stay slices of raw, as
+// block is what the case schema describes (every key spelled exactly and
+// present once, no null but a request or arguments value), but for its
+// strings, which it reads as the host's json.loads does: a lone surrogate
+// escape is kept, where encoding/json would replace it. Requests, arguments and records stay slices of raw, as
 // written. ok is false for any other block; decodeGiven then leaves it to
 // json.Unmarshal, which decodes (or refuses) it as it always has.
 func readGivenFast(raw []byte) (g givenBlock, ok bool) {
@@ -182,13 +186,15 @@ func readGivenFast(raw []byte) (g givenBlock, ok bool) {
 		*seen |= k
 		return true
 	}
+	// Strings are read as json.loads reads them: escapes decoded, an
+	// unpaired surrogate kept (in WTF-8 form).
 	str := func(v []byte, dst *string) bool {
-		s, ok := jsontext.PlainString(v)
+		s, ok := jsontext.HostString(v)
 		*dst = s
 		return ok
 	}
 	strPtr := func(v []byte, dst **string) bool {
-		s, ok := jsontext.PlainString(v)
+		s, ok := jsontext.HostString(v)
 		*dst = &s
 		return ok
 	}
@@ -251,8 +257,8 @@ func readGivenFast(raw []byte) (g givenBlock, ok bool) {
 			}
 			g.Records = map[string]json.RawMessage{}
 			return jsontext.EachMember(raw, start, func(key []byte, plain bool, start int) int {
-				name := string(key[1 : len(key)-1])
-				if _, dup := g.Records[name]; dup || !plain {
+				name := jsontext.StringValue(key, plain)
+				if _, dup := g.Records[name]; dup {
 					return -1
 				}
 				return value(raw, start, 2, func(f []byte) bool { g.Records[name] = f; return true })
@@ -370,7 +376,9 @@ func observe(res *gateway.Result) map[string]any {
 		// A result that jsontext.Decode cannot decode (a number beyond
 		// a float64) stays text, which the engine decodes as it always
 		// has.
-		if v, ok := jsontext.Decode(r.Result); ok {
+		// The host is a Python program: an integer of a record stays
+		// exact (9007199254740993 is not 9007199254740992).
+		if v, ok := jsontext.DecodePy(r.Result); ok {
 			results[i] = v
 		} else {
 			results[i] = r.Result

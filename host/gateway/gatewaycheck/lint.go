@@ -8,13 +8,15 @@ import (
 	"strings"
 
 	"github.com/deskcheck/deskcheck/host/gateway"
+	"github.com/deskcheck/deskcheck/internal/jsontext"
 	"github.com/deskcheck/deskcheck/scenario"
 )
 
 // lintGateway checks a schema-valid gateway case for what the schema
 // cannot see. Errors: a timestamp (now, expiresAt) the model does not
 // accept, an approval with both or neither of arguments and
-// argumentsDigest, a duplicate approval id, no step at all, a reason
+// argumentsDigest, arguments holding an unpaired surrogate (which have no
+// digest), a duplicate approval id, no step at all, a reason
 // outside the vocabulary (in reasons and in audit events) and an audit key
 // the gateway does not record. Warnings: decisions or reasons whose length
 // is not the number of steps.
@@ -23,7 +25,7 @@ func lintGateway(givenJSON []byte, expected []scenario.Field, _ map[string]int) 
 	if err != nil {
 		return []scenario.Problem{{Pointer: "/given", Message: err.Error()}}
 	}
-	var ps []scenario.Problem
+	ps := surrogateProblems(g)
 	add := func(p scenario.Problem) { ps = append(ps, p) }
 
 	if g.Now != nil {
@@ -35,15 +37,15 @@ func lintGateway(givenJSON []byte, expected []scenario.Field, _ map[string]int) 
 	for i, a := range g.Approvals {
 		at := fmt.Sprintf("/given/approvals/%d", i)
 		if first, dup := firstID[a.ID]; dup {
-			add(scenario.Problem{Pointer: at + "/id", Message: fmt.Sprintf("duplicate approval id %q (first at /given/approvals/%d)", a.ID, first)})
+			add(scenario.Problem{Pointer: at + "/id", Message: fmt.Sprintf("duplicate approval id %s (first at /given/approvals/%d)", jsontext.Quote(a.ID), first)})
 		} else {
 			firstID[a.ID] = i
 		}
 		switch {
 		case a.Arguments != nil && a.ArgumentsDigest != nil:
-			add(scenario.Problem{Pointer: at + "/argumentsDigest", Key: true, Message: fmt.Sprintf("approval %q has both arguments and argumentsDigest; give exactly one", a.ID)})
+			add(scenario.Problem{Pointer: at + "/argumentsDigest", Key: true, Message: fmt.Sprintf("approval %s has both arguments and argumentsDigest; give exactly one", jsontext.Quote(a.ID))})
 		case a.Arguments == nil && a.ArgumentsDigest == nil:
-			add(scenario.Problem{Pointer: at, Message: fmt.Sprintf("approval %q has neither arguments nor argumentsDigest; give exactly one", a.ID)})
+			add(scenario.Problem{Pointer: at, Message: fmt.Sprintf("approval %s has neither arguments nor argumentsDigest; give exactly one", jsontext.Quote(a.ID))})
 		}
 		if _, err := gateway.ParseTime(a.ExpiresAt); err != nil {
 			add(scenario.Problem{Pointer: at + "/expiresAt", Message: "expiresAt: " + err.Error()})
@@ -62,7 +64,7 @@ func lintGateway(givenJSON []byte, expected []scenario.Field, _ map[string]int) 
 				continue
 			}
 			if steps > 0 && len(list) != steps {
-				add(scenario.Problem{Pointer: "/expected/" + f.Key, Warning: true, Message: fmt.Sprintf("%d %s expected for %d steps", len(list), f.Key, steps)})
+				add(scenario.Problem{Pointer: "/expected/" + f.Key, Warning: true, Name: "list-vs-steps", Message: fmt.Sprintf("%d %s expected for %d steps", len(list), f.Key, steps)})
 			}
 			if f.Key == "reasons" {
 				for k, raw := range list {

@@ -78,8 +78,8 @@ func TestLint(t *testing.T) {
 		{"decisions and reasons of another length than the steps are warned about",
 			ok, []scenario.Field{field("decisions", `["allow","deny"]`), field("reasons", `[]`)},
 			[]scenario.Problem{
-				{Pointer: "/expected/decisions", Warning: true, Message: "2 decisions expected for 1 steps"},
-				{Pointer: "/expected/reasons", Warning: true, Message: "0 reasons expected for 1 steps"},
+				{Pointer: "/expected/decisions", Warning: true, Name: "list-vs-steps", Message: "2 decisions expected for 1 steps"},
+				{Pointer: "/expected/reasons", Warning: true, Name: "list-vs-steps", Message: "0 reasons expected for 1 steps"},
 			}},
 	}
 	for _, tt := range tests {

@@ -245,8 +245,10 @@ func offered(givenJSON []byte) int {
 		}
 		if d.Type == gjson.String {
 			// Raw text is read by the runtime's own parser, which
-			// bounds its nesting (gjson.Valid recurses without bound).
-			if !household.IsToolDecision(d.Str) {
+			// bounds its nesting (gjson.Valid recurses without bound),
+			// as the runtime reads the text: an unpaired surrogate in it
+			// is no UTF-8, which the strict parser refuses.
+			if !household.IsToolDecision(pyString(d)) {
 				return false
 			}
 			n++

@@ -22,6 +22,8 @@ var Family = scenario.Family{
 		Model: "host/household",
 		Reference: "designed from the specification (runner-and-household §4) from the article's text; " +
 			"the original code is unpublished",
+		// A Python program: json.loads reads its case.
+		Values: scenario.Python,
 	},
 	Scenarios: []*scenario.Scenario{Household},
 	Faults:    adapter.Faults(household.FaultList),

@@ -7,8 +7,10 @@ import (
 )
 
 // The runtime hands its records out as JSON text, and the engine compares
-// plain values (float64 numbers, []any, map[string]any): every text is
-// decoded once per run with jsontext.Decode, without encoding/json's
+// plain values of a Python host (an integer exact as a json.Number, other
+// numbers float64, []any, map[string]any, strings with an unpaired
+// surrogate kept): every text is decoded once per run with
+// jsontext.DecodePy, without encoding/json's
 // reflection, which cost more than running the runtime itself. Where that
 // reader answers ok=false (invalid text, a number that does not fit a
 // float64, nesting deeper than jsontext.MaxDepth), plainOf decodes with
@@ -16,7 +18,7 @@ import (
 
 // plainOf is plain through jsontext.Decode where it can decode raw.
 func plainOf(raw json.RawMessage) any {
-	if v, ok := jsontext.Decode(raw); ok {
+	if v, ok := jsontext.DecodePy(raw); ok {
 		return v
 	}
 	return plain(raw)

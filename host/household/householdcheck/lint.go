@@ -3,6 +3,7 @@ package householdcheck
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/tidwall/gjson"
 
@@ -33,7 +34,16 @@ func lintHousehold(givenJSON []byte, expected []scenario.Field, _ map[string]int
 
 	exp := readExpected(expected)
 	warn := func(key, format string, args ...any) {
-		out = append(out, scenario.Problem{Pointer: "/expected/" + key, Warning: true, Message: fmt.Sprintf(format, args...)})
+		name := "statuses-vs-" + strings.ToLower(key)
+		switch {
+		case key == "statuses":
+			name = "timeout-not-last"
+		case exp.statuses == nil && key == "effects":
+			name = "effects-vs-attempts"
+		case key == "toolCalls":
+			name = "toolcalls-vs-attempts"
+		}
+		out = append(out, scenario.Problem{Pointer: "/expected/" + key, Warning: true, Name: name, Message: fmt.Sprintf(format, args...)})
 	}
 	if exp.statuses != nil {
 		st := exp.statuses

@@ -6,6 +6,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -36,12 +37,12 @@ var Household = &scenario.Scenario{
 	Unit:        "decision",
 	Schema:      householdSchema,
 	Expected: scenario.Observables{
-		{Key: "outcome", Comparer: scenario.Exact}, {Key: "effects", Comparer: scenario.Exact},
-		{Key: "attempts", Comparer: scenario.Exact}, {Key: "denied", Comparer: scenario.Exact},
-		{Key: "invalid", Comparer: scenario.Exact}, {Key: "toolCalls", Comparer: scenario.JSONEqual},
+		{Key: "outcome", Comparer: scenario.Exact}, {Key: "effects", Comparer: scenario.Exact, Count: true},
+		{Key: "attempts", Comparer: scenario.Exact, Count: true}, {Key: "denied", Comparer: scenario.Exact, Count: true},
+		{Key: "invalid", Comparer: scenario.Exact, Count: true}, {Key: "toolCalls", Comparer: scenario.JSONEqual},
 		{Key: "statuses", Comparer: scenario.JSONEqual}, {Key: "observations", Comparer: scenario.JSONEqual},
 		{Key: "result", Comparer: scenario.JSONEqual}, {Key: "policyCode", Comparer: scenario.Exact},
-		{Key: "modelCalls", Comparer: scenario.Exact}, {Key: "decisions", Comparer: scenario.Exact},
+		{Key: "modelCalls", Comparer: scenario.Exact, Count: true}, {Key: "decisions", Comparer: scenario.Exact, Count: true},
 		{Key: "claimsVerified", Comparer: scenario.Exact}, {Key: "diagnostics", Comparer: scenario.JSONEqual},
 		{Key: "resultExcludes", Comparer: scenario.Absent},
 	},
@@ -53,7 +54,17 @@ var Household = &scenario.Scenario{
 		{Name: "tools", Pointer: "/given/tools", Count: true, Default: DefaultListLimit, Help: "most entries of given.tools in one household case"},
 		{Name: "timeouts", Pointer: "/given/timeouts", Count: true, Default: DefaultListLimit, Help: "most entries of given.timeouts in one household case"},
 	},
-	Lint:    lintHousehold,
+	Lint: lintHousehold,
+	Warnings: []scenario.Warning{
+		{Name: "statuses-vs-attempts", Help: "statuses whose number is not the attempts expected"},
+		{Name: "statuses-vs-effects", Help: "ok and timeout statuses that are not the effects expected"},
+		{Name: "statuses-vs-denied", Help: "denied statuses that are not the denied count expected"},
+		{Name: "statuses-vs-invalid", Help: "invalid statuses that are not the invalid count expected"},
+		{Name: "statuses-vs-observations", Help: "observations that are not one per status that did not time out"},
+		{Name: "timeout-not-last", Help: "a timeout status that is not the last one"},
+		{Name: "effects-vs-attempts", Help: "more effects expected than attempts"},
+		{Name: "toolcalls-vs-attempts", Help: "recorded tool calls that are not the attempts expected"},
+	},
 	Script:  script,
 	Suggest: suggest,
 	Shape:   shape,
@@ -114,7 +125,7 @@ func readGivenGJSON(givenJSON []byte) (household.Config, givenKeys) {
 	var decisions []household.Decision
 	each(given.Get("decisions"), func(_, d gjson.Result) bool {
 		if d.Type == gjson.String {
-			decisions = append(decisions, household.Decision{Text: d.Str})
+			decisions = append(decisions, household.Decision{Text: pyString(d)})
 		} else {
 			// The raw text keeps every number literal as written
 			// (48000000.0 is not 48000000 to the snapshot check).
@@ -171,8 +182,9 @@ func readGivenFast(givenJSON []byte) (cfg household.Config, keys givenKeys, ok b
 		toolSeconds, deadlineSeconds float64
 		maxDecisions                 int
 	)
-	// str is gjson's Str of a valid string token: the bytes between the
-	// quotes as written (gjson checks no UTF-8), escapes decoded.
+	// str is a valid string token as json.loads reads it (see pyString):
+	// the bytes between the quotes as written, escapes decoded, an
+	// unpaired surrogate kept.
 	str := func(tok []byte) (string, bool) {
 		if len(tok) == 0 || tok[0] != '"' {
 			return "", false
@@ -281,10 +293,20 @@ func readGivenFast(givenJSON []byte) (cfg household.Config, keys givenKeys, ok b
 func strs(v gjson.Result) []string {
 	out := []string{}
 	each(v, func(_, s gjson.Result) bool {
-		out = append(out, s.Str)
+		out = append(out, pyString(s))
 		return true
 	})
 	return out
+}
+
+// pyString is a string of the block as the runtime's json.loads reads it:
+// an unpaired surrogate escape kept (in WTF-8 form), never U+FFFD, and the
+// escape after it never lost, as gjson's own decoding would lose it.
+func pyString(v gjson.Result) string {
+	if s, ok := jsontext.HostString([]byte(v.Raw)); ok {
+		return s
+	}
+	return v.Str
 }
 
 func numbers(v gjson.Result) []float64 {
@@ -573,6 +595,66 @@ func scorerWhy(res *household.Result, v *runView) string {
 	claims, ok := result["claims"].([]any)
 	if !ok || len(claims) == 0 {
 		return "the final result carries no claim"
+	}
+	return claimDiffers(claims, v.obs)
+}
+
+// claimDiffers names the first claim that is not the output of a recorded
+// ok attempt plus its evidence_id, and the field that differs.
+func claimDiffers(claims []any, obs []any) string {
+	outputs := map[string]map[string]any{}
+	for _, o := range obs {
+		m, _ := o.(map[string]any)
+		id, _ := m["evidence_id"].(string)
+		if out, ok := m["output"].(map[string]any); ok && id != "" {
+			outputs[id] = out
+		}
+	}
+	show := func(x any) string {
+		b, err := json.Marshal(x)
+		if err != nil {
+			return fmt.Sprint(x)
+		}
+		return string(b)
+	}
+	for k, c := range claims {
+		claim, ok := c.(map[string]any)
+		if !ok {
+			return fmt.Sprintf("claim %d is not an object", k)
+		}
+		id, ok := claim["evidence_id"].(string)
+		if !ok {
+			return fmt.Sprintf("claim %d has no evidence_id string", k)
+		}
+		out, ok := outputs[id]
+		if !ok {
+			return fmt.Sprintf("claim %d names evidence %s, which no recorded ok attempt has", k, show(id))
+		}
+		keys := make([]string, 0, len(claim)+len(out))
+		for f := range claim {
+			keys = append(keys, f)
+		}
+		for f := range out {
+			if _, dup := claim[f]; !dup {
+				keys = append(keys, f)
+			}
+		}
+		sort.Strings(keys)
+		for _, f := range keys {
+			if f == "evidence_id" {
+				continue
+			}
+			cv, inClaim := claim[f]
+			ov, inOut := out[f]
+			switch {
+			case !inOut:
+				return fmt.Sprintf("claim %d field %s is not in the output of %s", k, f, id)
+			case !inClaim:
+				return fmt.Sprintf("claim %d lacks field %s of the output of %s (%s)", k, f, id, show(ov))
+			case !scenario.Equal(cv, ov):
+				return fmt.Sprintf("claim %d field %s is %s, the output of %s has %s", k, f, show(cv), id, show(ov))
+			}
+		}
 	}
 	return "a claim is not equal to the output of a recorded ok attempt plus its evidence_id"
 }

@@ -20,6 +20,15 @@ func TestFaults(t *testing.T) {
 		{"no faults", nil, []scenario.Fault{}},
 		{"one fault", []fault.Info[testFault]{{Fault: 1, Name: "a", Bug: "a bug", Hint: "a hint"}},
 			[]scenario.Fault{{Name: "a", Bug: "a bug", Hint: "a hint", ID: 1}}},
+		{"the hint's scenarios are the fault's", []fault.Info[testFault]{
+			{Fault: 1, Name: "a", Bug: "b", Hint: "scenario wrapper: a case"},
+			{Fault: 2, Name: "b", Bug: "b", Hint: "scenario wrapper, fallback: a case"},
+			{Fault: 4, Name: "c", Bug: "b", Hint: "scenario of any kind: a case"},
+		}, []scenario.Fault{
+			{Name: "a", Bug: "b", Hint: "scenario wrapper: a case", ID: 1, Scenarios: []string{"wrapper"}},
+			{Name: "b", Bug: "b", Hint: "scenario wrapper, fallback: a case", ID: 2, Scenarios: []string{"wrapper", "fallback"}},
+			{Name: "c", Bug: "b", Hint: "scenario of any kind: a case", ID: 4},
+		}},
 		{"the list's order and bits are kept", []fault.Info[testFault]{
 			{Fault: 1 << 1, Name: "b", Bug: "b bug", Hint: "b hint"},
 			{Fault: 1 << 0, Name: "a", Bug: "a bug", Hint: "a hint"},

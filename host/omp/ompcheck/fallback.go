@@ -1,6 +1,8 @@
 package ompcheck
 
 import (
+	"github.com/deskcheck/deskcheck/internal/jsontext"
+
 	"context"
 	_ "embed"
 	"errors"
@@ -23,10 +25,10 @@ type errorValue struct {
 func (v *errorValue) set(k string, val gjson.Result) bool {
 	switch k {
 	case "code":
-		code := val.Str
+		code := jsString(val)
 		v.Code = &code
 	case "message":
-		v.Message = val.Str
+		v.Message = jsString(val)
 	default:
 		return false
 	}
@@ -67,8 +69,8 @@ var Fallback = &scenario.Scenario{
 	Unit:        "call",
 	Schema:      fallbackSchema,
 	Expected: scenario.Observables{
-		{Key: "outcome", Comparer: scenario.Exact}, {Key: "effects", Comparer: scenario.Exact},
-		{Key: "primitiveAttempts", Comparer: scenario.Exact}, {Key: "handlerCalls", Comparer: scenario.Exact},
+		{Key: "outcome", Comparer: scenario.Exact}, {Key: "effects", Comparer: scenario.Exact, Count: true},
+		{Key: "primitiveAttempts", Comparer: scenario.Exact, Count: true}, {Key: "handlerCalls", Comparer: scenario.Exact, Count: true},
 		{Key: "errorIncludes", Comparer: scenario.Substring}, {Key: "causeIncludes", Comparer: scenario.Substring},
 	},
 	Suggest: func(givenJSON []byte, obs map[string]any) []string {
@@ -182,7 +184,7 @@ var Classify = &scenario.Scenario{
 	Description: "the host's permission-denied classifier on one thrown value",
 	Unit:        "call",
 	Schema:      classifySchema,
-	Expected:    scenario.Observables{{Key: "permissionDenied", Comparer: scenario.Exact}, {Key: "effects", Comparer: scenario.Exact}},
+	Expected:    scenario.Observables{{Key: "permissionDenied", Comparer: scenario.Exact}, {Key: "effects", Comparer: scenario.Exact, Count: true}},
 	Suggest: func([]byte, map[string]any) []string {
 		return []string{"permissionDenied", "effects"}
 	},
@@ -206,7 +208,7 @@ func runClassify(_ context.Context, givenJSON []byte, env scenario.Env) (scenari
 	}
 	gjson.ParseBytes(givenJSON).ForEach(func(k, v gjson.Result) bool {
 		if !g.set(k.Str, v) && k.Str == "kind" {
-			g.Kind = v.Str
+			g.Kind = jsString(v)
 		}
 		return true
 	})
@@ -223,17 +225,22 @@ func runClassify(_ context.Context, givenJSON []byte, env scenario.Env) (scenari
 		trace.Add("classify", "classify a plain object (not an error): %s", jsonText(obj))
 	case "string":
 		value = g.Message
-		trace.Add("classify", "classify a bare string: %q", g.Message)
+		trace.Add("classify", "classify a bare string: %s", jsontext.Quote(g.Message))
 	default:
 		e := g.errorValue.hostError()
 		value = e
 		if g.Code != nil {
-			trace.Add("classify", "classify an error object with code %q and message %q", *g.Code, g.Message)
+			trace.Add("classify", "classify an error object with code %s and message %s", jsontext.Quote(*g.Code), jsontext.Quote(g.Message))
 		} else {
-			trace.Add("classify", "classify an error object without a code, message %q", g.Message)
+			trace.Add("classify", "classify an error object without a code, message %s", jsontext.Quote(g.Message))
 		}
 	}
-	denied := omp.IsPermissionDeniedWith(faults, value)
+	denied, rule, why := omp.ClassifyRule(faults, value)
+	if rule > 0 {
+		trace.Add("classify", "decided by rule %d: %s", rule, why)
+	} else {
+		trace.Add("classify", "decided by %s", why)
+	}
 	trace.Add("outcome", "permission denied: %v", denied)
 	return scenario.Observation{Values: map[string]any{"permissionDenied": denied, "effects": exec.Effects()}}, nil
 }
@@ -241,7 +248,7 @@ func runClassify(_ context.Context, givenJSON []byte, env scenario.Env) (scenari
 func stringList(v gjson.Result) []string {
 	var out []string
 	v.ForEach(func(_, s gjson.Result) bool {
-		out = append(out, s.Str)
+		out = append(out, jsString(s))
 		return true
 	})
 	return out

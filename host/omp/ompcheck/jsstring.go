@@ -1,12 +1,16 @@
 package ompcheck
 
 import (
-	"unicode/utf8"
-
 	"github.com/tidwall/gjson"
 
 	"github.com/deskcheck/deskcheck/internal/jsontext"
 )
+
+// The host is a JavaScript program: every value of a case reaches the
+// model as JSON.parse makes it, read by internal/jsontext's JavaScript
+// decoder. gjson only finds where a value is; its own decoding of strings
+// would turn a lone surrogate escape into U+FFFD and drop the escape that
+// follows it ("\udc42\u0041BC" would read as "\ufffdBC").
 
 // jsString decodes a JSON string as the host's JavaScript runtime holds
 // it: a lone surrogate escape (\ud800) stays a lone surrogate, written in
@@ -18,28 +22,20 @@ func jsString(v gjson.Result) string {
 	if v.Type != gjson.String {
 		return ""
 	}
-	raw := v.Raw
-	if len(raw) < 2 {
-		return v.Str
+	if s, ok := jsontext.HostString([]byte(v.Raw)); ok {
+		return s
 	}
-	raw = raw[1 : len(raw)-1]
-	out := make([]byte, 0, len(raw))
-	for i := 0; i < len(raw); {
-		if raw[i] != '\\' {
-			out = append(out, raw[i])
-			i++
-			continue
-		}
-		r, end := jsontext.ReadEscape(raw, i)
-		if end < 0 {
-			return v.Str
-		}
-		if jsontext.IsSurrogate(r) {
-			out = append(out, byte(0xE0|r>>12), byte(0x80|(r>>6)&0x3F), byte(0x80|r&0x3F))
-		} else {
-			out = utf8.AppendRune(out, r)
-		}
-		i = end
+	return v.Str
+}
+
+// jsValue decodes any JSON value as JSON.parse does (strings as jsString,
+// numbers as doubles); a fresh value each time. An absent value is nil.
+func jsValue(v gjson.Result) any {
+	if !v.Exists() {
+		return nil
 	}
-	return string(out)
+	if x, ok := jsontext.DecodeJS([]byte(v.Raw)); ok {
+		return x
+	}
+	return v.Value()
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/deskcheck/deskcheck/host/omp"
+	"github.com/deskcheck/deskcheck/internal/jsontext"
 	"github.com/deskcheck/deskcheck/scenario"
 )
 
@@ -29,18 +30,24 @@ var Wrapper = &scenario.Scenario{
 	Unit:        "call",
 	Schema:      wrapperSchema,
 	Expected: scenario.Observables{
-		{Key: "outcome", Comparer: scenario.Exact}, {Key: "effects", Comparer: scenario.Exact},
-		{Key: "prompts", Comparer: scenario.Exact}, {Key: "toolCalls", Comparer: scenario.Exact},
-		{Key: "successfulCalls", Comparer: scenario.Exact}, {Key: "input", Comparer: scenario.JSONEqual},
+		{Key: "outcome", Comparer: scenario.Exact}, {Key: "effects", Comparer: scenario.Exact, Count: true},
+		{Key: "prompts", Comparer: scenario.Exact, Count: true}, {Key: "toolCalls", Comparer: scenario.Exact, Count: true},
+		{Key: "successfulCalls", Comparer: scenario.Exact, Count: true}, {Key: "input", Comparer: scenario.JSONEqual},
 		{Key: "errorIncludes", Comparer: scenario.Substring}, {Key: "promptIncludes", Comparer: scenario.AnySubstring},
-		{Key: "rpcRequests", Comparer: scenario.Exact}, {Key: "providerSafetyApproved", Comparer: scenario.Exact},
+		{Key: "rpcRequests", Comparer: scenario.Exact, Count: true}, {Key: "providerSafetyApproved", Comparer: scenario.Exact},
 	},
 	Limits: []scenario.Limit{
 		{Name: "repeat", Pointer: "/given/repeat", Default: 1000, Help: "largest given.repeat of a wrapper case"},
 		{Name: "choices", Pointer: "/given/choices", Count: true, Default: 1000, Help: "most scripted choices in one wrapper case"},
 		{Name: limitCopyBytes, Pointer: "/given", Measure: copyBytes, Default: 4 << 20, Help: "the given block but its choices, times repeat, and the choices once"},
 	},
-	Lint:   lintWrapper,
+	Lint: lintWrapper,
+	Warnings: []scenario.Warning{
+		{Name: "unknown-mode", Help: "an approval mode the host does not know (it auto-approves no tier)"},
+		{Name: "unknown-tier", Help: "an approval tier the host does not know (it is treated as exec)"},
+		{Name: "effects-vs-calls", Help: "more effects expected than calls made"},
+		{Name: "choices-vs-prompts", Help: "the number of scripted choices differs from the prompts expected"},
+	},
 	Script: wrapperScript,
 	Suggest: func(givenJSON []byte, obs map[string]any) []string {
 		given := gjson.ParseBytes(givenJSON)
@@ -161,23 +168,23 @@ func lintWrapper(givenJSON []byte, expected []scenario.Field, _ map[string]int) 
 		}
 		return ""
 	}
-	if m := gjson.GetBytes(givenJSON, "mode"); m.Type == gjson.String && !known(m.Str, omp.ModeAlwaysAsk, omp.ModeWrite, omp.ModeYolo) {
-		out = append(out, scenario.Problem{Pointer: "/given/mode", Warning: true, Message: fmt.Sprintf(
-			"mode %q is not one the host knows (always-ask, write, yolo, matched exactly), and what it means depends on the release: %s%s",
-			m.Str, unknownModeMeanings, closest(m.Str, omp.ModeAlwaysAsk, omp.ModeWrite, omp.ModeYolo))})
+	if m := gjson.GetBytes(givenJSON, "mode"); m.Type == gjson.String && !known(jsString(m), omp.ModeAlwaysAsk, omp.ModeWrite, omp.ModeYolo) {
+		out = append(out, scenario.Problem{Pointer: "/given/mode", Warning: true, Name: "unknown-mode", Message: fmt.Sprintf(
+			"mode %s is not one the host knows (always-ask, write, yolo, matched exactly), and what it means depends on the release: %s%s",
+			jsontext.Quote(jsString(m)), unknownModeMeanings, closest(jsString(m), omp.ModeAlwaysAsk, omp.ModeWrite, omp.ModeYolo))})
 	}
 	tiers := []string{string(omp.TierRead), string(omp.TierWrite), string(omp.TierExec)}
 	tierWarning := func(ptr, v string) {
-		out = append(out, scenario.Problem{Pointer: ptr, Warning: true, Message: fmt.Sprintf(
-			"tier %q is not one the host knows (read, write, exec, matched exactly): it treats the tool as exec, the highest tier%s",
-			v, closest(v, tiers...))})
+		out = append(out, scenario.Problem{Pointer: ptr, Warning: true, Name: "unknown-tier", Message: fmt.Sprintf(
+			"tier %s is not one the host knows (read, write, exec, matched exactly): it treats the tool as exec, the highest tier%s",
+			jsontext.Quote(v), closest(v, tiers...))})
 	}
 	switch a := gjson.GetBytes(givenJSON, "approval"); {
-	case a.Type == gjson.String && !known(a.Str, tiers...):
-		tierWarning("/given/approval", a.Str)
+	case a.Type == gjson.String && !known(jsString(a), tiers...):
+		tierWarning("/given/approval", jsString(a))
 	case a.IsObject():
-		if t := a.Get("tier"); t.Type == gjson.String && !known(t.Str, tiers...) {
-			tierWarning("/given/approval/tier", t.Str)
+		if t := a.Get("tier"); t.Type == gjson.String && !known(jsString(t), tiers...) {
+			tierWarning("/given/approval/tier", jsString(t))
 		}
 	}
 	calls := int64(1)
@@ -185,7 +192,7 @@ func lintWrapper(givenJSON []byte, expected []scenario.Field, _ map[string]int) 
 		calls = r.Int()
 	}
 	if effects := int64(expectedEffects(expected)); effects > calls {
-		out = append(out, scenario.Problem{Pointer: "/expected/effects", Warning: true, Message: fmt.Sprintf("%d effects expected from %d calls: each call runs the executor at most once", effects, calls)})
+		out = append(out, scenario.Problem{Pointer: "/expected/effects", Warning: true, Name: "effects-vs-calls", Message: fmt.Sprintf("%d effects expected from %d calls: each call runs the executor at most once", effects, calls)})
 	}
 	choices := gjson.GetBytes(givenJSON, "choices")
 	if !choices.Exists() {
@@ -195,7 +202,7 @@ func lintWrapper(givenJSON []byte, expected []scenario.Field, _ map[string]int) 
 	choices.ForEach(func(_, _ gjson.Result) bool { n++; return true })
 	for _, f := range expected {
 		if p := gjson.ParseBytes(f.Raw); f.Key == "prompts" && p.Int() != int64(n) {
-			out = append(out, scenario.Problem{Pointer: "/given/choices", Warning: true, Message: fmt.Sprintf("%d scripted choices but %d prompts expected", n, p.Int())})
+			out = append(out, scenario.Problem{Pointer: "/given/choices", Warning: true, Name: "choices-vs-prompts", Message: fmt.Sprintf("%d scripted choices but %d prompts expected", n, p.Int())})
 		}
 	}
 	return out
@@ -222,27 +229,27 @@ func readWrapperGiven(given gjson.Result) wrapperGiven {
 	given.ForEach(func(k, v gjson.Result) bool {
 		switch k.Str {
 		case "tool":
-			g.Tool = v.Str
+			g.Tool = jsString(v)
 		case "approval":
-			g.Approval = v.Value()
+			g.Approval = jsValue(v)
 		case "args":
 			g.Args = v
 		case "mode":
-			g.Mode = v.Str
+			g.Mode = jsString(v)
 		case "autoApprove":
 			g.AutoApprove = v.Bool()
 		case "ui":
-			g.UI = v.Value()
+			g.UI = jsValue(v)
 		case "repeat":
 			g.Repeat = int(v.Int())
 		case "userPolicies":
-			g.UserPolicies = v.Value()
+			g.UserPolicies = jsValue(v)
 		case "revise":
-			g.Revise, _ = v.Value().(map[string]any)
+			g.Revise, _ = jsValue(v).(map[string]any)
 		case "choices":
 			v.ForEach(func(_, c gjson.Result) bool {
 				if c.Type == gjson.String {
-					s := c.Str
+					s := jsString(c)
 					g.Choices = append(g.Choices, &s)
 				} else {
 					g.Choices = append(g.Choices, nil)
@@ -273,7 +280,7 @@ func (g *wrapperGiven) args() any {
 	if !g.Args.Exists() {
 		return map[string]any{}
 	}
-	return g.Args.Value()
+	return jsValue(g.Args)
 }
 
 func runWrapper(ctx context.Context, givenJSON []byte, env scenario.Env) (scenario.Observation, error) {

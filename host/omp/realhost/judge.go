@@ -9,6 +9,8 @@ import (
 	"sort"
 
 	"github.com/deskcheck/deskcheck/host/omp"
+	"github.com/deskcheck/deskcheck/internal/jsontext"
+	"github.com/deskcheck/deskcheck/internal/jsonx"
 	"github.com/deskcheck/deskcheck/scenario"
 	"github.com/deskcheck/deskcheck/verifier"
 )
@@ -200,17 +202,14 @@ func Judge(ctx context.Context, h *Host, cases []*verifier.Case, opts Options) (
 }
 
 // plain turns observations into plain JSON values, as the harness's are
-// once decoded.
+// once decoded: written as the reports write them (an unpaired surrogate
+// as its escape) and read as JSON.parse reads them.
 func plain(obs map[string]any) map[string]any {
-	b, err := json.Marshal(obs)
-	if err != nil {
-		return obs
+	v, ok := jsontext.DecodeJS(jsonx.Append(nil, obs))
+	if m, isObject := v.(map[string]any); ok && isObject {
+		return m
 	}
-	var out map[string]any
-	if json.Unmarshal(b, &out) != nil {
-		return obs
-	}
-	return out
+	return obs
 }
 
 // differ returns the keys whose values differ between a and b.

@@ -15,6 +15,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/deskcheck/deskcheck/internal/jsontext"
 )
 
 // Hello is the harness's first line, with what the driver adds: how it was
@@ -427,6 +429,7 @@ func (h *Host) RunAll(reqs []Request) ([]Answer, error) {
 		var a struct {
 			ID json.Number `json:"id"`
 			Answer
+			Observed json.RawMessage `json:"observed"`
 		}
 		dec := json.NewDecoder(strings.NewReader(string(line)))
 		if err := dec.Decode(&a); err != nil {
@@ -434,6 +437,16 @@ func (h *Host) RunAll(reqs []Request) ([]Answer, error) {
 		}
 		if a.ID.String() != fmt.Sprint(base+i) {
 			return nil, fmt.Errorf("the harness answered request %s where %d was due", a.ID, base+i)
+		}
+		// Observations are read as JSON.parse reads them: an unpaired
+		// surrogate the release wrote as its escape stays one.
+		if len(a.Observed) > 0 && string(a.Observed) != "null" {
+			v, ok := jsontext.DecodeJS(a.Observed)
+			m, isObject := v.(map[string]any)
+			if !ok || !isObject {
+				return nil, fmt.Errorf("the harness's observations are not a JSON object: %.200s", a.Observed)
+			}
+			a.Answer.Observed = m
 		}
 		out[i] = a.Answer
 	}

@@ -1,0 +1,400 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/deskcheck/deskcheck/host/all"
+	"github.com/deskcheck/deskcheck/reports"
+	"github.com/deskcheck/deskcheck/verifier"
+)
+
+// wrapWidth is the longest line a rewritten block writes a value on
+// before it puts the value's elements on lines of their own, in a file
+// that writes nested values on one line.
+const wrapWidth = 100
+
+// edit replaces data[start:end] of a file by text.
+type edit struct {
+	start, end int
+	text       string
+	label      string   // <desk-id>/<case-id> — title
+	diff       []string // the ~ + - lines
+}
+
+// observeWrite is observe -w: it rewrites, in the files named, the
+// expected block of every selected case whose block observe would change,
+// and leaves every other byte of the file as it was.
+func observeWrite(sel selection, paths []string, interactive bool, stdout, stderr io.Writer) int {
+	if os.Getenv("CI") != "" {
+		fmt.Fprintf(stderr, "deskcheck: observe -w does not write when CI is set: a CI run checks desks, it does not change them (run observe without -w to see the blocks)\n")
+		return exitInvalid
+	}
+	if len(paths) == 0 {
+		fmt.Fprintf(stderr, "deskcheck: observe -w needs the desk files to rewrite (the bundled desks are not files)\n")
+		return exitInvalid
+	}
+	for _, p := range paths {
+		info, err := os.Stat(p)
+		switch {
+		case p == "-":
+			fmt.Fprintf(stderr, "deskcheck: observe -w cannot rewrite standard input; name the file\n")
+			return exitInvalid
+		case err == nil && !info.Mode().IsRegular():
+			fmt.Fprintf(stderr, "deskcheck: observe -w: %s is not a regular file; name each desk file to rewrite\n", p)
+			return exitInvalid
+		}
+	}
+	suite, code := sel.verifySuite(paths, stderr)
+	if code != exitPass {
+		return code
+	}
+	rep := reports.Build(suite, time.Now())
+	byID := map[string]reports.Case{}
+	for _, c := range rep.Cases {
+		byID[c.Desk+"/"+c.ID] = c
+	}
+	edits := map[*verifier.Desk][]edit{}
+	var order []*verifier.Desk
+	answers := bufio.NewReader(stdin)
+	quit := false
+	for _, r := range suite.Results {
+		if quit {
+			break
+		}
+		c := byID[r.Case.FullID()]
+		if r.Status == verifier.Errored {
+			fmt.Fprintf(stdout, "%s — could not run, left as it is: %s\n", r.Case.FullID(), firstLineOf(r.Err))
+			continue
+		}
+		keys, values, diff := reports.ExpectedBlock(c)
+		if len(diff) == 0 {
+			continue
+		}
+		d := r.Case.Desk
+		e, err := blockEdit(d, r.Case, keys, values)
+		if err != nil {
+			fmt.Fprintf(stderr, "deskcheck: %s: %v\n", d.Path, err)
+			return exitInvalid
+		}
+		e.label, e.diff = r.Case.FullID()+" — "+r.Case.Title, diff
+		fmt.Fprintf(stdout, "%s\n%s\n", e.label, strings.Join(diff, "\n"))
+		if interactive {
+			fmt.Fprintf(stderr, "rewrite this block? [y/N/q] ")
+			line, _ := answers.ReadString('\n')
+			switch strings.ToLower(strings.TrimSpace(line)) {
+			case "y", "yes":
+			case "q", "quit":
+				quit = true
+				continue
+			default:
+				fmt.Fprintf(stdout, "  (left as it is)\n")
+				continue
+			}
+		}
+		if edits[d] == nil {
+			order = append(order, d)
+		}
+		edits[d] = append(edits[d], e)
+	}
+	if len(order) == 0 {
+		fmt.Fprintf(stdout, "nothing to rewrite: every selected block holds and asserts every key suggested\n")
+		return exitPass
+	}
+	reg := all.Registry()
+	for _, d := range order {
+		es := edits[d]
+		data, err := os.ReadFile(d.Path)
+		if err != nil {
+			fmt.Fprintf(stderr, "deskcheck: %v\n", err)
+			return exitInvalid
+		}
+		if verifier.SHA256Of(data) != d.SHA256 {
+			fmt.Fprintf(stderr, "deskcheck: %s changed while it was read; nothing written\n", d.Path)
+			return exitInvalid
+		}
+		out := applyEdits(data, es)
+		if _, ds := verifier.Load(reg, d.Path, out, *sel.limits); ds.HasErrors() {
+			printDiagnostics(stderr, ds)
+			fmt.Fprintf(stderr, "deskcheck: %s: the rewritten file would not load; nothing written\n", d.Path)
+			return exitInvalid
+		}
+		if err := replaceFile(d.Path, out); err != nil {
+			fmt.Fprintf(stderr, "deskcheck: %v\n", err)
+			return exitInvalid
+		}
+		fmt.Fprintf(stdout, "%s: rewrote the expected blocks of %s\n", d.Path, plural(len(es), "case", "cases"))
+	}
+	return exitPass
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+func firstLineOf(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+
+// blockEdit is the edit that replaces the case's expected block by keys
+// and values, written in the style of the block it replaces.
+func blockEdit(d *verifier.Desk, c *verifier.Case, keys []string, values []json.RawMessage) (edit, error) {
+	text := d.Text()
+	path := strings.ReplaceAll(strings.TrimPrefix(c.Pointer, "/"), "/", ".") + ".expected"
+	v := gjson.Get(text, path)
+	if !v.IsObject() || v.Index <= 0 || text[v.Index:v.Index+len(v.Raw)] != v.Raw {
+		return edit{}, fmt.Errorf("cannot locate the expected block of %s", c.FullID())
+	}
+	st := styleOf(text, v.Index, v.Raw, c.Given.Raw)
+	return edit{start: v.Index, end: v.Index + len(v.Raw), text: st.block(keys, values)}, nil
+}
+
+// applyEdits applies non-overlapping edits to data.
+func applyEdits(data []byte, es []edit) []byte {
+	sort.Slice(es, func(i, j int) bool { return es[i].start < es[j].start })
+	var b bytes.Buffer
+	at := 0
+	for _, e := range es {
+		b.Write(data[at:e.start])
+		b.WriteString(e.text)
+		at = e.end
+	}
+	b.Write(data[at:])
+	return b.Bytes()
+}
+
+// replaceFile writes data to path through a file beside it, renamed over
+// it, keeping its mode.
+func replaceFile(path string, data []byte) error {
+	info, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(info.Mode().Perm()); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// style is how a file writes an expected block.
+type style struct {
+	multiline bool
+	keyIndent string // before each key, on its own line
+	endIndent string // before the closing brace, on its own line
+	unit      string // one level of indentation
+	pretty    bool   // nested values are written one element per line
+	spaced    bool   // ": " and ", " between tokens of a one-line value
+	padded    bool   // "{ " and " }" around a one-line object
+}
+
+// styleOf reads the style of the block old, which starts at offset at of
+// text, and of the case's given block.
+func styleOf(text string, at int, old, given string) style {
+	lineStart := strings.LastIndexByte(text[:at], '\n') + 1
+	base := leading(text[lineStart:])
+	st := style{unit: "  ", keyIndent: base + "  ", endIndent: base}
+	st.spaced = strings.Contains(old, "\": ") || strings.Contains(given, "\": ")
+	st.padded = strings.HasPrefix(old, "{ ") || strings.Contains(given, "{ \"")
+	if i := strings.IndexByte(old, '\n'); i >= 0 {
+		st.multiline = true
+		st.keyIndent = leading(old[i+1:])
+		if j := strings.LastIndexByte(old, '\n'); j >= 0 {
+			st.endIndent = leading(old[j+1:])
+		}
+		if strings.HasPrefix(st.keyIndent, st.endIndent) && len(st.keyIndent) > len(st.endIndent) {
+			st.unit = st.keyIndent[len(st.endIndent):]
+		}
+		st.pretty = opensLine(inside(old)) || opensLine(inside(given))
+	}
+	return st
+}
+
+// inside is the JSON text of an object or array without its brackets.
+func inside(s string) string {
+	if len(s) < 2 {
+		return ""
+	}
+	return s[1 : len(s)-1]
+}
+
+// leading is the run of spaces and tabs s starts with.
+func leading(s string) string {
+	return s[:len(s)-len(strings.TrimLeft(s, " \t"))]
+}
+
+// opensLine tells whether an object or array in JSON text s ends its
+// line right after it opens (outside strings).
+func opensLine(s string) bool {
+	in := false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case in && c == '\\':
+			i++
+		case c == '"':
+			in = !in
+		case !in && (c == '{' || c == '['):
+			rest := strings.TrimLeft(s[i+1:], " \t\r")
+			if strings.HasPrefix(rest, "\n") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// block writes keys and values as an expected object in the style.
+func (st style) block(keys []string, values []json.RawMessage) string {
+	names := make([]string, len(keys))
+	for i, k := range keys {
+		b, _ := json.Marshal(k)
+		names[i] = string(b)
+	}
+	if !st.multiline {
+		parts := make([]string, len(keys))
+		for i := range keys {
+			parts[i] = names[i] + ": " + st.oneLine(values[i])
+		}
+		line := "{" + strings.Join(parts, ", ") + "}"
+		if st.padded {
+			line = "{ " + strings.Join(parts, ", ") + " }"
+		}
+		if len(line) <= 2*wrapWidth {
+			return line
+		}
+		st.multiline, st.keyIndent = true, st.endIndent+st.unit
+	}
+	var b strings.Builder
+	b.WriteString("{")
+	for i := range keys {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString("\n" + st.keyIndent + names[i] + ": " + st.value(values[i], len(st.keyIndent)+len(names[i])+2))
+	}
+	b.WriteString("\n" + st.endIndent + "}")
+	return b.String()
+}
+
+// value writes one value at a column of the block's key lines.
+func (st style) value(v json.RawMessage, col int) string {
+	if st.pretty {
+		var b bytes.Buffer
+		if json.Indent(&b, v, st.keyIndent, st.unit) == nil {
+			return b.String()
+		}
+		return string(v)
+	}
+	one := st.oneLine(v)
+	if col+len(one) <= wrapWidth || (v[0] != '[' && v[0] != '{') {
+		return one
+	}
+	// One element (or member) per line, each on one line.
+	var elems []string
+	r := gjson.ParseBytes(v)
+	r.ForEach(func(k, e gjson.Result) bool {
+		s := st.oneLine(json.RawMessage(e.Raw))
+		if r.IsObject() {
+			s = k.Raw + ": " + s
+		}
+		elems = append(elems, s)
+		return true
+	})
+	if len(elems) < 2 {
+		return one
+	}
+	open, end := "[", "]"
+	if r.IsObject() {
+		open, end = "{", "}"
+	}
+	inner := st.keyIndent + st.unit
+	return open + "\n" + inner + strings.Join(elems, ",\n"+inner) + "\n" + st.keyIndent + end
+}
+
+// oneLine writes a compact value on one line with the file's spacing.
+func (st style) oneLine(v json.RawMessage) string {
+	if !st.spaced && !st.padded {
+		return string(v)
+	}
+	var b strings.Builder
+	in := false
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		b.WriteByte(c)
+		switch {
+		case in && c == '\\':
+			i++
+			b.WriteByte(v[i])
+		case c == '"':
+			in = !in
+		case in:
+		case st.spaced && (c == ':' || c == ','):
+			b.WriteByte(' ')
+		case st.padded && c == '{' && i+1 < len(v) && v[i+1] != '}':
+			b.WriteByte(' ')
+		}
+		if !in && st.padded && i+1 < len(v) && v[i+1] == '}' && c != '{' {
+			b.WriteByte(' ')
+		}
+	}
+	return b.String()
+}
+
+// observe prints the observed expected blocks, or with -w writes them.
+func observe(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("observe", stderr)
+	sel := selectionFlags(fs, all.Registry(), "only cases whose `<desk-id>/<case-id>` matches this regular expression")
+	write := fs.Bool("w", false, "rewrite the expected block of each selected case that observe would change, in the desk files named (never when CI is set)")
+	interactive := fs.Bool("i", false, "with -w: ask before rewriting each block (y, n or q on standard input)")
+	paths, err := parse(fs, args, stdout)
+	if err != nil {
+		return flagError(err)
+	}
+	if *interactive && !*write {
+		fmt.Fprintf(stderr, "deskcheck: -i asks before each rewrite; it needs -w\n")
+		return exitInvalid
+	}
+	if *write {
+		return observeWrite(sel, paths, *interactive, stdout, stderr)
+	}
+	suite, code := sel.verifySuite(paths, stderr)
+	if code != exitPass {
+		return code
+	}
+	if err := emit(stdout, reports.Observe{Width: lineWidth(stdout)}, reports.Build(suite, time.Now())); err != nil {
+		fmt.Fprintf(stderr, "deskcheck: %v\n", err)
+		return exitInvalid
+	}
+	return exitPass
+}

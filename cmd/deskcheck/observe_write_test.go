@@ -1,0 +1,367 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/tidwall/gjson"
+
+	"github.com/deskcheck/deskcheck/host/all"
+	"github.com/deskcheck/deskcheck/verifier"
+)
+
+// roundTripFiles are the bundled desks and every family's test desks.
+func roundTripFiles(t *testing.T) []string {
+	t.Helper()
+	var files []string
+	for _, d := range bundledDesks(t) {
+		files = append(files, "../../"+d.Path)
+	}
+	more, err := filepath.Glob("../../host/*/*check/testdata/*.json")
+	require.NoError(t, err)
+	return append(files, more...)
+}
+
+// TestObserveWriteRoundTrip breaks, in every bundled and family desk, the
+// k-th expected key of every case at once, for each k in turn, with a
+// value of that key taken from another case of the scenario (so that the
+// desk stays valid); then observe -w must make every case pass again and
+// leave every byte outside the expected blocks as it was.
+func TestObserveWriteRoundTrip(t *testing.T) {
+	reg := all.Registry()
+	type key struct{ scenario, key string }
+	pool := map[key][]string{} // compact values seen of each key
+	type file struct {
+		path  string
+		data  []byte
+		desks []*verifier.Desk
+	}
+	var files []file
+	for _, p := range roundTripFiles(t) {
+		data, err := os.ReadFile(p)
+		require.NoError(t, err)
+		desks, ds := verifier.LoadAll(reg, []verifier.Input{{Path: p, Data: data}}, verifier.Limits{})
+		require.False(t, ds.HasErrors(), "%v", ds)
+		files = append(files, file{p, data, desks})
+		for _, c := range desks[0].Cases {
+			for _, f := range c.Expected {
+				k := key{c.Scenario, f.Key}
+				pool[k] = append(pool[k], compactJSON(f.Value.Raw))
+			}
+		}
+	}
+	broke, restored, skipped := 0, 0, 0
+	for _, f := range files {
+		path := filepath.Join(t.TempDir(), filepath.Base(f.path))
+		text := string(f.data)
+		sources := gjson.Get(text, "sources").Raw
+		for k := 0; ; k++ {
+			type change struct {
+				at, end int
+				alt     string
+			}
+			var changes []change
+			for ci, c := range f.desks[0].Cases {
+				if k >= len(c.Expected) {
+					continue
+				}
+				fld := c.Expected[k]
+				v := gjson.Get(text, "cases."+strconv.Itoa(ci)+".expected."+gjsonEscape(fld.Key))
+				require.True(t, v.Exists() && v.Index > 0, "%s %s", c.FullID(), fld.Key)
+				cv := gjson.Get(text, "cases."+strconv.Itoa(ci))
+				require.Equal(t, cv.Raw, text[cv.Index:cv.Index+len(cv.Raw)])
+				alt, ok := breakValue(cv.Raw, v.Index-cv.Index, v.Raw, sources, pool[key{c.Scenario, fld.Key}])
+				if !ok {
+					skipped++
+					continue
+				}
+				changes = append(changes, change{v.Index, v.Index + len(v.Raw), alt})
+			}
+			if len(changes) == 0 {
+				break
+			}
+			var b strings.Builder
+			at := 0
+			for _, ch := range changes {
+				b.WriteString(text[at:ch.at])
+				b.WriteString(ch.alt)
+				at = ch.end
+			}
+			b.WriteString(text[at:])
+			broken := b.String()
+			require.NoError(t, os.WriteFile(path, []byte(broken), 0o600))
+			failing := len(f.desks[0].Cases) - passingCases(t, path)
+			broke += failing
+			skipped += len(changes) - failing
+			code, out, errOut := runCLI(t, "observe", "-w", path)
+			require.Equal(t, 0, code, "%s, key %d: %s%s", f.path, k, out, errOut)
+			n := passingCases(t, path)
+			require.Equal(t, len(f.desks[0].Cases), n, "%s, key %d broken: after observe -w every case passes:\n%s", f.path, k, out)
+			restored += failing
+			got, err := os.ReadFile(path)
+			require.NoError(t, err)
+			require.Equal(t, withoutExpected(t, broken), withoutExpected(t, string(got)), "%s, key %d: nothing outside the expected blocks changes", f.path, k)
+		}
+	}
+	t.Logf("%d broken keys restored, %d keys without another valid value that fails", restored, skipped)
+	assert.Equal(t, broke, restored)
+	assert.Greater(t, restored, 4*skipped, "most keys can be broken")
+}
+
+// withoutExpected is a desk's text with each case's expected block
+// replaced by {}.
+func withoutExpected(t *testing.T, text string) string {
+	t.Helper()
+	var b strings.Builder
+	at := 0
+	n := int(gjson.Get(text, "cases.#").Int())
+	for i := 0; i < n; i++ {
+		v := gjson.Get(text, "cases."+strconv.Itoa(i)+".expected")
+		require.Equal(t, v.Raw, text[v.Index:v.Index+len(v.Raw)])
+		b.WriteString(text[at:v.Index])
+		b.WriteString("{}")
+		at = v.Index + len(v.Raw)
+	}
+	b.WriteString(text[at:])
+	return b.String()
+}
+
+// breakValue returns the first of the mutations of v, or else of pool,
+// that differs from v and leaves the case (caseRaw, with v at offset off)
+// valid in a desk of its own.
+func breakValue(caseRaw string, off int, v, sources string, pool []string) (string, bool) {
+	own := compactJSON(v)
+	tried := map[string]bool{own: true}
+	for _, alt := range append(mutations(gjson.Parse(v)), pool...) {
+		if tried[alt] {
+			continue
+		}
+		tried[alt] = true
+		c := caseRaw[:off] + alt + caseRaw[off+len(v):]
+		doc := `{"schemaVersion": 1, "id": "x", "title": "x", "label": "DO NOT EXECUTE", "sources": ` + orEmpty(sources) + `, "cases": [` + c + `]}`
+		if _, ds := verifier.LoadAll(all.Registry(), []verifier.Input{{Path: "x.json", Data: []byte(doc)}}, verifier.Limits{}); !ds.HasErrors() {
+			return alt, true
+		}
+	}
+	return "", false
+}
+
+func orEmpty(raw string) string {
+	if raw == "" {
+		return "{}"
+	}
+	return raw
+}
+
+// passingCases verifies the desk at path and counts the cases that pass.
+func passingCases(t *testing.T, path string) int {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	suite, ds, err := verifier.Verify(context.Background(), []verifier.Input{{Path: path, Data: data}}, verifier.Options{Registry: all.Registry()})
+	require.NoError(t, err)
+	require.False(t, ds.HasErrors(), "%v", ds)
+	return suite.Summary.Passed
+}
+
+// mutations are values of v's type that differ from it.
+func mutations(v gjson.Result) []string {
+	switch v.Type {
+	case gjson.Number:
+		return []string{strconv.Itoa(int(v.Int()) + 1)}
+	case gjson.True:
+		return []string{"false"}
+	case gjson.False:
+		return []string{"true"}
+	case gjson.String:
+		b, _ := json.Marshal(v.Str + " (not this)")
+		return []string{string(b)}
+	}
+	return nil
+}
+
+func compactJSON(raw string) string {
+	var b bytes.Buffer
+	if json.Compact(&b, []byte(raw)) != nil {
+		return raw
+	}
+	return b.String()
+}
+
+func gjsonEscape(k string) string {
+	return strings.NewReplacer(".", `\.`, "*", `\*`, "?", `\?`).Replace(k)
+}
+
+func TestObserveWrite(t *testing.T) {
+	data, err := os.ReadFile("../../cases/boundary-desk.json")
+	require.NoError(t, err)
+	broken := bytes.Replace(data, []byte(`"prompts": 2,`), []byte(`"prompts": 3,`), 1)
+	require.NotEqual(t, data, broken)
+	write := func(t *testing.T) string {
+		path := filepath.Join(t.TempDir(), "desk.json")
+		require.NoError(t, os.WriteFile(path, broken, 0o640))
+		return path
+	}
+	run := "^boundary-desk/boundary-approval-does-not-persist$"
+
+	t.Run("it restores the block byte for byte and keeps the mode", func(t *testing.T) {
+		path := write(t)
+		code, out, errOut := runCLI(t, "observe", "-w", "-run", run, path)
+		require.Equal(t, 0, code, errOut)
+		assert.Contains(t, out, "  ~ prompts: authored 3, observed 2 (exact)")
+		got, _ := os.ReadFile(path)
+		assert.Equal(t, string(data), string(got))
+		info, _ := os.Stat(path)
+		assert.Equal(t, os.FileMode(0o640), info.Mode().Perm())
+		code, out, _ = runCLI(t, "observe", "-w", "-run", run, path)
+		assert.Equal(t, 0, code)
+		assert.Contains(t, out, "nothing to rewrite")
+	})
+	t.Run("CI set: it refuses to write", func(t *testing.T) {
+		t.Setenv("CI", "true")
+		path := write(t)
+		code, _, errOut := runCLI(t, "observe", "-w", path)
+		assert.Equal(t, 2, code)
+		assert.Contains(t, errOut, "does not write when CI is set")
+		got, _ := os.ReadFile(path)
+		assert.Equal(t, string(broken), string(got))
+	})
+	t.Run("-i asks case by case", func(t *testing.T) {
+		t.Setenv("CI", "")
+		path := write(t)
+		code, out, errOut := withStdin(t, "n\n", "observe", "-w", "-i", "-run", run, path)
+		assert.Equal(t, 0, code, errOut)
+		assert.Contains(t, errOut, "rewrite this block? [y/N/q]")
+		assert.Contains(t, out, "(left as it is)")
+		got, _ := os.ReadFile(path)
+		assert.Equal(t, string(broken), string(got), "n leaves the block")
+		code, _, errOut = withStdin(t, "y\n", "observe", "-w", "-i", "-run", run, path)
+		assert.Equal(t, 0, code, errOut)
+		got, _ = os.ReadFile(path)
+		assert.Equal(t, string(data), string(got), "y rewrites it")
+	})
+	t.Run("usage mistakes", func(t *testing.T) {
+		t.Setenv("CI", "")
+		for _, args := range [][]string{{"observe", "-w"}, {"observe", "-w", "-"}, {"observe", "-i", write(t)}, {"observe", "-w", t.TempDir()}} {
+			code, _, errOut := runCLI(t, args...)
+			assert.Equal(t, 2, code, "%v: %s", args, errOut)
+		}
+	})
+	t.Run("a gateway sequence of the right length but wrong values takes the observed one", func(t *testing.T) {
+		t.Setenv("CI", "")
+		gw, err := os.ReadFile("../../cases/gateway-desk.json")
+		require.NoError(t, err)
+		bad := bytes.Replace(gw, []byte("\"decisions\": [\n          \"allow\"\n        ],"), []byte("\"decisions\": [\n          \"deny\"\n        ],"), 1)
+		require.NotEqual(t, gw, bad)
+		path := filepath.Join(t.TempDir(), "gw.json")
+		require.NoError(t, os.WriteFile(path, bad, 0o600))
+		code, out, errOut := runCLI(t, "observe", "-w", "-run", "gw-analyst-reads-orders", path)
+		require.Equal(t, 0, code, errOut)
+		assert.Contains(t, out, `~ decisions[0]: authored "deny", observed "allow" (exact sequence)`)
+		got, _ := os.ReadFile(path)
+		assert.Equal(t, string(gw), string(got))
+	})
+}
+
+// TestReadmeWalkThrough runs the commands of "Writing a new case" as the
+// README writes them, in a folder of their own: go run ./cmd/deskcheck as
+// the command itself, sed -i as its substitutions, and each command's exit
+// status as its comment says (FAIL or "exit 1": 1; otherwise 0).
+func TestReadmeWalkThrough(t *testing.T) {
+	raw, _ := readme(t)
+	start := strings.Index(raw, "## Writing a new case")
+	require.GreaterOrEqual(t, start, 0)
+	section := raw[start:]
+	section = section[:strings.Index(section, "### Editor support")]
+	blocks := regexp.MustCompile("(?s)```sh\n(.*?)```").FindAllStringSubmatch(section, -1)
+	require.GreaterOrEqual(t, len(blocks), 2)
+	dir := t.TempDir()
+	at := func(p string) string { return filepath.Join(dir, p) }
+	ran := map[string]bool{}
+	for _, b := range blocks {
+		for _, line := range strings.Split(strings.TrimSpace(b[1]), "\n") {
+			cmd, comment, _ := strings.Cut(line, "  #")
+			cmd = strings.TrimSpace(cmd)
+			switch {
+			case strings.HasPrefix(cmd, "mkdir -p "):
+				require.NoError(t, os.MkdirAll(at(strings.TrimPrefix(cmd, "mkdir -p ")), 0o755))
+			case strings.HasPrefix(cmd, "sed -i '"):
+				script, file, ok := strings.Cut(strings.TrimPrefix(cmd, "sed -i '"), "' ")
+				require.True(t, ok, line)
+				data, err := os.ReadFile(at(file))
+				require.NoError(t, err)
+				for _, s := range strings.Split(script, "; ") {
+					parts := strings.Split(strings.TrimPrefix(s, "s/"), "/")
+					require.Len(t, parts, 3, "a substitution s/A/B/: %s", s)
+					re := regexp.MustCompile(parts[0])
+					require.True(t, re.Match(data), "%q matches in %s", parts[0], file)
+					// Without g, sed replaces the first match of each line.
+					lines := bytes.SplitAfter(data, []byte("\n"))
+					for i, l := range lines {
+						if loc := re.FindIndex(l); loc != nil {
+							lines[i] = append(append(append([]byte{}, l[:loc[0]]...), parts[1]...), l[loc[1]:]...)
+						}
+					}
+					data = bytes.Join(lines, nil)
+				}
+				require.NoError(t, os.WriteFile(at(file), data, 0o644))
+			case strings.HasPrefix(cmd, "go run ./cmd/deskcheck "):
+				args := strings.Fields(strings.TrimPrefix(cmd, "go run ./cmd/deskcheck "))
+				var into string
+				if i := indexOf(args, ">"); i >= 0 {
+					into, args = args[i+1], args[:i]
+				}
+				for i, a := range args {
+					if strings.HasPrefix(a, "desks/") {
+						args[i] = at(a)
+					}
+				}
+				if args[0] == "verify" || args[0] == "faults" {
+					args = append([]string{args[0], "-out", at("reports")}, args[1:]...)
+				}
+				code, out, errOut := runCLI(t, args...)
+				want := 0
+				if strings.Contains(comment, "FAIL") || strings.Contains(comment, "exit 1") {
+					want = 1
+				}
+				assert.Equal(t, want, code, "%s\n%s%s", line, out, errOut)
+				if strings.Contains(comment, "PASS") {
+					assert.Contains(t, out, "1 passed, 0 failed", line)
+				}
+				if strings.Contains(comment, "no warning left") {
+					assert.NotContains(t, errOut, "warning", line)
+				}
+				if into != "" {
+					require.NoError(t, os.WriteFile(at(into), []byte(out), 0o644))
+				}
+				ran[args[0]] = true
+			default:
+				t.Fatalf("the walk-through has a command this test does not know: %s", line)
+			}
+		}
+	}
+	for _, c := range []string{"new", "validate", "verify", "explain", "observe", "faults"} {
+		assert.True(t, ran[c], "the walk-through runs %s", c)
+	}
+	data, err := os.ReadFile(at("desks/my-desk.json"))
+	require.NoError(t, err)
+	assert.Contains(t, string(data), `"outcome": "return"`, "observe -w wrote what the model observes")
+}
+
+func indexOf(list []string, s string) int {
+	for i, x := range list {
+		if x == s {
+			return i
+		}
+	}
+	return -1
+}

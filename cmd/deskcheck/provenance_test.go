@@ -1,0 +1,63 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestProvenanceRecordsTheRun(t *testing.T) {
+	t.Setenv("SOURCE_DATE_EPOCH", "0")
+	wd, err := os.Getwd()
+	require.NoError(t, err)
+	out := filepath.Join(wd, "testdata", "out-provenance")
+	t.Cleanup(func() { os.RemoveAll(out) })
+	desk, err := filepath.Abs("../../cases/omp-edges-desk.json")
+	require.NoError(t, err)
+	read := func() (p struct {
+		Command []string
+		Limits  map[string]int64
+		RunID   string
+	}) {
+		data, err := os.ReadFile(filepath.Join(out, "report.json"))
+		require.NoError(t, err)
+		var r struct{ Provenance json.RawMessage }
+		require.NoError(t, json.Unmarshal(data, &r))
+		require.NoError(t, json.Unmarshal(r.Provenance, &p))
+		return p
+	}
+	code, _, errOut := runCLI(t, "verify", "-out", out, "-limit", "wrapper.repeat=7", desk)
+	require.Equal(t, 0, code, errOut)
+	p := read()
+	require.Len(t, p.Command, 7)
+	assert.Equal(t, []string{"deskcheck", "verify", "-out", filepath.Join("testdata", "out-provenance"), "-limit", "wrapper.repeat=7"}, p.Command[:6], "a path inside the working folder is written relative to it")
+	assert.Equal(t, displayHome(desk), p.Command[6], "one outside it stays absolute (~/… under the home folder)")
+	assert.Equal(t, int64(7), p.Limits["wrapper.repeat"], "the limits in force")
+	assert.Equal(t, int64(16<<20), p.Limits["max-file-size"])
+	assert.Regexp(t, `^[0-9a-f]{16}$`, p.RunID)
+	first := p.RunID
+	code, _, _ = runCLI(t, "verify", "-out", out, "-limit", "wrapper.repeat=7", desk)
+	require.Equal(t, 0, code)
+	assert.Equal(t, first, read().RunID, "the same run with SOURCE_DATE_EPOCH has the same id")
+	t.Setenv("SOURCE_DATE_EPOCH", "1")
+	code, _, _ = runCLI(t, "verify", "-out", out, "-limit", "wrapper.repeat=7", desk)
+	require.Equal(t, 0, code)
+	assert.NotEqual(t, first, read().RunID, "another time, another id")
+	_, out2, _ := runCLI(t, "report", "render", filepath.Join(out, "report.json"))
+	assert.Contains(t, out2, "3 passed, 0 failed", "a stamped report renders again")
+}
+
+// displayHome is p with the home folder written ~.
+func displayHome(p string) string {
+	if home, err := os.UserHomeDir(); err == nil && home != "" && home != "/" {
+		if rel, err := filepath.Rel(home, p); err == nil && !strings.HasPrefix(rel, "..") {
+			return filepath.Join("~", rel)
+		}
+	}
+	return p
+}

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/deskcheck/deskcheck/host/all"
+	"github.com/deskcheck/deskcheck/verifier"
+)
+
+func TestFailOnWarn(t *testing.T) {
+	dir := t.TempDir()
+	_, skeleton, _ := runCLI(t, "new", "wrapper")
+	fresh := filepath.Join(dir, "fresh.json")
+	require.NoError(t, os.WriteFile(fresh, []byte(skeleton), 0o600))
+	// A finished desk that keeps one deliberate warning, acknowledged.
+	finished := strings.NewReplacer(`"new-desk"`, `"mine"`, `"new-wrapper-case"`, `"one-answer"`, "Placeholder:", "Mine:").Replace(skeleton)
+	warned := filepath.Join(dir, "warned.json")
+	require.NoError(t, os.WriteFile(warned, []byte(finished), 0o600))
+	code, _, errOut := runCLI(t, "validate", warned)
+	require.Equal(t, 0, code, errOut)
+	require.Empty(t, errOut, "the finished skeleton has no warning left")
+	oneChoice := strings.Replace(finished, `"choices": ["Approve", "Deny"]`, `"choices": ["Approve"]`, 1)
+	require.NotEqual(t, finished, oneChoice)
+	bare := filepath.Join(dir, "bare.json")
+	require.NoError(t, os.WriteFile(bare, []byte(oneChoice), 0o600))
+	acked := filepath.Join(dir, "acked.json")
+	require.NoError(t, os.WriteFile(acked, []byte(strings.Replace(oneChoice, `"scenario": "wrapper",`, `"scenario": "wrapper", "acknowledge": {"choices-vs-prompts": "running out of answers fails closed"},`, 1)), 0o600))
+
+	tests := []struct {
+		reason string
+		args   []string
+		code   int
+		stderr string
+	}{
+		{"a fresh skeleton passes validate", []string{"validate", fresh}, 0, "[placeholder]"},
+		{"but not -fail-on-warn: placeholders count", []string{"validate", "-fail-on-warn", fresh}, 1, "7 warnings not acknowledged"},
+		{"verify -fail-on-warn fails a passing desk with a warning", []string{"verify", "-fail-on-warn", "-out", "OUT", bare}, 1, "1 warning not acknowledged"},
+		{"verify without it passes", []string{"verify", "-out", "OUT", bare}, 0, "[choices-vs-prompts]"},
+		{"an acknowledged warning passes -fail-on-warn", []string{"validate", "-fail-on-warn", acked}, 0, "acknowledged choices-vs-prompts: running out of answers fails closed"},
+		{"and verify too", []string{"verify", "-fail-on-warn", "-out", "OUT", acked}, 0, "acknowledged choices-vs-prompts"},
+		{"an error is still exit 2", []string{"validate", "-fail-on-warn", "../../verifier/testdata/invalid/wrong-type.json"}, 2, "error:"},
+		{"-format github annotates the warning with its name", []string{"verify", "-format", "github", "-out", "OUT", bare}, 0, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.reason, func(t *testing.T) {
+			args := append([]string{}, tt.args...)
+			for i, a := range args {
+				if a == "OUT" {
+					args[i] = filepath.Join(t.TempDir(), "out")
+				}
+			}
+			code, out, errOut := runCLI(t, args...)
+			assert.Equal(t, tt.code, code, errOut)
+			assert.Contains(t, errOut, tt.stderr)
+			if strings.Contains(tt.reason, "github") {
+				assert.Contains(t, out, "::warning file="+bare)
+				assert.Contains(t, out, "title=deskcheck warning choices-vs-prompts::")
+			}
+		})
+	}
+	_, out, errOut := runCLI(t, "verify", "-format", "github", "-out", filepath.Join(t.TempDir(), "out"), acked)
+	assert.NotContains(t, out, "::warning", "an acknowledged warning takes no annotation of the budget")
+	assert.Contains(t, errOut, "acknowledged choices-vs-prompts: running out of answers fails closed", "it is said once, as acknowledged")
+}
+
+// TestPreCommitStrictHook: the strict hook fails a commit on a warning, the
+// plain one does not, and the documentation says how to see warnings.
+func TestPreCommitStrictHook(t *testing.T) {
+	data, err := os.ReadFile("../../.pre-commit-hooks.yaml")
+	require.NoError(t, err)
+	hook := string(data)
+	assert.Contains(t, hook, "- id: deskcheck-validate-strict")
+	assert.Contains(t, hook, "entry: deskcheck validate -fail-on-warn")
+	assert.Contains(t, hook, "verbose: true")
+	_, readme := readme(t)
+	assert.True(t, strings.Contains(readme, "verbose: true"), "the README says verbose: true")
+	assert.True(t, strings.Contains(readme, "deskcheck-validate-strict"), "the README offers the strict hook")
+	entry := func(id string) []string {
+		at := strings.Index(hook, "- id: "+id+"\n")
+		require.GreaterOrEqual(t, at, 0)
+		rest := hook[at:]
+		e := rest[strings.Index(rest, "entry: ")+len("entry: "):]
+		return strings.Fields(e[:strings.IndexByte(e, '\n')])[1:]
+	}
+	_, skeleton, _ := runCLI(t, "new", "wrapper")
+	fresh := filepath.Join(t.TempDir(), "fresh.json")
+	require.NoError(t, os.WriteFile(fresh, []byte(skeleton), 0o600))
+	code, _, _ := runCLI(t, append(entry("deskcheck-validate"), fresh)...)
+	assert.Equal(t, 0, code, "the plain hook passes a skeleton")
+	code, _, _ = runCLI(t, append(entry("deskcheck-validate-strict"), fresh)...)
+	assert.Equal(t, 1, code, "the strict hook does not")
+}
+
+func TestHelpListsEveryWarning(t *testing.T) {
+	_, out, _ := runCLI(t, "help", "validate")
+	for _, name := range verifier.WarningNames(all.Registry()) {
+		assert.Contains(t, out, "  "+name+" ", "help validate names %s", name)
+	}
+}

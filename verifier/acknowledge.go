@@ -1,0 +1,169 @@
+package verifier
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/deskcheck/deskcheck/scenario"
+)
+
+// placeholderWarning names the warnings about text left from deskcheck
+// new. They count as warnings and can never be acknowledged: the text is
+// to be replaced.
+const placeholderWarning = "placeholder"
+
+// EngineWarnings are the warnings lint raises for any desk, whatever its
+// scenarios; each scenario names its own (scenario.Scenario.Warnings).
+var EngineWarnings = []scenario.Warning{
+	{Name: "label", Help: "the desk's label does not say DO NOT EXECUTE"},
+	{Name: "empty-desk", Help: "the desk holds no case"},
+	{Name: placeholderWarning, Help: "text left from deskcheck new (never acknowledged: replace it)"},
+	{Name: "no-allowed-control", Help: "denied controls but no allowed one: a host that refuses everything passes"},
+	{Name: "unpaired-family", Help: "a boundary-response family with controls of one side only"},
+	{Name: "unused-acknowledgement", Help: "an acknowledgement that matches no warning of the desk or case"},
+	{Name: "skipped", Help: "a file found in a folder and not read (a link, a FIFO, over the size limit)"},
+}
+
+// WarningNames returns every warning name lint can raise, sorted: the
+// engine's and every scenario's of reg.
+func WarningNames(reg *scenario.Registry) []string {
+	seen := map[string]bool{}
+	for _, w := range EngineWarnings {
+		seen[w.Name] = true
+	}
+	for _, name := range reg.Names() {
+		sc, _, _ := reg.Lookup(name)
+		for _, w := range sc.Warnings {
+			seen[w.Name] = true
+		}
+	}
+	names := make([]string, 0, len(seen))
+	for n := range seen {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// warn makes a named warning at ptr.
+func (d *Desk) warn(name, ptr string, key bool, format string, args ...any) Diagnostic {
+	w := d.diag(Warning, ptr, key, format, args...)
+	w.Name = name
+	return w
+}
+
+// acknowledgements reads an acknowledge object: warning name → reason.
+func acknowledgements(v gjson.Result) map[string]string {
+	m := map[string]string{}
+	v.ForEach(func(k, v gjson.Result) bool {
+		m[k.Str] = v.Str
+		return true
+	})
+	return m
+}
+
+// acknowledge marks the desk's warnings that its cases or the desk itself
+// acknowledge, and checks the acknowledgements: every name must be one
+// lint can raise, every reason must say something, placeholders cannot be
+// acknowledged, and an acknowledgement no warning uses is itself a
+// warning. A case's acknowledgement covers the warnings inside that case;
+// the desk's covers every warning of the file.
+func acknowledge(d *Desk, ds Diagnostics) Diagnostics {
+	if len(d.Acknowledge) == 0 && !d.caseAcks {
+		return ds
+	}
+	known := WarningNames(d.reg)
+	type ack struct {
+		owner  string // pointer of the object holding the acknowledge key
+		reason string
+		used   bool
+	}
+	valid := func(owner string, m map[string]string) map[string]*ack {
+		out := map[string]*ack{}
+		names := make([]string, 0, len(m))
+		for n := range m {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			ptr := owner + "/acknowledge/" + pointerToken(n)
+			switch {
+			case !contains(known, n):
+				ds = append(ds, d.diag(Error, ptr, true, "acknowledge: %q is not the name of a warning%s", n, suggest(n, known)))
+			case n == placeholderWarning:
+				ds = append(ds, d.diag(Error, ptr, true, "acknowledge: a placeholder cannot be acknowledged; replace the text deskcheck new left"))
+			case strings.TrimSpace(m[n]) == "":
+				ds = append(ds, d.diag(Error, ptr, false, "acknowledge: say why %s is acknowledged; the reason is empty", n))
+			default:
+				out[n] = &ack{owner: owner, reason: m[n]}
+			}
+		}
+		return out
+	}
+	desk := valid("", d.Acknowledge)
+	cases := map[string]map[string]*ack{}
+	for _, c := range d.Cases {
+		if len(c.Acknowledge) > 0 {
+			cases[c.Pointer] = valid(c.Pointer, c.Acknowledge)
+		}
+	}
+	for i := range ds {
+		w := &ds[i]
+		if w.Severity != Warning || w.Name == "" {
+			continue
+		}
+		if owner := caseOf(w.Pointer); owner != "" {
+			if a := cases[owner][w.Name]; a != nil {
+				w.Acknowledged, a.used = a.reason, true
+				continue
+			}
+		}
+		if a := desk[w.Name]; a != nil {
+			w.Acknowledged, a.used = a.reason, true
+		}
+	}
+	unused := func(m map[string]*ack) {
+		names := make([]string, 0, len(m))
+		for n := range m {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			if a := m[n]; !a.used {
+				ds = append(ds, d.warn("unused-acknowledgement", a.owner+"/acknowledge/"+pointerToken(n), true, "acknowledges %s, but no such warning is raised here", n))
+			}
+		}
+	}
+	unused(desk)
+	for _, c := range d.Cases {
+		unused(cases[c.Pointer])
+	}
+	return ds
+}
+
+// caseOf returns the pointer of the case a pointer lies in (/cases/3), ""
+// when it lies in none.
+func caseOf(ptr string) string {
+	rest, ok := strings.CutPrefix(ptr, "/cases/")
+	if !ok {
+		return ""
+	}
+	if i := strings.IndexByte(rest, '/'); i >= 0 {
+		rest = rest[:i]
+	}
+	if rest == "" {
+		return ""
+	}
+	return "/cases/" + rest
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
