@@ -173,6 +173,9 @@ type comparison struct {
 	release       string
 	compared      int
 	notApplicable int
+	// inexpressible counts cases the release cannot be given at all: a
+	// lone surrogate in a value it takes only from a settings file.
+	inexpressible int
 	disagreements []Disagreement
 }
 
@@ -188,6 +191,9 @@ func compare(t testing.TB, v string, real map[string]realhost.Answer, model map[
 		switch {
 		case r.NotApplicable != "" && m.NotApplicable != "":
 			c.notApplicable++
+			continue
+		case strings.Contains(r.NotApplicable, "cannot hold the lone surrogate") && m.NotApplicable == "":
+			c.inexpressible++
 			continue
 		case r.NotApplicable != "" || m.NotApplicable != "":
 			c.disagreements = append(c.disagreements, Disagreement{ID: id, Scenario: m.Scenario, Given: m.Given, Release: map[string]any{"notApplicable": r.NotApplicable}, Model: map[string]any{"notApplicable": m.NotApplicable}, Keys: []string{"notApplicable"}})
@@ -205,6 +211,9 @@ func compare(t testing.TB, v string, real map[string]realhost.Answer, model map[
 func (c comparison) report(t *testing.T, what string) {
 	t.Helper()
 	t.Logf("%s: compared %d cases between deskcheck's model of omp@%s and the release's own code (%d not applicable on both)", what, c.compared, c.release, c.notApplicable)
+	if c.inexpressible > 0 {
+		t.Logf("%s: %d cases could not be given to omp@%s: it takes an unknown mode only from a settings file, which cannot hold their lone surrogate; counted apart", what, c.inexpressible, c.release)
+	}
 	for i, d := range c.disagreements {
 		if i == 10 {
 			t.Errorf("... and %d more disagreements", len(c.disagreements)-10)

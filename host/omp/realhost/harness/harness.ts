@@ -365,11 +365,27 @@ async function caseSettings(given: Given): Promise<unknown> {
 	// tools.approval is read raw by the release: any JSON value is passed on.
 	const hasPolicies = given.userPolicies !== undefined;
 	if (settingsByFile) {
+		// A value the release accepts as a runtime override behaves as the
+		// same value configured; one it refuses (an unknown mode) goes
+		// through a settings file, as a user's would.
+		const overrides: Record<string, unknown> = {};
+		if (hasMode) overrides["tools.approvalMode"] = given.mode;
+		if (hasPolicies) overrides["tools.approval"] = given.userPolicies;
+		try {
+			return Settings.isolated(overrides);
+		} catch {}
 		const tools: Record<string, Json> = {};
-		if (hasMode) tools.approvalMode = given.mode;
+		if (hasMode) tools.approvalMode = given.mode as Json;
 		if (hasPolicies) tools.approval = given.userPolicies as Json;
+		const text = JSON.stringify({ tools });
+		// A settings file is text: it cannot hold a lone surrogate.
+		if (/\\ud[89a-f][0-9a-f]{2}/i.test(text)) {
+			throw new NotApplicable(
+				"this release takes an unknown mode only from a settings file, and a settings file cannot hold the lone surrogate of this case's mode or policies",
+			);
+		}
 		// JSON is YAML: the file holds exactly the configured values.
-		const file = writeAgentFile(`case-${++settingsFiles % 2}.yml`, JSON.stringify({ tools }));
+		const file = writeAgentFile(`case-${++settingsFiles % 2}.yml`, text);
 		return await Settings.loadReadOnly({ cwd: CWD, agentDir: process.env.PI_CODING_AGENT_DIR, configFiles: [file] });
 	}
 	const overrides: Record<string, unknown> = {};
