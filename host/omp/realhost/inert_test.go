@@ -82,7 +82,7 @@ func TestInertUnderStrace(t *testing.T) {
 	log := filepath.Join(t.TempDir(), "strace.log")
 	self, err := os.Executable()
 	require.NoError(t, err)
-	cmd := exec.Command(strace, "-f", "-Y", "-qq", "-s", "512", "-o", log,
+	cmd := exec.Command(strace, "-f", "-Y", "-y", "-qq", "-s", "512", "-o", log,
 		"-e", "trace=execve,socket,socketpair,connect,open,openat,creat,rename,renameat,renameat2,unlink,unlinkat,mkdir,mkdirat,truncate,link,symlink",
 		self, "-test.run=^TestStraceHelper$", "-test.count=1", "-test.v")
 	cmd.Env = append(os.Environ(), "DESKCHECK_STRACE_HELPER=1", "TMPDIR="+tmp, "DESKCHECK_CACHE="+filepath.Dir(in.Dir))
@@ -96,7 +96,9 @@ func TestInertUnderStrace(t *testing.T) {
 	unshare, _ := exec.LookPath("unshare")
 	allowedProgs := map[string]bool{self: true, unshare: true, bunPath(in.Dir): true}
 	execRe := regexp.MustCompile(`execve\("([^"]+)"`)
-	pathRe := regexp.MustCompile(`^\d+\s+(\w+)\((?:AT_FDCWD|-?\d+)?,?\s*"([^"]*)"(.*)$`)
+	pathRe := regexp.MustCompile(`^\d+\s+(\w+)\((?:AT_FDCWD|-?\d+(?:<[^>]*>)?)?,?\s*"([^"]*)"(.*)$`)
+	// A path argument: "AT_FDCWD, "p"", "8</dir>, "name"" or a bare "p".
+	argPaths := regexp.MustCompile(`(?:(AT_FDCWD|\d+<([^>]*)>), )?"([^"]*)"`)
 	var progs, writes, sockets []string
 	// -Y names each thread's program: "1234<bun> openat(...)".
 	lead := regexp.MustCompile(`^(\d+)(?:<([^>]*)>)?\s+`)
@@ -141,7 +143,7 @@ func TestInertUnderStrace(t *testing.T) {
 		if m == nil {
 			continue
 		}
-		call, path, rest := m[1], m[2], m[3]
+		call, rest := m[1], m[3]
 		writing := true
 		if call == "open" || call == "openat" {
 			writing = strings.Contains(rest, "O_WRONLY") || strings.Contains(rest, "O_RDWR") || strings.Contains(rest, "O_CREAT") || strings.Contains(rest, "O_TRUNC")
@@ -149,11 +151,23 @@ func TestInertUnderStrace(t *testing.T) {
 		if !writing {
 			continue
 		}
-		// unshare -r writes its own process's id maps to make the namespace.
-		if path == "/proc/self/uid_map" || path == "/proc/self/gid_map" || path == "/proc/self/setgroups" {
-			continue
+		// Every path the call names, a name relative to a directory
+		// descriptor resolved through the folder -y shows for it.
+		inside := true
+		for _, p := range argPaths.FindAllStringSubmatch(line, -1) {
+			path := p[3]
+			if p[2] != "" {
+				path = p[2] + "/" + path
+			}
+			// unshare -r writes its own process's id maps to make the namespace.
+			if path == "/proc/self/uid_map" || path == "/proc/self/gid_map" || path == "/proc/self/setgroups" || path == "/dev/null" {
+				continue
+			}
+			if !strings.HasPrefix(path, tmp+"/") && !strings.HasPrefix(path, os.TempDir()+"/deskcheck-") {
+				inside = false
+			}
 		}
-		if path == "/dev/null" || strings.HasPrefix(path, tmp+"/") || strings.HasPrefix(path, os.TempDir()+"/deskcheck-") {
+		if inside {
 			continue
 		}
 		writes = append(writes, line)
