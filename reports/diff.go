@@ -131,7 +131,7 @@ func Comparable(base, head *Report) error {
 	return nil
 }
 
-func failing(s verifier.Status) bool { return s != verifier.Pass }
+func failing(s verifier.Status) bool { return s != verifier.Pass && s != verifier.NotApplicable }
 
 // Compare says what changed from base to head.
 func Compare(base, head *Report, baseFile, headFile string) *Diff {

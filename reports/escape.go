@@ -57,6 +57,9 @@ func oneLine(s string) string { return visible(s, false) }
 // as a visible escape (\u001b, \n, \xff).
 func OneLine(s string) string { return oneLine(s) }
 
+// Visible is OneLine for text of several lines: line feeds and tabs stay.
+func Visible(s string) string { return visible(s, true) }
+
 // acts reports whether r does something other than show itself.
 func acts(r rune, keepLines bool) bool {
 	switch {

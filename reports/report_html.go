@@ -335,14 +335,28 @@ func (HTML) Write(w io.Writer, r *Report) error {
 func writePassingRows(w io.Writer, cases []*Case) error {
 	p := &printer{w: w}
 	shown := min(len(cases), PassingRows)
-	p.printf("<p class=\"meta\">%s passed; the expected block, observations and trace of each are in report.json.", plural(len(cases), "case", "cases"))
+	na := 0
+	for _, c := range cases {
+		if c.Status == verifier.NotApplicable {
+			na++
+		}
+	}
+	p.printf("<p class=\"meta\">%s passed", plural(len(cases)-na, "case", "cases"))
+	if na > 0 {
+		p.printf(", %s not applicable to the release asked for (marked N/A)", thousands(na))
+	}
+	p.printf("; the expected block, observations and trace of each are in report.json.")
 	if shown < len(cases) {
 		p.printf(" The first %s are listed here; the desks table above counts them all.", thousands(shown))
 	}
 	p.printf("</p>\n<table class=\"passing\">\n<thead><tr><th>case</th><th>scenario</th><th>title</th></tr></thead>\n<tbody>\n")
 	for _, c := range cases[:shown] {
 		id := htmlLine(c.Desk + "/" + c.ID)
-		p.printf("<tr id=\"case-%s\"><td><code>%s</code></td><td>%s</td><td>%s</td></tr>\n", id, id, htmlLine(c.Scenario), htmlLine(c.Title))
+		title := htmlLine(c.Title)
+		if c.Status == verifier.NotApplicable {
+			title = "N/A — " + htmlLine(NotApplicableOn(c)) + " — " + title
+		}
+		p.printf("<tr id=\"case-%s\"><td><code>%s</code></td><td>%s</td><td>%s</td></tr>\n", id, id, htmlLine(c.Scenario), title)
 	}
 	p.printf("</tbody>\n</table>\n")
 	return p.err

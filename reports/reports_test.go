@@ -371,3 +371,28 @@ func TestSavedReportObservesAsItWas(t *testing.T) {
 	require.NoError(t, Observe{}.Write(&again, back))
 	assert.Equal(t, direct.String(), again.String())
 }
+
+// TestHTMLCompactNotApplicable: in the compact table of a large suite a
+// case not applicable is marked so, and not counted as passed.
+func TestHTMLCompactNotApplicable(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"schemaVersion": 1, "id": "big", "title": "t", "cases": [`)
+	for i := 0; i <= PassingCards; i++ {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		hosts := ""
+		if i == 0 {
+			hosts = `"hosts": {"omp": ">=18.1.16"},`
+		}
+		fmt.Fprintf(&b, `{"id": "c%d", "title": "t", "scenario": "wrapper", %s "given": {"approval": "read"}, "expected": {"outcome": "return", "effects": 1}}`, i, hosts)
+	}
+	b.WriteString("]}")
+	suite, _, err := verifier.Verify(context.Background(), []verifier.Input{{Path: "big.json", Data: []byte(b.String())}}, verifier.Options{Registry: testReg, Hosts: verifier.Hosts{"omp": "17.3.5"}})
+	require.NoError(t, err)
+	var out bytes.Buffer
+	require.NoError(t, HTML{}.Write(&out, Build(suite, fixedTime)))
+	page := out.String()
+	assert.Contains(t, page, fmt.Sprintf("%d cases passed, 1 not applicable to the release asked for (marked N/A)", PassingCards))
+	assert.Contains(t, page, `<td>N/A — not applicable: omp 17.3.5 is outside the case&#39;s releases (range &#34;&gt;=18.1.16&#34;) — t</td>`)
+}

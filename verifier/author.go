@@ -84,29 +84,21 @@ func NewDesk(ctx context.Context, reg *scenario.Registry, name string) ([]byte, 
 	if !ok {
 		return nil, fmt.Errorf("unknown scenario %q (known: %s)%s", name, strings.Join(reg.Names(), ", "), suggest(name, reg.Names()))
 	}
-	// The expected block is observed on the host's newest release, and
-	// the desk says so.
-	hosts, release := "", ""
-	if r, ok := fam.Host.Newest(); ok {
-		release = r.Version
-		hosts = fmt.Sprintf("\n  \"hosts\": {%s: %s},", jsonValue(fam.Host.Name), jsonValue(r.Version))
-	}
-	expected, err := everyKeyOn(ctx, sc, []byte(sc.Template), release)
+	expected, err := everyKey(ctx, sc, fam, []byte(sc.Template))
 	if err != nil {
 		return nil, err
 	}
-	return placeholderDeskHosts(sc, sc.Template, expected, hosts), nil
+	return placeholderDesk(sc, fam, sc.Template, expected), nil
 }
 
-// everyKey runs a given block of sc and returns every expected key with
-// the value observed, as an author writes it.
-func everyKey(ctx context.Context, sc *scenario.Scenario, given []byte) ([]Suggestion, error) {
-	return everyKeyOn(ctx, sc, given, "")
-}
-
-// everyKeyOn is everyKey with the host behaving as release ("" lets the
-// host choose).
-func everyKeyOn(ctx context.Context, sc *scenario.Scenario, given []byte, release string) ([]Suggestion, error) {
+// everyKey runs a given block of sc on the newest release of its host
+// (fam) and returns every expected key with the value observed, as an
+// author writes it.
+func everyKey(ctx context.Context, sc *scenario.Scenario, fam *scenario.Family, given []byte) ([]Suggestion, error) {
+	release := ""
+	if r, ok := fam.Host.Newest(); ok {
+		release = r.Version
+	}
 	obs, err := sc.Run(ctx, given, scenario.Env{Trace: &scenario.Trace{}, Limits: Limits{}.For(sc), Release: release})
 	if err != nil {
 		return nil, err
@@ -121,16 +113,14 @@ func everyKeyOn(ctx context.Context, sc *scenario.Scenario, given []byte, releas
 }
 
 // placeholderDesk is the desk of `deskcheck new` around one case of sc
-// with the given block as written and the expected block.
-func placeholderDesk(sc *scenario.Scenario, given string, expected []Suggestion) []byte {
-	return placeholderDeskHosts(sc, given, expected, "")
-}
-
-// placeholderDeskHosts is placeholderDesk with hosts, a desk-level hosts
-// member ("" for none), naming the release the expected block was
-// observed on.
-func placeholderDeskHosts(sc *scenario.Scenario, given string, expected []Suggestion, hosts string) []byte {
+// with the given block as written and the expected block, observed on the
+// newest release of its host (fam), which its hosts key names.
+func placeholderDesk(sc *scenario.Scenario, fam *scenario.Family, given string, expected []Suggestion) []byte {
 	scenarioName, source := sc.Name, sc.SourceKey
+	hosts := ""
+	if r, ok := fam.Host.Newest(); ok {
+		hosts = fmt.Sprintf("\n  \"hosts\": {%s: %s},", jsonValue(fam.Host.Name), jsonValue(r.Version))
+	}
 	return []byte(fmt.Sprintf(`{
   "schemaVersion": 1,
   "id": "new-desk",

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/deskcheck/deskcheck/internal/jsontext"
 	"github.com/deskcheck/deskcheck/internal/parallel"
 	"github.com/deskcheck/deskcheck/scenario"
 )
@@ -30,7 +31,7 @@ func Lint(desks []*Desk, limits Limits) Diagnostics {
 	deskIDs := map[string]*Desk{}
 	for i, d := range desks {
 		if first, dup := deskIDs[d.ID]; dup {
-			ds = append(ds, d.diag(Error, "/id", false, "duplicate desk id %q (first in %s)", d.ID, first.Path))
+			ds = append(ds, d.diag(Error, "/id", false, "duplicate desk id %s (first in %s)", jsontext.Quote(d.ID), first.Path))
 		} else {
 			deskIDs[d.ID] = d
 		}
@@ -71,7 +72,7 @@ func lintIDs(d *Desk) Diagnostics {
 	var ds Diagnostics
 	for i, u := range dups {
 		line, col := d.position().at(offs[i])
-		ds = append(ds, d.diag(Error, u.ptr, false, "duplicate id %q in this desk (first at %d:%d)", u.id, line, col))
+		ds = append(ds, d.diag(Error, u.ptr, false, "duplicate id %s in this desk (first at %d:%d)", jsontext.Quote(u.id), line, col))
 	}
 	return ds
 }
@@ -91,7 +92,7 @@ func lintDesk(d *Desk, limits Limits) Diagnostics {
 	refs := func(ptr string, list []string) {
 		for i, r := range list {
 			if _, ok := d.Sources[r]; !ok {
-				ds = append(ds, d.diag(Error, fmt.Sprintf("%s/sourceRefs/%d", ptr, i), false, "sourceRef %q names no key of sources%s", r, knownKeys(d.Sources)))
+				ds = append(ds, d.diag(Error, fmt.Sprintf("%s/sourceRefs/%d", ptr, i), false, "sourceRef %s names no key of sources%s", jsontext.Quote(r), knownKeys(d.Sources)))
 			}
 		}
 	}
@@ -114,7 +115,7 @@ func lintCase(c *Case, limits Limits) Diagnostics {
 	var ds Diagnostics
 	sc, _, ok := d.reg.Lookup(c.Scenario)
 	if !ok {
-		return Diagnostics{d.diag(Error, c.Pointer+"/scenario", false, "unknown scenario %q (known: %s)%s", c.Scenario, strings.Join(d.reg.Names(), ", "), suggest(c.Scenario, d.reg.Names()))}
+		return Diagnostics{d.diag(Error, c.Pointer+"/scenario", false, "unknown scenario %s (known: %s)%s", jsontext.Quote(c.Scenario), strings.Join(d.reg.Names(), ", "), suggest(c.Scenario, d.reg.Names()))}
 	}
 	for _, f := range c.Expected {
 		if _, ok := sc.Expected.Comparer(f.Key); !ok {

@@ -416,11 +416,11 @@ func (d *Desk) build(root gjson.Result) Diagnostics {
 	root.ForEach(func(k, v gjson.Result) bool {
 		switch k.Str {
 		case "id":
-			d.ID = v.Str
+			d.ID = hostText(v)
 		case "title":
-			d.Title = v.Str
+			d.Title = hostText(v)
 		case "label":
-			d.Label = v.Str
+			d.Label = hostText(v)
 		case "hosts":
 			d.Hosts = readHosts(v)
 		case "acknowledge":
@@ -430,7 +430,7 @@ func (d *Desk) build(root gjson.Result) Diagnostics {
 			d.SchemaVersion = int(v.Int())
 		case "sources":
 			v.ForEach(func(k, v gjson.Result) bool {
-				d.Sources[k.Str] = v.Str
+				d.Sources[hostText(k)] = hostText(v)
 				return true
 			})
 		case "cases":
@@ -447,11 +447,11 @@ func (d *Desk) build(root gjson.Result) Diagnostics {
 				c.ForEach(func(k, v gjson.Result) bool {
 					switch k.Str {
 					case "id":
-						cl.ID = v.Str
+						cl.ID = hostText(v)
 					case "claim":
-						cl.Claim = v.Str
+						cl.Claim = hostText(v)
 					case "notExecuted":
-						cl.NotExecuted = v.Str
+						cl.NotExecuted = hostText(v)
 					case "sourceRefs":
 						cl.SourceRefs = stringList(v)
 					}
@@ -492,13 +492,13 @@ func (d *Desk) readCase(c gjson.Result, i int, whole func(base, section, key str
 	c.ForEach(func(k, v gjson.Result) bool {
 		switch k.Str {
 		case "id":
-			cs.ID = v.Str
+			cs.ID = hostText(v)
 		case "title":
 			cs.Title = hostText(v)
 		case "scenario":
-			cs.Scenario = v.Str
+			cs.Scenario = hostText(v)
 		case "family":
-			cs.Family = v.Str
+			cs.Family = hostText(v)
 		case "acknowledge":
 			cs.Acknowledge = acknowledgements(v)
 			d.caseAcks = true
@@ -560,7 +560,7 @@ func hostText(v gjson.Result) string {
 func stringList(v gjson.Result) []string {
 	var out []string
 	v.ForEach(func(_, s gjson.Result) bool {
-		out = append(out, s.Str)
+		out = append(out, hostText(s))
 		return true
 	})
 	return out

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"regexp"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -197,6 +198,9 @@ func TestHostsInvalid(t *testing.T) {
 	}
 }
 
+// seenMu guards the releases a countingFamily saw: cases run in parallel.
+var seenMu sync.Mutex
+
 // countingFamily is a host with three releases in two groups, one lacking
 // the scenario, whose runs are counted.
 func countingFamily(runs *atomic.Int64, seen *[]string) scenario.Family {
@@ -207,7 +211,9 @@ func countingFamily(runs *atomic.Int64, seen *[]string) scenario.Family {
 		Suggest:  func([]byte, map[string]any) []string { return nil },
 		Run: func(_ context.Context, _ []byte, env scenario.Env) (scenario.Observation, error) {
 			runs.Add(1)
+			seenMu.Lock()
 			*seen = append(*seen, env.Release)
+			seenMu.Unlock()
 			group := "A"
 			if env.Release >= "2.0.0" {
 				group = "B"
@@ -287,4 +293,20 @@ func TestRunGroupSplits(t *testing.T) {
 	assert.Equal(t, int64(5), runs.Load(), "three runs for the split case, two for the other")
 	assert.Equal(t, 3, suite.Results[0].Case.groupRuns())
 	assert.Equal(t, 3, DriftRuns(suite.Results[0].Case), "drift: A, B-old and B (0.9.0 is Z, which lacks the scenario, and is not counted)")
+}
+
+// TestReleaseMeaningWarnings: lint that states a meaning that depends on
+// the release names the releases of each meaning.
+func TestReleaseMeaningWarnings(t *testing.T) {
+	desk := `{"schemaVersion": 1, "id": "d", "title": "t", "label": "DO NOT EXECUTE", "cases": [
+	  {"id": "a", "title": "t", "scenario": "wrapper", "given": {"mode": "ask", "userPolicies": "deny"}, "expected": {"outcome": "return", "effects": 1}},
+	  {"id": "b", "title": "t", "scenario": "wrapper", "given": {"userPolicies": null}, "expected": {"outcome": "return", "effects": 1}}]}`
+	_, ds := LoadAll(testReg, []Input{{Path: "d.json", Data: []byte(desk)}}, Limits{})
+	require.False(t, ds.HasErrors(), "%v", ds)
+	got := strings.Join(diagStrings(ds), "\n")
+	assert.Contains(t, got, `mode "ask" is not one the host knows (always-ask, write, yolo, matched exactly), and what it means depends on the release: omp 13.19.0 … 14.9.9 have no approval gate, so the mode means nothing; omp 17.2.15 … 18.2.0 keep it as a mode that auto-approves no tier`)
+	assert.Contains(t, got, "; omp 18.2.3 … 18.3.4 read it as yolo, which auto-approves every tier (/cases/0/given/mode)")
+	assert.Contains(t, got, "userPolicies is not an object, and what it means depends on the release: omp 13.19.0 … 14.9.9 have no approval gate, so it means nothing; omp 17.2.15 … 18.2.0 read its own properties")
+	assert.Contains(t, got, "omp 18.2.3 … 18.3.4 read it as {}, no user policy (/cases/0/given/userPolicies)")
+	assert.NotContains(t, got, "/cases/1/given/userPolicies", "null is {} on every release")
 }

@@ -20,13 +20,15 @@ import (
 // author saves. given must be a JSON object that Scan passes.
 type ProbeDesks struct {
 	Scenario *scenario.Scenario
+	// Family is the scenario's host family.
+	Family *scenario.Family
 	// Given is the given block, compact.
 	Given string
 }
 
 // NewProbe checks the scenario's name and compacts the given block.
 func NewProbe(reg *scenario.Registry, name string, given []byte) (*ProbeDesks, error) {
-	sc, _, ok := reg.Lookup(name)
+	sc, fam, ok := reg.Lookup(name)
 	if !ok {
 		return nil, fmt.Errorf("unknown scenario %q (known: %s)%s", name, strings.Join(reg.Names(), ", "), suggest(name, reg.Names()))
 	}
@@ -34,22 +36,22 @@ func NewProbe(reg *scenario.Registry, name string, given []byte) (*ProbeDesks, e
 	if err := json.Compact(&b, given); err != nil {
 		return nil, err
 	}
-	return &ProbeDesks{Scenario: sc, Given: b.String()}, nil
+	return &ProbeDesks{Scenario: sc, Family: fam, Given: b.String()}, nil
 }
 
 // First is the desk with the template's expected block.
 func (p *ProbeDesks) First(ctx context.Context) ([]byte, error) {
-	expected, err := everyKey(ctx, p.Scenario, []byte(p.Scenario.Template))
+	expected, err := everyKey(ctx, p.Scenario, p.Family, []byte(p.Scenario.Template))
 	if err != nil {
 		return nil, err
 	}
-	return placeholderDesk(p.Scenario, p.Given, expected), nil
+	return placeholderDesk(p.Scenario, p.Family, p.Given, expected), nil
 }
 
 // Saved is the desk whose expected block is r's suggestion: what the
 // model observed, the keys worth asserting.
 func (p *ProbeDesks) Saved(r Result) []byte {
-	return placeholderDesk(p.Scenario, p.Given, r.Suggested)
+	return placeholderDesk(p.Scenario, p.Family, p.Given, r.Suggested)
 }
 
 // Text is the desk's file as it was read.

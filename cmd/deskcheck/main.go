@@ -58,6 +58,20 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
+// guardedWriter shows every acting character written to it as a visible
+// escape, keeping line feeds and tabs: what deskcheck says on standard
+// error often quotes a file name or a value from a case file, and neither
+// may move the cursor, recolour the terminal or reorder the text. Each
+// write is one whole message, so no character is split between writes.
+type guardedWriter struct{ w io.Writer }
+
+func (g guardedWriter) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(g.w, reports.Visible(string(p))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
 // tuneGC trades memory for less collection work, unless the environment
 // says otherwise: most of deskcheck's heap is results that live until the
 // report is written, so collecting at every doubling mostly finds them
@@ -161,6 +175,7 @@ func init() {
 // run is the whole command with its streams injected; it returns the exit
 // code.
 func run(args []string, stdout, stderr io.Writer) int {
+	stderr = guardedWriter{stderr}
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return exitInvalid
@@ -305,6 +320,9 @@ var descriptions = map[string]string{
 	"observe": "Prints the expected block the host model observes for each case, ready\n" +
 		"to paste, and how it differs (~ + -). With -w, rewrites those blocks in\n" +
 		"the desk files named, in place, and nothing else of them.",
+	"drift": "Runs every case on every release group of its host, whatever its hosts\n" +
+		"say, and prints what each observes differently from the newest release,\n" +
+		"then the release changes no case exercises. Exit 0 on any difference.",
 	"new":     "Prints a complete desk with one case of SCENARIO, every given and\nexpected key present.",
 	"schema":  "Prints the JSON Schema of case files.",
 	"version": "Prints the version and VCS revision of this deskcheck, as its reports\nrecord them.",
@@ -476,6 +494,11 @@ func verify(args []string, stdout, stderr io.Writer) int {
 	if code := o.check(stderr); code != exitPass {
 		return code
 	}
+	if *out == "" {
+		// Said before anything runs, not after.
+		fmt.Fprintf(stderr, "deskcheck: the report folder name is empty; name a folder with -out (or -out none)\n")
+		return exitInvalid
+	}
 	var ds verifier.Diagnostics
 	sel.diagnostics = &ds
 	sel.invalid = func(ds verifier.Diagnostics) {
@@ -537,7 +560,7 @@ func validate(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	for _, d := range desks {
-		fmt.Fprintf(stdout, "%s: ok (desk %s: %d cases, %d source-only claims)\n", d.Path, d.ID, len(d.Cases), len(d.Claims))
+		fmt.Fprintf(stdout, "%s: ok (desk %s: %s, %d source-only claims)\n", reports.OneLine(d.Path), reports.OneLine(d.ID), plural(len(d.Cases), "case", "cases"), len(d.Claims))
 	}
 	return warnExit(*failOnWarn, ds.Unacknowledged(), stderr)
 }
@@ -555,6 +578,11 @@ func faults(args []string, stdout, stderr io.Writer) int {
 	}
 	if code := o.check(stderr); code != exitPass {
 		return code
+	}
+	if *out == "" {
+		// Said before anything runs, not after.
+		fmt.Fprintf(stderr, "deskcheck: the report folder name is empty; name a folder with -out (or -out none)\n")
+		return exitInvalid
 	}
 	var ds verifier.Diagnostics
 	sel.diagnostics = &ds

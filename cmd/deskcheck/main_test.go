@@ -375,9 +375,12 @@ func TestOutNamePrintedEscaped(t *testing.T) {
 	line := errOut[strings.Index(errOut, "reports: "):]
 	assert.Equal(t, 1, strings.Count(line, "\n"), "one line: %q", line)
 
-	code, _, errOut = runCLI(t, "verify", "-run", "^boundary-desk/boundary-deny-one-call$", "-out", "", "../../cases/boundary-desk.json")
-	assert.Equal(t, 2, code)
-	assert.Contains(t, errOut, "the report folder name is empty")
+	for _, cmd := range []string{"verify", "faults"} {
+		code, out, errOut := runCLI(t, cmd, "-run", "^boundary-desk/boundary-deny-one-call$", "-out", "", "../../cases/boundary-desk.json")
+		assert.Equal(t, 2, code)
+		assert.Contains(t, errOut, "the report folder name is empty")
+		assert.Empty(t, out, "%s: refused before any case runs", cmd)
+	}
 }
 
 // A report that verify wrote renders, however deep the -max-depth it was

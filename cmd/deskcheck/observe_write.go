@@ -67,6 +67,7 @@ func observeWrite(sel selection, paths []string, interactive bool, stdout, stder
 	}
 	edits := map[*verifier.Desk][]edit{}
 	var order []*verifier.Desk
+	declined := 0
 	answers := bufio.NewReader(stdin)
 	quit := false
 	for _, r := range suite.Results {
@@ -97,9 +98,11 @@ func observeWrite(sel selection, paths []string, interactive bool, stdout, stder
 			case "y", "yes":
 			case "q", "quit":
 				quit = true
+				declined++
 				continue
 			default:
 				fmt.Fprintf(stdout, "  (left as it is)\n")
+				declined++
 				continue
 			}
 		}
@@ -109,6 +112,10 @@ func observeWrite(sel selection, paths []string, interactive bool, stdout, stder
 		edits[d] = append(edits[d], e)
 	}
 	if len(order) == 0 {
+		if declined > 0 {
+			fmt.Fprintf(stdout, "nothing rewritten: %s declined\n", plural(declined, "block", "blocks"))
+			return exitPass
+		}
 		fmt.Fprintf(stdout, "nothing to rewrite: every selected block holds and asserts every key suggested\n")
 		return exitPass
 	}
@@ -134,7 +141,7 @@ func observeWrite(sel selection, paths []string, interactive bool, stdout, stder
 			fmt.Fprintf(stderr, "deskcheck: %v\n", err)
 			return exitInvalid
 		}
-		fmt.Fprintf(stdout, "%s: rewrote the expected blocks of %s\n", d.Path, plural(len(es), "case", "cases"))
+		fmt.Fprintf(stdout, "%s: rewrote the expected blocks of %s\n", reports.OneLine(d.Path), plural(len(es), "case", "cases"))
 	}
 	return exitPass
 }
@@ -167,11 +174,17 @@ func blockEdit(d *verifier.Desk, c *verifier.Case, keys []string, values []json.
 // applyEdits applies non-overlapping edits to data.
 func applyEdits(data []byte, es []edit) []byte {
 	sort.Slice(es, func(i, j int) bool { return es[i].start < es[j].start })
+	// A file whose lines end in CR LF gets its new lines ended the same way.
+	crlf := bytes.Contains(data, []byte("\r\n"))
 	var b bytes.Buffer
 	at := 0
 	for _, e := range es {
 		b.Write(data[at:e.start])
-		b.WriteString(e.text)
+		text := e.text
+		if crlf {
+			text = strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\n", "\r\n")
+		}
+		b.WriteString(text)
 		at = e.end
 	}
 	b.Write(data[at:])
@@ -181,6 +194,12 @@ func applyEdits(data []byte, es []edit) []byte {
 // replaceFile writes data to path through a file beside it, renamed over
 // it, keeping its mode.
 func replaceFile(path string, data []byte) error {
+	// A link is followed: the file it names is the one rewritten, and the
+	// link stays a link.
+	path, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return err
+	}
 	info, err := os.Stat(path)
 	if err != nil {
 		return err

@@ -211,24 +211,21 @@ type Change struct {
 	ID string
 	// What says what changed.
 	What string
-	// Reached says which desk input exercises it; empty when no desk key
-	// reaches it.
-	Reached string
 }
 
 // Changes lists every behaviour change of the groups, oldest first.
 func Changes() []Change {
 	g1, g2, g3 := G1.Releases()[0], G2.Releases()[0], G3.Releases()[0]
 	return []Change{
-		{G1, g1, "approval-gate", "the approval gate: tool and user policies, modes, the approval dialog, revisions resolved again (before, every call runs after tool_call)", "any wrapper case"},
-		{G1, g1, "revision-runs", "a tool_call revision is the input that runs (before, the original input runs)", "a wrapper case with given.revise"},
-		{G2, g2, "tool-deny-text", "a tool-owned deny carries the tool-policy text (before, the user-policy text)", "a wrapper case whose tool policy denies"},
-		{G2, g2, "fallback", "the file-write fallback and its handlers exist (scenario fallback)", "a fallback case"},
-		{G2, g2, "classifier", "the permission-denied classifier exists (scenario classify-error)", "a classify-error case"},
-		{G3, g3, "unknown-mode", "an unknown approval mode auto-approves every tier, as yolo (before, none)", "a wrapper case with a given.mode other than always-ask, write, yolo"},
-		{G3, g3, "non-object-policies", "a tools.approval that is not an object is read as {}", "a wrapper case whose given.userPolicies is not an object"},
-		{G3, g3, "missing-context", "a call without an execute-time context fails closed (always-ask, no user policies)", ""},
-		{G3, g3, "legacy-names", "a renamed tool's legacy name: deny and prompt under the old key still apply, allow does not", ""},
+		{G1, g1, "approval-gate", "the approval gate: tool and user policies, modes, the approval dialog, revisions resolved again (before, every call runs after tool_call)"},
+		{G1, g1, "revision-runs", "a tool_call revision is the input that runs (before, the original input runs)"},
+		{G2, g2, "tool-deny-text", "a tool-owned deny carries the tool-policy text (before, the user-policy text)"},
+		{G2, g2, "fallback", "the file-write fallback and its handlers exist (scenario fallback)"},
+		{G2, g2, "classifier", "the permission-denied classifier exists (scenario classify-error)"},
+		{G3, g3, "unknown-mode", "an unknown approval mode auto-approves every tier, as yolo (before, none)"},
+		{G3, g3, "non-object-policies", "a tools.approval that is not an object is read as {}"},
+		{G3, g3, "missing-context", "a call without an execute-time context fails closed (always-ask, no user policies)"},
+		{G3, g3, "legacy-names", "a renamed tool's legacy name: deny and prompt under the old key still apply, allow does not"},
 	}
 }
 

@@ -85,6 +85,7 @@ type Note struct {
 	Text       string
 	Resolution *Resolution
 	// Mode is the effective approval mode of the call (resolve steps).
+	// On the ungated step Text is the release.
 	Mode string
 }
 
@@ -266,7 +267,11 @@ func (w *Wrapper) Execute(ctx context.Context, toolCallID string, params any, ca
 // registered, a block refuses the call, and the original input runs; a
 // revision is ignored and nothing asks for approval.
 func (w *Wrapper) executeUngated(ctx context.Context, toolCallID string, params any, call *CallContext) (any, error) {
-	w.note(Note{Step: "ungated"})
+	rel := w.Release
+	if rel.IsZero() {
+		rel = Reference
+	}
+	w.note(Note{Step: "ungated", Text: rel.String()})
 	if w.Runner.hasToolCallHandlers() {
 		res := w.Runner.EmitToolCall(ctx, ToolCallEvent{ToolName: w.Tool.Name, ToolCallID: toolCallID, Input: params})
 		if res != nil && res.Block {

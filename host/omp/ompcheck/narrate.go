@@ -37,7 +37,7 @@ func note(t *Trace, n omp.Note) {
 	case "no-ui":
 		t.AddText("approval", "no interactive UI: the approval cannot be asked")
 	case "ungated":
-		t.AddText("release", "this release has no approval gate: no policy, mode or dialog; the call runs after tool_call, with its original input")
+		t.AddText("release", "omp "+n.Text+" has no approval gate: no policy, mode or dialog; the call runs after tool_call, with its original input")
 	}
 }
 

@@ -43,7 +43,8 @@ var Wrapper = &scenario.Scenario{
 	},
 	Lint: lintWrapper,
 	Warnings: []scenario.Warning{
-		{Name: "unknown-mode", Help: "an approval mode the host does not know (it auto-approves no tier)"},
+		{Name: "unknown-mode", Help: "an approval mode the host does not know (no tier auto-approved up to 18.2.0, every tier from 18.2.3)"},
+		{Name: "non-object-policies", Help: "userPolicies that are not an object (read by own property up to 18.2.0, as {} from 18.2.3)"},
 		{Name: "unknown-tier", Help: "an approval tier the host does not know (it is treated as exec)"},
 		{Name: "effects-vs-calls", Help: "more effects expected than calls made"},
 		{Name: "choices-vs-prompts", Help: "the number of scripted choices differs from the prompts expected"},
@@ -92,17 +93,31 @@ var Wrapper = &scenario.Scenario{
 
 // unknownModeMeanings says, per group of releases, what an unknown mode
 // means.
-var unknownModeMeanings = func() string {
-	meaning := func(g omp.Group) string {
-		switch {
-		case !g.HasApprovalGate():
-			return "have no approval gate, so the mode means nothing"
-		case g.UnknownModeIsYolo():
-			return "read it as yolo, which auto-approves every tier"
-		}
-		return "keep it as a mode that auto-approves no tier, so every call that no policy decides asks for approval"
+var unknownModeMeanings = meanings(func(g omp.Group) string {
+	switch {
+	case !g.HasApprovalGate():
+		return "have no approval gate, so the mode means nothing"
+	case g.UnknownModeIsYolo():
+		return "read it as yolo, which auto-approves every tier"
 	}
-	// Adjacent groups with one meaning make one run of releases.
+	return "keep it as a mode that auto-approves no tier, so every call that no policy decides asks for approval"
+})
+
+// nonObjectPolicyMeanings says, per run of releases, what a tools.approval
+// that is not an object means.
+var nonObjectPolicyMeanings = meanings(func(g omp.Group) string {
+	switch {
+	case !g.HasApprovalGate():
+		return "have no approval gate, so it means nothing"
+	case g.PoliciesMustBeObject():
+		return "read it as {}, no user policy"
+	}
+	return "read its own properties as JavaScript does: a string's or an array's indexes and length are keys, so an array's first entry is the policy of a tool named 0"
+})
+
+// meanings writes what something means on each run of releases, adjacent
+// groups with one meaning making one run.
+func meanings(meaning func(omp.Group) string) string {
 	type run struct {
 		first, last omp.Version
 		what        string
@@ -121,7 +136,7 @@ var unknownModeMeanings = func() string {
 		parts[i] = fmt.Sprintf("omp %s … %s %s", r.first, r.last, r.what)
 	}
 	return strings.Join(parts, "; ")
-}()
+}
 
 // firstTitle shapes promptIncludes as an author writes it: the first
 // dialog title.
@@ -172,6 +187,9 @@ func lintWrapper(givenJSON []byte, expected []scenario.Field, _ map[string]int) 
 		out = append(out, scenario.Problem{Pointer: "/given/mode", Warning: true, Name: "unknown-mode", Message: fmt.Sprintf(
 			"mode %s is not one the host knows (always-ask, write, yolo, matched exactly), and what it means depends on the release: %s%s",
 			jsontext.Quote(jsString(m)), unknownModeMeanings, closest(jsString(m), omp.ModeAlwaysAsk, omp.ModeWrite, omp.ModeYolo))})
+	}
+	if p := gjson.GetBytes(givenJSON, "userPolicies"); p.Exists() && !p.IsObject() && p.Type != gjson.Null {
+		out = append(out, scenario.Problem{Pointer: "/given/userPolicies", Warning: true, Name: "non-object-policies", Message: "userPolicies is not an object, and what it means depends on the release: " + nonObjectPolicyMeanings})
 	}
 	tiers := []string{string(omp.TierRead), string(omp.TierWrite), string(omp.TierExec)}
 	tierWarning := func(ptr, v string) {

@@ -1,0 +1,49 @@
+package ompcheck
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/deskcheck/deskcheck/host/omp"
+)
+
+// TestChangesSayWhatExercisesThem: every change point of the model says
+// what a case must do to exercise it, and the releases carry their groups.
+func TestChangesSayWhatExercisesThem(t *testing.T) {
+	require.Len(t, Changes, len(omp.Changes()))
+	for _, c := range Changes {
+		assert.NotEmpty(t, c.Unexercised, c.ID)
+		_, _, err := omp.Lookup(c.Since)
+		assert.NoError(t, err, c.ID)
+	}
+	tests := []struct {
+		id, scenario, given string
+		want                bool
+	}{
+		{"unknown-mode", "wrapper", `{"mode": "YOLO"}`, true},
+		{"unknown-mode", "wrapper", `{"mode": "yolo"}`, false},
+		{"unknown-mode", "wrapper", `{}`, false},
+		{"non-object-policies", "wrapper", `{"userPolicies": []}`, true},
+		{"non-object-policies", "wrapper", `{"userPolicies": {}}`, false},
+		{"tool-deny-text", "wrapper", `{"approval": {"policy": " Deny "}}`, true},
+		{"tool-deny-text", "wrapper", `{"approval": "exec", "userPolicies": {"seed_note": "deny"}}`, false},
+		{"revision-runs", "wrapper", `{"revise": {}}`, true},
+		{"fallback", "fallback", `{}`, true},
+		{"classifier", "fallback", `{}`, false},
+	}
+	byID := map[string]func(string, []byte) bool{}
+	for _, c := range Changes {
+		byID[c.ID] = c.Exercised
+	}
+	for _, tt := range tests {
+		f := byID[tt.id]
+		require.NotNil(t, f, tt.id)
+		assert.Equal(t, tt.want, f(tt.scenario, []byte(tt.given)), "%s %s", tt.id, tt.given)
+	}
+	assert.Nil(t, byID["missing-context"], "no desk key reaches it")
+	assert.Len(t, Releases, 12)
+	assert.Equal(t, "has no file-write fallback", Releases[3].Lacks["fallback"])
+	assert.Nil(t, Releases[4].Lacks, "18.1.16 has every scenario")
+}
