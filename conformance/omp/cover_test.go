@@ -1,12 +1,11 @@
 package ompconformance
 
 import (
-	"os"
-	"path/filepath"
 	"strconv"
 	"testing"
 
 	"github.com/deskcheck/deskcheck/host/all"
+	"github.com/deskcheck/deskcheck/host/omp"
 	"github.com/deskcheck/deskcheck/host/omp/ompcheck"
 	"github.com/deskcheck/deskcheck/verifier"
 )
@@ -16,7 +15,7 @@ import (
 // and the release: a case the tool makes to reach a point or to kill a
 // mutant states what the release does, not only what the model does.
 func TestCoverageInputsAgree(t *testing.T) {
-	bun, harness := requireHarness(t)
+	h := host(t, requireInstalled(t, omp.Reference.String()))
 	inputs := ompcheck.Generate()
 	made := make([]*verifier.Made, len(inputs))
 	for i, c := range inputs {
@@ -30,11 +29,9 @@ func TestCoverageInputsAgree(t *testing.T) {
 			Scenario: c.Scenario, Given: c.Given, Expected: expected}
 	}
 	data := verifier.MadeDesk(all.Registry(), "coverage-inputs", "the OMP family's generated inputs", made)
-	path := filepath.Join(t.TempDir(), "coverage-inputs.json")
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	c := compareDesk(t, bun, harness, path, data, "")
+	real, ids := realObserve(t, h, data)
+	model, _ := goObserve(t, "coverage-inputs.json", data, omp.Reference.String(), "")
+	c := compare(t, omp.Reference.String(), real, model, ids)
 	c.report(t, "generated coverage inputs")
 	if c.compared != len(inputs) {
 		t.Fatalf("compared %d of %d generated inputs", c.compared, len(inputs))

@@ -1,7 +1,8 @@
 // Package ompconformance checks deskcheck's model of the OMP host
-// (host/omp) against the published release it models. Its tests run the
-// same cases through deskcheck and through harness.ts, a bun program that
-// drives the release's own code, and require every observation to agree.
+// (host/omp) against the published releases it models. Its tests run the
+// same cases through deskcheck and through the harness of
+// host/omp/realhost, a bun program that drives each release's own code,
+// and require every observation to agree.
 //
 // This file holds what the tests need that is not a test: a seeded,
 // reproducible generator of random cases, and the printer that turns a
@@ -241,6 +242,10 @@ func (g gen) wrapper() obj {
 			}
 		}
 		add("userPolicies", u)
+	} else if g.chance(0.1) {
+		// tools.approval is read raw: releases differ on a value that is
+		// not an object.
+		add("userPolicies", g.pick("deny", "seed_note", []any{"deny", "prompt"}, 7, true, nil))
 	}
 	if g.chance(0.8) {
 		add("ui", g.pick(true, false, "rpc", "rpc"))
@@ -421,7 +426,7 @@ var expectedKeys = map[string][]string{
 // tests: the given block as the case had it and, as expected, what the
 // release observed (absent values are left out; promptIncludes asserts the
 // first dialog title).
-func DisagreementDesk(d Disagreement) []byte {
+func DisagreementDesk(d Disagreement, version string) []byte {
 	var expected obj
 	for _, k := range expectedKeys[d.Scenario] {
 		v, ok := d.Release[k]
@@ -439,7 +444,7 @@ func DisagreementDesk(d Disagreement) []byte {
 	}
 	c := obj{
 		{"id", d.ID},
-		{"title", "The model and release " + release + " disagree on " + fmt.Sprint(d.Keys)},
+		{"title", "The model and release @oh-my-pi/pi-coding-agent@" + version + " disagree on " + fmt.Sprint(d.Keys)},
 		{"scenario", d.Scenario},
 		{"given", rawJSON(d.Given)},
 		{"expected", expected},
@@ -449,8 +454,6 @@ func DisagreementDesk(d Disagreement) []byte {
 	writeDesk(&b, "omp-conformance-"+d.ID, c)
 	return b.Bytes()
 }
-
-const release = "@oh-my-pi/pi-coding-agent@18.1.16"
 
 func writeDesk(b *bytes.Buffer, id string, c obj) {
 	b.WriteString(`{"schemaVersion":1,"id":`)

@@ -47,10 +47,10 @@ func TestGeneratedDeskCoversEveryGivenKey(t *testing.T) {
 			assert.True(t, used[sc][k], "scenario %s: given key %s is generated", sc, k)
 		}
 	}
-	for _, edge := range []string{`\ufeff`, `\u0085`, `\ud8`, `\u007f`, `\u009b`, `\u001b[`, `\u001b]`, `"message":""`, `"id":""`, `"ui":"rpc"`, `"revise":{}`, `"repeat":3`} {
+	for _, edge := range []string{`\ufeff`, `\u0085`, `\ud8`, `\u007f`, `\u009b`, `\u001b[`, `\u001b]`, `"message":""`, `"id":""`, `"ui":"rpc"`, `"revise":{}`, `"repeat":3`, `"userPolicies":"deny"`, `"userPolicies":[`, `"userPolicies":null`} {
 		assert.True(t, bytes.Contains(data, []byte(edge)), "the generated set holds %s", edge)
 	}
-	model, ids := goObserve(t, "generated.json", data, "")
+	model, ids := goObserve(t, "generated.json", data, "", "")
 	assert.Len(t, ids, generatedCases)
 	assert.Len(t, model, generatedCases)
 }
@@ -62,11 +62,11 @@ func TestDisagreementDeskLoads(t *testing.T) {
 		Release: map[string]any{"outcome": "return", "effects": 1.0, "prompts": 1.0, "toolCalls": 1.0, "successfulCalls": 1.0, "input": map[string]any{"b": 2.5, "a": "x"}, "errorIncludes": nil, "promptIncludes": []any{"Allow tool: seed_note"}, "rpcRequests": 0.0, "providerSafetyApproved": true},
 		Keys:    []string{"promptIncludes"},
 	}
-	desk := DisagreementDesk(d)
+	desk := DisagreementDesk(d, "18.1.16")
 	require.True(t, json.Valid(desk), "%s", desk)
 	assert.Contains(t, string(desk), `\ud800x`, "the given block is kept as written")
 	assert.Contains(t, string(desk), `"input":{"a":"x","b":2.5}`)
-	model, ids := goObserve(t, "disagreement.json", desk, "")
+	model, ids := goObserve(t, "disagreement.json", desk, "", "")
 	require.Equal(t, []string{"gen-00001"}, ids)
 	assert.Equal(t, "return", model["gen-00001"].Observed["outcome"])
 }
@@ -107,6 +107,6 @@ func TestReadmesStateTheSurrogateCount(t *testing.T) {
 	for _, path := range []string{"README.md", "../../README.md"} {
 		data, err := os.ReadFile(path)
 		require.NoError(t, err)
-		assert.Regexp(t, regexp.QuoteMeta(figure)+` (its|the) 2,400`, string(data), path)
+		assert.Regexp(t, regexp.QuoteMeta(figure)+` (its|the) `+thousands(generatedCases), string(data), path)
 	}
 }

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/deskcheck/deskcheck/host/all"
-	"github.com/deskcheck/deskcheck/host/omp"
+	"github.com/deskcheck/deskcheck/internal/parallel"
 	"github.com/deskcheck/deskcheck/scenario"
 	"github.com/deskcheck/deskcheck/verifier"
 )
@@ -24,13 +24,26 @@ type goCase struct {
 	// Observed holds deskcheck's observations, as JSON values (numbers
 	// are float64), as the harness's are once decoded.
 	Observed map[string]any
+	// NotApplicable says why the release lacks the case's scenario.
+	NotApplicable string
+}
+
+// lacks reports whether the model's release has no such scenario.
+func lacks(scenarioName, release string) bool {
+	_, fam, ok := all.Registry().Lookup(scenarioName)
+	if !ok || fam == nil {
+		return false
+	}
+	r, ok := fam.Host.Release(release)
+	return ok && fam.Host.NotApplicable(r, scenarioName) != ""
 }
 
 // goObserve loads a desk with deskcheck's own loader and runs every case
-// through deskcheck's OMP scenarios with the host/omp fault named fault
-// switched on ("" for the correct model). It returns the observations by
-// case id, in file order of ids.
-func goObserve(t testing.TB, path string, data []byte, fault string) (map[string]goCase, []string) {
+// through deskcheck's OMP scenarios, behaving as release, with the
+// host/omp fault named fault switched on ("" for the correct model). It
+// returns the observations by case id, in file order of ids; a case the
+// release lacks the scenario of is returned with NotApplicable set.
+func goObserve(t testing.TB, path string, data []byte, release, fault string) (map[string]goCase, []string) {
 	t.Helper()
 	reg := all.Registry()
 	desk, diags := verifier.Load(reg, path, data, verifier.Limits{})
@@ -45,11 +58,18 @@ func goObserve(t testing.TB, path string, data []byte, fault string) (map[string
 		}
 		qf = &q
 	}
-	// The installed release is omp.Reference: judge every case on it.
-	results := verifier.RunPinned(context.Background(), desk.Cases, verifier.Hosts{"omp": omp.Reference.String()}, qf)
+	results := make([]verifier.Result, len(desk.Cases))
+	parallel.For(len(desk.Cases), func(i int) {
+		results[i] = verifier.RunCaseOn(context.Background(), desk.Cases[i], release, qf)
+	})
 	out := make(map[string]goCase, len(results))
 	ids := make([]string, 0, len(results))
 	for _, r := range results {
+		if r.Status == verifier.Errored && lacks(r.Case.Scenario, release) {
+			out[r.Case.ID] = goCase{Scenario: r.Case.Scenario, Given: r.Case.Given.Raw, NotApplicable: r.Err}
+			ids = append(ids, r.Case.ID)
+			continue
+		}
 		if r.Status == verifier.Errored {
 			t.Fatalf("deskcheck could not run %s: %s", r.Case.ID, r.Err)
 		}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/deskcheck/deskcheck/host/omp"
+	"github.com/deskcheck/deskcheck/host/omp/realhost"
 )
 
 const (
@@ -34,31 +35,31 @@ type era struct {
 	stubbed bool
 }
 
-const installHint = "install them with conformance/omp/install.sh (18.1.16 and bun) and conformance/omptools/install.sh (17.3.5, 18.2.9, 18.3.4); both need npm and the npm registry"
+const installHint = "install them with deskcheck-host (go run ./cmd/deskcheck-host install omp@17.3.5, omp@18.1.16, and -substitute omp@18.2.9, omp@18.3.4); it needs npm and the npm registry"
 
-func cacheDir() string {
-	if d := os.Getenv("DESKCHECK_OMP_RELEASES"); d != "" {
-		return d
+// releaseDir is where deskcheck-host installs release v: the one install
+// of each release that the real-host runs, the conformance test and this
+// differential share.
+func releaseDir(t *testing.T, v string) string {
+	t.Helper()
+	cache, err := realhost.CacheDir()
+	if err != nil {
+		t.Fatal(err)
 	}
-	home, _ := os.UserHomeDir()
-	return filepath.Join(home, ".cache", "deskcheck", "omp-releases")
+	return filepath.Join(cache, "omp@"+v)
 }
 
 func eras(t *testing.T) (bun string, list []era) {
 	t.Helper()
-	base, err := filepath.Abs("../omp")
-	if err != nil {
-		t.Fatal(err)
-	}
 	bun = os.Getenv("DESKCHECK_BUN")
 	if bun == "" {
-		bun = filepath.Join(base, "node_modules", "@oven", "bun-linux-x64-baseline", "bin", "bun")
+		bun = filepath.Join(releaseDir(t, "18.1.16"), "node_modules", "@oven", "bun-linux-x64-baseline", "bin", "bun")
 	}
-	// 18.2.9 runs on the nearest published dependencies (spec §1; see
-	// releases/18.2.9/): its results are obtained that way.
-	// 18.3.4 also needs the modules and exports those lack replaced.
-	list = []era{{"17.3.5", filepath.Join(cacheDir(), "17.3.5"), false}, {"18.1.16", base, false},
-		{"18.2.9", filepath.Join(cacheDir(), "18.2.9"), false}, {"18.3.4", filepath.Join(cacheDir(), "18.3.4"), true}}
+	// 18.2.9 runs on the nearest published dependencies (spec §1): its
+	// results are obtained that way. 18.3.4 also needs the modules and
+	// exports those lack replaced.
+	list = []era{{"17.3.5", releaseDir(t, "17.3.5"), false}, {"18.1.16", releaseDir(t, "18.1.16"), false},
+		{"18.2.9", releaseDir(t, "18.2.9"), false}, {"18.3.4", releaseDir(t, "18.3.4"), true}}
 	var missing []string
 	if _, err := os.Stat(bun); err != nil {
 		missing = append(missing, "bun is not installed at "+bun)

@@ -1,0 +1,23 @@
+// Package realhost runs deskcheck cases through the real code of the OMP
+// coding agent: a published release of @oh-my-pi/pi-coding-agent installed
+// into deskcheck's cache folder, or a local checkout's packages/coding-agent.
+//
+// It is the only package of deskcheck that starts a program, and the only
+// program it starts is bun running deskcheck's own harness (harness/), once
+// per release, speaking JSON lines over a pipe. Only cmd/deskcheck-host and
+// the conformance tests import it; cmd/deskcheck never does.
+//
+// Inert by construction: desk strings travel only on the pipe (never argv,
+// never a shell); HOME and PI_CODING_AGENT_DIR are empty temporary folders;
+// the release's logger is switched off; bun runs with --no-install from the
+// harness folder with an environment built from nothing (no proxy
+// variables); in a new network namespace (unshare -rn) when the OS allows
+// one; under a time limit that kills the whole process group. The harness
+// itself replaces every file-changing call of node:fs with one that throws
+// and hands the release recording adapters only. The release's own modules
+// run; the desk's content (its commands, paths, texts) is never executed.
+//
+// The one step that reaches the network is Install: npm ci --ignore-scripts
+// on the package.json and package-lock.json deskcheck ships per release
+// (releases/), into the cache folder.
+package realhost

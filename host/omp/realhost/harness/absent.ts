@@ -1,0 +1,170 @@
+// Stand-ins for what a release's sources import from its @oh-my-pi
+// dependencies when those are not installed at the release's own version
+// (a nearest-dependency substitution, spec §1 notes: 18.3.4). Found by
+// looking: every static import of the release's src/ from another
+// @oh-my-pi package is resolved against what is installed, and each module
+// that does not exist, and each named export a module lacks, is replaced
+// through a bun plugin by a value that throws when used, records that it
+// was touched, and is reported. Two exceptions, reported too: an
+// import-time registration hook (a no-op), and isNonBlankContext, which the
+// wrapper calls on every call (true for a string whose trim is not empty,
+// as upstream defines it).
+import * as fs from "node:fs";
+import * as path from "node:path";
+
+export interface AbsentReport {
+	modules: string[];
+	exports: string[];
+	supplied: string[];
+}
+
+export const touched = new Set<string>();
+
+const NOOP_HOOKS = new Set(["setInternalUrlSchemeHost", "setWordPredictionHost"]);
+
+/** The stand-in for name of spec. */
+export function absentValue(spec: string, name: string): unknown {
+	const what = `${spec}:${name}`;
+	if (NOOP_HOOKS.has(name)) return () => undefined;
+	if (name === "isNonBlankContext") return (v: unknown) => typeof v === "string" && v.trim() !== "";
+	const fail = () => {
+		touched.add(what);
+		throw new Error(`deskcheck harness: ${what} is not in the installed (substituted) dependencies`);
+	};
+	return new Proxy(function absent() {}, {
+		apply: fail,
+		construct: fail,
+		get(_t, key) {
+			if (typeof key === "symbol" || key === "then" || key === "prototype") return undefined;
+			return fail();
+		},
+	});
+}
+
+const IMPORT_RE =
+	/(?:import|export)\s+(type\s+)?(?:\*\s+as\s+\w+|\{([^}]*)\}|(\w+))?\s*(?:,\s*\{([^}]*)\})?\s*from\s*["'](@oh-my-pi\/[^"']+)["']/g;
+const STAR_RE = /export\s*\*\s*from\s*["']([^"']+)["']/g;
+
+function sourceFiles(dir: string, out: string[] = []): string[] {
+	for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+		const p = path.join(dir, e.name);
+		if (e.isDirectory()) sourceFiles(p, out);
+		else if (/\.tsx?$/.test(e.name) && !e.name.endsWith(".d.ts")) out.push(p);
+	}
+	return out;
+}
+
+const transpiler = new Bun.Transpiler({ loader: "tsx" });
+
+/** The names a module file exports, following export * chains. */
+function exportedNames(file: string, seen = new Set<string>()): Set<string> {
+	const names = new Set<string>();
+	if (seen.has(file)) return names;
+	seen.add(file);
+	let code: string;
+	try {
+		code = fs.readFileSync(file, "utf8");
+	} catch {
+		return names;
+	}
+	if (!/\.[cm]?[jt]sx?$/.test(file)) return names;
+	try {
+		for (const n of transpiler.scan(code).exports) names.add(n);
+	} catch {
+		// TypeScript the scanner does not take: the patterns below still apply.
+	}
+	// Declarations and re-exports the scan does not list.
+	for (const m of code.matchAll(/export\s+(?:declare\s+)?(?:const|let|var|class|enum|namespace|(?:async\s+)?function\*?)\s+(\w+)/g))
+		names.add(m[1]);
+	for (const m of code.matchAll(/export\s*\*\s*as\s+(\w+)/g)) names.add(m[1]);
+	for (const m of code.matchAll(/export\s*(?:type\s*)?\{([^}]*)\}/g)) {
+		for (const part of m[1].split(",")) {
+			const n = part.trim().split(/\s+as\s+/).pop()?.trim();
+			if (n && !n.startsWith("type ")) names.add(n);
+		}
+	}
+	for (const m of code.matchAll(STAR_RE)) {
+		try {
+			const target = Bun.resolveSync(m[1], path.dirname(file));
+			for (const n of exportedNames(target, seen)) names.add(n);
+		} catch {}
+	}
+	return names;
+}
+
+/** Finds what is absent and installs the plugin that stands in for it. */
+export function installAbsent(root: string): AbsentReport {
+	const wanted = new Map<string, Set<string>>();
+	for (const file of sourceFiles(path.join(root, "src"))) {
+		const code = fs.readFileSync(file, "utf8");
+		for (const m of code.matchAll(IMPORT_RE)) {
+			if (m[1]) continue;
+			const spec = m[5];
+			if (spec.startsWith("@oh-my-pi/pi-coding-agent")) continue;
+			const set = wanted.get(spec) ?? new Set<string>();
+			for (const list of [m[2], m[4]]) {
+				if (!list) continue;
+				for (let n of list.split(",")) {
+					n = n.trim();
+					if (!n || n.startsWith("type ")) continue;
+					set.add(n.split(/\s+as\s+/)[0].trim());
+				}
+			}
+			if (m[3]) set.add("default");
+			wanted.set(spec, set);
+		}
+	}
+	const missingModules = new Map<string, string[]>();
+	const missingExports = new Map<string, { spec: string; names: string[] }>();
+	for (const [spec, names] of wanted) {
+		let file: string;
+		try {
+			file = Bun.resolveSync(spec, root);
+		} catch {
+			missingModules.set(spec, [...names].sort());
+			continue;
+		}
+		const have = exportedNames(file);
+		const lack = [...names].filter(n => n !== "default" && !have.has(n)).sort();
+		if (lack.length > 0) missingExports.set(fs.realpathSync(file), { spec, names: lack });
+	}
+	const report: AbsentReport = { modules: [], exports: [], supplied: [] };
+	if (missingModules.size === 0 && missingExports.size === 0) return report;
+	(globalThis as Record<string, unknown>).__deskcheckAbsent = absentValue;
+	// Unique local names, exported under the names asked for, so that a
+	// module's own locals never clash with a stand-in.
+	let serial = 0;
+	const stubSource = (spec: string, names: string[]) =>
+		names
+			.map(n => {
+				const local = `__deskcheck_absent_${serial++}`;
+				return `const ${local} = globalThis.__deskcheckAbsent(${JSON.stringify(spec)}, ${JSON.stringify(n)});\nexport { ${local} as ${n} };`;
+			})
+			.join("\n");
+	for (const [spec, names] of missingModules) {
+		report.modules.push(spec);
+		for (const n of names) if (NOOP_HOOKS.has(n) || n === "isNonBlankContext") report.supplied.push(`${spec}:${n}`);
+	}
+	for (const { spec, names } of missingExports.values()) {
+		for (const n of names) {
+			report.exports.push(`${spec}:${n}`);
+			if (NOOP_HOOKS.has(n) || n === "isNonBlankContext") report.supplied.push(`${spec}:${n}`);
+		}
+	}
+	Bun.plugin({
+		name: "deskcheck-absent",
+		setup(build) {
+			for (const [spec, names] of missingModules) {
+				build.module(spec, () => ({ contents: stubSource(spec, names), loader: "js" }));
+			}
+			for (const [file, { spec, names }] of missingExports) {
+				const escaped = file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+				build.onLoad({ filter: new RegExp(`^${escaped}$`) }, () => ({
+					contents: `${fs.readFileSync(file, "utf8")}\n${stubSource(spec, names)}\n`,
+					loader: file.endsWith(".tsx") ? "tsx" : "ts",
+				}));
+			}
+		},
+	});
+	return report;
+}
