@@ -79,9 +79,6 @@ func goObserve(t testing.TB, path string, data []byte, release, fault string) (m
 		if err := obs.UnmarshalJSON(jsonx.Append(nil, r.Observed)); err != nil {
 			t.Fatalf("%s: %v", r.Case.ID, err)
 		}
-		// The tools' own declarations are compared with the releases by
-		// conformance/omptools; this harness does not observe them.
-		delete(obs, "declared")
 		out[r.Case.ID] = goCase{Scenario: r.Case.Scenario, Given: r.Case.Given.Raw, Observed: obs}
 		ids = append(ids, r.Case.ID)
 	}

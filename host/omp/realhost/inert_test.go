@@ -58,7 +58,7 @@ func TestStraceHelper(t *testing.T) {
 	in := installedForTest(t, "18.1.16")
 	h, err := Start(context.Background(), ForInstalled(in))
 	require.NoError(t, err)
-	res, err := Judge(context.Background(), h, bundledCases(t), Options{})
+	res, err := Judge(context.Background(), h, bundledCases(t), Options{Release: "18.1.16"})
 	require.NoError(t, err)
 	require.NoError(t, h.Close())
 	require.Equal(t, 15, res.Summary.Holds)

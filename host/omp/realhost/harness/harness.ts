@@ -560,6 +560,12 @@ async function runWrapper(given: Given): Promise<Observed> {
 		providerSafetyApproved: lastContext?.providerSafetyApproved === true,
 	};
 	if (real) observed.declared = declarations === 0 ? null : typeof declared === "string" ? { tier: declared } : (declared ?? null);
+	else {
+		// A tool the case writes out declares what the case says: a bare
+		// tier string is observed as {tier}, as the model observes it.
+		const a = given.approval;
+		observed.declared = a === undefined || a === null ? null : typeof a === "string" ? { tier: a } : a;
+	}
 	return observed;
 }
 
