@@ -250,6 +250,7 @@ func TestHTMLAtScale(t *testing.T) {
 	assert.Equal(t, PassingRows, strings.Count(page, `<tr id="case-`), "the first 2,000 passing cases as rows")
 	assert.Contains(t, f.text["more-failures"], "4,800 more failed or errored cases are not shown as cards")
 	assert.Equal(t, PictureCards, strings.Count(page, `<figure class="pics">`), "the first cards are drawn")
+	assert.Contains(t, page, `<svg class="pic grid"`, "the coverage grid is drawn")
 	assert.Contains(t, f.text["undrawn"], "The pictures of the first 100 cards are drawn; 100 more cards show their tables and traces only.")
 	assert.Contains(t, page, "<td><code>effects</code> mismatched in 5,000 cases</td>", "mass failures are grouped")
 	assert.Equal(t, 100, strings.Count(page, `<tr id="desk-`), "a row per desk")

@@ -228,7 +228,7 @@ func TestDimensionBars(t *testing.T) {
 // headless Chromium and finds every card's picture with its text
 // equivalent, and the dimension bars; with -keep it leaves screenshots of
 // the pictures there (the README's come from
-// go test ./reports -run TestPicturesInChromium -keep docs/pictures).
+// go test ./reports -run TestPicturesInChromium -keep "$PWD/docs/pictures").
 func TestPicturesInChromium(t *testing.T) {
 	bin := browser(t)
 	for _, tt := range []struct {
@@ -248,7 +248,7 @@ func TestPicturesInChromium(t *testing.T) {
 			out, _ := chrome(t, bin, dir, page, "--dump-dom")
 			root, err := html.Parse(bytes.NewReader(out))
 			require.NoError(t, err)
-			pics, captions, bars := 0, 0, 0
+			pics, captions, bars, grids := 0, 0, 0, 0
 			var walk func(n *html.Node)
 			walk = func(n *html.Node) {
 				if n.Type == html.ElementNode {
@@ -259,9 +259,12 @@ func TestPicturesInChromium(t *testing.T) {
 						require.NotNil(t, n.FirstChild, "a picture has content")
 						assert.Equal(t, "title", n.FirstChild.Data, "a picture's first child is its title")
 						assert.NotEmpty(t, textOf(n.FirstChild))
-					case n.Data == "figcaption":
+					case n.Data == "figcaption" && attr(n.Parent.Parent, "class") == "pics":
 						captions++
 						assert.NotEmpty(t, textOf(n))
+					case n.Data == "svg" && cls == "pic grid":
+						grids++
+						assert.Equal(t, "title", n.FirstChild.Data, "a grid's first child is its title")
 					case n.Data == "svg" && cls == "dimbar":
 						bars++
 					}
@@ -278,6 +281,7 @@ func TestPicturesInChromium(t *testing.T) {
 			assert.Equal(t, want, pics, "every picture is on the page")
 			assert.Equal(t, want, captions, "every picture has its text beside it")
 			assert.Positive(t, bars, "the dimensions are drawn as bars")
+			assert.Positive(t, grids, "the coverage is drawn as a grid")
 			if tt.name == "failing" {
 				gallery := filepath.Join(dir, "pictures.html")
 				require.NoError(t, os.WriteFile(gallery, galleryPage(t, buf.String()), 0o600))
@@ -285,6 +289,9 @@ func TestPicturesInChromium(t *testing.T) {
 				dims := filepath.Join(dir, "dimensions.html")
 				require.NoError(t, os.WriteFile(dims, sectionPage(t, buf.String(), `<section class="boundary"`, `</section>`), 0o600))
 				screenshot(t, bin, dir, dims, "dimensions.png", 1100, 400)
+				cov := filepath.Join(dir, "coverage.html")
+				require.NoError(t, os.WriteFile(cov, sectionPage(t, buf.String(), `<section class="coverage"`, `</section>`), 0o600))
+				screenshot(t, bin, dir, cov, "coverage.png", 1000, 900)
 			}
 		})
 	}

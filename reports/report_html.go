@@ -194,8 +194,12 @@ type htmlPage struct {
 	MoreGroups int
 	Dims       *htmlDimensions
 	Coverage   []PointCoverage
-	Strength   []htmlStrengthResult
-	Failures   []htmlCase
+	// CoverageGrids draw the first desks' points by cases; ReleaseGrid
+	// the cases judged on several releases, by release.
+	CoverageGrids []grid
+	ReleaseGrid   *grid
+	Strength      []htmlStrengthResult
+	Failures      []htmlCase
 	// FailureCount is every failed or errored case; MoreFailures those
 	// without a card.
 	FailureCount int
@@ -231,7 +235,13 @@ func (HTML) Write(w io.Writer, r *Report) error {
 		if len(page.Coverage) > htmlDeskRows {
 			page.Coverage = page.Coverage[:htmlDeskRows]
 		}
+		for _, pc := range page.Coverage[:min(len(page.Coverage), gridDesks)] {
+			if g := coverageGrid(pc); g != nil {
+				page.CoverageGrids = append(page.CoverageGrids, *g)
+			}
+		}
 	}
+	page.ReleaseGrid = releaseGrid(r)
 	if len(page.Claims) > htmlDeskRows {
 		page.MoreClaims = len(page.Claims) - htmlDeskRows
 		page.Claims = page.Claims[:htmlDeskRows]
