@@ -37,6 +37,8 @@ func roundTripFiles(t *testing.T) []string {
 // desk stays valid); then observe -w must make every case pass again and
 // leave every byte outside the expected blocks as it was.
 func TestObserveWriteRoundTrip(t *testing.T) {
+	// observe -w refuses to write under CI; these tests write on purpose.
+	t.Setenv("CI", "")
 	reg := all.Registry()
 	type key struct{ scenario, key string }
 	pool := map[key][]string{} // compact values seen of each key
@@ -202,6 +204,8 @@ func gjsonEscape(k string) string {
 }
 
 func TestObserveWrite(t *testing.T) {
+	// observe -w refuses to write under CI; these tests write on purpose.
+	t.Setenv("CI", "")
 	data, err := os.ReadFile("../../cases/boundary-desk.json")
 	require.NoError(t, err)
 	broken := bytes.Replace(data, []byte(`"prompts": 2,`), []byte(`"prompts": 3,`), 1)
@@ -300,6 +304,8 @@ func TestObserveWrite(t *testing.T) {
 // the command itself, sed -i as its substitutions, and each command's exit
 // status as its comment says (FAIL or "exit 1": 1; otherwise 0).
 func TestReadmeWalkThrough(t *testing.T) {
+	// observe -w refuses to write under CI; these tests write on purpose.
+	t.Setenv("CI", "")
 	raw, _ := readme(t)
 	start := strings.Index(raw, "## Writing a new case")
 	require.GreaterOrEqual(t, start, 0)
