@@ -39,3 +39,11 @@ func TestFileNamesNeverAct(t *testing.T) {
 		assert.True(t, strings.Contains(out+errOut, `\u001b[31m\u202e`), "%v: the name is shown escaped: %q %q", args, out, errOut)
 	}
 }
+
+// TestHelpHelp: help is a command the usage lists, so its own help is the
+// usage, exit 0.
+func TestHelpHelp(t *testing.T) {
+	code, out, errOut := runCLI(t, "help", "help")
+	assert.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "deskcheck help     [COMMAND]")
+}

@@ -216,6 +216,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 // help prints one command's help on stdout.
 func help(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 1 && args[0] == "help" {
+		fmt.Fprint(stdout, usage)
+		return exitPass
+	}
 	cmd, ok := commands[args[0]]
 	if len(args) != 1 || !ok {
 		fmt.Fprintf(stderr, "deskcheck: usage: deskcheck help COMMAND (one of %s)\n", strings.Join(commandNames(), ", "))
