@@ -63,7 +63,7 @@ func coverageGrid(pc PointCoverage) *grid {
 	const left = 230
 	w := left + (len(cases)+1)*gridCell + 30
 	h := len(rows)*gridCell + 8
-	s := newGrid(w, h, "Points by cases")
+	s := newDrawing("pic grid", w, h, "Points by cases")
 	for r, p := range rows {
 		y := 4 + r*gridCell
 		cls := "lbl"
@@ -133,7 +133,7 @@ func releaseGrid(r *Report) *grid {
 	const left, top = 300, 58
 	w := left + len(col)*gridCell + 8
 	h := top + len(rows)*gridCell + 4
-	s := newGrid(w, h, "Cases by releases")
+	s := newDrawing("pic grid", w, h, "Cases by releases")
 	for i, v := range releases[:len(col)] {
 		x := left + i*gridCell + gridCell/2
 		s.open("text", "x", strconv.Itoa(x), "y", strconv.Itoa(top-4), "class", "tiny s", "transform", "rotate(-60 "+strconv.Itoa(x)+" "+strconv.Itoa(top-4)+")")
@@ -161,13 +161,4 @@ func releaseGrid(r *Report) *grid {
 		}
 	}
 	return &grid{Title: "Cases by release", Text: text, SVG: s.done()}
-}
-
-// newGrid starts a grid's drawing: a picture of the page, not of a case.
-func newGrid(w, h int, title string) *svg {
-	s := newSVG(w, h, title)
-	str := s.b.String()
-	s.b.Reset()
-	s.b.WriteString(strings.Replace(str, `<svg class="pic"`, `<svg class="pic grid"`, 1))
-	return s
 }

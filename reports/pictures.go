@@ -73,9 +73,13 @@ type svg struct {
 
 // newSVG starts a drawing titled with its picture's title; the words and
 // numbers it shows are the picture's Text, printed beside it.
-func newSVG(w, h int, title string) *svg {
+func newSVG(w, h int, title string) *svg { return newDrawing("pic", w, h, title) }
+
+// newDrawing starts a drawing of the given class: "pic" for a case's
+// picture, "pic grid" for a grid of the page.
+func newDrawing(class string, w, h int, title string) *svg {
 	s := &svg{w: w, h: h}
-	s.b.WriteString(`<svg class="pic" role="img" width="` + strconv.Itoa(w) + `" height="` + strconv.Itoa(h) + `" viewBox="0 0 ` + strconv.Itoa(w) + ` ` + strconv.Itoa(h) + `"><title>`)
+	s.b.WriteString(`<svg class="` + class + `" role="img" width="` + strconv.Itoa(w) + `" height="` + strconv.Itoa(h) + `" viewBox="0 0 ` + strconv.Itoa(w) + ` ` + strconv.Itoa(h) + `"><title>`)
 	s.b.WriteString(esc(title))
 	s.b.WriteString(`</title>`)
 	return s
