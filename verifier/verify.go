@@ -95,18 +95,18 @@ func RunCasePinned(ctx context.Context, c *Case, pin Hosts, fault *scenario.Qual
 // scenario decides what a release it lacks means: RunCaseOn does not
 // check.
 func RunCaseOn(ctx context.Context, c *Case, release string, fault *scenario.QualifiedFault) (res Result) {
-	sc, fam := c.sc, c.fam
+	sc, fam := c.ScenarioSpec(), c.HostFamily()
 	res = Result{Case: c, Unit: sc.Unit, Comparisons: comparisons(sc)}
 	defer func() {
 		if p := recover(); p != nil {
 			res.Status, res.Err = Errored, fmt.Sprintf("panic while running the case: %v\n%s", p, debug.Stack())
 		}
 	}()
-	env := scenario.Env{Trace: &scenario.Trace{}, Limits: c.Desk.limitsFor(sc), Expected: c.script(), Release: release}
+	env := scenario.Env{Trace: &scenario.Trace{}, Limits: c.Desk.LimitsFor(sc), Expected: c.Script(), Release: release}
 	if fault != nil && fault.Host == fam.Host.Name {
 		env.Faults, env.Mutant = fault.ID, fault.Mutant
 	}
-	obs, err := c.compiled.Run(ctx, env)
+	obs, err := c.Compiled().Run(ctx, env)
 	res.Trace = env.Trace.Events()
 	if err != nil {
 		res.Status, res.Err = Errored, err.Error()
