@@ -55,11 +55,6 @@ func ReadPaths(paths []string, limits Limits) ([]Input, Diagnostics, error) {
 // LimitNames is load.LimitNames.
 func LimitNames(reg *scenario.Registry) []string { return load.LimitNames(reg) }
 
-// ValidateCases is load.ValidateCases.
-func ValidateCases(reg *scenario.Registry, doc []byte) ([]schema.Problem, error) {
-	return load.ValidateCases(reg, doc)
-}
-
 // CompiledCaseSchema is load.CompiledCaseSchema.
 func CompiledCaseSchema(reg *scenario.Registry) (*schema.Schema, error) {
 	return load.CompiledCaseSchema(reg)
