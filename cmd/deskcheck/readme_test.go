@@ -266,3 +266,66 @@ func dimensionsText(t *testing.T, out string) map[string]map[string]string {
 	}
 	return table
 }
+
+// TestDocumentationLinksResolve: every relative link of the README, the
+// pages under docs/ and the families' manuals names a file that exists,
+// and an anchor names a heading of that file.
+func TestDocumentationLinksResolve(t *testing.T) {
+	paths := []string{"../../README.md"}
+	pages, err := filepath.Glob("../../docs/*.md")
+	require.NoError(t, err)
+	paths = append(paths, pages...)
+	for _, f := range all.Registry().Families() {
+		paths = append(paths, filepath.Join("../..", filepath.FromSlash(all.Manual(f))))
+	}
+	link := regexp.MustCompile(`\]\(([^)\s]*)\)`)
+	fence := regexp.MustCompile("(?s)```.*?```")
+	code := regexp.MustCompile("`[^`\n]*`")
+	anchors := func(file string) map[string]bool {
+		data, err := os.ReadFile(file)
+		require.NoError(t, err)
+		set := map[string]bool{}
+		for _, line := range strings.Split(fence.ReplaceAllString(string(data), ""), "\n") {
+			if !strings.HasPrefix(line, "#") {
+				continue
+			}
+			var b strings.Builder
+			for _, r := range strings.ToLower(strings.TrimSpace(strings.TrimLeft(line, "#"))) {
+				switch {
+				case r == ' ':
+					b.WriteRune('-')
+				case r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
+					b.WriteRune(r)
+				}
+			}
+			set[b.String()] = true
+		}
+		return set
+	}
+	checked := 0
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		require.NoError(t, err)
+		text := code.ReplaceAllString(fence.ReplaceAllString(string(data), ""), "")
+		for _, m := range link.FindAllStringSubmatch(text, -1) {
+			target := m[1]
+			if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+				continue
+			}
+			file, anchor, _ := strings.Cut(target, "#")
+			dest := p
+			if file != "" {
+				dest = filepath.Join(filepath.Dir(p), filepath.FromSlash(file))
+			}
+			_, err := os.Stat(dest)
+			if !assert.NoError(t, err, "%s links to %s", p, target) {
+				continue
+			}
+			if anchor != "" {
+				assert.True(t, anchors(dest)[anchor], "%s links to %s: no such heading", p, target)
+			}
+			checked++
+		}
+	}
+	assert.Greater(t, checked, 30, "the documentation's links were found")
+}
