@@ -8,7 +8,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tidwall/gjson"
 
+	"github.com/deskcheck/deskcheck/cases"
 	"github.com/deskcheck/deskcheck/scenario"
 )
 
@@ -93,5 +95,26 @@ func TestManualListsEveryFault(t *testing.T) {
 			text = want
 		}
 		assert.Equal(t, want, text, "%s lists other faults than the family's: run go test ./host/all -update", path)
+	}
+}
+
+// TestManualLinksItsDesks: every bundled desk is linked from the manual of
+// the family its cases run on (the desks stay in cases/, verified there).
+func TestManualLinksItsDesks(t *testing.T) {
+	reg := Registry()
+	for _, f := range cases.Files() {
+		hosts := map[string]bool{}
+		for _, sc := range gjson.GetBytes(f.Data, "cases.#.scenario").Array() {
+			_, fam, ok := reg.Lookup(sc.String())
+			require.True(t, ok, "%s: scenario %s", f.Path, sc.String())
+			hosts[fam.Host.Name] = true
+		}
+		require.NotEmpty(t, hosts, f.Path)
+		for _, fam := range reg.Families() {
+			if hosts[fam.Host.Name] {
+				path, text := manual(t, fam)
+				assert.Contains(t, text, "](../../../"+f.Path+")", "%s links to %s", path, f.Path)
+			}
+		}
 	}
 }
