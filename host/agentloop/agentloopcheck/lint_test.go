@@ -83,7 +83,7 @@ func TestLint(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := lintRunner([]byte(tt.given), checktest.Fields(t, tt.expected), checktest.DefaultLimits(Runner))
+			got := lintRunner(decode(t, tt.given), checktest.Fields(t, tt.expected))
 			require.Len(t, got, len(tt.want), "%s: %v", tt.reason, got)
 			for i, w := range tt.want {
 				assert.Equal(t, w.pointer, got[i].Pointer, tt.reason)
