@@ -15,8 +15,9 @@ import (
 	"github.com/deskcheck/deskcheck/host/internal/checktest"
 )
 
-// The readers and writers of jsontext.go stand in for encoding/json and
-// gjson when they can. These tests hold each to the code it stands in for.
+// readGivenFast, and the narration's writers, stand in for encoding/json.
+// These tests hold each to the code it stands in for, and the script's
+// refusals to the runner's.
 
 // plainGiven is readGiven with encoding/json alone, the reference for
 // readGivenFast.
@@ -100,40 +101,11 @@ func TestNarrationWritersMatchReference(t *testing.T) {
 	}
 }
 
-// referenceRefusal is refusal as it was written with encoding/json.
-func referenceRefusal(e entry, writeGranted bool, validated, maxCalls int) agentloop.Refusal {
-	name, write, known := toolArgument(*e.Tool)
-	switch {
-	case !known:
-		return agentloop.RefusedUnknownTool
-	case write && !writeGranted:
-		return agentloop.RefusedNotGranted
-	}
-	raw := e.Args
-	if raw == nil {
-		raw = json.RawMessage("{}")
-	}
-	var args map[string]json.RawMessage
-	if first := firstByte(raw); first != '{' || json.Unmarshal(raw, &args) != nil {
-		return agentloop.RefusedArgumentNames
-	}
-	value, has := args[name]
-	if !has || len(args) != 1 {
-		return agentloop.RefusedArgumentNames
-	}
-	var s string
-	if firstByte(value) != '"' || json.Unmarshal(value, &s) != nil || utf8.RuneCountInString(s) > agentloop.MaxArgChars {
-		return agentloop.RefusedShortStrings
-	}
-	if validated >= maxCalls {
-		return agentloop.RefusedBudget
-	}
-	return agentloop.NotRefused
-}
-
-func TestRefusalMatchesReference(t *testing.T) {
+// TestRefusalMatchesModel: the refusal the script predicts for a request
+// is the one the runner gives it, for every tool, grant and budget.
+func TestRefusalMatchesModel(t *testing.T) {
 	values := []string{`"1+2"`, `"caf\u00e9"`, `"\ud800"`, "\"\xff\"", `"` + strings.Repeat("é", 201) + `"`, `"` + strings.Repeat("a", 200) + `"`,
-		`5`, `null`, `[1]`, `{"a":1}`, ` "a\"b" `}
+		`"` + strings.Repeat("a", 201) + `"`, `5`, `null`, `[1]`, `{"a":1}`, ` "a\"b" `}
 	var args []json.RawMessage
 	args = append(args, nil, json.RawMessage(` `), json.RawMessage(`[]`), json.RawMessage(`{`), json.RawMessage(`{}`), json.RawMessage(`{"expression":"1"} x`))
 	for _, v := range values {
@@ -141,14 +113,24 @@ func TestRefusalMatchesReference(t *testing.T) {
 			args = append(args, json.RawMessage(` { "`+k+`" : `+v+` } `), json.RawMessage(`{"`+k+`":`+v+`,"`+k+`":`+v+`}`), json.RawMessage(`{"`+k+`":`+v+`,"y":1}`))
 		}
 	}
+	refused := 0
 	for _, a := range args {
 		for _, tool := range []string{"calc", "lookup_user", "save_draft", "shell"} {
 			e := entry{Tool: &tool, Args: a}
 			for _, granted := range []bool{false, true} {
-				for _, validated := range []int{0, 3} {
-					require.Equal(t, referenceRefusal(e, granted, validated, 3), refusal(e, granted, validated, 3), "%s %q", tool, a)
+				for _, maxCalls := range []int{0, 3} {
+					cfg := agentloop.NewConfig([]agentloop.Entry{agentloop.ToolRequest(tool, a)})
+					cfg.MaxCalls, cfg.WriteGranted = maxCalls, granted
+					res := agentloop.Run(cfg)
+					require.Len(t, res.Requests, 1)
+					want := res.Requests[0].Refusal
+					require.Equal(t, want, refusal(e, granted, 0, maxCalls), "%s %q", tool, a)
+					if want != agentloop.NotRefused {
+						refused++
+					}
 				}
 			}
 		}
 	}
+	require.Greater(t, refused, 1000)
 }

@@ -1,13 +1,12 @@
 package agentloopcheck
 
 import (
-	"bytes"
 	"encoding/json"
+	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
 
 	"github.com/deskcheck/deskcheck/host/agentloop"
-	"github.com/deskcheck/deskcheck/internal/jsontext"
 	"github.com/deskcheck/deskcheck/scenario"
 )
 
@@ -152,7 +151,10 @@ func toolArgument(tool string) (name string, write, known bool) {
 }
 
 // refusal applies the checks of §3.3 to a tool request, in their order,
-// given the requests validated so far.
+// given the requests validated so far. It reads the arguments with
+// encoding/json, once per case: the runner's own readers keep an unpaired
+// surrogate where encoding/json replaces it, which changes neither the
+// names nor the number of characters.
 func refusal(e entry, writeGranted bool, validated, maxCalls int) agentloop.Refusal {
 	name, write, known := toolArgument(*e.Tool)
 	switch {
@@ -161,46 +163,23 @@ func refusal(e entry, writeGranted bool, validated, maxCalls int) agentloop.Refu
 	case write && !writeGranted:
 		return agentloop.RefusedNotGranted
 	}
-	raw := e.Args
-	if raw == nil {
-		// No args is {}: the name is missing.
+	var args map[string]json.RawMessage
+	// No args is {}: the name is missing.
+	if e.Args == nil || firstByte(e.Args) != '{' || json.Unmarshal(e.Args, &args) != nil {
 		return agentloop.RefusedArgumentNames
 	}
-	if firstByte(raw) != '{' {
+	value, has := args[name]
+	if !has || len(args) != 1 {
 		return agentloop.RefusedArgumentNames
 	}
-	distinct, value, has, ok := objectKeys(raw, name)
-	if !ok {
-		return agentloop.RefusedArgumentNames
-	}
-	if !has || distinct != 1 {
-		return agentloop.RefusedArgumentNames
-	}
-	value = value[jsontext.SkipSpace(value, 0):]
-	s, isString := "", false
-	if firstByte(value) == '"' {
-		s, isString = jsontext.StringToken(bytes.TrimRight(value, " \t\r\n"))
-	}
-	if !isString || jsontext.CodePoints(s) > agentloop.MaxArgChars {
+	var s string
+	if firstByte(value) != '"' || json.Unmarshal(value, &s) != nil || utf8.RuneCountInString(s) > agentloop.MaxArgChars {
 		return agentloop.RefusedShortStrings
 	}
 	if validated >= maxCalls {
 		return agentloop.RefusedBudget
 	}
 	return agentloop.NotRefused
-}
-
-// objectKeys reads a JSON object as json.Unmarshal into a
-// map[string]json.RawMessage does: the number of distinct keys and the
-// value of key (the last one written). ok is false when raw does not
-// decode as an object.
-func objectKeys(raw []byte, key string) (distinct int, value []byte, has, ok bool) {
-	var args map[string]json.RawMessage
-	if json.Unmarshal(raw, &args) != nil {
-		return 0, nil, false, false
-	}
-	value, has = args[key]
-	return len(args), value, has, true
 }
 
 // firstByte is the first byte of raw after JSON whitespace, 0 when none.
