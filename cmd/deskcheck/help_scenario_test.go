@@ -92,6 +92,7 @@ func TestHelpScenarioNamesEveryKey(t *testing.T) {
 					assert.True(t, ok, "help %s names fault %s", name, f.FullName())
 				}
 			}
+			assert.NotContains(t, out, "(no description)", "every key of the fragment of %s, nested ones included, has a description", name)
 			assert.Contains(t, out, "Manual: "+all.Manual(*fam)+"\n")
 			_, err := os.Stat(filepath.Join("../..", all.Manual(*fam)))
 			assert.NoError(t, err, "the manual help names exists")
