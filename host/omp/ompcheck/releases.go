@@ -45,20 +45,6 @@ var toolEraSplits = func() map[string]bool {
 	return split
 }()
 
-// runGroup splits a behaviour group only for a case that uses a real
-// tool's own declaration, where the tools' boundaries apply; every other
-// case runs once per group.
-func runGroup(scenarioName string, given []byte, r scenario.Release) string {
-	if scenarioName != "wrapper" || !toolEraSplits[r.Version] {
-		return r.Group
-	}
-	g := gjson.ParseBytes(given)
-	if tool := g.Get("tool").String(); (tool == "bash" || tool == "write") && !g.Get("approval").Exists() {
-		return r.Group + " (" + r.Version + " tools)"
-	}
-	return r.Group
-}
-
 // lacksFallback is what the releases before 18.1.16 lack, by scenario.
 var lacksFallback = map[string]string{
 	"fallback":       "has no file-write fallback",

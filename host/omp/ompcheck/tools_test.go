@@ -16,7 +16,7 @@ import (
 
 func runGiven(t *testing.T, given, release string) map[string]any {
 	t.Helper()
-	obs, err := Wrapper.Run(context.Background(), []byte(given), scenario.Env{Trace: &scenario.Trace{}, Release: release})
+	obs, err := Wrapper.Compile([]byte(given), nil).Run(context.Background(), scenario.Env{Trace: &scenario.Trace{}, Release: release})
 	require.NoError(t, err)
 	return obs.Values
 }
@@ -76,7 +76,7 @@ func TestDeclaredComparer(t *testing.T) {
 func TestLintTools(t *testing.T) {
 	msgs := func(given string) []string {
 		var out []string
-		for _, p := range lintTools(gjson.Parse(given)) {
+		for _, p := range Wrapper.Compile([]byte(given), nil).Problems() {
 			assert.True(t, p.Warning)
 			out = append(out, p.Pointer)
 		}
