@@ -92,7 +92,7 @@ func TestLintTools(t *testing.T) {
 	}
 }
 
-// TestToolsDeskAsDocumented: the README's count of the tools desk's cases.
+// TestToolsDeskAsDocumented: the manual's count of the tools desk's cases.
 func TestToolsDeskAsDocumented(t *testing.T) {
 	var n int64 = -1
 	for _, f := range cases.Files() {
@@ -100,7 +100,7 @@ func TestToolsDeskAsDocumented(t *testing.T) {
 			n = gjson.GetBytes(f.Data, "cases.#").Int()
 		}
 	}
-	readme, err := os.ReadFile("../../../README.md")
+	readme, err := os.ReadFile("README.md")
 	require.NoError(t, err)
 	assert.Contains(t, string(readme), fmt.Sprintf("`cases/omp-tools-desk.json` (%d cases", n))
 }
