@@ -40,7 +40,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/deskcheck/deskcheck/cases"
 	"github.com/deskcheck/deskcheck/host/all"
 	"github.com/deskcheck/deskcheck/reports"
 	"github.com/deskcheck/deskcheck/scenario"
@@ -851,7 +850,7 @@ func readInputs(reg *scenario.Registry, paths []string, limits verifier.Limits, 
 	}
 	if len(paths) == 0 {
 		var inputs []verifier.Input
-		for _, f := range cases.Files() {
+		for _, f := range all.Desks() {
 			inputs = append(inputs, verifier.Input{Path: f.Path, Data: f.Data})
 		}
 		return inputs, exitPass
