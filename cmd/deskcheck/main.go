@@ -634,6 +634,9 @@ func faults(args []string, stdout, stderr io.Writer) int {
 		selected = verifier.FaultsOf(suite.Results, selected)
 	}
 	strength := verifier.MeasureStrengthPinned(context.Background(), suite.Results, selected, suite.Hosts)
+	// Only the report folder and the page formats show a case's suggested
+	// block; the strength table alone needs none.
+	suite.Unshown = *out == "none" && *o.format == "text"
 	rep := stamp(buildReport(suite), "faults", args, *sel.limits, reg)
 	rep.AddStrength(strength)
 	var r reports.Reporter = reports.StrengthText{}
