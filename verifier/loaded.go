@@ -34,9 +34,6 @@ const SchemaVersion = load.SchemaVersion
 // DefaultLimits are the limits unless the caller sets others.
 var DefaultLimits = load.DefaultLimits
 
-// Families are the boundary-response families a case may name.
-var Families = load.Families
-
 // Load is load.Load.
 func Load(reg *scenario.Registry, path string, data []byte, limits Limits) (*Desk, Diagnostics) {
 	return load.Load(reg, path, data, limits)

@@ -17,6 +17,7 @@
 //	deskcheck schema
 //	deskcheck version
 //	deskcheck help     [COMMAND]
+//	deskcheck help     SCENARIO
 //
 // With no PATH the bundled desks are used. Exit codes: 0 every verified case
 // passed (or, for validate, no errors); 1 at least one case failed or could
@@ -39,7 +40,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/deskcheck/deskcheck/cases"
 	"github.com/deskcheck/deskcheck/host/all"
 	"github.com/deskcheck/deskcheck/reports"
 	"github.com/deskcheck/deskcheck/scenario"
@@ -108,6 +108,7 @@ Usage:
   deskcheck schema
   deskcheck version
   deskcheck help     [COMMAND]
+  deskcheck help     SCENARIO
 
 explain shows, case by case, what happened and why; observe prints the
 expected block the host model observes, ready to paste, and how it differs
@@ -139,7 +140,8 @@ Exit codes: 0 all cases passed (validate: no errors), 1 a case failed or
 could not run, 2 invalid input or usage.
 
 deskcheck help COMMAND (or deskcheck COMMAND -h) describes a command and
-its flags.
+its flags; deskcheck help SCENARIO lists a scenario's keys, limits,
+warnings and faults.
 `
 
 // synopses are the usage lines of the commands, for their own help.
@@ -221,7 +223,10 @@ func help(args []string, stdout, stderr io.Writer) int {
 		return exitPass
 	}
 	cmd, ok := commands[args[0]]
-	if len(args) != 1 || !ok {
+	if len(args) == 1 && !ok {
+		return helpTopic(args[0], stdout, stderr)
+	}
+	if len(args) != 1 {
 		fmt.Fprintf(stderr, "deskcheck: usage: deskcheck help COMMAND (one of %s)\n", strings.Join(commandNames(), ", "))
 		return exitInvalid
 	}
@@ -629,6 +634,9 @@ func faults(args []string, stdout, stderr io.Writer) int {
 		selected = verifier.FaultsOf(suite.Results, selected)
 	}
 	strength := verifier.MeasureStrengthPinned(context.Background(), suite.Results, selected, suite.Hosts)
+	// Only the report folder and the page formats show a case's suggested
+	// block; the strength table alone needs none.
+	suite.Unshown = *out == "none" && *o.format == "text"
 	rep := stamp(buildReport(suite), "faults", args, *sel.limits, reg)
 	rep.AddStrength(strength)
 	var r reports.Reporter = reports.StrengthText{}
@@ -845,7 +853,7 @@ func readInputs(reg *scenario.Registry, paths []string, limits verifier.Limits, 
 	}
 	if len(paths) == 0 {
 		var inputs []verifier.Input
-		for _, f := range cases.Files() {
+		for _, f := range all.Desks() {
 			inputs = append(inputs, verifier.Input{Path: f.Path, Data: f.Data})
 		}
 		return inputs, exitPass

@@ -21,10 +21,6 @@ func (d *Desk) Registry() *scenario.Registry { return d.reg }
 // CaseAcks tells whether at least one case acknowledges a warning.
 func (d *Desk) CaseAcks() bool { return d.caseAcks }
 
-// LimitsFor is Limits.For(sc) of the desk's limits, resolved once per
-// scenario.
-func (d *Desk) LimitsFor(sc *scenario.Scenario) map[string]int { return d.limitsFor(sc) }
-
 // Diag makes a diagnostic at ptr (at its key when key is true); its
 // position is found by Diagnostics.Resolve.
 func (d *Desk) Diag(sev Severity, ptr string, key bool, format string, args ...any) Diagnostic {
@@ -52,10 +48,6 @@ func (c *Case) HostFamily() *scenario.Family { return c.fam }
 
 // Compiled is the case as its scenario compiled it at load.
 func (c *Case) Compiled() *scenario.Compiled { return c.compiled }
-
-// Script is the expected block as the scenario contract hands it to Lint
-// and Run.
-func (c *Case) Script() []scenario.Field { return c.script() }
 
 // Units returns, for each limit of the case's scenario, how much of it the
 // given block asks for.

@@ -18,8 +18,10 @@ import (
 	"github.com/deskcheck/deskcheck/schema"
 )
 
-// Families are the boundary-response families a case may name.
-var Families = []string{"protected-file", "network-destination", "credential", "approval-rejection",
+// Arenas are the boundary-response arenas a case may name (with its
+// "family" key): the kinds of boundary whose allowed and denied controls
+// the report pairs.
+var Arenas = []string{"protected-file", "network-destination", "credential", "approval-rejection",
 	"policy-service-failure", "mixed-batch", "repeated-denial", "permitted-recovery"}
 
 // SchemaVersion is the case-file format version this verifier reads.
@@ -50,18 +52,6 @@ type Desk struct {
 	root    gjson.Result
 	posOnce sync.Once
 	pos     *position
-	// resolved holds limits.For of each scenario run, shared by its
-	// cases (runs only read it).
-	resolved sync.Map
-}
-
-// limitsFor is limits.For(sc), resolved once per scenario.
-func (d *Desk) limitsFor(sc *scenario.Scenario) map[string]int {
-	if m, ok := d.resolved.Load(sc); ok {
-		return m.(map[string]int)
-	}
-	m, _ := d.resolved.LoadOrStore(sc, d.limits.For(sc))
-	return m.(map[string]int)
 }
 
 // position returns the line index of the file, built on first use: only
@@ -72,16 +62,17 @@ func (d *Desk) position() *position {
 }
 
 // Case is one executable case, as Load read it. Its fields are read, not
-// written: what Lint and Run hand a scenario (the expected block, the work
-// of its limited values) is made from them once at load.
+// written: its scenario's compiled case (the given block decoded and the
+// case planned, once, at load) and the work of its limited values are
+// made once at load.
 type Case struct {
 	Desk     *Desk
 	ID       string
 	Title    string
 	Scenario string
-	// Family is the case's boundary-response family, "" when it names
-	// none.
-	Family     string
+	// Arena is the case's boundary-response arena (its "family" key), ""
+	// when it names none.
+	Arena      string
 	Why        string
 	SourceRefs []string
 	// Acknowledge maps the names of warnings the case acknowledges to the
@@ -102,21 +93,12 @@ type Case struct {
 	releases []scenario.Release // what Range selects, or the newest, resolved at load
 	sc       *scenario.Scenario
 	fam      *scenario.Family
-	fields   []scenario.Field // Expected as script returns it, made once at load
-	units    []int            // workUnits, read once at load
-	copies   []int            // per limit, the bytes a measured limit counts (nil: none)
+	units    []int // workUnits, read once at load
+	copies   []int // per limit, the bytes a measured limit counts (nil: none)
 	compiled *scenario.Compiled
 }
 
-// script returns the expected block as the scenario contract hands it to
-// Lint and Run. Every caller shares it: the contract only reads it.
-func (c *Case) script() []scenario.Field {
-	if c.fields != nil {
-		return c.fields
-	}
-	return scriptOf(c.Expected)
-}
-
+// scriptOf is an expected block as the scenario contract's Plan reads it.
 func scriptOf(expected []Field) []scenario.Field {
 	out := make([]scenario.Field, len(expected))
 	for i, f := range expected {
@@ -499,7 +481,7 @@ func (d *Desk) readCase(c gjson.Result, i int, whole func(base, section, key str
 		case "scenario":
 			cs.Scenario = hostText(v)
 		case "family":
-			cs.Family = hostText(v)
+			cs.Arena = hostText(v)
 		case "acknowledge":
 			cs.Acknowledge = acknowledgements(v)
 			d.caseAcks = true
@@ -540,8 +522,7 @@ func (d *Desk) readCase(c gjson.Result, i int, whole func(base, section, key str
 		}
 		return true
 	})
-	cs.fields = scriptOf(cs.Expected)
-	cs.compiled = sc.Compile([]byte(cs.Given.Raw), cs.fields)
+	cs.compiled = sc.Compile([]byte(cs.Given.Raw), scriptOf(cs.Expected))
 	for j, l := range sc.Limits {
 		if l.Measured {
 			if cs.copies == nil {
@@ -623,23 +604,24 @@ type explainer struct {
 	reg       *scenario.Registry
 	root      gjson.Result
 	scenarios []gjson.Result
-	families  []gjson.Result
+	arenas    []gjson.Result
 }
 
-// caseValue returns the scenario (or family) value of case i.
-func (ex *explainer) caseValue(i int, family bool) gjson.Result {
+// caseValue returns the scenario (or arena: the "family" key) value of
+// case i.
+func (ex *explainer) caseValue(i int, arena bool) gjson.Result {
 	if ex.scenarios == nil {
 		ex.root.Get("cases").ForEach(func(_, c gjson.Result) bool {
 			ex.scenarios = append(ex.scenarios, c.Get("scenario"))
-			ex.families = append(ex.families, c.Get("family"))
+			ex.arenas = append(ex.arenas, c.Get("family"))
 			return true
 		})
 	}
 	if i >= len(ex.scenarios) {
 		return gjson.Result{}
 	}
-	if family {
-		return ex.families[i]
+	if arena {
+		return ex.arenas[i]
 	}
 	return ex.scenarios[i]
 }
@@ -683,7 +665,7 @@ func (ex *explainer) explain(p schema.Problem) string {
 		if fam.Type != gjson.String {
 			return p.Message
 		}
-		return fmt.Sprintf("unknown family %q (known: %s)%s", fam.Str, strings.Join(Families, ", "), Suggest(fam.Str, Families))
+		return fmt.Sprintf("unknown family %q (known: %s)%s", fam.Str, strings.Join(Arenas, ", "), Suggest(fam.Str, Arenas))
 	}
 	if m[2] == "scenario" {
 		return fmt.Sprintf("unknown scenario %q (known: %s)%s", name, strings.Join(reg.Names(), ", "), Suggest(name, reg.Names()))
