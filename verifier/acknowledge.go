@@ -4,8 +4,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/tidwall/gjson"
-
 	"github.com/deskcheck/deskcheck/scenario"
 )
 
@@ -47,23 +45,6 @@ func WarningNames(reg *scenario.Registry) []string {
 	return names
 }
 
-// warn makes a named warning at ptr.
-func (d *Desk) warn(name, ptr string, key bool, format string, args ...any) Diagnostic {
-	w := d.diag(Warning, ptr, key, format, args...)
-	w.Name = name
-	return w
-}
-
-// acknowledgements reads an acknowledge object: warning name → reason.
-func acknowledgements(v gjson.Result) map[string]string {
-	m := map[string]string{}
-	v.ForEach(func(k, v gjson.Result) bool {
-		m[k.Str] = v.Str
-		return true
-	})
-	return m
-}
-
 // acknowledge marks the desk's warnings that its cases or the desk itself
 // acknowledge, and checks the acknowledgements: every name must be one
 // lint can raise, every reason must say something, placeholders cannot be
@@ -71,10 +52,10 @@ func acknowledgements(v gjson.Result) map[string]string {
 // warning. A case's acknowledgement covers the warnings inside that case;
 // the desk's covers every warning of the file.
 func acknowledge(d *Desk, ds Diagnostics) Diagnostics {
-	if len(d.Acknowledge) == 0 && !d.caseAcks {
+	if len(d.Acknowledge) == 0 && !d.CaseAcks() {
 		return ds
 	}
-	known := WarningNames(d.reg)
+	known := WarningNames(d.Registry())
 	type ack struct {
 		owner  string // pointer of the object holding the acknowledge key
 		reason string
@@ -91,11 +72,11 @@ func acknowledge(d *Desk, ds Diagnostics) Diagnostics {
 			ptr := owner + "/acknowledge/" + pointerToken(n)
 			switch {
 			case !contains(known, n):
-				ds = append(ds, d.diag(Error, ptr, true, "acknowledge: %q is not the name of a warning%s", n, suggest(n, known)))
+				ds = append(ds, d.Diag(Error, ptr, true, "acknowledge: %q is not the name of a warning%s", n, suggest(n, known)))
 			case n == placeholderWarning:
-				ds = append(ds, d.diag(Error, ptr, true, "acknowledge: a placeholder cannot be acknowledged; replace the text deskcheck new left"))
+				ds = append(ds, d.Diag(Error, ptr, true, "acknowledge: a placeholder cannot be acknowledged; replace the text deskcheck new left"))
 			case strings.TrimSpace(m[n]) == "":
-				ds = append(ds, d.diag(Error, ptr, false, "acknowledge: say why %s is acknowledged; the reason is empty", n))
+				ds = append(ds, d.Diag(Error, ptr, false, "acknowledge: say why %s is acknowledged; the reason is empty", n))
 			default:
 				out[n] = &ack{owner: owner, reason: m[n]}
 			}
@@ -132,7 +113,7 @@ func acknowledge(d *Desk, ds Diagnostics) Diagnostics {
 		sort.Strings(names)
 		for _, n := range names {
 			if a := m[n]; !a.used {
-				ds = append(ds, d.warn("unused-acknowledgement", a.owner+"/acknowledge/"+pointerToken(n), true, "acknowledges %s, but no such warning is raised here", n))
+				ds = append(ds, d.Warn("unused-acknowledgement", a.owner+"/acknowledge/"+pointerToken(n), true, "acknowledges %s, but no such warning is raised here", n))
 			}
 		}
 	}

@@ -39,19 +39,19 @@ func (s Suggestion) MarshalJSON() ([]byte, error) {
 // case, from what was observed, in canonical order; nil when the case did
 // not run. It is computed on each call, only where it is shown.
 func (r *Result) Suggestions() []Suggestion {
-	if r.Case == nil || r.Case.compiled == nil || r.Observed == nil {
+	if r.Case == nil || r.Case.Compiled() == nil || r.Observed == nil {
 		return nil
 	}
-	return suggestions(r.Case.sc, r.Case.compiled, r.Observed)
+	return suggestions(r.Case.ScenarioSpec(), r.Case.Compiled(), r.Observed)
 }
 
 // SuggestedKeys are the expected keys the case's scenario suggests from
 // observed values (another host's, say), in canonical order.
 func SuggestedKeys(c *Case, observed map[string]any) []string {
-	if c.compiled == nil {
+	if c.Compiled() == nil {
 		return nil
 	}
-	return c.compiled.Suggest(observed)
+	return c.Compiled().Suggest(observed)
 }
 
 // suggestions shapes the keys the scenario suggests from observed values.

@@ -3,10 +3,7 @@ package verifier
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strings"
-
-	"github.com/tidwall/gjson"
 
 	"github.com/deskcheck/deskcheck/scenario"
 )
@@ -58,91 +55,13 @@ func ParseHost(reg *scenario.Registry, v string) (family, version string, err er
 	return "", "", fmt.Errorf("-host %q: unknown host %q (hosts with releases: %s)%s", v, name, strings.Join(names, ", "), suggest(name, names))
 }
 
-// readHosts reads a schema-valid hosts object: family name → range.
-func readHosts(v gjson.Result) map[string]string {
-	if !v.IsObject() {
-		return nil
-	}
-	out := map[string]string{}
-	v.ForEach(func(k, r gjson.Result) bool {
-		out[k.Str] = r.Str
-		return true
-	})
-	return out
-}
-
-// checkHosts checks the desk's hosts and every case's, and resolves the
-// releases each case is judged on: those its range selects (the case's
-// own range, else the desk's), or the newest when neither names its host.
-func (d *Desk) checkHosts() Diagnostics {
-	var ds Diagnostics
-	var names []string
-	byName := map[string]*scenario.Family{}
-	fams := d.reg.Families()
-	for i := range fams {
-		names = append(names, fams[i].Host.Name)
-		byName[fams[i].Host.Name] = &fams[i]
-	}
-	check := func(base string, hosts map[string]string, own string) {
-		keys := make([]string, 0, len(hosts))
-		for k := range hosts {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			ptr := base + "/hosts/" + pointerToken(k)
-			f := byName[k]
-			switch {
-			case f == nil:
-				ds = append(ds, d.diag(Error, ptr, true, "unknown host %q (known: %s)%s", k, strings.Join(names, ", "), suggest(k, names)))
-			case own != "" && k != own:
-				ds = append(ds, d.diag(Error, ptr, true, "this case runs on host %s, not %s: name its releases under %q", own, k, own))
-			case len(f.Host.Releases) == 0:
-				ds = append(ds, d.diag(Error, ptr, true, "host %s models no releases, so a release range cannot be named for it", k))
-			default:
-				if _, err := f.Host.SelectReleases(hosts[k]); err != nil {
-					ds = append(ds, d.diag(Error, ptr, false, "%v", err))
-				}
-			}
-		}
-	}
-	check("", d.Hosts, "")
-	for _, c := range d.Cases {
-		if c.fam == nil {
-			continue
-		}
-		check(c.Pointer, c.Hosts, c.fam.Host.Name)
-		if len(c.fam.Host.Releases) == 0 {
-			continue
-		}
-		name := c.fam.Host.Name
-		expr, ok := c.Hosts[name]
-		if !ok {
-			expr, ok = d.Hosts[name]
-		}
-		if !ok {
-			r, _ := c.fam.Host.Newest()
-			c.releases = []scenario.Release{r}
-			continue
-		}
-		c.Range = expr
-		c.releases, _ = c.fam.Host.SelectReleases(expr)
-	}
-	return ds
-}
-
-// Releases returns the releases the case is judged on when no -host pins
-// its host: those its range selects, or the newest. Nil when its host has
-// no releases.
-func (c *Case) Releases() []scenario.Release { return c.releases }
-
 // groupRuns is the number of runs judging the case takes: one per
 // behaviour group among its releases (1 for a host without releases).
-func (c *Case) groupRuns() int {
+func groupRuns(c *Case) int {
 	seen := map[string]bool{}
-	for _, r := range c.releases {
+	for _, r := range c.Releases() {
 		if _, lacks := r.Lacks[c.Scenario]; !lacks {
-			seen[c.compiled.Group(r)] = true
+			seen[c.Compiled().Group(r)] = true
 		}
 	}
 	return max(len(seen), 1)
@@ -165,12 +84,12 @@ type groupRun struct {
 // host to judge on.
 func planFor(c *Case, pin Hosts) plan {
 	var p plan
-	if c.fam == nil || len(c.fam.Host.Releases) == 0 {
+	if c.HostFamily() == nil || len(c.HostFamily().Host.Releases) == 0 {
 		p.runs = []groupRun{{release: ""}}
 		return p
 	}
-	h := c.fam.Host
-	releases := c.releases
+	h := c.HostFamily().Host
+	releases := c.Releases()
 	if v, ok := pin[h.Name]; ok {
 		// A case that names no range is judged on the pinned release
 		// instead of the newest; one that names a range, only when the
@@ -179,14 +98,14 @@ func planFor(c *Case, pin Hosts) plan {
 		if r, known := h.Release(v); known && c.Range == "" {
 			releases = []scenario.Release{r}
 		}
-		for _, r := range c.releases {
+		for _, r := range c.Releases() {
 			if r.Version == v {
 				releases = []scenario.Release{r}
 			}
 		}
 		if releases == nil {
 			r, _ := h.Release(v)
-			why := fmt.Sprintf("%s %s is outside the case's releases (%s)", h.Name, v, c.rangeText())
+			why := fmt.Sprintf("%s %s is outside the case's releases (%s)", h.Name, v, rangeText(c))
 			p.verdicts = []ReleaseVerdict{{Host: h.Name, Release: v, Group: r.Group, Status: NotApplicable, Reason: why}}
 			return p
 		}
@@ -202,7 +121,7 @@ func planFor(c *Case, pin Hosts) plan {
 			continue
 		}
 		i := len(p.verdicts) - 1
-		key := c.compiled.Group(r)
+		key := c.Compiled().Group(r)
 		g, seen := byGroup[key]
 		if !seen {
 			g = len(p.runs)
@@ -220,7 +139,7 @@ func planFor(c *Case, pin Hosts) plan {
 }
 
 // rangeText says which releases a case's range names.
-func (c *Case) rangeText() string {
+func rangeText(c *Case) string {
 	return fmt.Sprintf("range %q", c.Range)
 }
 
@@ -232,7 +151,7 @@ func (c *Case) rangeText() string {
 func judge(ctx context.Context, c *Case, pin Hosts, fault *scenario.QualifiedFault) Result {
 	p := planFor(c, pin)
 	if len(p.runs) == 0 {
-		res := Result{Case: c, Status: NotApplicable, Unit: c.sc.Unit, Comparisons: comparisons(c.sc), Releases: p.verdicts}
+		res := Result{Case: c, Status: NotApplicable, Unit: c.ScenarioSpec().Unit, Comparisons: comparisons(c.ScenarioSpec()), Releases: p.verdicts}
 		var reasons []string
 		for _, v := range p.verdicts {
 			reasons = appendNew(reasons, v.Reason)

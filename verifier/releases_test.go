@@ -263,7 +263,7 @@ func TestOneRunPerGroup(t *testing.T) {
 	assert.JSONEq(t, `{"host": "counted", "release": "1.0.0", "group": "A", "status": "pass"}`, string(b))
 
 	// The run's scripted work counts each group run.
-	assert.Equal(t, 2, suite.Results[0].Case.groupRuns())
+	assert.Equal(t, 2, groupRuns(suite.Results[0].Case))
 }
 
 // TestStrengthSkipsNotApplicable: under -host a case not applicable to the
@@ -295,7 +295,7 @@ func TestRunGroupSplits(t *testing.T) {
 	require.NoError(t, err)
 	require.False(t, ds.HasErrors(), "%v", ds)
 	assert.Equal(t, int64(5), runs.Load(), "three runs for the split case, two for the other")
-	assert.Equal(t, 3, suite.Results[0].Case.groupRuns())
+	assert.Equal(t, 3, groupRuns(suite.Results[0].Case))
 	assert.Equal(t, 3, DriftRuns(suite.Results[0].Case), "drift: A, B-old and B (0.9.0 is Z, which lacks the scenario, and is not counted)")
 }
 

@@ -158,3 +158,22 @@ func RunWithinPinned(ctx context.Context, cases []*Case, pin Hosts, fault *scena
 	}
 	return out, nil
 }
+
+// LoadAll loads and lints every input. Desks come back only for inputs
+// without errors.
+func LoadAll(reg *scenario.Registry, inputs []Input, limits Limits) ([]*Desk, Diagnostics) {
+	loaded := make([]*Desk, len(inputs))
+	problems := make([]Diagnostics, len(inputs))
+	parallel.For(len(inputs), func(i int) { loaded[i], problems[i] = Load(reg, inputs[i].Path, inputs[i].Data, limits) })
+	var desks []*Desk
+	var ds Diagnostics
+	for i := range inputs {
+		ds = append(ds, problems[i]...)
+		if loaded[i] != nil {
+			desks = append(desks, loaded[i])
+		}
+	}
+	ds = append(ds, Lint(desks, limits)...)
+	ds.Sort()
+	return desks, ds
+}

@@ -54,9 +54,6 @@ func (p *ProbeDesks) Saved(r Result) []byte {
 	return placeholderDesk(p.Scenario, p.Family, p.Given, r.Suggestions())
 }
 
-// Text is the desk's file as it was read.
-func (d *Desk) Text() string { return d.text }
-
 // SHA256Of is the hex SHA-256 of data, as Desk.SHA256 records a file's.
 func SHA256Of(data []byte) string {
 	sum := sha256.Sum256(data)

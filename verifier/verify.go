@@ -95,7 +95,7 @@ func RunCasePinned(ctx context.Context, c *Case, pin Hosts, fault *scenario.Qual
 // scenario decides what a release it lacks means: RunCaseOn does not
 // check.
 func RunCaseOn(ctx context.Context, c *Case, release string, fault *scenario.QualifiedFault) (res Result) {
-	sc, fam := c.sc, c.fam
+	sc, fam := c.ScenarioSpec(), c.HostFamily()
 	res = Result{Case: c, Unit: sc.Unit, Comparisons: comparisons(sc)}
 	defer func() {
 		if p := recover(); p != nil {
@@ -106,7 +106,7 @@ func RunCaseOn(ctx context.Context, c *Case, release string, fault *scenario.Qua
 	if fault != nil && fault.Host == fam.Host.Name {
 		env.Faults, env.Mutant = fault.ID, fault.Mutant
 	}
-	obs, err := c.compiled.Run(ctx, env)
+	obs, err := c.Compiled().Run(ctx, env)
 	res.Trace = env.Trace.Events()
 	if err != nil {
 		res.Status, res.Err = Errored, err.Error()

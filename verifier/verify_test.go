@@ -12,6 +12,7 @@ import (
 
 	"github.com/deskcheck/deskcheck/host/all"
 	"github.com/deskcheck/deskcheck/scenario"
+	"github.com/deskcheck/deskcheck/verifier/load"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -144,8 +145,8 @@ func TestRunCaseRecoversPanics(t *testing.T) {
 	fam := &scenario.Family{Host: scenario.Host{Name: "test"}}
 	d := &Desk{ID: "d"}
 	res := Run(context.Background(), []*Case{
-		{Desk: d, ID: "p", Given: gjson.Parse(`"panic"`), sc: sc, fam: fam, compiled: sc.Compile([]byte(`"panic"`), nil)},
-		{Desk: d, ID: "e", Given: gjson.Parse("{}"), sc: sc, fam: fam, compiled: sc.Compile([]byte("{}"), nil)},
+		load.NewCase(d, "p", gjson.Parse(`"panic"`), sc, fam),
+		load.NewCase(d, "e", gjson.Parse("{}"), sc, fam),
 	}, nil)
 	require.Len(t, res, 2)
 	assert.Equal(t, Errored, res[0].Status)

@@ -1,4 +1,4 @@
-package verifier
+package load
 
 import (
 	"bytes"
@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/deskcheck/deskcheck/internal/parallel"
-	"github.com/deskcheck/deskcheck/scenario"
 )
 
 // Input is one case file's name and bytes.
@@ -230,23 +229,4 @@ func bare(err error) error {
 		return pe.Err
 	}
 	return err
-}
-
-// LoadAll loads and lints every input. Desks come back only for inputs
-// without errors.
-func LoadAll(reg *scenario.Registry, inputs []Input, limits Limits) ([]*Desk, Diagnostics) {
-	loaded := make([]*Desk, len(inputs))
-	problems := make([]Diagnostics, len(inputs))
-	parallel.For(len(inputs), func(i int) { loaded[i], problems[i] = Load(reg, inputs[i].Path, inputs[i].Data, limits) })
-	var desks []*Desk
-	var ds Diagnostics
-	for i := range inputs {
-		ds = append(ds, problems[i]...)
-		if loaded[i] != nil {
-			desks = append(desks, loaded[i])
-		}
-	}
-	ds = append(ds, Lint(desks, limits)...)
-	ds.Sort()
-	return desks, ds
 }
