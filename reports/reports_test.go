@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/deskcheck/deskcheck/host/all"
+	"github.com/deskcheck/deskcheck/reports/folder"
 	"github.com/deskcheck/deskcheck/verifier"
 )
 
@@ -189,7 +190,7 @@ func TestDeterministicWithSourceDateEpoch(t *testing.T) {
 	t.Setenv("SOURCE_DATE_EPOCH", "0")
 	dirs := []string{t.TempDir(), t.TempDir()}
 	for _, d := range dirs {
-		_, err := Writer{}.WriteDir(d, Build(suiteOf(t, "../cases/boundary-desk.json"), time.Now()))
+		_, err := folder.Writer{}.Write(d, FolderFiles(Build(suiteOf(t, "../cases/boundary-desk.json"), time.Now())))
 		require.NoError(t, err)
 	}
 	for _, f := range []string{"report.json", "report.html", "report.md", "report.junit.xml"} {
