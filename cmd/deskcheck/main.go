@@ -37,7 +37,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/deskcheck/deskcheck/cases"
 	"github.com/deskcheck/deskcheck/host/all"
@@ -656,7 +655,7 @@ func show(args []string, name string, r reports.Reporter, stdout, stderr io.Writ
 	if code != exitPass {
 		return code
 	}
-	if err := emit(stdout, r, reports.Build(suite, time.Now())); err != nil {
+	if err := emit(stdout, r, reports.Build(suite, origin())); err != nil {
 		fmt.Fprintf(stderr, "deskcheck: %v\n", err)
 		return exitInvalid
 	}

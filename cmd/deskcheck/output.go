@@ -6,7 +6,6 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/deskcheck/deskcheck/reports"
 	"github.com/deskcheck/deskcheck/reports/folder"
@@ -143,7 +142,7 @@ func writeReports(out string, paths []string, rep *reports.Report, r reports.Rep
 
 // buildReport is the report of a run, time-stamped now.
 func buildReport(suite *verifier.SuiteResult) *reports.Report {
-	return reports.Build(suite, time.Now())
+	return reports.Build(suite, origin())
 }
 
 // validateHeadline closes validate's annotations: how many files were
