@@ -544,11 +544,16 @@ func validate(args []string, stdout, stderr io.Writer) int {
 	if code := o.check(stderr); code != exitPass {
 		return code
 	}
-	inputs, code := readInputs(reg, paths, *limits, stderr)
+	// Each file is read, checked and let go in turn: what is kept is a
+	// line for each file and the diagnostics, never the suite.
+	inputs, code := gatherInputs(reg, paths, *limits, stderr, verifier.ListPaths)
 	if code != exitPass {
 		return code
 	}
-	desks, ds := verifier.LoadAll(reg, inputs, *limits)
+	var oks []string
+	ds := verifier.LoadEach(reg, inputs, *limits, func(d *verifier.Desk) {
+		oks = append(oks, fmt.Sprintf("%s: ok (desk %s: %s, %d source-only claims)\n", reports.OneLine(d.Path), reports.OneLine(d.ID), plural(len(d.Cases), "case", "cases"), len(d.Claims)))
+	})
 	printDiagnostics(stderr, ds)
 	code = exitPass
 	if ds.HasErrors() {
@@ -572,8 +577,8 @@ func validate(args []string, stdout, stderr io.Writer) int {
 	if code != exitPass {
 		return code
 	}
-	for _, d := range desks {
-		fmt.Fprintf(stdout, "%s: ok (desk %s: %s, %d source-only claims)\n", reports.OneLine(d.Path), reports.OneLine(d.ID), plural(len(d.Cases), "case", "cases"), len(d.Claims))
+	for _, ok := range oks {
+		io.WriteString(stdout, ok)
 	}
 	return warnExit(*failOnWarn, ds.Unacknowledged(), stderr)
 }
@@ -834,6 +839,13 @@ func parse(fs *flag.FlagSet, args []string, stdout io.Writer) ([]string, error) 
 // readInputs reads the given paths, or the bundled desks when there are
 // none.
 func readInputs(reg *scenario.Registry, paths []string, limits verifier.Limits, stderr io.Writer) ([]verifier.Input, int) {
+	return gatherInputs(reg, paths, limits, stderr, verifier.ReadPaths)
+}
+
+// gatherInputs is readInputs with the reader of named paths given:
+// verifier.ReadPaths, or verifier.ListPaths to leave files to be read
+// when loaded.
+func gatherInputs(reg *scenario.Registry, paths []string, limits verifier.Limits, stderr io.Writer, read func([]string, verifier.Limits) ([]verifier.Input, verifier.Diagnostics, error)) ([]verifier.Input, int) {
 	if err := limits.Check(); err != nil {
 		fmt.Fprintf(stderr, "deskcheck: %v\n", err)
 		return nil, exitInvalid
@@ -849,7 +861,7 @@ func readInputs(reg *scenario.Registry, paths []string, limits verifier.Limits, 
 		}
 		return inputs, exitPass
 	}
-	inputs, skipped, err := readPaths(paths, limits)
+	inputs, skipped, err := readPaths(paths, limits, read)
 	printDiagnostics(stderr, skipped)
 	if err != nil {
 		fmt.Fprintf(stderr, "deskcheck: %v\n", err)
