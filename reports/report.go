@@ -283,7 +283,7 @@ func Build(s *verifier.SuiteResult, o Origin) *Report {
 		r.Cases[i] = Case{
 			Desk: c.Desk.ID, ID: c.ID, Title: c.Title, Scenario: c.Scenario, Family: c.Family, Status: res.Status, Why: c.Why,
 			SourceRefs: resolve(c.Desk, c.SourceRefs), Given: compact(c.Given.Raw), Expected: compact(c.ExpectedRaw), Observed: res.Observed,
-			Mismatches: nonNil(res.Mismatches), Comparisons: asserted(c, res.Comparisons), Suggested: nonNilSuggested(res.Suggested),
+			Mismatches: nonNil(res.Mismatches), Comparisons: asserted(c, res.Comparisons), Suggested: nonNilSuggested(res.Suggestions()),
 			Unit: res.Unit, Dimensions: caseBoundary(res), Trace: nonNilEvents(res.Trace), Error: res.Err,
 			Range: c.Range, Releases: res.Releases, Release: res.Release, Reason: res.Reason,
 		}

@@ -2,14 +2,12 @@ package scenario
 
 import (
 	"bytes"
+	_ "embed"
 	"encoding/json"
 	"fmt"
 	"reflect"
 	"sort"
 	"strings"
-	"sync"
-
-	"github.com/deskcheck/deskcheck/schema"
 )
 
 // Registry holds the families deskcheck knows and everything derived from
@@ -21,10 +19,6 @@ type Registry struct {
 	names    []string
 	faults   []QualifiedFault
 	schema   []byte
-
-	once     sync.Once
-	compiled *schema.Split
-	err      error
 }
 
 type entry struct {
@@ -78,15 +72,18 @@ func NewRegistry(fams ...Family) (*Registry, error) {
 			if _, dup := r.byName[sc.Name]; dup || sc.Name == "" {
 				return nil, fmt.Errorf("scenario name %q is empty or taken", sc.Name)
 			}
-			if sc.Run == nil || sc.Suggest == nil || sc.Unit == "" {
-				return nil, fmt.Errorf("scenario %s: Run, Suggest and Unit are required", sc.Name)
+			if sc.kind == nil && sc.Run != nil && sc.Suggest != nil {
+				legacy(sc, f.Host)
+			}
+			if sc.kind == nil || sc.Unit == "" {
+				return nil, fmt.Errorf("scenario %s: a Kind (scenario.Declare) and a Unit are required", sc.Name)
 			}
 			frag, err := parseFragment(sc)
 			if err != nil {
 				return nil, err
 			}
 			for _, l := range sc.Limits {
-				if l.Name == "" || l.Default <= 0 || !strings.HasPrefix(l.Pointer, "/given/") && !(l.Measure != nil && l.Pointer == "/given") {
+				if l.Name == "" || l.Default <= 0 || !strings.HasPrefix(l.Pointer, "/given/") && !(l.Measured && l.Pointer == "/given") {
 					return nil, fmt.Errorf("scenario %s: limit %q needs a name, a positive default and a pointer into given (a measured limit may point at given itself)", sc.Name, l.Name)
 				}
 			}
@@ -200,36 +197,6 @@ func (r *Registry) FaultNames() []string {
 // that holds its given and expected blocks to its fragment.
 func (r *Registry) CaseSchema() []byte { return r.schema }
 
-// Validate checks a JSON document against the case schema, compiled on
-// first use. Each case is held to its own scenario's branch of the schema
-// (schema.Split); the result is that of the whole schema.
-func (r *Registry) Validate(doc []byte) ([]schema.Problem, error) {
-	s, err := r.split()
-	if err != nil {
-		return nil, err
-	}
-	return s.Validate(doc)
-}
-
-// Compiled returns the whole case schema, compiled.
-func (r *Registry) Compiled() (*schema.Schema, error) {
-	s, err := r.split()
-	if err != nil {
-		return nil, err
-	}
-	return s.Full(), nil
-}
-
-func (r *Registry) split() (*schema.Split, error) {
-	r.once.Do(func() {
-		r.compiled, r.err = schema.NewSplit(r.schema, "cases", "scenario")
-		if r.err != nil {
-			r.err = fmt.Errorf("compiling the case schema: %w", r.err)
-		}
-	})
-	return r.compiled, r.err
-}
-
 // fragment is a scenario's schema fragment, decoded.
 type fragment struct {
 	name        string
@@ -309,7 +276,7 @@ func sortedCopy(s []string) []string {
 // compose builds the case schema from the base and the fragments.
 func compose(names []string, frags []fragment) ([]byte, error) {
 	var base map[string]any
-	if err := json.Unmarshal(schema.Base, &base); err != nil {
+	if err := json.Unmarshal(BaseSchema, &base); err != nil {
 		return nil, fmt.Errorf("the base case schema: %w", err)
 	}
 	defs, _ := base["definitions"].(map[string]any)
@@ -350,3 +317,9 @@ func compose(names []string, frags []fragment) ([]byte, error) {
 	}
 	return buf.Bytes(), nil
 }
+
+// BaseSchema is the case schema without the scenarios: the desk, its
+// cases and claims. CaseSchema adds each scenario's fragment to it.
+//
+//go:embed base.schema.json
+var BaseSchema []byte

@@ -57,15 +57,6 @@ func (h Host) NotApplicable(r Release, scenario string) string {
 	return ""
 }
 
-// GroupFor is the run group of release r for one case: RunGroup's answer,
-// or r.Group.
-func (h Host) GroupFor(scenario string, given []byte, r Release) string {
-	if h.RunGroup != nil {
-		return h.RunGroup(scenario, given, r)
-	}
-	return r.Group
-}
-
 // version is a parsed MAJOR.MINOR.PATCH.
 type version [3]int
 

@@ -131,6 +131,9 @@ type Scenario struct {
 	// what it warns about. A desk or case acknowledges a warning by its
 	// name.
 	Warnings []Warning
+
+	// kind is the typed half, set by Declare.
+	kind *erased
 }
 
 // Warning is the stable name of a kind of lint warning and what it says.
@@ -221,8 +224,11 @@ type Limit struct {
 	// is not scripted work: the engine adds its values up per file and
 	// per run against a limit of its own on copied bytes.
 	Measure func(given []byte) int
-	Default int
-	Help    string
+	// Measured makes this a limit on what the case copies, which the
+	// scenario's Kind.Measure counts.
+	Measured bool
+	Default  int
+	Help     string
 }
 
 // Observable is one expected key and how it is compared.

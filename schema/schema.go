@@ -9,7 +9,6 @@ package schema
 
 import (
 	"crypto/sha256"
-	_ "embed"
 	"encoding/hex"
 	"fmt"
 	"sort"
@@ -17,13 +16,6 @@ import (
 
 	"github.com/xeipuuv/gojsonschema"
 )
-
-// Base is the draft-07 JSON Schema of a case file without its scenarios:
-// the scenario registry adds each scenario's given and expected blocks to
-// it. The composed schema is committed as case.schema.json for editors.
-//
-//go:embed base.schema.json
-var Base []byte
 
 // SHA256 returns the hex SHA-256 of a schema.
 func SHA256(doc []byte) string {

@@ -35,9 +35,28 @@ func (s Suggestion) MarshalJSON() ([]byte, error) {
 	}{s.Key, s.Value})
 }
 
+// Suggestions is the expected block worth asserting for the result's
+// case, from what was observed, in canonical order; nil when the case did
+// not run. It is computed on each call, only where it is shown.
+func (r *Result) Suggestions() []Suggestion {
+	if r.Case == nil || r.Case.compiled == nil || r.Observed == nil {
+		return nil
+	}
+	return suggestions(r.Case.sc, r.Case.compiled, r.Observed)
+}
+
+// SuggestedKeys are the expected keys the case's scenario suggests from
+// observed values (another host's, say), in canonical order.
+func SuggestedKeys(c *Case, observed map[string]any) []string {
+	if c.compiled == nil {
+		return nil
+	}
+	return c.compiled.Suggest(observed)
+}
+
 // suggestions shapes the keys the scenario suggests from observed values.
-func suggestions(sc *scenario.Scenario, given []byte, observed map[string]any) []Suggestion {
-	keys := sc.Suggest(given, observed)
+func suggestions(sc *scenario.Scenario, c *scenario.Compiled, observed map[string]any) []Suggestion {
+	keys := c.Suggest(observed)
 	out := make([]Suggestion, 0, len(keys))
 	for _, k := range keys {
 		obs := observed[k]
@@ -128,7 +147,8 @@ func everyKey(ctx context.Context, sc *scenario.Scenario, fam *scenario.Family, 
 	if r, ok := fam.Host.Newest(); ok {
 		release = r.Version
 	}
-	obs, err := sc.Run(ctx, given, scenario.Env{Trace: &scenario.Trace{}, Limits: Limits{}.For(sc), Release: release})
+	compiled := sc.Compile(given, nil)
+	obs, err := compiled.Run(ctx, scenario.Env{Trace: &scenario.Trace{}, Release: release})
 	if err != nil {
 		return nil, err
 	}

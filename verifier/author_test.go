@@ -55,10 +55,10 @@ func TestSuggestedBlocksHold(t *testing.T) {
 	suite, _, err := Verify(context.Background(), []Input{in}, Options{Registry: testReg})
 	require.NoError(t, err)
 	for _, r := range suite.Results {
-		require.NotEmpty(t, r.Suggested, r.Case.ID)
+		require.NotEmpty(t, r.Suggestions(), r.Case.ID)
 		// A suggested block verifies against the same model.
 		var fields []Field
-		for _, x := range r.Suggested {
+		for _, x := range r.Suggestions() {
 			fields = append(fields, Field{Key: x.Key, Value: parseJSON(jsonValue(x.Value))})
 		}
 		sc, _ := r.Case.Spec()

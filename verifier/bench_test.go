@@ -35,7 +35,7 @@ func BenchmarkLoad(b *testing.B) {
 // gojsonschema does it from the bytes (loader) and as deskcheck does it
 // (its own decoder feeding gojsonschema).
 func BenchmarkSchemaValidate(b *testing.B) {
-	s, err := testReg.Compiled()
+	s, err := CompiledCaseSchema(testReg)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -214,6 +214,7 @@ func MeasureCoverage(ctx context.Context, results []Result, makeCases bool) Cove
 // probe is one run of a generated input on the model.
 type probe struct {
 	sc       *scenario.Scenario
+	compiled *scenario.Compiled
 	observed map[string]any
 	points   []string
 	expected []Suggestion
@@ -221,14 +222,25 @@ type probe struct {
 	ok       bool
 }
 
-// runProbe runs a candidate on the model with mutant switched on (zero:
-// the correct model). A candidate that cannot run, or panics, is not ok.
-func runProbe(ctx context.Context, fam *scenario.Family, c scenario.Candidate, mutant int) (p probe) {
+// compileProbe decodes a candidate of the family once, for every run of
+// it; a probe without a scenario is not ok.
+func compileProbe(fam *scenario.Family, c scenario.Candidate) (p probe) {
 	for _, sc := range fam.Scenarios {
 		if sc.Name == c.Scenario {
 			p.sc = sc
 		}
 	}
+	if p.sc != nil {
+		p.compiled = p.sc.Compile([]byte(c.Given), nil)
+	}
+	return p
+}
+
+// runProbe runs a compiled candidate on the model with mutant switched on
+// (zero: the correct model). A candidate that cannot run, or panics, is
+// not ok.
+func runProbe(ctx context.Context, p probe, mutant int) probe {
+	p.observed, p.points, p.expected, p.fields, p.ok = nil, nil, nil, nil, false
 	if p.sc == nil {
 		return p
 	}
@@ -237,8 +249,7 @@ func runProbe(ctx context.Context, fam *scenario.Family, c scenario.Candidate, m
 			p.ok = false
 		}
 	}()
-	given := []byte(c.Given)
-	obs, err := p.sc.Run(ctx, given, scenario.Env{Mutant: mutant, Trace: &scenario.Trace{}, Limits: Limits{}.For(p.sc)})
+	obs, err := p.compiled.Run(ctx, scenario.Env{Mutant: mutant, Trace: &scenario.Trace{}})
 	if err != nil {
 		return p
 	}
@@ -247,7 +258,7 @@ func runProbe(ctx context.Context, fam *scenario.Family, c scenario.Candidate, m
 	}
 	p.observed, p.points, p.ok = obs.Values, uniquePoints(obs.Points), true
 	if mutant == 0 {
-		p.expected = suggestions(p.sc, given, obs.Values)
+		p.expected = suggestions(p.sc, p.compiled, obs.Values)
 		p.fields = fieldsOf(p.expected)
 	}
 	return p
@@ -292,7 +303,7 @@ func NewSearch(fam *scenario.Family) *Search {
 
 func (s *Search) correctRun(ctx context.Context, i int) probe {
 	slot := &s.correct[i]
-	slot.once.Do(func() { slot.p = runProbe(ctx, s.fam, s.candidates[i], 0) })
+	slot.once.Do(func() { slot.p = runProbe(ctx, compileProbe(s.fam, s.candidates[i]), 0) })
 	return slot.p
 }
 
@@ -517,7 +528,7 @@ func (s *Search) distinguish(ctx context.Context, m scenario.Mutant) (scenario.C
 		if !good.ok {
 			continue
 		}
-		bad := runProbe(ctx, s.fam, c, m.ID)
+		bad := runProbe(ctx, good, m.ID)
 		if !bad.ok || len(Compare(good.fields, bad.observed, good.sc)) > 0 {
 			return c, good, true
 		}

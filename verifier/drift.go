@@ -99,7 +99,7 @@ func groupsOf(c *Case) []groupOf {
 	index := map[string]int{}
 	h := c.fam.Host
 	for _, r := range h.Releases {
-		key := h.GroupFor(c.Scenario, []byte(c.Given.Raw), r)
+		key := c.compiled.Group(r)
 		i, ok := index[key]
 		if !ok {
 			i = len(out)

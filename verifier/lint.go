@@ -124,7 +124,7 @@ func lintCase(c *Case, limits Limits) Diagnostics {
 	}
 	resolved := limits.For(sc)
 	for j, l := range sc.Limits {
-		if l.Measure != nil {
+		if l.Measured {
 			if c.copies != nil && c.copies[j] > resolved[l.Name] {
 				ds = append(ds, d.diag(Error, c.Pointer+l.Pointer, false, "the case copies %s bytes of case data (%s), over the limit of %s%s",
 					thousands(c.copies[j]), l.Help, thousands(resolved[l.Name]), limitHint(sc, l)))
@@ -146,8 +146,11 @@ func lintCase(c *Case, limits Limits) Diagnostics {
 			ds = append(ds, d.diag(Error, c.Pointer+l.Pointer, false, "%s", overLimit(l.Pointer[len("/given/"):], v.Int(), bound)+limitHint(sc, l)))
 		}
 	}
-	if sc.Lint != nil {
-		for _, p := range sc.Lint([]byte(c.Given.Raw), c.script(), resolved) {
+	if c.compiled != nil {
+		if err := c.compiled.Err(); err != nil {
+			ds = append(ds, d.diag(Error, c.Pointer+"/given", false, "%s", err.Error()))
+		}
+		for _, p := range c.compiled.Problems() {
 			if p.Warning {
 				ds = append(ds, d.warn(p.Name, c.Pointer+p.Pointer, p.Key, "%s", p.Message))
 				continue
@@ -178,10 +181,10 @@ func lintPairing(d *Desk) Diagnostics {
 	var order []string
 	for _, c := range d.Cases {
 		sc, _, ok := d.reg.Lookup(c.Scenario)
-		if !ok || sc.Script == nil {
+		if !ok || !sc.Control() || c.compiled == nil {
 			continue
 		}
-		p, n := sc.Script([]byte(c.Given.Raw), c.script())
+		p, n := c.compiled.Script()
 		if p > 0 {
 			desk.allowed++
 		}

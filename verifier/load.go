@@ -105,6 +105,7 @@ type Case struct {
 	fields   []scenario.Field // Expected as script returns it, made once at load
 	units    []int            // workUnits, read once at load
 	copies   []int            // per limit, the bytes a measured limit counts (nil: none)
+	compiled *scenario.Compiled
 }
 
 // script returns the expected block as the scenario contract hands it to
@@ -335,7 +336,7 @@ func Load(reg *scenario.Registry, path string, data []byte, limits Limits) (*Des
 	if v := root.Get("schemaVersion"); v.Type == gjson.Number && v.Raw != strconv.Itoa(SchemaVersion) {
 		return nil, d.finish(Diagnostics{d.diag(Error, "/schemaVersion", false, "unsupported schemaVersion %s; this deskcheck reads %d", v.Raw, SchemaVersion)})
 	}
-	problems, err := reg.Validate(data)
+	problems, err := ValidateCases(reg, data)
 	if err != nil {
 		return nil, Diagnostics{{Severity: Error, File: path, Line: 1, Col: 1, Summary: err.Error()}}
 	}
@@ -519,11 +520,7 @@ func (d *Desk) readCase(c gjson.Result, i int, whole func(base, section, key str
 	cs.sc, cs.fam = sc, fam
 	cs.units = make([]int, len(sc.Limits))
 	for j, l := range sc.Limits {
-		if l.Measure != nil {
-			if cs.copies == nil {
-				cs.copies = make([]int, len(sc.Limits))
-			}
-			cs.copies[j] = l.Measure([]byte(cs.Given.Raw))
+		if l.Measured {
 			continue
 		}
 		v := cs.Given.Get(gjsonPath(l.Pointer[len("/given/"):]))
@@ -544,6 +541,15 @@ func (d *Desk) readCase(c gjson.Result, i int, whole func(base, section, key str
 		return true
 	})
 	cs.fields = scriptOf(cs.Expected)
+	cs.compiled = sc.Compile([]byte(cs.Given.Raw), cs.fields)
+	for j, l := range sc.Limits {
+		if l.Measured {
+			if cs.copies == nil {
+				cs.copies = make([]int, len(sc.Limits))
+			}
+			cs.copies[j] = cs.compiled.Measure(l.Name)
+		}
+	}
 	return cs
 }
 
@@ -604,7 +610,7 @@ var (
 
 func schemaKeys(path string) []string {
 	var keys []string
-	gjson.GetBytes(schema.Base, path).ForEach(func(k, _ gjson.Result) bool {
+	gjson.GetBytes(scenario.BaseSchema, path).ForEach(func(k, _ gjson.Result) bool {
 		keys = append(keys, k.Str)
 		return true
 	})

@@ -142,7 +142,7 @@ func (c *Case) groupRuns() int {
 	seen := map[string]bool{}
 	for _, r := range c.releases {
 		if _, lacks := r.Lacks[c.Scenario]; !lacks {
-			seen[c.fam.Host.GroupFor(c.Scenario, []byte(c.Given.Raw), r)] = true
+			seen[c.compiled.Group(r)] = true
 		}
 	}
 	return max(len(seen), 1)
@@ -202,7 +202,7 @@ func planFor(c *Case, pin Hosts) plan {
 			continue
 		}
 		i := len(p.verdicts) - 1
-		key := h.GroupFor(c.Scenario, []byte(c.Given.Raw), r)
+		key := c.compiled.Group(r)
 		g, seen := byGroup[key]
 		if !seen {
 			g = len(p.runs)

@@ -51,7 +51,7 @@ func (p *ProbeDesks) First(ctx context.Context) ([]byte, error) {
 // Saved is the desk whose expected block is r's suggestion: what the
 // model observed, the keys worth asserting.
 func (p *ProbeDesks) Saved(r Result) []byte {
-	return placeholderDesk(p.Scenario, p.Family, p.Given, r.Suggested)
+	return placeholderDesk(p.Scenario, p.Family, p.Given, r.Suggestions())
 }
 
 // Text is the desk's file as it was read.

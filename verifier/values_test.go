@@ -204,13 +204,13 @@ func TestObservePasteValidateVerify(t *testing.T) {
 		for i, given := range append([]string{sc.Template}, givens[name]...) {
 			t.Run(fmt.Sprintf("%s/%d", name, i), func(t *testing.T) {
 				ctx := context.Background()
-				limits := Limits{}.For(sc)
-				obs, err := sc.Run(ctx, []byte(given), scenario.Env{Trace: &scenario.Trace{}, Limits: limits})
+				compiled := sc.Compile([]byte(given), nil)
+				obs, err := compiled.Run(ctx, scenario.Env{Trace: &scenario.Trace{}})
 				require.NoError(t, err)
 				for k, v := range obs.Values {
 					obs.Values[k] = scenario.Normalize(v)
 				}
-				block := FormatExpected(suggestions(sc, []byte(given), obs.Values), "      ")
+				block := FormatExpected(suggestions(sc, compiled, obs.Values), "      ")
 				r := verifyOne(t, oneCase(name, given, block))
 				assert.Equal(t, Pass, r.Status, "%s\n%v %s", block, r.Mismatches, r.Err)
 			})
@@ -246,7 +246,7 @@ func TestObserveOnEveryBundledCase(t *testing.T) {
 			c := res.Case
 			require.NotEqual(t, Errored, res.Status, "%s: %s", c.FullID(), res.Err)
 			scenarios[c.Scenario] = true
-			block := FormatExpected(res.Suggested, "      ")
+			block := FormatExpected(res.Suggestions(), "      ")
 			// The block was observed on one release: judge it there.
 			var pin Hosts
 			if res.Release != "" {

@@ -34,9 +34,6 @@ type Result struct {
 	// Comparisons names the comparer of every key the scenario observes.
 	// One map serves every result of a scenario: read it, never write it.
 	Comparisons map[string]string
-	// Suggested is the expected block worth asserting, from what was
-	// observed, in canonical order.
-	Suggested []Suggestion
 	// Boundary is the case's contribution to the boundary-response
 	// dimensions; nil when it scripts no action or did not run.
 	Boundary *scenario.Boundary
@@ -109,8 +106,7 @@ func RunCaseOn(ctx context.Context, c *Case, release string, fault *scenario.Qua
 	if fault != nil && fault.Host == fam.Host.Name {
 		env.Faults, env.Mutant = fault.ID, fault.Mutant
 	}
-	given := []byte(c.Given.Raw)
-	obs, err := sc.Run(ctx, given, env)
+	obs, err := c.compiled.Run(ctx, env)
 	res.Trace = env.Trace.Events()
 	if err != nil {
 		res.Status, res.Err = Errored, err.Error()
@@ -122,7 +118,6 @@ func RunCaseOn(ctx context.Context, c *Case, release string, fault *scenario.Qua
 	res.Observed = obs.Values
 	res.Boundary = obs.Boundary
 	res.Points = uniquePoints(obs.Points)
-	res.Suggested = suggestions(sc, given, obs.Values)
 	res.Mismatches = CompareIn(fam.Host.Values, c.Expected, res.Observed, sc)
 	res.Status = Pass
 	if len(res.Mismatches) > 0 {

@@ -131,18 +131,21 @@ func TestVerifyStopsOnInvalidInput(t *testing.T) {
 }
 
 func TestRunCaseRecoversPanics(t *testing.T) {
-	run := func(ctx context.Context, given []byte, env scenario.Env) (scenario.Observation, error) {
-		if string(given) == `"panic"` {
-			panic("boom")
-		}
-		return scenario.Observation{}, fmt.Errorf("cannot build")
-	}
-	sc := &scenario.Scenario{Name: "test", Unit: "call", Run: run}
+	sc := scenario.Declare(&scenario.Scenario{Name: "test", Unit: "call"}, scenario.Kind[string, struct{}, struct{}]{
+		Decode: func(given []byte) (string, error) { return string(given), nil },
+		Run: func(_ context.Context, given string, _ scenario.Env) (scenario.Observation, struct{}, error) {
+			if given == `"panic"` {
+				panic("boom")
+			}
+			return scenario.Observation{}, struct{}{}, fmt.Errorf("cannot build")
+		},
+		Suggest: func(string, map[string]any) []string { return nil },
+	})
 	fam := &scenario.Family{Host: scenario.Host{Name: "test"}}
 	d := &Desk{ID: "d"}
 	res := Run(context.Background(), []*Case{
-		{Desk: d, ID: "p", Given: gjson.Parse(`"panic"`), sc: sc, fam: fam},
-		{Desk: d, ID: "e", Given: gjson.Parse("{}"), sc: sc, fam: fam},
+		{Desk: d, ID: "p", Given: gjson.Parse(`"panic"`), sc: sc, fam: fam, compiled: sc.Compile([]byte(`"panic"`), nil)},
+		{Desk: d, ID: "e", Given: gjson.Parse("{}"), sc: sc, fam: fam, compiled: sc.Compile([]byte("{}"), nil)},
 	}, nil)
 	require.Len(t, res, 2)
 	assert.Equal(t, Errored, res[0].Status)

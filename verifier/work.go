@@ -38,7 +38,7 @@ func (c *Case) workUnits() []int {
 func unitsOf(sc *scenario.Scenario, given gjson.Result) []int {
 	units := make([]int, len(sc.Limits))
 	for i, l := range sc.Limits {
-		if l.Measure == nil {
+		if !l.Measured {
 			units[i] = limitUnits(l, given.Get(gjsonPath(l.Pointer[len("/given/"):])))
 		}
 	}

@@ -61,7 +61,7 @@ func TestEveryFamily(t *testing.T) {
 	for _, r := range suite.Results {
 		require.Equal(t, verifier.Pass, r.Status, "%s: %+v %s", r.Case.FullID(), r.Mismatches, r.Err)
 		sc, _ := r.Case.Spec()
-		for _, s := range r.Suggested {
+		for _, s := range r.Suggestions() {
 			_, ok := sc.Expected.Comparer(s.Key)
 			assert.True(t, ok, "%s suggests %s, which %s does not declare", r.Case.FullID(), s.Key, sc.Name)
 		}

@@ -84,7 +84,7 @@ func Run(t testing.TB, sc *scenario.Scenario, given []byte, faults uint64, expec
 	t.Helper()
 	tr := &scenario.Trace{}
 	env := scenario.Env{Faults: faults, Trace: tr, Limits: DefaultLimits(sc), Expected: expected}
-	obs, err := sc.Run(context.Background(), given, env)
+	obs, err := sc.Compile(given, expected).Run(context.Background(), env)
 	require.NoError(t, err)
 	for k, v := range obs.Values {
 		obs.Values[k] = scenario.Normalize(v)

@@ -114,27 +114,33 @@ func TestFields(t *testing.T) {
 	}
 }
 
-// echo is a scenario whose observation shows what it was run with.
-var echo = &scenario.Scenario{
+// echo is a scenario whose observation shows what it was run with, and
+// whose boundary joins the expected keys its plan read with the run's
+// evidence.
+var echo = scenario.Declare(&scenario.Scenario{
 	Name:   "echo",
 	Limits: []scenario.Limit{{Name: "steps", Default: 4}, {Name: "calls", Default: 0}},
-	Run: func(_ context.Context, given []byte, env scenario.Env) (scenario.Observation, error) {
-		if string(given) == "fail" {
-			return scenario.Observation{}, errors.New("cannot run")
-		}
-		env.Trace.Add("step", "ran %s", given)
-		keys := make([]string, len(env.Expected))
-		for i, f := range env.Expected {
+}, scenario.Kind[string, []string, int]{
+	Decode: func(given []byte) (string, error) { return string(given), nil },
+	Plan: func(_ string, expected []scenario.Field) scenario.Plan[[]string] {
+		keys := make([]string, len(expected))
+		for i, f := range expected {
 			keys[i] = f.Key
 		}
-		return scenario.Observation{Values: map[string]any{
-			"given":  string(given),
-			"faults": int(env.Faults),
-			"steps":  env.Limits["steps"],
-			"keys":   keys,
-		}}, nil
+		return scenario.Plan[[]string]{Permitted: len(keys), Script: keys}
 	},
-}
+	Run: func(_ context.Context, given string, env scenario.Env) (scenario.Observation, int, error) {
+		if given == "fail" {
+			return scenario.Observation{}, 0, errors.New("cannot run")
+		}
+		env.Trace.Add("step", "ran %s", given)
+		return scenario.Observation{Values: map[string]any{"given": given, "faults": int(env.Faults)}}, len(given), nil
+	},
+	Boundary: func(keys []string, worked int) *scenario.Boundary {
+		return &scenario.Boundary{Actions: len(keys), Permitted: len(keys), Worked: min(worked, len(keys))}
+	},
+	Suggest: func(string, map[string]any) []string { return nil },
+})
 
 func TestDefaultLimits(t *testing.T) {
 	tests := []struct {
@@ -157,9 +163,8 @@ func TestRun(t *testing.T) {
 	assert.Equal(t, map[string]any{
 		"given":  `{"a":1}`,
 		"faults": 6.0,
-		"steps":  4.0,
-		"keys":   []any{"x", "b"},
 	}, obs.Values, "values normalized as the engine normalizes them")
+	assert.Equal(t, &scenario.Boundary{Actions: 2, Permitted: 2, Worked: 2}, obs.Boundary, "the plan's script joined with the run's evidence")
 	require.Len(t, tr.Events(), 1)
 	assert.Equal(t, `ran {"a":1}`, tr.Events()[0].Text)
 	assert.True(t, fails(t, func(tb testing.TB) { Run(tb, echo, []byte("fail"), 0, nil) }), "a case that cannot run fails the test")

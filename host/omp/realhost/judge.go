@@ -242,7 +242,7 @@ func reproDesk(c *verifier.Case, real map[string]any, keys []string, hello Hello
 		given = json.RawMessage("{}")
 	}
 	var sugg []verifier.Suggestion
-	for _, k := range sc.Suggest([]byte(given), real) {
+	for _, k := range verifier.SuggestedKeys(c, real) {
 		v, ok := real[k]
 		if !ok {
 			continue
