@@ -20,10 +20,11 @@ import (
 	"strings"
 
 	"github.com/deskcheck/deskcheck/host/all"
+	"github.com/deskcheck/deskcheck/verifier"
 )
 
 func main() {
-	s, err := all.Registry().Compiled()
+	s, err := verifier.CompiledCaseSchema(all.Registry())
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
