@@ -230,9 +230,9 @@ func writeDimensionsText(p *printer, b *Boundary) {
 	}
 	p.printf("\n")
 	for _, d := range b.Desks {
-		for _, f := range d.Families {
+		for _, f := range d.Arenas {
 			if !f.Paired {
-				p.printf("  %s: family %s is unpaired (%d allowed, %d denied)\n", oneLine(d.Desk), oneLine(f.Family), f.Allowed, f.Denied)
+				p.printf("  %s: family %s is unpaired (%d allowed, %d denied)\n", oneLine(d.Desk), oneLine(f.Arena), f.Allowed, f.Denied)
 			}
 		}
 	}
@@ -256,7 +256,8 @@ func pageTable(b *Boundary) (columns []string, rows []dimensionRow, folded bool)
 }
 
 // writeDimensionsMarkdown prints the section as HTML tables (desk ids are
-// case data) with the families in a <details> block.
+// case data) with the arenas (the page says "families", after the case
+// file's key) in a <details> block.
 func writeDimensionsMarkdown(p *printer, b *Boundary) {
 	columns, rows, folded := pageTable(b)
 	p.printf("## Boundary response\n\n<table>\n<tr><th>dimension</th>")
@@ -283,12 +284,12 @@ func writeDimensionsMarkdown(p *printer, b *Boundary) {
 		}
 		c := d.Controls
 		var fams []string
-		for _, f := range d.Families {
+		for _, f := range d.Arenas {
 			mark := ""
 			if !f.Paired {
 				mark = " (unpaired)"
 			}
-			fams = append(fams, fmt.Sprintf("%s %d/%d%s", f.Family, f.Allowed, f.Denied, mark))
+			fams = append(fams, fmt.Sprintf("%s %d/%d%s", f.Arena, f.Allowed, f.Denied, mark))
 		}
 		p.printf("<tr><td>%s</td><td align=\"right\">%d</td><td align=\"right\">%d</td><td align=\"right\">%d</td><td align=\"right\">%d</td><td>%s</td></tr>\n",
 			mdCell(d.Desk), c.Allowed, c.Denied, c.Mixed, c.None, mdCell(strings.Join(fams, ", ")))

@@ -8,10 +8,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestREADMELimits: the limits the README states for annotations, the
+// TestREADMELimits: the limits docs/reports.md states for annotations, the
 // step summary, SARIF and located cases are the ones in force.
 func TestREADMELimits(t *testing.T) {
-	data, err := os.ReadFile("../README.md")
+	data, err := os.ReadFile("../docs/reports.md")
 	require.NoError(t, err)
 	readme := string(data)
 	for _, tt := range []struct {

@@ -213,7 +213,7 @@ type Case struct {
 	Column     int                 `json:"column,omitempty"`
 	Title      string              `json:"title"`
 	Scenario   string              `json:"scenario"`
-	Family     string              `json:"family,omitempty"`
+	Arena      string              `json:"family,omitempty"` // the case's boundary-response arena
 	Status     verifier.Status     `json:"status"`
 	Why        string              `json:"why,omitempty"`
 	SourceRefs []SourceRef         `json:"sourceRefs"`
@@ -281,7 +281,7 @@ func Build(s *verifier.SuiteResult, o Origin) *Report {
 		res := s.Results[i]
 		c := res.Case
 		r.Cases[i] = Case{
-			Desk: c.Desk.ID, ID: c.ID, Title: c.Title, Scenario: c.Scenario, Family: c.Family, Status: res.Status, Why: c.Why,
+			Desk: c.Desk.ID, ID: c.ID, Title: c.Title, Scenario: c.Scenario, Arena: c.Arena, Status: res.Status, Why: c.Why,
 			SourceRefs: resolve(c.Desk, c.SourceRefs), Given: compact(c.Given.Raw), Expected: compact(c.ExpectedRaw), Observed: res.Observed,
 			Mismatches: nonNil(res.Mismatches), Comparisons: asserted(c, res.Comparisons), Suggested: nonNilSuggested(res.Suggestions()),
 			Unit: res.Unit, Dimensions: caseBoundary(res), Trace: nonNilEvents(res.Trace), Error: res.Err,

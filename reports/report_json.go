@@ -232,8 +232,8 @@ func (c *Case) appendJSON(b []byte) []byte {
 	}
 	str("title", c.Title)
 	str("scenario", c.Scenario)
-	if c.Family != "" {
-		str("family", c.Family)
+	if c.Arena != "" {
+		str("family", c.Arena)
 	}
 	str("status", string(c.Status))
 	if c.Why != "" {

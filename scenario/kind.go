@@ -152,6 +152,17 @@ func (sc *Scenario) Compile(given []byte, expected []Field) *Compiled {
 	return c
 }
 
+// Scenario is the case's scenario.
+func (c *Compiled) Scenario() *Scenario { return c.sc }
+
+// GivenOf returns a compiled case's decoded given block when its
+// scenario's Kind decodes into a G: for a host's own code that looks at a
+// case from outside one scenario (which release changes it exercises).
+func GivenOf[G any](c *Compiled) (G, bool) {
+	g, ok := c.given.(G)
+	return g, ok && c.err == nil
+}
+
 // Err is the reason the given block could not be decoded (nil: it was).
 func (c *Compiled) Err() error { return c.err }
 

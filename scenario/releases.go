@@ -166,7 +166,7 @@ type ReleaseChange struct {
 	// Unexercised says what no case does when none exercises the change:
 	// "no case uses an unknown mode".
 	Unexercised string
-	// Exercised reports whether a case (its scenario and given block)
-	// exercises the change; nil when no desk key reaches it.
-	Exercised func(scenario string, given []byte) bool
+	// Exercised reports whether a compiled case exercises the change
+	// (GivenOf reads its given block); nil when no desk key reaches it.
+	Exercised func(c *Compiled) bool
 }

@@ -87,10 +87,11 @@ type Controls struct {
 	None    int `json:"none"`
 }
 
-// FamilyPairing says whether a boundary-response family of a desk has
-// both an allowed and a denied control.
-type FamilyPairing struct {
-	Family  string `json:"family"`
+// ArenaPairing says whether an arena of a desk (the boundary a case
+// names with its "family" key: credential, protected-file, …) has both an
+// allowed and a denied control. Its JSON keys keep the case file's word.
+type ArenaPairing struct {
+	Arena   string `json:"family"`
 	Allowed int    `json:"allowed"`
 	Denied  int    `json:"denied"`
 	Paired  bool   `json:"paired"`
@@ -107,15 +108,15 @@ type BlanketRefusal struct {
 // on its own, never combined into one score. They are reported, not
 // judged: no verdict or exit code depends on them.
 type Dimensions struct {
-	DenialPropagation  Dimension       `json:"denialPropagation"`
-	AllowedWork        Dimension       `json:"allowedWork"`
-	FailClosed         Dimension       `json:"failClosed"`
-	RetryAmplification Amplification   `json:"retryAmplification"`
-	TraceCompleteness  Dimension       `json:"traceCompleteness"`
-	ExtraEffects       int             `json:"extraEffects"`
-	Controls           Controls        `json:"controls"`
-	Families           []FamilyPairing `json:"families"`
-	BlanketRefusal     BlanketRefusal  `json:"blanketRefusal"`
+	DenialPropagation  Dimension      `json:"denialPropagation"`
+	AllowedWork        Dimension      `json:"allowedWork"`
+	FailClosed         Dimension      `json:"failClosed"`
+	RetryAmplification Amplification  `json:"retryAmplification"`
+	TraceCompleteness  Dimension      `json:"traceCompleteness"`
+	ExtraEffects       int            `json:"extraEffects"`
+	Controls           Controls       `json:"controls"`
+	Arenas             []ArenaPairing `json:"families"`
+	BlanketRefusal     BlanketRefusal `json:"blanketRefusal"`
 }
 
 // ControlKind names what a case's script makes it: allowed, denied, mixed
@@ -144,7 +145,7 @@ func CaseDimensions(r Result) Dimensions {
 // (errored cases count in none).
 func SumDimensions(results []Result) Dimensions {
 	var d Dimensions
-	fams := map[string]*FamilyPairing{}
+	arenas := map[string]*ArenaPairing{}
 	for _, r := range results {
 		if r.Status == Errored {
 			continue
@@ -163,11 +164,11 @@ func SumDimensions(results []Result) Dimensions {
 		if (kind == "allowed" || kind == "mixed") && r.Status == Pass {
 			d.BlanketRefusal.AllowedControls++
 		}
-		if f := r.Case.Family; f != "" {
-			fp := fams[f]
+		if a := r.Case.Arena; a != "" {
+			fp := arenas[a]
 			if fp == nil {
-				fp = &FamilyPairing{Family: f}
-				fams[f] = fp
+				fp = &ArenaPairing{Arena: a}
+				arenas[a] = fp
 			}
 			if kind == "allowed" || kind == "mixed" {
 				fp.Allowed++
@@ -203,12 +204,12 @@ func SumDimensions(results []Result) Dimensions {
 		d.RetryAmplification.Ratio = Ratio(d.RetryAmplification.Numerator, d.RetryAmplification.Denominator)
 	}
 	d.BlanketRefusal.Detectable = d.BlanketRefusal.AllowedControls > 0
-	d.Families = make([]FamilyPairing, 0, len(fams))
-	for _, fp := range fams {
+	d.Arenas = make([]ArenaPairing, 0, len(arenas))
+	for _, fp := range arenas {
 		fp.Paired = fp.Allowed > 0 && fp.Denied > 0
-		d.Families = append(d.Families, *fp)
+		d.Arenas = append(d.Arenas, *fp)
 	}
-	sort.Slice(d.Families, func(i, j int) bool { return d.Families[i].Family < d.Families[j].Family })
+	sort.Slice(d.Arenas, func(i, j int) bool { return d.Arenas[i].Arena < d.Arenas[j].Arena })
 	return d
 }
 

@@ -25,7 +25,7 @@ func TestBoundaryDeskDimensions(t *testing.T) {
 	assert.Equal(t, 0, d.ExtraEffects)
 	assert.Equal(t, Controls{Allowed: 4, Denied: 8, Mixed: 1, None: 2}, d.Controls)
 	assert.Equal(t, BlanketRefusal{AllowedControls: 5, Detectable: true}, d.BlanketRefusal)
-	assert.Empty(t, d.Families)
+	assert.Empty(t, d.Arenas)
 }
 
 func TestDimensionsWithoutActions(t *testing.T) {

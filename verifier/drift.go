@@ -151,7 +151,7 @@ func MeasureDrift(ctx context.Context, cases []*Case) Drift {
 			exercised := false
 			if ch.Exercised != nil {
 				for _, c := range h.cases {
-					if ch.Exercised(c.Scenario, []byte(c.Given.Raw)) {
+					if ch.Exercised(c.compiled) {
 						exercised = true
 						break
 					}

@@ -166,8 +166,8 @@ func limitHint(sc *scenario.Scenario, l scenario.Limit) string {
 	return fmt.Sprintf(" (raise it with -limit %s.%s=N)", sc.Name, l.Name)
 }
 
-// lintPairing warns when a desk, or a boundary-response family in it, has
-// denied controls but no allowed one (or the reverse, for a family): a host
+// lintPairing warns when a desk, or a boundary-response arena in it, has
+// denied controls but no allowed one (or the reverse, for an arena): a host
 // that refuses everything passes denied controls, so only paired controls
 // tell a working boundary from a blanket refusal.
 func lintPairing(d *Desk) Diagnostics {
@@ -177,7 +177,7 @@ func lintPairing(d *Desk) Diagnostics {
 		first           string
 	}
 	var desk side
-	fams := map[string]*side{}
+	arenas := map[string]*side{}
 	var order []string
 	for _, c := range d.Cases {
 		sc, _, ok := d.reg.Lookup(c.Scenario)
@@ -191,14 +191,14 @@ func lintPairing(d *Desk) Diagnostics {
 		if n > 0 {
 			desk.denied++
 		}
-		if c.Family == "" {
+		if c.Arena == "" {
 			continue
 		}
-		f := fams[c.Family]
+		f := arenas[c.Arena]
 		if f == nil {
 			f = &side{first: c.Pointer + "/family"}
-			fams[c.Family] = f
-			order = append(order, c.Family)
+			arenas[c.Arena] = f
+			order = append(order, c.Arena)
 		}
 		if p > 0 {
 			f.allowed++
@@ -210,8 +210,10 @@ func lintPairing(d *Desk) Diagnostics {
 	if desk.denied > 0 && desk.allowed == 0 {
 		ds = append(ds, d.warn("no-allowed-control", "/cases", false, "no allowed control: a host that refuses everything passes this desk"))
 	}
+	// The warning keeps its stable name and words: desks acknowledge it
+	// as unpaired-family, after the case file's key.
 	for _, name := range order {
-		f := fams[name]
+		f := arenas[name]
 		switch {
 		case f.allowed == 0 && f.denied > 0:
 			ds = append(ds, d.warn("unpaired-family", f.first, false, "family %s has no allowed control", name))

@@ -18,8 +18,10 @@ import (
 	"github.com/deskcheck/deskcheck/schema"
 )
 
-// Families are the boundary-response families a case may name.
-var Families = []string{"protected-file", "network-destination", "credential", "approval-rejection",
+// Arenas are the boundary-response arenas a case may name (with its
+// "family" key): the kinds of boundary whose allowed and denied controls
+// the report pairs.
+var Arenas = []string{"protected-file", "network-destination", "credential", "approval-rejection",
 	"policy-service-failure", "mixed-batch", "repeated-denial", "permitted-recovery"}
 
 // SchemaVersion is the case-file format version this verifier reads.
@@ -79,9 +81,9 @@ type Case struct {
 	ID       string
 	Title    string
 	Scenario string
-	// Family is the case's boundary-response family, "" when it names
-	// none.
-	Family     string
+	// Arena is the case's boundary-response arena (its "family" key), ""
+	// when it names none.
+	Arena      string
 	Why        string
 	SourceRefs []string
 	// Acknowledge maps the names of warnings the case acknowledges to the
@@ -499,7 +501,7 @@ func (d *Desk) readCase(c gjson.Result, i int, whole func(base, section, key str
 		case "scenario":
 			cs.Scenario = hostText(v)
 		case "family":
-			cs.Family = hostText(v)
+			cs.Arena = hostText(v)
 		case "acknowledge":
 			cs.Acknowledge = acknowledgements(v)
 			d.caseAcks = true
@@ -623,23 +625,24 @@ type explainer struct {
 	reg       *scenario.Registry
 	root      gjson.Result
 	scenarios []gjson.Result
-	families  []gjson.Result
+	arenas    []gjson.Result
 }
 
-// caseValue returns the scenario (or family) value of case i.
-func (ex *explainer) caseValue(i int, family bool) gjson.Result {
+// caseValue returns the scenario (or arena: the "family" key) value of
+// case i.
+func (ex *explainer) caseValue(i int, arena bool) gjson.Result {
 	if ex.scenarios == nil {
 		ex.root.Get("cases").ForEach(func(_, c gjson.Result) bool {
 			ex.scenarios = append(ex.scenarios, c.Get("scenario"))
-			ex.families = append(ex.families, c.Get("family"))
+			ex.arenas = append(ex.arenas, c.Get("family"))
 			return true
 		})
 	}
 	if i >= len(ex.scenarios) {
 		return gjson.Result{}
 	}
-	if family {
-		return ex.families[i]
+	if arena {
+		return ex.arenas[i]
 	}
 	return ex.scenarios[i]
 }
@@ -683,7 +686,7 @@ func (ex *explainer) explain(p schema.Problem) string {
 		if fam.Type != gjson.String {
 			return p.Message
 		}
-		return fmt.Sprintf("unknown family %q (known: %s)%s", fam.Str, strings.Join(Families, ", "), suggest(fam.Str, Families))
+		return fmt.Sprintf("unknown family %q (known: %s)%s", fam.Str, strings.Join(Arenas, ", "), suggest(fam.Str, Arenas))
 	}
 	if m[2] == "scenario" {
 		return fmt.Sprintf("unknown scenario %q (known: %s)%s", name, strings.Join(reg.Names(), ", "), suggest(name, reg.Names()))

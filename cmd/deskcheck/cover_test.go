@@ -132,10 +132,10 @@ func TestMutantsSelect(t *testing.T) {
 	assert.Contains(t, errOut, "-mutant")
 }
 
-// The README's table of the bundled desks' coverage and mutation scores,
+// The table (docs/strength.md) of the bundled desks' coverage and mutation scores,
 // and its totals, are what cover and mutants report.
 func TestReadmeCoverageFigures(t *testing.T) {
-	data, err := os.ReadFile("../../README.md")
+	data, err := os.ReadFile("../../docs/strength.md")
 	require.NoError(t, err)
 	readme := string(data)
 	_, cov, errOut := runCLI(t, "cover", "-format", "json")

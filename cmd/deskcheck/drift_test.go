@@ -75,10 +75,10 @@ func TestHostFlag(t *testing.T) {
 	assert.Contains(t, out, "11 passed, 1 failed, 3 not applicable\n")
 }
 
-// TestReadmeDriftOutput: the README shows drift's real output on the
+// TestReadmeDriftOutput: the OMP manual shows drift's real output on the
 // bundled desks: the excerpt as printed, and the end of the full run.
 func TestReadmeDriftOutput(t *testing.T) {
-	data, err := os.ReadFile("../../README.md")
+	data, err := os.ReadFile("../../host/omp/ompcheck/README.md")
 	require.NoError(t, err)
 	readme := string(data)
 	const excerpt = "$ deskcheck drift -run 'deny-before|auto-approve-mode|fallback-no-handler'\n"
@@ -99,10 +99,10 @@ func TestReadmeDriftOutput(t *testing.T) {
 	assert.True(t, strings.HasSuffix(out, shownEnd), "the README shows the end of the real output:\n%s", out)
 }
 
-// TestReadmeHostOutput: every line the README shows of a -host run is a
+// TestReadmeHostOutput: every line the OMP manual shows of a -host run is a
 // line of the real output.
 func TestReadmeHostOutput(t *testing.T) {
-	data, err := os.ReadFile("../../README.md")
+	data, err := os.ReadFile("../../host/omp/ompcheck/README.md")
 	require.NoError(t, err)
 	const cmd = "$ deskcheck verify -host omp@17.3.5 cases/boundary-desk.json\n"
 	readme := string(data)

@@ -17,6 +17,7 @@
 //	deskcheck schema
 //	deskcheck version
 //	deskcheck help     [COMMAND]
+//	deskcheck help     SCENARIO
 //
 // With no PATH the bundled desks are used. Exit codes: 0 every verified case
 // passed (or, for validate, no errors); 1 at least one case failed or could
@@ -107,6 +108,7 @@ Usage:
   deskcheck schema
   deskcheck version
   deskcheck help     [COMMAND]
+  deskcheck help     SCENARIO
 
 explain shows, case by case, what happened and why; observe prints the
 expected block the host model observes, ready to paste, and how it differs
@@ -138,7 +140,8 @@ Exit codes: 0 all cases passed (validate: no errors), 1 a case failed or
 could not run, 2 invalid input or usage.
 
 deskcheck help COMMAND (or deskcheck COMMAND -h) describes a command and
-its flags.
+its flags; deskcheck help SCENARIO lists a scenario's keys, limits,
+warnings and faults.
 `
 
 // synopses are the usage lines of the commands, for their own help.
@@ -220,7 +223,10 @@ func help(args []string, stdout, stderr io.Writer) int {
 		return exitPass
 	}
 	cmd, ok := commands[args[0]]
-	if len(args) != 1 || !ok {
+	if len(args) == 1 && !ok {
+		return helpTopic(args[0], stdout, stderr)
+	}
+	if len(args) != 1 {
 		fmt.Fprintf(stderr, "deskcheck: usage: deskcheck help COMMAND (one of %s)\n", strings.Join(commandNames(), ", "))
 		return exitInvalid
 	}

@@ -15,19 +15,63 @@ import (
 	"github.com/deskcheck/deskcheck/reports"
 )
 
-// readme returns the README with every run of white space made one space,
+// documentation returns the top README, the reference pages under docs/
+// and every family's manual (the README.md of its adapter folder) one
+// after the other, with every run of white space made one space in flat,
 // so that a sentence is found however the paragraph is wrapped.
-func readme(t *testing.T) (raw, flat string) {
+func documentation(t *testing.T) (raw, flat string) {
 	t.Helper()
+	paths := []string{"../../README.md"}
+	pages, err := filepath.Glob("../../docs/*.md")
+	require.NoError(t, err)
+	paths = append(paths, pages...)
+	for _, f := range all.Registry().Families() {
+		paths = append(paths, filepath.Join("../..", filepath.FromSlash(all.Manual(f))))
+	}
+	var b strings.Builder
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		require.NoError(t, err)
+		b.Write(data)
+		b.WriteString("\n")
+	}
+	return b.String(), strings.Join(strings.Fields(b.String()), " ")
+}
+
+// manualOf reads the manual of the family of a scenario.
+func manualOf(t *testing.T, scenarioName string) string {
+	t.Helper()
+	_, fam, ok := all.Registry().Lookup(scenarioName)
+	require.True(t, ok, scenarioName)
+	data, err := os.ReadFile(filepath.Join("../..", filepath.FromSlash(all.Manual(*fam))))
+	require.NoError(t, err)
+	return string(data)
+}
+
+// TestReadmeIsAnOverview: the top README stays an overview of at most
+// 30 KB, with the two set-up commands on its first screen, and points at
+// every reference page and at deskcheck help SCENARIO.
+func TestReadmeIsAnOverview(t *testing.T) {
 	data, err := os.ReadFile("../../README.md")
 	require.NoError(t, err)
-	return string(data), strings.Join(strings.Fields(string(data)), " ")
+	assert.LessOrEqual(t, len(data), 30*1024, "README.md is an overview of at most 30 KB; move reference text to docs/ or a family's manual")
+	readme := string(data)
+	first := strings.Join(strings.SplitN(readme, "\n", 41)[:40], "\n")
+	assert.Contains(t, first, "go run ./cmd/deskcheck verify ", "the first screen says how to verify")
+	assert.Contains(t, first, "go test ./... ", "the first screen says how to test")
+	assert.Contains(t, readme, "deskcheck help SCENARIO")
+	pages, err := filepath.Glob("../../docs/*.md")
+	require.NoError(t, err)
+	require.NotEmpty(t, pages)
+	for _, p := range pages {
+		assert.Contains(t, readme, "](docs/"+filepath.Base(p), "the README links to %s", p)
+	}
 }
 
 // TestReadmeCounts holds every count the README states about the bundled
 // desks and the hosts to what the desks and the registry hold.
 func TestReadmeCounts(t *testing.T) {
-	raw, flat := readme(t)
+	raw, flat := documentation(t)
 
 	t.Run("the last lines of verify", func(t *testing.T) {
 		code, out, errOut := runCLI(t, "verify", "-out", filepath.Join(t.TempDir(), "out"))
@@ -162,21 +206,23 @@ func TestReadmeCounts(t *testing.T) {
 			_, ok := table[cols[i]+"-desk"]
 			assert.True(t, ok, "column %s is a bundled desk", cols[i])
 		}
-		// The sections of the scenarios quote their desk's figures.
-		for _, s := range []struct{ heading, desk string }{
-			{"### Scenario `gateway`", "gateway-desk"},
-			{"### Scenario `runner`", "runner-desk"},
-			{"### Scenario `household`", "household-desk"},
+		// The manuals of the families quote their desk's figures.
+		for _, s := range []struct{ scenario, desk string }{
+			{"gateway", "gateway-desk"},
+			{"runner", "runner-desk"},
+			{"household", "household-desk"},
 		} {
-			start := strings.Index(raw, s.heading)
-			require.GreaterOrEqual(t, start, 0, s.heading)
-			section := raw[start+len(s.heading):]
-			if end := strings.Index(section, "\n### "); end >= 0 {
+			heading := "\n## Scenario `" + s.scenario + "`"
+			man := manualOf(t, s.scenario)
+			start := strings.Index(man, heading)
+			require.GreaterOrEqual(t, start, 0, heading)
+			section := man[start+len(heading):]
+			if end := strings.Index(section, "\n## "); end >= 0 {
 				section = section[:end]
 			}
 			section = strings.Join(strings.Fields(section), " ")
 			at := regexp.MustCompile(`On the bundled desk:|The bundled desk gives`).FindStringIndex(section)
-			require.NotNil(t, at, "%s quotes its desk's figures", s.heading)
+			require.NotNil(t, at, "%s quotes its desk's figures", s.scenario)
 			quote := section[at[1]:]
 			for _, f := range []struct{ name, re string }{
 				{"denial propagation", `denial propagation (\d+/\d+)`},
@@ -187,8 +233,8 @@ func TestReadmeCounts(t *testing.T) {
 				{"extra effects", `extra effects (\d+)`},
 			} {
 				m := regexp.MustCompile(f.re).FindStringSubmatch(quote)
-				if assert.NotNil(t, m, "%s quotes %s", s.heading, f.name) {
-					assert.Equal(t, table[s.desk][f.name], m[1], "%s: %s", s.heading, f.name)
+				if assert.NotNil(t, m, "%s quotes %s", s.scenario, f.name) {
+					assert.Equal(t, table[s.desk][f.name], m[1], "%s: %s", s.scenario, f.name)
 				}
 			}
 		}
@@ -219,4 +265,67 @@ func dimensionsText(t *testing.T, out string) map[string]map[string]string {
 		}
 	}
 	return table
+}
+
+// TestDocumentationLinksResolve: every relative link of the README, the
+// pages under docs/ and the families' manuals names a file that exists,
+// and an anchor names a heading of that file.
+func TestDocumentationLinksResolve(t *testing.T) {
+	paths := []string{"../../README.md"}
+	pages, err := filepath.Glob("../../docs/*.md")
+	require.NoError(t, err)
+	paths = append(paths, pages...)
+	for _, f := range all.Registry().Families() {
+		paths = append(paths, filepath.Join("../..", filepath.FromSlash(all.Manual(f))))
+	}
+	link := regexp.MustCompile(`\]\(([^)\s]*)\)`)
+	fence := regexp.MustCompile("(?s)```.*?```")
+	code := regexp.MustCompile("`[^`\n]*`")
+	anchors := func(file string) map[string]bool {
+		data, err := os.ReadFile(file)
+		require.NoError(t, err)
+		set := map[string]bool{}
+		for _, line := range strings.Split(fence.ReplaceAllString(string(data), ""), "\n") {
+			if !strings.HasPrefix(line, "#") {
+				continue
+			}
+			var b strings.Builder
+			for _, r := range strings.ToLower(strings.TrimSpace(strings.TrimLeft(line, "#"))) {
+				switch {
+				case r == ' ':
+					b.WriteRune('-')
+				case r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
+					b.WriteRune(r)
+				}
+			}
+			set[b.String()] = true
+		}
+		return set
+	}
+	checked := 0
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		require.NoError(t, err)
+		text := code.ReplaceAllString(fence.ReplaceAllString(string(data), ""), "")
+		for _, m := range link.FindAllStringSubmatch(text, -1) {
+			target := m[1]
+			if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+				continue
+			}
+			file, anchor, _ := strings.Cut(target, "#")
+			dest := p
+			if file != "" {
+				dest = filepath.Join(filepath.Dir(p), filepath.FromSlash(file))
+			}
+			_, err := os.Stat(dest)
+			if !assert.NoError(t, err, "%s links to %s", p, target) {
+				continue
+			}
+			if anchor != "" {
+				assert.True(t, anchors(dest)[anchor], "%s links to %s: no such heading", p, target)
+			}
+			checked++
+		}
+	}
+	assert.Greater(t, checked, 30, "the documentation's links were found")
 }

@@ -78,7 +78,7 @@ func TestPreCommitStrictHook(t *testing.T) {
 	assert.Contains(t, hook, "- id: deskcheck-validate-strict")
 	assert.Contains(t, hook, "entry: deskcheck validate -fail-on-warn")
 	assert.Contains(t, hook, "verbose: true")
-	_, readme := readme(t)
+	_, readme := documentation(t)
 	assert.True(t, strings.Contains(readme, "verbose: true"), "the README says verbose: true")
 	assert.True(t, strings.Contains(readme, "deskcheck-validate-strict"), "the README offers the strict hook")
 	entry := func(id string) []string {

@@ -104,7 +104,7 @@ func TestGeneratedStringsHoldLoneSurrogates(t *testing.T) {
 // generator makes.
 func TestReadmesStateTheSurrogateCount(t *testing.T) {
 	figure := fmt.Sprintf("%d,%03d of", generatedSurrogateCases/1000, generatedSurrogateCases%1000)
-	for _, path := range []string{"README.md", "../../README.md"} {
+	for _, path := range []string{"README.md", "../../docs/values.md"} {
 		data, err := os.ReadFile(path)
 		require.NoError(t, err)
 		assert.Regexp(t, regexp.QuoteMeta(figure)+` (its|the) `+thousands(generatedCases), string(data), path)

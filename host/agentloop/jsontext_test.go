@@ -11,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/deskcheck/deskcheck/host/internal/checktest"
 	"github.com/deskcheck/deskcheck/internal/jsontext/libref"
 )
 
@@ -54,14 +55,51 @@ func referenceShortString(name string, raw json.RawMessage, faults Faults) (stri
 	return s, NotRefused, ""
 }
 
+// argumentChecks applies the exact-names and short-string checks, with
+// check and short, to every request of a given block, as each tool would
+// read it under the faults that change them: one line per check.
+func argumentChecks(given []byte, check func(*run, Entry, tool) (json.RawMessage, Refusal, string), short func(*run, string, json.RawMessage) (string, Refusal, string)) ([]string, error) {
+	var g struct {
+		Script []struct {
+			Args json.RawMessage `json:"args"`
+		} `json:"script"`
+	}
+	if err := json.Unmarshal(given, &g); err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range g.Script {
+		for _, name := range []string{"calc", "lookup_user", "save_draft"} {
+			tl, _ := known(name)
+			for _, f := range []Faults{0, Faults(FaultArgsSubset), Faults(FaultStringLengthUnchecked)} {
+				r := &run{cfg: Config{Faults: f}}
+				v, ref, why := check(r, Entry{Tool: name, Args: e.Args}, tl)
+				line := fmt.Sprintf("%s %d: %q %d %s", name, f, libref.String(string(v)), ref, why)
+				if ref == NotRefused {
+					s, ref, why := short(r, tl.arg, v)
+					line += fmt.Sprintf(" / %q %d %s", libref.String(s), ref, why)
+				}
+				out = append(out, line)
+			}
+		}
+	}
+	return out, nil
+}
+
+// TestArgumentChecksMatchReference: the runner reads the arguments of
+// every request of the bundled desk's cases, of mutations of them and of
+// generated ones as the checks written with encoding/json do.
 func TestArgumentChecksMatchReference(t *testing.T) {
 	rng := rand.New(rand.NewSource(6))
 	values := []string{`"1+2"`, `"u-100"`, `"caf\u00e9 \ud83d\ude00"`, `"\ud800"`, "\"\xff\"", `"` + strings.Repeat("é", 201) + `"`,
 		`"` + strings.Repeat("a", 200) + `"`, `5`, `null`, `[1]`, `{"a":1}`, `"a\"b\\c\n"`, `true`, `"`, `"\x"`}
 	names := []string{"expression", "user_id", "text", "Expression", "expr\\u0065ssion", "extra", ""}
-	var args []json.RawMessage
-	args = append(args, nil, json.RawMessage(``), json.RawMessage(`  `), json.RawMessage(`[]`), json.RawMessage(`"x"`),
-		json.RawMessage(`{`), json.RawMessage(`{}`), json.RawMessage(`{"expression":"1"} x`), json.RawMessage(" \n{\"expression\" : \"1\"}\t"))
+	// Arguments that are not one object, or not JSON, go in as text the
+	// given block cannot hold: a script of its own each.
+	var extra []string
+	for _, a := range []string{`[]`, `"x"`, `{}`, `{"expression":"1"}`, " \n{\"expression\" : \"1\"}\t", `{"a":{"b":[1,{"c":[]}]}}`} {
+		extra = append(extra, `{"script": [{"args": `+a+`}, {}]}`)
+	}
 	for range 3000 {
 		var b strings.Builder
 		b.WriteString([]string{"{", " { ", "{\n"}[rng.Intn(3)])
@@ -72,23 +110,22 @@ func TestArgumentChecksMatchReference(t *testing.T) {
 			fmt.Fprintf(&b, "%q:%s", names[rng.Intn(len(names))], values[rng.Intn(len(values))])
 		}
 		b.WriteString([]string{"}", " } ", "}"}[rng.Intn(3)])
-		args = append(args, json.RawMessage(strings.ReplaceAll(b.String(), `\\u`, `\u`)))
+		extra = append(extra, `{"script": [{"args": `+strings.ReplaceAll(b.String(), `\\u`, `\u`)+`}]}`)
 	}
-	for _, a := range args {
-		for _, name := range []string{"calc", "lookup_user", "save_draft"} {
-			tl, _ := known(name)
-			for _, f := range []Faults{0, Faults(FaultArgsSubset), Faults(FaultStringLengthUnchecked)} {
-				r := &run{cfg: Config{Faults: f}}
-				d := Entry{Tool: name, Args: a}
-				wv, wr, ww := referenceArgument(d, tl, f)
-				gv, gr, gw := r.argument(d, tl)
-				require.Equal(t, [3]any{string(wv), wr, ww}, [3]any{libref.String(string(gv)), gr, gw}, "%q", a)
-				if wr == NotRefused {
-					ws, wr, ww := referenceShortString(tl.arg, wv, f)
-					gs, gr, gw := r.shortString(tl.arg, gv)
-					require.Equal(t, [3]any{ws, wr, ww}, [3]any{libref.String(gs), gr, gw}, "%q", a)
-				}
-			}
+	givens := checktest.Mutations(t, []string{"../../cases/runner-desk.json"}, 30, extra...)
+	fast := func(given []byte) ([]string, error) {
+		return argumentChecks(given, (*run).argument, (*run).shortString)
+	}
+	plain := func(given []byte) ([]string, error) {
+		check := func(r *run, d Entry, t tool) (json.RawMessage, Refusal, string) {
+			return referenceArgument(d, t, r.cfg.Faults)
 		}
+		short := func(r *run, name string, raw json.RawMessage) (string, Refusal, string) {
+			return referenceShortString(name, raw, r.cfg.Faults)
+		}
+		return argumentChecks(given, check, short)
 	}
+	// Of 3,471 blocks, those that are not JSON are refused alike before
+	// any check (a given block holds JSON arguments only).
+	require.Greater(t, checktest.SameDecoding(t, givens, fast, plain, nil), 2800)
 }

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -84,33 +83,6 @@ func TestEveryFamily(t *testing.T) {
 					assert.Equal(t, f.Fault.Host, fam.Host.Name, "%s is caught only by cases of its own family", f.Fault.FullName())
 				}
 			}
-		}
-	}
-}
-
-// TestReadmeListsEveryKey: the README's section of every scenario names
-// each given and expected key of its fragment.
-func TestReadmeListsEveryKey(t *testing.T) {
-	data, err := os.ReadFile("../../README.md")
-	require.NoError(t, err)
-	readme := string(data)
-	reg := Registry()
-	for _, name := range reg.Names() {
-		sc, _, _ := reg.Lookup(name)
-		heading := "### Scenario `" + name + "`"
-		start := strings.Index(readme, heading)
-		if !assert.GreaterOrEqual(t, start, 0, "the README has a section %q", heading) {
-			continue
-		}
-		section := readme[start+len(heading):]
-		if end := strings.Index(section, "\n### "); end >= 0 {
-			section = section[:end]
-		}
-		for _, k := range append(reg.GivenKeys(name), sc.Expected.Keys()...) {
-			assert.Contains(t, section, "`"+k+"`", "the README section of %s names %s", name, k)
-		}
-		for _, l := range sc.Limits {
-			assert.Contains(t, section, name+"."+l.Name, "the README section of %s names its limit %s", name, l.Name)
 		}
 	}
 }

@@ -29,7 +29,7 @@ func TestCountsAreTheSchemasCounts(t *testing.T) {
 		}
 	}
 	assert.Equal(t, 21, n, "count keys across the scenarios")
-	readme, err := os.ReadFile("../../README.md")
+	readme, err := os.ReadFile("../../docs/values.md")
 	require.NoError(t, err)
 	assert.Contains(t, string(readme), fmt.Sprintf("(%d keys across the %s scenarios", n, map[int]string{6: "six"}[len(reg.Names())]))
 }

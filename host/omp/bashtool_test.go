@@ -99,7 +99,7 @@ func TestBashRules(t *testing.T) {
 	assert.Empty(t, BashRules(map[string]any{"match": "ls", "approval": "allow"}), "a non-array setting holds no rule")
 }
 
-// TestCriticalFamilies: the README's counts, and that no family folds a
+// TestCriticalFamilies: the counts of the OMP manual (ompcheck/README.md), and that no family folds a
 // non-ASCII letter as Go's (?i) would (JavaScript's i flag without u does
 // not: the Kelvin sign is no k, the long s no s).
 func TestCriticalFamilies(t *testing.T) {

@@ -64,7 +64,7 @@
 // verifier.RunCasePinned and Options.Hosts judge on one release (-host), and
 // verifier.RunCase judges on every release a case's hosts range selects,
 // once per group. A case whose behaviour splits a group (a tool
-// declaration that changed inside one) is split with Host.RunGroup.
+// declaration that changed inside one) is split by the scenario Kind's Group.
 //
 // Not modelled, because no desk key reaches them: the ACP approval bypass
 // (acpApprovedArgs; in the sources from 18.2.3), a tool result's own

@@ -618,19 +618,6 @@ func EachElement(b []byte, i int, f func(start int) int) int {
 	}
 }
 
-// PlainString returns the value of a string token whose bytes are its
-// value; ok is false for any other token.
-func PlainString(tok []byte) (string, bool) {
-	if len(tok) < 2 || tok[0] != '"' {
-		return "", false
-	}
-	end, plain := ScanString(tok, 0)
-	if end != len(tok) || !plain {
-		return "", false
-	}
-	return string(tok[1 : len(tok)-1]), true
-}
-
 // Decode decodes raw, one JSON value with optional surrounding whitespace,
 // as json.Unmarshal into an any does (but for strings, see the package
 // doc): objects as map[string]any, arrays as []any (never nil), numbers as

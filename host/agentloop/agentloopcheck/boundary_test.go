@@ -96,8 +96,8 @@ func TestBoundary(t *testing.T) {
 			obs, _ := run(t, tt.given, tt.expected, tt.faults...)
 			require.NotNil(t, obs.Boundary)
 			assert.Equal(t, tt.want, *obs.Boundary, tt.reason)
-			p, d := Runner.Script([]byte(tt.given), checktest.Fields(t, tt.expected))
-			assert.Equal(t, [2]int{tt.want.Permitted, tt.want.Denied}, [2]int{p, d}, "Script agrees with the boundary counts")
+			p := planRunner(decode(t, tt.given), checktest.Fields(t, tt.expected))
+			assert.Equal(t, [2]int{tt.want.Permitted, tt.want.Denied}, [2]int{p.Permitted, p.Denied}, "the plan agrees with the boundary counts")
 		})
 	}
 }
@@ -114,14 +114,14 @@ func TestScriptMatchesBoundaryOnTheDesk(t *testing.T) {
 	var sum scenario.Boundary
 	complete, failClosed := 0, 0
 	for _, c := range cases {
-		p, d := Runner.Script(c.Given, c.Expected)
+		g := decode(t, string(c.Given))
+		p := planRunner(g, c.Expected)
 		for _, f := range faults {
-			env := scenario.Env{Faults: uint64(f), Trace: &scenario.Trace{}, Limits: checktest.DefaultLimits(Runner), Expected: c.Expected}
-			obs, err := Runner.Run(t.Context(), c.Given, env)
+			obs, e, err := runRunner(t.Context(), g, scenario.Env{Faults: uint64(f), Trace: &scenario.Trace{}})
 			require.NoError(t, err)
-			b := obs.Boundary
-			require.NotNil(t, b)
-			assert.Equal(t, [2]int{p, d}, [2]int{b.Permitted, b.Denied}, "%s under fault %d", c.ID, f)
+			require.Nil(t, obs.Boundary, "Run leaves the boundary to Boundary")
+			b := runBoundary(p.Script, e)
+			assert.Equal(t, [2]int{p.Permitted, p.Denied}, [2]int{b.Permitted, b.Denied}, "%s under fault %d", c.ID, f)
 			if f != 0 {
 				continue
 			}

@@ -39,6 +39,12 @@ func readGiven(raw []byte) (given, error) {
 			return given{}, err
 		}
 	}
+	return checkEntries(g)
+}
+
+// checkEntries refuses a script entry that is neither a tool request nor
+// a final answer.
+func checkEntries(g given) (given, error) {
 	for i, e := range g.Script {
 		if (e.Tool == nil) == (e.Final == nil) || (e.Final != nil && e.Args != nil) {
 			return given{}, fmt.Errorf("the given block of a runner case: script entry %d is neither {tool[, args]} nor {final}", i)

@@ -27,6 +27,14 @@ func run(t testing.TB, givenJSON, expected string, faults ...agentloop.Fault) (s
 	return obs, tr.Events()
 }
 
+// decode decodes a schema-valid given block.
+func decode(t testing.TB, givenJSON string) given {
+	t.Helper()
+	g, err := readGiven([]byte(givenJSON))
+	require.NoError(t, err)
+	return g
+}
+
 // norm normalizes a JSON text into the plain values observations take.
 func norm(t testing.TB, text string) any {
 	t.Helper()

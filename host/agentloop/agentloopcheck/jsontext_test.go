@@ -15,87 +15,32 @@ import (
 	"github.com/deskcheck/deskcheck/host/internal/checktest"
 )
 
-// The readers and writers of jsontext.go stand in for encoding/json and
-// gjson when they can. These tests hold each to the code it stands in for.
+// readGivenFast, and the narration's writers, stand in for encoding/json.
+// These tests hold each to the code it stands in for, and the script's
+// refusals to the runner's.
 
-// variants returns the bundled givens and rewritings of them that the
-// schema would refuse but readGiven still takes.
-func variants(t *testing.T) []string {
-	t.Helper()
-	rng := rand.New(rand.NewSource(7))
-	edits := []func(string) string{
-		func(s string) string { return strings.Replace(s, `"tool"`, `"Tool"`, 1) },
-		func(s string) string { return strings.Replace(s, `"script"`, `"script": [], "script"`, 1) },
-		func(s string) string { return strings.Replace(s, `{`, `{"extra": 1, `, 1) },
-		func(s string) string { return strings.Replace(s, `"args"`, `"final": "x", "args"`, 1) },
-		func(s string) string { return strings.Replace(s, `"calc"`, `"c\u0061lc"`, -1) },
-		func(s string) string { return strings.Replace(s, `"tool": "`, `"tool": null, "x": "`, 1) },
-		func(s string) string { return s + " trailing" },
-		func(s string) string { return strings.Replace(s, `}`, `, "maxSteps": 2.5}`, 1) },
-		func(s string) string { return strings.Replace(s, `{`, `{"maxCalls": -0, "writeGranted": true, `, 1) },
-		func(s string) string { return strings.Replace(s, `{`, `{"writeGranted": null, `, 1) },
-		func(s string) string {
-			return strings.Replace(s, `"script": [`, `"script": [{"final": "caf\u00e9"},`, 1)
-		},
-		func(s string) string { return strings.Replace(s, " ", "\n\t", -1) },
-		func(s string) string { return s[:len(s)/2] },
+// plainGiven is readGiven with encoding/json alone, the reference for
+// readGivenFast.
+func plainGiven(raw []byte) (given, error) {
+	g, err := decodeGiven(raw)
+	if err != nil {
+		return given{}, err
 	}
-	var givens []string
-	for _, c := range checktest.Desk(t, deskPath) {
-		givens = append(givens, string(c.Given))
-	}
-	return checktest.Variants(rng, givens, edits, 30)
+	return checkEntries(g)
 }
 
 func TestGivenReaderMatchesDecoder(t *testing.T) {
+	givens := checktest.Mutations(t, []string{deskPath}, 30,
+		`{"script": [{"tool": "calc", "args": {"expression": "1"}}]} trailing`, `{"script": [{"tool": "c\u0061lc"}], "maxSteps": -0}`,
+		`{"script": [{"tool": null}]}`, `{"script": [{"final": "x", "args": {}}]}`, `{"writeGranted": null}`, `{"script": [`)
+	require.Greater(t, checktest.SameDecoding(t, givens, readGiven, plainGiven, nil), 100)
 	fast := 0
-	for _, v := range variants(t) {
-		g, ok := readGivenFast([]byte(v))
-		if !ok {
-			continue
+	for _, g := range givens {
+		if _, ok := readGivenFast([]byte(g)); ok {
+			fast++
 		}
-		fast++
-		want, err := decodeGiven([]byte(v))
-		require.NoError(t, err, v)
-		require.Equal(t, want, g, v)
 	}
 	require.Greater(t, fast, 100)
-}
-
-func TestRowsReaderMatchesGJSON(t *testing.T) {
-	var raws []string
-	for _, c := range checktest.Desk(t, deskPath) {
-		for _, f := range c.Expected {
-			if f.Key == "rows" {
-				raws = append(raws, string(f.Raw))
-			}
-		}
-	}
-	raws = append(raws, `[]`, `[[1,"calc","executed","x"],[2]]`, `[[1,"c\u0061lc","blocked","ValueError: Unknown tool"]]`,
-		`[[1,"calc",5,null]]`, `[{"1":"x"}]`, `["x"]`, `[[1,"calc","executed","x","extra"]]`, `[[1,"calc"]] x`, `{}`, `[`)
-	for _, raw := range raws {
-		if got, ok := readRows([]byte(raw)); ok {
-			want, wok := rowsGJSON([]byte(raw))
-			require.True(t, wok, raw)
-			require.Equal(t, want, got, raw)
-		}
-	}
-}
-
-func TestObjectKeysMatchUnmarshal(t *testing.T) {
-	raws := []string{`{}`, `{"expression":"1"}`, ` {"expression" : "1" , "x": 2} `, `{"expression":"1","expression":"2"}`,
-		`{"expr\u0065ssion":"1"}`, `{"a":{"b":[1,2]},"a":null}`, `{"expression":"1"} x`, `{`, `[]`, "{\"\xff\":1}"}
-	for _, raw := range raws {
-		for _, key := range []string{"expression", "a"} {
-			n, v, has, ok := objectKeys([]byte(raw), key)
-			if !ok {
-				continue
-			}
-			wn, wv, whas, wok := objectKeysJSON([]byte(raw), key)
-			require.True(t, wok, raw)
-			require.Equal(t, [3]any{wn, string(wv), whas}, [3]any{n, string(v), has}, raw)
-		}
-	}
 }
 
 // referenceShowArgs and referenceQuoted are the narration helpers as they
@@ -156,40 +101,11 @@ func TestNarrationWritersMatchReference(t *testing.T) {
 	}
 }
 
-// referenceRefusal is refusal as it was written with encoding/json.
-func referenceRefusal(e entry, writeGranted bool, validated, maxCalls int) agentloop.Refusal {
-	name, write, known := toolArgument(*e.Tool)
-	switch {
-	case !known:
-		return agentloop.RefusedUnknownTool
-	case write && !writeGranted:
-		return agentloop.RefusedNotGranted
-	}
-	raw := e.Args
-	if raw == nil {
-		raw = json.RawMessage("{}")
-	}
-	var args map[string]json.RawMessage
-	if first := firstByte(raw); first != '{' || json.Unmarshal(raw, &args) != nil {
-		return agentloop.RefusedArgumentNames
-	}
-	value, has := args[name]
-	if !has || len(args) != 1 {
-		return agentloop.RefusedArgumentNames
-	}
-	var s string
-	if firstByte(value) != '"' || json.Unmarshal(value, &s) != nil || utf8.RuneCountInString(s) > agentloop.MaxArgChars {
-		return agentloop.RefusedShortStrings
-	}
-	if validated >= maxCalls {
-		return agentloop.RefusedBudget
-	}
-	return agentloop.NotRefused
-}
-
-func TestRefusalMatchesReference(t *testing.T) {
+// TestRefusalMatchesModel: the refusal the script predicts for a request
+// is the one the runner gives it, for every tool, grant and budget.
+func TestRefusalMatchesModel(t *testing.T) {
 	values := []string{`"1+2"`, `"caf\u00e9"`, `"\ud800"`, "\"\xff\"", `"` + strings.Repeat("é", 201) + `"`, `"` + strings.Repeat("a", 200) + `"`,
-		`5`, `null`, `[1]`, `{"a":1}`, ` "a\"b" `}
+		`"` + strings.Repeat("a", 201) + `"`, `5`, `null`, `[1]`, `{"a":1}`, ` "a\"b" `}
 	var args []json.RawMessage
 	args = append(args, nil, json.RawMessage(` `), json.RawMessage(`[]`), json.RawMessage(`{`), json.RawMessage(`{}`), json.RawMessage(`{"expression":"1"} x`))
 	for _, v := range values {
@@ -197,14 +113,24 @@ func TestRefusalMatchesReference(t *testing.T) {
 			args = append(args, json.RawMessage(` { "`+k+`" : `+v+` } `), json.RawMessage(`{"`+k+`":`+v+`,"`+k+`":`+v+`}`), json.RawMessage(`{"`+k+`":`+v+`,"y":1}`))
 		}
 	}
+	refused := 0
 	for _, a := range args {
 		for _, tool := range []string{"calc", "lookup_user", "save_draft", "shell"} {
 			e := entry{Tool: &tool, Args: a}
 			for _, granted := range []bool{false, true} {
-				for _, validated := range []int{0, 3} {
-					require.Equal(t, referenceRefusal(e, granted, validated, 3), refusal(e, granted, validated, 3), "%s %q", tool, a)
+				for _, maxCalls := range []int{0, 3} {
+					cfg := agentloop.NewConfig([]agentloop.Entry{agentloop.ToolRequest(tool, a)})
+					cfg.MaxCalls, cfg.WriteGranted = maxCalls, granted
+					res := agentloop.Run(cfg)
+					require.Len(t, res.Requests, 1)
+					want := res.Requests[0].Refusal
+					require.Equal(t, want, refusal(e, granted, 0, maxCalls), "%s %q", tool, a)
+					if want != agentloop.NotRefused {
+						refused++
+					}
 				}
 			}
 		}
 	}
+	require.Greater(t, refused, 1000)
 }

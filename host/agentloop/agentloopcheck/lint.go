@@ -32,11 +32,7 @@ import (
 //     budget allows;
 //   - drafts expected while save_draft is not granted;
 //   - errorIncludes "", which every observation holds.
-func lintRunner(givenJSON []byte, expected []scenario.Field, _ map[string]int) []scenario.Problem {
-	g, err := readGiven(givenJSON)
-	if err != nil {
-		return []scenario.Problem{{Pointer: "/given", Message: err.Error()}}
-	}
+func lintRunner(g given, expected []scenario.Field) []scenario.Problem {
 	var out []scenario.Problem
 	warn := func(name, ptr, format string, args ...any) {
 		out = append(out, scenario.Problem{Pointer: ptr, Warning: true, Name: name, Message: fmt.Sprintf(format, args...)})

@@ -83,7 +83,7 @@ func TestLint(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := lintRunner([]byte(tt.given), checktest.Fields(t, tt.expected), checktest.DefaultLimits(Runner))
+			got := lintRunner(decode(t, tt.given), checktest.Fields(t, tt.expected))
 			require.Len(t, got, len(tt.want), "%s: %v", tt.reason, got)
 			for i, w := range tt.want {
 				assert.Equal(t, w.pointer, got[i].Pointer, tt.reason)
@@ -163,4 +163,31 @@ func TestBundledDeskIsClean(t *testing.T) {
 	require.NoError(t, err)
 	_, ds := verifier.LoadAll(reg, []verifier.Input{{Path: deskPath, Data: data}}, verifier.Limits{})
 	assert.Empty(t, ds)
+}
+
+// TestOneDecodePerCase: loading the bundled desk decodes each case's given
+// block once, and running every case under the correct model and every
+// fault, and suggesting its keys, decodes none again.
+func TestOneDecodePerCase(t *testing.T) {
+	reg, err := scenario.NewRegistry(Family)
+	require.NoError(t, err)
+	data, err := os.ReadFile(deskPath)
+	require.NoError(t, err)
+	before := scenario.Calls.Decodes.Load()
+	desks, ds := verifier.LoadAll(reg, []verifier.Input{{Path: deskPath, Data: data}}, verifier.Limits{})
+	require.Empty(t, ds)
+	cases, _ := verifier.Select(desks, nil)
+	require.Len(t, cases, len(checktest.Desk(t, deskPath)))
+	assert.Equal(t, int64(len(cases)), scenario.Calls.Decodes.Load()-before, "one decode per case at load")
+	results := verifier.Run(t.Context(), cases, nil)
+	for _, f := range reg.Faults() {
+		results = append(results, verifier.Run(t.Context(), cases, &f)...)
+	}
+	for _, r := range results {
+		require.NotEqual(t, verifier.Errored, r.Status, r.Err)
+		require.NotNil(t, r.Boundary, r.Case.ID)
+		require.Contains(t, verifier.SuggestedKeys(r.Case, r.Observed), "outcome")
+	}
+	assert.Len(t, results, len(cases)*(1+len(reg.Faults())))
+	assert.Equal(t, int64(len(cases)), scenario.Calls.Decodes.Load()-before, "no decode when the cases run")
 }

@@ -23,10 +23,10 @@ const maxNamesShown = 6
 // narrate writes the run to the trace as explain shows it: the settings,
 // then per step the published table's row (tool | result | observation)
 // and what the runner did with the request and why, then why the run
-// stopped, its final state and how the case counts in the
-// boundary-response dimensions. Lines are built by concatenation, the
+// stopped and its final state (narrateBoundary adds how the case counts in
+// the boundary-response dimensions). Lines are built by concatenation, the
 // numbers with strconv: fmt's reflection cost more than the run itself.
-func narrate(t *scenario.Trace, g given, res agentloop.Result, b *scenario.Boundary, fromRows bool) {
+func narrate(t *scenario.Trace, g given, res agentloop.Result) {
 	t.Start(0)
 	t.AddText("runner", "runner: maxSteps "+strconv.Itoa(g.maxSteps())+", maxCalls "+strconv.Itoa(g.maxCalls())+
 		", save_draft "+granted(g.WriteGranted)+"; script of "+plural(len(g.Script), "entry", "entries")+
@@ -54,6 +54,12 @@ func narrate(t *scenario.Trace, g given, res agentloop.Result, b *scenario.Bound
 	t.AddText("state", "final state: outcome "+string(res.Outcome)+", effects "+strconv.Itoa(res.Effects)+", blocked "+strconv.Itoa(res.Blocked)+
 		", executed "+strconv.Itoa(res.Executed)+", steps "+strconv.Itoa(res.Steps)+"; validated series "+series(res.ValidatedSeries)+
 		", blocked series "+series(res.BlockedSeries)+"; drafts "+quoted(res.Drafts))
+}
+
+// narrateBoundary ends the narration of a run with how it counts in the
+// boundary-response dimensions, b, and where its script came from.
+func narrateBoundary(t *scenario.Trace, b *scenario.Boundary, fromRows bool) {
+	t.Start(0)
 	source := "the given block (no rows expected)"
 	if fromRows {
 		source = "the expected rows"

@@ -14,7 +14,7 @@ var runnerSchema []byte
 
 // Runner is the scenario of one run of the bounded runner over a scripted
 // mock model.
-var Runner = &scenario.Scenario{
+var Runner = scenario.Declare(&scenario.Scenario{
 	Name:        "runner",
 	Description: "a bounded agent runner over a scripted mock model: granted tools, exact arguments, a tool budget spent by validated attempts, a step limit, an AST calculator",
 	Unit:        "step",
@@ -32,7 +32,6 @@ var Runner = &scenario.Scenario{
 		{Name: "maxSteps", Pointer: "/given/maxSteps", Default: 1000, Help: "largest given.maxSteps of a runner case"},
 		{Name: "maxCalls", Pointer: "/given/maxCalls", Default: 1000, Help: "largest given.maxCalls of a runner case"},
 	},
-	Lint: lintRunner,
 	Warnings: []scenario.Warning{
 		{Name: "after-final", Help: "script entries after a final answer, never reached"},
 		{Name: "near-tool", Help: "a tool name that is a near miss of a tool"},
@@ -44,8 +43,6 @@ var Runner = &scenario.Scenario{
 		{Name: "drafts-not-granted", Help: "drafts expected while save_draft is not granted"},
 		{Name: "empty-error-includes", Help: "errorIncludes \"\", which every observation holds"},
 	},
-	Script:  runnerScript,
-	Suggest: suggestRunner,
 	Template: `{
         "script": [
           { "tool": "lookup_user", "args": { "user_id": "u-100" } },
@@ -59,26 +56,43 @@ var Runner = &scenario.Scenario{
         "writeGranted": false
       }`,
 	SourceKey: "loop",
-	Run:       runRunner,
+}, scenario.Kind[given, script, evidence]{
+	Decode:   readGiven,
+	Plan:     planRunner,
+	Run:      runRunner,
+	Boundary: runBoundary,
+	Suggest:  suggestRunner,
+})
+
+// evidence is what one run leaves for the boundary counts: the runner's
+// record, and the trace the count's narration ends.
+type evidence struct {
+	res   agentloop.Result
+	trace *scenario.Trace
 }
 
 // runRunner runs the decision loop once over the case's script and reports
 // what the runner showed.
-func runRunner(ctx context.Context, givenJSON []byte, env scenario.Env) (scenario.Observation, error) {
+func runRunner(ctx context.Context, g given, env scenario.Env) (scenario.Observation, evidence, error) {
 	if err := ctx.Err(); err != nil {
-		return scenario.Observation{}, err
-	}
-	g, err := readGiven(givenJSON)
-	if err != nil {
-		return scenario.Observation{}, err
+		return scenario.Observation{}, evidence{}, err
 	}
 	cfg := g.config(agentloop.Faults(env.Faults))
 	cfg.Mutation = adapter.Mutation(mutants, env.Mutant)
 	res := agentloop.Run(cfg)
-	actions, fromRows := scriptedActions(g, env.Expected)
-	b := boundary(actions, res)
-	narrate(env.Trace, g, res, b, fromRows)
-	return scenario.Observation{Values: observed(res), Boundary: b, Points: observedPoints(res)}, nil
+	narrate(env.Trace, g, res)
+	return scenario.Observation{Values: observed(res), Points: observedPoints(res)}, evidence{res, env.Trace}, nil
+}
+
+// runBoundary counts one run from the case's script and the runner's
+// record, and ends the run's narration with the count (nil trace: not
+// narrated).
+func runBoundary(s script, e evidence) *scenario.Boundary {
+	b := boundary(s.actions, e.res)
+	if e.trace != nil {
+		narrateBoundary(e.trace, b, s.fromRows)
+	}
+	return b
 }
 
 // observed is the value of every expected key, in the plain JSON form the
@@ -145,9 +159,8 @@ func number(n int) any {
 }
 
 // vocabulary is the runner's own words: its tools, row results and
-// outcomes. Text equal to one of them is replaced by it: as a string (see
-// intern) it shares the constant's bytes, and as an interface value (see
-// word) it is taken from words; neither costs an allocation.
+// outcomes. Text equal to one of them is replaced by it, as an interface
+// value (see word) taken from words, which costs no allocation.
 var vocabulary = [...]string{
 	"calc", "lookup_user", "save_draft", "final",
 	agentloop.ResultExecuted, agentloop.ResultBlocked, agentloop.ResultAnswer,
@@ -176,15 +189,11 @@ func word(s string) any {
 // suggestRunner proposes the counts, the rows and both series always; the
 // drafts when the script asks for save_draft; errorIncludes when a row is
 // blocked; the answer when the script holds a final answer.
-func suggestRunner(givenJSON []byte, obs map[string]any) []string {
+func suggestRunner(g given, obs map[string]any) []string {
 	// Room for every key the function may add: growing the list cost an
 	// allocation per case.
 	keys := make([]string, 0, 11)
 	keys = append(keys, "outcome", "effects", "blocked", "executed", "steps", "rows", "validatedSeries", "blockedSeries")
-	g, err := readGiven(givenJSON)
-	if err != nil {
-		return keys
-	}
 	saves, finals := false, false
 	for _, e := range g.Script {
 		finals = finals || e.isFinal()

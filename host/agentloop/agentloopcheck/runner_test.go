@@ -10,7 +10,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/deskcheck/deskcheck/host/agentloop"
-	"github.com/deskcheck/deskcheck/host/internal/checktest"
 	"github.com/deskcheck/deskcheck/scenario"
 )
 
@@ -120,7 +119,7 @@ func TestRunRefusesUncheckedInput(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := Runner.Run(context.Background(), []byte(tt.given), scenario.Env{Trace: &scenario.Trace{}})
+			_, err := Runner.Compile([]byte(tt.given), nil).Run(context.Background(), scenario.Env{Trace: &scenario.Trace{}})
 			assert.Error(t, err, tt.reason)
 		})
 	}
@@ -131,7 +130,7 @@ func TestRunRefusesUncheckedInput(t *testing.T) {
 func TestRunHonoursCancellation(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := Runner.Run(ctx, []byte(`{"script": []}`), scenario.Env{Trace: &scenario.Trace{}})
+	_, err := Runner.Compile([]byte(`{"script": []}`), nil).Run(ctx, scenario.Env{Trace: &scenario.Trace{}})
 	assert.ErrorIs(t, err, context.Canceled)
 }
 
@@ -306,7 +305,7 @@ func TestSuggest(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			obs, _ := run(t, tt.given, "")
-			got := Runner.Suggest([]byte(tt.given), obs.Values)
+			got := Runner.Compile([]byte(tt.given), nil).Suggest(obs.Values)
 			assert.Equal(t, tt.want, got, tt.reason)
 			for _, k := range got {
 				_, ok := Runner.Expected.Comparer(k)
@@ -328,5 +327,5 @@ func TestTemplate(t *testing.T) {
 	require.NotNil(t, obs.Boundary)
 	assert.Positive(t, obs.Boundary.Permitted, "an allowed control")
 	assert.Positive(t, obs.Boundary.Denied, "a denied control")
-	assert.Empty(t, lintRunner([]byte(Runner.Template), nil, checktest.DefaultLimits(Runner)), "the template draws no lint")
+	assert.Empty(t, lintRunner(g, nil), "the template draws no lint")
 }

@@ -1,13 +1,12 @@
 package agentloopcheck
 
 import (
-	"bytes"
 	"encoding/json"
+	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
 
 	"github.com/deskcheck/deskcheck/host/agentloop"
-	"github.com/deskcheck/deskcheck/internal/jsontext"
 	"github.com/deskcheck/deskcheck/scenario"
 )
 
@@ -69,87 +68,24 @@ type scriptRow struct {
 }
 
 // expectedRows returns the rows of the expected block; ok is false when
-// the block has none.
+// the block has none, or its rows are no array.
 func expectedRows(expected []scenario.Field) (rows []scriptRow, ok bool) {
 	for _, f := range expected {
 		if f.Key != "rows" {
 			continue
 		}
-		if rows, ok := readRows(f.Raw); ok {
-			return rows, true
+		v := gjson.ParseBytes(f.Raw)
+		if !v.IsArray() {
+			return nil, false
 		}
-		return rowsGJSON(f.Raw)
+		rows = []scriptRow{}
+		v.ForEach(func(_, r gjson.Result) bool {
+			rows = append(rows, scriptRow{tool: r.Get("1").String(), result: r.Get("2").String(), observation: r.Get("3").String()})
+			return true
+		})
+		return rows, true
 	}
 	return nil, false
-}
-
-// rowsGJSON reads expected rows through gjson, the reference: ok is false
-// when the value is no array.
-func rowsGJSON(raw []byte) ([]scriptRow, bool) {
-	v := gjson.ParseBytes(raw)
-	if !v.IsArray() {
-		return nil, false
-	}
-	rows := []scriptRow{}
-	v.ForEach(func(_, r gjson.Result) bool {
-		rows = append(rows, scriptRow{tool: r.Get("1").String(), result: r.Get("2").String(), observation: r.Get("3").String()})
-		return true
-	})
-	return rows, true
-}
-
-// readRows reads expected rows as expectedRows does with gjson, when the
-// value is one valid array of arrays whose entries 1 to 3 are strings that
-// need no unescaping (gjson's String of such a string is its bytes) or are
-// missing (""). ok is false for anything else, which gjson then reads.
-func readRows(raw []byte) ([]scriptRow, bool) {
-	rows := make([]scriptRow, 0, 8)
-	ok := jsontext.WholeArray(raw, func(start int) int {
-		var r scriptRow
-		k := 0
-		end := jsontext.EachElement(raw, start, func(start int) int {
-			end := jsontext.ScanValue(raw, start, 2)
-			if end < 0 {
-				return -1
-			}
-			if k >= 1 && k <= 3 {
-				tok := raw[start:end]
-				if end, plain := jsontext.ScanString(tok, 0); tok[0] != '"' || end != len(tok) || !plain {
-					return -1
-				}
-				s := intern(tok[1 : len(tok)-1])
-				switch k {
-				case 1:
-					r.tool = s
-				case 2:
-					r.result = s
-				case 3:
-					r.observation = s
-				}
-			}
-			k++
-			return end
-		})
-		rows = append(rows, r)
-		return end
-	})
-	return rows, ok
-}
-
-// intern returns b as a string: the vocabulary and the refusal texts as
-// their constants, which cost no allocation.
-func intern(b []byte) string {
-	for _, w := range vocabulary {
-		if string(b) == w {
-			return w
-		}
-	}
-	for r := agentloop.RefusedUnknownTool; r <= agentloop.RefusedBudget; r++ {
-		if text := r.Text(); string(b) == text {
-			return text
-		}
-	}
-	return string(b)
 }
 
 // scriptedActions returns the actions the case scripts, in order, and
@@ -215,7 +151,10 @@ func toolArgument(tool string) (name string, write, known bool) {
 }
 
 // refusal applies the checks of §3.3 to a tool request, in their order,
-// given the requests validated so far.
+// given the requests validated so far. It reads the arguments with
+// encoding/json, once per case: the runner's own readers keep an unpaired
+// surrogate where encoding/json replaces it, which changes neither the
+// names nor the number of characters.
 func refusal(e entry, writeGranted bool, validated, maxCalls int) agentloop.Refusal {
 	name, write, known := toolArgument(*e.Tool)
 	switch {
@@ -224,46 +163,23 @@ func refusal(e entry, writeGranted bool, validated, maxCalls int) agentloop.Refu
 	case write && !writeGranted:
 		return agentloop.RefusedNotGranted
 	}
-	raw := e.Args
-	if raw == nil {
-		// No args is {}: the name is missing.
+	var args map[string]json.RawMessage
+	// No args is {}: the name is missing.
+	if e.Args == nil || firstByte(e.Args) != '{' || json.Unmarshal(e.Args, &args) != nil {
 		return agentloop.RefusedArgumentNames
 	}
-	if firstByte(raw) != '{' {
+	value, has := args[name]
+	if !has || len(args) != 1 {
 		return agentloop.RefusedArgumentNames
 	}
-	distinct, value, has, ok := objectKeys(raw, name)
-	if !ok {
-		if distinct, value, has, ok = objectKeysJSON(raw, name); !ok {
-			return agentloop.RefusedArgumentNames
-		}
-	}
-	if !has || distinct != 1 {
-		return agentloop.RefusedArgumentNames
-	}
-	value = value[jsontext.SkipSpace(value, 0):]
-	s, isString := "", false
-	if firstByte(value) == '"' {
-		s, isString = jsontext.StringToken(bytes.TrimRight(value, " \t\r\n"))
-	}
-	if !isString || jsontext.CodePoints(s) > agentloop.MaxArgChars {
+	var s string
+	if firstByte(value) != '"' || json.Unmarshal(value, &s) != nil || utf8.RuneCountInString(s) > agentloop.MaxArgChars {
 		return agentloop.RefusedShortStrings
 	}
 	if validated >= maxCalls {
 		return agentloop.RefusedBudget
 	}
 	return agentloop.NotRefused
-}
-
-// objectKeysJSON is objectKeys through encoding/json, the reference: ok
-// is false when raw does not decode as an object.
-func objectKeysJSON(raw []byte, key string) (distinct int, value []byte, has, ok bool) {
-	var args map[string]json.RawMessage
-	if json.Unmarshal(raw, &args) != nil {
-		return 0, nil, false, false
-	}
-	value, has = args[key]
-	return len(args), value, has, true
 }
 
 // firstByte is the first byte of raw after JSON whitespace, 0 when none.
@@ -276,19 +192,25 @@ func firstByte(raw []byte) byte {
 	return 0
 }
 
-// runnerScript counts the permitted and denied actions of a case.
-func runnerScript(givenJSON []byte, expected []scenario.Field) (permitted, denied int) {
-	g, err := readGiven(givenJSON)
-	if err != nil {
-		return 0, 0
-	}
-	actions, _ := scriptedActions(g, expected)
+// script is what a case's expected block (or, without rows, its given
+// block) says the runner should do with each request it takes.
+type script struct {
+	actions []action
+	// fromRows: the actions were read from the expected rows.
+	fromRows bool
+}
+
+// planRunner reads a case once: its lint problems, its actions and how
+// many of them are permitted and denied.
+func planRunner(g given, expected []scenario.Field) scenario.Plan[script] {
+	actions, fromRows := scriptedActions(g, expected)
+	p := scenario.Plan[script]{Problems: lintRunner(g, expected), Script: script{actions, fromRows}}
 	for _, a := range actions {
 		if a.denied {
-			denied++
+			p.Denied++
 		} else {
-			permitted++
+			p.Permitted++
 		}
 	}
-	return permitted, denied
+	return p
 }

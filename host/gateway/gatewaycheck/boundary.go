@@ -3,10 +3,8 @@ package gatewaycheck
 import (
 	"bytes"
 	"encoding/json"
-	"strings"
 
 	"github.com/deskcheck/deskcheck/host/gateway"
-	"github.com/deskcheck/deskcheck/internal/jsontext"
 	"github.com/deskcheck/deskcheck/scenario"
 )
 
@@ -43,6 +41,8 @@ type caseScript struct {
 	decisions []string
 	// effects is expected.draftEffects + expected.publicationEffects.
 	effects int
+	// actions is the action each step's request names ("" for none).
+	actions []string
 }
 
 // readScript reads the script from an expected block.
@@ -51,19 +51,12 @@ func readScript(expected []scenario.Field) caseScript {
 	for _, f := range expected {
 		switch f.Key {
 		case "decisions":
-			list, ok := readDecisions(f.Raw)
-			if !ok {
-				list, ok = decisionsJSON(f.Raw)
-			}
-			if ok {
+			if list, ok := decisionsJSON(f.Raw); ok {
 				s.decisions = list
 			}
 		case "draftEffects", "publicationEffects":
-			n, ok := jsontext.Int(f.Raw)
-			if !ok {
-				ok = json.Unmarshal(f.Raw, &n) == nil
-			}
-			if ok {
+			var n int
+			if json.Unmarshal(f.Raw, &n) == nil {
 				s.effects += n
 			}
 		}
@@ -84,30 +77,6 @@ func decisionsJSON(raw []byte) ([]string, bool) {
 		_ = json.Unmarshal(raw, &out[i])
 	}
 	return out, true
-}
-
-// readDecisions reads an array as decisionsJSON does (each entry a string
-// or "") when it is one valid array whose strings need no unescaping.
-func readDecisions(raw []byte) ([]string, bool) {
-	list := make([]string, 0, 8)
-	ok := jsontext.WholeArray(raw, func(start int) int {
-		end := jsontext.ScanValue(raw, start, 1)
-		if end < 0 {
-			return -1
-		}
-		if raw[start] != '"' {
-			// Unmarshal into a string leaves "" for any other value.
-			list = append(list, "")
-			return end
-		}
-		s, ok := jsontext.PlainString(raw[start:end])
-		if !ok {
-			return -1
-		}
-		list = append(list, s)
-		return end
-	})
-	return list, ok
 }
 
 // at returns the scripted decision of step index k (from 0), or "".
@@ -132,37 +101,21 @@ func (s caseScript) split(steps int) (permitted, denied int) {
 	return permitted, denied
 }
 
-// script is the scenario's Script: the steps expected.decisions permits
-// and denies, from the case alone.
-func script(givenJSON []byte, expected []scenario.Field) (permitted, denied int) {
-	n, ok := topLevelCount(givenJSON, "steps")
-	if !ok {
-		n = stepsJSON(givenJSON)
+// plan is the scenario's Plan: the lint problems of a case, and the steps
+// its expected.decisions permits and denies.
+func plan(g givenBlock, expected []scenario.Field) scenario.Plan[caseScript] {
+	s := readScript(expected)
+	s.actions = make([]string, len(g.Steps))
+	for k, st := range g.Steps {
+		s.actions[k] = requestAction(st.Request)
 	}
-	return readScript(expected).split(n)
-}
-
-// stepsJSON counts the steps of a given block through encoding/json, the
-// reference (as much of the list as decodes).
-func stepsJSON(givenJSON []byte) int {
-	var g struct {
-		Steps []json.RawMessage `json:"steps"`
-	}
-	_ = json.Unmarshal(givenJSON, &g)
-	return len(g.Steps)
+	permitted, denied := s.split(len(g.Steps))
+	return scenario.Plan[caseScript]{Problems: lintGateway(g, expected), Permitted: permitted, Denied: denied, Script: s}
 }
 
 // requestAction is the action a request names, when it is an object with a
 // string action; "" otherwise.
 func requestAction(raw json.RawMessage) string {
-	if action, ok := requestActionFast(raw); ok {
-		return action
-	}
-	return requestActionJSON(raw)
-}
-
-// requestActionJSON is requestAction through encoding/json, the reference.
-func requestActionJSON(raw json.RawMessage) string {
 	var env struct {
 		Action json.RawMessage `json:"action"`
 	}
@@ -176,10 +129,10 @@ func requestActionJSON(raw json.RawMessage) string {
 	return action
 }
 
-// boundary counts one case: denominators from the given steps and the
-// script, numerators from the result the recorders hold.
-func boundary(steps []givenStep, s caseScript, res *gateway.Result) *scenario.Boundary {
-	n := len(steps)
+// boundary counts one case: denominators from the script, numerators from
+// the result the recorders hold.
+func boundary(s caseScript, res *gateway.Result) *scenario.Boundary {
+	n := len(s.actions)
 	permitted, denied := s.split(n)
 	b := &scenario.Boundary{
 		Actions:         n,
@@ -222,7 +175,7 @@ func boundary(steps []givenStep, s caseScript, res *gateway.Result) *scenario.Bo
 			if !answered || resp.Decision != gateway.DecisionAllow {
 				continue
 			}
-			switch requestAction(steps[k].Request) {
+			switch s.actions[k] {
 			case gateway.ActionRead:
 				if !bytes.Equal(bytes.TrimSpace(resp.Result), []byte("null")) && len(resp.Result) > 0 {
 					b.Worked++
@@ -280,45 +233,4 @@ func complete(steps int, res *gateway.Result) bool {
 		}
 	}
 	return true
-}
-
-// requestActionFast is requestAction for a valid request whose keys are
-// plain ASCII, none but "action" itself equal to "action" when case is
-// ignored (json.Unmarshal would match it), "action" at most once, and
-// whose action is not a string with escapes. ok is false otherwise.
-func requestActionFast(raw []byte) (action string, ok bool) {
-	i := jsontext.SkipSpace(raw, 0)
-	if i >= len(raw) || raw[i] != '{' {
-		// Unmarshal into a struct fails for any other value but null,
-		// which leaves the action unset: "" either way.
-		return "", jsontext.ScanValue(raw, i, 0) >= 0
-	}
-	seen := false
-	end := jsontext.EachMember(raw, i, func(keyTok []byte, plain bool, start int) int {
-		end := jsontext.ScanValue(raw, start, 1)
-		k := keyTok[1 : len(keyTok)-1]
-		if end < 0 || !plain || !isASCII(k) {
-			return -1
-		}
-		if string(k) != "action" {
-			if strings.EqualFold(string(k), "action") {
-				return -1
-			}
-			return end
-		}
-		if seen {
-			return -1
-		}
-		seen = true
-		if raw[start] != '"' {
-			return end // not a string: ""
-		}
-		s, ok := jsontext.PlainString(raw[start:end])
-		if !ok {
-			return -1
-		}
-		action = s
-		return end
-	})
-	return action, end >= 0 && jsontext.SkipSpace(raw, end) == len(raw)
 }

@@ -74,7 +74,7 @@ func TestBoundary(t *testing.T) {
 			obs, _ := run(t, tt.given, tt.faults, tt.expected...)
 			require.NotNil(t, obs.Boundary)
 			assert.Equal(t, tt.want, *obs.Boundary)
-			p, d := Gateway.Script([]byte(tt.given), tt.expected)
+			p, d := compile(t, tt.given, tt.expected...).Script()
 			assert.Equal(t, [2]int{tt.want.Permitted, tt.want.Denied}, [2]int{p, d}, "Script agrees with the boundary")
 		})
 	}
@@ -140,7 +140,7 @@ func TestBundledDeskDimensions(t *testing.T) {
 func TestBundledDeskControls(t *testing.T) {
 	kinds := map[string]int{}
 	for _, c := range checktest.Desk(t, "../../../cases/gateway-desk.json") {
-		p, d := Gateway.Script(c.Given, c.Expected)
+		p, d := compile(t, string(c.Given), c.Expected...).Script()
 		switch {
 		case p > 0 && d > 0:
 			kinds["mixed"]++

@@ -1,7 +1,7 @@
 package gatewaycheck
 
 import (
-	"github.com/tidwall/gjson"
+	"encoding/json"
 
 	"github.com/deskcheck/deskcheck/host/gateway"
 )
@@ -23,43 +23,48 @@ const maxCopies = 1 << 40
 // that decides it (the step's own or the case's) and the approval its
 // approvalId names (as written). A step the gateway will deny is counted
 // too: nothing runs to find out.
-func copyBytes(givenJSON []byte) int {
-	given := gjson.ParseBytes(givenJSON)
+func copyBytes(g givenBlock) int {
 	records := map[string]int{}
 	for res, raw := range gateway.DefaultRecords() {
 		records[res] = len(raw)
 	}
-	given.Get("records").ForEach(func(k, v gjson.Result) bool {
-		if _, known := records[k.Str]; known {
-			records[k.Str] = len(v.Raw)
+	for res, raw := range g.Records {
+		if _, known := records[res]; known {
+			records[res] = len(raw)
 		}
-		return true
-	})
-	approvals := map[string]int{}
-	given.Get("approvals").ForEach(func(_, a gjson.Result) bool {
-		if id := a.Get("id"); id.Type == gjson.String {
-			approvals[id.Str] = max(approvals[id.Str], len(a.Raw))
-		}
-		return true
-	})
-	principal := len(given.Get("principal").Raw)
+	}
+	approvals := make(map[string]int, len(g.Approvals))
+	for _, a := range g.Approvals {
+		approvals[a.ID] = max(approvals[a.ID], a.size)
+	}
 	total := 0
-	given.Get("steps").ForEach(func(_, st gjson.Result) bool {
-		n := principal
-		if p := st.Get("principal"); p.Exists() {
-			n = len(p.Raw)
+	for _, st := range g.Steps {
+		n := g.principalSize
+		if st.principalSize > 0 {
+			n = st.principalSize
 		}
-		if id := st.Get("approvalId"); id.Type == gjson.String {
-			n += approvals[id.Str]
+		if st.ApprovalID != nil {
+			n += approvals[*st.ApprovalID]
 		}
-		if req := st.Get("request"); req.IsObject() {
-			a, r := req.Get("action"), req.Get("resource")
-			if a.Type == gjson.String && a.Str == gateway.ActionRead && r.Type == gjson.String {
-				n += records[r.Str]
-			}
+		if action, resource, ok := readTarget(st.Request); ok && action == gateway.ActionRead {
+			n += records[resource]
 		}
 		total = min(total+n, maxCopies)
-		return true
-	})
+	}
 	return total
+}
+
+// readTarget returns the action and resource of a request that is an
+// object naming both as strings, keys spelled exactly; ok is false
+// otherwise.
+func readTarget(raw []byte) (action, resource string, ok bool) {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil || m == nil {
+		return "", "", false
+	}
+	a, r := m["action"], m["resource"]
+	if json.Unmarshal(a, &action) != nil || json.Unmarshal(r, &resource) != nil {
+		return "", "", false
+	}
+	return action, resource, a[0] == '"' && r[0] == '"'
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/deskcheck/deskcheck/host/gateway"
 )
@@ -30,6 +31,10 @@ func TestCopyBytes(t *testing.T) {
 		{"a step's own principal replaces the case's", `{"principal":"` + strings.Repeat("x", 1000) + `","steps":[{"request":1,"principal":"p"}]}`, p},
 		{"a named approval, per step that names it", `{"principal":"p","approvals":[` + approval + `],"steps":[{"request":1,"approvalId":"ap"},{"request":1,"approvalId":"nope"}]}`, 2*p + len(approval)},
 	} {
-		assert.Equal(t, tt.want, copyBytes([]byte(tt.given)), tt.reason)
+		for _, decode := range []func([]byte) (givenBlock, error){decodeGiven, decodeGivenJSON} {
+			g, err := decode([]byte(tt.given))
+			require.NoError(t, err, tt.reason)
+			assert.Equal(t, tt.want, copyBytes(g), tt.reason)
+		}
 	}
 }

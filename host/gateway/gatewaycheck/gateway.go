@@ -25,7 +25,7 @@ const (
 )
 
 // Gateway is the scenario of scripted requests through the policy gateway.
-var Gateway = &scenario.Scenario{
+var Gateway = scenario.Declare(&scenario.Scenario{
 	Name:        "gateway",
 	Description: "scripted requests through a policy gateway: envelope, action, exact resource allowlist, role, argument schema and bound single-use approvals; dispatch on allow only, one audit event and one response per step",
 	Unit:        "step",
@@ -42,18 +42,21 @@ var Gateway = &scenario.Scenario{
 	Limits: []scenario.Limit{
 		{Name: LimitSteps, Pointer: "/given/steps", Count: true, Default: 1000, Help: "most steps in one gateway case"},
 		{Name: LimitApprovals, Pointer: "/given/approvals", Count: true, Default: 1000, Help: "most approval registry entries in one gateway case"},
-		{Name: LimitCopyBytes, Pointer: "/given/steps", Measure: copyBytes, Default: 4 << 20, Help: "per step, the records a read returns, the deciding principal and the named approval, as written"},
+		{Name: LimitCopyBytes, Pointer: "/given/steps", Measured: true, Default: 4 << 20, Help: "per step, the records a read returns, the deciding principal and the named approval, as written"},
 	},
-	Lint: lintGateway,
 	Warnings: []scenario.Warning{
 		{Name: "list-vs-steps", Help: "decisions or reasons whose length is not the number of steps"},
 	},
-	Run:       runGateway,
-	Script:    script,
-	Suggest:   suggest,
 	Template:  template,
 	SourceKey: "gateway",
-}
+}, scenario.Kind[givenBlock, caseScript, *gateway.Result]{
+	Decode:   decodeGiven,
+	Plan:     plan,
+	Measure:  func(g givenBlock, _ string) int { return copyBytes(g) },
+	Run:      runGateway,
+	Boundary: boundary,
+	Suggest:  suggest,
+})
 
 // template is the given block `deskcheck new gateway` prints: every given
 // key, every step key and both ways of binding an approval. It allows a
@@ -102,17 +105,25 @@ const template = `{
 // binds (a test recomputes it).
 const templatePendingDigest = "27a91dee8666dfb12c537491d904105cc1306b40f1fb1e39aab9b5e796bb7c2a"
 
-// givenBlock is the given block of a gateway case, decoded. Requests and
-// approval arguments stay raw: the model digests them as written.
+// givenBlock is the given block of a gateway case, decoded once when the
+// case is loaded and then shared by all its runs: nothing writes to it.
+// Requests and approval arguments stay raw: the model digests them as
+// written. The sizes are the lengths of values as written, which
+// copyBytes counts.
 type givenBlock struct {
-	Principal string                     `json:"principal"`
-	Now       *string                    `json:"now"`
-	Approvals []givenApproval            `json:"approvals"`
-	Records   map[string]json.RawMessage `json:"records"`
-	Steps     []givenStep                `json:"steps"`
+	// principalSize is the length of the principal as written (0:
+	// absent).
+	principalSize int
+	Principal     string                     `json:"principal"`
+	Now           *string                    `json:"now"`
+	Approvals     []givenApproval            `json:"approvals"`
+	Records       map[string]json.RawMessage `json:"records"`
+	Steps         []givenStep                `json:"steps"`
 }
 
 type givenApproval struct {
+	// size is the length of the approval object as written.
+	size            int
 	ID              string          `json:"id"`
 	Principal       string          `json:"principal"`
 	Action          string          `json:"action"`
@@ -125,6 +136,9 @@ type givenApproval struct {
 }
 
 type givenStep struct {
+	// principalSize is the length of the step's principal as written
+	// (0: absent).
+	principalSize     int
 	Request           json.RawMessage `json:"request"`
 	ApprovalID        *string         `json:"approvalId"`
 	Principal         *string         `json:"principal"`
@@ -145,6 +159,25 @@ func decodeGivenJSON(raw []byte) (givenBlock, error) {
 	var g givenBlock
 	if err := json.Unmarshal(raw, &g); err != nil {
 		return g, fmt.Errorf("given: %w", err)
+	}
+	// The sizes, from the same text read as raw values: it decoded
+	// above, so it decodes here too, to the same lists.
+	var sizes struct {
+		Principal json.RawMessage   `json:"principal"`
+		Approvals []json.RawMessage `json:"approvals"`
+		Steps     []struct {
+			Principal json.RawMessage `json:"principal"`
+		} `json:"steps"`
+	}
+	if err := json.Unmarshal(raw, &sizes); err != nil {
+		return g, fmt.Errorf("given: %w", err)
+	}
+	g.principalSize = len(sizes.Principal)
+	for i := range g.Approvals {
+		g.Approvals[i].size = len(sizes.Approvals[i])
+	}
+	for i := range g.Steps {
+		g.Steps[i].principalSize = len(sizes.Steps[i].Principal)
 	}
 	return g, nil
 }
@@ -215,7 +248,10 @@ func readGivenFast(raw []byte) (g givenBlock, ok bool) {
 	ok = jsontext.WholeObject(raw, func(key []byte, plain bool, start int) int {
 		switch string(key) {
 		case `"principal"`:
-			return value(raw, start, 1, func(v []byte) bool { return once(&seen, seenPrincipal) && str(v, &g.Principal) })
+			return value(raw, start, 1, func(v []byte) bool {
+				g.principalSize = len(v)
+				return once(&seen, seenPrincipal) && str(v, &g.Principal)
+			})
 		case `"now"`:
 			return value(raw, start, 1, func(v []byte) bool { return once(&seen, seenNow) && strPtr(v, &g.Now) })
 		case `"approvals"`:
@@ -249,6 +285,7 @@ func readGivenFast(raw []byte) (g givenBlock, ok bool) {
 					}
 					return -1
 				})
+				a.size = end - start
 				g.Approvals = append(g.Approvals, a)
 				return end
 			})
@@ -279,7 +316,10 @@ func readGivenFast(raw []byte) (g givenBlock, ok bool) {
 					case `"approvalId"`:
 						return value(raw, start, 3, func(f []byte) bool { return once(&seen, seenApprovalID) && strPtr(f, &st.ApprovalID) })
 					case `"principal"`:
-						return value(raw, start, 3, func(f []byte) bool { return once(&seen, seenPrincipal) && strPtr(f, &st.Principal) })
+						return value(raw, start, 3, func(f []byte) bool {
+							st.principalSize = len(f)
+							return once(&seen, seenPrincipal) && strPtr(f, &st.Principal)
+						})
 					case `"policyUnavailable"`:
 						return value(raw, start, 3, func(f []byte) bool { return once(&seen, seenPolicyUnavailable) && boolean(f, &st.PolicyUnavailable) })
 					case `"tamper"`:
@@ -327,30 +367,18 @@ func (g givenBlock) config(faults gateway.Faults) (gateway.Config, []gateway.Ste
 	return cfg, steps, nil
 }
 
-func runGateway(ctx context.Context, givenJSON []byte, env scenario.Env) (scenario.Observation, error) {
+func runGateway(ctx context.Context, g givenBlock, env scenario.Env) (scenario.Observation, *gateway.Result, error) {
 	if err := ctx.Err(); err != nil {
-		return scenario.Observation{}, err
-	}
-	g, err := decodeGiven(givenJSON)
-	if err != nil {
-		return scenario.Observation{}, err
-	}
-	for _, l := range []struct {
-		name string
-		n    int
-	}{{LimitSteps, len(g.Steps)}, {LimitApprovals, len(g.Approvals)}} {
-		if bound, ok := env.Limits[l.name]; ok && l.n > bound {
-			return scenario.Observation{}, fmt.Errorf("given.%s has %d entries, over the limit gateway.%s=%d", l.name, l.n, l.name, bound)
-		}
+		return scenario.Observation{}, nil, err
 	}
 	cfg, steps, err := g.config(gateway.Faults(env.Faults))
 	if err != nil {
-		return scenario.Observation{}, err
+		return scenario.Observation{}, nil, err
 	}
 	cfg.Mutation = adapter.Mutation(mutants, env.Mutant)
 	res, err := gateway.Run(cfg, steps)
 	if err != nil {
-		return scenario.Observation{}, err
+		return scenario.Observation{}, nil, err
 	}
 	trace := env.Trace
 	if trace == nil {
@@ -358,10 +386,9 @@ func runGateway(ctx context.Context, givenJSON []byte, env scenario.Env) (scenar
 	}
 	narrate(trace, res)
 	return scenario.Observation{
-		Values:   observe(res),
-		Boundary: boundary(g.Steps, readScript(env.Expected), res),
-		Points:   observedPoints(res),
-	}, nil
+		Values: observe(res),
+		Points: observedPoints(res),
+	}, res, nil
 }
 
 // observe reads every expected key from what the recorders saw. Values are
@@ -559,7 +586,7 @@ func plural(n int, word string) string {
 // audit (where digests, approval states and effect counts show), the
 // results when some step returned one, and the approval labels when the
 // case has a registry.
-func suggest(givenJSON []byte, observed map[string]any) []string {
+func suggest(g givenBlock, observed map[string]any) []string {
 	// Room for every key the function may add: growing the list cost an
 	// allocation per case.
 	keys := make([]string, 0, 7)
@@ -568,65 +595,10 @@ func suggest(givenJSON []byte, observed map[string]any) []string {
 		keys = append(keys, "results")
 	}
 	keys = append(keys, "audit")
-	n, ok := topLevelCount(givenJSON, "approvals")
-	if !ok {
-		n, ok = approvalsJSON(givenJSON)
-	}
-	if ok && n > 0 {
+	if len(g.Approvals) > 0 {
 		keys = append(keys, "approvals")
 	}
 	return keys
-}
-
-// approvalsJSON counts the approvals of a given block through
-// encoding/json, the reference: ok is false when the block does not
-// decode.
-func approvalsJSON(givenJSON []byte) (int, bool) {
-	var g struct {
-		Approvals []json.RawMessage `json:"approvals"`
-	}
-	err := json.Unmarshal(givenJSON, &g)
-	return len(g.Approvals), err == nil
-}
-
-// topLevelCount returns the number of elements of the array under key in a
-// given block (0 when the key is absent or null), as json.Unmarshal into a
-// struct holding only that key would find it. ok is false when it cannot
-// tell that way: the block is not a valid object, or a key could match key
-// when case is ignored (Unmarshal matches field names so), or the key is
-// repeated, or its value is neither an array nor null.
-func topLevelCount(givenJSON []byte, key string) (n int, ok bool) {
-	seen := false
-	ok = jsontext.WholeObject(givenJSON, func(keyTok []byte, plain bool, start int) int {
-		k := keyTok[1 : len(keyTok)-1]
-		if !plain || !isASCII(k) || string(k) != key && strings.EqualFold(string(k), key) {
-			return -1
-		}
-		if string(k) != key {
-			return jsontext.ScanValue(givenJSON, start, 1)
-		}
-		if seen {
-			return -1
-		}
-		seen = true
-		if givenJSON[start] == 'n' {
-			return jsontext.ScanLiteral(givenJSON, start, "null")
-		}
-		return jsontext.EachElement(givenJSON, start, func(start int) int {
-			n++
-			return jsontext.ScanValue(givenJSON, start, 2)
-		})
-	})
-	return n, ok
-}
-
-func isASCII(b []byte) bool {
-	for _, c := range b {
-		if c >= 0x80 {
-			return false
-		}
-	}
-	return true
 }
 
 func containsValue(list []any, v any) bool {

@@ -190,20 +190,17 @@ func TestRunErrors(t *testing.T) {
 		reason string
 		ctx    context.Context
 		given  string
-		limits map[string]int
 		want   string
 	}{
-		{"a cancelled run does not start", cancelled, `{"principal":"p","steps":[{"request":1}]}`, nil, "context canceled"},
-		{"no steps cannot run (lint reports it first)", context.Background(), `{"principal":"p","steps":[]}`, nil, "no steps"},
-		{"a bad timestamp cannot run (lint reports it first)", context.Background(), `{"principal":"p","now":"2026-06-01 12:00","steps":[{"request":1}]}`, nil, "given.now"},
-		{"a bad expiry cannot run", context.Background(), `{"principal":"p","approvals":[{"id":"a","principal":"p","action":"x","resource":"y","arguments":{},"state":"approved","expiresAt":"soon"}],"steps":[{"request":1}]}`, nil, "expiresAt"},
-		{"steps over the limit are refused even when lint was skipped", context.Background(), `{"principal":"p","steps":[{"request":1},{"request":2}]}`, map[string]int{LimitSteps: 1}, "gateway.steps=1"},
-		{"approvals over the limit are refused", context.Background(), `{"principal":"p","approvals":[` + q2Approval + `],"steps":[{"request":1}]}`, map[string]int{LimitApprovals: 0}, "gateway.approvals=0"},
-		{"a given block that is not JSON", context.Background(), `{`, nil, "given"},
+		{"a cancelled run does not start", cancelled, `{"principal":"p","steps":[{"request":1}]}`, "context canceled"},
+		{"no steps cannot run (lint reports it first)", context.Background(), `{"principal":"p","steps":[]}`, "no steps"},
+		{"a bad timestamp cannot run (lint reports it first)", context.Background(), `{"principal":"p","now":"2026-06-01 12:00","steps":[{"request":1}]}`, "given.now"},
+		{"a bad expiry cannot run", context.Background(), `{"principal":"p","approvals":[{"id":"a","principal":"p","action":"x","resource":"y","arguments":{},"state":"approved","expiresAt":"soon"}],"steps":[{"request":1}]}`, "expiresAt"},
+		{"a given block that is not JSON", context.Background(), `{`, "given"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.reason, func(t *testing.T) {
-			_, err := Gateway.Run(tt.ctx, []byte(tt.given), scenario.Env{Trace: &scenario.Trace{}, Limits: tt.limits})
+			_, err := Gateway.Compile([]byte(tt.given), nil).Run(tt.ctx, scenario.Env{Trace: &scenario.Trace{}})
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tt.want)
 		})
@@ -249,7 +246,7 @@ func TestSuggest(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.reason, func(t *testing.T) {
 			obs, _ := run(t, tt.given, 0)
-			assert.Equal(t, tt.want, Gateway.Suggest([]byte(tt.given), obs.Values))
+			assert.Equal(t, tt.want, compile(t, tt.given).Suggest(obs.Values))
 		})
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/deskcheck/deskcheck/host/gateway"
 	"github.com/deskcheck/deskcheck/host/internal/checktest"
 	"github.com/deskcheck/deskcheck/scenario"
@@ -25,6 +27,15 @@ const (
 func run(t testing.TB, given string, faults gateway.Faults, expected ...scenario.Field) (scenario.Observation, *scenario.Trace) {
 	t.Helper()
 	return checktest.Run(t, Gateway, []byte(given), uint64(faults), expected)
+}
+
+// compile decodes and plans a case once, as the engine does when it loads
+// it.
+func compile(t testing.TB, given string, expected ...scenario.Field) *scenario.Compiled {
+	t.Helper()
+	c := Gateway.Compile([]byte(given), expected)
+	require.NoError(t, c.Err())
+	return c
 }
 
 // field is one expected key as written.

@@ -1,12 +1,12 @@
 package gatewaycheck
 
-// The readers of given blocks and expected keys (readGivenFast,
-// readDecisions, requestActionFast and the like) and the decoding of the
-// results the model snapshots work without encoding/json's reflection,
-// which cost more than running the gateway itself. Each is strict and
-// partial: it accepts only well-formed JSON in the shapes it knows and
-// answers ok=false for anything else (invalid text, a key spelled
-// differently, a repeated key, a string with escapes where it wants the
-// bytes, nesting deeper than jsontext.MaxDepth). Its callers then run the
-// encoding/json code they used before, so odd input gets the same value or
-// error as ever.
+// The given block of a case is decoded once, when the case is loaded, by
+// readGivenFast when it can: the one reader here that works without
+// encoding/json's reflection. It is strict and partial: it accepts only
+// well-formed JSON in the shape the case schema describes and answers
+// ok=false for anything else (invalid text, a key spelled differently, a
+// repeated key, nesting deeper than jsontext.MaxDepth), and decodeGiven
+// then takes encoding/json's path, so odd input gets the same value or
+// error as ever. Everything else a case is read for (its script, the
+// action of each request, what a step copies) is read once per case from
+// the decoded block, through encoding/json.

@@ -1,7 +1,9 @@
 package gatewaycheck
 
 import (
+	"context"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -84,14 +86,14 @@ func TestLint(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.reason, func(t *testing.T) {
-			assert.Equal(t, tt.want, Gateway.Lint([]byte(tt.given), tt.expected, checktest.DefaultLimits(Gateway)))
+			assert.Equal(t, tt.want, compile(t, tt.given, tt.expected...).Problems())
 		})
 	}
 }
 
 func TestBundledDeskLintsClean(t *testing.T) {
 	for _, c := range checktest.Desk(t, "../../../cases/gateway-desk.json") {
-		assert.Empty(t, Gateway.Lint(c.Given, c.Expected, checktest.DefaultLimits(Gateway)), c.ID)
+		assert.Empty(t, compile(t, string(c.Given), c.Expected...).Problems(), c.ID)
 	}
 }
 
@@ -140,6 +142,12 @@ func TestInvalidCasesStopBeforeAnyRun(t *testing.T) {
 		{"a reason the vocabulary lacks",
 			`{"principal":"p","steps":[{"request":1}]}`, `{"decisions":["deny"],"reasons":["envelope_not_an_object"],"draftEffects":0,"publicationEffects":0}`,
 			verifier.Error, "/cases/0/expected/reasons/0", `did you mean "envelope_not_object"?`},
+		{"steps over the limit are refused when the case is loaded",
+			`{"principal":"p","steps":[` + strings.Repeat(`{"request":1},`, 1000) + `{"request":1}]}`, required + `}`,
+			verifier.Error, "/cases/0/given/steps", "over the limit of 1000"},
+		{"approvals over the limit are refused when the case is loaded",
+			`{"principal":"p","approvals":[` + strings.Repeat(q2Approval+`,`, 1000) + q2Approval + `],"steps":[{"request":1}]}`, required + `}`,
+			verifier.Error, "/cases/0/given/approvals", "over the limit of 1000"},
 		{"a length slip is only a warning",
 			`{"principal":"p","steps":[{"request":1},{"request":2}]}`, required + `}`,
 			verifier.Warning, "/cases/0/expected/decisions", "1 decisions expected for 2 steps"},
@@ -163,4 +171,27 @@ func TestInvalidCasesStopBeforeAnyRun(t *testing.T) {
 			assert.Equal(t, tt.severity == verifier.Error, ds.HasErrors(), "only an error stops the run")
 		})
 	}
+}
+
+// TestEachGivenDecodedOnce: loading the bundled desk decodes each case's
+// given block once, and linting it and running it under the correct model
+// and under every fault decode nothing more.
+func TestEachGivenDecodedOnce(t *testing.T) {
+	reg, err := scenario.NewRegistry(Family)
+	require.NoError(t, err)
+	data, err := os.ReadFile("../../../cases/gateway-desk.json")
+	require.NoError(t, err)
+	before := scenario.Calls.Decodes.Load()
+	d, ds := verifier.Load(reg, "gateway-desk.json", data, verifier.Limits{})
+	require.False(t, ds.HasErrors(), "%v", ds)
+	require.False(t, verifier.Lint([]*verifier.Desk{d}, verifier.Limits{}).HasErrors())
+	cases, _ := verifier.Select([]*verifier.Desk{d}, nil)
+	require.Len(t, cases, 23)
+	for _, c := range cases {
+		assert.Equal(t, verifier.Pass, verifier.RunCase(context.Background(), c, nil).Status, c.FullID())
+		for _, f := range Family.Faults {
+			verifier.RunCase(context.Background(), c, &scenario.QualifiedFault{Host: Family.Host.Name, Fault: f})
+		}
+	}
+	assert.Equal(t, int64(len(cases)), scenario.Calls.Decodes.Load()-before, "one decode per case")
 }

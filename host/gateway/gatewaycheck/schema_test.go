@@ -10,7 +10,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/deskcheck/deskcheck/host/gateway"
-	"github.com/deskcheck/deskcheck/host/internal/checktest"
 )
 
 // fragment is the scenario's schema fragment, decoded.
@@ -111,7 +110,7 @@ func TestTemplate(t *testing.T) {
 		assert.Equal(t, d, "sha256:"+templatePendingDigest)
 	})
 	t.Run("lints clean and is a paired control", func(t *testing.T) {
-		assert.Empty(t, Gateway.Lint([]byte(Gateway.Template), nil, checktest.DefaultLimits(Gateway)))
+		assert.Empty(t, compile(t, Gateway.Template).Problems())
 		obs, _ := run(t, Gateway.Template, 0)
 		assert.Equal(t, []any{"allow", "allow", "deny", "allow", "deny"}, obs.Values["decisions"])
 	})

@@ -161,6 +161,14 @@ func readExpected(expected []scenario.Field) expectedScript {
 	return e
 }
 
+// each iterates over the elements of an array (gjson's ForEach would call
+// back once for a scalar).
+func each(v gjson.Result, f func(k, v gjson.Result) bool) {
+	if v.IsArray() {
+		v.ForEach(f)
+	}
+}
+
 // internStatus returns b as a string, a status as its constant.
 func internStatus(b []byte) string {
 	switch household.Status(b) {
@@ -184,8 +192,7 @@ type scripted struct {
 	perAction []string
 }
 
-func readScript(givenJSON []byte, expected []scenario.Field) scripted {
-	e := readExpected(expected)
+func readScript(g *given, e *expectedScript) scripted {
 	if s := e.statuses; s != nil {
 		return scripted{permitted: s.ok + s.timeout, denied: s.denied + s.invalid, perAction: s.list}
 	}
@@ -199,16 +206,9 @@ func readScript(givenJSON []byte, expected []scenario.Field) scripted {
 	case e.has("denied") && e.has("invalid"):
 		actions = p + e.denied + e.invalid
 	default:
-		actions = offered(givenJSON)
+		actions = offered(g)
 	}
 	return scripted{permitted: p, denied: max(0, actions-p)}
-}
-
-// script is the scenario's Script: the actions a case permits and denies,
-// from its given and expected blocks alone.
-func script(givenJSON []byte, expected []scenario.Field) (permitted, denied int) {
-	s := readScript(givenJSON, expected)
-	return s.permitted, s.denied
 }
 
 // offered counts the tool decisions the given script offers before its
@@ -216,58 +216,47 @@ func script(givenJSON []byte, expected []scenario.Field) (permitted, denied int)
 // the scripted latencies alone reach the deadline. Tool seconds and
 // timeouts are left out: they depend on which attempts the runtime lets
 // run, which is what is being measured.
-func offered(givenJSON []byte) int {
-	given := gjson.ParseBytes(givenJSON)
-	budget := household.DefaultMaxDecisions
-	if v := given.Get("maxDecisions"); v.Exists() {
-		budget = int(v.Int())
-	}
-	deadline := household.DefaultDeadlineSeconds
-	if v := given.Get("deadlineSeconds"); v.Exists() {
-		deadline = v.Float()
-	}
-	var latencies []float64
-	each(given.Get("latencies"), func(_, v gjson.Result) bool {
-		latencies = append(latencies, v.Float())
-		return true
-	})
-	n, i, elapsed := 0, 0, 0.0
-	each(given.Get("decisions"), func(_, d gjson.Result) bool {
-		if i >= budget {
-			return false
+func offered(g *given) int {
+	cfg := &g.cfg
+	n, elapsed := 0, 0.0
+	for i, d := range cfg.Decisions {
+		if i >= cfg.MaxDecisions {
+			break
 		}
-		if i < len(latencies) {
-			elapsed += latencies[i]
+		if i < len(cfg.Latencies) {
+			elapsed += cfg.Latencies[i]
 		}
-		i++
-		if elapsed >= deadline {
-			return false
+		if elapsed >= cfg.DeadlineSeconds {
+			break
 		}
-		if d.Type == gjson.String {
+		if d.Object == nil {
 			// Raw text is read by the runtime's own parser, which
-			// bounds its nesting (gjson.Valid recurses without bound),
-			// as the runtime reads the text: an unpaired surrogate in it
-			// is no UTF-8, which the strict parser refuses.
-			if !household.IsToolDecision(pyString(d)) {
-				return false
+			// bounds its nesting, as the runtime reads the text: an
+			// unpaired surrogate in it is no UTF-8, which the strict
+			// parser refuses.
+			if !household.IsToolDecision(d.Text) {
+				break
 			}
-			n++
-			return true
-		}
-		tool, final := d.Get("tool"), d.Get("final")
-		if !d.IsObject() || final.Exists() || tool.Type != gjson.String {
-			return false
+		} else if !toolObject(d.Object) {
+			break
 		}
 		n++
-		return true
-	})
+	}
 	return n
+}
+
+// toolObject reports whether an already-parsed decision, as written, is
+// an object with a string "tool" and no "final".
+func toolObject(raw []byte) bool {
+	d := gjson.ParseBytes(raw)
+	tool, final := d.Get("tool"), d.Get("final")
+	return d.IsObject() && !final.Exists() && tool.Type == gjson.String
 }
 
 // boundary counts one household case from its script and what the
 // runtime recorded.
-func boundary(givenJSON []byte, expected []scenario.Field, cfg household.Config, res *household.Result, v *runView) *scenario.Boundary {
-	s := readScript(givenJSON, expected)
+func boundary(s scripted, e *evidence) *scenario.Boundary {
+	cfg, res, v := &e.cfg, e.res, e.v
 	actions := s.permitted + s.denied
 	if actions == 0 {
 		return nil

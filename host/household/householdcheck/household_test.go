@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/deskcheck/deskcheck/host/household"
+	"github.com/deskcheck/deskcheck/host/internal/checktest"
 	"github.com/deskcheck/deskcheck/scenario"
 	"github.com/deskcheck/deskcheck/verifier"
 )
@@ -140,8 +141,8 @@ func runCase(t *testing.T, id string, faults household.Faults) (scenario.Observa
 	for _, r := range suite.Results {
 		if r.Case.ID == id {
 			tr := &scenario.Trace{}
-			obs, err := Household.Run(context.Background(), []byte(r.Case.Given.Raw),
-				scenario.Env{Faults: uint64(faults), Trace: tr, Expected: fields(r.Case), Limits: map[string]int{}})
+			obs, err := Household.Compile([]byte(r.Case.Given.Raw), fields(r.Case)).Run(context.Background(),
+				scenario.Env{Faults: uint64(faults), Trace: tr})
 			require.NoError(t, err)
 			return obs, tr.Events()
 		}
@@ -222,13 +223,37 @@ func TestScriptDerivation(t *testing.T) {
 	}
 }
 
+// script is the plan's counts of a case.
+func script(given []byte, expected []scenario.Field) (permitted, denied int) {
+	return Household.Compile(given, expected).Script()
+}
+
+// lint is the plan's problems of a case.
+func lint(t *testing.T, given string, expected []scenario.Field) []scenario.Problem {
+	t.Helper()
+	c := Household.Compile([]byte(given), expected)
+	require.NoError(t, c.Err())
+	return c.Problems()
+}
+
 func jsonString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }
 
 func TestGivenOverridesOnlyWhatIsSet(t *testing.T) {
-	cfg := readGiven([]byte(`{"decisions": [{"final": {}}, "raw"]}`))
+	for name, decode := range map[string]func([]byte) (*given, error){"decodeGiven": decodeGiven, "decodeGivenPlain": decodeGivenPlain} {
+		t.Run(name, func(t *testing.T) { givenOverridesOnlyWhatIsSet(t, decode) })
+	}
+}
+
+func givenOverridesOnlyWhatIsSet(t *testing.T, decode func([]byte) (*given, error)) {
+	readGiven := func(text string) household.Config {
+		g, err := decode([]byte(text))
+		require.NoError(t, err)
+		return g.cfg
+	}
+	cfg := readGiven(`{"decisions": [{"final": {}}, "raw"]}`)
 	def := household.NewConfig()
 	assert.Equal(t, def.Households, cfg.Households)
 	assert.Equal(t, def.Tools, cfg.Tools)
@@ -240,8 +265,8 @@ func TestGivenOverridesOnlyWhatIsSet(t *testing.T) {
 	assert.Equal(t, `{"final": {}}`, string(cfg.Decisions[0].Object))
 	assert.Equal(t, household.Decision{Text: "raw"}, cfg.Decisions[1])
 
-	cfg = readGiven([]byte(`{"decisions": [{"tool": "concentration", "arguments": {"equity_inr": 48000000.0}}], "households": [], "tools": [], "timeouts": ["future_value"],
-		"latencies": [1.5, 0], "toolSeconds": 2, "maxDecisions": 0, "deadlineSeconds": 0.25}`))
+	cfg = readGiven(`{"decisions": [{"tool": "concentration", "arguments": {"equity_inr": 48000000.0}}], "households": [], "tools": [], "timeouts": ["future_value"],
+		"latencies": [1.5, 0], "toolSeconds": 2, "maxDecisions": 0, "deadlineSeconds": 0.25}`)
 	assert.Equal(t, []string{}, cfg.Households, "an empty list authorises nobody")
 	assert.Equal(t, []string{}, cfg.Tools)
 	assert.Equal(t, []string{"future_value"}, cfg.Timeouts)
@@ -310,10 +335,10 @@ func normalized(obs scenario.Observation) map[string]any {
 
 func TestLint(t *testing.T) {
 	f := func(key, raw string) scenario.Field { return scenario.Field{Key: key, Raw: json.RawMessage(raw)} }
-	ps := lintHousehold([]byte(`{"decisions": []}`), []scenario.Field{
+	ps := lint(t, `{"decisions": []}`, []scenario.Field{
 		f("effects", "2"), f("attempts", "3"), f("denied", "0"), f("invalid", "0"), f("toolCalls", "[{}]"),
 		f("statuses", `["timeout","ok","denied"]`), f("observations", "[]"),
-	}, nil)
+	})
 	var msgs []string
 	for _, p := range ps {
 		assert.True(t, p.Warning)
@@ -327,9 +352,9 @@ func TestLint(t *testing.T) {
 	}, msgs)
 
 	shallow := `{"decisions": [{"tool": "x", "arguments": {"a": [[{"b": "]]]]"}]]}}]}`
-	assert.Empty(t, lintHousehold([]byte(shallow), []scenario.Field{f("effects", "0")}, nil))
+	assert.Empty(t, lint(t, shallow, []scenario.Field{f("effects", "0")}))
 	deep := `{"tool": "x", "arguments": ` + strings.Repeat("[", 1001) + strings.Repeat("]", 1001) + `}`
-	ps = lintHousehold([]byte(`{"decisions": ["x", `+deep+`]}`), []scenario.Field{f("effects", "0")}, nil)
+	ps = lint(t, `{"decisions": ["x", `+deep+`]}`, []scenario.Field{f("effects", "0")})
 	require.Len(t, ps, 1)
 	assert.Equal(t, "/given/decisions/1", ps[0].Pointer)
 	assert.False(t, ps[0].Warning)
@@ -405,4 +430,40 @@ func TestOfferedDeepRawTextInBoundedStack(t *testing.T) {
 	given := `{"decisions": [` + jsonString(read) + `, ` + jsonString(deep) + `, ` + read + `]}`
 	p, d := script([]byte(given), []scenario.Field{{Key: "effects", Raw: json.RawMessage("0")}})
 	assert.Equal(t, [2]int{0, 1}, [2]int{p, d})
+}
+
+// TestOneDecodePerCase: the engine decodes each case's given block once,
+// at load, however many steps read it.
+func TestOneDecodePerCase(t *testing.T) {
+	before := scenario.Calls.Decodes.Load()
+	suite := verify(t, bundled, more)
+	assert.Equal(t, int64(len(suite.Results)), scenario.Calls.Decodes.Load()-before)
+}
+
+// TestRunsLeaveTheGivenAlone: runs under every fault and every mutant
+// share one decoded given block and never write to it.
+func TestRunsLeaveTheGivenAlone(t *testing.T) {
+	for _, c := range checktest.Desk(t, bundled) {
+		g, err := decodeGiven(c.Given)
+		require.NoError(t, err)
+		faults := []household.Fault{0}
+		for _, f := range household.FaultList {
+			faults = append(faults, f.Fault)
+		}
+		envs := []scenario.Env{}
+		for _, f := range faults {
+			envs = append(envs, scenario.Env{Faults: uint64(f)})
+		}
+		for m := 1; m <= len(mutants); m++ {
+			envs = append(envs, scenario.Env{Mutant: m})
+		}
+		for _, env := range envs {
+			env.Trace = &scenario.Trace{}
+			_, _, err := run(context.Background(), g, env)
+			require.NoError(t, err)
+		}
+		fresh, err := decodeGiven(c.Given)
+		require.NoError(t, err)
+		require.Equal(t, fresh, g, c.ID)
+	}
 }

@@ -5,8 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tidwall/gjson"
-
 	"github.com/deskcheck/deskcheck/scenario"
 )
 
@@ -15,24 +13,26 @@ import (
 // it, so only a raised -max-depth can reach it.
 const maxDecisionDepth = 1000
 
+// plan is the scenario's Plan: the case's problems and its script.
+func plan(g *given, expected []scenario.Field) scenario.Plan[scripted] {
+	e := readExpected(expected)
+	s := readScript(g, &e)
+	return scenario.Plan[scripted]{Problems: lintHousehold(g, &e), Permitted: s.permitted, Denied: s.denied, Script: s}
+}
+
 // lintHousehold finds what the schema cannot see: an already-parsed
 // decision nested deeper than the runtime reads (an invalid input, never a
 // runtime error), and an authored script that contradicts itself — the
 // per-attempt statuses against the counts asserted beside them, from which
 // the boundary-response dimensions take their denominators.
-func lintHousehold(givenJSON []byte, expected []scenario.Field, _ map[string]int) []scenario.Problem {
+func lintHousehold(g *given, exp *expectedScript) []scenario.Problem {
 	var out []scenario.Problem
-	i := 0
-	each(gjson.GetBytes(givenJSON, "decisions"), func(_, d gjson.Result) bool {
-		if d.IsObject() && nesting(d.Raw) > maxDecisionDepth {
+	for i, d := range g.cfg.Decisions {
+		if len(d.Object) > 0 && d.Object[0] == '{' && nesting(d.Object) > maxDecisionDepth {
 			out = append(out, scenario.Problem{Pointer: "/given/decisions/" + strconv.Itoa(i),
 				Message: fmt.Sprintf("the decision is nested more than %d levels deep, deeper than the runtime reads", maxDecisionDepth)})
 		}
-		i++
-		return true
-	})
-
-	exp := readExpected(expected)
+	}
 	warn := func(key, format string, args ...any) {
 		name := "statuses-vs-" + strings.ToLower(key)
 		switch {
@@ -77,7 +77,7 @@ func lintHousehold(givenJSON []byte, expected []scenario.Field, _ map[string]int
 
 // nesting returns how many arrays and objects are open at most in JSON
 // text.
-func nesting(raw string) int {
+func nesting(raw []byte) int {
 	depth, most := 0, 0
 	inString := false
 	for i := 0; i < len(raw); i++ {

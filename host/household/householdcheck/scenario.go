@@ -1,7 +1,6 @@
 package householdcheck
 
 import (
-	"bytes"
 	"context"
 	_ "embed"
 	"encoding/json"
@@ -10,11 +9,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tidwall/gjson"
-
 	"github.com/deskcheck/deskcheck/host/household"
 	"github.com/deskcheck/deskcheck/host/internal/adapter"
-	"github.com/deskcheck/deskcheck/internal/jsontext"
 	"github.com/deskcheck/deskcheck/scenario"
 )
 
@@ -32,7 +28,7 @@ const (
 )
 
 // Household is the scenario of one run of the bounded household runtime.
-var Household = &scenario.Scenario{
+var Household = scenario.Declare(&scenario.Scenario{
 	Name:        "household",
 	Description: "one run of a bounded financial-agent runtime: scripted decisions, a recording tool boundary, tool contracts, a step budget and a deadline, result assembly",
 	Unit:        "decision",
@@ -55,7 +51,6 @@ var Household = &scenario.Scenario{
 		{Name: "tools", Pointer: "/given/tools", Count: true, Default: DefaultListLimit, Help: "most entries of given.tools in one household case"},
 		{Name: "timeouts", Pointer: "/given/timeouts", Count: true, Default: DefaultListLimit, Help: "most entries of given.timeouts in one household case"},
 	},
-	Lint: lintHousehold,
 	Warnings: []scenario.Warning{
 		{Name: "statuses-vs-attempts", Help: "statuses whose number is not the attempts expected"},
 		{Name: "statuses-vs-effects", Help: "ok and timeout statuses that are not the effects expected"},
@@ -66,9 +61,7 @@ var Household = &scenario.Scenario{
 		{Name: "effects-vs-attempts", Help: "more effects expected than attempts"},
 		{Name: "toolcalls-vs-attempts", Help: "recorded tool calls that are not the attempts expected"},
 	},
-	Script:  script,
-	Suggest: suggest,
-	Shape:   shape,
+	Shape: shape,
 	Template: `{
         "decisions": [
           { "tool": "portfolio.read", "arguments": { "household": "hh-anand" } },
@@ -85,250 +78,24 @@ var Household = &scenario.Scenario{
         "deadlineSeconds": 30
       }`,
 	SourceKey: "household",
-	Run:       run,
+}, scenario.Kind[*given, scripted, *evidence]{
+	Decode:   decodeGiven,
+	Plan:     plan,
+	Run:      run,
+	Boundary: boundary,
+	Suggest:  suggest,
+})
+
+// evidence is what one run leaves for the boundary counts: the caller's
+// context it ran in, what the runtime recorded, and its decoded records.
+type evidence struct {
+	cfg household.Config
+	res *household.Result
+	v   *runView
 }
 
-// readGiven builds the runtime's input from a schema-valid given block:
-// the defaults of household.NewConfig, then only the keys the case sets.
-func readGiven(givenJSON []byte) household.Config {
-	cfg, _ := readGivenKeys(givenJSON)
-	return cfg
-}
-
-// givenKeys records which of the optional keys a given block sets, which
-// the narration marks "(default)" when absent.
-type givenKeys uint8
-
-const (
-	keyLatencies givenKeys = 1 << iota
-	keyHouseholds
-	keyTools
-	keyTimeouts
-	keyToolSeconds
-	keyMaxDecisions
-	keyDeadlineSeconds
-)
-
-// readGivenKeys is readGiven, and the optional keys the block sets: the
-// one walk over its keys serves both (gjson finds a key there as
-// Get(key).Exists() does).
-func readGivenKeys(givenJSON []byte) (household.Config, givenKeys) {
-	if cfg, keys, ok := readGivenFast(givenJSON); ok {
-		return cfg, keys
-	}
-	return readGivenGJSON(givenJSON)
-}
-
-// readGivenGJSON is readGivenKeys through gjson, the reference for any
-// block.
-func readGivenGJSON(givenJSON []byte) (household.Config, givenKeys) {
-	given := gjson.ParseBytes(givenJSON)
-	var decisions []household.Decision
-	each(given.Get("decisions"), func(_, d gjson.Result) bool {
-		if d.Type == gjson.String {
-			decisions = append(decisions, household.Decision{Text: pyString(d)})
-		} else {
-			// The raw text keeps every number literal as written
-			// (48000000.0 is not 48000000 to the snapshot check).
-			decisions = append(decisions, household.Decision{Object: json.RawMessage(d.Raw)})
-		}
-		return true
-	})
-	cfg := household.NewConfig(decisions...)
-	var keys givenKeys
-	given.ForEach(func(k, v gjson.Result) bool {
-		switch k.Str {
-		case "latencies":
-			cfg.Latencies = numbers(v)
-			keys |= keyLatencies
-		case "households":
-			cfg.Households = strs(v)
-			keys |= keyHouseholds
-		case "tools":
-			cfg.Tools = strs(v)
-			keys |= keyTools
-		case "timeouts":
-			cfg.Timeouts = strs(v)
-			keys |= keyTimeouts
-		case "toolSeconds":
-			cfg.ToolSeconds = v.Float()
-			keys |= keyToolSeconds
-		case "maxDecisions":
-			cfg.MaxDecisions = int(v.Int())
-			keys |= keyMaxDecisions
-		case "deadlineSeconds":
-			cfg.DeadlineSeconds = v.Float()
-			keys |= keyDeadlineSeconds
-		}
-		return true
-	})
-	return cfg, keys
-}
-
-// readGivenFast reads a given block as readGivenKeys reads it with gjson,
-// in one walk, when gjson's reading is plain to see: the block is one
-// valid object whose keys need no unescaping, decisions appear once as an
-// array, the lists are arrays of strings (with no surrogate escape) or of
-// numbers,
-// and the numbers are numbers (gjson's Float of a number is
-// strconv.ParseFloat of it, its Int of an integer literal the integer).
-// ok is false for any other block, which gjson then reads as it always
-// has. A decision object stays a slice of the block, as written.
-func readGivenFast(givenJSON []byte) (cfg household.Config, keys givenKeys, ok bool) {
-	var (
-		decisions                    []household.Decision
-		sawDecisions                 bool
-		latencies                    []float64
-		households, tools, timeouts  []string
-		toolSeconds, deadlineSeconds float64
-		maxDecisions                 int
-	)
-	// str is a valid string token as json.loads reads it (see pyString):
-	// the bytes between the quotes as written, escapes decoded, an
-	// unpaired surrogate kept.
-	str := func(tok []byte) (string, bool) {
-		if len(tok) == 0 || tok[0] != '"' {
-			return "", false
-		}
-		content := tok[1 : len(tok)-1]
-		if bytes.IndexByte(content, '\\') < 0 {
-			return string(content), true
-		}
-		return jsontext.Unescape(content, false)
-	}
-	num := func(tok []byte) (float64, bool) {
-		if len(tok) == 0 || (tok[0] != '-' && !jsontext.IsDigit(tok[0])) {
-			return 0, false
-		}
-		f, _ := strconv.ParseFloat(string(tok), 64)
-		return f, true
-	}
-	strList := func(raw []byte) ([]string, bool) {
-		out := []string{}
-		ok := elements(raw, func(start, end int) bool {
-			s, ok := str(raw[start:end])
-			out = append(out, s)
-			return ok
-		})
-		return out, ok
-	}
-	ok = eachTopMember(givenJSON, func(key, v []byte) bool {
-		var ok bool
-		switch string(key) {
-		case "decisions":
-			if sawDecisions {
-				return false // gjson's Get takes the first of repeated keys
-			}
-			sawDecisions = true
-			ok = elements(v, func(start, end int) bool {
-				d := v[start:end:end]
-				if d[0] == '"' {
-					s, ok := str(d)
-					decisions = append(decisions, household.Decision{Text: s})
-					return ok
-				}
-				decisions = append(decisions, household.Decision{Object: json.RawMessage(d)})
-				return true
-			})
-		case "latencies":
-			latencies = []float64{}
-			ok = elements(v, func(start, end int) bool {
-				f, ok := num(v[start:end])
-				latencies = append(latencies, f)
-				return ok
-			})
-			keys |= keyLatencies
-		case "households":
-			households, ok = strList(v)
-			keys |= keyHouseholds
-		case "tools":
-			tools, ok = strList(v)
-			keys |= keyTools
-		case "timeouts":
-			timeouts, ok = strList(v)
-			keys |= keyTimeouts
-		case "toolSeconds":
-			toolSeconds, ok = num(v)
-			keys |= keyToolSeconds
-		case "maxDecisions":
-			maxDecisions, ok = jsontext.Int(v)
-			keys |= keyMaxDecisions
-		case "deadlineSeconds":
-			deadlineSeconds, ok = num(v)
-			keys |= keyDeadlineSeconds
-		default:
-			ok = true // gjson reads no other key
-		}
-		return ok
-	})
-	if !ok {
-		return household.Config{}, 0, false
-	}
-	cfg = household.NewConfig(decisions...)
-	if keys&keyLatencies != 0 {
-		cfg.Latencies = latencies
-	}
-	if keys&keyHouseholds != 0 {
-		cfg.Households = households
-	}
-	if keys&keyTools != 0 {
-		cfg.Tools = tools
-	}
-	if keys&keyTimeouts != 0 {
-		cfg.Timeouts = timeouts
-	}
-	if keys&keyToolSeconds != 0 {
-		cfg.ToolSeconds = toolSeconds
-	}
-	if keys&keyMaxDecisions != 0 {
-		cfg.MaxDecisions = maxDecisions
-	}
-	if keys&keyDeadlineSeconds != 0 {
-		cfg.DeadlineSeconds = deadlineSeconds
-	}
-	return cfg, keys, true
-}
-
-// strs reads an array of strings; an empty array is an empty, not a nil,
-// list (no household, no tool).
-func strs(v gjson.Result) []string {
-	out := []string{}
-	each(v, func(_, s gjson.Result) bool {
-		out = append(out, pyString(s))
-		return true
-	})
-	return out
-}
-
-// pyString is a string of the block as the runtime's json.loads reads it:
-// an unpaired surrogate escape kept (in WTF-8 form), never U+FFFD, and the
-// escape after it never lost, as gjson's own decoding would lose it.
-func pyString(v gjson.Result) string {
-	if s, ok := jsontext.HostString([]byte(v.Raw)); ok {
-		return s
-	}
-	return v.Str
-}
-
-func numbers(v gjson.Result) []float64 {
-	out := []float64{}
-	each(v, func(_, n gjson.Result) bool {
-		out = append(out, n.Float())
-		return true
-	})
-	return out
-}
-
-// each iterates over the elements of an array (gjson's ForEach would call
-// back once for a scalar).
-func each(v gjson.Result, f func(k, v gjson.Result) bool) {
-	if v.IsArray() {
-		v.ForEach(f)
-	}
-}
-
-func run(_ context.Context, givenJSON []byte, env scenario.Env) (scenario.Observation, error) {
-	cfg, keys := readGivenKeys(givenJSON)
+func run(_ context.Context, g *given, env scenario.Env) (scenario.Observation, *evidence, error) {
+	cfg, keys := g.cfg, g.keys
 	cfg.Faults = household.Faults(env.Faults)
 	cfg.Mutation = adapter.Mutation(mutants, env.Mutant)
 	trace := env.Trace
@@ -337,7 +104,7 @@ func run(_ context.Context, givenJSON []byte, env scenario.Env) (scenario.Observ
 	if err != nil {
 		// Schema and lint reject every input the model refuses, so this
 		// is a case that could not run, never a verdict.
-		return scenario.Observation{}, err
+		return scenario.Observation{}, nil, err
 	}
 	v := decodeRun(res)
 	narrateRun(trace, cfg, res, v)
@@ -363,9 +130,8 @@ func run(_ context.Context, givenJSON []byte, env scenario.Env) (scenario.Observ
 		"diagnostics":    stringsValue(res.Diagnostics),
 		"resultExcludes": v.result,
 	}}
-	obs.Boundary = boundary(givenJSON, env.Expected, cfg, res, v)
 	obs.Points = observedPoints(res)
-	return obs, nil
+	return obs, &evidence{cfg: cfg, res: res, v: v}, nil
 }
 
 // runView is the plain form of every JSON text of a run's result, each
@@ -444,7 +210,7 @@ func (v *runView) observations(res *household.Result) []any {
 // there were any; the assembled result and the scorer after a final
 // decision; the diagnostics when the runtime ended the run. resultExcludes
 // is an assertion an author makes, never proposed.
-func suggest(_ []byte, obs map[string]any) []string {
+func suggest(_ *given, obs map[string]any) []string {
 	// Room for every key the function may add: growing the list cost
 	// allocations per case.
 	keys := make([]string, 0, 14)

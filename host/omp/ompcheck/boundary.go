@@ -32,22 +32,31 @@ func expectedEffects(expected []scenario.Field) int {
 	return 0
 }
 
+// wrapperPlan is a wrapper case's script: of its calls, how many are
+// permitted and how many denied.
+type wrapperPlan struct{ permitted, denied int }
+
 // wrapperScript: repeat calls, effects of them permitted.
-func wrapperScript(given []byte, expected []scenario.Field) (permitted, denied int) {
-	calls := int(gjson.GetBytes(given, "repeat").Int())
+func wrapperScript(g *wrapperGiven, expected []scenario.Field) wrapperPlan {
+	calls := int(g.repeat)
 	if calls < 1 {
 		calls = 1
 	}
-	permitted = min(expectedEffects(expected), calls)
-	return permitted, calls - permitted
+	permitted := min(expectedEffects(expected), calls)
+	return wrapperPlan{permitted, calls - permitted}
 }
 
-// fallbackScript: one write, permitted when one effect is expected.
-func fallbackScript(_ []byte, expected []scenario.Field) (permitted, denied int) {
+// fallbackPlan is a fallback case's script: its one write is permitted
+// or denied.
+type fallbackPlan struct{ permitted, denied int }
+
+// planFallback: one write, permitted when one effect is expected.
+func planFallback(_ *fallbackGiven, expected []scenario.Field) scenario.Plan[fallbackPlan] {
+	p := fallbackPlan{0, 1}
 	if expectedEffects(expected) >= 1 {
-		return 1, 0
+		p = fallbackPlan{1, 0}
 	}
-	return 0, 1
+	return scenario.Plan[fallbackPlan]{Permitted: p.permitted, Denied: p.denied, Script: p}
 }
 
 // callOutcome is what one wrapper call ended with.
@@ -56,12 +65,20 @@ type callOutcome struct {
 	message string
 }
 
+// wrapperEvidence is what the recorders saw of one wrapper run: each
+// call's outcome, the executor's runs and the trace.
+type wrapperEvidence struct {
+	calls  []callOutcome
+	runs   int
+	events []scenario.Event
+}
+
 // wrapperBoundary counts one wrapper case from its script and what the
 // recorders saw.
-func wrapperBoundary(given []byte, expected []scenario.Field, calls []callOutcome, runs int, events []scenario.Event) *scenario.Boundary {
-	p, d := wrapperScript(given, expected)
+func wrapperBoundary(s wrapperPlan, e wrapperEvidence) *scenario.Boundary {
+	p, d, runs := s.permitted, s.denied, e.runs
 	visible := 0
-	for _, c := range calls {
+	for _, c := range e.calls {
 		if c.threw && c.message != "" {
 			visible++
 		}
@@ -75,7 +92,7 @@ func wrapperBoundary(given []byte, expected []scenario.Field, calls []callOutcom
 		FailClosed:      runs <= p,
 		ServiceRequests: runs,
 		ServiceExpected: p,
-		Complete:        wrapperTraceComplete(len(calls), events),
+		Complete:        wrapperTraceComplete(len(e.calls), e.events),
 		ExtraEffects:    max(0, runs-p),
 	}
 }
@@ -128,12 +145,21 @@ func wrapperTraceComplete(calls int, events []scenario.Event) bool {
 	return true
 }
 
+// fallbackEvidence is what the recorders saw of one fallback run.
+type fallbackEvidence struct {
+	threw                             bool
+	message                           string
+	successes, attempts, handlerCalls int
+	events                            []scenario.Event
+}
+
 // fallbackBoundary counts one fallback case: an outcome was recorded, the
 // writer was reached, and the handler events match the handler calls.
-func fallbackBoundary(expected []scenario.Field, threw bool, message string, successes, attempts, handlerCalls int, events []scenario.Event) *scenario.Boundary {
-	p, d := fallbackScript(nil, expected)
+func fallbackBoundary(s fallbackPlan, ev fallbackEvidence) *scenario.Boundary {
+	p, d := s.permitted, s.denied
+	successes, attempts := ev.successes, ev.attempts
 	outcomes, handlerEvents := 0, 0
-	for _, e := range events {
+	for _, e := range ev.events {
 		switch e.Kind {
 		case "outcome":
 			outcomes++
@@ -144,7 +170,7 @@ func fallbackBoundary(expected []scenario.Field, threw bool, message string, suc
 		}
 	}
 	visible := 0
-	if d == 1 && threw && message != "" {
+	if d == 1 && ev.threw && ev.message != "" {
 		visible = 1
 	}
 	return &scenario.Boundary{
@@ -156,7 +182,7 @@ func fallbackBoundary(expected []scenario.Field, threw bool, message string, suc
 		FailClosed:      successes <= p,
 		ServiceRequests: attempts,
 		ServiceExpected: 1,
-		Complete:        outcomes == 1 && attempts >= 1 && handlerEvents == handlerCalls,
+		Complete:        outcomes == 1 && attempts >= 1 && handlerEvents == ev.handlerCalls,
 		ExtraEffects:    max(0, successes-p),
 	}
 }

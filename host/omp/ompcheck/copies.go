@@ -17,8 +17,7 @@ const maxCopies = 1 << 40
 // copyBytes counts, from the given block alone, the bytes of the given
 // block but its choices, without white space outside strings, times the
 // calls the case makes (repeat, default 1), plus the choices once.
-func copyBytes(givenJSON []byte) int {
-	given := gjson.ParseBytes(givenJSON)
+func copyBytes(given gjson.Result) int {
 	choices := compactLen(given.Get("choices").Raw)
 	per := compactLen(given.Raw) - choices
 	calls := int64(1)

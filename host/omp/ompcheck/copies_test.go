@@ -18,6 +18,6 @@ func TestCopyBytes(t *testing.T) {
 		{"an escaped quote stays in its string", `{"tool":"a\" b"}`, len(`{"tool":"a\" b"}`)},
 		{"a huge repeat saturates", `{"args":{"a":1},"repeat":999999999999999}`, maxCopies},
 	} {
-		assert.Equal(t, tt.want, copyBytes([]byte(tt.given)), tt.reason)
+		assert.Equal(t, tt.want, Wrapper.Compile([]byte(tt.given), nil).Measure(limitCopyBytes), tt.reason)
 	}
 }

@@ -63,7 +63,7 @@ var fallbackSchema []byte
 
 // Fallback is the scenario of one write through the host's file-write
 // fallback.
-var Fallback = &scenario.Scenario{
+var Fallback = scenario.Declare(&scenario.Scenario{
 	Name:        "fallback",
 	Description: "one write through the host's file-write fallback over an inert writer",
 	Unit:        "call",
@@ -73,9 +73,22 @@ var Fallback = &scenario.Scenario{
 		{Key: "primitiveAttempts", Comparer: scenario.Exact, Count: true}, {Key: "handlerCalls", Comparer: scenario.Exact, Count: true},
 		{Key: "errorIncludes", Comparer: scenario.Substring}, {Key: "causeIncludes", Comparer: scenario.Substring},
 	},
-	Suggest: func(givenJSON []byte, obs map[string]any) []string {
+	Template: `{
+        "code": "ENOENT",
+        "message": "Placeholder: no such fictional folder",
+        "retryError": { "code": "EACCES", "message": "Placeholder: retry denied" },
+        "mkdirError": { "code": "EACCES", "message": "Placeholder: parent folder denied" },
+        "handlers": ["decline", "fail"]
+      }`,
+	SourceKey: "fallback",
+}, scenario.Kind[*fallbackGiven, fallbackPlan, fallbackEvidence]{
+	Decode:   decodeFallback,
+	Plan:     planFallback,
+	Run:      runFallback,
+	Boundary: fallbackBoundary,
+	Suggest: func(g *fallbackGiven, obs map[string]any) []string {
 		keys := []string{"outcome", "effects", "primitiveAttempts"}
-		if gjson.GetBytes(givenJSON, "handlers").Exists() {
+		if g.hasHandlers {
 			keys = append(keys, "handlerCalls")
 		}
 		for _, k := range []string{"errorIncludes", "causeIncludes"} {
@@ -85,32 +98,23 @@ var Fallback = &scenario.Scenario{
 		}
 		return keys
 	},
-	Template: `{
-        "code": "ENOENT",
-        "message": "Placeholder: no such fictional folder",
-        "retryError": { "code": "EACCES", "message": "Placeholder: retry denied" },
-        "mkdirError": { "code": "EACCES", "message": "Placeholder: parent folder denied" },
-        "handlers": ["decline", "fail"]
-      }`,
-	SourceKey: "fallback",
-	Script:    fallbackScript,
-	Run:       runFallback,
-}
+})
 
 // FallbackTarget is the fictional path a fallback case writes to.
 const FallbackTarget = "/fictional/seed-shelf/card.txt"
 
-func runFallback(ctx context.Context, givenJSON []byte, env scenario.Env) (scenario.Observation, error) {
-	if _, _, err := release(env, "fallback"); err != nil {
-		return scenario.Observation{}, err
-	}
-	faults := omp.Faults(env.Faults)
-	var g struct {
-		errorValue
-		RetryError *errorValue
-		MkdirError *errorValue
-		Handlers   []string
-	}
+// fallbackGiven is the decoded given block of a fallback case.
+type fallbackGiven struct {
+	errorValue
+	RetryError  *errorValue
+	MkdirError  *errorValue
+	Handlers    []string
+	hasHandlers bool // given.handlers is present, perhaps empty
+}
+
+// decodeFallback reads a schema-valid given block in one pass.
+func decodeFallback(givenJSON []byte) (*fallbackGiven, error) {
+	g := &fallbackGiven{}
 	gjson.ParseBytes(givenJSON).ForEach(func(k, v gjson.Result) bool {
 		switch {
 		case g.set(k.Str, v):
@@ -120,9 +124,18 @@ func runFallback(ctx context.Context, givenJSON []byte, env scenario.Env) (scena
 			g.MkdirError = readErrorValue(v)
 		case k.Str == "handlers":
 			g.Handlers = stringList(v)
+			g.hasHandlers = true
 		}
 		return true
 	})
+	return g, nil
+}
+
+func runFallback(ctx context.Context, g *fallbackGiven, env scenario.Env) (scenario.Observation, fallbackEvidence, error) {
+	if _, _, err := release(env, "fallback"); err != nil {
+		return scenario.Observation{}, fallbackEvidence{}, err
+	}
+	faults := omp.Faults(env.Faults)
 	trace := env.Trace
 	errs := []error{g.errorValue.hostError()}
 	if g.RetryError != nil {
@@ -172,47 +185,56 @@ func runFallback(ctx context.Context, givenJSON []byte, env scenario.Env) (scena
 		message = err.Error()
 	}
 	obs.Points = fallbackPoints(trace.Events(), len(g.Handlers) > 0, err)
-	obs.Boundary = fallbackBoundary(env.Expected, err != nil, message, writer.Successes(), writer.Attempts(), handlers.Calls(), trace.Events())
-	return obs, nil
+	return obs, fallbackEvidence{threw: err != nil, message: message, successes: writer.Successes(), attempts: writer.Attempts(), handlerCalls: handlers.Calls(), events: trace.Events()}, nil
 }
 
 //go:embed classify.schema.json
 var classifySchema []byte
 
 // Classify is the scenario of the host's permission-denied classifier.
-var Classify = &scenario.Scenario{
+var Classify = scenario.Declare(&scenario.Scenario{
 	Name:        "classify-error",
 	Description: "the host's permission-denied classifier on one thrown value",
 	Unit:        "call",
 	Schema:      classifySchema,
 	Expected:    scenario.Observables{{Key: "permissionDenied", Comparer: scenario.Exact}, {Key: "effects", Comparer: scenario.Exact, Count: true}},
-	Suggest: func([]byte, map[string]any) []string {
-		return []string{"permissionDenied", "effects"}
-	},
 	Template: `{
         "code": "EACCES",
         "message": "EACCES: placeholder refusal",
         "kind": "error"
       }`,
 	SourceKey: "fallback",
-	Run:       runClassify,
+}, scenario.Kind[*classifyGiven, struct{}, struct{}]{
+	Decode: decodeClassify,
+	Run:    runClassify,
+	Suggest: func(*classifyGiven, map[string]any) []string {
+		return []string{"permissionDenied", "effects"}
+	},
+})
+
+// classifyGiven is the decoded given block of a classify-error case.
+type classifyGiven struct {
+	errorValue
+	Kind string
 }
 
-func runClassify(_ context.Context, givenJSON []byte, env scenario.Env) (scenario.Observation, error) {
-	if _, _, err := release(env, "classify-error"); err != nil {
-		return scenario.Observation{}, err
-	}
-	faults := omp.Faults(env.Faults)
-	var g struct {
-		errorValue
-		Kind string
-	}
+// decodeClassify reads a schema-valid given block in one pass.
+func decodeClassify(givenJSON []byte) (*classifyGiven, error) {
+	g := &classifyGiven{}
 	gjson.ParseBytes(givenJSON).ForEach(func(k, v gjson.Result) bool {
 		if !g.set(k.Str, v) && k.Str == "kind" {
 			g.Kind = jsString(v)
 		}
 		return true
 	})
+	return g, nil
+}
+
+func runClassify(_ context.Context, g *classifyGiven, env scenario.Env) (scenario.Observation, struct{}, error) {
+	if _, _, err := release(env, "classify-error"); err != nil {
+		return scenario.Observation{}, struct{}{}, err
+	}
+	faults := omp.Faults(env.Faults)
 	trace := env.Trace
 	exec := &Executor{Trace: trace}
 	var value any
@@ -247,7 +269,7 @@ func runClassify(_ context.Context, givenJSON []byte, env scenario.Env) (scenari
 	}
 	trace.Add("outcome", "permission denied: %v", denied)
 	return scenario.Observation{Values: map[string]any{"permissionDenied": denied, "effects": exec.Effects()},
-		Points: []string{classifyPoint(g.Kind, g.Code != nil, denied)}}, nil
+		Points: []string{classifyPoint(g.Kind, g.Code != nil, denied)}}, struct{}{}, nil
 }
 
 func stringList(v gjson.Result) []string {

@@ -24,7 +24,6 @@ var Family = scenario.Family{
 		Reference: omp.Package + " " + omp.ReleaseNames() + " in four behaviour groups (approval, wrapper, RPC select, file-write fallback, classifier), on " + omp.ReleaseRuntime + "; " + omp.Release + " checked by conformance/omp",
 		Releases:  Releases,
 		Changes:   Changes,
-		RunGroup:  runGroup,
 		// A JavaScript program: JSON.parse reads its case.
 		Values: scenario.JavaScript,
 	},

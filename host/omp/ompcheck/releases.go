@@ -3,8 +3,6 @@ package ompcheck
 import (
 	"fmt"
 
-	"github.com/tidwall/gjson"
-
 	"github.com/deskcheck/deskcheck/host/omp"
 	"github.com/deskcheck/deskcheck/scenario"
 )
@@ -45,20 +43,6 @@ var toolEraSplits = func() map[string]bool {
 	return split
 }()
 
-// runGroup splits a behaviour group only for a case that uses a real
-// tool's own declaration, where the tools' boundaries apply; every other
-// case runs once per group.
-func runGroup(scenarioName string, given []byte, r scenario.Release) string {
-	if scenarioName != "wrapper" || !toolEraSplits[r.Version] {
-		return r.Group
-	}
-	g := gjson.ParseBytes(given)
-	if tool := g.Get("tool").String(); (tool == "bash" || tool == "write") && !g.Get("approval").Exists() {
-		return r.Group + " (" + r.Version + " tools)"
-	}
-	return r.Group
-}
-
 // lacksFallback is what the releases before 18.1.16 lack, by scenario.
 var lacksFallback = map[string]string{
 	"fallback":       "has no file-write fallback",
@@ -89,29 +73,35 @@ func release(env scenario.Env, scenarioName string) (omp.Version, omp.Group, err
 var Changes = buildChanges()
 
 func buildChanges() []scenario.ReleaseChange {
-	wrapper := func(sc string) bool { return sc == "wrapper" }
+	named := func(name string) func(*scenario.Compiled) bool {
+		return func(c *scenario.Compiled) bool { return c.Scenario().Name == name }
+	}
+	wrapper := func(f func(g *wrapperGiven) bool) func(*scenario.Compiled) bool {
+		return func(c *scenario.Compiled) bool {
+			g, ok := scenario.GivenOf[*wrapperGiven](c)
+			return ok && f(g)
+		}
+	}
 	uses := map[string]struct {
 		unexercised string
-		exercised   func(sc string, given gjson.Result) bool
+		exercised   func(*scenario.Compiled) bool
 	}{
-		"approval-gate": {"no wrapper case", func(sc string, _ gjson.Result) bool { return wrapper(sc) }},
-		"revision-runs": {"no wrapper case has a handler revise the input", func(sc string, g gjson.Result) bool {
-			return wrapper(sc) && g.Get("revise").Exists()
-		}},
-		"tool-deny-text": {"no wrapper case has its tool's own policy deny", func(sc string, g gjson.Result) bool {
-			a := g.Get("approval")
-			return wrapper(sc) && a.IsObject() && omp.NormalizePolicy(a.Get("policy").Value()) == omp.PolicyDeny
-		}},
-		"fallback":   {"no fallback case", func(sc string, _ gjson.Result) bool { return sc == "fallback" }},
-		"classifier": {"no classify-error case", func(sc string, _ gjson.Result) bool { return sc == "classify-error" }},
-		"unknown-mode": {"no case uses an unknown mode", func(sc string, g gjson.Result) bool {
-			m := g.Get("mode")
-			return wrapper(sc) && m.Type == gjson.String && m.Str != omp.ModeAlwaysAsk && m.Str != omp.ModeWrite && m.Str != omp.ModeYolo
-		}},
-		"non-object-policies": {"no case has userPolicies that are not an object", func(sc string, g gjson.Result) bool {
-			p := g.Get("userPolicies")
-			return wrapper(sc) && p.Exists() && !p.IsObject()
-		}},
+		"approval-gate": {"no wrapper case", named("wrapper")},
+		"revision-runs": {"no wrapper case has a handler revise the input", wrapper(func(g *wrapperGiven) bool {
+			return g.Revise.Exists()
+		})},
+		"tool-deny-text": {"no wrapper case has its tool's own policy deny", wrapper(func(g *wrapperGiven) bool {
+			return g.Approval.IsObject() && omp.NormalizePolicy(g.Approval.Get("policy").Value()) == omp.PolicyDeny
+		})},
+		"fallback":   {"no fallback case", named("fallback")},
+		"classifier": {"no classify-error case", named("classify-error")},
+		"unknown-mode": {"no case uses an unknown mode", wrapper(func(g *wrapperGiven) bool {
+			m := g.lint.mode
+			return m != nil && *m != omp.ModeAlwaysAsk && *m != omp.ModeWrite && *m != omp.ModeYolo
+		})},
+		"non-object-policies": {"no case has userPolicies that are not an object", wrapper(func(g *wrapperGiven) bool {
+			return g.UserPolicies.Exists() && !g.UserPolicies.IsObject()
+		})},
 		"missing-context": {"no desk key reaches it (every case runs with settings)", nil},
 		"legacy-names":    {"no desk key reaches it (no case names a renamed tool's legacy name)", nil},
 	}
@@ -119,9 +109,7 @@ func buildChanges() []scenario.ReleaseChange {
 	for _, c := range omp.Changes() {
 		u := uses[c.ID]
 		ch := scenario.ReleaseChange{Since: c.Since.String(), ID: c.ID, What: c.What, Unexercised: u.unexercised}
-		if f := u.exercised; f != nil {
-			ch.Exercised = func(sc string, given []byte) bool { return f(sc, gjson.ParseBytes(given)) }
-		}
+		ch.Exercised = u.exercised
 		out = append(out, ch)
 	}
 	return out

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/deskcheck/deskcheck/host/omp"
+	"github.com/deskcheck/deskcheck/scenario"
 )
 
 // TestChangesSayWhatExercisesThem: every change point of the model says
@@ -33,14 +34,21 @@ func TestChangesSayWhatExercisesThem(t *testing.T) {
 		{"fallback", "fallback", `{}`, true},
 		{"classifier", "fallback", `{}`, false},
 	}
-	byID := map[string]func(string, []byte) bool{}
+	byID := map[string]func(*scenario.Compiled) bool{}
 	for _, c := range Changes {
 		byID[c.ID] = c.Exercised
 	}
 	for _, tt := range tests {
 		f := byID[tt.id]
 		require.NotNil(t, f, tt.id)
-		assert.Equal(t, tt.want, f(tt.scenario, []byte(tt.given)), "%s %s", tt.id, tt.given)
+		var sc *scenario.Scenario
+		for _, s := range Family.Scenarios {
+			if s.Name == tt.scenario {
+				sc = s
+			}
+		}
+		require.NotNil(t, sc, tt.scenario)
+		assert.Equal(t, tt.want, f(sc.Compile([]byte(tt.given), nil)), "%s %s", tt.id, tt.given)
 	}
 	assert.Nil(t, byID["missing-context"], "no desk key reaches it")
 	assert.Len(t, Releases, 12)

@@ -15,16 +15,6 @@ import (
 // by the model from given.args and given.settings. The command or path is
 // data: it is classified and never run.
 
-// realTool reports whether a wrapper case calls the host's own bash or
-// write tool: that name and no approval of its own.
-func realTool(given gjson.Result) (string, bool) {
-	name := given.Get("tool").Str
-	if (name == "bash" || name == "write") && !given.Get("approval").Exists() {
-		return name, true
-	}
-	return "", false
-}
-
 // readBashSettings reads given.settings (schema-valid).
 func readBashSettings(v gjson.Result) omp.BashSettings {
 	var s omp.BashSettings
@@ -90,18 +80,17 @@ func observedDeclaration(raw any) any {
 // lintTools warns where a case's tool setup is not what it seems: an
 // approval that replaces a real tool's declaration, and a write to an
 // xd:// device that would need a mounted device (not modelled).
-func lintTools(given gjson.Result) []scenario.Problem {
+func lintTools(g *wrapperGiven) []scenario.Problem {
 	var out []scenario.Problem
-	name := given.Get("tool").Str
-	if (name == "bash" || name == "write") && given.Get("approval").Exists() {
+	name := g.Tool
+	if (name == "bash" || name == "write") && g.HasApproval {
 		out = append(out, scenario.Problem{Pointer: "/given/approval", Warning: true, Message: fmt.Sprintf(
 			"given.approval replaces the real %s tool's own declaration: the case calls a fake tool named %s that declares exactly this, and none of %s's rules apply; drop approval to use them",
 			name, name, name)})
 	}
-	real, isReal := realTool(given)
-	if isReal && real == "write" {
-		if p := given.Get("args.path"); p.Type == gjson.String {
-			if dev, ok := omp.ParseXdName(omp.UnwrapHashlinePath(jsString(p))); ok && dev != "" && dev != omp.XdReportIssue && dev != "resolve" && dev != "reject" && dev != "propose" {
+	if g.realTool() && name == "write" {
+		if p := g.lint.writePath; p != nil {
+			if dev, ok := omp.ParseXdName(omp.UnwrapHashlinePath(*p)); ok && dev != "" && dev != omp.XdReportIssue && dev != "resolve" && dev != "reject" && dev != "propose" {
 				out = append(out, scenario.Problem{Pointer: "/given/args/path", Warning: true, Message: fmt.Sprintf(
 					"xd://%s would need a mounted xd:// device, which reads session state and is not modelled: the model declares exec, as the host does with no device mounted", dev)})
 			}

@@ -16,7 +16,7 @@ import (
 
 func runGiven(t *testing.T, given, release string) map[string]any {
 	t.Helper()
-	obs, err := Wrapper.Run(context.Background(), []byte(given), scenario.Env{Trace: &scenario.Trace{}, Release: release})
+	obs, err := Wrapper.Compile([]byte(given), nil).Run(context.Background(), scenario.Env{Trace: &scenario.Trace{}, Release: release})
 	require.NoError(t, err)
 	return obs.Values
 }
@@ -76,7 +76,7 @@ func TestDeclaredComparer(t *testing.T) {
 func TestLintTools(t *testing.T) {
 	msgs := func(given string) []string {
 		var out []string
-		for _, p := range lintTools(gjson.Parse(given)) {
+		for _, p := range Wrapper.Compile([]byte(given), nil).Problems() {
 			assert.True(t, p.Warning)
 			out = append(out, p.Pointer)
 		}
@@ -92,7 +92,7 @@ func TestLintTools(t *testing.T) {
 	}
 }
 
-// TestToolsDeskAsDocumented: the README's count of the tools desk's cases.
+// TestToolsDeskAsDocumented: the manual's count of the tools desk's cases.
 func TestToolsDeskAsDocumented(t *testing.T) {
 	var n int64 = -1
 	for _, f := range cases.Files() {
@@ -100,7 +100,7 @@ func TestToolsDeskAsDocumented(t *testing.T) {
 			n = gjson.GetBytes(f.Data, "cases.#").Int()
 		}
 	}
-	readme, err := os.ReadFile("../../../README.md")
+	readme, err := os.ReadFile("README.md")
 	require.NoError(t, err)
 	assert.Contains(t, string(readme), fmt.Sprintf("`cases/omp-tools-desk.json` (%d cases", n))
 }

@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -25,7 +26,7 @@ const DefaultSafetyCheck = "Fictional seed shelf check"
 var wrapperSchema []byte
 
 // Wrapper is the scenario of calls through the host's tool wrapper.
-var Wrapper = &scenario.Scenario{
+var Wrapper = scenario.Declare(&scenario.Scenario{
 	Name:        "wrapper",
 	Description: "calls through the host's tool wrapper: approval resolution, tool_call, the approval dialog, execution",
 	Unit:        "call",
@@ -41,42 +42,14 @@ var Wrapper = &scenario.Scenario{
 	Limits: []scenario.Limit{
 		{Name: "repeat", Pointer: "/given/repeat", Default: 1000, Help: "largest given.repeat of a wrapper case"},
 		{Name: "choices", Pointer: "/given/choices", Count: true, Default: 1000, Help: "most scripted choices in one wrapper case"},
-		{Name: limitCopyBytes, Pointer: "/given", Measure: copyBytes, Default: 4 << 20, Help: "the given block but its choices, times repeat, and the choices once"},
+		{Name: limitCopyBytes, Pointer: "/given", Measured: true, Default: 4 << 20, Help: "the given block but its choices, times repeat, and the choices once"},
 	},
-	Lint: lintWrapper,
 	Warnings: []scenario.Warning{
 		{Name: "unknown-mode", Help: "an approval mode the host does not know (no tier auto-approved up to 18.2.0, every tier from 18.2.3)"},
 		{Name: "non-object-policies", Help: "userPolicies that are not an object (read by own property up to 18.2.0, as {} from 18.2.3)"},
 		{Name: "unknown-tier", Help: "an approval tier the host does not know (it is treated as exec)"},
 		{Name: "effects-vs-calls", Help: "more effects expected than calls made"},
 		{Name: "choices-vs-prompts", Help: "the number of scripted choices differs from the prompts expected"},
-	},
-	Script: wrapperScript,
-	Suggest: func(givenJSON []byte, obs map[string]any) []string {
-		given := gjson.ParseBytes(givenJSON)
-		keys := []string{"outcome", "effects", "prompts", "toolCalls"}
-		if given.Get("repeat").Int() > 1 {
-			keys = append(keys, "successfulCalls")
-		}
-		if obs["input"] != nil {
-			keys = append(keys, "input")
-		}
-		if obs["errorIncludes"] != nil {
-			keys = append(keys, "errorIncludes")
-		}
-		if given.Get("ui").String() == "rpc" {
-			keys = append(keys, "rpcRequests")
-		}
-		if _, ok := realTool(given); ok && obs["declared"] != nil {
-			keys = append(keys, "declared")
-		}
-		if sc := given.Get("safetyCheck"); sc.Exists() && sc.Type != gjson.False {
-			if v, _ := firstTitle("promptIncludes", obs["promptIncludes"]); v != "" {
-				keys = append(keys, "promptIncludes")
-			}
-			keys = append(keys, "providerSafetyApproved")
-		}
-		return keys
 	},
 	Shape: firstTitle,
 	Template: `{
@@ -101,7 +74,41 @@ var Wrapper = &scenario.Scenario{
         "choices": ["Deny"]
       }`}},
 	SourceKey: "wrapper",
-	Run:       runWrapper,
+}, scenario.Kind[*wrapperGiven, wrapperPlan, wrapperEvidence]{
+	Decode:   decodeWrapper,
+	Plan:     planWrapper,
+	Measure:  func(g *wrapperGiven, _ string) int { return g.copyBytes },
+	Run:      runWrapper,
+	Boundary: wrapperBoundary,
+	Suggest:  suggestWrapper,
+	Group:    wrapperGroup,
+})
+
+// suggestWrapper picks the keys worth asserting for a wrapper case.
+func suggestWrapper(g *wrapperGiven, obs map[string]any) []string {
+	keys := []string{"outcome", "effects", "prompts", "toolCalls"}
+	if g.repeat > 1 {
+		keys = append(keys, "successfulCalls")
+	}
+	if obs["input"] != nil {
+		keys = append(keys, "input")
+	}
+	if obs["errorIncludes"] != nil {
+		keys = append(keys, "errorIncludes")
+	}
+	if g.UI == "rpc" {
+		keys = append(keys, "rpcRequests")
+	}
+	if g.realTool() && obs["declared"] != nil {
+		keys = append(keys, "declared")
+	}
+	if g.safetyCheck {
+		if v, _ := firstTitle("promptIncludes", obs["promptIncludes"]); v != "" {
+			keys = append(keys, "promptIncludes")
+		}
+		keys = append(keys, "providerSafetyApproved")
+	}
+	return keys
 }
 
 // unknownModeMeanings says, per group of releases, what an unknown mode
@@ -163,11 +170,18 @@ func firstTitle(key string, v any) (any, bool) {
 	return "", true
 }
 
-// lintWrapper warns when the scripted choices and the prompts expected
-// differ in number, and when more effects are expected than calls are
-// made (each call runs the executor at most once).
-func lintWrapper(givenJSON []byte, expected []scenario.Field, _ map[string]int) []scenario.Problem {
-	out := lintTools(gjson.ParseBytes(givenJSON))
+// planWrapper scripts repeat calls, expected.effects of them permitted,
+// and warns when the scripted choices and the prompts expected differ in
+// number, and when more effects are expected than calls are made (each
+// call runs the executor at most once).
+func planWrapper(g *wrapperGiven, expected []scenario.Field) scenario.Plan[wrapperPlan] {
+	p := wrapperScript(g, expected)
+	return scenario.Plan[wrapperPlan]{Problems: lintWrapper(g, expected), Permitted: p.permitted, Denied: p.denied, Script: p}
+}
+
+// lintWrapper is the wrapper case's lint problems.
+func lintWrapper(g *wrapperGiven, expected []scenario.Field) []scenario.Problem {
+	out := lintTools(g)
 	// A mode or tier the host does not know is accepted and has a meaning,
 	// so it is no error; but it is almost always a slip ("Write",
 	// "paranoid"), so it is named with what the host does with it.
@@ -196,12 +210,12 @@ func lintWrapper(givenJSON []byte, expected []scenario.Field, _ map[string]int) 
 		}
 		return ""
 	}
-	if m := gjson.GetBytes(givenJSON, "mode"); m.Type == gjson.String && !known(jsString(m), omp.ModeAlwaysAsk, omp.ModeWrite, omp.ModeYolo) {
+	if m := g.lint.mode; m != nil && !known(*m, omp.ModeAlwaysAsk, omp.ModeWrite, omp.ModeYolo) {
 		out = append(out, scenario.Problem{Pointer: "/given/mode", Warning: true, Name: "unknown-mode", Message: fmt.Sprintf(
 			"mode %s is not one the host knows (always-ask, write, yolo, matched exactly), and what it means depends on the release: %s%s",
-			jsontext.Quote(jsString(m)), unknownModeMeanings, closest(jsString(m), omp.ModeAlwaysAsk, omp.ModeWrite, omp.ModeYolo))})
+			jsontext.Quote(*m), unknownModeMeanings, closest(*m, omp.ModeAlwaysAsk, omp.ModeWrite, omp.ModeYolo))})
 	}
-	if p := gjson.GetBytes(givenJSON, "userPolicies"); p.Exists() && !p.IsObject() && p.Type != gjson.Null {
+	if g.lint.nonObjectPolicies {
 		out = append(out, scenario.Problem{Pointer: "/given/userPolicies", Warning: true, Name: "non-object-policies", Message: "userPolicies is not an object, and what it means depends on the release: " + nonObjectPolicyMeanings})
 	}
 	tiers := []string{string(omp.TierRead), string(omp.TierWrite), string(omp.TierExec)}
@@ -210,27 +224,20 @@ func lintWrapper(givenJSON []byte, expected []scenario.Field, _ map[string]int) 
 			"tier %s is not one the host knows (read, write, exec, matched exactly): it treats the tool as exec, the highest tier%s",
 			jsontext.Quote(v), closest(v, tiers...))})
 	}
-	switch a := gjson.GetBytes(givenJSON, "approval"); {
-	case a.Type == gjson.String && !known(jsString(a), tiers...):
-		tierWarning("/given/approval", jsString(a))
-	case a.IsObject():
-		if t := a.Get("tier"); t.Type == gjson.String && !known(jsString(t), tiers...) {
-			tierWarning("/given/approval/tier", jsString(t))
-		}
+	if t := g.lint.tier; t != nil && !known(*t, tiers...) {
+		tierWarning(g.lint.tierPointer, *t)
 	}
 	calls := int64(1)
-	if r := gjson.GetBytes(givenJSON, "repeat"); r.Exists() {
-		calls = r.Int()
+	if g.lint.hasRepeat {
+		calls = g.repeat
 	}
 	if effects := int64(expectedEffects(expected)); effects > calls {
 		out = append(out, scenario.Problem{Pointer: "/expected/effects", Warning: true, Name: "effects-vs-calls", Message: fmt.Sprintf("%d effects expected from %d calls: each call runs the executor at most once", effects, calls)})
 	}
-	choices := gjson.GetBytes(givenJSON, "choices")
-	if !choices.Exists() {
+	if !g.lint.hasChoices {
 		return out
 	}
-	n := 0
-	choices.ForEach(func(_, _ gjson.Result) bool { n++; return true })
+	n := len(g.Choices)
 	for _, f := range expected {
 		if p := gjson.ParseBytes(f.Raw); f.Key == "prompts" && p.Int() != int64(n) {
 			out = append(out, scenario.Problem{Pointer: "/given/choices", Warning: true, Name: "choices-vs-prompts", Message: fmt.Sprintf("%d scripted choices but %d prompts expected", n, p.Int())})
@@ -239,35 +246,94 @@ func lintWrapper(givenJSON []byte, expected []scenario.Field, _ map[string]int) 
 	return out
 }
 
-// wrapperGiven is the decoded given block of a wrapper case.
+// wrapperGiven is the decoded given block of a wrapper case. It is shared
+// by every run of the case: the values a run hands to the host (the
+// arguments, the approval, the settings, the user policies, the revised
+// input) are kept as their JSON text and decoded afresh for each run.
 type wrapperGiven struct {
 	Tool         string
-	Approval     any
+	Approval     gjson.Result
 	HasApproval  bool
 	Args         gjson.Result
-	Settings     omp.BashSettings
+	Settings     gjson.Result
 	Mode         string
 	AutoApprove  bool
-	UserPolicies any // any JSON value; nil when absent
-	UI           any // nil (absent), true, false or "rpc"
+	UserPolicies gjson.Result // any JSON value
+	UI           any          // nil (absent), true, false or "rpc"
 	Choices      []*string
 	Repeat       int
-	Revise       map[string]any
+	Revise       gjson.Result
 	SafetyChecks []omp.SafetyCheck
+
+	// What the plan, the suggestions and the run group read.
+	repeat      int64 // given.repeat as written, 0 when absent
+	safetyCheck bool  // given.safetyCheck is present and not false
+	copyBytes   int   // the copyBytes measure
+	lint        wrapperLint
 }
 
-// readWrapperGiven reads a schema-valid given block in one pass.
-func readWrapperGiven(given gjson.Result) wrapperGiven {
-	var g wrapperGiven
+// wrapperLint is what lintWrapper reads of a given block.
+type wrapperLint struct {
+	mode              *string // given.mode when it is a string
+	nonObjectPolicies bool    // userPolicies present, neither an object nor null
+	tier              *string // the approval's tier when it is a string
+	tierPointer       string  // where that tier is
+	hasRepeat         bool
+	hasChoices        bool
+	writePath         *string // given.args.path when it is a string
+}
+
+// decodeWrapper reads a schema-valid given block in one pass.
+func decodeWrapper(givenJSON []byte) (*wrapperGiven, error) {
+	given := gjson.ParseBytes(givenJSON)
+	g := readWrapperGiven(given)
+	g.copyBytes = copyBytes(given)
+	if m := given.Get("mode"); m.Type == gjson.String {
+		s := jsString(m)
+		g.lint.mode = &s
+	}
+	p := given.Get("userPolicies")
+	g.lint.nonObjectPolicies = p.Exists() && !p.IsObject() && p.Type != gjson.Null
+	switch a := given.Get("approval"); {
+	case a.Type == gjson.String:
+		s := jsString(a)
+		g.lint.tier, g.lint.tierPointer = &s, "/given/approval"
+	case a.IsObject():
+		if t := a.Get("tier"); t.Type == gjson.String {
+			s := jsString(t)
+			g.lint.tier, g.lint.tierPointer = &s, "/given/approval/tier"
+		}
+	}
+	r := given.Get("repeat")
+	g.repeat, g.lint.hasRepeat = r.Int(), r.Exists()
+	g.lint.hasChoices = given.Get("choices").Exists()
+	if path := given.Get("args.path"); path.Type == gjson.String {
+		s := jsString(path)
+		g.lint.writePath = &s
+	}
+	sc := given.Get("safetyCheck")
+	g.safetyCheck = sc.Exists() && sc.Type != gjson.False
+	return g, nil
+}
+
+// realTool reports whether the case calls the host's own bash or write
+// tool: that name and no approval of its own.
+func (g *wrapperGiven) realTool() bool {
+	return (g.Tool == "bash" || g.Tool == "write") && !g.HasApproval
+}
+
+// readWrapperGiven reads the values a run needs, in one pass.
+func readWrapperGiven(given gjson.Result) *wrapperGiven {
+	g := &wrapperGiven{}
 	given.ForEach(func(k, v gjson.Result) bool {
 		switch k.Str {
 		case "tool":
 			g.Tool = jsString(v)
 		case "approval":
-			g.Approval = jsValue(v)
+			g.Approval = v
 			g.HasApproval = true
 		case "settings":
-			g.Settings = readBashSettings(v)
+			g.Settings = v
 		case "args":
 			g.Args = v
 		case "mode":
@@ -279,9 +345,9 @@ func readWrapperGiven(given gjson.Result) wrapperGiven {
 		case "repeat":
 			g.Repeat = int(v.Int())
 		case "userPolicies":
-			g.UserPolicies = jsValue(v)
+			g.UserPolicies = v
 		case "revise":
-			g.Revise, _ = jsValue(v).(map[string]any)
+			g.Revise = v
 		case "choices":
 			v.ForEach(func(_, c gjson.Result) bool {
 				if c.Type == gjson.String {
@@ -319,28 +385,42 @@ func (g *wrapperGiven) args() any {
 	return jsValue(g.Args)
 }
 
-func runWrapper(ctx context.Context, givenJSON []byte, env scenario.Env) (scenario.Observation, error) {
+// wrapperGroup splits a behaviour group only for a case that uses a real
+// tool's own declaration, where the tools' boundaries apply; every other
+// case runs once per group.
+func wrapperGroup(g *wrapperGiven, r scenario.Release) string {
+	if toolEraSplits[r.Version] && g.realTool() {
+		return r.Group + " (" + r.Version + " tools)"
+	}
+	return r.Group
+}
+
+func runWrapper(ctx context.Context, g *wrapperGiven, env scenario.Env) (scenario.Observation, wrapperEvidence, error) {
 	rel, _, err := release(env, "wrapper")
 	if err != nil {
-		return scenario.Observation{}, err
+		return scenario.Observation{}, wrapperEvidence{}, err
 	}
 	faults := omp.Faults(env.Faults)
 	reached := &adapter.Reached{}
-	g := readWrapperGiven(gjson.ParseBytes(givenJSON))
 	if g.Mode != "" && modeName(g.Mode) == "unknown" {
 		// What the release makes of it is in the mode it resolves in.
 		reached.Add("wrapper/mode-unknown")
 	}
-	if g.Tool == "" {
-		g.Tool = DefaultToolName
+	toolName, repeat := g.Tool, g.Repeat
+	if toolName == "" {
+		toolName = DefaultToolName
 	}
-	if g.Repeat == 0 {
-		g.Repeat = 1
+	if repeat == 0 {
+		repeat = 1
 	}
-	checks := g.SafetyChecks
+	checks := slices.Clone(g.SafetyChecks)
+	approval := jsValue(g.Approval)
+	settings := readBashSettings(g.Settings)
+	userPolicies := jsValue(g.UserPolicies)
+	revise, _ := jsValue(g.Revise).(map[string]any)
 
 	trace := env.Trace
-	script := NewScript(g.Choices, trace)
+	script := NewScript(slices.Clone(g.Choices), trace)
 	runner := omp.NewRunner()
 	var dialogs *Dialogs
 	var client *RPCClient
@@ -360,35 +440,35 @@ func runWrapper(ctx context.Context, givenJSON []byte, env scenario.Env) (scenar
 		runner.SetUI(dialogs)
 	}
 	toolCalls := &ToolCalls{Trace: trace}
-	if g.Revise != nil {
-		toolCalls.Revise = g.Revise
+	if revise != nil {
+		toolCalls.Revise = revise
 	}
 	runner.OnToolCall(toolCalls.Handler())
 	runner.OnApproval(func(ev omp.ApprovalEvent) { approvalPoint(reached, ev, dialogs, client != nil) })
 	exec := &Executor{Trace: trace}
-	tool := omp.Tool{Name: g.Tool, Approval: g.Approval}
+	tool := omp.Tool{Name: toolName, Approval: approval}
 	era := omp.ToolEraFor(rel.String())
 	var declared any
 	if !g.HasApproval {
-		if real, ok := omp.RealTool(g.Tool, era, g.Settings, faults); ok {
+		if real, ok := omp.RealTool(toolName, era, settings, faults); ok {
 			tool = real
 			if real.Approval != nil {
 				// The first evaluation is the declaration the case observes;
 				// the trace names the rule that decided each one.
 				evaluated := false
 				tool.Approval = omp.ApprovalFunc(func(args any) (any, error) {
-					d, _ := omp.Declare(g.Tool, era, g.Settings, args, faults)
+					d, _ := omp.Declare(toolName, era, settings, args, faults)
 					if !evaluated {
 						evaluated = true
 						declared = observedDeclaration(d.Raw)
 					}
-					trace.Add("declare", "%s declares %s: %s", g.Tool, scenario.JSONText(observedDeclaration(d.Raw)), d.Why)
+					trace.Add("declare", "%s declares %s: %s", toolName, scenario.JSONText(observedDeclaration(d.Raw)), d.Why)
 					return d.Raw, nil
 				})
 			}
 		}
 	} else {
-		declared = observedDeclaration(g.Approval)
+		declared = observedDeclaration(approval)
 	}
 	noteTrace := noter(trace)
 	observe := func(n omp.Note) {
@@ -398,14 +478,14 @@ func runWrapper(ctx context.Context, givenJSON []byte, env scenario.Env) (scenar
 	w := &omp.Wrapper{Tool: tool, Exec: exec, Runner: runner, Observe: observe, Faults: faults, Mutation: mutationOf(env), Release: rel}
 
 	var lastErr error
-	outcomes := make([]callOutcome, 0, g.Repeat)
+	outcomes := make([]callOutcome, 0, repeat)
 	var lastCall *omp.CallContext
 	successes := 0
-	for i := 1; i <= g.Repeat; i++ {
+	for i := 1; i <= repeat; i++ {
 		trace.Start(i)
 		args := g.args()
 		call := &omp.CallContext{
-			Settings:    &omp.Settings{ApprovalMode: g.Mode, Approval: g.UserPolicies},
+			Settings:    &omp.Settings{ApprovalMode: g.Mode, Approval: userPolicies},
 			AutoApprove: g.AutoApprove,
 		}
 		if len(checks) > 0 {
@@ -457,7 +537,7 @@ func runWrapper(ctx context.Context, givenJSON []byte, env scenario.Env) (scenar
 	if n := script.Unused(); n > 0 {
 		trace.Add("script", "%d scripted answer(s) never asked for", n)
 	}
-	if g.Revise != nil && toolCalls.Events() > 0 && scenario.Equal(scenario.Normalize(exec.LastInput()), scenario.Normalize(g.Revise)) {
+	if revise != nil && toolCalls.Events() > 0 && scenario.Equal(scenario.Normalize(exec.LastInput()), scenario.Normalize(revise)) {
 		reached.Add("wrapper/tool-call-revised")
 	}
 	if dialogs != nil && len(checks) > 0 {
@@ -471,8 +551,7 @@ func runWrapper(ctx context.Context, givenJSON []byte, env scenario.Env) (scenar
 		reached.Add("wrapper/safety-no-ui")
 	}
 	obs.Points = reached.Names()
-	obs.Boundary = wrapperBoundary(givenJSON, env.Expected, outcomes, exec.Effects(), trace.Events())
-	return obs, nil
+	return obs, wrapperEvidence{calls: outcomes, runs: exec.Effects(), events: trace.Events()}, nil
 }
 
 // wireRPC connects the host's RPC select UI to a synthetic client over two
