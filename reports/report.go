@@ -280,10 +280,14 @@ func Build(s *verifier.SuiteResult, o Origin) *Report {
 	parallel.For(len(s.Results), func(i int) {
 		res := s.Results[i]
 		c := res.Case
+		var suggested []verifier.Suggestion
+		if !s.Unshown {
+			suggested = res.Suggestions()
+		}
 		r.Cases[i] = Case{
 			Desk: c.Desk.ID, ID: c.ID, Title: c.Title, Scenario: c.Scenario, Arena: c.Arena, Status: res.Status, Why: c.Why,
 			SourceRefs: resolve(c.Desk, c.SourceRefs), Given: compact(c.Given.Raw), Expected: compact(c.ExpectedRaw), Observed: res.Observed,
-			Mismatches: nonNil(res.Mismatches), Comparisons: asserted(c, res.Comparisons), Suggested: nonNilSuggested(res.Suggestions()),
+			Mismatches: nonNil(res.Mismatches), Comparisons: asserted(c, res.Comparisons), Suggested: nonNilSuggested(suggested),
 			Unit: res.Unit, Dimensions: caseBoundary(res), Trace: nonNilEvents(res.Trace), Error: res.Err,
 			Range: c.Range, Releases: res.Releases, Release: res.Release, Reason: res.Reason,
 		}

@@ -136,9 +136,6 @@ var Calls struct {
 // and its expected block.
 func (sc *Scenario) Compile(given []byte, expected []Field) *Compiled {
 	c := &Compiled{sc: sc}
-	if sc.kind == nil && sc.Run != nil && sc.Suggest != nil {
-		legacy(sc, Host{})
-	}
 	if sc.kind == nil {
 		c.err = fmt.Errorf("scenario %s is not declared", sc.Name)
 		return c

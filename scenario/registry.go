@@ -72,9 +72,6 @@ func NewRegistry(fams ...Family) (*Registry, error) {
 			if _, dup := r.byName[sc.Name]; dup || sc.Name == "" {
 				return nil, fmt.Errorf("scenario name %q is empty or taken", sc.Name)
 			}
-			if sc.kind == nil && sc.Run != nil && sc.Suggest != nil {
-				legacy(sc, f.Host)
-			}
 			if sc.kind == nil || sc.Unit == "" {
 				return nil, fmt.Errorf("scenario %s: a Kind (scenario.Declare) and a Unit are required", sc.Name)
 			}

@@ -15,7 +15,6 @@
 package scenario
 
 import (
-	"context"
 	"encoding/json"
 )
 
@@ -33,6 +32,16 @@ type Family struct {
 	Points   []Point
 	Mutants  []Mutant
 	Generate func() []Candidate
+	// Desks are example desks the family embeds beside its adapter; they
+	// join the bundled desks of cases/ in the default suite.
+	Desks []DeskFile
+}
+
+// DeskFile is one desk file a family embeds: its path in the repository
+// and its bytes.
+type DeskFile struct {
+	Path string
+	Data []byte
 }
 
 // Host says which host model a family runs and what it models.
@@ -53,11 +62,6 @@ type Host struct {
 	// Changes are the behaviour changes between the groups of Releases,
 	// oldest first, for deskcheck drift.
 	Changes []ReleaseChange
-	// RunGroup, when set, says which releases behave the same for one
-	// case: releases with the same answer share one run. Nil: those of a
-	// Release.Group do. A host whose groups differ for some cases only
-	// (one tool's declaration, say) splits them here.
-	RunGroup func(scenario string, given []byte, r Release) string
 	// Values is the language whose values the host reads: the engine
 	// decodes the case's expected values as the host decodes the same
 	// text, and compares them in that domain.
@@ -83,7 +87,8 @@ type Fault struct {
 	Mutant int
 }
 
-// Scenario is one kind of case.
+// Scenario is one kind of case: what the engine, the schema, `new` and
+// the reports know of it. Its Kind (Declare) holds what runs.
 type Scenario struct {
 	Name        string
 	Description string
@@ -99,23 +104,6 @@ type Scenario struct {
 	Expected Observables
 	// Limits bound what one case may ask for.
 	Limits []Limit
-	// Lint checks a schema-valid case for what the schema cannot see.
-	// Optional. It only reads given and expected.
-	Lint func(given []byte, expected []Field, limits map[string]int) []Problem
-	// Run builds the host and the recorders from the given block, runs
-	// it, and returns what the recorders observed. An error means the
-	// case could not run (errored), not that it failed. It only reads
-	// given and env, which Suggest and other runs share.
-	Run func(ctx context.Context, given []byte, env Env) (Observation, error)
-	// Script counts the actions a case scripts as permitted and as
-	// denied, from its given and expected blocks alone (nothing runs). It
-	// is what makes a case an allowed, a denied or a mixed control, and
-	// must agree with Observation.Boundary. Optional: without it the
-	// scenario's cases are no control. It only reads given and expected.
-	Script func(given []byte, expected []Field) (permitted, denied int)
-	// Suggest picks the expected keys worth asserting for a case, in
-	// canonical order, from its given block and what was observed.
-	Suggest func(given []byte, observed map[string]any) []string
 	// Shape turns an observed value into the value an author writes for
 	// key (the first dialog title of a list of titles, say); false means
 	// the key is never proposed. Optional: values are taken as observed.
@@ -127,7 +115,7 @@ type Scenario struct {
 	Examples []Example
 	// SourceKey is the key of the desk's sources that `new` writes.
 	SourceKey string
-	// Warnings names every warning Lint may return (Problem.Name), with
+	// Warnings names every warning the Kind's Plan may return (Problem.Name), with
 	// what it warns about. A desk or case acknowledges a warning by its
 	// name.
 	Warnings []Warning
@@ -163,14 +151,6 @@ type Env struct {
 	Mutant int
 	// Trace receives the events of the run.
 	Trace *Trace
-	// Limits holds the resolved value of every limit the scenario
-	// declares, by name.
-	Limits map[string]int
-	// Expected is the case's expected block as written: the script that
-	// the boundary-response denominators come from (what should happen).
-	// Run must never read an observation from it, and only reads it:
-	// every run of the case shares it.
-	Expected []Field
 }
 
 // Observation is what the recorders saw while a case ran: one value per
@@ -216,16 +196,13 @@ type Limit struct {
 	// Pointer. Otherwise the value at Pointer must be a whole number
 	// no larger than the limit.
 	Count bool
-	// Measure, when set, makes this a limit on what the case copies: it
-	// returns, from the given block alone (nothing runs), the bytes of
-	// case data the run will copy into observations, the trace and the
-	// reports — the records of every read, the arguments of every call.
-	// Pointer then only says where a diagnostic points. A measured limit
-	// is not scripted work: the engine adds its values up per file and
-	// per run against a limit of its own on copied bytes.
-	Measure func(given []byte) int
-	// Measured makes this a limit on what the case copies, which the
-	// scenario's Kind.Measure counts.
+	// Measured makes this a limit on what the case copies: the scenario's
+	// Kind.Measure returns, from the given block alone (nothing runs), the
+	// bytes of case data the run will copy into observations, the trace and
+	// the reports — the records of every read, the arguments of every call.
+	// Pointer then only says where a diagnostic points. A measured limit is
+	// not scripted work: the engine adds its values up per file and per run
+	// against a limit of its own on copied bytes.
 	Measured bool
 	Default  int
 	Help     string

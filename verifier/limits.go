@@ -34,7 +34,7 @@ type Limits struct {
 	// CopyBytes bounds the bytes of case data the cases of one run copy
 	// into observations, the trace and the reports, as their scenarios'
 	// measured limits count them before anything runs (see
-	// scenario.Limit.Measure); one file may not copy more either.
+	// scenario.Limit.Measured); one file may not copy more either.
 	CopyBytes int
 	// Events bounds the trace events one run may record, over all cases.
 	Events int

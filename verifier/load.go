@@ -52,18 +52,6 @@ type Desk struct {
 	root    gjson.Result
 	posOnce sync.Once
 	pos     *position
-	// resolved holds limits.For of each scenario run, shared by its
-	// cases (runs only read it).
-	resolved sync.Map
-}
-
-// limitsFor is limits.For(sc), resolved once per scenario.
-func (d *Desk) limitsFor(sc *scenario.Scenario) map[string]int {
-	if m, ok := d.resolved.Load(sc); ok {
-		return m.(map[string]int)
-	}
-	m, _ := d.resolved.LoadOrStore(sc, d.limits.For(sc))
-	return m.(map[string]int)
 }
 
 // position returns the line index of the file, built on first use: only
@@ -74,8 +62,9 @@ func (d *Desk) position() *position {
 }
 
 // Case is one executable case, as Load read it. Its fields are read, not
-// written: what Lint and Run hand a scenario (the expected block, the work
-// of its limited values) is made from them once at load.
+// written: its scenario's compiled case (the given block decoded and the
+// case planned, once, at load) and the work of its limited values are
+// made once at load.
 type Case struct {
 	Desk     *Desk
 	ID       string
@@ -104,21 +93,12 @@ type Case struct {
 	releases []scenario.Release // what Range selects, or the newest, resolved at load
 	sc       *scenario.Scenario
 	fam      *scenario.Family
-	fields   []scenario.Field // Expected as script returns it, made once at load
-	units    []int            // workUnits, read once at load
-	copies   []int            // per limit, the bytes a measured limit counts (nil: none)
+	units    []int // workUnits, read once at load
+	copies   []int // per limit, the bytes a measured limit counts (nil: none)
 	compiled *scenario.Compiled
 }
 
-// script returns the expected block as the scenario contract hands it to
-// Lint and Run. Every caller shares it: the contract only reads it.
-func (c *Case) script() []scenario.Field {
-	if c.fields != nil {
-		return c.fields
-	}
-	return scriptOf(c.Expected)
-}
-
+// scriptOf is an expected block as the scenario contract's Plan reads it.
 func scriptOf(expected []Field) []scenario.Field {
 	out := make([]scenario.Field, len(expected))
 	for i, f := range expected {
@@ -542,8 +522,7 @@ func (d *Desk) readCase(c gjson.Result, i int, whole func(base, section, key str
 		}
 		return true
 	})
-	cs.fields = scriptOf(cs.Expected)
-	cs.compiled = sc.Compile([]byte(cs.Given.Raw), cs.fields)
+	cs.compiled = sc.Compile([]byte(cs.Given.Raw), scriptOf(cs.Expected))
 	for j, l := range sc.Limits {
 		if l.Measured {
 			if cs.copies == nil {

@@ -202,14 +202,24 @@ func TestHostsInvalid(t *testing.T) {
 var seenMu sync.Mutex
 
 // countingFamily is a host with three releases in two groups, one lacking
-// the scenario, whose runs are counted.
-func countingFamily(runs *atomic.Int64, seen *[]string) scenario.Family {
-	sc := &scenario.Scenario{
+// the scenario, whose runs are counted. With splitAt set, a case whose
+// given block says split runs apart on that release of its group.
+func countingFamily(runs *atomic.Int64, seen *[]string, splitAt ...string) scenario.Family {
+	type given struct{ split bool }
+	sc := scenario.Declare(&scenario.Scenario{
 		Name: "count", Description: "counts runs", Unit: "call",
 		Schema:   []byte(`{"given": {"type": "object"}, "expected": {"type": "object", "additionalProperties": false, "properties": {"release": {}}}}`),
 		Expected: scenario.Observables{{Key: "release", Comparer: scenario.Exact}},
-		Suggest:  func([]byte, map[string]any) []string { return nil },
-		Run: func(_ context.Context, _ []byte, env scenario.Env) (scenario.Observation, error) {
+	}, scenario.Kind[given, struct{}, struct{}]{
+		Decode:  func(b []byte) (given, error) { return given{split: strings.Contains(string(b), "split")}, nil },
+		Suggest: func(given, map[string]any) []string { return nil },
+		Group: func(g given, r scenario.Release) string {
+			if g.split && len(splitAt) > 0 && r.Version == splitAt[0] {
+				return "B-old"
+			}
+			return r.Group
+		},
+		Run: func(_ context.Context, _ given, env scenario.Env) (scenario.Observation, struct{}, error) {
 			runs.Add(1)
 			seenMu.Lock()
 			*seen = append(*seen, env.Release)
@@ -218,9 +228,9 @@ func countingFamily(runs *atomic.Int64, seen *[]string) scenario.Family {
 			if env.Release >= "2.0.0" {
 				group = "B"
 			}
-			return scenario.Observation{Values: map[string]any{"release": group}}, nil
+			return scenario.Observation{Values: map[string]any{"release": group}}, struct{}{}, nil
 		},
-	}
+	})
 	return scenario.Family{Host: scenario.Host{Name: "counted", Releases: []scenario.Release{
 		{Version: "0.9.0", Group: "Z", Lacks: map[string]string{"count": "has no counter"}},
 		{Version: "1.0.0", Group: "A"}, {Version: "1.1.0", Group: "A"}, {Version: "2.0.0", Group: "B"}, {Version: "2.1.0", Group: "B"},
@@ -275,13 +285,7 @@ func TestStrengthSkipsNotApplicable(t *testing.T) {
 func TestRunGroupSplits(t *testing.T) {
 	var runs atomic.Int64
 	var seen []string
-	fam := countingFamily(&runs, &seen)
-	fam.Host.RunGroup = func(_ string, given []byte, r scenario.Release) string {
-		if strings.Contains(string(given), "split") && r.Version == "2.0.0" {
-			return "B-old"
-		}
-		return r.Group
-	}
+	fam := countingFamily(&runs, &seen, "2.0.0")
 	reg, err := scenario.NewRegistry(fam)
 	require.NoError(t, err)
 	desk := `{"schemaVersion": 1, "id": "d", "title": "t", "hosts": {"counted": ">=1.0.0"}, "cases": [

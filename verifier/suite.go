@@ -50,6 +50,9 @@ type SuiteResult struct {
 	Summary  Summary
 	// Hosts is the -host pin the suite ran with (nil: none).
 	Hosts Hosts
+	// Unshown: nothing will show a case's suggested expected block (faults
+	// printing its table alone), so a report of the suite computes none.
+	Unshown bool
 }
 
 // Passed reports whether every case passed or was not applicable, and at

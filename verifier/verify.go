@@ -102,7 +102,7 @@ func RunCaseOn(ctx context.Context, c *Case, release string, fault *scenario.Qua
 			res.Status, res.Err = Errored, fmt.Sprintf("panic while running the case: %v\n%s", p, debug.Stack())
 		}
 	}()
-	env := scenario.Env{Trace: &scenario.Trace{}, Limits: c.Desk.limitsFor(sc), Expected: c.script(), Release: release}
+	env := scenario.Env{Trace: &scenario.Trace{}, Release: release}
 	if fault != nil && fault.Host == fam.Host.Name {
 		env.Faults, env.Mutant = fault.ID, fault.Mutant
 	}

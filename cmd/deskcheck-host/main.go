@@ -32,7 +32,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/deskcheck/deskcheck/cases"
 	"github.com/deskcheck/deskcheck/host/all"
 	"github.com/deskcheck/deskcheck/host/omp/realhost"
 	"github.com/deskcheck/deskcheck/scenario"
@@ -229,7 +228,7 @@ func loadCases(paths []string, runRe string, stderr io.Writer) ([]*verifier.Case
 	limits := verifier.Limits{}.WithDefaults()
 	var inputs []verifier.Input
 	if len(paths) == 0 {
-		for _, f := range cases.Files() {
+		for _, f := range all.Desks() {
 			inputs = append(inputs, verifier.Input{Path: f.Path, Data: f.Data})
 		}
 	} else {

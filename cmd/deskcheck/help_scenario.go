@@ -117,7 +117,7 @@ func contains(list []string, s string) bool {
 // limitDefault says a limit's default and what it bounds.
 func limitDefault(l scenario.Limit) string {
 	switch {
-	case l.Measure != nil || l.Measured:
+	case l.Measured:
 		if l.Default%(1<<20) == 0 {
 			return fmt.Sprintf("%d MiB of copied case data", l.Default>>20)
 		}

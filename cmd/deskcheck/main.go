@@ -39,7 +39,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/deskcheck/deskcheck/cases"
 	"github.com/deskcheck/deskcheck/host/all"
 	"github.com/deskcheck/deskcheck/reports"
 	"github.com/deskcheck/deskcheck/scenario"
@@ -639,6 +638,9 @@ func faults(args []string, stdout, stderr io.Writer) int {
 		selected = verifier.FaultsOf(suite.Results, selected)
 	}
 	strength := verifier.MeasureStrengthPinned(context.Background(), suite.Results, selected, suite.Hosts)
+	// Only the report folder and the page formats show a case's suggested
+	// block; the strength table alone needs none.
+	suite.Unshown = *out == "none" && *o.format == "text"
 	rep := stamp(buildReport(suite), "faults", args, *sel.limits, reg)
 	rep.AddStrength(strength)
 	var r reports.Reporter = reports.StrengthText{}
@@ -862,7 +864,7 @@ func gatherInputs(reg *scenario.Registry, paths []string, limits verifier.Limits
 	}
 	if len(paths) == 0 {
 		var inputs []verifier.Input
-		for _, f := range cases.Files() {
+		for _, f := range all.Desks() {
 			inputs = append(inputs, verifier.Input{Path: f.Path, Data: f.Data})
 		}
 		return inputs, exitPass

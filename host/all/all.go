@@ -3,6 +3,7 @@
 package all
 
 import (
+	"github.com/deskcheck/deskcheck/cases"
 	"github.com/deskcheck/deskcheck/host/agentloop/agentloopcheck"
 	"github.com/deskcheck/deskcheck/host/gateway/gatewaycheck"
 	"github.com/deskcheck/deskcheck/host/household/householdcheck"
@@ -27,4 +28,17 @@ func Registry() *scenario.Registry {
 		panic("deskcheck: the host families do not fit together: " + err.Error())
 	}
 	return r
+}
+
+// Desks are the desks of the default suite: the bundled desks of cases/,
+// then each family's own example desks, in the order of Families.
+func Desks() []scenario.DeskFile {
+	var out []scenario.DeskFile
+	for _, f := range cases.Files() {
+		out = append(out, scenario.DeskFile{Path: f.Path, Data: f.Data})
+	}
+	for _, f := range Families {
+		out = append(out, f.Desks...)
+	}
+	return out
 }

@@ -17,8 +17,7 @@ import (
 	"github.com/deskcheck/deskcheck/scenario"
 )
 
-// Case is one case of a desk file, as a scenario's Run, Script and Lint
-// receive it.
+// Case is one case of a desk file, as a scenario's Compile receives it.
 type Case struct {
 	ID       string
 	Given    json.RawMessage
@@ -83,7 +82,7 @@ func DefaultLimits(sc *scenario.Scenario) map[string]int {
 func Run(t testing.TB, sc *scenario.Scenario, given []byte, faults uint64, expected []scenario.Field) (scenario.Observation, *scenario.Trace) {
 	t.Helper()
 	tr := &scenario.Trace{}
-	env := scenario.Env{Faults: faults, Trace: tr, Limits: DefaultLimits(sc), Expected: expected}
+	env := scenario.Env{Faults: faults, Trace: tr}
 	obs, err := sc.Compile(given, expected).Run(context.Background(), env)
 	require.NoError(t, err)
 	for k, v := range obs.Values {

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/tidwall/gjson"
+
+	"github.com/deskcheck/deskcheck/scenario"
+)
+
+// TestGivenDecodedOncePerProcess counts, for each command a teacher runs
+// on the bundled desks, how many given blocks the engine decodes and how
+// many suggestions it computes: every case is decoded once whatever the
+// command, faults runs hundreds of fault runs without a suggestion, and a
+// suggestion is computed once per case only where a report shows it. It
+// runs the commands in this process, so it must not run in parallel with
+// another test (it calls no t.Parallel, and runs before every test that
+// does).
+func TestGivenDecodedOncePerProcess(t *testing.T) {
+	desks, err := filepath.Glob("../../cases/*.json")
+	require.NoError(t, err)
+	cases := 0
+	for _, path := range desks {
+		data, err := os.ReadFile(path)
+		require.NoError(t, err)
+		cases += int(gjson.GetBytes(data, "cases.#").Int())
+	}
+	require.Greater(t, cases, 50)
+	out := t.TempDir()
+	tests := []struct {
+		name     string
+		args     []string
+		suggests int
+	}{
+		{"verify", []string{"verify", "-out", filepath.Join(out, "v")}, cases},
+		{"verify without a report folder", []string{"verify", "-out", "none"}, cases},
+		{"faults", []string{"faults", "-out", "none"}, 0},
+		{"faults with its report folder", []string{"faults", "-out", filepath.Join(out, "f")}, cases},
+		{"explain", []string{"explain"}, cases},
+		{"observe", []string{"observe"}, cases},
+		{"validate", []string{"validate"}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			decodes, suggests := scenario.Calls.Decodes.Load(), scenario.Calls.Suggests.Load()
+			var stdout, stderr bytes.Buffer
+			code := run(append(tt.args, desks...), &stdout, &stderr)
+			require.Contains(t, []int{exitPass, exitFail}, code, stderr.String())
+			assert.Equal(t, int64(cases), scenario.Calls.Decodes.Load()-decodes, "given blocks decoded")
+			assert.Equal(t, int64(tt.suggests), scenario.Calls.Suggests.Load()-suggests, "suggestions computed")
+		})
+	}
+}
