@@ -123,7 +123,7 @@ func (wr Writer) Write(dir string, files []File) ([]string, error) {
 		fsys = OS{}
 	}
 	if dir == "" {
-		// "" would resolve to the working folder, which WriteDir would
+		// "" would resolve to the working folder, which Write would
 		// then replace as a whole.
 		return nil, errors.New("the report folder name is empty; name a folder with -out")
 	}
