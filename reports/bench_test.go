@@ -18,7 +18,7 @@ func BenchmarkReport(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	r := Build(suite, time.Unix(0, 0))
+	r := Build(suite, Origin{Time: time.Unix(0, 0)})
 	for _, f := range Formats(Text{}) {
 		b.Run(f.Name, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {

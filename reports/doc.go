@@ -1,5 +1,7 @@
 // Package reports renders verification results: JSON evidence and
-// human-readable text, fed the same results and sorted the same way. Files
-// are written privately (folder 0700, files 0600) and atomically (temp file
-// and rename), so a failure leaves no partial report and keeps earlier ones.
+// human-readable text, fed the same results and sorted the same way. It
+// reads nothing of the process it runs in: the time, the home and working
+// folders and the build come in an Origin. The report folder is written by
+// package reports/folder (privately and as a whole); FolderFiles are its
+// files.
 package reports

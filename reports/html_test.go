@@ -193,7 +193,7 @@ func TestHTMLPage(t *testing.T) {
 }
 
 func TestHTMLMarksMismatchedRows(t *testing.T) {
-	r := Build(suiteOf(t, mutatedDesk(t)), fixedTime)
+	r := Build(suiteOf(t, mutatedDesk(t)), fixedOrigin)
 	var buf bytes.Buffer
 	require.NoError(t, HTML{}.Write(&buf, r))
 	assert.Equal(t, 1, strings.Count(buf.String(), `<tr class="mismatch">`))
@@ -332,7 +332,7 @@ func screenshot(t *testing.T, bin, dir, page, name string, width, height int) {
 func TestHTMLInChromium(t *testing.T) {
 	bin := browser(t)
 	dir := t.TempDir()
-	r := Build(suiteOf(t, mutatedDesk(t)), fixedTime)
+	r := Build(suiteOf(t, mutatedDesk(t)), fixedOrigin)
 	page := filepath.Join(dir, "report.html")
 	var buf bytes.Buffer
 	require.NoError(t, HTML{}.Write(&buf, r))

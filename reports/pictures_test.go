@@ -88,7 +88,7 @@ func findCase(t *testing.T, r *Report, id string) *Case {
 }
 
 func TestPicturesOfEachHost(t *testing.T) {
-	r := Build(suiteOf(t, bundledDesks...), fixedTime)
+	r := Build(suiteOf(t, bundledDesks...), fixedOrigin)
 	for _, tt := range []struct {
 		id, title, text string
 	}{
@@ -137,7 +137,7 @@ func firstGatewayCase(t *testing.T, r *Report) string {
 // TestPicturesDrawExpectedBesideObserved: a failing case's picture shows
 // the expected value drawn with the observed one, in marks and in words.
 func TestPicturesDrawExpectedBesideObserved(t *testing.T) {
-	r := Build(suiteOf(t, breakDesks(t)...), fixedTime)
+	r := Build(suiteOf(t, breakDesks(t)...), fixedOrigin)
 	want := map[string][]string{
 		"runner":    {"Expected validated: 1, 1, 1.", `class="s-exp hollow"`},
 		"gateway":   {"Expected decisions: ", `class="exp stroke"`},
@@ -240,7 +240,7 @@ func TestPicturesInChromium(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
-			r := Build(suiteOf(t, tt.paths...), fixedTime)
+			r := Build(suiteOf(t, tt.paths...), fixedOrigin)
 			var buf bytes.Buffer
 			require.NoError(t, HTML{}.Write(&buf, r))
 			page := filepath.Join(dir, "report.html")

@@ -4,10 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"os"
 	"path/filepath"
-	"runtime"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -45,6 +42,29 @@ type Report struct {
 	SourceOnly []Claim   `json:"sourceOnly"`
 	// Strength is present when the suite was run under the host faults.
 	Strength *Strength `json:"strength,omitempty"`
+	// origin is what Build was told of the run, for Stamp.
+	origin Origin
+}
+
+// Origin is what a report says about the process that made it: when, where
+// and by which build. The command reads it from its environment once and
+// passes it in; nothing that builds or renders a report reads the
+// environment itself.
+type Origin struct {
+	// Time is the time stamp (SOURCE_DATE_EPOCH, when the command was
+	// given one, already applied); written in UTC.
+	Time time.Time
+	// Home is the user's home folder: a path under it is shown as ~/…
+	// so that no report names it. "" or "/" shows every path as given.
+	Home string
+	// Wd is the working folder: a path of the command line inside it is
+	// shown relative to it. "" keeps the command line's paths.
+	Wd string
+	// Deskcheck and Revision are the module version and VCS revision
+	// deskcheck was built from; "" is written (devel) and unknown.
+	Deskcheck, Revision string
+	// GoVersion is the Go version deskcheck was built with.
+	GoVersion string
 }
 
 // Strength says which deliberate boundary bugs the suite catches.
@@ -133,7 +153,7 @@ type Provenance struct {
 func (r *Report) Stamp(command []string, limits map[string]int64) {
 	shown := make([]string, len(command))
 	for i, a := range command {
-		shown[i] = relativePath(a)
+		shown[i] = r.origin.relativePath(a)
 	}
 	r.Provenance.Command, r.Provenance.Limits = shown, limits
 	h := sha256.New()
@@ -151,16 +171,16 @@ func (r *Report) Stamp(command []string, limits map[string]int64) {
 
 // relativePath writes an absolute path as relative to the working folder
 // when it lies inside it, else as displayPath does; anything else is kept.
-func relativePath(a string) string {
+func (o Origin) relativePath(a string) string {
 	if !filepath.IsAbs(a) {
 		return a
 	}
-	if wd, err := os.Getwd(); err == nil {
-		if rel, err := filepath.Rel(wd, a); err == nil && !strings.HasPrefix(rel, "..") {
+	if o.Wd != "" {
+		if rel, err := filepath.Rel(o.Wd, a); err == nil && !strings.HasPrefix(rel, "..") {
 			return rel
 		}
 	}
-	return displayPath(a)
+	return o.displayPath(a)
 }
 
 // Host is one host model the suite's cases ran against.
@@ -240,19 +260,19 @@ type Claim struct {
 	SourceRefs  []SourceRef `json:"sourceRefs"`
 }
 
-// Build turns a suite result into a report. now is used unless
-// SOURCE_DATE_EPOCH is set.
-func Build(s *verifier.SuiteResult, now time.Time) *Report {
+// Build turns a suite result into a report made by the run o describes.
+func Build(s *verifier.SuiteResult, o Origin) *Report {
 	r := &Report{
 		FormatVersion: FormatVersion,
-		GeneratedAt:   timestamp(now),
+		GeneratedAt:   o.Time.UTC().Format(time.RFC3339),
 		Verdict:       "fail",
-		Provenance:    provenance(s.Registry, s.Desks, s.Hosts),
+		Provenance:    o.provenance(s.Registry, s.Desks, s.Hosts),
 		Summary:       s.Summary,
 		Dimensions:    buildBoundary(s),
 		Coverage:      buildCoverage(s),
 		Cases:         make([]Case, len(s.Results)),
 		SourceOnly:    make([]Claim, 0, len(s.Claims)),
+		origin:        o,
 	}
 	if s.Passed() {
 		r.Verdict = "pass"
@@ -384,9 +404,15 @@ func compact(raw string) json.RawMessage {
 	return jsonx.Compact(make([]byte, 0, len(raw)), raw)
 }
 
-func provenance(reg *scenario.Registry, desks []*verifier.Desk, pin verifier.Hosts) Provenance {
-	p := Provenance{Deskcheck: "(devel)", Revision: "unknown", GoVersion: runtime.Version(),
+func (o Origin) provenance(reg *scenario.Registry, desks []*verifier.Desk, pin verifier.Hosts) Provenance {
+	p := Provenance{Deskcheck: o.Deskcheck, Revision: o.Revision, GoVersion: o.GoVersion,
 		Hosts: []Host{}, CaseSchemaSHA256: schema.SHA256(reg.CaseSchema()), Files: []File{}}
+	if p.Deskcheck == "" {
+		p.Deskcheck = "(devel)"
+	}
+	if p.Revision == "" {
+		p.Revision = "unknown"
+	}
 	used := map[string]bool{}
 	for _, d := range desks {
 		for _, c := range d.Cases {
@@ -404,40 +430,19 @@ func provenance(reg *scenario.Registry, desks []*verifier.Desk, pin verifier.Hos
 			p.Hosts = append(p.Hosts, h)
 		}
 	}
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		if bi.Main.Version != "" {
-			p.Deskcheck = bi.Main.Version
-		}
-		for _, s := range bi.Settings {
-			if s.Key == "vcs.revision" && s.Value != "" {
-				p.Revision = s.Value
-			}
-		}
-	}
 	for _, d := range desks {
-		p.Files = append(p.Files, File{Path: displayPath(d.Path), Desk: d.ID, SHA256: d.SHA256, SchemaVersion: d.SchemaVersion})
+		p.Files = append(p.Files, File{Path: o.displayPath(d.Path), Desk: d.ID, SHA256: d.SHA256, SchemaVersion: d.SchemaVersion})
 	}
 	return p
 }
 
-// timestamp is now in UTC (RFC 3339), or SOURCE_DATE_EPOCH when set.
-func timestamp(now time.Time) string {
-	if v := os.Getenv("SOURCE_DATE_EPOCH"); v != "" {
-		if secs, err := strconv.ParseInt(v, 10, 64); err == nil {
-			now = time.Unix(secs, 0)
-		}
-	}
-	return now.UTC().Format(time.RFC3339)
-}
-
-// displayPath keeps a path as given, but shows a path under the user's home
+// displayPath keeps a path as given, but shows a path under the home
 // folder as ~/..., so that no report names a home folder.
-func displayPath(p string) string {
-	home, err := os.UserHomeDir()
-	if err != nil || home == "" || home == "/" || !filepath.IsAbs(p) {
+func (o Origin) displayPath(p string) string {
+	if o.Home == "" || o.Home == "/" || !filepath.IsAbs(p) {
 		return p
 	}
-	if rel, err := filepath.Rel(home, p); err == nil && !strings.HasPrefix(rel, "..") {
+	if rel, err := filepath.Rel(o.Home, p); err == nil && !strings.HasPrefix(rel, "..") {
 		return filepath.Join("~", rel)
 	}
 	return p

@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/deskcheck/deskcheck/host/all"
+	"github.com/deskcheck/deskcheck/reports/folder"
 	"github.com/deskcheck/deskcheck/verifier"
 )
 
@@ -29,6 +30,9 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 
 // fixedTime is the time stamp of every golden report.
 var fixedTime = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+
+// fixedOrigin is the run every golden report was made by.
+var fixedOrigin = Origin{Time: fixedTime}
 
 // suiteOf verifies case files and returns the result.
 func suiteOf(t testing.TB, paths ...string) *verifier.SuiteResult {
@@ -49,7 +53,7 @@ func suiteOf(t testing.TB, paths ...string) *verifier.SuiteResult {
 // machine or build, for goldens.
 func stableReport(t testing.TB, paths ...string) *Report {
 	t.Helper()
-	r := Build(suiteOf(t, paths...), fixedTime)
+	r := Build(suiteOf(t, paths...), fixedOrigin)
 	r.Provenance.Deskcheck, r.Provenance.Revision, r.Provenance.GoVersion = "test", "test", "go-test"
 	// The case schema grows with every scenario added to any host; the
 	// goldens hold a fixed digest so that they change only with reports.
@@ -101,7 +105,7 @@ func pinnedReport(t testing.TB) *Report {
 	require.NoError(t, err)
 	suite, _, err := verifier.Verify(context.Background(), []verifier.Input{{Path: "../cases/boundary-desk.json", Data: data}}, verifier.Options{Registry: testReg, Hosts: verifier.Hosts{"omp": "17.3.5"}})
 	require.NoError(t, err)
-	r := Build(suite, fixedTime)
+	r := Build(suite, fixedOrigin)
 	r.Provenance.Deskcheck, r.Provenance.Revision, r.Provenance.GoVersion = "test", "test", "go-test"
 	r.Provenance.CaseSchemaSHA256 = strings.Repeat("5c", 32)
 	return r
@@ -162,7 +166,7 @@ func TestJSONMatchesItsSchema(t *testing.T) {
 		{starredDesk(t)},
 	} {
 		var buf bytes.Buffer
-		require.NoError(t, JSON{}.Write(&buf, Build(suiteOf(t, paths...), time.Now())))
+		require.NoError(t, JSON{}.Write(&buf, Build(suiteOf(t, paths...), Origin{Time: time.Now()})))
 		require.NoError(t, CheckJSON(buf.Bytes()), paths)
 		back, err := ReadJSON(buf.Bytes())
 		require.NoError(t, err)
@@ -176,20 +180,56 @@ func TestJSONMatchesItsSchema(t *testing.T) {
 	assert.Error(t, err)
 }
 
-func TestTimestamp(t *testing.T) {
+// What a report says of the run comes from the Origin it is given, never
+// from the environment: the time in UTC, paths under the home folder as
+// ~/…, command-line paths inside the working folder relative to it, and
+// the build.
+func TestOrigin(t *testing.T) {
 	t.Setenv("SOURCE_DATE_EPOCH", "1700000000")
-	assert.Equal(t, "2023-11-14T22:13:20Z", timestamp(time.Now()))
-	t.Setenv("SOURCE_DATE_EPOCH", "not a number")
-	assert.Equal(t, "2026-01-02T03:04:05Z", timestamp(fixedTime))
-	t.Setenv("SOURCE_DATE_EPOCH", "")
-	assert.Equal(t, "2026-01-02T03:04:05Z", timestamp(fixedTime.In(time.FixedZone("x", 3600))))
+	t.Setenv("HOME", "/elsewhere")
+	home := t.TempDir()
+	wd := filepath.Join(home, "work")
+	desk := filepath.Join(home, "desks", "d.json")
+	data, err := os.ReadFile("../cases/boundary-desk.json")
+	require.NoError(t, err)
+	require.NoError(t, os.MkdirAll(filepath.Dir(desk), 0o700))
+	require.NoError(t, os.WriteFile(desk, data, 0o600))
+	suite := suiteOf(t, desk)
+	tests := []struct {
+		reason  string
+		o       Origin
+		stamp   string
+		file    string
+		command []string
+		build   [3]string
+	}{
+		{"everything known", Origin{Time: fixedTime.In(time.FixedZone("x", 3600)), Home: home, Wd: wd, Deskcheck: "v1.2.3", Revision: "abc", GoVersion: "go9"},
+			"2026-01-02T03:04:05Z", filepath.Join("~", "desks", "d.json"),
+			[]string{"deskcheck", "verify", filepath.Join("~", "desks", "d.json"), "out"}, [3]string{"v1.2.3", "abc", "go9"}},
+		{"inside the working folder", Origin{Time: time.Unix(0, 0), Home: home, Wd: filepath.Dir(desk)},
+			"1970-01-01T00:00:00Z", filepath.Join("~", "desks", "d.json"),
+			[]string{"deskcheck", "verify", "d.json", "out"}, [3]string{"(devel)", "unknown", ""}},
+		{"no home or working folder: paths as given", Origin{Time: time.Unix(1, 0)},
+			"1970-01-01T00:00:01Z", desk,
+			[]string{"deskcheck", "verify", desk, "out"}, [3]string{"(devel)", "unknown", ""}},
+		{"the root is no home folder", Origin{Time: time.Unix(1, 0), Home: "/"},
+			"1970-01-01T00:00:01Z", desk,
+			[]string{"deskcheck", "verify", desk, "out"}, [3]string{"(devel)", "unknown", ""}},
+	}
+	for _, tt := range tests {
+		r := Build(suite, tt.o)
+		r.Stamp([]string{"deskcheck", "verify", desk, "out"}, nil)
+		assert.Equal(t, tt.stamp, r.GeneratedAt, tt.reason)
+		assert.Equal(t, tt.file, r.Provenance.Files[0].Path, tt.reason)
+		assert.Equal(t, tt.command, r.Provenance.Command, tt.reason)
+		assert.Equal(t, tt.build, [3]string{r.Provenance.Deskcheck, r.Provenance.Revision, r.Provenance.GoVersion}, tt.reason)
+	}
 }
 
-func TestDeterministicWithSourceDateEpoch(t *testing.T) {
-	t.Setenv("SOURCE_DATE_EPOCH", "0")
+func TestDeterministicAtOneTime(t *testing.T) {
 	dirs := []string{t.TempDir(), t.TempDir()}
 	for _, d := range dirs {
-		_, err := Writer{}.WriteDir(d, Build(suiteOf(t, "../cases/boundary-desk.json"), time.Now()))
+		_, err := folder.Writer{}.Write(d, FolderFiles(Build(suiteOf(t, "../cases/boundary-desk.json"), Origin{Time: time.Unix(0, 0)})))
 		require.NoError(t, err)
 	}
 	for _, f := range []string{"report.json", "report.html", "report.md", "report.junit.xml"} {
@@ -209,13 +249,15 @@ func TestNoEnvironmentOrHomeInReports(t *testing.T) {
 	path := filepath.Join(home, "desks", "boundary-desk.json")
 	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
 	require.NoError(t, os.WriteFile(path, data, 0o644))
-	r := Build(suiteOf(t, path), fixedTime)
+	suite := suiteOf(t, path)
+	r := Build(suite, Origin{Time: fixedTime, Home: home})
 	assert.Equal(t, filepath.Join("~", "desks", "boundary-desk.json"), r.Provenance.Files[0].Path)
 	for _, f := range Formats(Text{Verbose: true}) {
 		var buf bytes.Buffer
 		require.NoError(t, f.Reporter.Write(&buf, r))
 		assert.NotContains(t, buf.String(), home, f.Name)
 	}
+	assert.Equal(t, path, Build(suite, fixedOrigin).Provenance.Files[0].Path, "the home folder is what the Origin says, not $HOME")
 }
 
 func TestLookup(t *testing.T) {
@@ -391,7 +433,7 @@ func TestHTMLCompactNotApplicable(t *testing.T) {
 	suite, _, err := verifier.Verify(context.Background(), []verifier.Input{{Path: "big.json", Data: []byte(b.String())}}, verifier.Options{Registry: testReg, Hosts: verifier.Hosts{"omp": "17.3.5"}})
 	require.NoError(t, err)
 	var out bytes.Buffer
-	require.NoError(t, HTML{}.Write(&out, Build(suite, fixedTime)))
+	require.NoError(t, HTML{}.Write(&out, Build(suite, fixedOrigin)))
 	page := out.String()
 	assert.Contains(t, page, fmt.Sprintf("%d cases passed, 1 not applicable to the release asked for (marked N/A)", PassingCards))
 	assert.Contains(t, page, `<td>N/A — not applicable: omp 17.3.5 is outside the case&#39;s releases (range &#34;&gt;=18.1.16&#34;) — t</td>`)

@@ -30,7 +30,7 @@ func scaleReport(t testing.TB, desks, perDesk, failing int) *Report {
 		suite, ds, err := verifier.Verify(context.Background(), []verifier.Input{{Path: "generated-0000.json", Data: b}}, verifier.Options{Registry: testReg})
 		require.NoError(t, err)
 		require.False(t, ds.HasErrors(), "%v", ds)
-		return Build(suite, fixedTime)
+		return Build(suite, fixedOrigin)
 	}
 	good := verify(data)
 	bad := verify(wrongEffects.ReplaceAll(data, []byte(`"effects": 7`)))

@@ -62,7 +62,7 @@ func TestHelpAndVersion(t *testing.T) {
 	_, _, errOut = runCLI(t, "verify", "-nope")
 	assert.Contains(t, errOut, "run 'deskcheck help verify' for its usage", "a mistake points at the help")
 
-	rep := reports.Build(suiteForVersion(t), time.Now())
+	rep := reports.Build(suiteForVersion(t), origin())
 	assert.Equal(t, version, rep.Provenance.Deskcheck, "version says what the report records")
 	assert.Equal(t, revision, rep.Provenance.Revision)
 }
@@ -104,6 +104,9 @@ func TestSourceDateEpoch(t *testing.T) {
 		{"far past year 9999", "99999999999999", 2},
 		{"a negative time", "-1", 2},
 		{"not a number", "yesterday", 2},
+		{"a fraction of a second", "1700000000.5", 2},
+		{"a number in exponent form", "1e9", 2},
+		{"spaces around it", " 0", 2},
 	}
 	for _, tt := range tests {
 		t.Setenv("SOURCE_DATE_EPOCH", tt.value)

@@ -38,7 +38,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/deskcheck/deskcheck/host/all"
 	"github.com/deskcheck/deskcheck/reports"
@@ -550,11 +549,16 @@ func validate(args []string, stdout, stderr io.Writer) int {
 	if code := o.check(stderr); code != exitPass {
 		return code
 	}
-	inputs, code := readInputs(reg, paths, *limits, stderr)
+	// Each file is read, checked and let go in turn: what is kept is a
+	// line for each file and the diagnostics, never the suite.
+	inputs, code := gatherInputs(reg, paths, *limits, stderr, verifier.ListPaths)
 	if code != exitPass {
 		return code
 	}
-	desks, ds := verifier.LoadAll(reg, inputs, *limits)
+	var oks []string
+	ds := verifier.LoadEach(reg, inputs, *limits, func(d *verifier.Desk) {
+		oks = append(oks, fmt.Sprintf("%s: ok (desk %s: %s, %d source-only claims)\n", reports.OneLine(d.Path), reports.OneLine(d.ID), plural(len(d.Cases), "case", "cases"), len(d.Claims)))
+	})
 	printDiagnostics(stderr, ds)
 	code = exitPass
 	if ds.HasErrors() {
@@ -578,8 +582,8 @@ func validate(args []string, stdout, stderr io.Writer) int {
 	if code != exitPass {
 		return code
 	}
-	for _, d := range desks {
-		fmt.Fprintf(stdout, "%s: ok (desk %s: %s, %d source-only claims)\n", reports.OneLine(d.Path), reports.OneLine(d.ID), plural(len(d.Cases), "case", "cases"), len(d.Claims))
+	for _, ok := range oks {
+		io.WriteString(stdout, ok)
 	}
 	return warnExit(*failOnWarn, ds.Unacknowledged(), stderr)
 }
@@ -664,7 +668,7 @@ func show(args []string, name string, r reports.Reporter, stdout, stderr io.Writ
 	if code != exitPass {
 		return code
 	}
-	if err := emit(stdout, r, reports.Build(suite, time.Now())); err != nil {
+	if err := emit(stdout, r, reports.Build(suite, origin())); err != nil {
 		fmt.Fprintf(stderr, "deskcheck: %v\n", err)
 		return exitInvalid
 	}
@@ -843,6 +847,13 @@ func parse(fs *flag.FlagSet, args []string, stdout io.Writer) ([]string, error) 
 // readInputs reads the given paths, or the bundled desks when there are
 // none.
 func readInputs(reg *scenario.Registry, paths []string, limits verifier.Limits, stderr io.Writer) ([]verifier.Input, int) {
+	return gatherInputs(reg, paths, limits, stderr, verifier.ReadPaths)
+}
+
+// gatherInputs is readInputs with the reader of named paths given:
+// verifier.ReadPaths, or verifier.ListPaths to leave files to be read
+// when loaded.
+func gatherInputs(reg *scenario.Registry, paths []string, limits verifier.Limits, stderr io.Writer, read func([]string, verifier.Limits) ([]verifier.Input, verifier.Diagnostics, error)) ([]verifier.Input, int) {
 	if err := limits.Check(); err != nil {
 		fmt.Fprintf(stderr, "deskcheck: %v\n", err)
 		return nil, exitInvalid
@@ -858,7 +869,7 @@ func readInputs(reg *scenario.Registry, paths []string, limits verifier.Limits, 
 		}
 		return inputs, exitPass
 	}
-	inputs, skipped, err := readPaths(paths, limits)
+	inputs, skipped, err := readPaths(paths, limits, read)
 	printDiagnostics(stderr, skipped)
 	if err != nil {
 		fmt.Fprintf(stderr, "deskcheck: %v\n", err)

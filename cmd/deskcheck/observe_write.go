@@ -11,7 +11,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/tidwall/gjson"
 
@@ -60,7 +59,7 @@ func observeWrite(sel selection, paths []string, interactive bool, stdout, stder
 	if code != exitPass {
 		return code
 	}
-	rep := reports.Build(suite, time.Now())
+	rep := reports.Build(suite, origin())
 	byID := map[string]reports.Case{}
 	for _, c := range rep.Cases {
 		byID[c.Desk+"/"+c.ID] = c
@@ -411,7 +410,7 @@ func observe(args []string, stdout, stderr io.Writer) int {
 	if code != exitPass {
 		return code
 	}
-	if err := emit(stdout, reports.Observe{Width: lineWidth(stdout)}, reports.Build(suite, time.Now())); err != nil {
+	if err := emit(stdout, reports.Observe{Width: lineWidth(stdout)}, reports.Build(suite, origin())); err != nil {
 		fmt.Fprintf(stderr, "deskcheck: %v\n", err)
 		return exitInvalid
 	}

@@ -6,9 +6,9 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/deskcheck/deskcheck/reports"
+	"github.com/deskcheck/deskcheck/reports/folder"
 	"github.com/deskcheck/deskcheck/scenario"
 	"github.com/deskcheck/deskcheck/verifier"
 )
@@ -127,7 +127,7 @@ func writeReports(out string, paths []string, rep *reports.Report, r reports.Rep
 	if out == noOut {
 		return exitPass
 	}
-	written, err := reports.Writer{CaseDirs: caseDirs(paths), MaxBytes: maxReportBytes}.WriteDir(out, rep)
+	written, err := folder.Writer{CaseDirs: caseDirs(paths), MaxBytes: maxReportBytes}.Write(out, reports.FolderFiles(rep))
 	if err != nil {
 		// The error names the -out folder, which may hold anything.
 		fmt.Fprintf(stderr, "deskcheck: the results above stand, but the report folder was not written: %s (-out names another folder; -out none writes none)\n", reports.OneLine(err.Error()))
@@ -142,7 +142,7 @@ func writeReports(out string, paths []string, rep *reports.Report, r reports.Rep
 
 // buildReport is the report of a run, time-stamped now.
 func buildReport(suite *verifier.SuiteResult) *reports.Report {
-	return reports.Build(suite, time.Now())
+	return reports.Build(suite, origin())
 }
 
 // validateHeadline closes validate's annotations: how many files were

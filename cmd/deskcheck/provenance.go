@@ -1,6 +1,11 @@
 package main
 
 import (
+	"os"
+	"runtime"
+	"strconv"
+	"time"
+
 	"github.com/deskcheck/deskcheck/reports"
 	"github.com/deskcheck/deskcheck/scenario"
 	"github.com/deskcheck/deskcheck/verifier"
@@ -35,4 +40,21 @@ func limitsInForce(l verifier.Limits, reg *scenario.Registry) map[string]int64 {
 		}
 	}
 	return m
+}
+
+// origin is what the reports of this run say about the process, read from
+// it here and nowhere else: the time (SOURCE_DATE_EPOCH when set, which
+// checkSourceDateEpoch has already held to a whole number of seconds for
+// every command that writes a time stamp), the home folder that paths are
+// shown under as ~/…, the working folder that command-line paths are
+// shown relative to, and the build.
+func origin() reports.Origin {
+	o := reports.Origin{Time: time.Now(), GoVersion: runtime.Version()}
+	if secs, err := strconv.ParseInt(os.Getenv("SOURCE_DATE_EPOCH"), 10, 64); err == nil {
+		o.Time = time.Unix(secs, 0)
+	}
+	o.Home, _ = os.UserHomeDir()
+	o.Wd, _ = os.Getwd()
+	o.Deskcheck, o.Revision = buildVersion()
+	return o
 }

@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -60,4 +62,26 @@ func displayHome(p string) string {
 		}
 	}
 	return p
+}
+
+// The command reads what its reports say about the run from the process,
+// once: SOURCE_DATE_EPOCH over the clock, the home and working folders,
+// the build. (A SOURCE_DATE_EPOCH that is not a whole number of seconds
+// stops every command that writes a time stamp with exit 2 before this is
+// read: TestSourceDateEpoch.)
+func TestOriginReadsTheProcess(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("SOURCE_DATE_EPOCH", "1700000000")
+	o := origin()
+	assert.Equal(t, "2023-11-14T22:13:20Z", o.Time.UTC().Format(time.RFC3339))
+	assert.Equal(t, home, o.Home)
+	wd, err := os.Getwd()
+	require.NoError(t, err)
+	assert.Equal(t, wd, o.Wd)
+	version, revision := buildVersion()
+	assert.Equal(t, [3]string{version, revision, runtime.Version()}, [3]string{o.Deskcheck, o.Revision, o.GoVersion})
+
+	t.Setenv("SOURCE_DATE_EPOCH", "")
+	assert.NotEqual(t, int64(1700000000), origin().Time.Unix(), "without SOURCE_DATE_EPOCH the clock's time")
 }

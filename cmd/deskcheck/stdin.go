@@ -27,16 +27,16 @@ func readStdin(limit int64) (verifier.Input, error) {
 	return verifier.Input{Path: stdinName, Data: buf.Bytes()}, nil
 }
 
-// readPaths reads the paths as verifier.ReadPaths does, and "-" as
-// standard input, in the order given. "-" may be named once.
-func readPaths(paths []string, limits verifier.Limits) ([]verifier.Input, verifier.Diagnostics, error) {
+// readPaths reads the paths with read (verifier.ReadPaths or ListPaths),
+// and "-" as standard input, in the order given. "-" may be named once.
+func readPaths(paths []string, limits verifier.Limits, read func([]string, verifier.Limits) ([]verifier.Input, verifier.Diagnostics, error)) ([]verifier.Input, verifier.Diagnostics, error) {
 	var inputs []verifier.Input
 	var ds verifier.Diagnostics
 	seen := false
 	start := 0
 	flush := func(end int) error {
 		if end > start {
-			in, d, err := verifier.ReadPaths(paths[start:end], limits)
+			in, d, err := read(paths[start:end], limits)
 			inputs, ds = append(inputs, in...), append(ds, d...)
 			if err != nil {
 				return err

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/deskcheck/deskcheck/host/all"
 	"github.com/deskcheck/deskcheck/reports"
@@ -83,7 +82,7 @@ func try(args []string, stdout, stderr io.Writer) int {
 	if code := tryProblems(ds, err, in.Path, false, stderr); code != exitPass {
 		return code
 	}
-	if err := emit(stdout, reports.Try{}, reports.Build(suite, time.Now())); err != nil {
+	if err := emit(stdout, reports.Try{}, reports.Build(suite, origin())); err != nil {
 		fmt.Fprintf(stderr, "deskcheck: %v\n", err)
 		return exitInvalid
 	}

@@ -18,6 +18,9 @@ import (
 type Input struct {
 	Path string
 	Data []byte
+	// file, set by ListPaths instead of Data, is the file to read the
+	// bytes from when LoadEach comes to it.
+	file string
 }
 
 // ReadPaths reads case files. Each path is a file, or a folder whose *.json
@@ -31,6 +34,20 @@ type Input struct {
 // returned as an error. A file reached twice (named and inside a named
 // folder, or through two names) is read once, under its first name.
 func ReadPaths(paths []string, limits Limits) ([]Input, Diagnostics, error) {
+	return readPaths(paths, limits, false)
+}
+
+// ListPaths finds the case files as ReadPaths does, with the same
+// warnings and errors, but leaves the files inside folders unread:
+// LoadEach reads each when it comes to it, so that the bytes of only a
+// few files are held at a time. A file that cannot be read then (removed
+// or grown past the limit since) is skipped with a warning, as ReadPaths
+// would have skipped it.
+func ListPaths(paths []string, limits Limits) ([]Input, Diagnostics, error) {
+	return readPaths(paths, limits, true)
+}
+
+func readPaths(paths []string, limits Limits, lazy bool) ([]Input, Diagnostics, error) {
 	limits = limits.WithDefaults()
 	var out []Input
 	var ds Diagnostics
@@ -123,7 +140,13 @@ func ReadPaths(paths []string, limits Limits) ([]Input, Diagnostics, error) {
 		sort.Strings(files)
 		read := make([]Input, len(files))
 		errs := make([]error, len(files))
-		parallel.For(len(files), func(i int) { read[i], errs[i] = readFile(files[i], limits.FileSize) })
+		parallel.For(len(files), func(i int) {
+			if lazy {
+				read[i], errs[i] = Input{file: files[i]}, checkFile(files[i], limits.FileSize)
+				return
+			}
+			read[i], errs[i] = readFile(files[i], limits.FileSize)
+		})
 		for i, f := range files {
 			shown := filepath.Join(p, strings.TrimPrefix(f, resolved))
 			if errs[i] != nil {
@@ -179,15 +202,9 @@ func reportFolder(dir string) (version string, ok bool) {
 // readFile reads one regular file of at most limit bytes, checking what it
 // is before opening it so that a FIFO or device is never opened.
 func readFile(path string, limit int64) (Input, error) {
-	info, err := os.Stat(path)
+	info, err := statFile(path, limit)
 	if err != nil {
-		return Input{}, bare(err)
-	}
-	if !info.Mode().IsRegular() {
-		return Input{}, fmt.Errorf("not a regular file (%s)", kind(info.Mode()))
-	}
-	if info.Size() > limit {
-		return Input{}, fmt.Errorf("%s", overLimit("the file size in bytes", info.Size(), limit))
+		return Input{}, err
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -206,6 +223,26 @@ func readFile(path string, limit int64) (Input, error) {
 		return Input{}, fmt.Errorf("%s", overLimit("the file size in bytes", int64(len(data)), limit))
 	}
 	return Input{Path: path, Data: data}, nil
+}
+
+// statFile checks that path is a regular file of at most limit bytes.
+func statFile(path string, limit int64) (fs.FileInfo, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, bare(err)
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("not a regular file (%s)", kind(info.Mode()))
+	}
+	if info.Size() > limit {
+		return nil, fmt.Errorf("%s", overLimit("the file size in bytes", info.Size(), limit))
+	}
+	return info, nil
+}
+
+func checkFile(path string, limit int64) error {
+	_, err := statFile(path, limit)
+	return err
 }
 
 func kind(m fs.FileMode) string {
