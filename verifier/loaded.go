@@ -49,6 +49,11 @@ func ReadPaths(paths []string, limits Limits) ([]Input, Diagnostics, error) {
 	return load.ReadPaths(paths, limits)
 }
 
+// ListPaths is load.ListPaths: the inputs under paths, not yet read.
+func ListPaths(paths []string, limits Limits) ([]Input, Diagnostics, error) {
+	return load.ListPaths(paths, limits)
+}
+
 // LimitNames is load.LimitNames.
 func LimitNames(reg *scenario.Registry) []string { return load.LimitNames(reg) }
 

@@ -28,19 +28,16 @@ func LoadEach(reg *scenario.Registry, inputs []Input, limits Limits, each func(*
 	window := LoadWindow * runtime.GOMAXPROCS(0)
 	parallel.Ordered(len(inputs), window, func(i int) loaded {
 		in := inputs[i]
-		if in.Data == nil && in.file != "" {
-			read, err := readFile(in.file, limits.FileSize)
-			if err != nil {
-				return loaded{problems: Diagnostics{{Severity: Warning, Name: "skipped", File: in.Path, Summary: "skipped: " + err.Error()}}}
-			}
-			in.Data = read.Data
+		in, err := in.Fill(limits.FileSize)
+		if err != nil {
+			return loaded{problems: Diagnostics{{Severity: Warning, Name: "skipped", File: in.Path, Summary: "skipped: " + err.Error()}}}
 		}
 		d, problems := Load(reg, in.Path, in.Data, limits)
 		if d == nil {
 			return loaded{problems: problems}
 		}
 		own := lintDesk(d, limits)
-		own.resolve()
+		own.Resolve()
 		return loaded{desk: d, problems: problems, lint: own}
 	}, func(i int, l loaded) {
 		ds = append(ds, l.problems...)
@@ -52,14 +49,14 @@ func LoadEach(reg *scenario.Registry, inputs []Input, limits Limits, each func(*
 		// file's lint diagnostics.
 		var mine Diagnostics
 		if first, dup := deskIDs[d.ID]; dup {
-			mine = append(mine, d.diag(Error, "/id", false, "duplicate desk id %s (first in %s)", jsontext.Quote(d.ID), first))
+			mine = append(mine, d.Diag(Error, "/id", false, "duplicate desk id %s (first in %s)", jsontext.Quote(d.ID), first))
 		} else {
 			deskIDs[d.ID] = d.Path
 		}
 		mine = append(mine, l.lint...)
-		mine.resolve()
+		mine.Resolve()
 		mine.Sort()
-		ds = append(ds, mine.capPerFile(limits.Diagnostics)...)
+		ds = append(ds, mine.CapPerFile(limits.Diagnostics)...)
 		if each != nil {
 			each(d)
 		}

@@ -79,3 +79,17 @@ func (d Diagnostic) LeftOut() int { return d.more }
 func NewCase(d *Desk, id string, given gjson.Result, sc *scenario.Scenario, fam *scenario.Family) *Case {
 	return &Case{Desk: d, ID: id, Given: given, sc: sc, fam: fam, compiled: sc.Compile([]byte(given.Raw), nil)}
 }
+
+// Fill reads the bytes of an input that ListPaths listed without reading
+// (its Data is nil), bounded by limit; any other input comes back as it is.
+func (in Input) Fill(limit int64) (Input, error) {
+	if in.Data != nil || in.file == "" {
+		return in, nil
+	}
+	read, err := readFile(in.file, limit)
+	if err != nil {
+		return in, err
+	}
+	in.Data = read.Data
+	return in, nil
+}
