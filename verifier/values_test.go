@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -238,6 +240,14 @@ func TestKeysDifferingInASurrogateAreTwoKeys(t *testing.T) {
 func TestObserveOnEveryBundledCase(t *testing.T) {
 	paths := []string{"../cases/boundary-desk.json", "../cases/gateway-desk.json", "../cases/household-desk.json", "../cases/runner-desk.json",
 		"../host/omp/ompcheck/testdata/omp-desk.json", "../host/household/householdcheck/testdata/household-more.json"}
+	// A family's own desks beside its adapter count too.
+	own, err := filepath.Glob("../host/*/*check/testdata/*-desk.json")
+	require.NoError(t, err)
+	for _, p := range own {
+		if !slices.Contains(paths, p) && !strings.Contains(p, "releases-desk") {
+			paths = append(paths, p)
+		}
+	}
 	scenarios := map[string]bool{}
 	for _, path := range paths {
 		desks, ds := LoadAll(testReg, []Input{readInput(t, path)}, Limits{})
