@@ -46,8 +46,9 @@ func Ordered[T any](n, window int, work func(i int) T, done func(i int, v T)) {
 	for i := range n {
 		v := <-slots[i]
 		slots[i] = nil
-		<-ahead
 		done(i, v)
+		// Only now is item i let go: its token makes room for the next.
+		<-ahead
 	}
 	wg.Wait()
 }
