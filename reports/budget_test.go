@@ -82,7 +82,7 @@ func TestGitHubBudget(t *testing.T) {
 			}
 			moreE, moreW := 5000-tt.wantE, 300-tt.wantW
 			assert.Contains(t, out, fmt.Sprintf("::notice title=deskcheck%%3A more than GitHub shows::%s more errors and %d more warnings in 100 files not annotated (GitHub shows 10 of each kind per step); every one is in the step summary and report.json in the report folder\n",
-				thousands(moreE), moreW))
+				verifier.Thousands(moreE), moreW))
 			assert.True(t, strings.HasSuffix(out, "\n"+Headline(r)+"\n"), "the headline closes")
 			assert.Less(t, len(out), 64<<10, "a bounded output whatever the suite")
 		})
@@ -126,7 +126,7 @@ func TestMarkdownFilesCapped(t *testing.T) {
 	m := regexp.MustCompile("([0-9,]+) more files with failures could not fit here; `report.json` names them.").FindStringSubmatch(md)
 	require.NotNil(t, m, "says how many files did not fit")
 	rows := strings.Count(md, "<tr><td><code>desks/")
-	assert.Equal(t, "6,000", thousands(MarkdownFailures+rows+atoi(t, m[1])), "every file in a block, a row or the count")
+	assert.Equal(t, "6,000", verifier.Thousands(MarkdownFailures+rows+atoi(t, m[1])), "every file in a block, a row or the count")
 }
 
 func atoi(t *testing.T, s string) int {

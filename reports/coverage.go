@@ -275,7 +275,7 @@ func writeCoverageMarkdown(p *printer, c *Coverage) {
 	}
 	p.printf("</table>\n")
 	if n := len(c.Desks) - mdDeskRows; n > 0 {
-		p.printf("<p>%s more desks in report.json.</p>\n", thousands(n))
+		p.printf("<p>%s more desks in report.json.</p>\n", verifier.Thousands(n))
 	}
 	p.printf("\n")
 }

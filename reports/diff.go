@@ -285,7 +285,7 @@ func keyTexts(changes []KeyChange, clip func(string) string) []string {
 	var out []string
 	for i, k := range changes {
 		if i == diffKeys {
-			out = append(out, thousands(len(changes)-i)+" more keys (the JSON format names them)")
+			out = append(out, verifier.Thousands(len(changes)-i)+" more keys (the JSON format names them)")
 			break
 		}
 		out = append(out, clip(keyChangeText(k)))
@@ -334,9 +334,9 @@ func (d *Diff) countFaults(change string) int {
 func (d *Diff) countsLine() string {
 	var parts []string
 	for _, k := range caseKinds {
-		parts = append(parts, fmt.Sprintf("%s %s", thousands(d.Counts[k]), k))
+		parts = append(parts, fmt.Sprintf("%s %s", verifier.Thousands(d.Counts[k]), k))
 	}
-	parts = append(parts, thousands(d.Counts[CaseUnchanged])+" unchanged")
+	parts = append(parts, verifier.Thousands(d.Counts[CaseUnchanged])+" unchanged")
 	return strings.Join(parts, ", ")
 }
 
@@ -364,7 +364,7 @@ func DiffText(w io.Writer, d *Diff) error {
 	}
 	for _, k := range caseKinds {
 		if n := d.Counts[k] - listed[k]; n > 0 {
-			p.printf("  … and %s more %s (the JSON format lists them all)\n", thousands(n), k)
+			p.printf("  … and %s more %s (the JSON format lists them all)\n", verifier.Thousands(n), k)
 		}
 	}
 	if len(d.Faults) > 0 {
@@ -398,7 +398,7 @@ func DiffMarkdown(w io.Writer, d *Diff) error {
 	p.printf("## deskcheck %s\n\n", d.Headline())
 	p.printf("<table>\n<tr><th>change</th><th>cases</th></tr>\n")
 	for _, k := range append(append([]string{}, caseKinds...), CaseUnchanged) {
-		p.printf("<tr><td>%s</td><td align=\"right\">%s</td></tr>\n", k, thousands(d.Counts[k]))
+		p.printf("<tr><td>%s</td><td align=\"right\">%s</td></tr>\n", k, verifier.Thousands(d.Counts[k]))
 	}
 	p.printf("</table>\n\n")
 	if len(d.Cases) > 0 {
@@ -416,7 +416,7 @@ func DiffMarkdown(w io.Writer, d *Diff) error {
 		p.printf("</table>\n\n")
 		for _, k := range caseKinds {
 			if n := d.Counts[k] - listed[k]; n > 0 {
-				p.printf("%s more %s cases are not listed; `deskcheck diff -format json` lists them all.\n\n", thousands(n), k)
+				p.printf("%s more %s cases are not listed; `deskcheck diff -format json` lists them all.\n\n", verifier.Thousands(n), k)
 			}
 		}
 	}

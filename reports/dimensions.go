@@ -274,7 +274,7 @@ func writeDimensionsMarkdown(p *printer, b *Boundary) {
 	}
 	p.printf("</table>\n\n%s. %s.", dimensionsNote, dimensionsLegend)
 	if folded {
-		p.printf(" The figures of each of the %s desks are in `report.json`.", thousands(len(b.Desks)))
+		p.printf(" The figures of each of the %s desks are in `report.json`.", verifier.Thousands(len(b.Desks)))
 	}
 	p.printf("\n\n<details>\n<summary>Controls and families</summary>\n<p>%s.</p>\n<table>", controlsLegend)
 	p.printf("\n<tr><th>desk</th><th>allowed</th><th>denied</th><th>mixed</th><th>none</th><th>families</th></tr>\n")
@@ -296,7 +296,7 @@ func writeDimensionsMarkdown(p *printer, b *Boundary) {
 	}
 	p.printf("</table>\n")
 	if n := len(b.Desks) - mdDeskRows; n > 0 {
-		p.printf("<p>%s more desks in report.json.</p>\n", thousands(n))
+		p.printf("<p>%s more desks in report.json.</p>\n", verifier.Thousands(n))
 	}
 	p.printf("</details>\n\n")
 }

@@ -3,11 +3,11 @@ package reports
 import (
 	"fmt"
 	"html"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/deskcheck/deskcheck/internal/jsontext"
+	"github.com/deskcheck/deskcheck/verifier"
 )
 
 // Case files come from other people, so every string in a report is
@@ -147,22 +147,10 @@ func escapeClip(s string, max int, keepLines bool, newline string) string {
 	return b.String()
 }
 
-// thousands writes n with comma separators: 5,000.
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	if n < 0 {
-		return "-" + thousands(-n)
-	}
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
-
 // plural is "1 case" or "5,000 cases".
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}
-	return thousands(n) + " " + many
+	return verifier.Thousands(n) + " " + many
 }

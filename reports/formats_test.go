@@ -130,7 +130,7 @@ func TestMarkdownCapped(t *testing.T) {
 				assert.Positive(t, blocks)
 				assert.Less(t, blocks, MarkdownFailures, tt.why)
 			}
-			assert.Contains(t, md, fmt.Sprintf("%d of 5,000 failed or errored cases are shown, the first failure of each file before the second of any; %s more are not shown here. `report.json` in the report folder holds the evidence of every case.", blocks, thousands(5000-blocks)))
+			assert.Contains(t, md, fmt.Sprintf("%d of 5,000 failed or errored cases are shown, the first failure of each file before the second of any; %s more are not shown here. `report.json` in the report folder holds the evidence of every case.", blocks, verifier.Thousands(5000-blocks)))
 			assert.Contains(t, md, "<tr><td><code>effects</code> mismatched</td><td align=\"right\">5,000</td>", "the mass failure is one line")
 			checkMarkdown(t, md, blocks, false)
 		})
@@ -337,7 +337,7 @@ func TestVisible(t *testing.T) {
 
 func TestThousands(t *testing.T) {
 	for n, want := range map[int]string{0: "0", 7: "7", 999: "999", 1000: "1,000", 5000: "5,000", 100000: "100,000", 1234567: "1,234,567", -4200: "-4,200"} {
-		assert.Equal(t, want, thousands(n), "%d", n)
+		assert.Equal(t, want, verifier.Thousands(n), "%d", n)
 	}
 }
 

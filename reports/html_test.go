@@ -143,7 +143,7 @@ func checkPage(t *testing.T, r *Report, doc string) {
 	}
 	s := r.Summary
 	for id, n := range map[string]int{"count-cases": s.Cases, "count-passed": s.Passed, "count-failed": s.Failed, "count-errored": s.Errored, "count-sourceonly": s.SourceOnly} {
-		assert.Equal(t, thousands(n), f.text[id], id)
+		assert.Equal(t, verifier.Thousands(n), f.text[id], id)
 	}
 	assert.Equal(t, strings.ToUpper(r.Verdict), f.text["verdict"])
 	assert.Equal(t, Headline(r), f.text["headline"])

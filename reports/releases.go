@@ -162,7 +162,7 @@ func writeReleasesMarkdown(p *printer, r *Report) {
 		p.printf("<table>\n<tr><th>judged on</th><th>cases</th></tr>\n")
 		for i, x := range rows {
 			if i == mdReleaseRows {
-				p.printf("<tr><td colspan=\"2\">%s more in report.json</td></tr>\n", thousands(len(rows)-i))
+				p.printf("<tr><td colspan=\"2\">%s more in report.json</td></tr>\n", verifier.Thousands(len(rows)-i))
 				break
 			}
 			p.printf("<tr><td>%s</td><td align=\"right\">%d</td></tr>\n", mdCell(x.On), x.Cases)
@@ -175,7 +175,7 @@ func writeReleasesMarkdown(p *printer, r *Report) {
 	p.printf("<table>\n<tr><th>not applicable</th><th>why</th></tr>\n")
 	for i, c := range na {
 		if i == mdReleaseRows {
-			p.printf("<tr><td colspan=\"2\">%s more in report.json</td></tr>\n", thousands(len(na)-i))
+			p.printf("<tr><td colspan=\"2\">%s more in report.json</td></tr>\n", verifier.Thousands(len(na)-i))
 			break
 		}
 		p.printf("<tr><td>%s/%s</td><td>%s</td></tr>\n", mdCell(c.Desk), mdCell(c.ID), mdCell(NotApplicableOn(c)))

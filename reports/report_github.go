@@ -160,7 +160,7 @@ func caseAnnotation(c *Case, file string) annotation {
 	if c.Status == verifier.Fail {
 		for i, m := range c.Mismatches {
 			if i == mdMismatches {
-				msg = append(msg, thousands(len(c.Mismatches)-i)+" more mismatched fields in report.json")
+				msg = append(msg, verifier.Thousands(len(c.Mismatches)-i)+" more mismatched fields in report.json")
 				break
 			}
 			msg = append(msg, mismatchText(m, "  "))

@@ -18,7 +18,7 @@ var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 	"one": oneLine,
 	// lines shows case data that may span lines.
 	"lines":     func(s string) string { return visible(s, true) },
-	"thousands": thousands,
+	"thousands": verifier.Thousands,
 	"seq":       seqLabel,
 }).Parse(htmlSource))
 
@@ -360,11 +360,11 @@ func writePassingRows(w io.Writer, cases []*Case) error {
 	}
 	p.printf("<p class=\"meta\">%s passed", plural(len(cases)-na, "case", "cases"))
 	if na > 0 {
-		p.printf(", %s not applicable to the release asked for (marked N/A)", thousands(na))
+		p.printf(", %s not applicable to the release asked for (marked N/A)", verifier.Thousands(na))
 	}
 	p.printf("; the expected block, observations and trace of each are in report.json.")
 	if shown < len(cases) {
-		p.printf(" The first %s are listed here; the desks table above counts them all.", thousands(shown))
+		p.printf(" The first %s are listed here; the desks table above counts them all.", verifier.Thousands(shown))
 	}
 	p.printf("</p>\n<table class=\"passing\">\n<thead><tr><th>case</th><th>scenario</th><th>title</th></tr></thead>\n<tbody>\n")
 	for _, c := range cases[:shown] {
@@ -410,12 +410,12 @@ func newChart(ts []*deskTally) *htmlChart {
 			b.PassH = 0
 		}
 		b.ErrY, b.FailY, b.NotY, b.PassY = 0, b.ErrH, b.ErrH+b.FailH, b.ErrH+b.FailH+b.NotH
-		b.Title = oneLine(t.Desk) + ": " + thousands(t.Passed) + " passed, " + thousands(t.Failed) + " failed"
+		b.Title = oneLine(t.Desk) + ": " + verifier.Thousands(t.Passed) + " passed, " + verifier.Thousands(t.Failed) + " failed"
 		if t.Errored > 0 {
-			b.Title += ", " + thousands(t.Errored) + " errored"
+			b.Title += ", " + verifier.Thousands(t.Errored) + " errored"
 		}
 		if t.NotApplicable > 0 {
-			b.Title += ", " + thousands(t.NotApplicable) + " not applicable"
+			b.Title += ", " + verifier.Thousands(t.NotApplicable) + " not applicable"
 		}
 		ch.Bars = append(ch.Bars, b)
 	}

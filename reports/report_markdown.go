@@ -107,7 +107,7 @@ func (Markdown) Write(w io.Writer, r *Report) error {
 		}
 		if rest := len(fails) - shown; rest > 0 {
 			p.printf("%s of %s are shown, the first failure of each file before the second of any; %s more %s not shown here. `report.json` in the report folder holds the evidence of every case.\n\n",
-				thousands(shown), plural(len(fails), "failed or errored case", "failed or errored cases"), thousands(rest), map[bool]string{true: "is", false: "are"}[rest == 1])
+				verifier.Thousands(shown), plural(len(fails), "failed or errored case", "failed or errored cases"), verifier.Thousands(rest), map[bool]string{true: "is", false: "are"}[rest == 1])
 			writeUnshownMarkdown(p, cw, r, shownDesk)
 		}
 	}
@@ -121,7 +121,7 @@ func (Markdown) Write(w io.Writer, r *Report) error {
 		}
 		p.printf("</table>\n\n")
 		if n := len(r.SourceOnly) - mdClaims; n > 0 {
-			p.printf("%s more source-only %s in `report.json`.\n\n", thousands(n), map[bool]string{true: "claim is", false: "claims are"}[n == 1])
+			p.printf("%s more source-only %s in `report.json`.\n\n", verifier.Thousands(n), map[bool]string{true: "claim is", false: "claims are"}[n == 1])
 		}
 	}
 	return p.err
@@ -152,12 +152,12 @@ func writeUnshownMarkdown(p *printer, cw *countWriter, r *Report, shown map[stri
 			break
 		}
 		c := t.Failures[0]
-		p.printf("<tr><td><code>%s</code></td><td align=\"right\">%s</td><td>%s/%s</td></tr>\n", mdCell(location(t.File, c.Line)), thousands(len(t.Failures)), mdCell(c.Desk), mdCell(c.ID))
+		p.printf("<tr><td><code>%s</code></td><td align=\"right\">%s</td><td>%s/%s</td></tr>\n", mdCell(location(t.File, c.Line)), verifier.Thousands(len(t.Failures)), mdCell(c.Desk), mdCell(c.ID))
 		listed++
 	}
 	p.printf("</table>\n\n")
 	if n := len(rows) - listed; n > 0 {
-		p.printf("%s more %s with failures could not fit here; `report.json` names them.\n\n", thousands(n), map[bool]string{true: "file", false: "files"}[n == 1])
+		p.printf("%s more %s with failures could not fit here; `report.json` names them.\n\n", verifier.Thousands(n), map[bool]string{true: "file", false: "files"}[n == 1])
 	}
 }
 
@@ -186,7 +186,7 @@ func writeDesksMarkdown(p *printer, r *Report) {
 	}
 	p.printf("</table>\n\n")
 	if n := len(ts) - mdDeskRows; n > 0 {
-		p.printf("%s more %s not listed; `report.json` has them all.\n\n", thousands(n), map[bool]string{true: "desk is", false: "desks are"}[n == 1])
+		p.printf("%s more %s not listed; `report.json` has them all.\n\n", verifier.Thousands(n), map[bool]string{true: "desk is", false: "desks are"}[n == 1])
 	}
 }
 
@@ -196,14 +196,14 @@ func writeStrengthMarkdown(p *printer, s *Strength) {
 	p.printf("<table>\n<tr><th>fault</th><th>result</th><th>caught by, or what a case needs to catch it</th></tr>\n")
 	for i, f := range missedFirst(s.Results) {
 		if i == mdFaults {
-			p.printf("<tr><td colspan=\"3\">%s more faults in report.json</td></tr>\n", thousands(len(s.Results)-i))
+			p.printf("<tr><td colspan=\"3\">%s more faults in report.json</td></tr>\n", verifier.Thousands(len(s.Results)-i))
 			break
 		}
 		if f.Caught {
 			by := f.CaughtBy
 			more := ""
 			if len(by) > mdCaughtBy {
-				more = " and " + thousands(len(by)-mdCaughtBy) + " more"
+				more = " and " + verifier.Thousands(len(by)-mdCaughtBy) + " more"
 				by = by[:mdCaughtBy]
 			}
 			names := make([]string, len(by))
@@ -220,7 +220,7 @@ func writeStrengthMarkdown(p *printer, s *Strength) {
 	p.printf("</table>\n\n")
 	for i, id := range s.Excluded {
 		if i == mdCaughtBy {
-			p.printf("<p>And %s more cases left out; report.json lists them.</p>\n\n", thousands(len(s.Excluded)-i))
+			p.printf("<p>And %s more cases left out; report.json lists them.</p>\n\n", verifier.Thousands(len(s.Excluded)-i))
 			break
 		}
 		p.printf("<p>Left out: <code>%s</code> fails on the correct model.</p>\n\n", mdCell(id))
@@ -251,11 +251,11 @@ func writeGroupsMarkdown(p *printer, cases []Case) {
 		if g.Field == "" {
 			what = "could not run: " + mdCell(g.Error)
 		}
-		p.printf("<tr><td>%s</td><td align=\"right\">%s</td><td>%s</td></tr>\n", what, thousands(len(g.Cases)), strings.Join(ids, ", "))
+		p.printf("<tr><td>%s</td><td align=\"right\">%s</td><td>%s</td></tr>\n", what, verifier.Thousands(len(g.Cases)), strings.Join(ids, ", "))
 	}
 	p.printf("</table>\n\n")
 	if more > 0 {
-		p.printf("%s smaller %s not listed.\n\n", thousands(more), map[bool]string{true: "group is", false: "groups are"}[more == 1])
+		p.printf("%s smaller %s not listed.\n\n", verifier.Thousands(more), map[bool]string{true: "group is", false: "groups are"}[more == 1])
 	}
 }
 
@@ -281,13 +281,13 @@ func writeFailureMarkdown(p *printer, c *Case, file string) {
 		p.printf("<table>\n<tr><th>field</th><th>comparison</th><th>expected</th><th>observed</th></tr>\n")
 		for i, m := range c.Mismatches {
 			if i == mdMismatches {
-				p.printf("<tr><td colspan=\"4\">%s more mismatched fields in report.json</td></tr>\n", thousands(len(c.Mismatches)-i))
+				p.printf("<tr><td colspan=\"4\">%s more mismatched fields in report.json</td></tr>\n", verifier.Thousands(len(c.Mismatches)-i))
 				break
 			}
 			observed := escapeClip(show(m.Observed), mdValueBytes, false, "")
 			for j, ch := range m.Changes {
 				if j == mdChanges {
-					observed += "<br>" + thousands(len(m.Changes)-j) + " more differences in report.json"
+					observed += "<br>" + verifier.Thousands(len(m.Changes)-j) + " more differences in report.json"
 					break
 				}
 				observed += "<br>" + mdCell(changeText(ch))
@@ -302,7 +302,7 @@ func writeFailureMarkdown(p *printer, c *Case, file string) {
 		for i, e := range c.Trace {
 			if i == mdTraceEvents {
 				n := len(c.Trace) - i
-				p.printf("… %s more %s in report.json\n", thousands(n), map[bool]string{true: "event", false: "events"}[n == 1])
+				p.printf("… %s more %s in report.json\n", verifier.Thousands(n), map[bool]string{true: "event", false: "events"}[n == 1])
 				break
 			}
 			line := mdPre(seqLabel(c.Unit, e) + e.Text)

@@ -364,7 +364,7 @@ func (s SARIF) write(w io.Writer, r *Report) error {
 			where = "report.json in the report folder"
 		}
 		inv.Notifications = append(inv.Notifications, sarifNotification{Level: "note", Message: sarifText{fmt.Sprintf("%s of %s are written (code scanning shows at most %s of a run); the %s left out are in %s",
-			thousands(len(results)), plural(len(items), "result", "results"), thousands(SARIFResults), thousands(rest), where)}})
+			verifier.Thousands(len(results)), plural(len(items), "result", "results"), verifier.Thousands(SARIFResults), verifier.Thousands(rest), where)}})
 		props["resultsLeftOut"] = rest
 	}
 	if len(props) == 0 {

@@ -1,6 +1,7 @@
 package verifier
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -71,7 +72,7 @@ func acknowledge(d *Desk, ds Diagnostics) Diagnostics {
 		for _, n := range names {
 			ptr := owner + "/acknowledge/" + pointerToken(n)
 			switch {
-			case !contains(known, n):
+			case !slices.Contains(known, n):
 				ds = append(ds, d.Diag(Error, ptr, true, "acknowledge: %q is not the name of a warning%s", n, suggest(n, known)))
 			case n == placeholderWarning:
 				ds = append(ds, d.Diag(Error, ptr, true, "acknowledge: a placeholder cannot be acknowledged; replace the text deskcheck new left"))
@@ -138,13 +139,4 @@ func caseOf(ptr string) string {
 		return ""
 	}
 	return "/cases/" + rest
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -3,6 +3,7 @@ package verifier
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -494,7 +495,7 @@ func MeasureMutants(ctx context.Context, baseline []Result, keep func(string) bo
 	var survivors []int
 	for i, r := range results {
 		for _, d := range out.Desks {
-			if d.Host == r.Host && contains(d.Survivors, r.FullName()) {
+			if d.Host == r.Host && slices.Contains(d.Survivors, r.FullName()) {
 				survivors = append(survivors, i)
 				break
 			}
@@ -617,7 +618,7 @@ func CheckMade(ctx context.Context, reg *scenario.Registry, desk []byte, made []
 		if res.Status != Pass {
 			problems = append(problems, c.ID+" does not pass on the correct model")
 		}
-		if m.Point != "" && !contains(res.Points, m.Point) {
+		if m.Point != "" && !slices.Contains(res.Points, m.Point) {
 			problems = append(problems, c.ID+" does not reach "+m.Point)
 		}
 		if m.mutantID != 0 {

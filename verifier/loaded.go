@@ -64,6 +64,10 @@ func CompiledCaseSchema(reg *scenario.Registry) (*schema.Schema, error) {
 
 var suggest = load.Suggest
 
+// Thousands writes n with a comma between groups of three digits, as
+// every message and page of deskcheck writes a count.
+func Thousands(n int) string { return load.Thousands(n) }
+
 var (
 	thousands    = load.Thousands
 	overLimit    = load.OverLimit

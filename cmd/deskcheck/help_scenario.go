@@ -6,12 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/deskcheck/deskcheck/host/all"
 	"github.com/deskcheck/deskcheck/scenario"
+	"github.com/deskcheck/deskcheck/verifier"
 )
 
 // helpWidth is the width help SCENARIO wraps its descriptions to, the
@@ -93,7 +94,7 @@ func helpScenario(w io.Writer, reg *scenario.Registry, name string) error {
 
 	keys = keys[:0]
 	for _, f := range reg.Faults() {
-		if f.Host == fam.Host.Name && (len(f.Scenarios) == 0 || contains(f.Scenarios, sc.Name)) {
+		if f.Host == fam.Host.Name && (len(f.Scenarios) == 0 || slices.Contains(f.Scenarios, sc.Name)) {
 			keys = append(keys, keyLine{key: f.FullName(), desc: f.Bug})
 		}
 	}
@@ -105,15 +106,6 @@ func helpScenario(w io.Writer, reg *scenario.Registry, name string) error {
 	return err
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // limitDefault says a limit's default and what it bounds.
 func limitDefault(l scenario.Limit) string {
 	switch {
@@ -121,21 +113,11 @@ func limitDefault(l scenario.Limit) string {
 		if l.Default%(1<<20) == 0 {
 			return fmt.Sprintf("%d MiB of copied case data", l.Default>>20)
 		}
-		return groupDigits(l.Default) + " bytes of copied case data"
+		return verifier.Thousands(l.Default) + " bytes of copied case data"
 	case l.Count:
-		return "at most " + groupDigits(l.Default) + " entries"
+		return "at most " + verifier.Thousands(l.Default) + " entries"
 	}
-	return "at most " + groupDigits(l.Default)
-}
-
-// groupDigits writes n with a comma between groups of three digits, as
-// the documentation does: 1,000.
-func groupDigits(n int) string {
-	s := strconv.Itoa(n)
-	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
+	return "at most " + verifier.Thousands(l.Default)
 }
 
 // keyLine is one entry of a list: a key, a short note (a comparer, a

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -87,7 +88,7 @@ func TestHelpScenarioNamesEveryKey(t *testing.T) {
 				assert.True(t, ok, "help %s names warning %s", name, w.Name)
 			}
 			for _, f := range reg.Faults() {
-				if f.Host == fam.Host.Name && (len(f.Scenarios) == 0 || contains(f.Scenarios, name)) {
+				if f.Host == fam.Host.Name && (len(f.Scenarios) == 0 || slices.Contains(f.Scenarios, name)) {
 					_, _, ok := entry("Faults", f.FullName())
 					assert.True(t, ok, "help %s names fault %s", name, f.FullName())
 				}
