@@ -45,13 +45,20 @@ func (r *Result) Suggestions() []Suggestion {
 	return suggestions(r.Case.ScenarioSpec(), r.Case.Compiled(), r.Observed)
 }
 
-// SuggestedKeys are the expected keys the case's scenario suggests from
-// observed values (another host's, say), in canonical order.
-func SuggestedKeys(c *Case, observed map[string]any) []string {
+// SuggestionsFrom is the expected block the case's scenario suggests from
+// observed values of another host (the real code, say), shaped as
+// observe writes it, without the keys that host did not observe.
+func SuggestionsFrom(c *Case, observed map[string]any) []Suggestion {
 	if c.Compiled() == nil {
 		return nil
 	}
-	return c.Compiled().Suggest(observed)
+	var out []Suggestion
+	for _, s := range suggestions(c.ScenarioSpec(), c.Compiled(), observed) {
+		if _, ok := observed[s.Key]; ok {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // suggestions shapes the keys the scenario suggests from observed values.

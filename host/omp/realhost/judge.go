@@ -236,25 +236,11 @@ func differ(a, b map[string]any) []string {
 // real code observed (as observe would print it), so that the desk holds on
 // the real code and fails on the model as it is.
 func reproDesk(c *verifier.Case, real map[string]any, keys []string, hello Hello) []byte {
-	sc, _ := c.Spec()
 	given := json.RawMessage(c.Given.Raw)
 	if len(bytes.TrimSpace(given)) == 0 {
 		given = json.RawMessage("{}")
 	}
-	var sugg []verifier.Suggestion
-	for _, k := range verifier.SuggestedKeys(c, real) {
-		v, ok := real[k]
-		if !ok {
-			continue
-		}
-		if sc.Shape != nil {
-			var ok bool
-			if v, ok = sc.Shape(k, v); !ok {
-				continue
-			}
-		}
-		sugg = append(sugg, verifier.Suggestion{Key: k, Value: v})
-	}
+	sugg := verifier.SuggestionsFrom(c, real)
 	expected := json.RawMessage(verifier.FormatExpected(sugg, "      "))
 	desk := map[string]any{
 		"schemaVersion": 1,
