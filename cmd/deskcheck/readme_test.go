@@ -18,8 +18,9 @@ import (
 // documentation returns the top README, the reference pages under docs/
 // and every family's manual (the README.md of its adapter folder) one
 // after the other, with every run of white space made one space in flat,
-// so that a sentence is found however the paragraph is wrapped.
-func documentation(t *testing.T) (raw, flat string) {
+// documentationPaths lists the README, the pages under docs/ and every
+// family's manual.
+func documentationPaths(t *testing.T) []string {
 	t.Helper()
 	paths := []string{"../../README.md"}
 	pages, err := filepath.Glob("../../docs/*.md")
@@ -28,6 +29,13 @@ func documentation(t *testing.T) (raw, flat string) {
 	for _, f := range all.Registry().Families() {
 		paths = append(paths, filepath.Join("../..", filepath.FromSlash(all.Manual(f))))
 	}
+	return paths
+}
+
+// so that a sentence is found however the paragraph is wrapped.
+func documentation(t *testing.T) (raw, flat string) {
+	t.Helper()
+	paths := documentationPaths(t)
 	var b strings.Builder
 	for _, p := range paths {
 		data, err := os.ReadFile(p)
@@ -271,13 +279,7 @@ func dimensionsText(t *testing.T, out string) map[string]map[string]string {
 // pages under docs/ and the families' manuals names a file that exists,
 // and an anchor names a heading of that file.
 func TestDocumentationLinksResolve(t *testing.T) {
-	paths := []string{"../../README.md"}
-	pages, err := filepath.Glob("../../docs/*.md")
-	require.NoError(t, err)
-	paths = append(paths, pages...)
-	for _, f := range all.Registry().Families() {
-		paths = append(paths, filepath.Join("../..", filepath.FromSlash(all.Manual(f))))
-	}
+	paths := documentationPaths(t)
 	link := regexp.MustCompile(`\]\(([^)\s]*)\)`)
 	fence := regexp.MustCompile("(?s)```.*?```")
 	code := regexp.MustCompile("`[^`\n]*`")
