@@ -60,6 +60,7 @@ type CriticalFamily struct {
 	// Shape is what it catches, for explanations.
 	Shape string
 	re    *regexp.Regexp
+	pre   prefilter // a necessary condition of re, checked first
 }
 
 // ci spells word so that it matches ASCII letters in either case, as a
@@ -87,7 +88,8 @@ const (
 )
 
 func family(name, shape string, parts ...string) CriticalFamily {
-	return CriticalFamily{Name: name, Shape: shape, re: regexp.MustCompile(strings.Join(parts, ""))}
+	pattern := strings.Join(parts, "")
+	return CriticalFamily{Name: name, Shape: shape, re: regexp.MustCompile(pattern), pre: newPrefilter(pattern)}
 }
 
 // Critical families of every release from 17.2.15 on, in the host's order;
@@ -147,7 +149,15 @@ func CriticalFamilies(era int) []CriticalFamily {
 }
 
 // Matches reports whether the family's pattern occurs in command.
-func (f CriticalFamily) Matches(command string) bool { return f.re.MatchString(command) }
+func (f CriticalFamily) Matches(command string) bool {
+	return f.matches(command, asciiLower(command))
+}
+
+// matches is Matches given the command's ASCII-lowercased text too: the
+// pattern runs only when the prefilter lets the command through.
+func (f CriticalFamily) matches(command, lower string) bool {
+	return f.pre.pass(lower) && f.re.MatchString(command)
+}
 
 // BashRule is one valid bash.patterns entry.
 type BashRule struct {
@@ -301,8 +311,9 @@ func (e *bashEval) critical(command string) (CriticalFamily, bool) {
 	if command == "" {
 		return CriticalFamily{}, false
 	}
+	lower := asciiLower(command)
 	for _, f := range e.families {
-		if f.Matches(command) {
+		if f.matches(command, lower) {
 			return f, true
 		}
 	}
