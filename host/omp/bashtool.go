@@ -38,16 +38,21 @@ const (
 // ToolEraFor returns the tools' era of a published release "MAJOR.MINOR.PATCH"
 // (anything unparsable is the newest era).
 func ToolEraFor(version string) ToolEra {
-	var maj, min, patch int
-	if _, err := fmt.Sscanf(version, "%d.%d.%d", &maj, &min, &patch); err != nil {
+	var v Version
+	if _, err := fmt.Sscanf(version, "%d.%d.%d", &v.Major, &v.Minor, &v.Patch); err != nil {
 		return ToolEra{Bash: Bash18, Write: Write1834}
 	}
+	return ToolEraOf(v)
+}
+
+// ToolEraOf is ToolEraFor of a parsed version (ToolEraFor(v.String())).
+func ToolEraOf(v Version) ToolEra {
 	switch {
-	case maj < 17:
+	case v.Major < 17:
 		return ToolEra{Bash: BashNone, Write: WriteNone}
-	case maj == 17:
+	case v.Major == 17:
 		return ToolEra{Bash: Bash17, Write: Write17}
-	case maj == 18 && (min < 3):
+	case v.Major == 18 && (v.Minor < 3):
 		return ToolEra{Bash: Bash18, Write: Write18}
 	}
 	return ToolEra{Bash: Bash18, Write: Write1834}
@@ -136,14 +141,26 @@ var (
 	}
 )
 
+// The families of each era, in the host's order, shared by every
+// evaluation (which only reads them).
+var (
+	critical17 = append(append([]CriticalFamily{}, criticalRm17...), criticalRest...)
+	critical18 = append(append([]CriticalFamily{}, criticalRm18...), criticalRest...)
+)
+
 // CriticalFamilies returns the critical pattern families of a bash era, in
 // the host's order (nil for BashNone).
 func CriticalFamilies(era int) []CriticalFamily {
+	return append([]CriticalFamily(nil), eraFamilies(era)...)
+}
+
+// eraFamilies is CriticalFamilies without the copy.
+func eraFamilies(era int) []CriticalFamily {
 	switch era {
 	case Bash17:
-		return append(append([]CriticalFamily{}, criticalRm17...), criticalRest...)
+		return critical17
 	case Bash18:
-		return append(append([]CriticalFamily{}, criticalRm18...), criticalRest...)
+		return critical18
 	}
 	return nil
 }
@@ -293,7 +310,7 @@ type bashEval struct {
 }
 
 func newBashEval(era int, s BashSettings, faults Faults) *bashEval {
-	e := &bashEval{era: era, faults: faults, rules: BashRules(s.Patterns), families: CriticalFamilies(era)}
+	e := &bashEval{era: era, faults: faults, rules: BashRules(s.Patterns), families: eraFamilies(era)}
 	if faults.Has(FaultCriticalFamilyMissing) {
 		kept := e.families[:0:0]
 		for _, f := range e.families {
