@@ -11,6 +11,7 @@ import (
 
 	"github.com/xeipuuv/gojsonschema"
 
+	"github.com/deskcheck/deskcheck/internal/jsontext"
 	"github.com/deskcheck/deskcheck/internal/parallel"
 )
 
@@ -344,8 +345,12 @@ func accepts(s *Schema, v any) bool {
 }
 
 // decode reads a document as gojsonschema's own loaders do: numbers kept
-// as json.Number.
+// as json.Number. The fast reader gives the library's value without
+// reflection where it can; anything else takes encoding/json.
 func decode(doc []byte) (any, error) {
+	if v, ok := jsontext.DecodeUseNumberLibrary(doc); ok {
+		return v, nil
+	}
 	dec := json.NewDecoder(bytes.NewReader(doc))
 	dec.UseNumber()
 	var v any
