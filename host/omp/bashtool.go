@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // The bash tool's approval declaration: bash.patterns rules, the critical
@@ -64,8 +65,24 @@ type CriticalFamily struct {
 	Name string
 	// Shape is what it catches, for explanations.
 	Shape string
-	re    *regexp.Regexp
-	pre   prefilter // a necessary condition of re, checked first
+	p     *pattern
+}
+
+// pattern is a family's regular expression, compiled on first use (most
+// commands never evaluate a bash declaration), with its prefilter.
+type pattern struct {
+	source string
+	once   sync.Once
+	re     *regexp.Regexp
+	pre    prefilter // a necessary condition of re, checked first
+}
+
+func (p *pattern) compiled() *pattern {
+	p.once.Do(func() {
+		p.re = regexp.MustCompile(p.source)
+		p.pre = newPrefilter(p.source)
+	})
+	return p
 }
 
 // ci spells word so that it matches ASCII letters in either case, as a
@@ -93,8 +110,7 @@ const (
 )
 
 func family(name, shape string, parts ...string) CriticalFamily {
-	pattern := strings.Join(parts, "")
-	return CriticalFamily{Name: name, Shape: shape, re: regexp.MustCompile(pattern), pre: newPrefilter(pattern)}
+	return CriticalFamily{Name: name, Shape: shape, p: &pattern{source: strings.Join(parts, "")}}
 }
 
 // Critical families of every release from 17.2.15 on, in the host's order;
@@ -173,7 +189,8 @@ func (f CriticalFamily) Matches(command string) bool {
 // matches is Matches given the command's ASCII-lowercased text too: the
 // pattern runs only when the prefilter lets the command through.
 func (f CriticalFamily) matches(command, lower string) bool {
-	return f.pre.pass(lower) && f.re.MatchString(command)
+	p := f.p.compiled()
+	return p.pre.pass(lower) && p.re.MatchString(command)
 }
 
 // BashRule is one valid bash.patterns entry.

@@ -72,8 +72,8 @@ func TestNewPrefilter(t *testing.T) {
 // almost every command before the pattern runs.
 func TestEveryFamilyHasAPrefilter(t *testing.T) {
 	for _, f := range allFamilies() {
-		require.NotEmpty(t, f.pre, f.Name)
-		assert.GreaterOrEqual(t, score(f.pre[0]), 1.0, "%s: %q", f.Name, f.pre)
+		require.NotEmpty(t, f.p.compiled().pre, f.Name)
+		assert.GreaterOrEqual(t, score(f.p.compiled().pre[0]), 1.0, "%s: %q", f.Name, f.p.compiled().pre)
 	}
 }
 
@@ -324,14 +324,14 @@ func TestPrefilterIsNecessary(t *testing.T) {
 	generated := map[string][]string{} // family → generated texts that match it
 	var texts []string
 	for _, f := range families {
-		re, err := syntax.Parse(f.re.String(), syntax.Perl)
+		re, err := syntax.Parse(f.p.compiled().re.String(), syntax.Perl)
 		require.NoError(t, err)
 		for range 400 {
 			var b strings.Builder
 			generate(r, re, &b)
 			s := b.String()
 			texts = append(texts, s)
-			if f.re.MatchString(s) {
+			if f.p.compiled().re.MatchString(s) {
 				generated[f.Name] = append(generated[f.Name], s)
 			}
 		}
@@ -348,11 +348,11 @@ func TestPrefilterIsNecessary(t *testing.T) {
 	for _, s := range all {
 		lower := asciiLower(s)
 		for _, f := range families {
-			if !f.pre.pass(lower) {
-				if !assert.False(t, f.re.MatchString(s), "%s: prefilter %q turns away %q, which matches", f.Name, f.pre, s) {
+			if !f.p.compiled().pre.pass(lower) {
+				if !assert.False(t, f.p.compiled().re.MatchString(s), "%s: prefilter %q turns away %q, which matches", f.Name, f.p.compiled().pre, s) {
 					return
 				}
-			} else if f.re.MatchString(s) {
+			} else if f.p.compiled().re.MatchString(s) {
 				matched[f.Name]++
 			}
 		}
@@ -366,9 +366,9 @@ func TestPrefilterIsNecessary(t *testing.T) {
 	knocked := 0
 	for _, f := range families {
 		for _, s := range generated[f.Name] {
-			for _, set := range f.pre {
+			for _, set := range f.p.compiled().pre {
 				k := knockout(s, set)
-				require.False(t, f.re.MatchString(k), "%s: %q still matches with %q knocked out: %q", f.Name, s, set, k)
+				require.False(t, f.p.compiled().re.MatchString(k), "%s: %q still matches with %q knocked out: %q", f.Name, s, set, k)
 				knocked++
 			}
 		}
@@ -383,7 +383,7 @@ func TestPrefilterKeepsDeclarations(t *testing.T) {
 		for _, era := range []int{Bash17, Bash18} {
 			var want, got string
 			for _, f := range CriticalFamilies(era) {
-				if want == "" && f.re.MatchString(command) {
+				if want == "" && f.p.compiled().re.MatchString(command) {
 					want = f.Name
 				}
 			}
