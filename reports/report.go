@@ -44,6 +44,9 @@ type Report struct {
 	Strength *Strength `json:"strength,omitempty"`
 	// origin is what Build was told of the run, for Stamp.
 	origin Origin
+	// spill, when set, holds each case's JSON line (see Stream): Cases
+	// then holds lean copies, which the JSON writer does not read.
+	spill *spill
 }
 
 // Origin is what a report says about the process that made it: when, where
@@ -277,26 +280,33 @@ func Build(s *verifier.SuiteResult, o Origin) *Report {
 	if s.Passed() {
 		r.Verdict = "pass"
 	}
-	parallel.For(len(s.Results), func(i int) {
-		res := s.Results[i]
-		c := res.Case
-		var suggested []verifier.Suggestion
-		if !s.Unshown {
-			suggested = res.Suggestions()
-		}
-		r.Cases[i] = Case{
-			Desk: c.Desk.ID, ID: c.ID, Title: c.Title, Scenario: c.Scenario, Arena: c.Arena, Status: res.Status, Why: c.Why,
-			SourceRefs: resolve(c.Desk, c.SourceRefs), Given: compact(c.Given.Raw), Expected: compact(c.ExpectedRaw), Observed: res.Observed,
-			Mismatches: nonNil(res.Mismatches), Comparisons: asserted(c, res.Comparisons), Suggested: nonNilSuggested(suggested),
-			Unit: res.Unit, Dimensions: caseBoundary(res), Trace: nonNilEvents(res.Trace), Error: res.Err,
-			Range: c.Range, Releases: res.Releases, Release: res.Release, Reason: res.Reason,
-		}
-	})
-	locate(s.Results, r.Cases, LocatedCases, locateBudget)
+	parallel.For(len(s.Results), func(i int) { r.Cases[i] = newCase(&s.Results[i], s.Unshown) })
+	locate(s.Results, r.Cases, locatedCases, locateBudget)
 	for _, cl := range s.Claims {
-		r.SourceOnly = append(r.SourceOnly, Claim{Desk: cl.Desk.ID, ID: cl.ID, Claim: cl.Claim, NotExecuted: cl.NotExecuted, SourceRefs: resolve(cl.Desk, cl.SourceRefs)})
+		r.SourceOnly = append(r.SourceOnly, newClaim(cl))
 	}
 	return r
+}
+
+// newCase is the evidence of one result; its suggestions are computed
+// unless nothing will show them.
+func newCase(res *verifier.Result, unshown bool) Case {
+	c := res.Case
+	var suggested []verifier.Suggestion
+	if !unshown {
+		suggested = res.Suggestions()
+	}
+	return Case{
+		Desk: c.Desk.ID, ID: c.ID, Title: c.Title, Scenario: c.Scenario, Arena: c.Arena, Status: res.Status, Why: c.Why,
+		SourceRefs: resolve(c.Desk, c.SourceRefs), Given: compact(c.Given.Raw), Expected: compact(c.ExpectedRaw), Observed: res.Observed,
+		Mismatches: nonNil(res.Mismatches), Comparisons: asserted(c, res.Comparisons), Suggested: nonNilSuggested(suggested),
+		Unit: res.Unit, Dimensions: caseBoundary(*res), Trace: nonNilEvents(res.Trace), Error: res.Err,
+		Range: c.Range, Releases: res.Releases, Release: res.Release, Reason: res.Reason,
+	}
+}
+
+func newClaim(cl *verifier.Claim) Claim {
+	return Claim{Desk: cl.Desk.ID, ID: cl.ID, Claim: cl.Claim, NotExecuted: cl.NotExecuted, SourceRefs: resolve(cl.Desk, cl.SourceRefs)}
 }
 
 // LocatedCases is how many failed or errored cases get their line and
@@ -312,40 +322,36 @@ func Build(s *verifier.SuiteResult, o Origin) *Report {
 const LocatedCases = 5000
 
 // locateBudget bounds the cases of the files walked to locate failures.
-const locateBudget = 400_000
+// It and locatedCases (LocatedCases) are variables only so that tests can
+// try the bounds on small suites.
+var (
+	locateBudget = 400_000
+	locatedCases = LocatedCases
+)
 
 // locate sets the line and column of the first failed or errored cases,
 // the first of each desk before the second of any: at most most of them,
 // and only in desks whose sizes, added up, stay within budget cases.
 func locate(results []verifier.Result, cases []Case, most, budget int) {
-	var failed []int
+	var failed []failure
+	desks := map[*verifier.Desk]int{}
+	var byOrdinal []*verifier.Desk
 	for i := range results {
 		if s := results[i].Status; s != verifier.Pass && s != verifier.NotApplicable {
-			failed = append(failed, i)
-		}
-	}
-	failed = spread(failed, func(i int) string { return results[i].Case.Desk.Path })
-	var desks []*verifier.Desk
-	todo := map[*verifier.Desk][]int{}
-	work := 0
-	for _, i := range failed {
-		if most == 0 {
-			break
-		}
-		d := results[i].Case.Desk
-		if _, walked := todo[d]; !walked {
-			if work+len(d.Cases) > budget {
-				continue
+			d := results[i].Case.Desk
+			k, ok := desks[d]
+			if !ok {
+				k = len(byOrdinal)
+				desks[d] = k
+				byOrdinal = append(byOrdinal, d)
 			}
-			work += len(d.Cases)
-			desks = append(desks, d)
+			failed = append(failed, failure{i: i, desk: k, path: d.Path, size: len(d.Cases)})
 		}
-		todo[d] = append(todo[d], i)
-		most--
 	}
-	parallel.For(len(desks), func(j int) {
-		d := desks[j]
-		idx := todo[d]
+	order, todo := locatePlan(failed, most, budget)
+	parallel.For(len(order), func(j int) {
+		d := byOrdinal[order[j]]
+		idx := todo[order[j]]
 		ptrs := make([]string, len(idx))
 		for k, i := range idx {
 			ptrs[k] = results[i].Case.Pointer
@@ -355,6 +361,40 @@ func locate(results []verifier.Result, cases []Case, most, budget int) {
 			cases[i].Line, cases[i].Column = lines[k], cols[k]
 		}
 	})
+}
+
+// failure is a failed or errored case as locatePlan sees it: its index,
+// and its desk (a number for each desk, its path and how many cases it
+// holds).
+type failure struct {
+	i, desk int
+	path    string
+	size    int
+}
+
+// locatePlan chooses the failures locate locates, given in file order:
+// the desks to walk, in order, and in each the indexes of the cases to
+// locate, which are always its first failures.
+func locatePlan(failed []failure, most, budget int) ([]int, map[int][]int) {
+	failed = spread(failed, func(f failure) string { return f.path })
+	var desks []int
+	todo := map[int][]int{}
+	work := 0
+	for _, f := range failed {
+		if most == 0 {
+			break
+		}
+		if _, walked := todo[f.desk]; !walked {
+			if work+f.size > budget {
+				continue
+			}
+			work += f.size
+			desks = append(desks, f.desk)
+		}
+		todo[f.desk] = append(todo[f.desk], f.i)
+		most--
+	}
+	return desks, todo
 }
 
 func resolve(d *verifier.Desk, keys []string) []SourceRef {
@@ -405,6 +445,30 @@ func compact(raw string) json.RawMessage {
 }
 
 func (o Origin) provenance(reg *scenario.Registry, desks []*verifier.Desk, pin verifier.Hosts) Provenance {
+	used := map[string]bool{}
+	var files []File
+	for _, d := range desks {
+		usedHosts(d, used)
+		files = append(files, o.file(d))
+	}
+	return o.provenanceOf(reg, used, files, pin)
+}
+
+// usedHosts marks the host families the desk's cases run on.
+func usedHosts(d *verifier.Desk, used map[string]bool) {
+	for _, c := range d.Cases {
+		if _, fam := c.Spec(); fam != nil {
+			used[fam.Host.Name] = true
+		}
+	}
+}
+
+// file is the provenance entry of a desk read.
+func (o Origin) file(d *verifier.Desk) File {
+	return File{Path: o.displayPath(d.Path), Desk: d.ID, SHA256: d.SHA256, SchemaVersion: d.SchemaVersion}
+}
+
+func (o Origin) provenanceOf(reg *scenario.Registry, used map[string]bool, files []File, pin verifier.Hosts) Provenance {
 	p := Provenance{Deskcheck: o.Deskcheck, Revision: o.Revision, GoVersion: o.GoVersion,
 		Hosts: []Host{}, CaseSchemaSHA256: schema.SHA256(reg.CaseSchema()), Files: []File{}}
 	if p.Deskcheck == "" {
@@ -412,14 +476,6 @@ func (o Origin) provenance(reg *scenario.Registry, desks []*verifier.Desk, pin v
 	}
 	if p.Revision == "" {
 		p.Revision = "unknown"
-	}
-	used := map[string]bool{}
-	for _, d := range desks {
-		for _, c := range d.Cases {
-			if _, fam := c.Spec(); fam != nil {
-				used[fam.Host.Name] = true
-			}
-		}
 	}
 	for _, f := range reg.Families() {
 		if used[f.Host.Name] {
@@ -430,9 +486,7 @@ func (o Origin) provenance(reg *scenario.Registry, desks []*verifier.Desk, pin v
 			p.Hosts = append(p.Hosts, h)
 		}
 	}
-	for _, d := range desks {
-		p.Files = append(p.Files, File{Path: o.displayPath(d.Path), Desk: d.ID, SHA256: d.SHA256, SchemaVersion: d.SchemaVersion})
-	}
+	p.Files = append(p.Files, files...)
 	return p
 }
 

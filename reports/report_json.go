@@ -68,7 +68,11 @@ func (JSON) Write(w io.Writer, r *Report) error {
 			return err
 		}
 	}
-	if err := writeLines(bw, "cases", len(r.Cases), func(b []byte, i int) ([]byte, error) { return r.Cases[i].appendJSON(b), nil }); err != nil {
+	if r.spill != nil {
+		if err := r.spill.writeCases(bw, r.Cases); err != nil {
+			return err
+		}
+	} else if err := writeLines(bw, "cases", len(r.Cases), func(b []byte, i int) ([]byte, error) { return r.Cases[i].appendJSON(b), nil }); err != nil {
 		return err
 	}
 	bw.WriteString(",\n")

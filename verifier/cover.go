@@ -118,50 +118,71 @@ func (c Coverage) Missing(min float64) []PointCoverage {
 // kept only once running it on the model has shown that it reaches the
 // point (when makeCases is set; otherwise nothing more is run).
 func MeasureCoverage(ctx context.Context, results []Result, makeCases bool) Coverage {
-	type key struct{ desk, host string }
-	type tally struct {
-		n     int
-		cases []string
+	var t CoverageTally
+	t.Add(results)
+	return t.Coverage(ctx, makeCases)
+}
+
+// CoverageTally adds up, results after results, the boundary points the
+// cases reach, keeping for each point its count and the first ListedCases
+// cases; its Coverage is MeasureCoverage of all the results added.
+type CoverageTally struct {
+	reached map[coverKey]map[string]*coverCount
+	order   []coverKey
+	fams    map[string]*scenario.Family
+}
+
+type coverKey struct{ desk, host string }
+
+type coverCount struct {
+	n     int
+	cases []string
+}
+
+// Add counts the points the results reached.
+func (t *CoverageTally) Add(results []Result) {
+	if t.reached == nil {
+		t.reached, t.fams = map[coverKey]map[string]*coverCount{}, map[string]*scenario.Family{}
 	}
-	reached := map[key]map[string]*tally{}
-	var order []key
-	fams := map[string]*scenario.Family{}
 	for _, r := range results {
 		_, fam := r.Case.Spec()
 		if fam == nil || len(fam.Points) == 0 {
 			continue
 		}
-		fams[fam.Host.Name] = fam
-		if len(r.Points) == 0 {
-			for _, k := range []key{{r.Case.Desk.ID, fam.Host.Name}, {"", fam.Host.Name}} {
-				if reached[k] == nil {
-					reached[k] = map[string]*tally{}
-					order = append(order, k)
-				}
+		t.fams[fam.Host.Name] = fam
+		keys := []coverKey{{r.Case.Desk.ID, fam.Host.Name}, {"", fam.Host.Name}}
+		for _, k := range keys {
+			if t.reached[k] == nil {
+				k.desk = strings.Clone(k.desk) // kept: nothing of the file may stay
+				t.reached[k] = map[string]*coverCount{}
+				t.order = append(t.order, k)
 			}
+		}
+		if len(r.Points) == 0 {
 			continue
 		}
 		id := r.Case.FullID()
-		for _, k := range []key{{r.Case.Desk.ID, fam.Host.Name}, {"", fam.Host.Name}} {
-			m := reached[k]
-			if m == nil {
-				m = map[string]*tally{}
-				reached[k] = m
-				order = append(order, k)
-			}
+		for _, k := range keys {
+			m := t.reached[k]
 			for _, p := range r.Points {
-				t := m[p]
-				if t == nil {
-					t = &tally{}
-					m[p] = t
+				c := m[p]
+				if c == nil {
+					c = &coverCount{}
+					m[strings.Clone(p)] = c
 				}
-				t.n++
-				if len(t.cases) < ListedCases {
-					t.cases = append(t.cases, id)
+				c.n++
+				if len(c.cases) < ListedCases {
+					c.cases = append(c.cases, id)
 				}
 			}
 		}
 	}
+}
+
+// Coverage is the coverage of the results added, making a case for each
+// point none reached when makeCases is set.
+func (t *CoverageTally) Coverage(ctx context.Context, makeCases bool) Coverage {
+	reached, order, fams := t.reached, t.order, t.fams
 	// Make one case per unreached point of each family, once, in parallel.
 	type want struct {
 		host  string

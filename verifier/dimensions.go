@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/deskcheck/deskcheck/internal/jsonx"
 	"github.com/deskcheck/deskcheck/scenario"
@@ -144,8 +145,24 @@ func CaseDimensions(r Result) Dimensions {
 // SumDimensions sums the dimensions over the executed cases among results
 // (errored cases count in none).
 func SumDimensions(results []Result) Dimensions {
-	var d Dimensions
-	arenas := map[string]*ArenaPairing{}
+	var t DimensionTally
+	t.Add(results)
+	return t.Dimensions()
+}
+
+// DimensionTally adds up the dimensions, results after results; its
+// Dimensions are SumDimensions of all the results added.
+type DimensionTally struct {
+	d      Dimensions
+	arenas map[string]*ArenaPairing
+}
+
+// Add counts the executed cases among results.
+func (t *DimensionTally) Add(results []Result) {
+	if t.arenas == nil {
+		t.arenas = map[string]*ArenaPairing{}
+	}
+	d := &t.d
 	for _, r := range results {
 		if r.Status == Errored {
 			continue
@@ -165,10 +182,10 @@ func SumDimensions(results []Result) Dimensions {
 			d.BlanketRefusal.AllowedControls++
 		}
 		if a := r.Case.Arena; a != "" {
-			fp := arenas[a]
+			fp := t.arenas[a]
 			if fp == nil {
-				fp = &ArenaPairing{Arena: a}
-				arenas[a] = fp
+				fp = &ArenaPairing{Arena: strings.Clone(a)}
+				t.arenas[fp.Arena] = fp
 			}
 			if kind == "allowed" || kind == "mixed" {
 				fp.Allowed++
@@ -197,6 +214,11 @@ func SumDimensions(results []Result) Dimensions {
 		}
 		d.ExtraEffects += b.ExtraEffects
 	}
+}
+
+// Dimensions are the sums so far, with what follows from them.
+func (t *DimensionTally) Dimensions() Dimensions {
+	d := t.d
 	for _, x := range []*Dimension{&d.DenialPropagation, &d.AllowedWork, &d.FailClosed, &d.RetryAmplification.Dimension, &d.TraceCompleteness} {
 		x.Applicable = x.Denominator > 0
 	}
@@ -204,10 +226,11 @@ func SumDimensions(results []Result) Dimensions {
 		d.RetryAmplification.Ratio = Ratio(d.RetryAmplification.Numerator, d.RetryAmplification.Denominator)
 	}
 	d.BlanketRefusal.Detectable = d.BlanketRefusal.AllowedControls > 0
-	d.Arenas = make([]ArenaPairing, 0, len(arenas))
-	for _, fp := range arenas {
-		fp.Paired = fp.Allowed > 0 && fp.Denied > 0
-		d.Arenas = append(d.Arenas, *fp)
+	d.Arenas = make([]ArenaPairing, 0, len(t.arenas))
+	for _, fp := range t.arenas {
+		p := *fp
+		p.Paired = p.Allowed > 0 && p.Denied > 0
+		d.Arenas = append(d.Arenas, p)
 	}
 	sort.Slice(d.Arenas, func(i, j int) bool { return d.Arenas[i].Arena < d.Arenas[j].Arena })
 	return d

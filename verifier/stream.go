@@ -1,7 +1,10 @@
 package verifier
 
 import (
+	"context"
+	"fmt"
 	"runtime"
+	"strings"
 
 	"github.com/deskcheck/deskcheck/internal/jsontext"
 	"github.com/deskcheck/deskcheck/internal/parallel"
@@ -18,7 +21,18 @@ const LoadWindow = 2
 // memory held is that of a few files, not of the suite. Inputs listed by
 // ListPaths are read when their turn comes. each may be nil.
 func LoadEach(reg *scenario.Registry, inputs []Input, limits Limits, each func(*Desk)) Diagnostics {
+	return loadEach(reg, inputs, limits, func(d *Desk, _ bool) {
+		if each != nil {
+			each(d)
+		}
+	})
+}
+
+// loadEach is LoadEach telling each, with each desk, whether every
+// diagnostic so far, the desk's own included, is a warning.
+func loadEach(reg *scenario.Registry, inputs []Input, limits Limits, each func(d *Desk, clean bool)) Diagnostics {
 	limits = limits.WithDefaults()
+	clean := true
 	type loaded struct {
 		desk           *Desk
 		problems, lint Diagnostics
@@ -41,6 +55,7 @@ func LoadEach(reg *scenario.Registry, inputs []Input, limits Limits, each func(*
 		return loaded{desk: d, problems: problems, lint: own}
 	}, func(i int, l loaded) {
 		ds = append(ds, l.problems...)
+		clean = clean && !l.problems.HasErrors()
 		d := l.desk
 		if d == nil {
 			return
@@ -56,11 +71,101 @@ func LoadEach(reg *scenario.Registry, inputs []Input, limits Limits, each func(*
 		mine = append(mine, l.lint...)
 		mine.Resolve()
 		mine.Sort()
-		ds = append(ds, mine.CapPerFile(limits.Diagnostics)...)
-		if each != nil {
-			each(d)
-		}
+		mine = mine.CapPerFile(limits.Diagnostics)
+		ds = append(ds, mine...)
+		clean = clean && !mine.HasErrors()
+		each(d, clean)
 	})
 	ds.Sort()
 	return ds
+}
+
+// RanBeforeInvalid is VerifyEach's error when a file with an error was
+// read after the cases of files before it had run: nothing is reported
+// of them.
+type RanBeforeInvalid struct {
+	// Files and Cases count what had run.
+	Files, Cases int
+}
+
+func (e *RanBeforeInvalid) Error() string {
+	return fmt.Sprintf("the %s of the %s read before the first invalid one had already run", plural(e.Cases, "case", "cases"), plural(e.Files, "file", "files"))
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return thousands(n) + " " + many
+}
+
+// VerifyEach is Verify for a suite of any size. It reads the inputs a
+// window at a time, as LoadEach does, and runs the selected cases of each
+// desk as soon as the desk is read, provided every file read so far is
+// valid: each is handed the desk (valid until each returns), the results
+// of its selected cases and its selected claims, in file order. Nothing of
+// them is kept: the suite returned holds the summary alone (no desks, no
+// results), and what a report needs of them is each's to keep.
+//
+// Errors and diagnostics are Verify's, with two differences that come
+// from not holding the suite. A file with an error stops the run at it:
+// no later desk runs, the diagnostics are returned as Verify returns
+// them, and the error is a *RanBeforeInvalid when desks before it had run
+// (nil when none had). And the limits of the run (its scripted work and
+// copied bytes, its trace events and text) are checked as the desks come:
+// no desk runs that would take the sums over, the rest are still read so
+// that the error gives the whole suite's sums, and nothing is reported.
+// An error from each stops the run and is returned.
+func VerifyEach(ctx context.Context, inputs []Input, opts Options, each func(d *Desk, results []Result, claims []*Claim) error) (*SuiteResult, Diagnostics, error) {
+	limits := opts.Limits.WithDefaults()
+	budget := newTraceBudget(limits)
+	var work runWork
+	var desks []deskShape
+	var stopped error
+	ranFiles, ranCases, selected := 0, 0, 0
+	var summary Summary
+	ds := loadEach(opts.Registry, inputs, limits, func(d *Desk, clean bool) {
+		desks = append(desks, deskShape{strings.Clone(d.Path), len(d.Cases)})
+		cases, claims := Select([]*Desk{d}, opts.Run)
+		selected += len(cases)
+		work.add(cases, opts.Runs)
+		if !clean || stopped != nil || work.over(limits) || budget.spent() {
+			return
+		}
+		results := budget.run(ctx, cases, opts.Hosts, nil)
+		if budget.spent() {
+			return
+		}
+		ranFiles++
+		ranCases += len(cases)
+		if err := each(d, results, claims); err != nil {
+			stopped = err
+			return
+		}
+		s := Summarize(results, claims)
+		summary.Cases += s.Cases
+		summary.Passed += s.Passed
+		summary.Failed += s.Failed
+		summary.Errored += s.Errored
+		summary.NotApplicable += s.NotApplicable
+		summary.SourceOnly += s.SourceOnly
+	})
+	switch {
+	case ds.HasErrors() && ranFiles > 0:
+		return nil, ds, &RanBeforeInvalid{Files: ranFiles, Cases: ranCases}
+	case ds.HasErrors():
+		return nil, ds, nil
+	case selected == 0:
+		return nil, ds, whyNoCases(desks, opts.Run)
+	}
+	if err := work.err(limits); err != nil {
+		return nil, ds, err
+	}
+	if err := budget.err(); err != nil {
+		return nil, ds, err
+	}
+	if stopped != nil {
+		return nil, ds, stopped
+	}
+	return &SuiteResult{Registry: opts.Registry, Hosts: opts.Hosts, Summary: summary}, ds, nil
 }

@@ -75,7 +75,7 @@ func Verify(ctx context.Context, inputs []Input, opts Options) (*SuiteResult, Di
 	}
 	cases, claims := Select(desks, opts.Run)
 	if len(cases) == 0 {
-		return nil, ds, whyNoCases(desks, opts.Run)
+		return nil, ds, whyNoCases(deskShapes(desks), opts.Run)
 	}
 	if err := CheckRunWork(cases, opts.Runs, limits); err != nil {
 		return nil, ds, err
@@ -87,13 +87,28 @@ func Verify(ctx context.Context, inputs []Input, opts Options) (*SuiteResult, Di
 	return &SuiteResult{Registry: opts.Registry, Desks: desks, Results: results, Claims: claims, Summary: Summarize(results, claims), Hosts: opts.Hosts}, ds, nil
 }
 
+// deskShape is what whyNoCases needs of a desk: its path and how many cases
+// it holds.
+type deskShape struct {
+	path  string
+	cases int
+}
+
+func deskShapes(desks []*Desk) []deskShape {
+	out := make([]deskShape, len(desks))
+	for i, d := range desks {
+		out[i] = deskShape{d.Path, len(d.Cases)}
+	}
+	return out
+}
+
 // whyNoCases names the files that hold no case, or says that -run
 // selected none.
-func whyNoCases(desks []*Desk, run *regexp.Regexp) error {
+func whyNoCases(desks []deskShape, run *regexp.Regexp) error {
 	var empty []string
 	for _, d := range desks {
-		if len(d.Cases) == 0 {
-			empty = append(empty, d.Path)
+		if d.cases == 0 {
+			empty = append(empty, d.path)
 		}
 	}
 	switch {
@@ -108,14 +123,14 @@ func whyNoCases(desks []*Desk, run *regexp.Regexp) error {
 	}
 }
 
-func fileList(desks []*Desk) string {
+func fileList(desks []deskShape) string {
 	if len(desks) == 1 {
-		return desks[0].Path
+		return desks[0].path
 	}
 	if len(desks) <= 3 {
 		var names []string
 		for _, d := range desks {
-			names = append(names, d.Path)
+			names = append(names, d.path)
 		}
 		return strings.Join(names, ", ")
 	}
@@ -131,13 +146,37 @@ func fileList(desks []*Desk) string {
 // pin names, for a host, the one release to judge on (-host; nil: every
 // case on its own releases).
 func RunWithinPinned(ctx context.Context, cases []*Case, pin Hosts, fault *scenario.QualifiedFault, limits Limits) ([]Result, error) {
-	limits = limits.WithDefaults()
-	var events, bytes atomic.Int64
-	events.Store(int64(limits.Events))
-	bytes.Store(int64(limits.TraceBytes))
+	b := newTraceBudget(limits)
+	out := b.run(ctx, cases, pin, fault)
+	if err := b.err(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// traceBudget is what is left of a run's limits on trace events and trace
+// text, shared by every case of the run.
+type traceBudget struct {
+	limits        Limits
+	events, bytes atomic.Int64
+}
+
+func newTraceBudget(limits Limits) *traceBudget {
+	b := &traceBudget{limits: limits.WithDefaults()}
+	b.events.Store(int64(b.limits.Events))
+	b.bytes.Store(int64(b.limits.TraceBytes))
+	return b
+}
+
+// spent reports whether the cases run so far went over either limit.
+func (b *traceBudget) spent() bool { return b.events.Load() < 0 || b.bytes.Load() < 0 }
+
+// run runs cases across the processors, starting none once the budget is
+// spent.
+func (b *traceBudget) run(ctx context.Context, cases []*Case, pin Hosts, fault *scenario.QualifiedFault) []Result {
 	out := make([]Result, len(cases))
 	parallel.For(len(cases), func(i int) {
-		if events.Load() < 0 || bytes.Load() < 0 {
+		if b.spent() {
 			return
 		}
 		out[i] = RunCasePinned(ctx, cases[i], pin, fault)
@@ -145,18 +184,23 @@ func RunWithinPinned(ctx context.Context, cases []*Case, pin Hosts, fault *scena
 		for _, e := range out[i].Trace {
 			n += len(e.Kind) + len(e.Text)
 		}
-		events.Add(-int64(len(out[i].Trace)))
-		bytes.Add(-int64(n))
+		b.events.Add(-int64(len(out[i].Trace)))
+		b.bytes.Add(-int64(n))
 	})
+	return out
+}
+
+// err says which limit the run went over; nil when neither.
+func (b *traceBudget) err() error {
 	switch {
-	case events.Load() < 0:
-		return nil, fmt.Errorf("the cases recorded more than %s trace events, the limit per run, so the run was stopped and nothing is reported; select fewer cases with -run or raise the limit with -max-events N",
-			thousands(limits.Events))
-	case bytes.Load() < 0:
-		return nil, fmt.Errorf("the cases recorded more than %s bytes of trace text, the limit per run, so the run was stopped and nothing is reported; select fewer cases with -run or raise the limit with -max-trace-bytes N",
-			thousands(limits.TraceBytes))
+	case b.events.Load() < 0:
+		return fmt.Errorf("the cases recorded more than %s trace events, the limit per run, so the run was stopped and nothing is reported; select fewer cases with -run or raise the limit with -max-events N",
+			thousands(b.limits.Events))
+	case b.bytes.Load() < 0:
+		return fmt.Errorf("the cases recorded more than %s bytes of trace text, the limit per run, so the run was stopped and nothing is reported; select fewer cases with -run or raise the limit with -max-trace-bytes N",
+			thousands(b.limits.TraceBytes))
 	}
-	return out, nil
+	return nil
 }
 
 // LoadAll loads and lints every input. Desks come back only for inputs

@@ -8,21 +8,60 @@ import (
 // workOf sums the work of cases, each counted once per run group it is
 // judged on and runs(c) times, and names the largest shares.
 func workOf(cases []*Case, runs func(*Case) int) (int, string) {
-	by := map[string]int{}
-	total := 0
+	var w runWork
+	w.add(cases, runs)
+	return w.work, shares(w.workBy)
+}
+
+// runWork adds up, case by case, the scripted work and the copied bytes
+// of a run, each case counted once per run group it is judged on and
+// runs(c) times, with the shares of each scenario limit.
+type runWork struct {
+	work, copies     int
+	workBy, copiesBy map[string]int
+}
+
+func (w *runWork) add(cases []*Case, runs func(*Case) int) {
+	if w.workBy == nil {
+		w.workBy, w.copiesBy = map[string]int{}, map[string]int{}
+	}
 	for _, c := range cases {
 		r := groupRuns(c)
 		if runs != nil {
 			r *= runs(c)
 		}
-		total += c.Work() * r
+		w.work += c.Work() * r
 		for i, n := range c.Units() {
 			if n > 0 {
-				by[c.ScenarioSpec().Name+"."+c.ScenarioSpec().Limits[i].Name] += n * r
+				w.workBy[c.ScenarioSpec().Name+"."+c.ScenarioSpec().Limits[i].Name] += n * r
+			}
+		}
+		for i, n := range c.CopiesPerLimit() {
+			if n > 0 {
+				w.copies += n * r
+				w.copiesBy[c.ScenarioSpec().Name+"."+c.ScenarioSpec().Limits[i].Name] += n * r
 			}
 		}
 	}
-	return total, shares(by)
+}
+
+// over reports whether the sums are over the run's limits.
+func (w *runWork) over(limits Limits) bool {
+	return w.work > limits.RunWork || w.copies > limits.CopyBytes
+}
+
+// err says which of the run's limits the sums are over, the scripted work
+// first; nil when neither.
+func (w *runWork) err(limits Limits) error {
+	if w.work > limits.RunWork {
+		return fmt.Errorf("the selected cases script %s units of work (%s), over the limit of %s per run; select fewer with -run or raise the limit with -max-run-work N",
+			thousands(w.work), shares(w.workBy), thousands(limits.RunWork))
+	}
+	if w.copies > limits.CopyBytes {
+		return fmt.Errorf("the selected cases copy %s bytes of case data into their results, trace and reports (%s), over the limit of %s per run; select fewer with -run or raise the limit with -max-copy-bytes N",
+			thousands(w.copies), shares(w.copiesBy), thousands(limits.CopyBytes))
+	}
+	return nil
 }
 
 // shares lists the limits that make up a sum of work, largest first.
@@ -71,12 +110,9 @@ func lintWork(d *Desk, limits Limits) Diagnostics {
 // run (runs nil: once).
 func CheckRunWork(cases []*Case, runs func(*Case) int, limits Limits) error {
 	limits = limits.WithDefaults()
-	total, detail := workOf(cases, runs)
-	if total <= limits.RunWork {
-		return checkRunCopies(cases, runs, limits)
-	}
-	return fmt.Errorf("the selected cases script %s units of work (%s), over the limit of %s per run; select fewer with -run or raise the limit with -max-run-work N",
-		thousands(total), detail, thousands(limits.RunWork))
+	var w runWork
+	w.add(cases, runs)
+	return w.err(limits)
 }
 
 // placeholder marks text left from `deskcheck new`.
@@ -112,21 +148,9 @@ func lintPlaceholders(d *Desk) Diagnostics {
 // copiesOf sums the copied bytes of cases, each counted once per run group
 // it is judged on and runs(c) times, and names the largest shares.
 func copiesOf(cases []*Case, runs func(*Case) int) (int, string) {
-	by := map[string]int{}
-	total := 0
-	for _, c := range cases {
-		r := groupRuns(c)
-		if runs != nil {
-			r *= runs(c)
-		}
-		for i, n := range c.CopiesPerLimit() {
-			if n > 0 {
-				total += n * r
-				by[c.ScenarioSpec().Name+"."+c.ScenarioSpec().Limits[i].Name] += n * r
-			}
-		}
-	}
-	return total, shares(by)
+	var w runWork
+	w.add(cases, runs)
+	return w.copies, shares(w.copiesBy)
 }
 
 // lintCopies bounds the copied bytes of one file by the run's limit: a
@@ -139,14 +163,4 @@ func lintCopies(d *Desk, limits Limits) Diagnostics {
 	return Diagnostics{d.Diag(Error, "/cases", false,
 		"the cases of this file copy %s bytes of case data into their results, trace and reports (%s), over the limit of %s per run; split the file or raise the limit with -max-copy-bytes N",
 		thousands(total), detail, thousands(limits.CopyBytes))}
-}
-
-// checkRunCopies bounds the copied bytes of a run, before anything runs.
-func checkRunCopies(cases []*Case, runs func(*Case) int, limits Limits) error {
-	total, detail := copiesOf(cases, runs)
-	if total <= limits.CopyBytes {
-		return nil
-	}
-	return fmt.Errorf("the selected cases copy %s bytes of case data into their results, trace and reports (%s), over the limit of %s per run; select fewer with -run or raise the limit with -max-copy-bytes N",
-		thousands(total), detail, thousands(limits.CopyBytes))
 }

@@ -33,7 +33,6 @@ func suite(b *testing.B, n int) (string, [][]byte) {
 // BenchmarkEndToEnd runs 'deskcheck verify' in process: read, validate,
 // lint, run, compare, and write all four report files.
 func BenchmarkEndToEnd(b *testing.B) {
-	tuneGC() // as the command does
 	for _, size := range []struct {
 		name string
 		n    int
@@ -60,7 +59,6 @@ func BenchmarkEndToEnd(b *testing.B) {
 // one file after the other, as a program using gojsonschema alone does;
 // "parallel" spreads the files over all processors, as deskcheck does.
 func BenchmarkSchemaFloor(b *testing.B) {
-	tuneGC() // the same collector settings as the end-to-end runs
 	s, err := verifier.CompiledCaseSchema(all.Registry())
 	if err != nil {
 		b.Fatal(err)

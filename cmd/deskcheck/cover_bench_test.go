@@ -17,7 +17,6 @@ import (
 // a case for every point no case reaches; nothing is kept between
 // iterations. The sub-benchmarks interleave under -count.
 func BenchmarkCover(b *testing.B) {
-	tuneGC()
 	out := filepath.Join(b.TempDir(), "out")
 	for _, desks := range []struct {
 		name  string
@@ -44,7 +43,6 @@ func BenchmarkCover(b *testing.B) {
 // generated mutant of every family against its family's cases, and a
 // killing case searched for (and checked) for every survivor.
 func BenchmarkMutants(b *testing.B) {
-	tuneGC()
 	for i := 0; i < b.N; i++ {
 		if code := run([]string{"mutants"}, io.Discard, io.Discard); code != 1 {
 			b.Fatalf("exit %d, want 1 (the bundled desks let mutants survive)", code)

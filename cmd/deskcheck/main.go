@@ -53,7 +53,6 @@ const (
 )
 
 func main() {
-	tuneGC()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
@@ -69,23 +68,6 @@ func (g guardedWriter) Write(p []byte) (int, error) {
 		return 0, err
 	}
 	return len(p), nil
-}
-
-// tuneGC trades memory for less collection work, unless the environment
-// says otherwise: most of deskcheck's heap is results that live until the
-// report is written, so collecting at every doubling mostly finds them
-// alive. The collector runs when the heap has grown by three times what
-// was live; the soft limit makes it run sooner as the heap nears 2 GiB.
-// A suite of 100,000 cases of every family holds about 1.5 GB of results
-// live: under a lower limit the collector ran almost without pause and the
-// run took twice as long (BENCHMARKS.md).
-func tuneGC() {
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(300)
-	}
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(2 << 30)
-	}
 }
 
 const usage = `deskcheck verifies inert JSON teaching cases about agent permission boundaries.
@@ -448,15 +430,33 @@ func selectionFlags(fs *flag.FlagSet, reg *scenario.Registry, runUsage string) s
 // runs the selected cases. On invalid input it reports to stderr and
 // returns exitInvalid.
 func (sel selection) verifySuite(paths []string, stderr io.Writer) (*verifier.SuiteResult, int) {
+	return sel.judge(paths, stderr, verifier.ReadPaths, func(inputs []verifier.Input, opts verifier.Options) (*verifier.SuiteResult, verifier.Diagnostics, error) {
+		return verifier.Verify(context.Background(), inputs, opts)
+	})
+}
+
+// streamSuite is verifySuite for a suite of any size: the files are read
+// in turn and each desk's results go to st as its cases have run, which
+// keeps what the report needs of them (verifier.VerifyEach).
+func (sel selection) streamSuite(paths []string, st *reports.Stream, stderr io.Writer) (*verifier.SuiteResult, int) {
+	return sel.judge(paths, stderr, verifier.ListPaths, func(inputs []verifier.Input, opts verifier.Options) (*verifier.SuiteResult, verifier.Diagnostics, error) {
+		return verifier.VerifyEach(context.Background(), inputs, opts, st.Desk)
+	})
+}
+
+// judge reads the inputs with read and judges them with verify, reporting
+// what stops the run to stderr.
+func (sel selection) judge(paths []string, stderr io.Writer, read func([]string, verifier.Limits) ([]verifier.Input, verifier.Diagnostics, error),
+	verify func([]verifier.Input, verifier.Options) (*verifier.SuiteResult, verifier.Diagnostics, error)) (*verifier.SuiteResult, int) {
 	re, code := compileRun(*sel.run, stderr)
 	if code != exitPass {
 		return nil, code
 	}
-	inputs, code := readInputs(sel.reg, paths, *sel.limits, stderr)
+	inputs, code := gatherInputs(sel.reg, paths, *sel.limits, stderr, read)
 	if code != exitPass {
 		return nil, code
 	}
-	suite, ds, err := verifier.Verify(context.Background(), inputs, verifier.Options{Registry: sel.reg, Run: re, Limits: *sel.limits, Runs: sel.runs, Hosts: sel.hosts.pins})
+	suite, ds, err := verify(inputs, verifier.Options{Registry: sel.reg, Run: re, Limits: *sel.limits, Runs: sel.runs, Hosts: sel.hosts.pins})
 	printDiagnostics(stderr, ds)
 	if sel.warnings != nil {
 		*sel.warnings = ds.Unacknowledged()
@@ -465,7 +465,12 @@ func (sel selection) verifySuite(paths []string, stderr io.Writer) (*verifier.Su
 		if sel.invalid != nil {
 			sel.invalid(ds)
 		}
-		fmt.Fprintf(stderr, "deskcheck: invalid case files; nothing was run\n")
+		var ran *verifier.RanBeforeInvalid
+		if errors.As(err, &ran) {
+			fmt.Fprintf(stderr, "deskcheck: invalid case files; nothing is reported (%v)\n", ran)
+		} else {
+			fmt.Fprintf(stderr, "deskcheck: invalid case files; nothing was run\n")
+		}
 		return nil, exitInvalid
 	}
 	if sel.diagnostics != nil {
@@ -522,12 +527,21 @@ func verify(args []string, stdout, stderr io.Writer) int {
 	sel.invalid = func(ds verifier.Diagnostics) {
 		o.invalid(stdout, ds, reg, "deskcheck: invalid case files; nothing was run")
 	}
-	suite, code := sel.verifySuite(paths, stderr)
+	// Each desk's results are made into evidence as its cases have run,
+	// so that the memory taken does not grow with the suite's evidence.
+	st := reports.NewStream(origin(), *verbose && *o.format == "text")
+	defer st.Close()
+	suite, code := sel.streamSuite(paths, st, stderr)
 	if code != exitPass {
 		return code
 	}
+	rep, err := st.Finish(suite)
+	if err != nil {
+		fmt.Fprintf(stderr, "deskcheck: %v\n", err)
+		return exitInvalid
+	}
 	render := o.reporter(reports.Text{Verbose: *verbose, Dimensions: *dims, Color: colorOK(stdout)}, ds, reg, whereAll("verify", *out))
-	if code := writeReports(*out, paths, stamp(buildReport(suite), "verify", args, *sel.limits, reg), render, stdout, stderr); code != exitPass {
+	if code := writeReports(*out, paths, stamp(rep, "verify", args, *sel.limits, reg), render, stdout, stderr); code != exitPass {
 		return code
 	}
 	if !suite.Passed() {

@@ -1,0 +1,411 @@
+package reports
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/deskcheck/deskcheck/internal/jsonx"
+	"github.com/deskcheck/deskcheck/internal/parallel"
+	"github.com/deskcheck/deskcheck/scenario"
+	"github.com/deskcheck/deskcheck/verifier"
+)
+
+// Stream builds the report of a run desk by desk, as verifier.VerifyEach
+// hands the desks on, so that the memory a report takes does not grow with
+// the evidence of its cases:
+//
+//   - each case's line of report.json is written, as it is made, to a
+//     spill file (an unlinked temporary file, or memory when no temporary
+//     file can be made), which the JSON writer copies out in file order;
+//   - Cases holds lean copies: everything the pages and tables read of
+//     every case (ids, title, status, releases, dimensions, location),
+//     plus the mismatches, trace and error of failed and errored cases;
+//   - the cases a page shows in full (the first FailureCards failed and
+//     the first PassingCards passing ones, as the HTML cards) are kept
+//     whole.
+//
+// The report is the one Build makes of the same results, byte for byte in
+// every format.
+type Stream struct {
+	o Origin
+	// traces keeps the trace of every case, not only of the failed ones
+	// (the text output with -v prints them all).
+	traces bool
+	spill  *spill
+	cases  []Case
+	claims []Claim
+	// cardedFailed and cardedPassing count the cases kept whole.
+	cardedFailed, cardedPassing int
+	// What the report's sections need of the desks: the dimensions of
+	// each and of the suite, the points reached, the files read, the
+	// host families used and the failures to choose the located from.
+	dims     []DeskDimensions
+	suiteDim verifier.DimensionTally
+	cover    verifier.CoverageTally
+	files    []File
+	used     map[string]bool
+	failed   []failure
+	desks    int
+	lines    [][]byte
+}
+
+// NewStream starts a report made by the run o describes. traces keeps
+// every case's trace in Cases. Close lets the spill go.
+func NewStream(o Origin, traces bool) *Stream {
+	return &Stream{o: o, traces: traces, spill: newSpill(), claims: []Claim{}, cases: []Case{}, dims: []DeskDimensions{}, used: map[string]bool{}}
+}
+
+// Close lets the spill file go; the report of Finish cannot be written
+// after it.
+func (st *Stream) Close() error { return st.spill.close() }
+
+// Desk adds the results and claims of one desk, in file order. d must be
+// the desk as loaded (not yet lean): its text locates the failed cases.
+func (st *Stream) Desk(d *verifier.Desk, results []verifier.Result, claims []*verifier.Claim) error {
+	full := make([]Case, len(results))
+	parallel.For(len(results), func(i int) { full[i] = newCase(&results[i], false) })
+	st.locateDesk(d, results, full)
+	// The lines' buffers serve desk after desk: a line is copied out to
+	// the spill before the next desk is made.
+	for len(st.lines) < len(full) {
+		st.lines = append(st.lines, make([]byte, 0, lineBytes))
+	}
+	lines := st.lines[:len(full)]
+	idAt := make([]int, len(full))
+	parallel.For(len(full), func(i int) {
+		c := full[i]
+		c.Line, c.Column = 0, 0 // spliced in when written, once Finish has chosen
+		lines[i] = c.appendJSON(lines[i][:0])
+		idAt[i] = len(jsonx.AppendString(append(jsonx.AppendString([]byte(`{"desk":`), c.Desk), `,"id":`...), c.ID))
+	})
+	if len(results) > 0 {
+		st.dims = append(st.dims, DeskDimensions{Desk: strings.Clone(d.ID), Dimensions: verifier.SumDimensions(results)})
+	}
+	st.suiteDim.Add(results)
+	st.cover.Add(results)
+	f := st.o.file(d)
+	f.Path, f.Desk, f.SHA256 = strings.Clone(f.Path), strings.Clone(f.Desk), strings.Clone(f.SHA256)
+	st.files = append(st.files, f)
+	usedHosts(d, st.used)
+	for i := range full {
+		if failed(&full[i]) {
+			st.failed = append(st.failed, failure{i: len(st.cases) + i, desk: st.desks, path: strings.Clone(d.Path), size: len(d.Cases)})
+		}
+	}
+	st.desks++
+	for i := range full {
+		if err := st.spill.add(lines[i], idAt[i]); err != nil {
+			return err
+		}
+		st.cases = append(st.cases, st.lean(&full[i]))
+	}
+	for _, cl := range claims {
+		c := newClaim(cl)
+		st.claims = append(st.claims, Claim{Desk: strings.Clone(c.Desk), ID: strings.Clone(c.ID), Claim: strings.Clone(c.Claim),
+			NotExecuted: strings.Clone(c.NotExecuted), SourceRefs: cloneRefs(c.SourceRefs)})
+	}
+	return nil
+}
+
+// locateDesk locates, while the desk's text is at hand, the failed and
+// errored cases Build could locate in it: its first LocatedCases, unless
+// the desk alone is over the walking budget. Finish keeps those Build
+// would have chosen.
+func (st *Stream) locateDesk(d *verifier.Desk, results []verifier.Result, full []Case) {
+	if len(d.Cases) > locateBudget {
+		return
+	}
+	var idx []int
+	for i := range results {
+		if failed(&full[i]) && len(idx) < locatedCases {
+			idx = append(idx, i)
+		}
+	}
+	if len(idx) == 0 {
+		return
+	}
+	ptrs := make([]string, len(idx))
+	for k, i := range idx {
+		ptrs[k] = results[i].Case.Pointer
+	}
+	lines, cols := d.LocateAll(ptrs)
+	for k, i := range idx {
+		full[i].Line, full[i].Column = lines[k], cols[k]
+	}
+}
+
+// lean is the copy of c that Cases keeps: its plain fields; the
+// mismatches and trace too when it failed or errored (or every trace is
+// kept); and all of it when a page shows it whole. Every string and value
+// in it is a copy, so that nothing of the desk's file stays alive.
+func (st *Stream) lean(c *Case) Case {
+	bad := failed(c)
+	carded := false
+	switch {
+	case bad && st.cardedFailed < FailureCards:
+		st.cardedFailed++
+		carded = true
+	case !bad && st.cardedPassing < PassingCards:
+		st.cardedPassing++
+		carded = true
+	}
+	l := Case{
+		Desk: strings.Clone(c.Desk), ID: strings.Clone(c.ID), Line: c.Line, Column: c.Column, Title: strings.Clone(c.Title),
+		Scenario: strings.Clone(c.Scenario), Arena: strings.Clone(c.Arena), Status: verifier.Status(strings.Clone(string(c.Status))),
+		Why: strings.Clone(c.Why), Unit: strings.Clone(c.Unit), Dimensions: c.Dimensions, Error: strings.Clone(c.Error),
+		Range: strings.Clone(c.Range), Release: strings.Clone(c.Release), Reason: strings.Clone(c.Reason),
+	}
+	l.Dimensions.Control = strings.Clone(c.Dimensions.Control)
+	if c.Releases != nil {
+		l.Releases = make([]verifier.ReleaseVerdict, len(c.Releases))
+		for i, v := range c.Releases {
+			l.Releases[i] = verifier.ReleaseVerdict{Host: strings.Clone(v.Host), Release: strings.Clone(v.Release), Group: strings.Clone(v.Group),
+				Status: v.Status, Reason: strings.Clone(v.Reason)}
+		}
+	}
+	if carded || bad || st.traces {
+		l.Trace = make([]scenario.Event, len(c.Trace))
+		for i, e := range c.Trace {
+			l.Trace[i] = scenario.Event{Seq: e.Seq, Kind: strings.Clone(e.Kind), Text: strings.Clone(e.Text)}
+		}
+		l.Mismatches = make([]verifier.Mismatch, len(c.Mismatches))
+		for i, m := range c.Mismatches {
+			cm := verifier.Mismatch{Field: strings.Clone(m.Field), Comparison: strings.Clone(m.Comparison), Expected: cloneValue(m.Expected), Observed: cloneValue(m.Observed)}
+			for _, ch := range m.Changes {
+				cm.Changes = append(cm.Changes, scenario.Change{Path: strings.Clone(ch.Path), Kind: strings.Clone(ch.Kind), Expected: cloneValue(ch.Expected), Observed: cloneValue(ch.Observed)})
+			}
+			l.Mismatches[i] = cm
+		}
+	}
+	if carded {
+		l.Given, l.Expected = bytes.Clone(c.Given), bytes.Clone(c.Expected)
+		if c.Observed != nil {
+			l.Observed = cloneValue(c.Observed).(map[string]any)
+		}
+		l.Comparisons = make(map[string]string, len(c.Comparisons))
+		for k, v := range c.Comparisons {
+			l.Comparisons[strings.Clone(k)] = strings.Clone(v)
+		}
+		l.Suggested = make([]verifier.Suggestion, len(c.Suggested))
+		for i, x := range c.Suggested {
+			l.Suggested[i] = verifier.Suggestion{Key: strings.Clone(x.Key), Value: cloneValue(x.Value), Shaped: x.Shaped}
+		}
+		l.SourceRefs = cloneRefs(c.SourceRefs)
+	}
+	return l
+}
+
+func cloneRefs(refs []SourceRef) []SourceRef {
+	out := make([]SourceRef, len(refs))
+	for i, r := range refs {
+		out[i] = SourceRef{Key: strings.Clone(r.Key), Source: strings.Clone(r.Source)}
+	}
+	return out
+}
+
+// cloneValue copies a value of a host as the reports hold them (what
+// jsonx.Append writes): its strings, slices and maps are copies; a value
+// of any other type is kept as it is.
+func cloneValue(v any) any {
+	switch x := v.(type) {
+	case string:
+		return strings.Clone(x)
+	case []string:
+		out := make([]string, len(x))
+		for i, s := range x {
+			out[i] = strings.Clone(s)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = cloneValue(e)
+		}
+		return out
+	case map[string]any:
+		if x == nil {
+			return x
+		}
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[strings.Clone(k)] = cloneValue(e)
+		}
+		return out
+	case map[string]string:
+		if x == nil {
+			return x
+		}
+		out := make(map[string]string, len(x))
+		for k, e := range x {
+			out[strings.Clone(k)] = strings.Clone(e)
+		}
+		return out
+	case json.RawMessage:
+		return bytes.Clone(x)
+	}
+	return v
+}
+
+// Finish makes the report of the suite the desks made up: s is what
+// verifier.VerifyEach returned (its registry, pins and summary).
+func (st *Stream) Finish(s *verifier.SuiteResult) (*Report, error) {
+	if s.Summary.Cases != len(st.cases) {
+		return nil, fmt.Errorf("the suite has %d cases but %d were streamed", s.Summary.Cases, len(st.cases))
+	}
+	if err := st.spill.flush(); err != nil {
+		return nil, err
+	}
+	o := st.o
+	r := &Report{
+		FormatVersion: FormatVersion,
+		GeneratedAt:   o.Time.UTC().Format(time.RFC3339),
+		Verdict:       "fail",
+		Provenance:    o.provenanceOf(s.Registry, st.used, st.files, s.Hosts),
+		Summary:       s.Summary,
+		Dimensions:    &Boundary{Suite: st.suiteDim.Dimensions(), Desks: st.dims},
+		Cases:         st.cases,
+		SourceOnly:    st.claims,
+		origin:        o,
+		spill:         st.spill,
+	}
+	if c := st.cover.Coverage(context.Background(), false); len(c.Desks) > 0 {
+		r.Coverage = CoverageOf(c, false)
+	}
+	if s.Passed() {
+		r.Verdict = "pass"
+	}
+	_, todo := locatePlan(st.failed, locatedCases, locateBudget)
+	chosen := make(map[int]bool)
+	for _, idx := range todo {
+		for _, i := range idx {
+			chosen[i] = true
+		}
+	}
+	for i := range r.Cases {
+		if !chosen[i] {
+			r.Cases[i].Line, r.Cases[i].Column = 0, 0
+		}
+	}
+	return r, nil
+}
+
+// spill holds the cases' lines of report.json in order.
+type spill struct {
+	f     *os.File // nil: held in mem
+	w     *bufio.Writer
+	mem   []byte
+	size  int64
+	lines []spillLine
+}
+
+// spillLine is one case's line: where it starts, how long it is, and
+// where its location goes (after its desk and id).
+type spillLine struct {
+	off     int64
+	n, idAt int
+}
+
+func newSpill() *spill {
+	f, err := os.CreateTemp("", "deskcheck-cases-*")
+	if err != nil {
+		return &spill{}
+	}
+	// Unlinked at once: the space goes back when the file is closed or
+	// the process ends, however it ends.
+	if err := os.Remove(f.Name()); err != nil {
+		f.Close()
+		return &spill{}
+	}
+	return &spill{f: f, w: bufio.NewWriterSize(f, 256<<10)}
+}
+
+func (s *spill) add(line []byte, idAt int) error {
+	s.lines = append(s.lines, spillLine{off: s.size, n: len(line), idAt: idAt})
+	s.size += int64(len(line))
+	if s.f == nil {
+		s.mem = append(s.mem, line...)
+		return nil
+	}
+	if _, err := s.w.Write(line); err != nil {
+		return fmt.Errorf("writing the cases' evidence to a temporary file: %w", err)
+	}
+	return nil
+}
+
+func (s *spill) flush() error {
+	if s.w == nil {
+		return nil
+	}
+	if err := s.w.Flush(); err != nil {
+		return fmt.Errorf("writing the cases' evidence to a temporary file: %w", err)
+	}
+	return nil
+}
+
+func (s *spill) close() error {
+	if s.f == nil {
+		return nil
+	}
+	f := s.f
+	s.f, s.w, s.lines = nil, nil, nil
+	return f.Close()
+}
+
+// writeCases writes the "cases" array of report.json as writeLines does,
+// each line as it was spilled with the case's location spliced in.
+func (s *spill) writeCases(w *bufio.Writer, cases []Case) error {
+	if len(s.lines) != len(cases) {
+		return errors.New("the cases' evidence is no longer at hand")
+	}
+	var src io.Reader
+	if s.f != nil {
+		src = bufio.NewReaderSize(io.NewSectionReader(s.f, 0, s.size), 256<<10)
+	}
+	copyN := func(off int64, n int) error {
+		if s.f == nil {
+			_, err := w.Write(s.mem[off : off+int64(n)])
+			return err
+		}
+		if _, err := io.CopyN(w, src, int64(n)); err != nil {
+			return fmt.Errorf("reading the cases' evidence back: %w", err)
+		}
+		return nil
+	}
+	w.WriteString(`  "cases": [`)
+	var num []byte
+	for i, l := range s.lines {
+		if i > 0 {
+			w.WriteByte(',')
+		}
+		w.WriteString("\n    ")
+		if err := copyN(l.off, l.idAt); err != nil {
+			return err
+		}
+		c := &cases[i]
+		if c.Line != 0 {
+			num = strconv.AppendInt(append(num[:0], `,"line":`...), int64(c.Line), 10)
+			w.Write(num)
+		}
+		if c.Column != 0 {
+			num = strconv.AppendInt(append(num[:0], `,"column":`...), int64(c.Column), 10)
+			w.Write(num)
+		}
+		if err := copyN(l.off+int64(l.idAt), l.n-l.idAt); err != nil {
+			return err
+		}
+	}
+	if len(s.lines) > 0 {
+		w.WriteString("\n  ")
+	}
+	_, err := w.WriteString("]")
+	return err
+}

@@ -1,0 +1,235 @@
+package reports
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unsafe"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/deskcheck/deskcheck/host/all"
+	"github.com/deskcheck/deskcheck/internal/gen"
+	"github.com/deskcheck/deskcheck/verifier"
+)
+
+// streamInputs are suites to make reports of both ways: whole (Verify and
+// Build) and streamed (VerifyEach and Stream).
+func streamInputs(t *testing.T) map[string][]verifier.Input {
+	t.Helper()
+	var bundled []verifier.Input
+	for _, f := range all.Desks() {
+		bundled = append(bundled, verifier.Input{Path: f.Path, Data: f.Data})
+	}
+	read := func(paths ...string) []verifier.Input {
+		var out []verifier.Input
+		for _, p := range paths {
+			data, err := os.ReadFile(p)
+			require.NoError(t, err)
+			out = append(out, verifier.Input{Path: p, Data: data})
+		}
+		return out
+	}
+	// Six generated files in which many cases expect effects, calls or
+	// prompts they do not get: hundreds of failures in every file, more
+	// than the report cards or annotates (and, with the bounds lowered,
+	// locates).
+	var failing []verifier.Input
+	for _, f := range gen.Suite(6000, 1000) {
+		data := f.Data
+		for _, swap := range [][2]string{{`"prompts":0`, `"prompts":3`}, {`"prompts":1`, `"prompts":7`}, {`"effects":0`, `"effects":5`}, {`"effects":1`, `"effects":6`}, {`"toolCalls":1`, `"toolCalls":4`}} {
+			data = bytes.ReplaceAll(data, []byte(swap[0]), []byte(swap[1]))
+		}
+		failing = append(failing, verifier.Input{Path: filepath.Join("generated", f.Name), Data: data})
+	}
+	return map[string][]verifier.Input{
+		"bundled": bundled,
+		"failing and values": read(mutatedDesk(t), "../cmd/deskcheck/testdata/values/values-desk.json", "../host/omp/ompcheck/testdata/omp-desk.json",
+			"../host/omp/ompcheck/testdata/releases-desk.json", "../host/household/householdcheck/testdata/household-more.json",
+			"../cmd/deskcheck-host/testdata/wrong-expectation.json", "../cmd/deskcheck/testdata/new-classify-error.json"),
+		"thousands failing": failing,
+	}
+}
+
+// streamed makes the report of inputs through a Stream.
+func streamed(t *testing.T, inputs []verifier.Input, traces bool) *Report {
+	t.Helper()
+	st := NewStream(fixedOrigin, traces)
+	t.Cleanup(func() { st.Close() })
+	suite, ds, err := verifier.VerifyEach(context.Background(), inputs, verifier.Options{Registry: testReg}, st.Desk)
+	require.NoError(t, err)
+	require.False(t, ds.HasErrors(), "%v", ds)
+	r, err := st.Finish(suite)
+	require.NoError(t, err)
+	return r
+}
+
+// everyFormat renders r in every format and its annotations.
+func everyFormat(t *testing.T, r *Report, text Text) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	reporters := map[string]Reporter{"github": GitHub{Errors: GitHubLimit, Warnings: GitHubLimit, Registry: testReg}, "sarif": SARIF{Registry: testReg}}
+	for _, f := range Formats(text) {
+		reporters[f.Name] = f.Reporter
+	}
+	for name, rep := range reporters {
+		var buf bytes.Buffer
+		require.NoError(t, rep.Write(&buf, r), name)
+		out[name] = buf.String()
+	}
+	return out
+}
+
+// TestStreamIsBuild: a report streamed desk by desk says, byte for byte
+// in every format, what the report built from the whole suite says.
+func TestStreamIsBuild(t *testing.T) {
+	for name, inputs := range streamInputs(t) {
+		for _, tt := range []struct {
+			verbose         bool
+			located, budget int
+		}{{false, LocatedCases, locateBudget}, {true, LocatedCases, locateBudget}, {false, 100, 2500}} {
+			t.Run(fmt.Sprintf("%s/verbose=%v/located=%d/budget=%d", name, tt.verbose, tt.located, tt.budget), func(t *testing.T) {
+				defer func(l, b int) { locatedCases, locateBudget = l, b }(locatedCases, locateBudget)
+				locatedCases, locateBudget = tt.located, tt.budget
+				suite, ds, err := verifier.Verify(context.Background(), inputs, verifier.Options{Registry: testReg})
+				require.NoError(t, err)
+				require.False(t, ds.HasErrors())
+				text := Text{Verbose: tt.verbose, Dimensions: true}
+				whole := Build(suite, fixedOrigin)
+				want := everyFormat(t, whole, text)
+				got := everyFormat(t, streamed(t, inputs, tt.verbose), text)
+				for format := range want {
+					if !assert.True(t, want[format] == got[format], "the streamed %s differs", format) {
+						diffAt(t, want[format], got[format])
+					}
+				}
+				if name == "thousands failing" && tt.located == 100 {
+					located, desks := 0, map[string]bool{}
+					for _, c := range whole.Cases {
+						if c.Line > 0 {
+							located++
+							desks[c.Desk] = true
+						}
+					}
+					assert.Equal(t, 100, located, "the most located")
+					assert.Len(t, desks, 2, "the walking budget lets two files of 1,000 cases be walked")
+				}
+			})
+		}
+	}
+}
+
+// diffAt logs where two renderings part.
+func diffAt(t *testing.T, want, got string) {
+	i := 0
+	for i < len(want) && i < len(got) && want[i] == got[i] {
+		i++
+	}
+	from := max(0, i-200)
+	t.Logf("first difference at byte %d:\nwant …%s\ngot  …%s", i, want[from:min(len(want), i+200)], got[from:min(len(got), i+200)])
+}
+
+// TestStreamWithoutTemporaryFiles: where no temporary file can be made,
+// the cases' lines are held in memory and the report is the same.
+func TestStreamWithoutTemporaryFiles(t *testing.T) {
+	inputs := streamInputs(t)["failing and values"]
+	want := everyFormat(t, streamed(t, inputs, false), Text{})
+	t.Setenv("TMPDIR", filepath.Join(t.TempDir(), "missing"))
+	st := NewStream(fixedOrigin, false)
+	defer st.Close()
+	assert.Nil(t, st.spill.f, "no temporary folder: the lines are held in memory")
+	got := everyFormat(t, streamed(t, inputs, false), Text{})
+	assert.Equal(t, want, got)
+}
+
+// TestStreamKeepsLittle: of a passing case that no page shows whole, the
+// stream keeps neither its blocks nor its observations nor its trace; of
+// a failed one past the cards, its mismatches and trace but not its
+// blocks; and no kept string shares memory with the desk's file.
+func TestStreamKeepsLittle(t *testing.T) {
+	inputs := streamInputs(t)["thousands failing"]
+	r := streamed(t, inputs, false)
+	passing, failing := 0, 0
+	for i := range r.Cases {
+		c := &r.Cases[i]
+		if failed(c) {
+			failing++
+			if failing > FailureCards {
+				assert.Nil(t, c.Given, c.ID)
+				assert.Nil(t, c.Observed, c.ID)
+				assert.NotEmpty(t, c.Mismatches, c.ID)
+			}
+			continue
+		}
+		passing++
+		if passing > PassingCards {
+			assert.Nil(t, c.Given, c.ID)
+			assert.Nil(t, c.Expected, c.ID)
+			assert.Nil(t, c.Observed, c.ID)
+			assert.Nil(t, c.Trace, c.ID)
+			assert.Nil(t, c.Suggested, c.ID)
+		}
+	}
+	require.Greater(t, failing, FailureCards, "the suite must fail more cases than are carded")
+	require.Greater(t, passing, PassingCards)
+	// Every kept string is a copy: none lies inside a file's bytes.
+	inside := func(s string) bool {
+		for _, in := range inputs {
+			if len(s) > 0 && len(in.Data) > 0 {
+				p, q := uintptr(unsafe.Pointer(unsafe.StringData(s))), uintptr(unsafe.Pointer(unsafe.SliceData(in.Data)))
+				if p >= q && p < q+uintptr(len(in.Data)) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for i := range r.Cases[:200] {
+		c := &r.Cases[i]
+		for _, s := range []string{c.Desk, c.ID, c.Title, c.Scenario, c.Why} {
+			assert.False(t, inside(s), "%q shares the file's memory", s)
+		}
+	}
+}
+
+// TestLocatePlanTakesFirstFailures: whatever the failures, the budget and
+// the most located, the cases chosen in each desk are its first failures,
+// which is what lets a stream locate a desk's failures while its text is
+// at hand, before the suite's are known.
+func TestLocatePlanTakesFirstFailures(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for round := 0; round < 300; round++ {
+		desks := 1 + rng.IntN(8)
+		sizes := make([]int, desks)
+		for d := range sizes {
+			sizes[d] = 1 + rng.IntN(50)
+		}
+		var failed []failure
+		perDesk := map[int][]int{}
+		for i := 0; i < 200; i++ {
+			if rng.IntN(3) == 0 {
+				d := rng.IntN(desks)
+				failed = append(failed, failure{i: i, desk: d, path: strings.Repeat("d", d+1), size: sizes[d]})
+				perDesk[d] = append(perDesk[d], i)
+			}
+		}
+		most, budget := rng.IntN(40), rng.IntN(120)
+		order, todo := locatePlan(failed, most, budget)
+		total, work := 0, 0
+		for _, d := range order {
+			chosen := todo[d]
+			require.Equal(t, perDesk[d][:len(chosen)], chosen, "round %d desk %d: a prefix of its failures", round, d)
+			total += len(chosen)
+			work += sizes[d]
+		}
+		assert.LessOrEqual(t, total, most)
+		assert.LessOrEqual(t, work, budget)
+		assert.Equal(t, len(order), len(todo))
+	}
+}
