@@ -11,7 +11,6 @@ import (
 // only the first run pays for them: the start-up of a process is measured
 // from outside (BENCHMARKS.md).
 func BenchmarkBundled(b *testing.B) {
-	tuneGC() // as the command does
 	for _, command := range []string{"verify", "faults"} {
 		b.Run(command, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
