@@ -2,9 +2,7 @@ package reports
 
 import (
 	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -15,7 +13,6 @@ import (
 
 	"github.com/deskcheck/deskcheck/internal/jsonx"
 	"github.com/deskcheck/deskcheck/internal/parallel"
-	"github.com/deskcheck/deskcheck/scenario"
 	"github.com/deskcheck/deskcheck/verifier"
 )
 
@@ -145,8 +142,8 @@ func (st *Stream) locateDesk(d *verifier.Desk, results []verifier.Result, full [
 
 // lean is the copy of c that Cases keeps: its plain fields; the
 // mismatches and trace too when it failed or errored (or every trace is
-// kept); and all of it when a page shows it whole. Every string and value
-// in it is a copy, so that nothing of the desk's file stays alive.
+// kept); and all of it when a page shows it whole. What it holds shares
+// no memory with the desk's file, so that the file does not stay alive.
 func (st *Stream) lean(c *Case) Case {
 	bad := failed(c)
 	carded := false
@@ -172,32 +169,27 @@ func (st *Stream) lean(c *Case) Case {
 				Status: v.Status, Reason: strings.Clone(v.Reason)}
 		}
 	}
+	// The values a run observed and its trace are the run's own (the
+	// family decoders copy what they read), so they are kept as they are;
+	// the names read from the file are copied.
 	if carded || bad || st.traces {
-		l.Trace = make([]scenario.Event, len(c.Trace))
-		for i, e := range c.Trace {
-			l.Trace[i] = scenario.Event{Seq: e.Seq, Kind: strings.Clone(e.Kind), Text: strings.Clone(e.Text)}
-		}
+		l.Trace = c.Trace
 		l.Mismatches = make([]verifier.Mismatch, len(c.Mismatches))
 		for i, m := range c.Mismatches {
-			cm := verifier.Mismatch{Field: strings.Clone(m.Field), Comparison: strings.Clone(m.Comparison), Expected: cloneValue(m.Expected), Observed: cloneValue(m.Observed)}
-			for _, ch := range m.Changes {
-				cm.Changes = append(cm.Changes, scenario.Change{Path: strings.Clone(ch.Path), Kind: strings.Clone(ch.Kind), Expected: cloneValue(ch.Expected), Observed: cloneValue(ch.Observed)})
-			}
-			l.Mismatches[i] = cm
+			m.Field = strings.Clone(m.Field)
+			l.Mismatches[i] = m
 		}
 	}
 	if carded {
-		l.Given, l.Expected = bytes.Clone(c.Given), bytes.Clone(c.Expected)
-		if c.Observed != nil {
-			l.Observed = cloneValue(c.Observed).(map[string]any)
-		}
+		l.Given, l.Expected, l.Observed = c.Given, c.Expected, c.Observed
 		l.Comparisons = make(map[string]string, len(c.Comparisons))
 		for k, v := range c.Comparisons {
-			l.Comparisons[strings.Clone(k)] = strings.Clone(v)
+			l.Comparisons[strings.Clone(k)] = v
 		}
 		l.Suggested = make([]verifier.Suggestion, len(c.Suggested))
 		for i, x := range c.Suggested {
-			l.Suggested[i] = verifier.Suggestion{Key: strings.Clone(x.Key), Value: cloneValue(x.Value), Shaped: x.Shaped}
+			x.Key = strings.Clone(x.Key)
+			l.Suggested[i] = x
 		}
 		l.SourceRefs = cloneRefs(c.SourceRefs)
 	}
@@ -210,49 +202,6 @@ func cloneRefs(refs []SourceRef) []SourceRef {
 		out[i] = SourceRef{Key: strings.Clone(r.Key), Source: strings.Clone(r.Source)}
 	}
 	return out
-}
-
-// cloneValue copies a value of a host as the reports hold them (what
-// jsonx.Append writes): its strings, slices and maps are copies; a value
-// of any other type is kept as it is.
-func cloneValue(v any) any {
-	switch x := v.(type) {
-	case string:
-		return strings.Clone(x)
-	case []string:
-		out := make([]string, len(x))
-		for i, s := range x {
-			out[i] = strings.Clone(s)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = cloneValue(e)
-		}
-		return out
-	case map[string]any:
-		if x == nil {
-			return x
-		}
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[strings.Clone(k)] = cloneValue(e)
-		}
-		return out
-	case map[string]string:
-		if x == nil {
-			return x
-		}
-		out := make(map[string]string, len(x))
-		for k, e := range x {
-			out[strings.Clone(k)] = strings.Clone(e)
-		}
-		return out
-	case json.RawMessage:
-		return bytes.Clone(x)
-	}
-	return v
 }
 
 // Finish makes the report of the suite the desks made up: s is what
