@@ -38,7 +38,10 @@ type Stream struct {
 	// (the text output with -v prints them all).
 	traces bool
 	spill  *spill
-	cases  []Case
+	// cases are the lean copies in chunks of caseChunk, so that growing
+	// the list never copies what it holds; Finish lays them out in one.
+	cases  [][]Case
+	n      int
 	claims []Claim
 	// cardedFailed and cardedPassing count the cases kept whole.
 	cardedFailed, cardedPassing int
@@ -58,7 +61,7 @@ type Stream struct {
 // NewStream starts a report made by the run o describes. traces keeps
 // every case's trace in Cases. Close lets the spill go.
 func NewStream(o Origin, traces bool) *Stream {
-	return &Stream{o: o, traces: traces, spill: newSpill(), claims: []Claim{}, cases: []Case{}, dims: []DeskDimensions{}, used: map[string]bool{}}
+	return &Stream{o: o, traces: traces, spill: newSpill(), claims: []Claim{}, dims: []DeskDimensions{}, used: map[string]bool{}}
 }
 
 // Close lets the spill file go; the report of Finish cannot be written
@@ -95,7 +98,7 @@ func (st *Stream) Desk(d *verifier.Desk, results []verifier.Result, claims []*ve
 	usedHosts(d, st.used)
 	for i := range full {
 		if failed(&full[i]) {
-			st.failed = append(st.failed, failure{i: len(st.cases) + i, desk: st.desks, path: strings.Clone(d.Path), size: len(d.Cases)})
+			st.failed = append(st.failed, failure{i: st.n + i, desk: st.desks, path: strings.Clone(d.Path), size: len(d.Cases)})
 		}
 	}
 	st.desks++
@@ -103,7 +106,12 @@ func (st *Stream) Desk(d *verifier.Desk, results []verifier.Result, claims []*ve
 		if err := st.spill.add(lines[i], idAt[i]); err != nil {
 			return err
 		}
-		st.cases = append(st.cases, st.lean(&full[i]))
+		if len(st.cases) == 0 || len(st.cases[len(st.cases)-1]) == caseChunk {
+			st.cases = append(st.cases, make([]Case, 0, caseChunk))
+		}
+		last := &st.cases[len(st.cases)-1]
+		*last = append(*last, st.lean(&full[i]))
+		st.n++
 	}
 	for _, cl := range claims {
 		c := newClaim(cl)
@@ -207,8 +215,8 @@ func cloneRefs(refs []SourceRef) []SourceRef {
 // Finish makes the report of the suite the desks made up: s is what
 // verifier.VerifyEach returned (its registry, pins and summary).
 func (st *Stream) Finish(s *verifier.SuiteResult) (*Report, error) {
-	if s.Summary.Cases != len(st.cases) {
-		return nil, fmt.Errorf("the suite has %d cases but %d were streamed", s.Summary.Cases, len(st.cases))
+	if s.Summary.Cases != st.n {
+		return nil, fmt.Errorf("the suite has %d cases but %d were streamed", s.Summary.Cases, st.n)
 	}
 	if err := st.spill.flush(); err != nil {
 		return nil, err
@@ -221,7 +229,7 @@ func (st *Stream) Finish(s *verifier.SuiteResult) (*Report, error) {
 		Provenance:    o.provenanceOf(s.Registry, st.used, st.files, s.Hosts),
 		Summary:       s.Summary,
 		Dimensions:    &Boundary{Suite: st.suiteDim.Dimensions(), Desks: st.dims},
-		Cases:         st.cases,
+		Cases:         make([]Case, 0, st.n),
 		SourceOnly:    st.claims,
 		origin:        o,
 		spill:         st.spill,
@@ -229,6 +237,11 @@ func (st *Stream) Finish(s *verifier.SuiteResult) (*Report, error) {
 	if c := st.cover.Coverage(context.Background(), false); len(c.Desks) > 0 {
 		r.Coverage = CoverageOf(c, false)
 	}
+	for i, chunk := range st.cases {
+		r.Cases = append(r.Cases, chunk...)
+		st.cases[i] = nil
+	}
+	st.cases = nil
 	if s.Passed() {
 		r.Verdict = "pass"
 	}
@@ -246,6 +259,9 @@ func (st *Stream) Finish(s *verifier.SuiteResult) (*Report, error) {
 	}
 	return r, nil
 }
+
+// caseChunk is how many lean cases a chunk of Stream's list holds.
+const caseChunk = 4096
 
 // spill holds the cases' lines of report.json in order.
 type spill struct {
