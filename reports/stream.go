@@ -74,19 +74,6 @@ func (st *Stream) Desk(d *verifier.Desk, results []verifier.Result, claims []*ve
 	full := make([]Case, len(results))
 	parallel.For(len(results), func(i int) { full[i] = newCase(&results[i], false) })
 	st.locateDesk(d, results, full)
-	// The lines' buffers serve desk after desk: a line is copied out to
-	// the spill before the next desk is made.
-	for len(st.lines) < len(full) {
-		st.lines = append(st.lines, make([]byte, 0, lineBytes))
-	}
-	lines := st.lines[:len(full)]
-	idAt := make([]int, len(full))
-	parallel.For(len(full), func(i int) {
-		c := full[i]
-		c.Line, c.Column = 0, 0 // spliced in when written, once Finish has chosen
-		lines[i] = c.appendJSON(lines[i][:0])
-		idAt[i] = len(jsonx.AppendString(append(jsonx.AppendString([]byte(`{"desk":`), c.Desk), `,"id":`...), c.ID))
-	})
 	if len(results) > 0 {
 		st.dims = append(st.dims, DeskDimensions{Desk: strings.Clone(d.ID), Dimensions: verifier.SumDimensions(results)})
 	}
@@ -102,16 +89,37 @@ func (st *Stream) Desk(d *verifier.Desk, results []verifier.Result, claims []*ve
 		}
 	}
 	st.desks++
-	for i := range full {
-		if err := st.spill.add(lines[i], idAt[i]); err != nil {
-			return err
+	// The lines are made a batch at a time, across the processors, and
+	// copied out to the spill before the next batch: a desk of large
+	// cases never holds all its lines at once. Their buffers serve batch
+	// after batch and desk after desk.
+	for len(st.lines) < min(len(full), lineBatch) {
+		st.lines = append(st.lines, make([]byte, 0, lineBytes))
+	}
+	idAt := make([]int, min(len(full), lineBatch))
+	for start := 0; start < len(full); start += lineBatch {
+		batch := full[start:min(len(full), start+lineBatch)]
+		lines := st.lines[:len(batch)]
+		parallel.For(len(batch), func(i int) {
+			c := batch[i]
+			c.Line, c.Column = 0, 0 // spliced in when written, once Finish has chosen
+			lines[i] = c.appendJSON(lines[i][:0])
+			idAt[i] = len(jsonx.AppendString(append(jsonx.AppendString([]byte(`{"desk":`), c.Desk), `,"id":`...), c.ID))
+		})
+		for i := range batch {
+			if err := st.spill.add(lines[i], idAt[i]); err != nil {
+				return err
+			}
+			if len(st.cases) == 0 || len(st.cases[len(st.cases)-1]) == caseChunk {
+				st.cases = append(st.cases, make([]Case, 0, caseChunk))
+			}
+			last := &st.cases[len(st.cases)-1]
+			*last = append(*last, st.lean(&batch[i]))
+			st.n++
+			if cap(lines[i]) > 4*lineBytes {
+				lines[i] = make([]byte, 0, lineBytes) // let a large line's buffer go
+			}
 		}
-		if len(st.cases) == 0 || len(st.cases[len(st.cases)-1]) == caseChunk {
-			st.cases = append(st.cases, make([]Case, 0, caseChunk))
-		}
-		last := &st.cases[len(st.cases)-1]
-		*last = append(*last, st.lean(&full[i]))
-		st.n++
 	}
 	for _, cl := range claims {
 		c := newClaim(cl)
@@ -259,6 +267,9 @@ func (st *Stream) Finish(s *verifier.SuiteResult) (*Report, error) {
 	}
 	return r, nil
 }
+
+// lineBatch is how many cases' lines Desk makes before it copies them out.
+const lineBatch = 256
 
 // caseChunk is how many lean cases a chunk of Stream's list holds.
 const caseChunk = 4096
