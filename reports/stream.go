@@ -2,9 +2,7 @@ package reports
 
 import (
 	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -15,7 +13,6 @@ import (
 
 	"github.com/deskcheck/deskcheck/internal/jsonx"
 	"github.com/deskcheck/deskcheck/internal/parallel"
-	"github.com/deskcheck/deskcheck/scenario"
 	"github.com/deskcheck/deskcheck/verifier"
 )
 
@@ -41,7 +38,10 @@ type Stream struct {
 	// (the text output with -v prints them all).
 	traces bool
 	spill  *spill
-	cases  []Case
+	// cases are the lean copies in chunks of caseChunk, so that growing
+	// the list never copies what it holds; Finish lays them out in one.
+	cases  [][]Case
+	n      int
 	claims []Claim
 	// cardedFailed and cardedPassing count the cases kept whole.
 	cardedFailed, cardedPassing int
@@ -61,7 +61,7 @@ type Stream struct {
 // NewStream starts a report made by the run o describes. traces keeps
 // every case's trace in Cases. Close lets the spill go.
 func NewStream(o Origin, traces bool) *Stream {
-	return &Stream{o: o, traces: traces, spill: newSpill(), claims: []Claim{}, cases: []Case{}, dims: []DeskDimensions{}, used: map[string]bool{}}
+	return &Stream{o: o, traces: traces, spill: newSpill(), claims: []Claim{}, dims: []DeskDimensions{}, used: map[string]bool{}}
 }
 
 // Close lets the spill file go; the report of Finish cannot be written
@@ -74,19 +74,6 @@ func (st *Stream) Desk(d *verifier.Desk, results []verifier.Result, claims []*ve
 	full := make([]Case, len(results))
 	parallel.For(len(results), func(i int) { full[i] = newCase(&results[i], false) })
 	st.locateDesk(d, results, full)
-	// The lines' buffers serve desk after desk: a line is copied out to
-	// the spill before the next desk is made.
-	for len(st.lines) < len(full) {
-		st.lines = append(st.lines, make([]byte, 0, lineBytes))
-	}
-	lines := st.lines[:len(full)]
-	idAt := make([]int, len(full))
-	parallel.For(len(full), func(i int) {
-		c := full[i]
-		c.Line, c.Column = 0, 0 // spliced in when written, once Finish has chosen
-		lines[i] = c.appendJSON(lines[i][:0])
-		idAt[i] = len(jsonx.AppendString(append(jsonx.AppendString([]byte(`{"desk":`), c.Desk), `,"id":`...), c.ID))
-	})
 	if len(results) > 0 {
 		st.dims = append(st.dims, DeskDimensions{Desk: strings.Clone(d.ID), Dimensions: verifier.SumDimensions(results)})
 	}
@@ -98,15 +85,41 @@ func (st *Stream) Desk(d *verifier.Desk, results []verifier.Result, claims []*ve
 	usedHosts(d, st.used)
 	for i := range full {
 		if failed(&full[i]) {
-			st.failed = append(st.failed, failure{i: len(st.cases) + i, desk: st.desks, path: strings.Clone(d.Path), size: len(d.Cases)})
+			st.failed = append(st.failed, failure{i: st.n + i, desk: st.desks, path: strings.Clone(d.Path), size: len(d.Cases)})
 		}
 	}
 	st.desks++
-	for i := range full {
-		if err := st.spill.add(lines[i], idAt[i]); err != nil {
-			return err
+	// The lines are made a batch at a time, across the processors, and
+	// copied out to the spill before the next batch: a desk of large
+	// cases never holds all its lines at once. Their buffers serve batch
+	// after batch and desk after desk.
+	for len(st.lines) < min(len(full), lineBatch) {
+		st.lines = append(st.lines, make([]byte, 0, lineBytes))
+	}
+	idAt := make([]int, min(len(full), lineBatch))
+	for start := 0; start < len(full); start += lineBatch {
+		batch := full[start:min(len(full), start+lineBatch)]
+		lines := st.lines[:len(batch)]
+		parallel.For(len(batch), func(i int) {
+			c := batch[i]
+			c.Line, c.Column = 0, 0 // spliced in when written, once Finish has chosen
+			lines[i] = c.appendJSON(lines[i][:0])
+			idAt[i] = len(jsonx.AppendString(append(jsonx.AppendString([]byte(`{"desk":`), c.Desk), `,"id":`...), c.ID))
+		})
+		for i := range batch {
+			if err := st.spill.add(lines[i], idAt[i]); err != nil {
+				return err
+			}
+			if len(st.cases) == 0 || len(st.cases[len(st.cases)-1]) == caseChunk {
+				st.cases = append(st.cases, make([]Case, 0, caseChunk))
+			}
+			last := &st.cases[len(st.cases)-1]
+			*last = append(*last, st.lean(&batch[i]))
+			st.n++
+			if cap(lines[i]) > 4*lineBytes {
+				lines[i] = make([]byte, 0, lineBytes) // let a large line's buffer go
+			}
 		}
-		st.cases = append(st.cases, st.lean(&full[i]))
 	}
 	for _, cl := range claims {
 		c := newClaim(cl)
@@ -145,8 +158,8 @@ func (st *Stream) locateDesk(d *verifier.Desk, results []verifier.Result, full [
 
 // lean is the copy of c that Cases keeps: its plain fields; the
 // mismatches and trace too when it failed or errored (or every trace is
-// kept); and all of it when a page shows it whole. Every string and value
-// in it is a copy, so that nothing of the desk's file stays alive.
+// kept); and all of it when a page shows it whole. What it holds shares
+// no memory with the desk's file, so that the file does not stay alive.
 func (st *Stream) lean(c *Case) Case {
 	bad := failed(c)
 	carded := false
@@ -172,32 +185,27 @@ func (st *Stream) lean(c *Case) Case {
 				Status: v.Status, Reason: strings.Clone(v.Reason)}
 		}
 	}
+	// The values a run observed and its trace are the run's own (the
+	// family decoders copy what they read), so they are kept as they are;
+	// the names read from the file are copied.
 	if carded || bad || st.traces {
-		l.Trace = make([]scenario.Event, len(c.Trace))
-		for i, e := range c.Trace {
-			l.Trace[i] = scenario.Event{Seq: e.Seq, Kind: strings.Clone(e.Kind), Text: strings.Clone(e.Text)}
-		}
+		l.Trace = c.Trace
 		l.Mismatches = make([]verifier.Mismatch, len(c.Mismatches))
 		for i, m := range c.Mismatches {
-			cm := verifier.Mismatch{Field: strings.Clone(m.Field), Comparison: strings.Clone(m.Comparison), Expected: cloneValue(m.Expected), Observed: cloneValue(m.Observed)}
-			for _, ch := range m.Changes {
-				cm.Changes = append(cm.Changes, scenario.Change{Path: strings.Clone(ch.Path), Kind: strings.Clone(ch.Kind), Expected: cloneValue(ch.Expected), Observed: cloneValue(ch.Observed)})
-			}
-			l.Mismatches[i] = cm
+			m.Field = strings.Clone(m.Field)
+			l.Mismatches[i] = m
 		}
 	}
 	if carded {
-		l.Given, l.Expected = bytes.Clone(c.Given), bytes.Clone(c.Expected)
-		if c.Observed != nil {
-			l.Observed = cloneValue(c.Observed).(map[string]any)
-		}
+		l.Given, l.Expected, l.Observed = c.Given, c.Expected, c.Observed
 		l.Comparisons = make(map[string]string, len(c.Comparisons))
 		for k, v := range c.Comparisons {
-			l.Comparisons[strings.Clone(k)] = strings.Clone(v)
+			l.Comparisons[strings.Clone(k)] = v
 		}
 		l.Suggested = make([]verifier.Suggestion, len(c.Suggested))
 		for i, x := range c.Suggested {
-			l.Suggested[i] = verifier.Suggestion{Key: strings.Clone(x.Key), Value: cloneValue(x.Value), Shaped: x.Shaped}
+			x.Key = strings.Clone(x.Key)
+			l.Suggested[i] = x
 		}
 		l.SourceRefs = cloneRefs(c.SourceRefs)
 	}
@@ -212,54 +220,11 @@ func cloneRefs(refs []SourceRef) []SourceRef {
 	return out
 }
 
-// cloneValue copies a value of a host as the reports hold them (what
-// jsonx.Append writes): its strings, slices and maps are copies; a value
-// of any other type is kept as it is.
-func cloneValue(v any) any {
-	switch x := v.(type) {
-	case string:
-		return strings.Clone(x)
-	case []string:
-		out := make([]string, len(x))
-		for i, s := range x {
-			out[i] = strings.Clone(s)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = cloneValue(e)
-		}
-		return out
-	case map[string]any:
-		if x == nil {
-			return x
-		}
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[strings.Clone(k)] = cloneValue(e)
-		}
-		return out
-	case map[string]string:
-		if x == nil {
-			return x
-		}
-		out := make(map[string]string, len(x))
-		for k, e := range x {
-			out[strings.Clone(k)] = strings.Clone(e)
-		}
-		return out
-	case json.RawMessage:
-		return bytes.Clone(x)
-	}
-	return v
-}
-
 // Finish makes the report of the suite the desks made up: s is what
 // verifier.VerifyEach returned (its registry, pins and summary).
 func (st *Stream) Finish(s *verifier.SuiteResult) (*Report, error) {
-	if s.Summary.Cases != len(st.cases) {
-		return nil, fmt.Errorf("the suite has %d cases but %d were streamed", s.Summary.Cases, len(st.cases))
+	if s.Summary.Cases != st.n {
+		return nil, fmt.Errorf("the suite has %d cases but %d were streamed", s.Summary.Cases, st.n)
 	}
 	if err := st.spill.flush(); err != nil {
 		return nil, err
@@ -272,7 +237,7 @@ func (st *Stream) Finish(s *verifier.SuiteResult) (*Report, error) {
 		Provenance:    o.provenanceOf(s.Registry, st.used, st.files, s.Hosts),
 		Summary:       s.Summary,
 		Dimensions:    &Boundary{Suite: st.suiteDim.Dimensions(), Desks: st.dims},
-		Cases:         st.cases,
+		Cases:         make([]Case, 0, st.n),
 		SourceOnly:    st.claims,
 		origin:        o,
 		spill:         st.spill,
@@ -280,6 +245,11 @@ func (st *Stream) Finish(s *verifier.SuiteResult) (*Report, error) {
 	if c := st.cover.Coverage(context.Background(), false); len(c.Desks) > 0 {
 		r.Coverage = CoverageOf(c, false)
 	}
+	for i, chunk := range st.cases {
+		r.Cases = append(r.Cases, chunk...)
+		st.cases[i] = nil
+	}
+	st.cases = nil
 	if s.Passed() {
 		r.Verdict = "pass"
 	}
@@ -297,6 +267,12 @@ func (st *Stream) Finish(s *verifier.SuiteResult) (*Report, error) {
 	}
 	return r, nil
 }
+
+// lineBatch is how many cases' lines Desk makes before it copies them out.
+const lineBatch = 256
+
+// caseChunk is how many lean cases a chunk of Stream's list holds.
+const caseChunk = 4096
 
 // spill holds the cases' lines of report.json in order.
 type spill struct {

@@ -36,12 +36,12 @@ func streamInputs(t *testing.T) map[string][]verifier.Input {
 		}
 		return out
 	}
-	// Six generated files in which many cases expect effects, calls or
+	// Three generated files in which many cases expect effects, calls or
 	// prompts they do not get: hundreds of failures in every file, more
 	// than the report cards or annotates (and, with the bounds lowered,
 	// locates).
 	var failing []verifier.Input
-	for _, f := range gen.Suite(6000, 1000) {
+	for _, f := range gen.Suite(3000, 1000) {
 		data := f.Data
 		for _, swap := range [][2]string{{`"prompts":0`, `"prompts":3`}, {`"prompts":1`, `"prompts":7`}, {`"effects":0`, `"effects":5`}, {`"effects":1`, `"effects":6`}, {`"toolCalls":1`, `"toolCalls":4`}} {
 			data = bytes.ReplaceAll(data, []byte(swap[0]), []byte(swap[1]))
@@ -60,14 +60,26 @@ func streamInputs(t *testing.T) map[string][]verifier.Input {
 // streamed makes the report of inputs through a Stream.
 func streamed(t *testing.T, inputs []verifier.Input, traces bool) *Report {
 	t.Helper()
+	r, _ := streamedTexts(t, inputs, traces)
+	return r
+}
+
+// streamedTexts is streamed, with the text of each desk as it was loaded.
+func streamedTexts(t *testing.T, inputs []verifier.Input, traces bool) (*Report, []string) {
+	t.Helper()
 	st := NewStream(fixedOrigin, traces)
 	t.Cleanup(func() { st.Close() })
-	suite, ds, err := verifier.VerifyEach(context.Background(), inputs, verifier.Options{Registry: testReg}, st.Desk)
+	var texts []string
+	each := func(d *verifier.Desk, results []verifier.Result, claims []*verifier.Claim) error {
+		texts = append(texts, d.Root().Raw)
+		return st.Desk(d, results, claims)
+	}
+	suite, ds, err := verifier.VerifyEach(context.Background(), inputs, verifier.Options{Registry: testReg}, each)
 	require.NoError(t, err)
 	require.False(t, ds.HasErrors(), "%v", ds)
 	r, err := st.Finish(suite)
 	require.NoError(t, err)
-	return r
+	return r, texts
 }
 
 // everyFormat renders r in every format and its annotations.
@@ -154,7 +166,7 @@ func TestStreamWithoutTemporaryFiles(t *testing.T) {
 // blocks; and no kept string shares memory with the desk's file.
 func TestStreamKeepsLittle(t *testing.T) {
 	inputs := streamInputs(t)["thousands failing"]
-	r := streamed(t, inputs, false)
+	r, texts := streamedTexts(t, inputs, false)
 	passing, failing := 0, 0
 	for i := range r.Cases {
 		c := &r.Cases[i]
@@ -178,23 +190,132 @@ func TestStreamKeepsLittle(t *testing.T) {
 	}
 	require.Greater(t, failing, FailureCards, "the suite must fail more cases than are carded")
 	require.Greater(t, passing, PassingCards)
-	// Every kept string is a copy: none lies inside a file's bytes.
+	assertNoFileMemory(t, inputs, texts, r)
+}
+
+// TestStreamSharesNoFileMemory: no string a streamed report keeps, in any
+// field of any case (the cards' observations and the failures' traces
+// included) or claim, lies inside the bytes of a case file or the text its
+// desk was read from, so a report that keeps a case keeps none of its file.
+func TestStreamSharesNoFileMemory(t *testing.T) {
+	for name, inputs := range streamInputs(t) {
+		t.Run(name, func(t *testing.T) {
+			r, texts := streamedTexts(t, inputs, true)
+			require.Len(t, texts, len(inputs))
+			assertNoFileMemory(t, inputs, texts, r)
+		})
+	}
+}
+
+func assertNoFileMemory(t *testing.T, inputs []verifier.Input, texts []string, r *Report) {
+	t.Helper()
+	type span struct{ from, to uintptr }
+	var spans []span
+	for _, in := range inputs {
+		if len(in.Data) > 0 {
+			q := uintptr(unsafe.Pointer(unsafe.SliceData(in.Data)))
+			spans = append(spans, span{q, q + uintptr(len(in.Data))})
+		}
+	}
+	for _, text := range texts {
+		if len(text) > 0 {
+			q := uintptr(unsafe.Pointer(unsafe.StringData(text)))
+			spans = append(spans, span{q, q + uintptr(len(text))})
+		}
+	}
 	inside := func(s string) bool {
-		for _, in := range inputs {
-			if len(s) > 0 && len(in.Data) > 0 {
-				p, q := uintptr(unsafe.Pointer(unsafe.StringData(s))), uintptr(unsafe.Pointer(unsafe.SliceData(in.Data)))
-				if p >= q && p < q+uintptr(len(in.Data)) {
-					return true
-				}
+		if s == "" {
+			return false
+		}
+		p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+		for _, sp := range spans {
+			if p >= sp.from && p < sp.to {
+				return true
 			}
 		}
 		return false
 	}
-	for i := range r.Cases[:200] {
-		c := &r.Cases[i]
-		for _, s := range []string{c.Desk, c.ID, c.Title, c.Scenario, c.Why} {
-			assert.False(t, inside(s), "%q shares the file's memory", s)
+	bad := 0
+	check := func(where, s string) {
+		if inside(s) {
+			bad++
+			if bad <= 5 {
+				t.Errorf("%s: %q shares the memory of its file", where, s)
+			}
 		}
+	}
+	var walk func(where string, v any)
+	walk = func(where string, v any) {
+		switch x := v.(type) {
+		case string:
+			check(where, x)
+		case []string:
+			for _, e := range x {
+				check(where, e)
+			}
+		case []any:
+			for _, e := range x {
+				walk(where, e)
+			}
+		case map[string]any:
+			for k, e := range x {
+				check(where, k)
+				walk(where+"/"+k, e)
+			}
+		case map[string]string:
+			for k, e := range x {
+				check(where, k)
+				check(where, e)
+			}
+		}
+	}
+	for _, c := range r.Cases {
+		id := c.Desk + "/" + c.ID
+		for _, s := range []string{c.Desk, c.ID, c.Title, c.Scenario, c.Arena, string(c.Status), c.Why, c.Unit, c.Error, c.Range, c.Release, c.Reason, c.Dimensions.Control} {
+			check(id, s)
+		}
+		for _, v := range c.Releases {
+			for _, s := range []string{v.Host, v.Release, v.Group, string(v.Status), v.Reason} {
+				check(id+" releases", s)
+			}
+		}
+		for _, ref := range c.SourceRefs {
+			check(id+" sourceRefs", ref.Key)
+			check(id+" sourceRefs", ref.Source)
+		}
+		walk(id+" observed", c.Observed)
+		walk(id+" comparisons", c.Comparisons)
+		for _, m := range c.Mismatches {
+			check(id+" mismatch", m.Field)
+			check(id+" mismatch", m.Comparison)
+			walk(id+" mismatch expected", m.Expected)
+			walk(id+" mismatch observed", m.Observed)
+			for _, ch := range m.Changes {
+				check(id+" change", ch.Path)
+				walk(id+" change", ch.Expected)
+				walk(id+" change", ch.Observed)
+			}
+		}
+		for _, e := range c.Trace {
+			check(id+" trace", e.Kind)
+			check(id+" trace", e.Text)
+		}
+		for _, x := range c.Suggested {
+			check(id+" suggested", x.Key)
+			walk(id+" suggested", x.Value)
+		}
+	}
+	for _, cl := range r.SourceOnly {
+		for _, s := range []string{cl.Desk, cl.ID, cl.Claim, cl.NotExecuted} {
+			check("claim "+cl.ID, s)
+		}
+		for _, ref := range cl.SourceRefs {
+			check("claim "+cl.ID, ref.Source)
+		}
+	}
+	for _, f := range r.Provenance.Files {
+		check("provenance", f.Path)
+		check("provenance", f.Desk)
 	}
 }
 

@@ -44,5 +44,11 @@ func EditDistance(a, b string) int {
 
 // PointerToken escapes a key for a JSON pointer (RFC 6901).
 func PointerToken(s string) string {
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
+	if !strings.ContainsAny(s, "~/") {
+		return s
+	}
+	return pointerEscaper.Replace(s)
 }
+
+// pointerEscaper is built once: a replacer builds its tables on first use.
+var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
