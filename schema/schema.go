@@ -40,11 +40,15 @@ type Schema struct{ s *gojsonschema.Schema }
 // Compile compiles a draft-07 schema from bytes. Only references inside
 // the schema itself resolve; nothing is fetched.
 func Compile(doc []byte) (*Schema, error) {
+	return compileLoader(gojsonschema.NewBytesLoader(doc))
+}
+
+func compileLoader(doc gojsonschema.JSONLoader) (*Schema, error) {
 	loader := gojsonschema.NewSchemaLoader()
 	loader.Draft = gojsonschema.Draft7
 	loader.AutoDetect = false
 	loader.Validate = false
-	s, err := loader.Compile(gojsonschema.NewBytesLoader(doc))
+	s, err := loader.Compile(doc)
 	if err != nil {
 		return nil, err
 	}

@@ -5,8 +5,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"sort"
+	"strings"
+	"sync"
 
 	"github.com/xeipuuv/gojsonschema"
+
+	"github.com/deskcheck/deskcheck/internal/jsontext"
+	"github.com/deskcheck/deskcheck/internal/parallel"
 )
 
 // Split validates documents against a schema whose array items are held
@@ -26,7 +32,13 @@ import (
 // document is validated again against the whole schema, so problems are
 // exactly those of the whole schema, with the same pointers and words.
 type Split struct {
+	// full is compiled on first use: only a document the split does not
+	// accept, or a caller of Full, needs it.
+	fullOnce sync.Once
+	fullDoc  any
 	full     *Schema
+	fullErr  error
+
 	shell    *Schema
 	items    string
 	tag      string
@@ -38,13 +50,12 @@ type Split struct {
 // schema with that definition accepting anything) and, for each constant
 // of tag that a branch of the definition's allOf tests, the definition
 // with only the branches that constant can take.
+//
+// The parts are compiled from the decoded document, on all processors; the
+// whole schema is compiled only when first needed.
 func NewSplit(doc []byte, items, tag string) (*Split, error) {
-	full, err := Compile(doc)
-	if err != nil {
-		return nil, err
-	}
-	// Numbers stay as written, so the parts compiled again are the same
-	// schema (json.Number marshals to its own text).
+	// Numbers stay as written (json.Number), as gojsonschema's own loader
+	// reads them, so the parts are the same schema as the text.
 	v, err := decode(doc)
 	if err != nil {
 		return nil, err
@@ -86,15 +97,20 @@ func NewSplit(doc []byte, items, tag string) (*Split, error) {
 		return nil, fmt.Errorf("split: definition %q has no branch on %q", name, tag)
 	}
 
-	s := &Split{full: full, items: items, tag: tag, branches: map[string]*Schema{}}
+	s := &Split{fullDoc: v, items: items, tag: tag, branches: map[string]*Schema{}}
 	shellDefs := copyMap(defs)
 	shellDefs[name] = map[string]any{}
 	shell := copyMap(root)
 	shell["definitions"] = shellDefs
-	if s.shell, err = compileValue(shell); err != nil {
-		return nil, err
-	}
+	pruneDefinitions(shell, shellDefs)
+	// The parts, the shell first, then a branch for each tag.
+	names := make([]string, 0, len(tags))
 	for c := range tags {
+		names = append(names, c)
+	}
+	sort.Strings(names)
+	parts := []any{shell}
+	for _, c := range names {
 		var kept []any
 		for i, e := range allOf {
 			if !branch[i] || consts[i] == c {
@@ -109,11 +125,75 @@ func NewSplit(doc []byte, items, tag string) (*Split, error) {
 			"definitions": branchDefs,
 			"allOf":       []any{map[string]any{"$ref": target}},
 		}
-		if s.branches[c], err = compileValue(b); err != nil {
+		pruneDefinitions(b, branchDefs)
+		parts = append(parts, b)
+	}
+	compiled := make([]*Schema, len(parts))
+	errs := make([]error, len(parts))
+	parallel.For(len(parts), func(i int) { compiled[i], errs[i] = compileValue(parts[i]) })
+	for _, err := range errs {
+		if err != nil {
 			return nil, err
 		}
 	}
+	s.shell = compiled[0]
+	for i, c := range names {
+		s.branches[c] = compiled[i+1]
+	}
 	return s, nil
+}
+
+// pruneDefinitions removes from defs, the definitions of the schema root,
+// every definition root cannot reach through references of the form
+// #/definitions/NAME: gojsonschema compiles every definition, and each
+// part of a split needs only a few. A schema with any other reference or
+// with an $id keeps every definition, as does a name that a pointer would
+// have to escape.
+func pruneDefinitions(root, defs map[string]any) {
+	reached := map[string]bool{}
+	top := copyMap(root) // the root without its definitions
+	delete(top, "definitions")
+	queue := []any{top}
+	const prefix = "#/definitions/"
+	simple := true
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			if _, ok := x["$id"]; ok {
+				simple = false
+			}
+			if ref, ok := x["$ref"].(string); ok {
+				name, isDef := strings.CutPrefix(ref, prefix)
+				if !isDef || strings.ContainsAny(name, "/~%") || defs[name] == nil {
+					simple = false
+				} else if !reached[name] {
+					reached[name] = true
+					queue = append(queue, defs[name])
+				}
+			}
+			for _, e := range x {
+				walk(e)
+			}
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	for len(queue) > 0 && simple {
+		v := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		walk(v)
+	}
+	if !simple {
+		return
+	}
+	for name := range defs {
+		if !reached[name] {
+			delete(defs, name)
+		}
+	}
 }
 
 // branchConst reports the constant an allOf entry of the form
@@ -169,16 +249,46 @@ func copyMap(m map[string]any) map[string]any {
 	return out
 }
 
+// compileValue compiles a decoded schema. gojsonschema rewrites the
+// references of the document it compiles in place, and the parts of a
+// split share their pieces, so each compiles a copy of its own.
 func compileValue(v any) (*Schema, error) {
-	doc, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	return Compile(doc)
+	return compileLoader(decoded{gojsonschema.NewBytesLoader(nil), deepCopy(v)})
 }
 
-// Full returns the whole schema.
-func (s *Split) Full() *Schema { return s.full }
+// deepCopy copies the maps and slices of a decoded JSON value.
+func deepCopy(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = deepCopy(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = deepCopy(e)
+		}
+		return out
+	}
+	return v
+}
+
+// FullSchema returns the whole schema, compiled on the first call.
+func (s *Split) FullSchema() (*Schema, error) {
+	s.fullOnce.Do(func() {
+		s.full, s.fullErr = compileValue(s.fullDoc)
+		s.fullDoc = nil
+	})
+	return s.full, s.fullErr
+}
+
+// Full returns the whole schema, or nil when it does not compile.
+func (s *Split) Full() *Schema {
+	full, _ := s.FullSchema()
+	return full
+}
 
 // Validate checks a JSON document against the whole schema, as
 // Schema.Validate does and with the same result, decoding it once. The
@@ -191,7 +301,11 @@ func (s *Split) Validate(doc []byte) ([]Problem, error) {
 	if s.valid(root) {
 		return nil, nil
 	}
-	return s.full.problems(decoded{gojsonschema.NewBytesLoader(doc), root})
+	full, err := s.FullSchema()
+	if err != nil {
+		return nil, err
+	}
+	return full.problems(decoded{gojsonschema.NewBytesLoader(doc), root})
 }
 
 // valid reports whether the split finds root valid: the shell accepts it
@@ -231,8 +345,12 @@ func accepts(s *Schema, v any) bool {
 }
 
 // decode reads a document as gojsonschema's own loaders do: numbers kept
-// as json.Number.
+// as json.Number. The fast reader gives the library's value without
+// reflection where it can; anything else takes encoding/json.
 func decode(doc []byte) (any, error) {
+	if v, ok := jsontext.DecodeUseNumberLibrary(doc); ok {
+		return v, nil
+	}
 	dec := json.NewDecoder(bytes.NewReader(doc))
 	dec.UseNumber()
 	var v any

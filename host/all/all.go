@@ -3,6 +3,8 @@
 package all
 
 import (
+	"sync"
+
 	"github.com/deskcheck/deskcheck/cases"
 	"github.com/deskcheck/deskcheck/host/agentloop/agentloopcheck"
 	"github.com/deskcheck/deskcheck/host/gateway/gatewaycheck"
@@ -19,16 +21,20 @@ var Families = []scenario.Family{
 	agentloopcheck.Family,
 }
 
-// Registry builds the registry of every family. The families are fixed at
-// build time, so an error here is a programming error, caught by this
-// package's tests.
-func Registry() *scenario.Registry {
+// Registry returns the registry of every family, built on the first call
+// and shared: a registry is only read, and building one composes the case
+// schema (about a millisecond), which every command did twice, once for
+// its help text at start-up. The families are fixed at build time, so an
+// error here is a programming error, caught by this package's tests.
+func Registry() *scenario.Registry { return registry() }
+
+var registry = sync.OnceValue(func() *scenario.Registry {
 	r, err := scenario.NewRegistry(Families...)
 	if err != nil {
 		panic("deskcheck: the host families do not fit together: " + err.Error())
 	}
 	return r
-}
+})
 
 // Desks are the desks of the default suite: the bundled desks of cases/,
 // then each family's own example desks, in the order of Families.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // The bash tool's approval declaration: bash.patterns rules, the critical
@@ -38,16 +39,21 @@ const (
 // ToolEraFor returns the tools' era of a published release "MAJOR.MINOR.PATCH"
 // (anything unparsable is the newest era).
 func ToolEraFor(version string) ToolEra {
-	var maj, min, patch int
-	if _, err := fmt.Sscanf(version, "%d.%d.%d", &maj, &min, &patch); err != nil {
+	var v Version
+	if _, err := fmt.Sscanf(version, "%d.%d.%d", &v.Major, &v.Minor, &v.Patch); err != nil {
 		return ToolEra{Bash: Bash18, Write: Write1834}
 	}
+	return ToolEraOf(v)
+}
+
+// ToolEraOf is ToolEraFor of a parsed version (ToolEraFor(v.String())).
+func ToolEraOf(v Version) ToolEra {
 	switch {
-	case maj < 17:
+	case v.Major < 17:
 		return ToolEra{Bash: BashNone, Write: WriteNone}
-	case maj == 17:
+	case v.Major == 17:
 		return ToolEra{Bash: Bash17, Write: Write17}
-	case maj == 18 && (min < 3):
+	case v.Major == 18 && (v.Minor < 3):
 		return ToolEra{Bash: Bash18, Write: Write18}
 	}
 	return ToolEra{Bash: Bash18, Write: Write1834}
@@ -59,7 +65,24 @@ type CriticalFamily struct {
 	Name string
 	// Shape is what it catches, for explanations.
 	Shape string
-	re    *regexp.Regexp
+	p     *pattern
+}
+
+// pattern is a family's regular expression, compiled on first use (most
+// commands never evaluate a bash declaration), with its prefilter.
+type pattern struct {
+	source string
+	once   sync.Once
+	re     *regexp.Regexp
+	pre    prefilter // a necessary condition of re, checked first
+}
+
+func (p *pattern) compiled() *pattern {
+	p.once.Do(func() {
+		p.re = regexp.MustCompile(p.source)
+		p.pre = newPrefilter(p.source)
+	})
+	return p
 }
 
 // ci spells word so that it matches ASCII letters in either case, as a
@@ -87,7 +110,7 @@ const (
 )
 
 func family(name, shape string, parts ...string) CriticalFamily {
-	return CriticalFamily{Name: name, Shape: shape, re: regexp.MustCompile(strings.Join(parts, ""))}
+	return CriticalFamily{Name: name, Shape: shape, p: &pattern{source: strings.Join(parts, "")}}
 }
 
 // Critical families of every release from 17.2.15 on, in the host's order;
@@ -134,20 +157,41 @@ var (
 	}
 )
 
+// The families of each era, in the host's order, shared by every
+// evaluation (which only reads them).
+var (
+	critical17 = append(append([]CriticalFamily{}, criticalRm17...), criticalRest...)
+	critical18 = append(append([]CriticalFamily{}, criticalRm18...), criticalRest...)
+)
+
 // CriticalFamilies returns the critical pattern families of a bash era, in
 // the host's order (nil for BashNone).
 func CriticalFamilies(era int) []CriticalFamily {
+	return append([]CriticalFamily(nil), eraFamilies(era)...)
+}
+
+// eraFamilies is CriticalFamilies without the copy.
+func eraFamilies(era int) []CriticalFamily {
 	switch era {
 	case Bash17:
-		return append(append([]CriticalFamily{}, criticalRm17...), criticalRest...)
+		return critical17
 	case Bash18:
-		return append(append([]CriticalFamily{}, criticalRm18...), criticalRest...)
+		return critical18
 	}
 	return nil
 }
 
 // Matches reports whether the family's pattern occurs in command.
-func (f CriticalFamily) Matches(command string) bool { return f.re.MatchString(command) }
+func (f CriticalFamily) Matches(command string) bool {
+	return f.matches(command, asciiLower(command))
+}
+
+// matches is Matches given the command's ASCII-lowercased text too: the
+// pattern runs only when the prefilter lets the command through.
+func (f CriticalFamily) matches(command, lower string) bool {
+	p := f.p.compiled()
+	return p.pre.pass(lower) && p.re.MatchString(command)
+}
 
 // BashRule is one valid bash.patterns entry.
 type BashRule struct {
@@ -283,7 +327,7 @@ type bashEval struct {
 }
 
 func newBashEval(era int, s BashSettings, faults Faults) *bashEval {
-	e := &bashEval{era: era, faults: faults, rules: BashRules(s.Patterns), families: CriticalFamilies(era)}
+	e := &bashEval{era: era, faults: faults, rules: BashRules(s.Patterns), families: eraFamilies(era)}
 	if faults.Has(FaultCriticalFamilyMissing) {
 		kept := e.families[:0:0]
 		for _, f := range e.families {
@@ -301,8 +345,9 @@ func (e *bashEval) critical(command string) (CriticalFamily, bool) {
 	if command == "" {
 		return CriticalFamily{}, false
 	}
+	lower := asciiLower(command)
 	for _, f := range e.families {
-		if f.Matches(command) {
+		if f.matches(command, lower) {
 			return f, true
 		}
 	}

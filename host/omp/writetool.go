@@ -39,18 +39,6 @@ func UnwrapHashlinePath(target string) string {
 	return part
 }
 
-// asciiLower lower-cases ASCII letters only, which is all a JavaScript
-// toLowerCase can change in the prefixes compared here.
-func asciiLower(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
-}
-
 // ParseXdName reads an xd:// target as the host does: the trimmed path
 // must start with xd:// (any case); the name is what follows, "" for the
 // root; ok is false when the path is no xd:// URL or the name holds /, ?

@@ -644,6 +644,27 @@ func DecodeUseNumber(raw []byte) (any, error) {
 	return decodeUseNumberJSON(raw)
 }
 
+// DecodeUseNumberLibrary decodes raw, one JSON value with optional
+// surrounding whitespace, to exactly the value a json.Decoder with
+// UseNumber gives, strings included: it refuses (false) any text with a
+// \ud or \uD escape, where the hosts' reading of an unpaired surrogate
+// and the library's part, and anything the fast reader refuses. Callers
+// then decode with encoding/json.
+func DecodeUseNumberLibrary(raw []byte) (any, bool) {
+	for i := 0; ; {
+		j := bytes.Index(raw[i:], []byte(`\u`))
+		if j < 0 {
+			break
+		}
+		i += j + 2
+		if i < len(raw) && (raw[i] == 'd' || raw[i] == 'D') {
+			return nil, false
+		}
+	}
+	d := decoder{b: raw, literals: true}
+	return d.whole()
+}
+
 // decodeUseNumberJSON is DecodeUseNumber through encoding/json alone.
 func decodeUseNumberJSON(raw []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))

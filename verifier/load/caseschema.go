@@ -47,5 +47,9 @@ func CompiledCaseSchema(reg *scenario.Registry) (*schema.Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.Full(), nil
+	full, err := s.FullSchema()
+	if err != nil {
+		return nil, fmt.Errorf("compiling the case schema: %w", err)
+	}
+	return full, nil
 }

@@ -26,9 +26,11 @@ var refusals = []struct{ msg, text string }{
 
 var statuses = []household.Status{household.StatusOK, household.StatusDenied, household.StatusInvalid, household.StatusTimeout}
 
-func slug(s string) string {
-	return strings.NewReplacer(" ", "-", "_", "-", ".", "-").Replace(s)
-}
+func slug(s string) string { return slugDashes.Replace(s) }
+
+// slugDashes is built once: a Replacer builds its tables on first use, and
+// slug runs for every point of every household run.
+var slugDashes = strings.NewReplacer(" ", "-", "_", "-", ".", "-")
 
 // Points are the household runtime's boundary points.
 var Points = func() []scenario.Point {

@@ -447,7 +447,7 @@ func runWrapper(ctx context.Context, g *wrapperGiven, env scenario.Env) (scenari
 	runner.OnApproval(func(ev omp.ApprovalEvent) { approvalPoint(reached, ev, dialogs, client != nil) })
 	exec := &Executor{Trace: trace}
 	tool := omp.Tool{Name: toolName, Approval: approval}
-	era := omp.ToolEraFor(rel.String())
+	era := omp.ToolEraOf(rel)
 	var declared any
 	if !g.HasApproval {
 		if real, ok := omp.RealTool(toolName, era, settings, faults); ok {
