@@ -53,6 +53,7 @@ const (
 )
 
 func main() {
+	startCollector()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
@@ -440,7 +441,10 @@ func (sel selection) verifySuite(paths []string, stderr io.Writer) (*verifier.Su
 // keeps what the report needs of them (verifier.VerifyEach).
 func (sel selection) streamSuite(paths []string, st *reports.Stream, stderr io.Writer) (*verifier.SuiteResult, int) {
 	return sel.judge(paths, stderr, verifier.ListPaths, func(inputs []verifier.Input, opts verifier.Options) (*verifier.SuiteResult, verifier.Diagnostics, error) {
-		return verifier.VerifyEach(context.Background(), inputs, opts, st.Desk)
+		return verifier.VerifyEach(context.Background(), inputs, opts, func(d *verifier.Desk, results []verifier.Result, claims []*verifier.Claim) error {
+			readCaseBytes(len(d.Root().Raw))
+			return st.Desk(d, results, claims)
+		})
 	})
 }
 
@@ -571,6 +575,7 @@ func validate(args []string, stdout, stderr io.Writer) int {
 	}
 	var oks []string
 	ds := verifier.LoadEach(reg, inputs, *limits, func(d *verifier.Desk) {
+		readCaseBytes(len(d.Root().Raw))
 		oks = append(oks, fmt.Sprintf("%s: ok (desk %s: %s, %d source-only claims)\n", reports.OneLine(d.Path), reports.OneLine(d.ID), plural(len(d.Cases), "case", "cases"), len(d.Claims)))
 	})
 	printDiagnostics(stderr, ds)
@@ -861,7 +866,11 @@ func parse(fs *flag.FlagSet, args []string, stdout io.Writer) ([]string, error) 
 // readInputs reads the given paths, or the bundled desks when there are
 // none.
 func readInputs(reg *scenario.Registry, paths []string, limits verifier.Limits, stderr io.Writer) ([]verifier.Input, int) {
-	return gatherInputs(reg, paths, limits, stderr, verifier.ReadPaths)
+	inputs, code := gatherInputs(reg, paths, limits, stderr, verifier.ReadPaths)
+	for _, in := range inputs {
+		readCaseBytes(len(in.Data))
+	}
+	return inputs, code
 }
 
 // gatherInputs is readInputs with the reader of named paths given:
