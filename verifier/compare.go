@@ -35,6 +35,14 @@ func Compare(expected []Field, observed map[string]any, sc *scenario.Scenario) [
 // its language compares them where the domains differ (a JavaScript
 // substring may be half of a surrogate pair, a Python one never).
 func CompareIn(values scenario.Values, expected []Field, observed map[string]any, sc *scenario.Scenario) []Mismatch {
+	return compareIn(values, expected, observed, sc, true)
+}
+
+// compareIn is CompareIn; without details a mismatched key is one
+// mismatch with no parts and no list of changes, which is all a verdict
+// needs (the runs under a fault or a mutant, which nothing reports key by
+// key).
+func compareIn(values scenario.Values, expected []Field, observed map[string]any, sc *scenario.Scenario, details bool) []Mismatch {
 	var out []Mismatch
 	for _, f := range expected {
 		want := f.Want
@@ -48,6 +56,10 @@ func CompareIn(values scenario.Values, expected []Field, observed map[string]any
 			continue
 		}
 		if values.Match(cmp, want, got) {
+			continue
+		}
+		if !details {
+			out = append(out, Mismatch{Field: f.Key, Comparison: cmp.Name(), Expected: want, Observed: got})
 			continue
 		}
 		if p, ok := cmp.(scenario.Parter); ok {

@@ -118,7 +118,8 @@ func RunCaseOn(ctx context.Context, c *Case, release string, fault *scenario.Qua
 	res.Observed = obs.Values
 	res.Boundary = obs.Boundary
 	res.Points = uniquePoints(obs.Points)
-	res.Mismatches = CompareIn(fam.Host.Values, c.Expected, res.Observed, sc)
+	// Under a fault or a mutant only the verdict counts.
+	res.Mismatches = compareIn(fam.Host.Values, c.Expected, res.Observed, sc, fault == nil)
 	res.Status = Pass
 	if len(res.Mismatches) > 0 {
 		res.Status = Fail
