@@ -2,52 +2,59 @@ package main
 
 import (
 	"os"
+	"runtime"
 	"runtime/debug"
-	"sync"
+	"runtime/metrics"
+	"sync/atomic"
 )
 
-// The collector. Go collects when the heap has doubled since the last
-// collection, from 4 MiB on: a run of the bundled desks (a megabyte of
-// case files) collected four times, about a fifth of its time. So until
-// a run has read smallRun bytes of case files deskcheck lets the heap
-// grow to five times what is live (GOGC=400), then goes back to Go's
-// default (GOGC=100), which keeps the peak of a large suite low: the
-// 100,000-case suite streams through a heap of a few hundred megabytes
-// (BENCHMARKS.md). The soft memory limit is Go's default (none). GOGC in
-// the environment wins over both.
+// The collector. Go collects whenever the heap has doubled since the last
+// collection, from 4 MiB on: a run of the bundled desks collected four
+// times, about a fifth of its time. So deskcheck starts with the heap
+// allowed to grow to five times what is live (GOGC=400) and goes back to
+// Go's default (GOGC=100) at the end of the first collection that finds
+// more than largeHeap live: a large suite or a large file then runs with
+// the peak the default gives (BENCHMARKS.md), and a small run hardly
+// collects. The soft memory limit is Go's default (none). GOGC in the
+// environment wins over both.
 const (
-	smallRun     = 16 << 20
+	largeHeap    = 32 << 20
 	smallPercent = 400
 )
 
-var collector struct {
-	sync.Mutex
-	raised bool
-	read   int64
-}
-
-// startCollector raises the collector's percentage for a small run,
-// unless the environment sets it.
+// startCollector raises the collector's percentage until the live heap
+// is large, unless the environment sets it.
 func startCollector() {
 	if os.Getenv("GOGC") != "" {
 		return
 	}
-	collector.Lock()
-	defer collector.Unlock()
 	debug.SetGCPercent(smallPercent)
-	collector.raised, collector.read = true, 0
+	watchHeap(&heapWatch{run: runs.Add(1)})
 }
 
-// readCaseBytes counts n bytes of case files read; past smallRun the
-// collector goes back to Go's default.
-func readCaseBytes(n int) {
-	collector.Lock()
-	defer collector.Unlock()
-	if !collector.raised {
+// runs counts startCollector's calls: a watch of an earlier call stops.
+var runs atomic.Int64
+
+// heapWatch is an object kept only by its finalizer, which therefore runs
+// once after every collection. It is larger than the runtime's tiny
+// objects, whose finalizers need not run.
+type heapWatch struct {
+	run int64
+	_   [24]byte
+}
+
+// watchHeap reads the live heap the last collection found; while it is
+// small it waits for the next collection, and once it is large it sets
+// Go's default percentage and stops.
+func watchHeap(w *heapWatch) {
+	if w.run != runs.Load() {
 		return
 	}
-	if collector.read += int64(n); collector.read > smallRun {
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(sample)
+	if sample[0].Value.Kind() == metrics.KindUint64 && sample[0].Value.Uint64() > largeHeap {
 		debug.SetGCPercent(100)
-		collector.raised = false
+		return
 	}
+	runtime.SetFinalizer(w, watchHeap)
 }

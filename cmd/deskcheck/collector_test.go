@@ -1,8 +1,10 @@
 package main
 
 import (
+	"runtime"
 	"runtime/debug"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 )
@@ -14,25 +16,35 @@ func gcPercent() int {
 	return p
 }
 
-// The collector runs at 400 % until a run has read 16 MiB of case files,
-// then at Go's default; GOGC in the environment is left alone.
+// The collector runs at 400 % while the live heap is small and at Go's
+// default once a collection finds more than 32 MiB live; GOGC in the
+// environment is left alone.
 func TestCollectorPolicy(t *testing.T) {
 	defer debug.SetGCPercent(gcPercent())
 
+	runtime.GC() // what an earlier test left live is not this run's
 	t.Setenv("GOGC", "")
 	startCollector()
 	assert.Equal(t, smallPercent, gcPercent(), "a run starts at 400 %")
-	readCaseBytes(smallRun - 10)
-	readCaseBytes(10)
-	assert.Equal(t, smallPercent, gcPercent(), "16 MiB read: still small")
-	readCaseBytes(1)
-	assert.Equal(t, 100, gcPercent(), "past 16 MiB: Go's default")
-	readCaseBytes(smallRun)
-	assert.Equal(t, 100, gcPercent(), "and it stays there")
+	runtime.GC()
+	runtime.GC()
+	assert.Equal(t, smallPercent, gcPercent(), "a small heap keeps it")
+
+	live := make([][]byte, 0, 64)
+	for range 64 {
+		live = append(live, make([]byte, 1<<20)) // 64 MiB live
+	}
+	// The watch runs as a finalizer after a collection; collect until it
+	// has (a generous bound, not a timing).
+	for deadline := time.Now().Add(20 * time.Second); gcPercent() != 100 && time.Now().Before(deadline); {
+		runtime.GC()
+		time.Sleep(time.Millisecond)
+	}
+	assert.Equal(t, 100, gcPercent(), "a large live heap: Go's default")
+	runtime.KeepAlive(live)
 
 	t.Setenv("GOGC", "50")
 	debug.SetGCPercent(50)
 	startCollector()
-	readCaseBytes(smallRun + 1)
 	assert.Equal(t, 50, gcPercent(), "GOGC in the environment wins")
 }

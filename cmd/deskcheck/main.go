@@ -441,10 +441,7 @@ func (sel selection) verifySuite(paths []string, stderr io.Writer) (*verifier.Su
 // keeps what the report needs of them (verifier.VerifyEach).
 func (sel selection) streamSuite(paths []string, st *reports.Stream, stderr io.Writer) (*verifier.SuiteResult, int) {
 	return sel.judge(paths, stderr, verifier.ListPaths, func(inputs []verifier.Input, opts verifier.Options) (*verifier.SuiteResult, verifier.Diagnostics, error) {
-		return verifier.VerifyEach(context.Background(), inputs, opts, func(d *verifier.Desk, results []verifier.Result, claims []*verifier.Claim) error {
-			readCaseBytes(len(d.Root().Raw))
-			return st.Desk(d, results, claims)
-		})
+		return verifier.VerifyEach(context.Background(), inputs, opts, st.Desk)
 	})
 }
 
@@ -575,7 +572,6 @@ func validate(args []string, stdout, stderr io.Writer) int {
 	}
 	var oks []string
 	ds := verifier.LoadEach(reg, inputs, *limits, func(d *verifier.Desk) {
-		readCaseBytes(len(d.Root().Raw))
 		oks = append(oks, fmt.Sprintf("%s: ok (desk %s: %s, %d source-only claims)\n", reports.OneLine(d.Path), reports.OneLine(d.ID), plural(len(d.Cases), "case", "cases"), len(d.Claims)))
 	})
 	printDiagnostics(stderr, ds)
@@ -866,11 +862,7 @@ func parse(fs *flag.FlagSet, args []string, stdout io.Writer) ([]string, error) 
 // readInputs reads the given paths, or the bundled desks when there are
 // none.
 func readInputs(reg *scenario.Registry, paths []string, limits verifier.Limits, stderr io.Writer) ([]verifier.Input, int) {
-	inputs, code := gatherInputs(reg, paths, limits, stderr, verifier.ReadPaths)
-	for _, in := range inputs {
-		readCaseBytes(len(in.Data))
-	}
-	return inputs, code
+	return gatherInputs(reg, paths, limits, stderr, verifier.ReadPaths)
 }
 
 // gatherInputs is readInputs with the reader of named paths given:
