@@ -349,18 +349,20 @@ func locate(results []verifier.Result, cases []Case, most, budget int) {
 		}
 	}
 	order, todo := locatePlan(failed, most, budget)
-	parallel.For(len(order), func(j int) {
-		d := byOrdinal[order[j]]
-		idx := todo[order[j]]
-		ptrs := make([]string, len(idx))
-		for k, i := range idx {
-			ptrs[k] = results[i].Case.Pointer
-		}
-		lines, cols := d.LocateAll(ptrs)
-		for k, i := range idx {
-			cases[i].Line, cases[i].Column = lines[k], cols[k]
-		}
-	})
+	parallel.For(len(order), func(j int) { locateIn(byOrdinal[order[j]], results, todo[order[j]], cases) })
+}
+
+// locateIn sets the line and column of the cases at idx, all of desk d,
+// with one walk of its text.
+func locateIn(d *verifier.Desk, results []verifier.Result, idx []int, cases []Case) {
+	ptrs := make([]string, len(idx))
+	for k, i := range idx {
+		ptrs[k] = results[i].Case.Pointer
+	}
+	lines, cols := d.LocateAll(ptrs)
+	for k, i := range idx {
+		cases[i].Line, cases[i].Column = lines[k], cols[k]
+	}
 }
 
 // failure is a failed or errored case as locatePlan sees it: its index,

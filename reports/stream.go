@@ -143,16 +143,8 @@ func (st *Stream) locateDesk(d *verifier.Desk, results []verifier.Result, full [
 			idx = append(idx, i)
 		}
 	}
-	if len(idx) == 0 {
-		return
-	}
-	ptrs := make([]string, len(idx))
-	for k, i := range idx {
-		ptrs[k] = results[i].Case.Pointer
-	}
-	lines, cols := d.LocateAll(ptrs)
-	for k, i := range idx {
-		full[i].Line, full[i].Column = lines[k], cols[k]
+	if len(idx) > 0 {
+		locateIn(d, results, idx, full)
 	}
 }
 

@@ -142,13 +142,7 @@ func VerifyEach(ctx context.Context, inputs []Input, opts Options, each func(d *
 			stopped = err
 			return
 		}
-		s := Summarize(results, claims)
-		summary.Cases += s.Cases
-		summary.Passed += s.Passed
-		summary.Failed += s.Failed
-		summary.Errored += s.Errored
-		summary.NotApplicable += s.NotApplicable
-		summary.SourceOnly += s.SourceOnly
+		summary = summary.Plus(Summarize(results, claims))
 	})
 	switch {
 	case ds.HasErrors() && ranFiles > 0:

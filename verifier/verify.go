@@ -171,6 +171,12 @@ type Summary struct {
 	SourceOnly    int `json:"sourceOnly"`
 }
 
+// Plus is the sum of two summaries, count by count.
+func (s Summary) Plus(o Summary) Summary {
+	return Summary{Cases: s.Cases + o.Cases, Passed: s.Passed + o.Passed, Failed: s.Failed + o.Failed, Errored: s.Errored + o.Errored,
+		NotApplicable: s.NotApplicable + o.NotApplicable, SourceOnly: s.SourceOnly + o.SourceOnly}
+}
+
 // Summarize counts results and source-only claims.
 func Summarize(results []Result, claims []*Claim) Summary {
 	s := Summary{Cases: len(results), SourceOnly: len(claims)}
