@@ -345,7 +345,7 @@ func locate(results []verifier.Result, cases []Case, most, budget int) {
 				desks[d] = k
 				byOrdinal = append(byOrdinal, d)
 			}
-			failed = append(failed, failure{i: i, desk: k, path: d.Path, size: len(d.Cases)})
+			failed = append(failed, failure{i: i, desk: k, size: len(d.Cases)})
 		}
 	}
 	order, todo := locatePlan(failed, most, budget)
@@ -366,19 +366,17 @@ func locateIn(d *verifier.Desk, results []verifier.Result, idx []int, cases []Ca
 }
 
 // failure is a failed or errored case as locatePlan sees it: its index,
-// and its desk (a number for each desk, its path and how many cases it
-// holds).
+// its desk (numbered in the order desks first fail) and how many cases
+// that desk holds.
 type failure struct {
-	i, desk int
-	path    string
-	size    int
+	i, desk, size int
 }
 
 // locatePlan chooses the failures locate locates, given in file order:
 // the desks to walk, in order, and in each the indexes of the cases to
 // locate, which are always its first failures.
 func locatePlan(failed []failure, most, budget int) ([]int, map[int][]int) {
-	failed = spread(failed, func(f failure) string { return f.path })
+	failed = spread(failed, func(f failure) string { return strconv.Itoa(f.desk) })
 	var desks []int
 	todo := map[int][]int{}
 	work := 0

@@ -85,7 +85,7 @@ func (st *Stream) Desk(d *verifier.Desk, results []verifier.Result, claims []*ve
 	usedHosts(d, st.used)
 	for i := range full {
 		if failed(&full[i]) {
-			st.failed = append(st.failed, failure{i: st.n + i, desk: st.desks, path: strings.Clone(d.Path), size: len(d.Cases)})
+			st.failed = append(st.failed, failure{i: st.n + i, desk: st.desks, size: len(d.Cases)})
 		}
 	}
 	st.desks++
@@ -163,23 +163,16 @@ func (st *Stream) lean(c *Case) Case {
 		st.cardedPassing++
 		carded = true
 	}
+	// The names read from the file are copied; what the run made (its
+	// status, error, unit, releases and dimensions) is the run's own.
 	l := Case{
 		Desk: strings.Clone(c.Desk), ID: strings.Clone(c.ID), Line: c.Line, Column: c.Column, Title: strings.Clone(c.Title),
-		Scenario: strings.Clone(c.Scenario), Arena: strings.Clone(c.Arena), Status: verifier.Status(strings.Clone(string(c.Status))),
-		Why: strings.Clone(c.Why), Unit: strings.Clone(c.Unit), Dimensions: c.Dimensions, Error: strings.Clone(c.Error),
-		Range: strings.Clone(c.Range), Release: strings.Clone(c.Release), Reason: strings.Clone(c.Reason),
+		Scenario: strings.Clone(c.Scenario), Arena: strings.Clone(c.Arena), Status: c.Status, Why: strings.Clone(c.Why),
+		Unit: c.Unit, Dimensions: c.Dimensions, Error: c.Error, Range: strings.Clone(c.Range), Releases: c.Releases,
+		Release: c.Release, Reason: c.Reason,
 	}
-	l.Dimensions.Control = strings.Clone(c.Dimensions.Control)
-	if c.Releases != nil {
-		l.Releases = make([]verifier.ReleaseVerdict, len(c.Releases))
-		for i, v := range c.Releases {
-			l.Releases[i] = verifier.ReleaseVerdict{Host: strings.Clone(v.Host), Release: strings.Clone(v.Release), Group: strings.Clone(v.Group),
-				Status: v.Status, Reason: strings.Clone(v.Reason)}
-		}
-	}
-	// The values a run observed and its trace are the run's own (the
-	// family decoders copy what they read), so they are kept as they are;
-	// the names read from the file are copied.
+	// So are the values it observed and its trace (the family decoders
+	// copy what they read); the expected block's keys are the file's.
 	if carded || bad || st.traces {
 		l.Trace = c.Trace
 		l.Mismatches = make([]verifier.Mismatch, len(c.Mismatches))

@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"unsafe"
 
@@ -336,7 +335,7 @@ func TestLocatePlanTakesFirstFailures(t *testing.T) {
 		for i := 0; i < 200; i++ {
 			if rng.IntN(3) == 0 {
 				d := rng.IntN(desks)
-				failed = append(failed, failure{i: i, desk: d, path: strings.Repeat("d", d+1), size: sizes[d]})
+				failed = append(failed, failure{i: i, desk: d, size: sizes[d]})
 				perDesk[d] = append(perDesk[d], i)
 			}
 		}

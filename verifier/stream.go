@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"runtime"
-	"strings"
 
 	"github.com/deskcheck/deskcheck/internal/jsontext"
 	"github.com/deskcheck/deskcheck/internal/parallel"
@@ -125,7 +124,7 @@ func VerifyEach(ctx context.Context, inputs []Input, opts Options, each func(d *
 	ranFiles, ranCases, selected := 0, 0, 0
 	var summary Summary
 	ds := loadEach(opts.Registry, inputs, limits, func(d *Desk, clean bool) {
-		desks = append(desks, deskShape{strings.Clone(d.Path), len(d.Cases)})
+		desks = append(desks, deskShape{d.Path, len(d.Cases)})
 		cases, claims := Select([]*Desk{d}, opts.Run)
 		selected += len(cases)
 		work.add(cases, opts.Runs)

@@ -103,7 +103,8 @@ func RunCaseOn(ctx context.Context, c *Case, release string, fault *scenario.Qua
 		}
 	}()
 	env := scenario.Env{Trace: &scenario.Trace{}, Release: release}
-	if fault != nil && fault.Host == fam.Host.Name {
+	faulty := fault != nil && fault.Host == fam.Host.Name
+	if faulty {
 		env.Faults, env.Mutant = fault.ID, fault.Mutant
 	}
 	obs, err := c.Compiled().Run(ctx, env)
@@ -119,7 +120,7 @@ func RunCaseOn(ctx context.Context, c *Case, release string, fault *scenario.Qua
 	res.Boundary = obs.Boundary
 	res.Points = uniquePoints(obs.Points)
 	// Under a fault or a mutant only the verdict counts.
-	res.Mismatches = compareIn(fam.Host.Values, c.Expected, res.Observed, sc, fault == nil)
+	res.Mismatches = compareIn(fam.Host.Values, c.Expected, res.Observed, sc, !faulty)
 	res.Status = Pass
 	if len(res.Mismatches) > 0 {
 		res.Status = Fail
