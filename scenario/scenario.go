@@ -142,6 +142,10 @@ type Env struct {
 	// Faults is the OR of the IDs of this family's faults to switch on
 	// (zero: the correct model).
 	Faults uint64
+	// Asked, when not nil, receives the OR of the IDs of every fault of
+	// this family the model checked during the run, switched on or not
+	// (see the host's fault set: adapter.FaultSet).
+	Asked *uint64
 	// Release is the version of the host release to behave as (one of
 	// Host.Releases); "" means the newest. Hosts without releases ignore
 	// it.

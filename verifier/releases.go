@@ -160,10 +160,12 @@ func judge(ctx context.Context, c *Case, pin Hosts, fault *scenario.QualifiedFau
 		return res
 	}
 	var shown Result
+	var asked uint64
 	have := false
 	for _, run := range p.runs {
 		r := RunCaseOn(ctx, c, run.release, fault)
 		r.Release = run.release
+		asked |= r.Asked
 		for _, i := range run.members {
 			p.verdicts[i].Status = r.Status
 		}
@@ -172,7 +174,7 @@ func judge(ctx context.Context, c *Case, pin Hosts, fault *scenario.QualifiedFau
 		}
 	}
 	res := shown
-	res.Releases = p.verdicts
+	res.Releases, res.Asked = p.verdicts, asked
 	for _, v := range p.verdicts {
 		switch {
 		case v.Status == Errored:

@@ -2,8 +2,10 @@ package verifier
 
 import (
 	"context"
+	"path/filepath"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tidwall/gjson"
@@ -78,4 +80,95 @@ func TestScenarioDeskCatchesTheDeskGaps(t *testing.T) {
 	for _, f := range MeasureStrength(context.Background(), Run(context.Background(), cases, nil), gaps).Faults {
 		assert.True(t, f.Caught(), f.Fault.Name)
 	}
+}
+
+// strengthDesks are the desks the fault-skipping tests run: the bundled
+// ones (every family, cases judged on several releases) and the OMP
+// scenario desk.
+func strengthDesks(t *testing.T) []*Case {
+	t.Helper()
+	paths, err := filepath.Glob("../cases/*.json")
+	require.NoError(t, err)
+	paths = append(paths, "../host/omp/ompcheck/testdata/omp-desk.json")
+	var ins []Input
+	for _, p := range paths {
+		ins = append(ins, readInput(t, p))
+	}
+	desks, ds := LoadAll(testReg, ins, Limits{})
+	require.False(t, ds.HasErrors(), "%v", ds)
+	cases, _ := Select(desks, nil)
+	return cases
+}
+
+// TestUnaskedFaultsChangeNothing holds the rule runUnder relies on: a case
+// whose correct run never checked a fault gives exactly its correct result
+// under that fault. Every fault of every host meets every case of its host.
+// A model that read its faults other than through Has, or a check not
+// noted, would show here as a result that changed.
+func TestUnaskedFaultsChangeNothing(t *testing.T) {
+	ctx := context.Background()
+	cases := strengthDesks(t)
+	correct := Run(ctx, cases, nil)
+	asked, unasked := 0, 0
+	var changed []string
+	for _, f := range testReg.Faults() {
+		if f.Mutant != 0 {
+			continue
+		}
+		for i, c := range cases {
+			_, fam := c.Spec()
+			if fam.Host.Name != f.Host || correct[i].Status == NotApplicable {
+				continue
+			}
+			if correct[i].Asked&f.ID != 0 {
+				asked++
+				continue
+			}
+			unasked++
+			under := RunCase(ctx, c, &f)
+			want := correct[i]
+			want.Mismatches, under.Mismatches = nil, nil // under a fault only the verdict is compared
+			if !assert.ObjectsAreEqual(want, under) && len(changed) < 10 {
+				changed = append(changed, c.FullID()+" under "+f.Host+"/"+f.Name)
+			}
+		}
+	}
+	assert.Empty(t, changed, "results that changed under a fault their correct run never checked")
+	t.Logf("%d case-and-fault pairs checked the fault, %d never did", asked, unasked)
+	assert.Positive(t, asked, "some runs check some faults")
+	assert.Greater(t, unasked, asked, "most faults are outside most cases' runs")
+}
+
+func TestAskedNamesTheFaultsARunChecked(t *testing.T) {
+	cases := strengthDesks(t)
+	byID := map[string]Result{}
+	for _, r := range Run(context.Background(), cases, nil) {
+		byID[r.Case.FullID()] = r
+	}
+	id := func(name string) uint64 {
+		q, err := testReg.LookupFault(name)
+		require.NoError(t, err)
+		return q.ID
+	}
+	dialog := byID["boundary-desk/boundary-dismiss-one-call"]
+	require.Equal(t, Pass, dialog.Status)
+	assert.NotZero(t, dialog.Asked&id("omp/dismiss-approves"), "a dismissed dialog checks whether dismissing approves")
+	assert.Zero(t, dialog.Asked&id("omp/fallback-retries"), "a wrapper call never reaches the write fallback")
+	fallback := byID["boundary-desk/boundary-fallback-code-precedence"]
+	require.Equal(t, Pass, fallback.Status)
+	assert.NotZero(t, fallback.Asked&id("omp/classifier-message-first"))
+	assert.Zero(t, fallback.Asked&id("omp/dismiss-approves"), "the fallback opens no dialog")
+}
+
+func TestStrengthIsTheSameWithoutReuse(t *testing.T) {
+	ctx := context.Background()
+	cases := strengthDesks(t)
+	baseline := Run(ctx, cases, nil)
+	faults := testReg.Faults()
+	reused := MeasureStrength(ctx, baseline, faults)
+	reuseUnasked = false
+	t.Cleanup(func() { reuseUnasked = true })
+	ranAll := MeasureStrength(ctx, baseline, faults)
+	assert.Empty(t, cmp.Diff(ranAll, reused), "taking the correct results of cases that never checked a fault changes nothing")
+	assert.Positive(t, reused.Caught())
 }

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 
 	"github.com/deskcheck/deskcheck/internal/parallel"
 	"github.com/deskcheck/deskcheck/scenario"
@@ -53,6 +54,10 @@ type Result struct {
 	Release string
 	// Reason says why a not-applicable case was not judged.
 	Reason string
+	// Asked is the OR of the IDs of the faults of the case's family that
+	// its runs checked, switched on or not: a fault outside it cannot
+	// change the result (see MeasureStrength).
+	Asked uint64
 }
 
 // Select returns the cases and source-only claims of desks, in file order,
@@ -102,13 +107,14 @@ func RunCaseOn(ctx context.Context, c *Case, release string, fault *scenario.Qua
 			res.Status, res.Err = Errored, fmt.Sprintf("panic while running the case: %v\n%s", p, debug.Stack())
 		}
 	}()
-	env := scenario.Env{Trace: &scenario.Trace{}, Release: release}
+	env := scenario.Env{Trace: &scenario.Trace{}, Release: release, Asked: new(uint64)}
 	faulty := fault != nil && fault.Host == fam.Host.Name
 	if faulty {
 		env.Faults, env.Mutant = fault.ID, fault.Mutant
 	}
 	obs, err := c.Compiled().Run(ctx, env)
 	res.Trace = env.Trace.Events()
+	res.Asked = atomic.LoadUint64(env.Asked)
 	if err != nil {
 		res.Status, res.Err = Errored, err.Error()
 		return res

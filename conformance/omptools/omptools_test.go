@@ -135,7 +135,7 @@ func runRelease(t *testing.T, bun string, e era, cases []Case) map[string]answer
 }
 
 // model is the model's answer for c in the era of version.
-func model(version string, c Case) answer { return modelWith(version, c, 0) }
+func model(version string, c Case) answer { return modelWith(version, c, omp.Faults{}) }
 
 func modelWith(version string, c Case, faults omp.Faults) answer {
 	era := omp.ToolEraFor(version)
@@ -216,7 +216,7 @@ func TestToolsDifferential(t *testing.T) {
 				}
 				n := 0
 				for _, c := range cases {
-					m := modelWith(e.version, c, omp.Faults(0).With(f.Fault))
+					m := modelWith(e.version, c, omp.Faults{}.With(f.Fault))
 					if r := got[c.ID]; !reflect.DeepEqual(r.Declared, m.Declared) {
 						n++
 					}

@@ -314,28 +314,28 @@ func TestRequestRecords(t *testing.T) {
 		services int
 		effects  int
 	}{
-		{"permissions", seedPermissions(), false, 0, []Request{
+		{"permissions", seedPermissions(), false, Faults{}, []Request{
 			{Index: 0, Entry: 0, Step: 1, Tool: "save_draft", Refusal: RefusedNotGranted, Observation: obsGrant},
 			{Index: 1, Entry: 1, Step: 2, Tool: "shell", Refusal: RefusedUnknownTool, Observation: obsUnknown},
 			{Index: 2, Entry: 2, Step: 3, Tool: "lookup_user", Refusal: RefusedArgumentNames, Observation: obsNames},
 		}, 0, 0},
-		{"invalid", seedInvalid(), false, 0, []Request{
+		{"invalid", seedInvalid(), false, Faults{}, []Request{
 			{Index: 0, Entry: 0, Step: 1, Tool: "calc", Ran: true, Failed: true, Observation: obsArith, CalcError: calc.Unsupported},
 			{Index: 1, Entry: 1, Step: 2, Tool: "calc", Ran: true, Failed: true, Observation: obsZero, CalcError: calc.DivisionByZero},
 			{Index: 2, Entry: 2, Step: 3, Tool: "calc", Ran: true, Observation: "{'result': 21}"},
 		}, 3, 3},
-		{"a final answer alone has no requests", []Entry{final("x")}, true, 0, []Request{}, 0, 0},
-		{"final answers are not requests", []Entry{calcReq("1"), req("save_draft", `{"text": "t"}`), calcReq("1")}, true, 0, []Request{
+		{"a final answer alone has no requests", []Entry{final("x")}, true, Faults{}, []Request{}, 0, 0},
+		{"final answers are not requests", []Entry{calcReq("1"), req("save_draft", `{"text": "t"}`), calcReq("1")}, true, Faults{}, []Request{
 			{Index: 0, Entry: 0, Step: 1, Tool: "calc", Ran: true, Observation: "{'result': 1}"},
 			{Index: 1, Entry: 1, Step: 2, Tool: "save_draft", Ran: true, Effect: true, Observation: obsSaved1},
 			{Index: 2, Entry: 2, Step: 3, Tool: "calc", Ran: true, Observation: "{'result': 1}"},
 		}, 3, 3},
-		{"service calls differ from effects when failures are not counted", seedInvalid(), false, Faults(0).With(FaultBudgetSkipsFailures), []Request{
+		{"service calls differ from effects when failures are not counted", seedInvalid(), false, Faults{}.With(FaultBudgetSkipsFailures), []Request{
 			{Index: 0, Entry: 0, Step: 1, Tool: "calc", Ran: true, Failed: true, Observation: obsArith, CalcError: calc.Unsupported},
 			{Index: 1, Entry: 1, Step: 2, Tool: "calc", Ran: true, Failed: true, Observation: obsZero, CalcError: calc.DivisionByZero},
 			{Index: 2, Entry: 2, Step: 3, Tool: "calc", Ran: true, Observation: "{'result': 21}"},
 		}, 3, 1},
-		{"budget refusal", seedBudget(), false, 0, []Request{
+		{"budget refusal", seedBudget(), false, Faults{}, []Request{
 			{Index: 0, Entry: 0, Step: 1, Tool: "calc", Ran: true, Observation: obsResult2},
 			{Index: 1, Entry: 1, Step: 2, Tool: "calc", Ran: true, Observation: obsResult2},
 			{Index: 2, Entry: 2, Step: 3, Tool: "calc", Ran: true, Observation: obsResult2},
@@ -482,7 +482,7 @@ func TestFaultsAreLive(t *testing.T) {
 			cfg := NewConfig(tt.script)
 			cfg.MaxCalls = tt.maxCalls
 			correct := Run(cfg)
-			cfg.Faults = Faults(0).With(tt.fault)
+			cfg.Faults = Faults{}.With(tt.fault)
 			faulty := Run(cfg)
 			assert.NotEqual(t, fingerprint(correct), fingerprint(faulty))
 			tt.want(t, faulty)

@@ -71,8 +71,8 @@ func argumentChecks(given []byte, check func(*run, Entry, tool) (json.RawMessage
 	for _, e := range g.Script {
 		for _, name := range []string{"calc", "lookup_user", "save_draft"} {
 			tl, _ := known(name)
-			for _, f := range []Faults{0, Faults(FaultArgsSubset), Faults(FaultStringLengthUnchecked)} {
-				r := &run{cfg: Config{Faults: f}}
+			for _, f := range []Fault{0, FaultArgsSubset, FaultStringLengthUnchecked} {
+				r := &run{cfg: Config{Faults: Faults{}.With(f)}}
 				v, ref, why := check(r, Entry{Tool: name, Args: e.Args}, tl)
 				line := fmt.Sprintf("%s %d: %q %d %s", name, f, libref.String(string(v)), ref, why)
 				if ref == NotRefused {

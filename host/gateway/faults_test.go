@@ -191,7 +191,7 @@ func TestFaultsAreLive(t *testing.T) {
 			fx := tt.fixture(t)
 			ref := run(t, fx.cfg, fx.steps...)
 			fx = tt.fixture(t)
-			fx.cfg.Faults = Faults(0).With(tt.fault)
+			fx.cfg.Faults = Faults{}.With(tt.fault)
 			bad := run(t, fx.cfg, fx.steps...)
 			assert.NotEqual(t, observe(t, ref), observe(t, bad), "the fault is observable")
 			tt.check(t, ref, bad)
@@ -205,7 +205,7 @@ func TestFaultsAreLive(t *testing.T) {
 
 func TestFaultNarration(t *testing.T) {
 	req := json.RawMessage(`{"action":"read","resource":"ops/orders","arguments":{},"principal":"synthetic-operator"}`)
-	r := run(t, Config{Principal: PrincipalAnalyst, Faults: Faults(0).With(FaultPrincipalFromRequest)}, Step{Request: req})
+	r := run(t, Config{Principal: PrincipalAnalyst, Faults: Faults{}.With(FaultPrincipalFromRequest)}, Step{Request: req})
 	var faults []string
 	for _, e := range r.Events {
 		if e.Kind == EventFault {

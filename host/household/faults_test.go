@@ -51,7 +51,7 @@ func TestEveryFaultIsLive(t *testing.T) {
 		t.Run(info.Name, func(t *testing.T) {
 			cfg, ok := fixtures[info.Fault]
 			require.True(t, ok, "a fixture for %s", info.Name)
-			correct, faulty := observe(t, cfg, 0), observe(t, cfg, Faults(0).With(info.Fault))
+			correct, faulty := observe(t, cfg, Faults{}), observe(t, cfg, Faults{}.With(info.Fault))
 			assert.NotEqual(t, correct, faulty, "%s changes what can be observed", info.Name)
 		})
 	}
@@ -140,7 +140,7 @@ func TestFaultEffects(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := tc.cfg
-			cfg.Faults = Faults(0).With(tc.fault)
+			cfg.Faults = Faults{}.With(tc.fault)
 			tc.check(t, mustRun(t, cfg))
 		})
 	}

@@ -149,7 +149,7 @@ func toolDecision(t Tool, args any) (Decision, error) {
 // mode, given the user's raw tools.approval map. The first matching row of
 // the decision order wins; Resolution.Row names it.
 func ResolveApproval(t Tool, args any, mode string, user map[string]any) (Resolution, error) {
-	return resolveApproval(t, args, mode, policies{obj: user, kind: 'o'}, 0)
+	return resolveApproval(t, args, mode, policies{obj: user, kind: 'o'}, Faults{})
 }
 
 func resolveApproval(t Tool, args any, mode string, user policies, faults Faults) (Resolution, error) {

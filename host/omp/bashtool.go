@@ -392,7 +392,7 @@ func (e *bashEval) find(command string) (BashRule, string, bool) {
 // BashDeclaration is the bash tool's approval declaration for args (the
 // call's parameters) in a bash era. BashNone declares nothing (Raw nil).
 func BashDeclaration(era int, s BashSettings, args any) ToolDeclaration {
-	return bashDeclaration(era, s, args, 0)
+	return bashDeclaration(era, s, args, Faults{})
 }
 
 func bashDeclaration(era int, s BashSettings, args any, faults Faults) ToolDeclaration {

@@ -40,7 +40,7 @@ var permissionWord = regexp.MustCompile(`\b(EPERM|EACCES|EROFS)\b`)
 // EACCES or EROFS, exactly. Any other error object is permission-denied when
 // its message holds one of those words, case-sensitive and word-bounded.
 // Wrapped errors are not unwrapped: the host looks at the thrown object only.
-func IsPermissionDenied(v any) bool { return IsPermissionDeniedWith(0, v) }
+func IsPermissionDenied(v any) bool { return IsPermissionDeniedWith(Faults{}, v) }
 
 // IsPermissionDeniedWith classifies v as the host would with the faults in
 // s.

@@ -24,12 +24,12 @@ func TestClassifyRule(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			denied, rule, why := ClassifyRule(0, tt.v)
+			denied, rule, why := ClassifyRule(Faults{}, tt.v)
 			assert.Equal(t, tt.denied, denied)
 			assert.Equal(t, tt.rule, rule)
 			assert.NotEmpty(t, why)
-			assert.Equal(t, IsPermissionDeniedWith(0, tt.v), denied, "the rule agrees with the classifier")
-			for _, f := range []Faults{Faults(0).With(FaultClassifierMessageFirst), Faults(0).With(FaultClassifierIgnoresMessage)} {
+			assert.Equal(t, IsPermissionDeniedWith(Faults{}, tt.v), denied, "the rule agrees with the classifier")
+			for _, f := range []Faults{Faults{}.With(FaultClassifierMessageFirst), Faults{}.With(FaultClassifierIgnoresMessage)} {
 				d, _, _ := ClassifyRule(f, tt.v)
 				assert.Equal(t, IsPermissionDeniedWith(f, tt.v), d, "under a fault too")
 			}

@@ -129,7 +129,7 @@ func TestEveryFaultIsLive(t *testing.T) {
 		t.Run(info.Name, func(t *testing.T) {
 			p, ok := probes[info.Fault]
 			require.True(t, ok, "a probe for %s", info.Name)
-			correct, faulty := p(t, 0), p(t, Faults(0).With(info.Fault))
+			correct, faulty := p(t, Faults{}), p(t, Faults{}.With(info.Fault))
 			assert.NotEqual(t, correct, faulty, "%s changes what can be observed", info.Name)
 		})
 	}

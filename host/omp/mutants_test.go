@@ -20,7 +20,7 @@ func TestResolveMutatedWithoutMutationIsTheModel(t *testing.T) {
 		for _, mode := range []string{"", ModeAlwaysAsk, ModeWrite, ModeYolo, "paranoid"} {
 			for _, u := range users {
 				tool := Tool{Name: "t", Approval: ap}
-				want, err := resolveApproval(tool, nil, mode, objectPolicies(u), 0)
+				want, err := resolveApproval(tool, nil, mode, objectPolicies(u), Faults{})
 				require.NoError(t, err)
 				got, err := resolveMutated(tool, nil, mode, objectPolicies(u), Mutation{})
 				require.NoError(t, err)

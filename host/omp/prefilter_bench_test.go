@@ -30,7 +30,7 @@ func BenchmarkCritical(b *testing.B) {
 		}
 	})
 	b.Run("prefilter", func(b *testing.B) {
-		e := newBashEval(Bash18, BashSettings{}, 0)
+		e := newBashEval(Bash18, BashSettings{}, Faults{})
 		for i := 0; i < b.N; i++ {
 			for _, c := range commands {
 				e.critical(c)

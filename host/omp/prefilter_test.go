@@ -387,7 +387,7 @@ func TestPrefilterKeepsDeclarations(t *testing.T) {
 					want = f.Name
 				}
 			}
-			e := newBashEval(era, BashSettings{}, 0)
+			e := newBashEval(era, BashSettings{}, Faults{})
 			if f, ok := e.critical(command); ok {
 				got = f.Name
 			}

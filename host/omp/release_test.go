@@ -205,7 +205,7 @@ func TestReleaseRPCTrim(t *testing.T) {
 func TestDenyAllFault(t *testing.T) {
 	for _, c := range []*CallContext{settings("yolo", nil), settings("always-ask", map[string]any{"seed_note": "allow"}), nil} {
 		f := newFixture("read", []any{"Approve"}, nil)
-		f.w.Faults = Faults(0).With(FaultDenyAll)
+		f.w.Faults = Faults{}.With(FaultDenyAll)
 		_, err := f.w.Execute(context.Background(), "c1", map[string]any{}, c)
 		assert.Equal(t, ErrBlockedByPolicy, err)
 		assert.Equal(t, "Tool call blocked by policy", err.Error())
@@ -213,7 +213,7 @@ func TestDenyAllFault(t *testing.T) {
 		assert.Equal(t, 0, f.count("execute"))
 		assert.Equal(t, 0, f.count("select"))
 	}
-	r, err := resolveApproval(Tool{Name: "x", Approval: "read"}, nil, ModeYolo, policies{}, Faults(0).With(FaultDenyAll))
+	r, err := resolveApproval(Tool{Name: "x", Approval: "read"}, nil, ModeYolo, policies{}, Faults{}.With(FaultDenyAll))
 	require.NoError(t, err)
 	assert.Equal(t, PolicyDeny, r.Policy)
 }

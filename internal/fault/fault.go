@@ -8,17 +8,46 @@ import (
 	"fmt"
 	"math/bits"
 	"strings"
+	"sync/atomic"
 )
 
 // Set is a set of faults of type F, one bit each. The zero value is the
 // correct model; checking a fault is one bit test.
-type Set[F ~uint64] uint64
+//
+// A set made by Asking also notes every fault the model checks, switched
+// on or not. A run that never checked a fault behaves the same with it
+// switched on, since the first point where the two runs could part is a
+// check of that fault: that is what lets `deskcheck faults` skip such runs.
+// For this to hold the model reads a set only through Has.
+type Set[F ~uint64] struct {
+	on    uint64
+	asked *uint64
+}
 
-// Has reports whether f is in the set.
-func (s Set[F]) Has(f F) bool { return s&Set[F](f) != 0 }
+// Of is the set of the faults whose bits are on.
+func Of[F ~uint64](on uint64) Set[F] { return Set[F]{on: on} }
+
+// Asking returns the set that also ORs the bit of every fault Has is asked
+// about into *asked (nil: notes nothing). Runs may check faults from more
+// than one goroutine; the note is atomic.
+func (s Set[F]) Asking(asked *uint64) Set[F] {
+	s.asked = asked
+	return s
+}
+
+// Has reports whether f is in the set, and notes that f was asked about.
+func (s Set[F]) Has(f F) bool {
+	if s.asked != nil {
+		atomic.OrUint64(s.asked, uint64(f))
+	}
+	return s.on&uint64(f) != 0
+}
 
 // With returns the set with f added.
-func (s Set[F]) With(f F) Set[F] { return s | Set[F](f) }
+func (s Set[F]) With(f F) Set[F] {
+	s.on |= uint64(f)
+	return s
+}
 
 // Info names and explains a fault.
 type Info[F ~uint64] struct {

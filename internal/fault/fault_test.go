@@ -1,6 +1,7 @@
 package fault
 
 import (
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -22,11 +23,11 @@ func TestSet(t *testing.T) {
 		has  []testFault
 		not  []testFault
 	}{
-		{"the zero set holds nothing", 0, nil, []testFault{faultA, faultB, faultC}},
-		{"one fault", Set[testFault](0).With(faultB), []testFault{faultB}, []testFault{faultA, faultC}},
-		{"two faults", Set[testFault](0).With(faultA).With(faultC), []testFault{faultA, faultC}, []testFault{faultB}},
-		{"adding a fault twice", Set[testFault](0).With(faultA).With(faultA), []testFault{faultA}, []testFault{faultB, faultC}},
-		{"a set converted from a fault", Set[testFault](faultC), []testFault{faultC}, []testFault{faultA, faultB}},
+		{"the zero set holds nothing", Set[testFault]{}, nil, []testFault{faultA, faultB, faultC}},
+		{"one fault", Set[testFault]{}.With(faultB), []testFault{faultB}, []testFault{faultA, faultC}},
+		{"two faults", Set[testFault]{}.With(faultA).With(faultC), []testFault{faultA, faultC}, []testFault{faultB}},
+		{"adding a fault twice", Set[testFault]{}.With(faultA).With(faultA), []testFault{faultA}, []testFault{faultB, faultC}},
+		{"a set converted from a fault", Of[testFault](uint64(faultC)), []testFault{faultC}, []testFault{faultA, faultB}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -41,9 +42,37 @@ func TestSet(t *testing.T) {
 }
 
 func TestWithLeavesTheSetAlone(t *testing.T) {
-	s := Set[testFault](0).With(faultA)
+	s := Set[testFault]{}.With(faultA)
 	_ = s.With(faultB)
 	assert.False(t, s.Has(faultB))
+}
+
+func TestAskingNotesEveryCheck(t *testing.T) {
+	var asked uint64
+	s := Of[testFault](uint64(faultA)).Asking(&asked)
+	assert.True(t, s.Has(faultA))
+	assert.False(t, s.Has(faultC))
+	assert.Equal(t, uint64(faultA|faultC), asked, "a check notes the fault whether it is on or not")
+	assert.Equal(t, uint64(faultA|faultB|faultC), func() uint64 { s.With(faultB).Has(faultB); return asked }(), "With keeps the note")
+	assert.True(t, s.Asking(nil).Has(faultA))
+	assert.Equal(t, uint64(faultA|faultB|faultC), asked, "a set asking nowhere notes nothing")
+}
+
+func TestAskingIsSafeAcrossGoroutines(t *testing.T) {
+	var asked uint64
+	s := Set[testFault]{}.Asking(&asked)
+	var wg sync.WaitGroup
+	for _, f := range []testFault{faultA, faultB, faultC} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 100 {
+				s.Has(f)
+			}
+		}()
+	}
+	wg.Wait()
+	assert.Equal(t, uint64(faultA|faultB|faultC), asked)
 }
 
 var testList = []Info[testFault]{

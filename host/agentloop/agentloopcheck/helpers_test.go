@@ -19,11 +19,11 @@ const deskPath = "../../../cases/runner-desk.json"
 // engine normalizes them, and the trace.
 func run(t testing.TB, givenJSON, expected string, faults ...agentloop.Fault) (scenario.Observation, []scenario.Event) {
 	t.Helper()
-	var set agentloop.Faults
+	var set uint64
 	for _, f := range faults {
-		set = set.With(f)
+		set |= uint64(f)
 	}
-	obs, tr := checktest.Run(t, Runner, []byte(givenJSON), uint64(set), checktest.Fields(t, expected))
+	obs, tr := checktest.Run(t, Runner, []byte(givenJSON), set, checktest.Fields(t, expected))
 	return obs, tr.Events()
 }
 

@@ -77,7 +77,7 @@ func runRunner(ctx context.Context, g given, env scenario.Env) (scenario.Observa
 	if err := ctx.Err(); err != nil {
 		return scenario.Observation{}, evidence{}, err
 	}
-	cfg := g.config(agentloop.Faults(env.Faults))
+	cfg := g.config(adapter.FaultSet[agentloop.Fault](env))
 	cfg.Mutation = adapter.Mutation(mutants, env.Mutant)
 	res := agentloop.Run(cfg)
 	narrate(env.Trace, g, res)

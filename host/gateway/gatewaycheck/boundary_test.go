@@ -21,7 +21,7 @@ func TestBoundary(t *testing.T) {
 		reason   string
 		given    string
 		expected []scenario.Field
-		faults   gateway.Faults
+		faults   gateway.Fault
 		want     scenario.Boundary
 	}{
 		{"an allowed read is work: its result came back, and it reached the service",
@@ -38,7 +38,7 @@ func TestBoundary(t *testing.T) {
 			scenario.Boundary{Actions: 1, Denied: 1, DeniedVisible: 1, FailClosed: true, Complete: true}},
 		{"a permitted step the host denies does no work (blanket refusal)",
 			`{"principal":"synthetic-analyst","steps":[{"request":` + readOrders + `},{"request":` + emptyDraft + `}]}`,
-			append(effects("0", "0"), field("decisions", `["allow","deny"]`)), gateway.Faults(gateway.FaultDenyAll),
+			append(effects("0", "0"), field("decisions", `["allow","deny"]`)), gateway.FaultDenyAll,
 			scenario.Boundary{Actions: 2, Permitted: 1, Denied: 1, DeniedVisible: 1, FailClosed: true, ServiceExpected: 1, Complete: true}},
 		{"a denied step the host allows is not a visible denial, and its effect is not fail-closed",
 			`{"principal":"synthetic-analyst","steps":[{"request":` + draft + `}]}`,
@@ -46,15 +46,15 @@ func TestBoundary(t *testing.T) {
 			scenario.Boundary{Actions: 1, Denied: 1, FailClosed: false, ServiceRequests: 1, Complete: true, ExtraEffects: 1}},
 		{"an effect appended on deny breaks fail-closed and is extra, though the denial still reached the caller",
 			`{"principal":"synthetic-analyst","steps":[{"request":` + emptyDraft + `}]}`,
-			append(effects("0", "0"), field("decisions", `["deny"]`)), gateway.Faults(gateway.FaultEffectOnDeny),
+			append(effects("0", "0"), field("decisions", `["deny"]`)), gateway.FaultEffectOnDeny,
 			scenario.Boundary{Actions: 1, Denied: 1, DeniedVisible: 1, FailClosed: false, ServiceRequests: 1, Complete: true, ExtraEffects: 1}},
 		{"an audit written before dispatch misses the effect: the trace does not reconcile",
 			`{"principal":"synthetic-analyst","steps":[{"request":` + draft + `}]}`,
-			append(effects("1", "0"), field("decisions", `["allow"]`)), gateway.Faults(gateway.FaultAuditBeforeDispatch),
+			append(effects("1", "0"), field("decisions", `["allow"]`)), gateway.FaultAuditBeforeDispatch,
 			scenario.Boundary{Actions: 1, Permitted: 1, Worked: 1, FailClosed: true, ServiceRequests: 1, ServiceExpected: 1, Complete: false}},
 		{"a replayed approval publishes twice: the second effect is extra and not fail-closed",
 			`{"principal":"synthetic-operator","approvals":[` + q2Approval + `],"steps":[{"request":` + q2Publish + `,"approvalId":"ap-q2"},{"request":` + q2Publish + `,"approvalId":"ap-q2"}]}`,
-			append(effects("0", "1"), field("decisions", `["allow","deny"]`)), gateway.Faults(gateway.FaultApprovalNotConsumed),
+			append(effects("0", "1"), field("decisions", `["allow","deny"]`)), gateway.FaultApprovalNotConsumed,
 			scenario.Boundary{Actions: 2, Permitted: 1, Denied: 1, Worked: 1, FailClosed: false, ServiceRequests: 2, ServiceExpected: 1, Complete: true, ExtraEffects: 1}},
 		{"a step beyond the scripted decisions is an action, but neither permitted nor denied",
 			`{"principal":"synthetic-analyst","steps":[{"request":` + readOrders + `},{"request":1}]}`,
@@ -71,7 +71,7 @@ func TestBoundary(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.reason, func(t *testing.T) {
-			obs, _ := run(t, tt.given, tt.faults, tt.expected...)
+			obs, _ := run(t, tt.given, uint64(tt.faults), tt.expected...)
 			require.NotNil(t, obs.Boundary)
 			assert.Equal(t, tt.want, *obs.Boundary)
 			p, d := compile(t, tt.given, tt.expected...).Script()
@@ -87,10 +87,10 @@ type dimensions struct {
 	service, serviceExpected, extra          int
 }
 
-func sumDesk(t *testing.T, cases []checktest.Case, faults gateway.Faults) dimensions {
+func sumDesk(t *testing.T, cases []checktest.Case, faults gateway.Fault) dimensions {
 	var d dimensions
 	for _, c := range cases {
-		obs, _ := run(t, string(c.Given), faults, c.Expected...)
+		obs, _ := run(t, string(c.Given), uint64(faults), c.Expected...)
 		b := obs.Boundary
 		require.NotNil(t, b, c.ID)
 		if b.Actions == 0 {
@@ -121,12 +121,12 @@ func TestBundledDeskDimensions(t *testing.T) {
 	require.Len(t, cases, 23)
 	tests := []struct {
 		reason string
-		faults gateway.Faults
+		faults gateway.Fault
 		want   dimensions
 	}{
 		{"the reference model: every dimension full, nothing extra", 0,
 			dimensions{denied: 41, deniedVisible: 41, permitted: 17, worked: 17, controls: 23, failClosed: 23, complete: 23, service: 17, serviceExpected: 17}},
-		{"blanket refusal: no allowed work and no service request, while every denial still propagates", gateway.Faults(gateway.FaultDenyAll),
+		{"blanket refusal: no allowed work and no service request, while every denial still propagates", gateway.FaultDenyAll,
 			dimensions{denied: 41, deniedVisible: 41, permitted: 17, worked: 0, controls: 23, failClosed: 23, complete: 23, service: 0, serviceExpected: 17}},
 	}
 	for _, tt := range tests {

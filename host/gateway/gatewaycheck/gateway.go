@@ -371,7 +371,7 @@ func runGateway(ctx context.Context, g givenBlock, env scenario.Env) (scenario.O
 	if err := ctx.Err(); err != nil {
 		return scenario.Observation{}, nil, err
 	}
-	cfg, steps, err := g.config(gateway.Faults(env.Faults))
+	cfg, steps, err := g.config(adapter.FaultSet[gateway.Fault](env))
 	if err != nil {
 		return scenario.Observation{}, nil, err
 	}

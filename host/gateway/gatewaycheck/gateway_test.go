@@ -125,15 +125,15 @@ func TestRunPassesArgumentsAsWritten(t *testing.T) {
 	require.NoError(t, err)
 	tests := []struct {
 		reason string
-		faults gateway.Faults
+		faults gateway.Fault
 		same   bool
 	}{
 		{"the reference digests the canonical form", 0, true},
-		{"the fault digests the written order, which only the raw bytes keep", gateway.Faults(gateway.FaultDigestNotCanonical), false},
+		{"the fault digests the written order, which only the raw bytes keep", gateway.FaultDigestNotCanonical, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.reason, func(t *testing.T) {
-			obs, _ := run(t, given, tt.faults)
+			obs, _ := run(t, given, uint64(tt.faults))
 			got := obs.Values["audit"].([]any)[0].(map[string]any)["argumentDigest"]
 			assert.Equal(t, tt.same, got == canonical, "digest %v", got)
 			assert.Equal(t, []any{"arguments_not_empty"}, obs.Values["reasons"])
@@ -216,7 +216,7 @@ func TestFaultsReachTheModel(t *testing.T) {
 			changed := false
 			for _, c := range cases {
 				ref, _ := run(t, string(c.Given), 0)
-				bad, _ := run(t, string(c.Given), gateway.Faults(f.ID))
+				bad, _ := run(t, string(c.Given), f.ID)
 				if !assert.ObjectsAreEqual(ref.Values, bad.Values) {
 					changed = true
 					break

@@ -6,7 +6,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/deskcheck/deskcheck/host/gateway"
 	"github.com/deskcheck/deskcheck/host/internal/checktest"
 	"github.com/deskcheck/deskcheck/scenario"
 )
@@ -22,11 +21,11 @@ const (
 	readOrders = `{"action":"read","resource":"ops/orders","arguments":{}}`
 )
 
-// run plays a given block with faults and an expected block, and returns
+// run plays a given block with faults (the OR of their IDs) and an expected block, and returns
 // the observation with its values normalized, as the engine sees them.
-func run(t testing.TB, given string, faults gateway.Faults, expected ...scenario.Field) (scenario.Observation, *scenario.Trace) {
+func run(t testing.TB, given string, faults uint64, expected ...scenario.Field) (scenario.Observation, *scenario.Trace) {
 	t.Helper()
-	return checktest.Run(t, Gateway, []byte(given), uint64(faults), expected)
+	return checktest.Run(t, Gateway, []byte(given), faults, expected)
 }
 
 // compile decodes and plans a case once, as the engine does when it loads

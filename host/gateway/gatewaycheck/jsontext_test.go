@@ -81,7 +81,7 @@ func TestSnapshotsDecode(t *testing.T) {
 	for _, c := range checktest.Desk(t, "../../../cases/gateway-desk.json") {
 		g, err := decodeGiven(c.Given)
 		require.NoError(t, err)
-		cfg, steps, err := g.config(0)
+		cfg, steps, err := g.config(gateway.Faults{})
 		require.NoError(t, err)
 		res, err := gateway.Run(cfg, steps)
 		require.NoError(t, err)

@@ -135,7 +135,7 @@ func fields(c *verifier.Case) []scenario.Field {
 }
 
 // runCase runs one case of the bundled desk under faults.
-func runCase(t *testing.T, id string, faults household.Faults) (scenario.Observation, []scenario.Event) {
+func runCase(t *testing.T, id string, faults household.Fault) (scenario.Observation, []scenario.Event) {
 	t.Helper()
 	suite := verify(t, bundled)
 	for _, r := range suite.Results {
@@ -153,7 +153,7 @@ func runCase(t *testing.T, id string, faults household.Faults) (scenario.Observa
 
 func TestDimensionsUnderFaults(t *testing.T) {
 	// A skipped household check lets the denied read run.
-	obs, _ := runCase(t, "unauthorised-read-recorded", household.Faults(0).With(household.FaultHouseholdCheckSkipped))
+	obs, _ := runCase(t, "unauthorised-read-recorded", household.FaultHouseholdCheckSkipped)
 	b := obs.Boundary
 	require.NotNil(t, b)
 	assert.Equal(t, 0, b.DeniedVisible)
@@ -164,16 +164,16 @@ func TestDimensionsUnderFaults(t *testing.T) {
 
 	// An attempt recorded only after admission leaves the denial out of the
 	// record: the trace no longer reconciles.
-	obs, _ = runCase(t, "unauthorised-read-recorded", household.Faults(0).With(household.FaultAttemptRecordedAfterAdmission))
+	obs, _ = runCase(t, "unauthorised-read-recorded", household.FaultAttemptRecordedAfterAdmission)
 	assert.False(t, obs.Boundary.Complete)
 	assert.Equal(t, 1, obs.Boundary.DeniedVisible, "the denial itself still reaches the model")
 
 	// The model's own trace in the result does not match the record.
-	obs, _ = runCase(t, "model-trace-discarded", household.Faults(0).With(household.FaultModelTraceKept))
+	obs, _ = runCase(t, "model-trace-discarded", household.FaultModelTraceKept)
 	assert.False(t, obs.Boundary.Complete)
 
 	// Unchecked snapshot arguments run a scripted-invalid attempt.
-	obs, _ = runCase(t, "altered-evidence-rejected", household.Faults(0).With(household.FaultSnapshotArgsUnchecked))
+	obs, _ = runCase(t, "altered-evidence-rejected", household.FaultSnapshotArgsUnchecked)
 	assert.False(t, obs.Boundary.FailClosed)
 	assert.Equal(t, 1, obs.Boundary.ExtraEffects)
 	assert.Equal(t, 0, obs.Boundary.DeniedVisible)

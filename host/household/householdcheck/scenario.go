@@ -96,7 +96,7 @@ type evidence struct {
 
 func run(_ context.Context, g *given, env scenario.Env) (scenario.Observation, *evidence, error) {
 	cfg, keys := g.cfg, g.keys
-	cfg.Faults = household.Faults(env.Faults)
+	cfg.Faults = adapter.FaultSet[household.Fault](env)
 	cfg.Mutation = adapter.Mutation(mutants, env.Mutant)
 	trace := env.Trace
 	narrateContext(trace, keys, cfg)

@@ -22,6 +22,12 @@ func Faults[F ~uint64](list []fault.Info[F]) []scenario.Fault {
 	return out
 }
 
+// FaultSet is the fault set a run under env uses: the faults env switches
+// on, noting each fault the model checks in env.Asked.
+func FaultSet[F ~uint64](env scenario.Env) fault.Set[F] {
+	return fault.Of[F](env.Faults).Asking(env.Asked)
+}
+
 // hintScenarios reads the scenario names a hint starts with: "scenario
 // NAME[, NAME…]: …"; nil when it names none.
 func hintScenarios(hint string) []string {

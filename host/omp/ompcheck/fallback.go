@@ -1,8 +1,6 @@
 package ompcheck
 
 import (
-	"github.com/deskcheck/deskcheck/internal/jsontext"
-
 	"context"
 	_ "embed"
 	"errors"
@@ -10,7 +8,9 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/deskcheck/deskcheck/host/internal/adapter"
 	"github.com/deskcheck/deskcheck/host/omp"
+	"github.com/deskcheck/deskcheck/internal/jsontext"
 	"github.com/deskcheck/deskcheck/scenario"
 )
 
@@ -135,7 +135,7 @@ func runFallback(ctx context.Context, g *fallbackGiven, env scenario.Env) (scena
 	if _, _, err := release(env, "fallback"); err != nil {
 		return scenario.Observation{}, fallbackEvidence{}, err
 	}
-	faults := omp.Faults(env.Faults)
+	faults := adapter.FaultSet[omp.Fault](env)
 	trace := env.Trace
 	errs := []error{g.errorValue.hostError()}
 	if g.RetryError != nil {
@@ -234,7 +234,7 @@ func runClassify(_ context.Context, g *classifyGiven, env scenario.Env) (scenari
 	if _, _, err := release(env, "classify-error"); err != nil {
 		return scenario.Observation{}, struct{}{}, err
 	}
-	faults := omp.Faults(env.Faults)
+	faults := adapter.FaultSet[omp.Fault](env)
 	trace := env.Trace
 	exec := &Executor{Trace: trace}
 	var value any

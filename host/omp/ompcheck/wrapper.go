@@ -400,7 +400,7 @@ func runWrapper(ctx context.Context, g *wrapperGiven, env scenario.Env) (scenari
 	if err != nil {
 		return scenario.Observation{}, wrapperEvidence{}, err
 	}
-	faults := omp.Faults(env.Faults)
+	faults := adapter.FaultSet[omp.Fault](env)
 	reached := &adapter.Reached{}
 	if g.Mode != "" && modeName(g.Mode) == "unknown" {
 		// What the release makes of it is in the mode it resolves in.
