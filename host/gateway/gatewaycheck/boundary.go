@@ -51,7 +51,7 @@ func readScript(expected []scenario.Field) caseScript {
 	for _, f := range expected {
 		switch f.Key {
 		case "decisions":
-			if list, ok := decisionsJSON(f.Raw); ok {
+			if list, ok := decisionsOf(f.Raw); ok {
 				s.decisions = list
 			}
 		case "draftEffects", "publicationEffects":
@@ -62,6 +62,19 @@ func readScript(expected []scenario.Field) caseScript {
 		}
 	}
 	return s
+}
+
+// decisionsOf reads expected.decisions as decisionsJSON does.
+func decisionsOf(raw []byte) ([]string, bool) {
+	list, ok := listOf(raw)
+	if !ok {
+		return nil, false
+	}
+	out := make([]string, len(list))
+	for i, x := range list {
+		out[i], _ = stringOf(x)
+	}
+	return out, true
 }
 
 // decisionsJSON reads expected.decisions through encoding/json, the
@@ -111,22 +124,6 @@ func plan(g givenBlock, expected []scenario.Field) scenario.Plan[caseScript] {
 	}
 	permitted, denied := s.split(len(g.Steps))
 	return scenario.Plan[caseScript]{Problems: lintGateway(g, expected), Permitted: permitted, Denied: denied, Script: s}
-}
-
-// requestAction is the action a request names, when it is an object with a
-// string action; "" otherwise.
-func requestAction(raw json.RawMessage) string {
-	var env struct {
-		Action json.RawMessage `json:"action"`
-	}
-	if json.Unmarshal(raw, &env) != nil {
-		return ""
-	}
-	var action string
-	if json.Unmarshal(env.Action, &action) != nil {
-		return ""
-	}
-	return action
 }
 
 // boundary counts one case: denominators from the script, numerators from

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/deskcheck/deskcheck/host/gateway"
+	"github.com/deskcheck/deskcheck/internal/jsontext"
 )
 
 // LimitCopyBytes names the measured limit on what a gateway case's steps
@@ -58,6 +59,38 @@ func copyBytes(g givenBlock) int {
 // object naming both as strings, keys spelled exactly; ok is false
 // otherwise.
 func readTarget(raw []byte) (action, resource string, ok bool) {
+	if len(raw) > 0 && raw[0] == '{' {
+		var a, r []byte
+		if jsontext.WholeObject(raw, func(keyTok []byte, plain bool, start int) int {
+			if !plain {
+				return -1
+			}
+			end := jsontext.ScanValue(raw, start, 1)
+			switch key := keyTok[1 : len(keyTok)-1]; {
+			case end < 0:
+			case string(key) == "action":
+				a = raw[start:end]
+			case string(key) == "resource":
+				r = raw[start:end]
+			}
+			return end
+		}) {
+			if len(a) == 0 || len(r) == 0 || a[0] != '"' || r[0] != '"' {
+				return "", "", false
+			}
+			action, okA := stringOf(a)
+			resource, okR := stringOf(r)
+			return action, resource, okA && okR
+		}
+	}
+	if action, resource, ok := readTargetJSON(raw); ok {
+		return action, resource, true
+	}
+	return "", "", false
+}
+
+// readTargetJSON is readTarget through encoding/json, the reference.
+func readTargetJSON(raw []byte) (action, resource string, ok bool) {
 	var m map[string]json.RawMessage
 	if json.Unmarshal(raw, &m) != nil || m == nil {
 		return "", "", false

@@ -1,7 +1,6 @@
 package gatewaycheck
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"sort"
@@ -55,8 +54,8 @@ func lintGateway(g givenBlock, expected []scenario.Field) []scenario.Problem {
 	for _, f := range expected {
 		switch f.Key {
 		case "decisions", "reasons":
-			var list []json.RawMessage
-			if json.Unmarshal(f.Raw, &list) != nil {
+			list, ok := listOf(f.Raw)
+			if !ok {
 				continue
 			}
 			if steps > 0 && len(list) != steps {
@@ -70,15 +69,15 @@ func lintGateway(g givenBlock, expected []scenario.Field) []scenario.Problem {
 				}
 			}
 		case "audit":
-			var events []map[string]json.RawMessage
-			if json.Unmarshal(f.Raw, &events) != nil {
+			events, ok := auditEvents(f.Raw)
+			if !ok {
 				continue
 			}
 			for k, ev := range events {
 				at := fmt.Sprintf("/expected/audit/%d", k)
 				keys := make([]string, 0, len(ev))
-				for key := range ev {
-					keys = append(keys, key)
+				for _, m := range ev {
+					keys = append(keys, m.key)
 				}
 				sort.Strings(keys)
 				for _, key := range keys {
@@ -89,11 +88,11 @@ func lintGateway(g givenBlock, expected []scenario.Field) []scenario.Problem {
 				for _, key := range []string{"sequence", "effectCount"} {
 					// A count as every count of a case is written: the
 					// schema's integer takes 1.0 and 1e0 too.
-					if raw, ok := ev[key]; ok && len(raw) > 0 && (raw[0] == '-' || '0' <= raw[0] && raw[0] <= '9') && !wholeNumber(raw) {
+					if raw := valueOf(ev, key); len(raw) > 0 && (raw[0] == '-' || '0' <= raw[0] && raw[0] <= '9') && !wholeNumber(raw) {
 						add(scenario.Problem{Pointer: at + "/" + key, Message: fmt.Sprintf("a whole number is expected (digits only, at most 15), found %s", raw)})
 					}
 				}
-				if raw, ok := ev["reason"]; ok {
+				if raw := valueOf(ev, "reason"); raw != nil {
 					if p, bad := lintReason(raw, at+"/reason"); bad {
 						add(p)
 					}
@@ -104,10 +103,26 @@ func lintGateway(g givenBlock, expected []scenario.Field) []scenario.Problem {
 	return ps
 }
 
+// auditEvents reads expected.audit as json.Unmarshal reads it into a
+// []map[string]json.RawMessage; ok is false when Unmarshal would fail.
+func auditEvents(raw []byte) ([][]member, bool) {
+	list, ok := listOf(raw)
+	if !ok {
+		return nil, false
+	}
+	events := make([][]member, len(list))
+	for i, x := range list {
+		if events[i], ok = membersOf(x); !ok {
+			return nil, false
+		}
+	}
+	return events, true
+}
+
 // lintReason reports a reason outside the vocabulary.
-func lintReason(raw json.RawMessage, ptr string) (scenario.Problem, bool) {
-	var r string
-	if json.Unmarshal(raw, &r) != nil || gateway.IsReason(r) {
+func lintReason(raw []byte, ptr string) (scenario.Problem, bool) {
+	r, ok := stringOf(raw)
+	if !ok || gateway.IsReason(r) {
 		return scenario.Problem{}, false
 	}
 	return scenario.Problem{Pointer: ptr, Message: fmt.Sprintf("reason %q is not one of the gateway's 18 reasons%s", r, didYouMean(r, gateway.Reasons()))}, true
