@@ -49,6 +49,18 @@ type Report struct {
 	spill *spill
 }
 
+// ReleaseAsWritten makes the next writing of report.json (JSON.Write)
+// the last that a streamed report allows: the cases' lines, which only
+// that file holds in full, are given back to the machine as they are
+// copied out, rather than kept to the end beside the copy. A later JSON
+// writing of the report fails. A report made by Build holds its cases and
+// is not changed.
+func (r *Report) ReleaseAsWritten() {
+	if r.spill != nil {
+		r.spill.release = true
+	}
+}
+
 // Origin is what a report says about the process that made it: when, where
 // and by which build. The command reads it from its environment once and
 // passes it in; nothing that builds or renders a report reads the

@@ -266,6 +266,40 @@ type spill struct {
 	mem   []byte
 	size  int64
 	lines []spillLine
+	// release makes the next writeCases the last: it gives the file's
+	// space back behind its reading (see Report.ReleaseAsWritten).
+	release bool
+}
+
+// spillReader reads the spill file from its start and, when release is
+// set, punches out every releaseStep bytes it has read. The pages so
+// freed are at once the kernel's to reuse for the report file being
+// written, where fresh memory is slow to come by on some machines.
+type spillReader struct {
+	f                *os.File
+	off, size, freed int64
+	release          bool
+}
+
+// releaseStep is how much of the spill is read before it is given back.
+const releaseStep = 8 << 20
+
+func (r *spillReader) Read(p []byte) (int, error) {
+	if r.off >= r.size {
+		return 0, io.EOF
+	}
+	p = p[:min(int64(len(p)), r.size-r.off)]
+	n, err := r.f.ReadAt(p, r.off)
+	r.off += int64(n)
+	if err == io.EOF && n > 0 {
+		err = nil
+	}
+	if r.release && r.off-r.freed >= releaseStep {
+		n := (r.off - r.freed) &^ (4<<10 - 1)
+		releaseRange(r.f, r.freed, n)
+		r.freed += n
+	}
+	return n, err
 }
 
 // spillLine is one case's line: where it starts, how long it is, and
@@ -329,7 +363,11 @@ func (s *spill) writeCases(w *bufio.Writer, cases []Case) error {
 	}
 	var src io.Reader
 	if s.f != nil {
-		src = bufio.NewReaderSize(io.NewSectionReader(s.f, 0, s.size), 256<<10)
+		src = bufio.NewReaderSize(&spillReader{f: s.f, size: s.size, release: s.release}, 256<<10)
+	}
+	if s.release {
+		// Read once: whatever happens next, the lines are gone.
+		defer func() { s.lines, s.mem = nil, nil }()
 	}
 	copyN := func(off int64, n int) error {
 		if s.f == nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -352,4 +353,42 @@ func TestLocatePlanTakesFirstFailures(t *testing.T) {
 		assert.LessOrEqual(t, work, budget)
 		assert.Equal(t, len(order), len(todo))
 	}
+}
+
+// TestReleaseAsWrittenWritesOnce: a streamed report released as written
+// gives the same report.json once, and refuses to give it twice; the spill
+// held in memory too.
+func TestReleaseAsWrittenWritesOnce(t *testing.T) {
+	inputs := streamInputs(t)["failing and values"]
+	var want bytes.Buffer
+	require.NoError(t, JSON{}.Write(&want, streamed(t, inputs, false)))
+	for _, noTemp := range []bool{false, true} {
+		t.Run(fmt.Sprintf("memory=%v", noTemp), func(t *testing.T) {
+			if noTemp {
+				t.Setenv("TMPDIR", filepath.Join(t.TempDir(), "missing"))
+			}
+			r := streamed(t, inputs, false)
+			require.Equal(t, noTemp, r.spill.f == nil)
+			r.ReleaseAsWritten()
+			var got bytes.Buffer
+			require.NoError(t, JSON{}.Write(&got, r))
+			assert.True(t, want.String() == got.String(), "released as written, report.json is the same")
+			require.EqualError(t, JSON{}.Write(io.Discard, r), "the cases' evidence is no longer at hand")
+		})
+	}
+	suite, _, err := verifier.Verify(context.Background(), inputs, verifier.Options{Registry: testReg})
+	require.NoError(t, err)
+	r := Build(suite, fixedOrigin)
+	r.ReleaseAsWritten()
+	for range 2 {
+		var got bytes.Buffer
+		require.NoError(t, JSON{}.Write(&got, r), "a built report holds its cases")
+	}
+}
+
+type countingWriter struct{ n int64 }
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	c.n += int64(len(p))
+	return len(p), nil
 }

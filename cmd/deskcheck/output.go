@@ -127,6 +127,9 @@ func writeReports(out string, paths []string, rep *reports.Report, r reports.Rep
 	if out == noOut {
 		return exitPass
 	}
+	// The folder is the report's last reader: report.json may give the
+	// cases' evidence back as it copies it out.
+	rep.ReleaseAsWritten()
 	written, err := folder.Writer{CaseDirs: caseDirs(paths), MaxBytes: maxReportBytes}.Write(out, reports.FolderFiles(rep))
 	if err != nil {
 		// The error names the -out folder, which may hold anything.
