@@ -37,6 +37,8 @@ type Stream struct {
 	// traces keeps the trace of every case, not only of the failed ones
 	// (the text output with -v prints them all).
 	traces bool
+	// noJSON: report.json will not be written, so no line is made.
+	noJSON bool
 	spill  *spill
 	// cases are the lean copies in chunks of caseChunk, so that growing
 	// the list never copies what it holds; Finish lays them out in one.
@@ -64,6 +66,14 @@ func NewStream(o Origin, traces bool) *Stream {
 	return &Stream{o: o, traces: traces, spill: newSpill(), claims: []Claim{}, dims: []DeskDimensions{}, used: map[string]bool{}}
 }
 
+// NewStreamWithoutJSON is NewStream for a report that will not be written
+// as report.json (verify -out none, printing text, say): no case's line is
+// made or kept, and writing the report as JSON fails; every other format
+// is the same.
+func NewStreamWithoutJSON(o Origin, traces bool) *Stream {
+	return &Stream{o: o, traces: traces, noJSON: true, spill: &spill{omitted: true}, claims: []Claim{}, dims: []DeskDimensions{}, used: map[string]bool{}}
+}
+
 // Close lets the spill file go; the report of Finish cannot be written
 // after it.
 func (st *Stream) Close() error { return st.spill.close() }
@@ -89,6 +99,13 @@ func (st *Stream) Desk(d *verifier.Desk, results []verifier.Result, claims []*ve
 		}
 	}
 	st.desks++
+	if st.noJSON {
+		for i := range full {
+			st.addLean(&full[i])
+		}
+		st.addClaims(claims)
+		return nil
+	}
 	// The lines are made a batch at a time, across the processors, and
 	// copied out to the spill before the next batch: a desk of large
 	// cases never holds all its lines at once. Their buffers serve batch
@@ -110,23 +127,33 @@ func (st *Stream) Desk(d *verifier.Desk, results []verifier.Result, claims []*ve
 			if err := st.spill.add(lines[i], idAt[i]); err != nil {
 				return err
 			}
-			if len(st.cases) == 0 || len(st.cases[len(st.cases)-1]) == caseChunk {
-				st.cases = append(st.cases, make([]Case, 0, caseChunk))
-			}
-			last := &st.cases[len(st.cases)-1]
-			*last = append(*last, st.lean(&batch[i]))
-			st.n++
+			st.addLean(&batch[i])
 			if cap(lines[i]) > 4*lineBytes {
 				lines[i] = make([]byte, 0, lineBytes) // let a large line's buffer go
 			}
 		}
 	}
+	st.addClaims(claims)
+	return nil
+}
+
+// addClaims keeps copies of a desk's source-only claims.
+func (st *Stream) addClaims(claims []*verifier.Claim) {
 	for _, cl := range claims {
 		c := newClaim(cl)
 		st.claims = append(st.claims, Claim{Desk: strings.Clone(c.Desk), ID: strings.Clone(c.ID), Claim: strings.Clone(c.Claim),
 			NotExecuted: strings.Clone(c.NotExecuted), SourceRefs: cloneRefs(c.SourceRefs)})
 	}
-	return nil
+}
+
+// addLean keeps the lean copy of c.
+func (st *Stream) addLean(c *Case) {
+	if len(st.cases) == 0 || len(st.cases[len(st.cases)-1]) == caseChunk {
+		st.cases = append(st.cases, make([]Case, 0, caseChunk))
+	}
+	last := &st.cases[len(st.cases)-1]
+	*last = append(*last, st.lean(c))
+	st.n++
 }
 
 // locateDesk locates, while the desk's text is at hand, the failed and
@@ -269,6 +296,8 @@ type spill struct {
 	// release makes the next writeCases the last: it gives the file's
 	// space back behind its reading (see Report.ReleaseAsWritten).
 	release bool
+	// omitted: the stream made no line (NewStreamWithoutJSON).
+	omitted bool
 }
 
 // spillReader reads the spill file from its start and, when release is
@@ -358,6 +387,9 @@ func (s *spill) close() error {
 // writeCases writes the "cases" array of report.json as writeLines does,
 // each line as it was spilled with the case's location spliced in.
 func (s *spill) writeCases(w *bufio.Writer, cases []Case) error {
+	if s.omitted {
+		return errors.New("the report was made without report.json's evidence of the cases")
+	}
 	if len(s.lines) != len(cases) {
 		return errors.New("the cases' evidence is no longer at hand")
 	}

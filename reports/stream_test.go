@@ -355,6 +355,42 @@ func TestLocatePlanTakesFirstFailures(t *testing.T) {
 	}
 }
 
+// TestStreamWithoutJSON: a stream that makes no line of report.json gives
+// every other format as Build does, and refuses to give report.json.
+func TestStreamWithoutJSON(t *testing.T) {
+	for _, name := range []string{"failing and values", "thousands failing"} {
+		inputs := streamInputs(t)[name]
+		suite, _, err := verifier.Verify(context.Background(), inputs, verifier.Options{Registry: testReg})
+		require.NoError(t, err)
+		text := Text{Verbose: true, Dimensions: true}
+		want := everyFormat(t, Build(suite, fixedOrigin), text)
+		st := NewStreamWithoutJSON(fixedOrigin, true)
+		defer st.Close()
+		assert.Nil(t, st.spill.f, "no temporary file is made")
+		each := func(d *verifier.Desk, results []verifier.Result, claims []*verifier.Claim) error {
+			return st.Desk(d, results, claims)
+		}
+		s, _, err := verifier.VerifyEach(context.Background(), inputs, verifier.Options{Registry: testReg}, each)
+		require.NoError(t, err)
+		r, err := st.Finish(s)
+		require.NoError(t, err)
+		for _, f := range Formats(text) {
+			if f.Name == "json" {
+				require.EqualError(t, f.Reporter.Write(io.Discard, r), "the report was made without report.json's evidence of the cases", name)
+				continue
+			}
+			var buf bytes.Buffer
+			require.NoError(t, f.Reporter.Write(&buf, r), f.Name)
+			assert.True(t, want[f.Name] == buf.String(), "%s: the %s output is Build's", name, f.Name)
+		}
+		for format, rep := range map[string]Reporter{"github": GitHub{Errors: GitHubLimit, Warnings: GitHubLimit, Registry: testReg}, "sarif": SARIF{Registry: testReg}} {
+			var buf bytes.Buffer
+			require.NoError(t, rep.Write(&buf, r))
+			assert.True(t, want[format] == buf.String(), "%s: the %s output is Build's", name, format)
+		}
+	}
+}
+
 // TestReleaseAsWrittenWritesOnce: a streamed report released as written
 // gives the same report.json once, and refuses to give it twice; the spill
 // held in memory too.

@@ -530,7 +530,12 @@ func verify(args []string, stdout, stderr io.Writer) int {
 	}
 	// Each desk's results are made into evidence as its cases have run,
 	// so that the memory taken does not grow with the suite's evidence.
-	st := reports.NewStream(origin(), *verbose && *o.format == "text")
+	traces := *verbose && *o.format == "text"
+	st := reports.NewStream(origin(), traces)
+	if *out == noOut && *o.format != "json" {
+		// No report.json is written: its evidence need not be made.
+		st = reports.NewStreamWithoutJSON(origin(), traces)
+	}
 	defer st.Close()
 	suite, code := sel.streamSuite(paths, st, stderr)
 	if code != exitPass {
