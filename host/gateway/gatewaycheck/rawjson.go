@@ -22,7 +22,7 @@ func stringOf(raw []byte) (s string, ok bool) {
 		if end, plain := jsontext.ScanString(raw, 0); plain && end == len(raw) {
 			return string(raw[1 : end-1]), true
 		}
-	case string(raw) == "null":
+	case isNull(raw):
 		return "", true
 	case len(raw) > 0 && !bytes.ContainsAny(raw[:1], " \t\r\n"):
 		// A number, a literal, an object or an array: no string.
@@ -39,12 +39,16 @@ func stringOfJSON(raw []byte) (string, bool) {
 	return s, err == nil
 }
 
+// isNull reports whether raw is the literal null, white space after it
+// allowed (before it, the encoding/json path takes it).
+func isNull(raw []byte) bool { return string(bytes.TrimRight(raw, " \t\r\n")) == "null" }
+
 // listOf reads raw as json.Unmarshal reads it into a []json.RawMessage:
 // the elements' texts; ok is false when Unmarshal would fail; null reads
 // as no element.
 func listOf(raw []byte) (list [][]byte, ok bool) {
 	switch {
-	case string(raw) == "null":
+	case isNull(raw):
 		return nil, true
 	case len(raw) > 0 && raw[0] == '[':
 		list = [][]byte{}
@@ -90,7 +94,7 @@ type member struct {
 // fail; null reads as no member.
 func membersOf(raw []byte) (ms []member, ok bool) {
 	switch {
-	case string(raw) == "null":
+	case isNull(raw):
 		return nil, true
 	case len(raw) > 0 && raw[0] == '{':
 		ms = []member{}

@@ -37,7 +37,7 @@ var handWritten = []string{
 	`{"resource":"ops/orders"}`,
 	`{}`, `[]`, `null`, `"read"`, `1`, `true`, `[1,"a",null,{"b":2}]`,
 	` {"action":"read","resource":"ops/orders"} `,
-	` "read" `, ` null `, "\t[\"allow\",\n\"deny\"]\r",
+	` "read" `, ` null `, "null ", "null\n\t", "nul", "\t[\"allow\",\n\"deny\"]\r",
 	`{"action":"read","arguments":` + strings.Repeat(`[`, 150) + strings.Repeat(`]`, 150) + `}`,
 	strings.Repeat(`[`, 150) + strings.Repeat(`]`, 150),
 	`["allow","deny",null,3,"\u0061llow","x"]`,
