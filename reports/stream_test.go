@@ -421,10 +421,3 @@ func TestReleaseAsWrittenWritesOnce(t *testing.T) {
 		require.NoError(t, JSON{}.Write(&got, r), "a built report holds its cases")
 	}
 }
-
-type countingWriter struct{ n int64 }
-
-func (c *countingWriter) Write(p []byte) (int, error) {
-	c.n += int64(len(p))
-	return len(p), nil
-}
