@@ -3,7 +3,6 @@ package gatewaycheck
 import (
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/deskcheck/deskcheck/host/gateway"
@@ -75,12 +74,7 @@ func lintGateway(g givenBlock, expected []scenario.Field) []scenario.Problem {
 			}
 			for k, ev := range events {
 				at := fmt.Sprintf("/expected/audit/%d", k)
-				keys := make([]string, 0, len(ev))
-				for _, m := range ev {
-					keys = append(keys, m.key)
-				}
-				sort.Strings(keys)
-				for _, key := range keys {
+				for _, key := range ev.SortedKeys() {
 					if !slices.Contains(gateway.AuditKeys(), key) {
 						add(scenario.Problem{Pointer: at + "/" + scenario.PointerToken(key), Key: true, Message: fmt.Sprintf("audit key %q is not recorded by the gateway%s", key, didYouMean(key, gateway.AuditKeys()))})
 					}
@@ -88,11 +82,11 @@ func lintGateway(g givenBlock, expected []scenario.Field) []scenario.Problem {
 				for _, key := range []string{"sequence", "effectCount"} {
 					// A count as every count of a case is written: the
 					// schema's integer takes 1.0 and 1e0 too.
-					if raw := valueOf(ev, key); len(raw) > 0 && (raw[0] == '-' || '0' <= raw[0] && raw[0] <= '9') && !wholeNumber(raw) {
+					if raw, _ := ev.Get(key); len(raw) > 0 && (raw[0] == '-' || '0' <= raw[0] && raw[0] <= '9') && !wholeNumber(raw) {
 						add(scenario.Problem{Pointer: at + "/" + key, Message: fmt.Sprintf("a whole number is expected (digits only, at most 15), found %s", raw)})
 					}
 				}
-				if raw := valueOf(ev, "reason"); raw != nil {
+				if raw, ok := ev.Get("reason"); ok {
 					if p, bad := lintReason(raw, at+"/reason"); bad {
 						add(p)
 					}
@@ -105,12 +99,12 @@ func lintGateway(g givenBlock, expected []scenario.Field) []scenario.Problem {
 
 // auditEvents reads expected.audit as json.Unmarshal reads it into a
 // []map[string]json.RawMessage; ok is false when Unmarshal would fail.
-func auditEvents(raw []byte) ([][]member, bool) {
+func auditEvents(raw []byte) ([]jsontext.Members, bool) {
 	list, ok := listOf(raw)
 	if !ok {
 		return nil, false
 	}
-	events := make([][]member, len(list))
+	events := make([]jsontext.Members, len(list))
 	for i, x := range list {
 		if events[i], ok = membersOf(x); !ok {
 			return nil, false

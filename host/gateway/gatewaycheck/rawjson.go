@@ -3,6 +3,7 @@ package gatewaycheck
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 
 	"github.com/deskcheck/deskcheck/internal/jsontext"
 )
@@ -24,7 +25,7 @@ func stringOf(raw []byte) (s string, ok bool) {
 		}
 	case isNull(raw):
 		return "", true
-	case len(raw) > 0 && !bytes.ContainsAny(raw[:1], " \t\r\n"):
+	case len(raw) > 0 && !jsontext.IsSpace(raw[0]):
 		// A number, a literal, an object or an array: no string.
 		if jsontext.WholeValue(raw) {
 			return "", false
@@ -61,7 +62,7 @@ func listOf(raw []byte) (list [][]byte, ok bool) {
 		}) {
 			return list, true
 		}
-	case len(raw) > 0 && !bytes.ContainsAny(raw[:1], " \t\r\n") && jsontext.WholeValue(raw):
+	case len(raw) > 0 && !jsontext.IsSpace(raw[0]) && jsontext.WholeValue(raw):
 		return nil, false
 	}
 	return listOfJSON(raw)
@@ -82,51 +83,29 @@ func listOfJSON(raw []byte) ([][]byte, bool) {
 	return out, true
 }
 
-// member is one key of an object and its value's text.
-type member struct {
-	key string
-	raw []byte
-}
-
 // membersOf reads raw as json.Unmarshal reads it into a
-// map[string]json.RawMessage, as a list in the order of first appearance
-// (a repeated key keeps its last value); ok is false when Unmarshal would
-// fail; null reads as no member.
-func membersOf(raw []byte) (ms []member, ok bool) {
-	switch {
-	case isNull(raw):
+// map[string]json.RawMessage, in the order of first appearance (a repeated
+// key keeps its last value); ok is false when Unmarshal would fail; null
+// reads as no member. jsontext.ReadMembers reads the object; a key with an
+// unpaired surrogate escape, which it keeps and Unmarshal replaces, and
+// anything it does not read go to the reference.
+func membersOf(raw []byte) (jsontext.Members, bool) {
+	if isNull(raw) {
 		return nil, true
-	case len(raw) > 0 && raw[0] == '{':
-		ms = []member{}
-		if jsontext.WholeObject(raw, func(keyTok []byte, plain bool, start int) int {
-			end := -1
-			if plain {
-				end = jsontext.ScanValue(raw, start, 1)
-			}
-			if end >= 0 {
-				ms = setMember(ms, string(keyTok[1:len(keyTok)-1]), raw[start:end])
-			}
-			return end
-		}) {
-			return ms, true
-		}
-	case len(raw) > 0 && !bytes.ContainsAny(raw[:1], " \t\r\n") && jsontext.WholeValue(raw):
+	}
+	if ms, ok := jsontext.ReadMembers(raw, nil); ok && !slices.ContainsFunc(ms, surrogateKey) {
+		return ms, true
+	}
+	if len(raw) > 0 && raw[0] != '{' && !jsontext.IsSpace(raw[0]) && jsontext.WholeValue(raw) {
 		return nil, false
 	}
 	return membersOfJSON(raw)
 }
 
-func setMember(ms []member, key string, raw []byte) []member {
-	for i := range ms {
-		if ms[i].key == key {
-			ms[i].raw = raw
-			return ms
-		}
-	}
-	return append(ms, member{key, raw})
-}
+// surrogateKey reports a key that held an unpaired surrogate escape.
+func surrogateKey(m jsontext.Member) bool { return jsontext.HasSurrogate(m.Key) }
 
-func membersOfJSON(raw []byte) ([]member, bool) {
+func membersOfJSON(raw []byte) (jsontext.Members, bool) {
 	var m map[string]json.RawMessage
 	if json.Unmarshal(raw, &m) != nil {
 		return nil, false
@@ -135,21 +114,11 @@ func membersOfJSON(raw []byte) ([]member, bool) {
 		return nil, true
 	}
 	// A map has no order: callers must not rely on the members' order.
-	ms := make([]member, 0, len(m))
+	ms := make(jsontext.Members, 0, len(m))
 	for k, v := range m {
-		ms = append(ms, member{k, v})
+		ms = append(ms, jsontext.Member{Key: []byte(k), Raw: v})
 	}
 	return ms, true
-}
-
-// valueOf returns the value of key among ms (nil when absent).
-func valueOf(ms []member, key string) []byte {
-	for _, m := range ms {
-		if m.key == key {
-			return m.raw
-		}
-	}
-	return nil
 }
 
 // requestAction returns the action a step's request names, as the

@@ -3,7 +3,6 @@ package gatewaycheck
 import (
 	"encoding/json"
 	"math/rand"
-	"slices"
 	"strings"
 	"testing"
 
@@ -11,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/deskcheck/deskcheck/host/internal/checktest"
+	"github.com/deskcheck/deskcheck/internal/jsontext"
 )
 
 // handWritten are values a desk can hold where a reader could part from
@@ -27,6 +27,7 @@ var handWritten = []string{
 	`{"\u0061ction":"read","resource":"ops/orders"}`,
 	`{"action":"re\u0061d","resource":"ops\/orders"}`,
 	`{"action":"\ud800","resource":"\udc00x"}`,
+	`{"\ud800":1,"\udbff":2,"\ud83d\ude00":3}`,
 	"{\"action\":\"\xff\",\"resource\":\"ops/\xfe\"}",
 	"{\"\xffaction\":\"read\",\"action\":\"read\"}",
 	`{"action":null,"resource":"ops/orders"}`,
@@ -88,13 +89,13 @@ func rawValues(t *testing.T) []string {
 
 // byKey makes a member list comparable with the reference's, whose order
 // is a map's.
-func byKey(ms []member) map[string]string {
+func byKey(ms jsontext.Members) map[string]string {
 	if ms == nil {
 		return nil
 	}
 	out := map[string]string{}
 	for _, m := range ms {
-		out[m.key] = string(m.raw)
+		out[string(m.Key)] = string(m.Raw)
 	}
 	return out
 }
@@ -188,9 +189,12 @@ func TestRequestActionFoldsTheKeyAsUnmarshalDoes(t *testing.T) {
 func TestMembersKeepTheTextsOrder(t *testing.T) {
 	ms, ok := membersOf([]byte(`{"b":1,"a":2,"b":3}`))
 	require.True(t, ok)
-	assert.Equal(t, []member{{"b", []byte("3")}, {"a", []byte("2")}}, ms)
-	assert.True(t, slices.Equal([]byte("2"), valueOf(ms, "a")))
-	assert.Nil(t, valueOf(ms, "c"))
+	assert.Equal(t, []string{"b", "a"}, []string{string(ms[0].Key), string(ms[1].Key)})
+	a, ok := ms.Get("a")
+	assert.True(t, ok)
+	assert.Equal(t, "2", string(a))
+	b, _ := ms.Get("b")
+	assert.Equal(t, "3", string(b), "a repeated key keeps its last value")
 }
 
 // TestPlainValuesStayOffEncodingJSON: a request or an expected value
