@@ -37,8 +37,6 @@ type Stream struct {
 	// traces keeps the trace of every case, not only of the failed ones
 	// (the text output with -v prints them all).
 	traces bool
-	// noJSON: report.json will not be written, so no line is made.
-	noJSON bool
 	spill  *spill
 	// cases are the lean copies in chunks of caseChunk, so that growing
 	// the list never copies what it holds; Finish lays them out in one.
@@ -62,8 +60,10 @@ type Stream struct {
 
 // NewStream starts a report made by the run o describes. traces keeps
 // every case's trace in Cases. Close lets the spill go.
-func NewStream(o Origin, traces bool) *Stream {
-	return &Stream{o: o, traces: traces, spill: newSpill(), claims: []Claim{}, dims: []DeskDimensions{}, used: map[string]bool{}}
+func NewStream(o Origin, traces bool) *Stream { return newStream(o, traces, newSpill()) }
+
+func newStream(o Origin, traces bool, sp *spill) *Stream {
+	return &Stream{o: o, traces: traces, spill: sp, claims: []Claim{}, dims: []DeskDimensions{}, used: map[string]bool{}}
 }
 
 // NewStreamWithoutJSON is NewStream for a report that will not be written
@@ -71,7 +71,7 @@ func NewStream(o Origin, traces bool) *Stream {
 // made or kept, and writing the report as JSON fails; every other format
 // is the same.
 func NewStreamWithoutJSON(o Origin, traces bool) *Stream {
-	return &Stream{o: o, traces: traces, noJSON: true, spill: &spill{omitted: true}, claims: []Claim{}, dims: []DeskDimensions{}, used: map[string]bool{}}
+	return newStream(o, traces, &spill{omitted: true})
 }
 
 // Close lets the spill file go; the report of Finish cannot be written
@@ -99,7 +99,7 @@ func (st *Stream) Desk(d *verifier.Desk, results []verifier.Result, claims []*ve
 		}
 	}
 	st.desks++
-	if st.noJSON {
+	if st.spill.omitted { // no report.json: no line is made
 		for i := range full {
 			st.addLean(&full[i])
 		}

@@ -10,14 +10,7 @@ import (
 
 func driftOf(t *testing.T, paths ...string) Drift {
 	t.Helper()
-	var in []Input
-	for _, p := range paths {
-		in = append(in, readInput(t, p))
-	}
-	desks, ds := LoadAll(testReg, in, Limits{})
-	require.False(t, ds.HasErrors(), "%v", ds)
-	cases, _ := Select(desks, nil)
-	return MeasureDrift(context.Background(), cases)
+	return MeasureDrift(context.Background(), loadCases(t, paths...))
 }
 
 func unexercisedIDs(d Drift) []string {

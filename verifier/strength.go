@@ -2,6 +2,7 @@ package verifier
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -127,22 +128,17 @@ func runUnder(ctx context.Context, cases []*Case, correct []Result, pin Hosts, f
 	if !reuseUnasked || f.Mutant != 0 {
 		return RunPinned(ctx, cases, pin, &f)
 	}
+	var at []int // where the cases that checked f are
 	var asked []*Case
 	for i, c := range cases {
 		if correct[i].Asked&f.ID != 0 {
+			at = append(at, i)
 			asked = append(asked, c)
 		}
 	}
-	ran := RunPinned(ctx, asked, pin, &f)
-	out := make([]Result, len(cases))
-	k := 0
-	for i := range cases {
-		if correct[i].Asked&f.ID != 0 {
-			out[i] = ran[k]
-			k++
-		} else {
-			out[i] = correct[i]
-		}
+	out := slices.Clone(correct)
+	for k, r := range RunPinned(ctx, asked, pin, &f) {
+		out[at[k]] = r
 	}
 	return out
 }

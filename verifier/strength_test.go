@@ -90,15 +90,7 @@ func strengthDesks(t *testing.T) []*Case {
 	t.Helper()
 	paths, err := filepath.Glob("../cases/*.json")
 	require.NoError(t, err)
-	paths = append(paths, "../host/omp/ompcheck/testdata/omp-desk.json")
-	var ins []Input
-	for _, p := range paths {
-		ins = append(ins, readInput(t, p))
-	}
-	desks, ds := LoadAll(testReg, ins, Limits{})
-	require.False(t, ds.HasErrors(), "%v", ds)
-	cases, _ := Select(desks, nil)
-	return cases
+	return loadCases(t, append(paths, "../host/omp/ompcheck/testdata/omp-desk.json")...)
 }
 
 // TestUnaskedFaultsChangeNothing holds the rule runUnder relies on: a case

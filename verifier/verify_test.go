@@ -25,6 +25,20 @@ func readInput(t *testing.T, path string) Input {
 	return Input{Path: path, Data: data}
 }
 
+// loadCases loads the desks at paths, which must be valid, and returns
+// their cases.
+func loadCases(t *testing.T, paths ...string) []*Case {
+	t.Helper()
+	var in []Input
+	for _, p := range paths {
+		in = append(in, readInput(t, p))
+	}
+	desks, ds := LoadAll(testReg, in, Limits{})
+	require.False(t, ds.HasErrors(), "%v", ds)
+	cases, _ := Select(desks, nil)
+	return cases
+}
+
 func TestVerifyBundledAndScenarioDesks(t *testing.T) {
 	for _, tt := range []struct {
 		path         string
