@@ -1,0 +1,575 @@
+package gemini
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// PolicyInput is one policy file a case writes.
+type PolicyInput struct {
+	Tier Tier
+	// Name is the file's name (user.toml); Extension the extension's name
+	// (extension tier only).
+	Name, Extension string
+	Text            string
+}
+
+// Settings are the settings the CLI hands the engine. A nil list is an
+// absent key; an empty list is present (and, for tools.core, still adds
+// its deny of every other tool).
+type Settings struct {
+	ToolsExclude, ToolsAllowed, ToolsCore, ToolsConfirmationRequired []string
+	McpExcluded, McpAllowed                                          []string
+	McpAutoAllowInHeadless                                           bool
+	// McpServers are the configured servers in the order JavaScript's
+	// Object.entries lists them.
+	McpServers         []McpServer
+	DisableAlwaysAllow bool
+}
+
+// McpServer is one configured MCP server.
+type McpServer struct {
+	Name  string
+	Trust bool
+}
+
+// Remembered is one "Allow always" answer.
+type Remembered struct {
+	Tool string
+	// Saved: "for all future sessions" (written to auto-saved.toml);
+	// otherwise for this session.
+	Saved bool
+	// CommandPrefix for the shell; HasPrefix says whether the host sees
+	// one (a non-empty string, or a list, even an empty one: JavaScript
+	// truthiness). PrefixList: it was given as a list.
+	CommandPrefix []string
+	HasPrefix     bool
+	PrefixList    bool
+	// FilePath (HasFilePath: given) for an edit tool.
+	FilePath    string
+	HasFilePath bool
+	McpServer   string
+	AllTools    bool
+	// AnsweredIn is the mode the answer was given in.
+	AnsweredIn string
+}
+
+// Config is everything the engine is built from.
+type Config struct {
+	Release     Release
+	Mode        string
+	Interactive bool
+	Trusted     bool
+	Policies    []PolicyInput
+	Settings    Settings
+	Remembered  []Remembered
+	Faults      Faults
+	Mutation    Mutation
+}
+
+// Call is one tool call.
+type Call struct {
+	Name string
+	// Args is the call's arguments as plain JSON values; HasArgs says
+	// whether the call has any (absent is not null).
+	Args    any
+	HasArgs bool
+	// Server, Subagent: "" when absent.
+	Server, Subagent string
+	// Annotations: nil when absent.
+	Annotations map[string]any
+}
+
+// Engine is a built policy engine.
+type Engine struct {
+	rel                Release
+	group              Group
+	rules              []*Rule
+	mode               string
+	nonInteractive     bool
+	defaultDecision    string
+	disableAlwaysAllow bool
+	trusted            bool
+	faults             Faults
+	mut                Mutation
+	// Problems are the policy-file problems reported while building.
+	Problems []PolicyProblem
+	// Checkers: a loaded file declares safety checkers (not modelled).
+	Checkers bool
+}
+
+// Decisions.
+const (
+	Allow   = "allow"
+	Deny    = "deny"
+	AskUser = "ask_user"
+)
+
+// Modes.
+const (
+	ModeDefault  = "default"
+	ModeAutoEdit = "autoEdit"
+	ModePlan     = "plan"
+	ModeYolo     = "yolo"
+)
+
+// modesByPermissiveness is MODES_BY_PERMISSIVENESS.
+var modesByPermissiveness = []string{ModePlan, ModeDefault, ModeAutoEdit, ModeYolo}
+
+// tierBase is the tier's base priority, as the model's faults and
+// mutants move it.
+func (e *Engine) tierBase(t Tier) float64 {
+	base := float64(t)
+	switch t {
+	case TierAdmin:
+		if e.faults.Has(FaultAdminTier4) {
+			base = 4
+		}
+		base += float64(e.mut.delta(MutTierAdmin))
+	case TierUser:
+		base += float64(e.mut.delta(MutTierUser))
+	case TierDefault:
+		base += float64(e.mut.delta(MutTierDefault))
+	case TierExtension:
+		base += float64(e.mut.delta(MutTierExtension))
+	}
+	return base
+}
+
+// alwaysAllowFraction is ALWAYS_ALLOW_PRIORITY_FRACTION.
+func (e *Engine) alwaysAllowFraction() float64 {
+	if e.mut.is(MutAlwaysAllowFraction) {
+		return 50
+	}
+	return 950
+}
+
+// NewEngine builds the engine as the CLI does at start-up (spec §3.1).
+func NewEngine(cfg Config) (*Engine, error) {
+	e := &Engine{
+		rel: cfg.Release, group: cfg.Release.Group, mode: cfg.Mode, nonInteractive: !cfg.Interactive,
+		disableAlwaysAllow: cfg.Settings.DisableAlwaysAllow, trusted: cfg.Trusted, faults: cfg.Faults, mut: cfg.Mutation,
+	}
+	e.defaultDecision = AskUser
+	if e.nonInteractive && !e.faults.Has(FaultHeadlessDefaultAsk) {
+		e.defaultDecision = Deny
+	}
+	if e.mut.is(MutDefaultDecisionSwap) {
+		if e.defaultDecision == AskUser {
+			e.defaultDecision = Deny
+		} else {
+			e.defaultDecision = AskUser
+		}
+	}
+	var rules []*Rule
+	load := func(name, text string, t Tier) {
+		f := e.loadFile(name, text, t)
+		rules = append(rules, f.rules...)
+		e.Problems = append(e.Problems, f.problems...)
+		e.Checkers = e.Checkers || f.checkers
+	}
+	// Admin, user (with the saved answers' file), then the release's own.
+	for _, t := range []Tier{TierAdmin, TierUser} {
+		for _, p := range cfg.Policies {
+			if p.Tier == t {
+				load(p.Name, p.Text, t)
+			}
+		}
+		if t == TierUser {
+			if text := e.savedFile(cfg.Remembered); text != "" {
+				tier := TierUser
+				if e.faults.Has(FaultSavedAtSessionPriority) {
+					tier = 3
+				}
+				f := e.loadFile("auto-saved.toml", text, tier)
+				for _, r := range f.rules {
+					r.Remembered = true
+					r.Source = "User: auto-saved.toml"
+				}
+				rules = append(rules, f.rules...)
+				e.Problems = append(e.Problems, f.problems...)
+			}
+		}
+	}
+	for _, f := range defaultPolicies(cfg.Release) {
+		before := len(rules)
+		load(f.Name, f.Text, TierDefault)
+		for _, r := range rules[before:] {
+			e.adjustDefault(r)
+		}
+	}
+	rules = append(rules, e.settingsRules(cfg.Settings)...)
+	// The engine's constructor refuses an empty toolName, mcpName or
+	// subagent: the CLI does not start.
+	for _, r := range rules {
+		if r.ToolName == "" || r.McpName != nil && *r.McpName == "" || r.Subagent != nil && *r.Subagent == "" {
+			return nil, fmt.Errorf("the host refuses to build its policy engine: a rule of %s has an empty toolName, mcpName or subagent (Invalid policy rule)", r.Source)
+		}
+	}
+	e.rules = rules
+	e.sortRules()
+	// Extensions: each file loaded on its own, allow and yolo rules
+	// dropped, the rest added one by one. Their problems are logged by the
+	// extension manager, not reported.
+	for _, p := range cfg.Policies {
+		if p.Tier != TierExtension {
+			continue
+		}
+		f := e.loadFile(p.Name, p.Text, TierExtension)
+		for _, r := range f.rules {
+			if !e.faults.Has(FaultExtensionAllowKept) && (r.Decision == Allow || contains(r.Modes, ModeYolo)) {
+				continue
+			}
+			r.Source = strings.Replace(r.Source, "Extension: ", "Extension ("+p.Extension+"): ", 1)
+			e.addRule(r)
+		}
+	}
+	for _, m := range cfg.Remembered {
+		if m.Saved {
+			continue
+		}
+		for _, r := range e.sessionRules(m) {
+			e.addRule(r)
+		}
+	}
+	return e, nil
+}
+
+// adjustDefault applies the faults and mutants that move a default rule.
+func (e *Engine) adjustDefault(r *Rule) {
+	if r.File == "plan.toml" && r.ToolName == "*" && r.Decision == Deny && e.faults.Has(FaultPlanOverridesUser) {
+		r.Priority = 9
+	}
+	if r.File == "yolo.toml" && r.ToolName == "*" && r.Decision == Allow && e.mut.is(MutYoloAllowAll) {
+		r.Priority = e.tierBase(TierDefault) + 5.0/1000
+	}
+}
+
+func (e *Engine) sortRules() {
+	desc := !e.mut.is(MutSortAscending)
+	lastWins := e.faults.Has(FaultTieLastWins) || e.mut.is(MutReverseTies)
+	if lastWins {
+		for i, j := 0, len(e.rules)-1; i < j; i, j = i+1, j-1 {
+			e.rules[i], e.rules[j] = e.rules[j], e.rules[i]
+		}
+	}
+	sort.SliceStable(e.rules, func(i, j int) bool {
+		if desc {
+			return e.rules[i].Priority > e.rules[j].Priority
+		}
+		return e.rules[i].Priority < e.rules[j].Priority
+	})
+}
+
+func (e *Engine) addRule(r *Rule) {
+	if e.faults.Has(FaultTieLastWins) || e.mut.is(MutReverseTies) {
+		e.rules = append([]*Rule{r}, e.rules...)
+	} else {
+		e.rules = append(e.rules, r)
+	}
+	e.sortRules2()
+}
+
+// sortRules2 re-sorts after addRule: the host sorts the whole list again,
+// stably, so an added rule goes after the rules of its priority.
+func (e *Engine) sortRules2() {
+	desc := !e.mut.is(MutSortAscending)
+	sort.SliceStable(e.rules, func(i, j int) bool {
+		if desc {
+			return e.rules[i].Priority > e.rules[j].Priority
+		}
+		return e.rules[i].Priority < e.rules[j].Priority
+	})
+}
+
+// Rules are the engine's rules in the order it tries them.
+func (e *Engine) Rules() []*Rule { return e.rules }
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// settingsRules are the rules createPolicyEngineConfig adds from the
+// settings, in its order.
+func (e *Engine) settingsRules(s Settings) []*Rule {
+	user := e.tierBase(TierUser)
+	// The host computes these as 4 + 0.9 and so on, in floating point.
+	var (
+		mcpExcluded   = user + 0.9
+		exclude       = user + 0.4
+		confirmation  = user + 0.35
+		allowed       = user + 0.3
+		core          = user + 0.25
+		trustedServer = user + 0.2
+		allowedServer = user + 0.1
+	)
+	if e.mut.is(MutExcludeOffset) {
+		exclude = user + 0.3
+	}
+	if e.faults.Has(FaultExcludeUnbeatable) {
+		exclude = 1000
+	}
+	nonPlan := []string{ModeDefault, ModeAutoEdit, ModeYolo}
+	var out []*Rule
+	add := func(r *Rule) { out = append(out, r) }
+	mcpWildcard := func(server string) string {
+		if server == "*" {
+			return "mcp_*"
+		}
+		return "mcp_" + server + "_*"
+	}
+	str := func(s string) *string { return &s }
+	for _, srv := range s.McpExcluded {
+		add(&Rule{ToolName: mcpWildcard(srv), McpName: str(srv), Decision: Deny, Priority: mcpExcluded, Source: "Settings (MCP Excluded)", Settings: "mcp.excluded"})
+	}
+	for _, t := range s.ToolsExclude {
+		add(&Rule{ToolName: t, Decision: Deny, Priority: exclude, Source: "Settings (Tools Excluded)", Settings: "tools.exclude"})
+	}
+	mapTools := func(tools []string, priority float64, source, key string, modes []string, narrow bool) {
+		narrowed := map[string]bool{}
+		var narrowOrder []string
+		for _, tool := range tools {
+			name, args, isCall := cutToolCall(tool)
+			if isCall {
+				if name == "ShellTool" {
+					name = "run_shell_command"
+				}
+				if name == "run_shell_command" {
+					if !narrowed[name] {
+						narrowed[name] = true
+						narrowOrder = append(narrowOrder, name)
+					}
+					if args == "" {
+						continue
+					}
+					pat := prefixPattern(args, !e.faults.Has(FaultPrefixNoWordBoundary) && !e.mut.is(MutPrefixBoundary))
+					re, err := compileJS(pat)
+					if err != nil {
+						continue
+					}
+					add(&Rule{ToolName: name, Decision: Allow, Priority: priority, Pattern: re, PatternSource: pat, Source: source, Modes: modes, Settings: key, Prefix: args, HasPrefix: true})
+					continue
+				}
+				add(&Rule{ToolName: name, Decision: Allow, Priority: priority, Source: source, Modes: modes, Settings: key})
+				continue
+			}
+			if tool == "ShellTool" {
+				tool = "run_shell_command"
+			}
+			add(&Rule{ToolName: tool, Decision: Allow, Priority: priority, Source: source, Modes: modes, Settings: key})
+		}
+		if narrow {
+			offset := 0.01
+			if e.mut.is(MutNarrowingOffset) {
+				offset = 0
+			}
+			for _, name := range narrowOrder {
+				add(&Rule{ToolName: name, Decision: Deny, Priority: priority - offset, Source: source + " (Narrowing Enforcement)", Modes: modes, Settings: key})
+			}
+		}
+	}
+	if s.ToolsAllowed != nil {
+		mapTools(s.ToolsAllowed, allowed, "Settings (Tools Allowed)", "tools.allowed", nil, true)
+	}
+	for _, t := range s.ToolsConfirmationRequired {
+		if t == "ShellTool" {
+			t = "run_shell_command"
+		}
+		add(&Rule{ToolName: t, Decision: AskUser, Priority: confirmation, Source: "Settings (Confirmation Required)", Settings: "tools.confirmationRequired"})
+	}
+	if s.ToolsCore != nil {
+		mapTools(s.ToolsCore, core, "Settings (Core Tools)", "tools.core", nonPlan, false)
+		add(&Rule{ToolName: "*", Decision: Deny, Priority: core - 0.01, Source: "Settings (Core Tools Allowlist Enforcement)", Modes: nonPlan, Settings: "tools.core"})
+	}
+	for _, srv := range s.McpServers {
+		if srv.Trust {
+			add(&Rule{ToolName: "mcp_" + srv.Name + "_*", McpName: str(srv.Name), Decision: Allow, Priority: trustedServer, Source: "Settings (MCP Trusted)", Modes: nonPlan, Settings: "mcpServers.trust"})
+		}
+	}
+	for _, srv := range s.McpAllowed {
+		add(&Rule{ToolName: mcpWildcard(srv), McpName: str(srv), Decision: Allow, Priority: allowedServer, Source: "Settings (MCP Allowed)", Modes: nonPlan, Settings: "mcp.allowed"})
+	}
+	if e.group >= G2 && e.nonInteractive && s.McpAutoAllowInHeadless && s.McpServers != nil {
+		for _, srv := range s.McpServers {
+			if contains(s.McpAllowed, srv.Name) || contains(s.McpAllowed, "*") || srv.Trust {
+				continue
+			}
+			add(&Rule{ToolName: mcpWildcard(srv.Name), McpName: str(srv.Name), Decision: Allow, Priority: allowedServer, Source: "Settings (Headless MCP Auto-Allow)", Modes: nonPlan, Settings: "mcp.autoAllowInHeadless"})
+		}
+	}
+	return out
+}
+
+// cutToolCall reads the legacy form tool(args): ^([a-zA-Z0-9_-]+)\((.*)\)$.
+func cutToolCall(s string) (name, args string, ok bool) {
+	open := strings.IndexByte(s, '(')
+	if open <= 0 || !strings.HasSuffix(s, ")") || strings.Contains(s, "\n") {
+		return "", "", false
+	}
+	for _, c := range s[:open] {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return "", "", false
+		}
+	}
+	return s[:open], s[open+1 : len(s)-1], true
+}
+
+// modesFor is the modes a remembered answer is scoped to.
+func modesFor(m Remembered) []string {
+	for i, x := range modesByPermissiveness {
+		if x == m.AnsweredIn {
+			return modesByPermissiveness[i:]
+		}
+	}
+	return nil
+}
+
+// narrowingTools are TOOLS_REQUIRING_NARROWING.
+var narrowingTools = map[string]bool{
+	"glob": true, "grep_search": true, "read_many_files": true, "read_file": true, "list_directory": true,
+	"write_file": true, "replace": true, "run_shell_command": true,
+}
+
+// NeedsNarrowing reports whether the host drops an "always allow" for tool
+// without a command prefix or file path.
+func NeedsNarrowing(tool string) bool { return narrowingTools[tool] }
+
+// filePathPattern is buildFilePathArgsPattern: it looks for the two
+// characters \0, never the NUL the arguments carry.
+func filePathPattern(path string) string {
+	return `\\0` + escapeRegex(`"file_path":`+JSONString(path)) + `\\0`
+}
+
+// rememberedTool is the tool name an answer is published for.
+func rememberedTool(m Remembered) string {
+	if m.McpServer != "" && m.AllTools {
+		return formatMcpToolName(m.McpServer, "*")
+	}
+	return m.Tool
+}
+
+// sessionRules are the rules the policy updater adds for a session answer.
+func (e *Engine) sessionRules(m Remembered) []*Rule {
+	tier := 3.0
+	if e.faults.Has(FaultRememberedAboveUser) {
+		tier = 4
+	}
+	priority := tier + e.alwaysAllowFraction()/1000
+	tool := rememberedTool(m)
+	var mcp *string
+	if m.McpServer != "" {
+		s := m.McpServer
+		mcp = &s
+	}
+	base := Rule{ToolName: tool, Decision: Allow, Priority: priority, McpName: mcp, Modes: modesFor(m), Source: "Dynamic (Confirmed)", Remembered: true, Tier: 3}
+	if m.HasPrefix {
+		var out []*Rule
+		for _, p := range m.CommandPrefix {
+			pat := prefixPattern(p, !e.faults.Has(FaultPrefixNoWordBoundary) && !e.mut.is(MutPrefixBoundary))
+			re, err := compileJS(pat)
+			if err != nil {
+				continue
+			}
+			r := base
+			r.Pattern, r.PatternSource, r.Prefix, r.HasPrefix = re, pat, p, true
+			out = append(out, &r)
+		}
+		return out
+	}
+	r := base
+	if m.HasFilePath {
+		pat := filePathPattern(m.FilePath)
+		re, err := compileJS(pat)
+		if err != nil {
+			return nil
+		}
+		r.Pattern, r.PatternSource = re, pat
+	} else if narrowingTools[tool] {
+		return nil
+	}
+	return []*Rule{&r}
+}
+
+// savedFile is the auto-saved.toml the saved answers write, in the host's
+// shape: one [[rule]] per answer, priority 950.
+func (e *Engine) savedFile(list []Remembered) string {
+	var b strings.Builder
+	for _, m := range list {
+		if !m.Saved {
+			continue
+		}
+		tool := rememberedTool(m)
+		if !m.HasPrefix && !m.HasFilePath && narrowingTools[tool] {
+			continue
+		}
+		if m.McpServer != "" {
+			tool = strings.TrimPrefix(tool, "mcp_"+m.McpServer+"_")
+			if tool == "" {
+				continue
+			}
+		}
+		b.WriteString("[[rule]]\ndecision = \"allow\"\npriority = " + JSNumber(e.alwaysAllowFraction()) + "\ntoolName = " + tomlString(tool) + "\n")
+		if m.McpServer != "" {
+			b.WriteString("mcpName = " + tomlString(m.McpServer) + "\n")
+		}
+		switch {
+		case m.HasPrefix:
+			if !m.PrefixList {
+				b.WriteString("commandPrefix = " + tomlString(m.CommandPrefix[0]) + "\n")
+			} else {
+				parts := make([]string, len(m.CommandPrefix))
+				for i, p := range m.CommandPrefix {
+					parts[i] = tomlString(p)
+				}
+				b.WriteString("commandPrefix = [ " + strings.Join(parts, ", ") + " ]\n")
+			}
+		case m.HasFilePath:
+			b.WriteString("argsPattern = " + tomlString(filePathPattern(m.FilePath)) + "\n")
+		}
+		if modes := modesFor(m); modes != nil {
+			parts := make([]string, len(modes))
+			for i, p := range modes {
+				parts[i] = tomlString(p)
+			}
+			b.WriteString("modes = [ " + strings.Join(parts, ", ") + " ]\n")
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// tomlString writes s as a TOML basic string.
+func tomlString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"':
+			b.WriteString(`\"`)
+		case r == '\\':
+			b.WriteString(`\\`)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r < 0x20 || r == 0x7f:
+			b.WriteString(`\u00`)
+			b.WriteByte("0123456789ABCDEF"[r>>4])
+			b.WriteByte("0123456789ABCDEF"[r&15])
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// TOMLString writes s as a TOML basic string, as deskcheck serialises a
+// case's rules.
+func TOMLString(s string) string { return tomlString(s) }

@@ -1,0 +1,579 @@
+package gemini
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strings"
+)
+
+// The TOML loader (policy/toml-loader.js loadPoliciesFromToml) and the
+// rule patterns (policy/utils.js buildArgsPatterns).
+
+// Tier is a policy tier; its number is the base of its rules' priorities.
+type Tier int
+
+// The tiers the model loads (the workspace tier is never loaded by the
+// CLI in any modelled release).
+const (
+	TierDefault   Tier = 1
+	TierExtension Tier = 2
+	TierUser      Tier = 4
+	TierAdmin     Tier = 5
+)
+
+func (t Tier) String() string {
+	switch t {
+	case TierDefault:
+		return "default"
+	case TierExtension:
+		return "extension"
+	case TierUser:
+		return "user"
+	case TierAdmin:
+		return "admin"
+	}
+	return "workspace"
+}
+
+// Rule is one rule of the engine.
+type Rule struct {
+	ToolName    string
+	Subagent    *string
+	McpName     *string
+	Decision    string
+	Priority    float64
+	Modes       []string
+	Interactive *bool
+	// Annotations are the rule's toolAnnotations (nil: none).
+	Annotations map[string]any
+	// Pattern is the compiled argsPattern (nil: none); PatternSource its
+	// JavaScript text.
+	Pattern          *regexp.Regexp
+	PatternSource    string
+	AllowRedirection bool
+	Source           string
+	DenyMessage      *string
+	// Where the rule comes from, for narration and lint: its tier, its
+	// file ("" for settings and remembered rules), the index of its
+	// [[rule]] table in the file, and which prefix of a list it stands
+	// for.
+	Tier      Tier
+	File      string
+	Index     int
+	Prefix    string
+	HasPrefix bool
+	// Remembered marks a rule added from a remembered answer.
+	Remembered bool
+	// Settings names the settings key a settings rule comes from.
+	Settings string
+}
+
+// PolicyProblem is a problem the loader reports (coreEvents.emitFeedback).
+type PolicyProblem struct {
+	Warning bool
+	Text    string
+}
+
+var (
+	decisions = map[string]bool{"allow": true, "deny": true, "ask_user": true}
+	modeNames = map[string]bool{"default": true, "autoEdit": true, "yolo": true, "plan": true}
+)
+
+// escapeRegex is the host's escapeRegex.
+func escapeRegex(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`-[]{}()*+?.,\^$|#"`, r) || isJSSpace(r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// prefixPattern is the pattern a commandPrefix becomes.
+func prefixPattern(prefix string, boundary bool) string {
+	enc := JSONString(prefix)
+	open := enc[:len(enc)-1]
+	p := escapeRegex(`"command":` + open)
+	if boundary {
+		p += `(?:[\s"]|\\")`
+	}
+	return p
+}
+
+// loadedFile is what one policy file gives the engine.
+type loadedFile struct {
+	rules    []*Rule
+	problems []PolicyProblem
+	checkers bool
+}
+
+// rawRule is one [[rule]] table after the schema check.
+type rawRule struct {
+	toolNames        []string
+	toolNameList     bool
+	subagent         *string
+	mcpName          *string
+	argsPattern      *string
+	commandPrefix    []string
+	hasCommandPrefix bool
+	prefixPresent    bool
+	commandRegex     *string
+	decision         string
+	priority         float64
+	modes            []string
+	hasModes         bool
+	interactive      *bool
+	annotations      map[string]any
+	allowRedirection *bool
+	denyMessage      *string
+}
+
+// loadFile reads one policy file of tier t as the host's loader does.
+func (e *Engine) loadFile(name, text string, t Tier) loadedFile {
+	var out loadedFile
+	tierName := t.String()
+	report := func(warning bool, format string, args ...any) {
+		out.problems = append(out.problems, PolicyProblem{Warning: warning, Text: fmt.Sprintf("[%s] %s: %s", strings.ToUpper(tierName), name, fmt.Sprintf(format, args...))})
+	}
+	doc, err := parseTOML(text)
+	if err != nil {
+		report(false, "TOML parsing failed: %v", err)
+		return out
+	}
+	raws, err := validateFile(doc)
+	if err != nil {
+		report(false, "Schema validation failed: %v", err)
+		return out
+	}
+	if _, ok := doc["safety_checker"]; ok {
+		out.checkers = true
+	}
+	for i, r := range raws {
+		if msg := shellSyntaxProblem(r, i); msg != "" {
+			report(false, "Invalid shell command syntax: %s", msg)
+		}
+	}
+	for i, r := range raws {
+		empty := false
+		for _, n := range r.toolNames {
+			if n == "" {
+				empty = true
+			}
+		}
+		if empty {
+			report(false, "Invalid policy rule: toolName cannot be empty string (rule #%d)", i+1)
+			continue
+		}
+		for _, n := range r.toolNames {
+			if w := toolNameWarning(n, i); w != "" {
+				report(true, "Unrecognized tool name: %s", w)
+			}
+		}
+	}
+	base := e.tierBase(t)
+	for i, r := range raws {
+		patterns, prefixes := e.buildPatterns(r)
+		for pi, pat := range patterns {
+			for _, tn := range r.toolNames {
+				effective := tn
+				if r.mcpName != nil && *r.mcpName != "" {
+					effective = formatMcpToolName(*r.mcpName, tn)
+				}
+				rule := &Rule{
+					ToolName: effective, Subagent: r.subagent, McpName: r.mcpName, Decision: r.decision,
+					Priority: base + r.priority/1000, Modes: r.modes, Interactive: r.interactive,
+					Annotations: r.annotations, Source: strings.ToUpper(tierName[:1]) + tierName[1:] + ": " + name,
+					DenyMessage: r.denyMessage, Tier: t, File: name, Index: i,
+				}
+				if r.allowRedirection != nil {
+					rule.AllowRedirection = *r.allowRedirection
+				}
+				if prefixes != nil {
+					rule.Prefix, rule.HasPrefix = prefixes[pi], true
+				}
+				if pat != nil {
+					re, err := compileJS(*pat)
+					if err != nil {
+						report(false, "Invalid regex pattern: %s: %v", *pat, err)
+						continue
+					}
+					if !isSafeRegExp(*pat) {
+						report(false, "Unsafe regex pattern (potential ReDoS): %s", *pat)
+						continue
+					}
+					rule.Pattern, rule.PatternSource = re, *pat
+				}
+				out.rules = append(out.rules, rule)
+			}
+		}
+	}
+	return out
+}
+
+// buildPatterns is buildArgsPatterns: one pattern per prefix, or the
+// command regex, or the argsPattern (nil: none). prefixes names each
+// pattern's prefix when they come from commandPrefix.
+func (e *Engine) buildPatterns(r rawRule) ([]*string, []string) {
+	if r.hasCommandPrefix {
+		var out []*string
+		for _, p := range r.commandPrefix {
+			s := prefixPattern(p, !e.faults.Has(FaultPrefixNoWordBoundary) && !e.mut.is(MutPrefixBoundary))
+			out = append(out, &s)
+		}
+		return out, r.commandPrefix
+	}
+	if r.commandRegex != nil && *r.commandRegex != "" {
+		s := `"command":"` + *r.commandRegex
+		return []*string{&s}, nil
+	}
+	if r.argsPattern != nil && *r.argsPattern == "" {
+		return []*string{nil}, nil
+	}
+	return []*string{r.argsPattern}, nil
+}
+
+// isSafeRegExp is the host's: at most 2,048 characters, and no group with
+// a quantifier inside followed by a quantifier.
+var nestedQuantifier = regexp.MustCompile(`\([^)]*[*+?{].*\)[*+?{]`)
+
+func isSafeRegExp(p string) bool {
+	if utf16Len(p) > 2048 {
+		return false
+	}
+	return !nestedQuantifier.MatchString(p)
+}
+
+func shellSyntaxProblem(r rawRule, i int) string {
+	if !r.prefixPresent && r.commandRegex == nil {
+		return ""
+	}
+	if r.toolNameList || r.toolNames[0] != "run_shell_command" {
+		return fmt.Sprintf("Rule #%d: commandPrefix and commandRegex can only be used with toolName = \"run_shell_command\"", i+1)
+	}
+	if r.argsPattern != nil {
+		return fmt.Sprintf("Rule #%d: cannot use both commandPrefix/commandRegex and argsPattern", i+1)
+	}
+	if r.prefixPresent && r.commandRegex != nil {
+		return fmt.Sprintf("Rule #%d: cannot use both commandPrefix and commandRegex", i+1)
+	}
+	return ""
+}
+
+// validateFile is the zod schema check of a whole file: any problem loads
+// no rule of it.
+func validateFile(doc map[string]any) ([]rawRule, error) {
+	var out []rawRule
+	if v, ok := doc["rule"]; ok {
+		list, isList := v.([]any)
+		if !isList {
+			return nil, fmt.Errorf(`field "rule": expected an array`)
+		}
+		for i, item := range list {
+			t, isTable := item.(map[string]any)
+			if !isTable {
+				return nil, fmt.Errorf(`field "rule.%d": expected an object`, i)
+			}
+			r, err := validateRule(t)
+			if err != nil {
+				return nil, fmt.Errorf(`rule.%d.%v`, i, err)
+			}
+			out = append(out, r)
+		}
+	}
+	if v, ok := doc["safety_checker"]; ok {
+		if err := validateCheckers(v); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func optString(t map[string]any, key string) (*string, error) {
+	v, ok := t[key]
+	if !ok {
+		return nil, nil
+	}
+	s, isStr := v.(string)
+	if !isStr {
+		return nil, fmt.Errorf("%s: expected a string", key)
+	}
+	return &s, nil
+}
+
+func optBool(t map[string]any, key string) (*bool, error) {
+	v, ok := t[key]
+	if !ok {
+		return nil, nil
+	}
+	b, isBool := v.(bool)
+	if !isBool {
+		return nil, fmt.Errorf("%s: expected a boolean", key)
+	}
+	return &b, nil
+}
+
+// stringOrList reads a string or a list of strings.
+func stringOrList(v any, key string) ([]string, bool, error) {
+	switch x := v.(type) {
+	case string:
+		return []string{x}, false, nil
+	case []any:
+		out := make([]string, len(x))
+		for i, e := range x {
+			s, ok := e.(string)
+			if !ok {
+				return nil, true, fmt.Errorf("%s.%d: expected a string", key, i)
+			}
+			out[i] = s
+		}
+		return out, true, nil
+	}
+	return nil, false, fmt.Errorf("%s: expected a string or a list of strings", key)
+}
+
+func validateRule(t map[string]any) (rawRule, error) {
+	var r rawRule
+	tn, ok := t["toolName"]
+	if !ok {
+		return r, fmt.Errorf("toolName: required")
+	}
+	var err error
+	if r.toolNames, r.toolNameList, err = stringOrList(tn, "toolName"); err != nil {
+		return r, err
+	}
+	for _, f := range []struct {
+		key string
+		dst **string
+	}{{"subagent", &r.subagent}, {"mcpName", &r.mcpName}, {"argsPattern", &r.argsPattern}, {"commandRegex", &r.commandRegex}} {
+		if *f.dst, err = optString(t, f.key); err != nil {
+			return r, err
+		}
+	}
+	if v, ok := t["commandPrefix"]; ok {
+		list, isList, err := stringOrList(v, "commandPrefix")
+		if err != nil {
+			return r, err
+		}
+		// An empty string is falsy in JavaScript: no prefix pattern; a
+		// list, even empty, is not.
+		r.prefixPresent = true
+		r.hasCommandPrefix = isList || list[0] != ""
+		r.commandPrefix = list
+	}
+	d, ok := t["decision"].(string)
+	if !ok || !decisions[d] {
+		return r, fmt.Errorf("decision: expected allow, deny or ask_user")
+	}
+	r.decision = d
+	pv, ok := t["priority"]
+	if !ok {
+		return r, fmt.Errorf("priority: priority is required")
+	}
+	p, isNum := pv.(float64)
+	switch {
+	case !isNum:
+		return r, fmt.Errorf("priority: priority must be a number")
+	case p != math.Trunc(p) || math.IsInf(p, 0):
+		return r, fmt.Errorf("priority: priority must be an integer")
+	case p < 0:
+		return r, fmt.Errorf("priority: priority must be >= 0")
+	case p > 999:
+		return r, fmt.Errorf("priority: priority must be <= 999")
+	}
+	r.priority = p
+	if v, ok := t["modes"]; ok {
+		list, isList := v.([]any)
+		if !isList {
+			return r, fmt.Errorf("modes: expected an array")
+		}
+		r.hasModes = true
+		r.modes = []string{}
+		for i, m := range list {
+			s, isStr := m.(string)
+			if !isStr || !modeNames[s] {
+				return r, fmt.Errorf("modes.%d: expected one of default, autoEdit, yolo, plan", i)
+			}
+			r.modes = append(r.modes, s)
+		}
+	}
+	if r.interactive, err = optBool(t, "interactive"); err != nil {
+		return r, err
+	}
+	if v, ok := t["toolAnnotations"]; ok {
+		m, isMap := v.(map[string]any)
+		if !isMap {
+			return r, fmt.Errorf("toolAnnotations: expected an object")
+		}
+		r.annotations = m
+	}
+	ar, err := optBool(t, "allowRedirection")
+	if err != nil {
+		return r, err
+	}
+	ar2, err := optBool(t, "allow_redirection")
+	if err != nil {
+		return r, err
+	}
+	if ar == nil {
+		ar = ar2
+	}
+	r.allowRedirection = ar
+	dm, err := optString(t, "denyMessage")
+	if err != nil {
+		return r, err
+	}
+	dm2, err := optString(t, "deny_message")
+	if err != nil {
+		return r, err
+	}
+	if dm == nil {
+		dm = dm2
+	}
+	r.denyMessage = dm
+	return r, nil
+}
+
+func validateCheckers(v any) error {
+	list, ok := v.([]any)
+	if !ok {
+		return fmt.Errorf(`field "safety_checker": expected an array`)
+	}
+	for i, item := range list {
+		t, ok := item.(map[string]any)
+		if !ok {
+			return fmt.Errorf("safety_checker.%d: expected an object", i)
+		}
+		if _, _, err := stringOrList(t["toolName"], "toolName"); err != nil {
+			return fmt.Errorf("safety_checker.%d.%v", i, err)
+		}
+		c, ok := t["checker"].(map[string]any)
+		if !ok {
+			return fmt.Errorf("safety_checker.%d.checker: required", i)
+		}
+		typ, _ := c["type"].(string)
+		name, _ := c["name"].(string)
+		switch {
+		case typ == "in-process" && (name == "allowed-path" || name == "conseca"):
+		case typ == "external" && c["name"] != nil && name == c["name"]:
+		default:
+			return fmt.Errorf("safety_checker.%d.checker: invalid", i)
+		}
+	}
+	return nil
+}
+
+// formatMcpToolName is the host's formatMcpToolName(server, tool).
+func formatMcpToolName(server, tool string) string {
+	switch {
+	case server == "*" && tool == "*":
+		return "mcp_*"
+	case server == "*":
+		return "mcp_*_" + tool
+	case tool == "*":
+		return "mcp_" + server + "_*"
+	}
+	return "mcp_" + server + "_" + tool
+}
+
+// parseMcpServer is the server part of mcp_<server>_<tool> ("" when the
+// name is not of that form).
+func parseMcpServer(name string) string {
+	rest, ok := strings.CutPrefix(name, "mcp_")
+	if !ok {
+		return ""
+	}
+	server, tool, found := strings.Cut(rest, "_")
+	if !found || server == "" || tool == "" {
+		return ""
+	}
+	return server
+}
+
+// builtinTools are the built-in tool names a rule's toolName is checked
+// against (tools/tool-names.js ALL_BUILTIN_TOOL_NAMES).
+var builtinTools = []string{
+	"glob", "write_todos", "write_file", "web_fetch", "replace", "run_shell_command", "grep_search",
+	"google_web_search", "read_file", "read_many_files", "list_directory", "save_memory", "activate_skill",
+	"ask_user", "tracker_create_task", "tracker_update_task", "tracker_get_task", "tracker_list_tasks",
+	"tracker_add_dependency", "tracker_visualize", "get_internal_docs", "enter_plan_mode", "exit_plan_mode",
+	"update_topic", "complete_task", "invoke_agent", "read_mcp_resource", "list_mcp_resources",
+}
+
+var mcpSlug = regexp.MustCompile(`(?i)^[a-z0-9_.:-]+$`)
+
+// validToolName is isValidToolName(name, {allowWildcards: true}).
+func validToolName(name string) bool {
+	for _, b := range builtinTools {
+		if name == b {
+			return true
+		}
+	}
+	if name == "search_file_content" || strings.HasPrefix(name, "discovered_tool_") || name == "*" {
+		return true
+	}
+	if strings.HasPrefix(name, "mcp_") {
+		if name == "mcp_*" {
+			return true
+		}
+		if strings.HasPrefix(name, "mcp__") {
+			return false
+		}
+		rest := name[4:]
+		server, tool, ok := strings.Cut(rest, "_")
+		if !ok || server == "" || tool == "" || !mcpSlug.MatchString(server) {
+			return false
+		}
+		if tool == "*" {
+			return true
+		}
+		return strings.Trim(tool, "_") != ""
+	}
+	return false
+}
+
+// toolNameWarning is validateToolName: the deprecated __ syntax, or a name
+// that is no known tool but within three edits of a built-in one.
+func toolNameWarning(name string, i int) string {
+	if strings.Contains(name, "__") {
+		return fmt.Sprintf("Rule #%d: The \"__\" syntax for MCP tools is strictly deprecated.", i+1)
+	}
+	if validToolName(name) {
+		return ""
+	}
+	best := math.MaxInt
+	closest := ""
+	for _, b := range builtinTools {
+		if d := levenshtein(name, b); d < best {
+			best, closest = d, b
+		}
+	}
+	if best > 3 {
+		return ""
+	}
+	return fmt.Sprintf("Rule #%d: Unrecognized tool name %q. Did you mean %q?", i+1, name, closest)
+}
+
+// levenshtein counts edits between UTF-16 strings, as fast-levenshtein.
+func levenshtein(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
