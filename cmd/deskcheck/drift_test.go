@@ -17,7 +17,7 @@ func TestDriftCommand(t *testing.T) {
 	assert.Contains(t, out, "boundary-desk/boundary-auto-approve-mode: same on all omp releases\n")
 	assert.Contains(t, out, "  omp G1 (17.2.15, 17.3.5) differs from 18.3.4:\n    errorIncludes: ")
 	assert.Contains(t, out, "not applicable: omp 13.19.0, 14.9.9: has no file-write fallback")
-	assert.Regexp(t, `\n1 of [0-9]+ cases behave the same on every release`, out, "only the autoApprove case of the seed desk is the same everywhere")
+	assert.Regexp(t, `\n26 of [0-9]+ cases behave the same on every release`, out, "only the autoApprove case of the seed desk and the 25 cases of the Gemini desk are the same everywhere")
 	assert.Contains(t, out, "Release changes no case exercises:\n  omp 18.2.3: an unknown approval mode auto-approves every tier, as yolo (before, none) — no case uses an unknown mode\n")
 
 	code, out, errOut = runCLI(t, "drift", "-format", "json", "-run", "deny-before", "../../cases/boundary-desk.json")

@@ -8,6 +8,7 @@ import (
 	"github.com/deskcheck/deskcheck/cases"
 	"github.com/deskcheck/deskcheck/host/agentloop/agentloopcheck"
 	"github.com/deskcheck/deskcheck/host/gateway/gatewaycheck"
+	"github.com/deskcheck/deskcheck/host/gemini/geminicheck"
 	"github.com/deskcheck/deskcheck/host/household/householdcheck"
 	"github.com/deskcheck/deskcheck/host/omp/ompcheck"
 	"github.com/deskcheck/deskcheck/scenario"
@@ -19,6 +20,7 @@ var Families = []scenario.Family{
 	householdcheck.Family,
 	gatewaycheck.Family,
 	agentloopcheck.Family,
+	geminicheck.Family,
 }
 
 // Registry returns the registry of every family, built on the first call

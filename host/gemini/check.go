@@ -702,6 +702,3 @@ func (c *checker) downgradeForRedirection(command string, parsed *Parsed, allowR
 func describeRule(r *Rule) string {
 	return fmt.Sprintf("%s (%s, priority %s)", r.Source, r.Decision, JSNumber(r.Priority))
 }
-
-// DescribeRule names a rule as the narration does.
-func DescribeRule(r *Rule) string { return describeRule(r) }

@@ -221,10 +221,6 @@ var shKeywords = map[string]bool{
 	"[[": true, "]]": true, "!": true, "coproc": true, "[": true, "((": true,
 }
 
-// declarationWords are the commands tree-sitter reads as declaration and
-// unset commands; the host names them by their first word all the same.
-var declarationWords = map[string]bool{"declare": true, "typeset": true, "export": true, "readonly": true, "local": true, "unset": true, "unsetenv": true}
-
 // command reads one command with its redirections.
 func (p *shParser) command() {
 	start := p.pos
