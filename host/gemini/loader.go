@@ -135,8 +135,16 @@ type rawRule struct {
 func (e *Engine) loadFile(name, text string, t Tier) loadedFile {
 	var out loadedFile
 	tierName := t.String()
+	// The host's formatPolicyError: "[TIER] Policy file error in NAME:",
+	// the message, then the details.
 	report := func(warning bool, format string, args ...any) {
-		out.problems = append(out.problems, PolicyProblem{Warning: warning, Text: fmt.Sprintf("[%s] %s: %s", strings.ToUpper(tierName), name, fmt.Sprintf(format, args...))})
+		severity := "error"
+		if warning {
+			severity = "warning"
+		}
+		text := fmt.Sprintf(format, args...)
+		message, details, _ := strings.Cut(text, ": ")
+		out.problems = append(out.problems, PolicyProblem{Warning: warning, Text: fmt.Sprintf("[%s] Policy file %s in %s:\n  %s\n%s", strings.ToUpper(tierName), severity, name, message, details)})
 	}
 	doc, err := parseTOML(text)
 	if err != nil {

@@ -504,3 +504,59 @@ func (g *given) config(r gemini.Release) gemini.Config {
 	}
 	return cfg
 }
+
+// HarnessGiven is a given block as the real-code harness reads it: the
+// same keys, each policy file as {tier, file, extension, toml} with the
+// text the model reads (rule objects written as TOML, names defaulted).
+func HarnessGiven(raw []byte) ([]byte, error) {
+	g, err := decodeGiven(raw)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, err
+	}
+	type file struct {
+		Tier      string `json:"tier"`
+		File      string `json:"file"`
+		Extension string `json:"extension,omitempty"`
+		TOML      string `json:"toml"`
+	}
+	files := make([]file, len(g.policies))
+	for i, p := range g.policies {
+		files[i] = file{Tier: p.tier.String(), File: p.name, Extension: p.extension, TOML: p.text}
+	}
+	if len(files) > 0 {
+		data, err := json.Marshal(files)
+		if err != nil {
+			return nil, err
+		}
+		m["policies"] = data
+	}
+	return json.Marshal(m)
+}
+
+// Check runs one given block on the model of release version, with the
+// faults switched on (none for the correct model), as a run of the
+// scenario does, and returns its observation.
+func Check(raw []byte, version string, faults gemini.Faults) (map[string]any, error) {
+	g, err := decodeGiven(raw)
+	if err != nil {
+		return nil, err
+	}
+	if g.shellErr != nil {
+		return nil, g.shellErr
+	}
+	r, err := gemini.Lookup(version)
+	if err != nil {
+		return nil, err
+	}
+	cfg := g.config(r)
+	cfg.Faults = faults
+	res, eng, err := Judge(cfg, g.call)
+	if err != nil {
+		return nil, err
+	}
+	return Observed(res, eng, g.interactive, faults), nil
+}
