@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -104,8 +105,20 @@ func corpus(t *testing.T) []corpusCase {
 	return out
 }
 
+// answers keeps each release's answers to the corpus: both tests read
+// them, and a release runs once per process.
+var answers = struct {
+	sync.Mutex
+	byRelease map[string][]map[string]any
+}{byRelease: map[string][]map[string]any{}}
+
 // runReal answers every case of the corpus on the installed release.
 func runReal(t *testing.T, version string, cases []corpusCase) []map[string]any {
+	answers.Lock()
+	defer answers.Unlock()
+	if got, ok := answers.byRelease[version]; ok && len(got) == len(cases) {
+		return got
+	}
 	core, node := installed(t, version)
 	cmd, err := realhost.Prepare(t.TempDir(), core, node)
 	require.NoError(t, err)
@@ -121,6 +134,7 @@ func runReal(t *testing.T, version string, cases []corpusCase) []map[string]any 
 		require.NoError(t, err, "%s on gemini %s: %s", c.id, version, c.given)
 		out[i] = a.Observed()
 	}
+	answers.byRelease[version] = out
 	return out
 }
 
@@ -170,5 +184,20 @@ func TestEveryFaultPartsFromRealCode(t *testing.T) {
 			}
 		}
 		assert.True(t, caught, "fault %s leaves the model equal to the real code on every case", f.Name)
+	}
+}
+
+// TestCorpusReachesEveryDecision: the seeded corpus is no one-sided
+// sample: on the model of 0.61.0 each decision is a fair share of it.
+func TestCorpusReachesEveryDecision(t *testing.T) {
+	counts := map[string]int{}
+	for _, g := range Random(1, randomCases) {
+		obs, err := geminicheck.Check(g, "0.61.0", gemini.Faults{})
+		require.NoError(t, err, "%s", g)
+		counts[obs["decision"].(string)]++
+	}
+	t.Logf("seed 1 on 0.61.0: %v", counts)
+	for _, d := range []string{gemini.Allow, gemini.Deny, gemini.AskUser} {
+		assert.Greater(t, counts[d], randomCases/10, d)
 	}
 }

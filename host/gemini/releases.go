@@ -41,8 +41,10 @@ func (g Group) String() string { return fmt.Sprintf("G%d", int(g)) }
 type Release struct {
 	Version string
 	Group   Group
-	// Composite is the first 12 hex digits of the SHA-256 over the hashed
-	// policy modules of the release's tarball (spec §1.3).
+	// Composite is the first 12 hex digits of the SHA-256 of the
+	// manifest of the release's policy modules (HashedModules): one line
+	// per file, "SHA256HEX  PATH\n" as sha256sum writes it, "missing
+	// PATH" for a file the release lacks, in HashedModules' order.
 	Composite string
 	// Tag is the date of the release's git tag, "" when it has none.
 	Tag string
@@ -53,16 +55,26 @@ type Release struct {
 
 // releases are the modelled releases, oldest first.
 var releases = []Release{
-	{Version: "0.40.0", Group: G1, Composite: "14eccaf63a92", Tag: "2026-04-28", policies: "v0.40.0"},
-	{Version: "0.44.1", Group: G2, Composite: "70bb32e864be", Tag: "2026-05-28", policies: "v0.44.1"},
-	{Version: "0.45.0", Group: G2, Composite: "084027353ff6", Tag: "2026-06-03", policies: "v0.44.1"},
-	{Version: "0.50.0", Group: G2, Composite: "1e9f11f03a9d", Tag: "2026-07-08", policies: "v0.50.0"},
-	{Version: "0.52.0", Group: G3, Composite: "d32c67c1ae18", Tag: "2026-07-22", policies: "v0.52.0"},
-	{Version: "0.55.0", Group: G3, Composite: "d32c67c1ae18", Tag: "", policies: "v0.52.0"},
-	{Version: "0.58.0", Group: G4, Composite: "fbb75fdb3c06", Tag: "", policies: "v0.58.0"},
-	{Version: "0.59.0", Group: G4, Composite: "fbb75fdb3c06", Tag: "", policies: "v0.58.0"},
-	{Version: "0.60.0", Group: G5, Composite: "35959f1a3e8b", Tag: "", policies: "v0.58.0"},
-	{Version: "0.61.0", Group: G6, Composite: "bed01bac5ff2", Tag: "", policies: "v0.58.0"},
+	{Version: "0.40.0", Group: G1, Composite: "72a26442b02e", Tag: "2026-04-28", policies: "v0.40.0"},
+	{Version: "0.44.1", Group: G2, Composite: "2990a5853967", Tag: "2026-05-28", policies: "v0.44.1"},
+	{Version: "0.45.0", Group: G2, Composite: "d0fcb77fa4cc", Tag: "2026-06-03", policies: "v0.44.1"},
+	{Version: "0.50.0", Group: G2, Composite: "88f14894946c", Tag: "2026-07-08", policies: "v0.50.0"},
+	{Version: "0.52.0", Group: G3, Composite: "bb5c4fe7f31e", Tag: "2026-07-22", policies: "v0.52.0"},
+	{Version: "0.55.0", Group: G3, Composite: "bb5c4fe7f31e", Tag: "", policies: "v0.52.0"},
+	{Version: "0.58.0", Group: G4, Composite: "26be349b21ce", Tag: "", policies: "v0.58.0"},
+	{Version: "0.59.0", Group: G4, Composite: "26be349b21ce", Tag: "", policies: "v0.58.0"},
+	{Version: "0.60.0", Group: G5, Composite: "5606c3bb95dd", Tag: "", policies: "v0.58.0"},
+	{Version: "0.61.0", Group: G6, Composite: "777f05a1e9a1", Tag: "", policies: "v0.58.0"},
+}
+
+// HashedModules are the files of a release's tarball (under dist/src/)
+// whose hashes group the releases; policy/policies/*.toml stands for
+// every default policy file, in name order.
+var HashedModules = []string{
+	"policy/policy-engine.js", "policy/config.js", "policy/toml-loader.js", "policy/types.js", "policy/utils.js",
+	"policy/stable-stringify.js", "policy/policies/*.toml", "utils/shell-utils.js", "sandbox/utils/commandSafety.js",
+	"services/sandboxManager.js", "utils/paths.js", "utils/buildFileUtils.js", "utils/security.js", "tools/tool-names.js",
+	"tools/mcp-tool.js", "config/storage.js", "scheduler/policy.js",
 }
 
 // Releases returns the modelled releases, oldest first.
@@ -148,5 +160,15 @@ func defaultPolicies(r Release) []policyFile {
 		out = append(out, policyFile{e.Name(), string(data)})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// DefaultPolicyFiles returns the release's default policy files by name,
+// as the model embeds them.
+func DefaultPolicyFiles(r Release) map[string]string {
+	out := map[string]string{}
+	for _, f := range defaultPolicies(r) {
+		out[f.Name] = f.Text
+	}
 	return out
 }

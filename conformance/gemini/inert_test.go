@@ -1,0 +1,83 @@
+package gemini
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/deskcheck/deskcheck/host/gemini/geminicheck"
+	"github.com/deskcheck/deskcheck/host/gemini/realhost"
+)
+
+// TestInertUnderStrace runs the bundled desk and the releases desk on
+// 0.61.0 under strace -f: the run starts no program but node, opens no
+// socket, and every call that changes a file lies inside the run's folder.
+func TestInertUnderStrace(t *testing.T) {
+	strace, err := exec.LookPath("strace")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("strace is missing")
+		}
+		t.Skip("strace is missing")
+	}
+	core, node := installed(t, "0.61.0")
+	root := t.TempDir()
+	cmd, err := realhost.Prepare(filepath.Join(root, "run"), core, node)
+	require.NoError(t, err)
+	trace := filepath.Join(root, "strace.txt")
+	traced := cmd
+	traced.Program = strace
+	traced.Args = append([]string{"-f", "-qq", "-o", trace, "-e", "trace=connect,socket,execve,openat,unlink,unlinkat,rename,renameat2,mkdir,mkdirat,creat,truncate,symlink,link,chmod,fchmodat", node}, cmd.Args...)
+	p, err := realhost.Start(context.Background(), traced)
+	require.NoError(t, err)
+	n := 0
+	for _, path := range []string{"../../cases/gemini-desk.json", "../../host/gemini/geminicheck/testdata/releases-desk.json"} {
+		ids, givens := deskGivens(t, path)
+		for i := range ids {
+			hg, err := geminicheck.HarnessGiven(givens[i])
+			require.NoError(t, err)
+			_, err = p.Check(ids[i], hg)
+			require.NoError(t, err, ids[i])
+			n++
+		}
+	}
+	require.NoError(t, p.Close())
+	data, err := os.ReadFile(trace)
+	require.NoError(t, err)
+	changing := regexp.MustCompile(`^\d+\s+(unlink|unlinkat|rename|renameat2|mkdir|mkdirat|creat|truncate|symlink|link|chmod|fchmodat|openat)\((.*)$`)
+	quoted := regexp.MustCompile(`"((?:[^"\\]|\\.)*)"`)
+	changes := 0
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.Contains(line, "socket(") || strings.Contains(line, "connect(") {
+			t.Errorf("a socket call: %s", line)
+		}
+		if strings.Contains(line, "execve(") && !strings.Contains(line, "execve(\""+node+"\"") {
+			t.Errorf("a program other than node: %s", line)
+		}
+		m := changing.FindStringSubmatch(line)
+		if m == nil || strings.Contains(line, "= -1 ") {
+			continue
+		}
+		if m[1] == "openat" && !regexp.MustCompile(`O_WRONLY|O_RDWR|O_CREAT|O_TRUNC`).MatchString(m[2]) {
+			continue
+		}
+		changes++
+		for _, q := range quoted.FindAllStringSubmatch(m[2], -1) {
+			p := q[1]
+			if !strings.HasPrefix(p, "/") {
+				p = filepath.Join(cmd.Dir, p)
+			}
+			assert.True(t, strings.HasPrefix(p, cmd.Root+"/") || p == cmd.Root, "a change outside the run's folder: %s", line)
+		}
+	}
+	assert.Positive(t, n)
+	assert.Positive(t, changes)
+	t.Logf("%d cases, %d file-changing calls, all inside %s", n, changes, cmd.Root)
+}
