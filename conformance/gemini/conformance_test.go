@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -23,7 +24,10 @@ import (
 // of the policy modules (0.55.0 and 0.59.0 hash like 0.52.0 and 0.58.0).
 var hashClasses = []string{"0.40.0", "0.44.1", "0.45.0", "0.50.0", "0.52.0", "0.58.0", "0.60.0", "0.61.0"}
 
-// randomCases is how many seeded random cases each release runs.
+// randomCases is how many seeded random cases each release runs. Beside
+// them, testdata/edges.jsonl holds 599 drawn with a wider hand (every tool
+// the engine names, settings lists, MCP servers, extension and admin
+// files, broken policy files, saved answers, odd shell syntax).
 const randomCases = 1500
 
 func cacheDir() string {
@@ -101,6 +105,11 @@ func corpus(t *testing.T) []corpusCase {
 	}
 	for i, g := range Random(1, randomCases) {
 		out = append(out, corpusCase{fmt.Sprintf("random-%04d", i), g})
+	}
+	data, err := os.ReadFile("testdata/edges.jsonl")
+	require.NoError(t, err)
+	for i, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		out = append(out, corpusCase{fmt.Sprintf("edge-%03d", i), []byte(line)})
 	}
 	return out
 }

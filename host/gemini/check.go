@@ -592,7 +592,11 @@ func (c *checker) shell(tool, command string, commandTruthy bool, ruleDecision s
 	if c.res.Subcommands < 0 {
 		c.res.Subcommands = len(parts)
 	}
-	c.step("the command has %d parts", len(parts))
+	if len(parts) == 1 {
+		c.step("the command is one part")
+	} else {
+		c.step("the command has %d parts", len(parts))
+	}
 	if ruleDecision == Deny {
 		return Deny, rule
 	}

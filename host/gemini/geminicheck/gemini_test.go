@@ -130,3 +130,15 @@ func TestLintNamesItsWarnings(t *testing.T) {
 	assert.False(t, p.Problems[0].Warning)
 	assert.Contains(t, p.Problems[0].Message, "a headless run cannot ask")
 }
+
+// A user rule at 950 ties with a saved answer: the folder's listing order
+// decides, which the host does not define.
+func TestSavedAnswerTiesWithAUserRule(t *testing.T) {
+	g, err := decodeGiven([]byte(`{"tool":"ask_user","policies":[{"tier":"user","rules":[{"toolName":"ask_user","decision":"ask_user","priority":950}]}],"remembered":[{"tool":"ask_user","scope":"saved"}]}`))
+	require.NoError(t, err)
+	var names []string
+	for _, p := range plan(g, nil).Problems {
+		names = append(names, p.Name)
+	}
+	assert.Contains(t, names, "tie-across-files")
+}

@@ -172,13 +172,14 @@ func lintShadows(g *given) []scenario.Problem {
 			break
 		}
 	}
-	// Ties across files of one tier.
+	// Ties across files of one tier (the saved answers' auto-saved.toml
+	// is a file of the user folder too).
 	for i, a := range rules {
-		if a.File == "" || a.Tier == gemini.TierDefault || a.Remembered {
+		if a.File == "" || a.Tier == gemini.TierDefault {
 			continue
 		}
 		for _, b := range rules[i+1:] {
-			if b.File == "" || b.Remembered || b.Tier != a.Tier || b.File == a.File || b.Priority != a.Priority {
+			if b.File == "" || b.Tier != a.Tier || b.File == a.File || b.Priority != a.Priority {
 				continue
 			}
 			if a.ToolName == b.ToolName || a.ToolName == "*" || b.ToolName == "*" {

@@ -303,7 +303,7 @@ func narrate(t *scenario.Trace, g *given, rel gemini.Release, eng *gemini.Engine
 	if !g.interactive {
 		run = "headless"
 	}
-	t.Add("release", "gemini %s (%s): %s, %s, folder trusted: %v", rel.Version, rel.Group, mode, run, g.trusted)
+	t.Add("release", "gemini %s (%s): mode %s, %s, folder trusted: %v", rel.Version, rel.Group, mode, run, g.trusted)
 	for _, p := range g.policies {
 		where := p.tier.String() + " tier"
 		if p.tier == gemini.TierExtension {
@@ -333,7 +333,11 @@ func narrate(t *scenario.Trace, g *given, rel gemini.Release, eng *gemini.Engine
 
 // ruleWords names a rule with its tier and priority.
 func ruleWords(r *gemini.Rule) string {
-	tier := "tier " + fmt.Sprint(int(r.Priority))
+	names := map[int]string{1: "default tier 1", 2: "extension tier 2", 3: "session tier 3", 4: "user tier 4", 5: "admin tier 5"}
+	tier, ok := names[int(r.Priority)]
+	if !ok {
+		tier = "tier " + fmt.Sprint(int(r.Priority))
+	}
 	if r.Priority > 1000 {
 		tier = "above every tier"
 	}
