@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -208,5 +209,44 @@ func TestCorpusReachesEveryDecision(t *testing.T) {
 	t.Logf("seed 1 on 0.61.0: %v", counts)
 	for _, d := range []string{gemini.Allow, gemini.Deny, gemini.AskUser} {
 		assert.Greater(t, counts[d], randomCases/10, d)
+	}
+}
+
+// TestDesksPassOnRealCode: every case of the bundled desk and of the
+// releases desk holds, as authored, on the real code of every hash class
+// its range selects.
+func TestDesksPassOnRealCode(t *testing.T) {
+	cases := corpus(t)
+	index := map[string]int{}
+	for i, c := range cases {
+		index[c.id] = i
+	}
+	for _, path := range []string{"../../cases/gemini-desk.json", "../../host/gemini/geminicheck/testdata/releases-desk.json"} {
+		data, err := os.ReadFile(path)
+		require.NoError(t, err)
+		var d struct {
+			Cases []struct {
+				ID       string                     `json:"id"`
+				Hosts    map[string]string          `json:"hosts"`
+				Expected map[string]json.RawMessage `json:"expected"`
+			} `json:"cases"`
+		}
+		require.NoError(t, json.Unmarshal(data, &d))
+		for _, c := range d.Cases {
+			selected, err := geminicheck.Family.Host.SelectReleases(c.Hosts["gemini"])
+			require.NoError(t, err)
+			for _, r := range selected {
+				if !slices.Contains(hashClasses, r.Version) {
+					continue // proven identical to its class's release by TestHashClasses
+				}
+				real := runReal(t, r.Version, cases)[index[c.ID]]
+				for key, raw := range c.Expected {
+					var want any
+					require.NoError(t, json.Unmarshal(raw, &want))
+					cmp, _ := geminicheck.PolicyCheck.Expected.Comparer(key)
+					assert.True(t, cmp.Match(want, real[key]), "%s on gemini %s: %s expected %s, real %v", c.ID, r.Version, key, raw, real[key])
+				}
+			}
+		}
 	}
 }
