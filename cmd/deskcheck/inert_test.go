@@ -9,10 +9,12 @@ import (
 )
 
 // mayExecute are the only packages allowed to start a program: the
-// real-host driver, which starts bun on its own harness, and its command.
+// real-host drivers, which start bun or node on their own harness, and
+// their command.
 var mayExecute = map[string]bool{
-	"github.com/deskcheck/deskcheck/host/omp/realhost":  true,
-	"github.com/deskcheck/deskcheck/cmd/deskcheck-host": true,
+	"github.com/deskcheck/deskcheck/host/omp/realhost":    true,
+	"github.com/deskcheck/deskcheck/host/gemini/realhost": true,
+	"github.com/deskcheck/deskcheck/cmd/deskcheck-host":   true,
 }
 
 // TestNothingCanExecute lists the dependencies of every non-test package of
