@@ -56,7 +56,7 @@ func rawValues(t *testing.T) []string {
 	t.Helper()
 	var out []string
 	for _, g := range givens(t, 20) {
-		b, err := decodeGivenJSON([]byte(g))
+		b, err := decodeGivenPlain([]byte(g))
 		if err != nil {
 			continue
 		}
