@@ -377,13 +377,12 @@ const (
 	seenTamper
 )
 
-// readGivenFast decodes a given block as json.Unmarshal would when the
-// block is what the case schema describes (every key spelled exactly and
-// present once, no null but a request or arguments value), but for its
-// strings, which it reads as the host's json.loads does: a lone surrogate
-// escape is kept, where encoding/json would replace it. Requests, arguments and records stay slices of raw, as
-// written. ok is false for any other block; decodeGiven then leaves it to
-// json.Unmarshal, which decodes (or refuses) it as it always has.
+// readGivenFast decodes a given block as decodeGivenPlain does when the
+// block is what the case schema describes (every key written plainly and
+// present once, no null but a request or arguments value): strings as the
+// host's json.loads reads them, a lone surrogate escape kept. Requests,
+// arguments and records stay slices of raw, as written. ok is false for
+// any other block; decodeGiven then leaves it to decodeGivenPlain.
 func readGivenFast(raw []byte) (g givenBlock, ok bool) {
 	var seen uint32
 	// once records key k of the current object, false when repeated.
