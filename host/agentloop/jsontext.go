@@ -11,8 +11,5 @@ import (
 // only well-formed JSON and answer ok=false for anything else, which the
 // runner refuses.
 
-// member and members are the shared object reader's.
-type (
-	member  = jsontext.Member
-	members = jsontext.Members
-)
+// members is the shared object reader's.
+type members = jsontext.Members

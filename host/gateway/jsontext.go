@@ -64,8 +64,5 @@ func appendValue(dst []byte, v any) ([]byte, bool) {
 	return dst, false
 }
 
-// member and members are the shared object reader's.
-type (
-	member  = jsontext.Member
-	members = jsontext.Members
-)
+// members is the shared object reader's.
+type members = jsontext.Members

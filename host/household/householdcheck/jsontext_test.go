@@ -172,11 +172,12 @@ func TestAdmittedAttemptMatchesSscanf(t *testing.T) {
 // numbers as literals, an integer kept exact ("-0" is 0), any other number
 // a double; strings as the library decodes them, but where it decodes an
 // unpaired surrogate escape to U+FFFD the reference keeps it. Text the
-// library refuses (a number beyond a double) stays text, as plain keeps it.
+// library refuses (a number beyond a double) stays text, as plainOf keeps
+// it.
 func pyReference(raw json.RawMessage) any {
 	v, err := jsontext.DecodeUseNumber(raw)
 	if err != nil {
-		return plain(raw)
+		return string(raw)
 	}
 	beyond := false
 	var conv func(v any) any
@@ -205,7 +206,7 @@ func pyReference(raw json.RawMessage) any {
 	}
 	out := conv(v)
 	if beyond {
-		return plain(raw)
+		return string(raw)
 	}
 	return out
 }
