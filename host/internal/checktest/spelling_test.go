@@ -41,6 +41,9 @@ func TestRespell(t *testing.T) {
 // values and ids.
 var spellingDesks = []string{
 	"../../gateway/gatewaycheck/testdata/spelling-desk.json",
+	"../../agentloop/agentloopcheck/testdata/spelling-desk.json",
+	"../../household/householdcheck/testdata/spelling-desk.json",
+	"../../omp/ompcheck/testdata/spelling-desk.json",
 }
 
 // TestSpellingChangesNothing: every bundled case and every case made from
