@@ -3,10 +3,13 @@
 // ends in a byte slice without decoding it, walkers over the members of an
 // object and the elements of an array, and decoders of escapes, strings,
 // integers and whole values, all without reflection. Each answers -1 (or
-// false) for anything that is not well-formed JSON it fully understands,
-// so that a caller can fall back to encoding/json and get its value or
-// message. Nothing here recurses deeper than MaxDepth, but the host
-// decoders (host.go), which follow HostDepth.
+// false) for anything that is not well-formed JSON it fully understands.
+// Nothing here recurses deeper than MaxDepth, but the host readers
+// (ScanHostValue, ReadHostMembers, HostElements, WholeHostValue and the
+// decoders of host.go), which follow HostDepth and are what a family's
+// reference reader of a case is built on: a fast reader that answers
+// false leaves the text to them, never to encoding/json, which reads a
+// string's unpaired surrogate as U+FFFD.
 //
 // Strings are decoded as the hosts read them, not as encoding/json does:
 // an unpaired surrogate escape is kept in WTF-8 form (see host.go), where
