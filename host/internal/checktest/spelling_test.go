@@ -56,6 +56,9 @@ func TestSpellingChangesNothing(t *testing.T) {
 	for _, path := range spellingDesks {
 		data, err := os.ReadFile(path)
 		require.NoError(t, err)
+		for id, v := range checktest.Judge(t, reg, path, data) {
+			assert.Equal(t, verifier.Pass, v.Status, "%s: %s: %v", path, id, v.Mismatches)
+		}
 		desks = append(desks, scenario.DeskFile{Path: path, Data: data})
 	}
 	for _, d := range desks {
