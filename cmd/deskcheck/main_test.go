@@ -16,7 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/tidwall/gjson"
 
-	"github.com/deskcheck/deskcheck/cases"
+	"github.com/deskcheck/deskcheck/host/all"
 )
 
 func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -40,7 +40,7 @@ type bundledDesk struct {
 func bundledDesks(t *testing.T) []bundledDesk {
 	t.Helper()
 	var desks []bundledDesk
-	for _, f := range cases.Files() {
+	for _, f := range all.Desks() {
 		doc := gjson.ParseBytes(f.Data)
 		d := bundledDesk{Path: f.Path, Name: strings.TrimSuffix(path.Base(f.Path), ".json"), ID: doc.Get("id").String()}
 		for _, id := range doc.Get("cases.#.id").Array() {

@@ -10,7 +10,6 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/tidwall/gjson"
 
-	"github.com/deskcheck/deskcheck/cases"
 	"github.com/deskcheck/deskcheck/scenario"
 )
 
@@ -102,7 +101,7 @@ func TestManualListsEveryFault(t *testing.T) {
 // the family its cases run on (the desks stay in cases/, verified there).
 func TestManualLinksItsDesks(t *testing.T) {
 	reg := Registry()
-	for _, f := range cases.Files() {
+	for _, f := range Desks() {
 		hosts := map[string]bool{}
 		for _, sc := range gjson.GetBytes(f.Data, "cases.#.scenario").Array() {
 			_, fam, ok := reg.Lookup(sc.String())
