@@ -3,6 +3,8 @@ package all
 import (
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -114,6 +116,18 @@ func TestManualLinksItsDesks(t *testing.T) {
 				path, text := manual(t, fam)
 				assert.Contains(t, text, "](../../../"+f.Path+")", "%s links to %s", path, f.Path)
 			}
+		}
+	}
+}
+
+// TestManualCountsItsFaults: a count of faults a manual states ("The
+// gateway has 14 faults") is its family's.
+func TestManualCountsItsFaults(t *testing.T) {
+	stated := regexp.MustCompile(`has (\d+) faults`)
+	for _, f := range Registry().Families() {
+		path, text := manual(t, f)
+		for _, m := range stated.FindAllStringSubmatch(strings.Join(strings.Fields(text), " "), -1) {
+			assert.Equal(t, strconv.Itoa(len(f.Faults)), m[1], "%s: %q", path, m[0])
 		}
 	}
 }
