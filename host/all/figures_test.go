@@ -316,7 +316,9 @@ func regenerate(text string, b *bundled, fam *scenario.Family) (string, []string
 		}
 		name := text[m[2]:m[3]]
 		fig, ok := figures[name]
-		if !ok {
+		// A marker quoted as code (`<!-- tally -->`) is text about the
+		// markers, not one.
+		if !ok || m[0] > 0 && text[m[0]-1] == '`' {
 			out.WriteString(text[:m[1]])
 			text = text[m[1]:]
 			continue
@@ -388,6 +390,12 @@ func TestFiguresFollowTheSuite(t *testing.T) {
 	assert.Equal(t, []string{"tally"}, found)
 	assert.Equal(t, "ends with <!-- tally -->"+tallyFigure(b, nil)+"<!-- end tally -->.\n<!-- other -->kept<!-- end other -->\n", got)
 	assert.Contains(t, got, " passed, 0 failed`")
+
+	quoted := "write `<!-- tally -->` and `<!-- end tally -->` around it"
+	got, found, err = regenerate(quoted, b, nil)
+	require.NoError(t, err)
+	assert.Empty(t, found, "a marker quoted as code is not one")
+	assert.Equal(t, quoted, got)
 
 	_, _, err = regenerate("<!-- tally -->no end", b, nil)
 	assert.ErrorContains(t, err, "<!-- end tally -->")
