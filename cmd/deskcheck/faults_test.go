@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -97,10 +98,22 @@ func TestFaultDenyAllRunsEveryFamilysFault(t *testing.T) {
 	}
 	assert.Equal(t, want, names)
 	assert.GreaterOrEqual(t, len(want), 4, "every family has a deny-all")
-	assert.Contains(t, out, "dimensions: allowed work 17/17 → 0/17", "the gateway's blanket refusal shows in allowed work")
-	for _, line := range strings.Split(out, "\n") {
-		if strings.HasPrefix(line, "gateway/deny-all") {
-			assert.Contains(t, line, "caught")
+	lines := strings.Split(out, "\n")
+	for _, name := range want {
+		for i, line := range lines {
+			if strings.HasPrefix(line, name+" ") {
+				assert.Contains(t, line, "caught")
+				rest := strings.Join(lines[i+1:], "\n")
+				if next := regexp.MustCompile(`(?m)^\S`).FindStringIndex(rest); next != nil {
+					rest = rest[:next[0]]
+				}
+				m := regexp.MustCompile(`dimensions: .*allowed work (\d+)/\d+ → (\d+)/\d+`).FindStringSubmatch(rest)
+				if assert.NotNil(t, m, "the blanket refusal of %s shows in allowed work", name) {
+					before, _ := strconv.Atoi(m[1])
+					after, _ := strconv.Atoi(m[2])
+					assert.Less(t, after, before, "the blanket refusal of %s lowers allowed work", name)
+				}
+			}
 		}
 	}
 	code, _, errOut = runCLI(t, "faults", "-fault", "deny-al", "-out", dir)

@@ -181,3 +181,78 @@ func TestDocumentationLinksResolve(t *testing.T) {
 	}
 	assert.Greater(t, checked, 30, "the documentation's links were found")
 }
+
+// shownCommand reads the arguments of a run a document shows: "$ deskcheck
+// ARGS" or "$ go run ./cmd/deskcheck ARGS", words split on spaces, a
+// single-quoted word taken whole.
+func shownCommand(line string) ([]string, bool) {
+	rest, ok := strings.CutPrefix(line, "$ deskcheck ")
+	if !ok {
+		if rest, ok = strings.CutPrefix(line, "$ go run ./cmd/deskcheck "); !ok {
+			return nil, false
+		}
+	}
+	var args []string
+	for rest = strings.TrimSpace(rest); rest != ""; rest = strings.TrimSpace(rest) {
+		if quoted, ok := strings.CutPrefix(rest, "'"); ok {
+			word, after, _ := strings.Cut(quoted, "'")
+			args, rest = append(args, word), after
+			continue
+		}
+		word, after, _ := strings.Cut(rest, " ")
+		args, rest = append(args, word), after
+	}
+	return args, len(args) > 0
+}
+
+// TestShownRunsAreReal: every run the README, a page of docs/ or a family's
+// manual shows in a code block (the command, then what it prints) prints
+// each line shown, in that order; a line holding … or ... stands for what
+// the document leaves out.
+func TestShownRunsAreReal(t *testing.T) {
+	block := regexp.MustCompile("(?s)```\n(.*?)```")
+	runs := 0
+	for _, p := range documentationPaths(t) {
+		data, err := os.ReadFile(p)
+		require.NoError(t, err)
+		for _, m := range block.FindAllStringSubmatch(string(data), -1) {
+			lines := strings.Split(strings.TrimSuffix(m[1], "\n"), "\n")
+			for i := 0; i < len(lines); i++ {
+				args, ok := shownCommand(lines[i])
+				if !ok {
+					continue
+				}
+				end := i + 1
+				for end < len(lines) && !strings.HasPrefix(lines[end], "$ ") {
+					end++
+				}
+				shown := lines[i+1 : end]
+				i = end - 1
+				for k, a := range args {
+					if strings.HasPrefix(a, "cases/") {
+						args[k] = "../../" + a
+					}
+				}
+				if args[0] == "verify" || args[0] == "faults" {
+					args = append([]string{args[0], "-out", t.TempDir()}, args[1:]...)
+				}
+				_, out, errOut := runCLI(t, args...)
+				got := strings.Split(out, "\n")
+				at := 0
+				for _, line := range shown {
+					if strings.Contains(line, "…") || strings.Contains(line, "...") {
+						continue
+					}
+					for at < len(got) && got[at] != line {
+						at++
+					}
+					if !assert.Less(t, at, len(got), "%s: deskcheck %s prints %q, in order:\n%s%s", p, strings.Join(args, " "), line, out, errOut) {
+						break
+					}
+				}
+				runs++
+			}
+		}
+	}
+	assert.Positive(t, runs, "the documents show runs")
+}
