@@ -111,6 +111,13 @@ func TestDriftInvalidInput(t *testing.T) {
 // case fails or is not applicable, naming the release.
 func TestHostFlag(t *testing.T) {
 	dir := t.TempDir()
+	_, help, _ := runCLI(t, "help", "verify")
+	for _, f := range all.Registry().Families() {
+		if r, ok := f.Host.Newest(); ok {
+			assert.Contains(t, help, "(e.g. "+f.Host.Name+"@"+r.Version+")", "-host's example is a release of the first family with releases")
+			break
+		}
+	}
 	for name, desks := range releasedFamilies(t) {
 		host := hostOf(t, name)
 		newest, _ := host.Newest()

@@ -276,7 +276,7 @@ type selection struct {
 
 func selectionFlags(fs *flag.FlagSet, reg *scenario.Registry, runUsage string) selection {
 	sel := selection{reg: reg, run: fs.String("run", "", runUsage), limits: limitFlags(fs, reg), hosts: &hostFlag{reg: reg}}
-	fs.Var(sel.hosts, "host", hostUsage)
+	fs.Var(sel.hosts, "host", hostUsage(reg))
 	return sel
 }
 
