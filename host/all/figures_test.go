@@ -70,6 +70,7 @@ type figure struct {
 
 var figures = map[string]figure{
 	"tally":         {write: tallyFigure},
+	"fault pairs":   {write: faultPairsFigure},
 	"bundled desks": {write: desksFigure},
 	"families":      {write: familiesFigure},
 	"coverage":      {write: coverageFigure},
@@ -90,6 +91,38 @@ func tallyFigure(b *bundled, _ *scenario.Family) string {
 		line += " and `(" + strconv.Itoa(s.SourceOnly) + " source-only claims not executed)`"
 	}
 	return line
+}
+
+// thousands writes n as the documents do: 2,087.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// faultPairsFigure counts, quoted inline, the pairs of a passing bundled
+// case and a fault of its host, and those whose correct run never checked
+// the fault, which faults takes without running: "1,355 of the 2,087".
+func faultPairsFigure(b *bundled, _ *scenario.Family) string {
+	pairs, taken := 0, 0
+	faults := b.suite.Registry.Faults()
+	for _, r := range b.suite.Results {
+		if r.Status != verifier.Pass {
+			continue
+		}
+		_, fam := r.Case.Spec()
+		for _, f := range faults {
+			if f.Host == fam.Host.Name {
+				pairs++
+				if r.Asked&f.ID == 0 {
+					taken++
+				}
+			}
+		}
+	}
+	return thousands(taken) + " of the " + thousands(pairs)
 }
 
 // deskHosts names the families whose cases a desk holds, in the order of
@@ -390,6 +423,8 @@ func TestFiguresFollowTheSuite(t *testing.T) {
 	assert.Equal(t, []string{"tally"}, found)
 	assert.Equal(t, "ends with <!-- tally -->"+tallyFigure(b, nil)+"<!-- end tally -->.\n<!-- other -->kept<!-- end other -->\n", got)
 	assert.Contains(t, got, " passed, 0 failed`")
+	assert.Equal(t, "1,355,000", thousands(1355000))
+	assert.Equal(t, "999", thousands(999))
 
 	quoted := "write `<!-- tally -->` and `<!-- end tally -->` around it"
 	got, found, err = regenerate(quoted, b, nil)
