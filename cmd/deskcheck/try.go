@@ -11,17 +11,6 @@ import (
 	"github.com/deskcheck/deskcheck/verifier"
 )
 
-func init() {
-	commands["try"] = try
-	synopses["try"] = "deskcheck try [-desk] [limits] SCENARIO [GIVEN | @FILE | -]"
-	descriptions["try"] = "Runs one given block of SCENARIO, without writing a desk first: GIVEN is\n" +
-		"the block as an argument ('{\"mode\": \"always-ask\"}'), @FILE reads it from a\n" +
-		"file, - or nothing from standard input. Prints what happened, what\n" +
-		"decided it and the expected block the model observes; -desk prints a\n" +
-		"complete desk holding the case instead, ready to save. Writes no file;\n" +
-		"exit 0 unless the input is invalid."
-}
-
 // tryName is how diagnostics name a given block passed as an argument.
 const tryName = "<argument>"
 

@@ -88,7 +88,7 @@ func TestPreCommitStrictHook(t *testing.T) {
 		e := rest[strings.Index(rest, "entry: ")+len("entry: "):]
 		return strings.Fields(e[:strings.IndexByte(e, '\n')])[1:]
 	}
-	_, skeleton, _ := runCLI(t, "new", "wrapper")
+	_, skeleton, _ := runCLI(t, "new", all.Registry().Names()[0])
 	fresh := filepath.Join(t.TempDir(), "fresh.json")
 	require.NoError(t, os.WriteFile(fresh, []byte(skeleton), 0o600))
 	code, _, _ := runCLI(t, append(entry("deskcheck-validate"), fresh)...)
