@@ -10,9 +10,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/deskcheck/deskcheck/cases"
 	"github.com/deskcheck/deskcheck/host/all"
 	"github.com/deskcheck/deskcheck/host/internal/checktest"
-	"github.com/deskcheck/deskcheck/scenario"
 	"github.com/deskcheck/deskcheck/verifier"
 )
 
@@ -59,7 +59,7 @@ func TestSpellingChangesNothing(t *testing.T) {
 				assert.Equal(t, verifier.Pass, v.Status, "%s: %s: %v", path, id, v.Mismatches)
 			}
 		}
-		desks = append(desks, scenario.DeskFile{Path: path, Data: data})
+		desks = append(desks, cases.File{Path: path, Data: data})
 	}
 	require.Equal(t, 4, spelling, "a spelling desk for each family")
 	for _, d := range desks {
