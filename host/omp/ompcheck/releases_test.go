@@ -5,6 +5,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tidwall/gjson"
 
 	"github.com/deskcheck/deskcheck/host/omp"
 	"github.com/deskcheck/deskcheck/scenario"
@@ -54,4 +55,33 @@ func TestChangesSayWhatExercisesThem(t *testing.T) {
 	assert.Len(t, Releases, 12)
 	assert.Equal(t, "has no file-write fallback", Releases[3].Lacks["fallback"])
 	assert.Nil(t, Releases[4].Lacks, "18.1.16 has every scenario")
+}
+
+// TestModeDescriptionSaysEveryRelease: the schema's description of mode
+// (what help wrapper prints and an editor shows) says what an unknown mode
+// does on each run of releases, as the model does it, and what it does on
+// the release a case runs on when it names none; the model agrees.
+func TestModeDescriptionSaysEveryRelease(t *testing.T) {
+	desc := gjson.GetBytes(wrapperSchema, "given.properties.mode.description").String()
+	assert.Contains(t, desc, unknownModeMeanings)
+	newest := omp.Newest()
+	g, _ := omp.GroupOf(newest)
+	effect := "approves no tier"
+	if g.UnknownModeIsYolo() {
+		effect = "approves every tier"
+	}
+	assert.Contains(t, desc, "A case that names no release runs on "+newest.String()+", where an unknown mode "+effect+".")
+
+	unknown := `{"approval":"exec","mode":"Always-Ask","ui":false}`
+	for _, g := range omp.Groups() {
+		for _, v := range g.Releases() {
+			obs := runGiven(t, unknown, v.String())
+			want := "throw"
+			if !g.HasApprovalGate() || g.UnknownModeIsYolo() {
+				want = "return"
+			}
+			assert.Equal(t, want, obs["outcome"], "omp %s", v)
+		}
+	}
+	assert.Equal(t, "return", runGiven(t, unknown, "")["outcome"], "the default release")
 }
