@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -101,5 +102,37 @@ func TestHelpListsEveryWarning(t *testing.T) {
 	_, out, _ := runCLI(t, "help", "validate")
 	for _, name := range verifier.WarningNames(all.Registry()) {
 		assert.Contains(t, out, "  "+name+" ", "help validate names %s", name)
+	}
+}
+
+// everyWarningDir holds a desk of each family that raises every warning
+// its scenarios can, and the engine's warnings a desk can hold, each
+// acknowledged.
+const everyWarningDir = "testdata/every-warning"
+
+// unacknowledgeable are the warnings no acknowledge key can meet: a
+// placeholder is to be replaced, a skipped file is never read, and an
+// unused acknowledgement is about the acknowledgements themselves.
+var unacknowledgeable = []string{"placeholder", "skipped", "unused-acknowledgement"}
+
+// TestEveryWarningCanBeAcknowledged: the every-warning desks raise every
+// warning lint knows but the unacknowledgeable, each is acknowledged by
+// its name, and validate -fail-on-warn passes them.
+func TestEveryWarningCanBeAcknowledged(t *testing.T) {
+	code, _, errOut := runCLI(t, "validate", "-fail-on-warn", everyWarningDir)
+	require.Equal(t, 0, code, errOut)
+	assert.NotContains(t, errOut, ": warning:")
+	got := map[string]bool{}
+	for _, line := range strings.Split(errOut, "\n") {
+		if _, rest, ok := strings.Cut(line, ": acknowledged "); ok {
+			name, _, _ := strings.Cut(rest, ":")
+			got[name] = true
+		}
+	}
+	for _, name := range verifier.WarningNames(all.Registry()) {
+		if slices.Contains(unacknowledgeable, name) {
+			continue
+		}
+		assert.True(t, got[name], "no every-warning desk raises %s", name)
 	}
 }

@@ -50,6 +50,8 @@ var Wrapper = scenario.Declare(&scenario.Scenario{
 		{Name: "unknown-tier", Help: "an approval tier the host does not know (it is treated as exec)"},
 		{Name: "effects-vs-calls", Help: "more effects expected than calls made"},
 		{Name: "choices-vs-prompts", Help: "the number of scripted choices differs from the prompts expected"},
+		{Name: "fake-tool", Help: "approval given with tool bash or write: a fake tool replaces the real tool's own declaration"},
+		{Name: "xd-device", Help: "a write to an xd:// device, which would need a mounted device (not modelled: exec is declared)"},
 	},
 	Shape: firstTitle,
 	Template: `{
