@@ -546,6 +546,7 @@ func verify(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "deskcheck: %v\n", err)
 		return exitInvalid
 	}
+	rep.Diagnostics = ds
 	render := o.reporter(reports.Text{Verbose: *verbose, Dimensions: *dims, Color: colorOK(stdout)}, ds, reg, whereAll("verify", *out))
 	if code := writeReports(*out, paths, stamp(rep, "verify", args, *sel.limits, reg), render, stdout, stderr); code != exitPass {
 		return code

@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tidwall/gjson"
 
 	"github.com/deskcheck/deskcheck/host/all"
 	"github.com/deskcheck/deskcheck/verifier"
@@ -134,5 +135,45 @@ func TestEveryWarningCanBeAcknowledged(t *testing.T) {
 			continue
 		}
 		assert.True(t, got[name], "no every-warning desk raises %s", name)
+	}
+}
+
+// TestAcknowledgedWarningsInCIFormats: in -format github an acknowledged
+// warning is a ::notice, never a ::warning, and validate's headline counts
+// it apart; in SARIF its result is suppressed with the reason; and verify
+// and report render of one run print the same SARIF and annotations.
+func TestAcknowledgedWarningsInCIFormats(t *testing.T) {
+	code, out, errOut := runCLI(t, "validate", "-format", "github", everyWarningDir)
+	require.Equal(t, 0, code, errOut)
+	assert.NotContains(t, out, "::warning")
+	assert.Equal(t, 9, strings.Count(out, "::notice file="), "nine notices, and one saying how many more")
+	assert.Contains(t, out, "title=deskcheck acknowledged label::the label should warn readers")
+	assert.Contains(t, out, "%0Aacknowledged: the label is short on purpose")
+	assert.Contains(t, out, "21 more acknowledged warnings in 4 files not annotated")
+	assert.Regexp(t, `(?m)^validate PASS — 5 files, 0 errors, 0 warnings, 30 acknowledged$`, out)
+
+	code, out, errOut = runCLI(t, "validate", "-format", "sarif", everyWarningDir)
+	require.Equal(t, 0, code, errOut)
+	checkSARIF(t, out)
+	results := gjson.Get(out, "runs.0.results")
+	require.Equal(t, int64(30), results.Get("#").Int())
+	results.ForEach(func(_, r gjson.Result) bool {
+		s := r.Get("suppressions.0")
+		assert.Equal(t, "inSource", s.Get("kind").String(), r.Raw)
+		assert.False(t, s.Get("status").Exists(), "a suppression without a status is accepted")
+		assert.NotEmpty(t, s.Get("justification").String(), r.Raw)
+		return true
+	})
+
+	dir := t.TempDir()
+	desk := filepath.Join(everyWarningDir, "wrapper.json")
+	for _, format := range []string{"sarif", "github"} {
+		outDir := filepath.Join(dir, format)
+		code, verified, errOut := runCLI(t, "verify", "-format", format, "-out", outDir, desk)
+		require.Equal(t, 1, code, errOut)
+		code, rendered, errOut := runCLI(t, "report", "render", "-format", format, filepath.Join(outDir, "report.json"))
+		require.Equal(t, 0, code, errOut)
+		assert.Equal(t, verified, rendered, "verify -format %s and report render -format %s of one run", format, format)
+		assert.Contains(t, rendered, "unknown-mode")
 	}
 }
