@@ -15,9 +15,10 @@ import (
 // review: an ::error per failed or errored case, with the desk file, the
 // case's line and column when the report located it, a title naming the
 // case, and the mismatches as the message; an ::error per missed fault of
-// a strength run, at the first line of the first desk of the fault's
-// host; an ::error or ::warning per problem found in a case file. The
-// closing line is the plain headline.
+// a strength run, on the first desk with a case of a scenario the fault
+// belongs to (with no line: the fault is not at one); an ::error,
+// ::warning or ::notice (acknowledged) per problem found in a case file.
+// The closing line is the plain headline.
 //
 // GitHub shows at most 10 error and 10 warning annotations of a step (and
 // 50 of a job) and drops the rest silently, so at most Errors errors and
@@ -40,6 +41,10 @@ type GitHub struct {
 	// Where says where the annotations left out can be read; empty: the
 	// step summary and report.json in the report folder.
 	Where string
+	// StrengthOnly annotates the missed faults alone: the cases and the
+	// problems of the case files are verify's to annotate, so that a job
+	// running both shows each of them once.
+	StrengthOnly bool
 }
 
 // GitHubLimit is the most annotations of each kind (error, warning,
@@ -184,6 +189,9 @@ func (g GitHub) annotations(r *Report) (errs, warns, notes []annotation) {
 	if ds == nil && r != nil {
 		ds = r.Diagnostics
 	}
+	if g.StrengthOnly {
+		ds = nil
+	}
 	for _, d := range ds {
 		a := diagnosticAnnotation(d)
 		switch a.level {
@@ -197,18 +205,18 @@ func (g GitHub) annotations(r *Report) (errs, warns, notes []annotation) {
 	}
 	if r != nil {
 		files := deskFiles(r)
-		for _, c := range failures(r.Cases) {
-			errs = append(errs, caseAnnotation(c, files[c.Desk]))
+		if !g.StrengthOnly {
+			for _, c := range failures(r.Cases) {
+				errs = append(errs, caseAnnotation(c, files[c.Desk]))
+			}
 		}
 		if s := r.Strength; s != nil {
+			// A missed fault has no line: it is named on the desk that
+			// addresses it, or on none.
 			at := faultFiles(r, g.Registry)
 			for _, f := range s.Results {
 				if !f.Caught && f.NotAddressed == "" {
-					line := 0
-					if at[f.Fault] != "" {
-						line = 1
-					}
-					errs = append(errs, annotation{level: "error", file: at[f.Fault], line: line, col: 1, title: "fault " + f.Fault + " missed",
+					errs = append(errs, annotation{level: "error", file: at[f.Fault], title: "fault " + f.Fault + " missed",
 						message: "no case fails when " + f.Bug + "\nto catch it: " + f.Hint})
 				}
 			}

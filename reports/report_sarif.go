@@ -25,7 +25,8 @@ import (
 // and per fault of a strength run (fault/HOST/NAME). A failed case gives
 // one result per mismatched key, at the case's line and column when the
 // report located it (else at the file's first line); a missed fault is
-// reported at the first line of the first desk of its host. Every result carries a partialFingerprints
+// reported at the first line of the first desk with a case of a scenario
+// it belongs to (no location when there is none). Every result carries a partialFingerprints
 // entry made from <desk>/<case> and the key (a file's problem: the file,
 // the check and the pointer), so that an alert keeps its identity when
 // lines move.

@@ -83,7 +83,11 @@ func (o output) github(ds verifier.Diagnostics, reg *scenario.Registry, where st
 func (o output) reporter(text reports.Text, ds verifier.Diagnostics, reg *scenario.Registry, where string) reports.Reporter {
 	switch *o.format {
 	case "github":
-		return o.github(ds, reg, where)
+		g := o.github(ds, reg, where)
+		// faults annotates the faults it misses; the cases and the problems
+		// of the files are verify's, so a job running both shows each once.
+		g.StrengthOnly = o.cmd == "faults"
+		return g
 	case "sarif":
 		return reports.SARIF{Diagnostics: ds, Registry: reg, Where: where}
 	}
