@@ -1,6 +1,7 @@
 package ompcheck
 
 import (
+	"context"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -84,4 +85,28 @@ func TestModeDescriptionSaysEveryRelease(t *testing.T) {
 		}
 	}
 	assert.Equal(t, "return", runGiven(t, unknown, "")["outcome"], "the default release")
+}
+
+// TestFallbackWithoutHandlersSaysItDoesNothing: the schema (help fallback)
+// says that without a handler the fallback does nothing, and on every
+// release that has the fallback a missing parent is then neither created
+// nor retried: one attempt, the same error.
+func TestFallbackWithoutHandlersSaysItDoesNothing(t *testing.T) {
+	desc := gjson.GetBytes(fallbackSchema, "given.properties.handlers.description").String()
+	assert.Contains(t, desc, "With no handler registered the fallback does nothing, on every release that has it")
+	assert.Contains(t, gjson.GetBytes(fallbackSchema, "given.description").String(), "without one it does nothing")
+	for _, g := range omp.Groups() {
+		if !g.HasFallback() {
+			continue
+		}
+		for _, v := range g.Releases() {
+			for _, given := range []string{`{"code":"ENOENT","message":"ENOENT: no such file or directory"}`, `{"code":"EACCES","message":"EACCES: permission denied"}`, `{"code":"ENOENT","message":"ENOENT","handlers":[]}`} {
+				obs, err := Fallback.Compile([]byte(given), nil).Run(context.Background(), scenario.Env{Trace: &scenario.Trace{}, Release: v.String()})
+				require.NoError(t, err)
+				assert.Equal(t, "throw-same-error", obs.Values["outcome"], "omp %s %s", v, given)
+				assert.Equal(t, 1, obs.Values["primitiveAttempts"], "omp %s %s", v, given)
+				assert.Equal(t, 0, obs.Values["effects"], "omp %s %s", v, given)
+			}
+		}
+	}
 }
