@@ -41,7 +41,7 @@ func TestFailOnWarn(t *testing.T) {
 		stderr string
 	}{
 		{"a fresh skeleton passes validate", []string{"validate", fresh}, 0, "[placeholder]"},
-		{"but not -fail-on-warn: placeholders count", []string{"validate", "-fail-on-warn", fresh}, 1, "9 warnings not acknowledged"}, // the bash example adds a title and a why
+		{"but not -fail-on-warn: placeholders count", []string{"validate", "-fail-on-warn", fresh}, 1, "7 warnings not acknowledged"},
 		{"verify -fail-on-warn fails a passing desk with a warning", []string{"verify", "-fail-on-warn", "-out", "OUT", bare}, 1, "1 warning not acknowledged"},
 		{"verify without it passes", []string{"verify", "-out", "OUT", bare}, 0, "[choices-vs-prompts]"},
 		{"an acknowledged warning passes -fail-on-warn", []string{"validate", "-fail-on-warn", acked}, 0, "acknowledged choices-vs-prompts: running out of answers fails closed"},

@@ -68,13 +68,6 @@ var Wrapper = scenario.Declare(&scenario.Scenario{
         "revise": { "action": "inspect" },
         "safetyCheck": false
       }`,
-	Examples: []scenario.Example{{Name: "bash", Given: `{
-        "tool": "bash",
-        "args": { "command": "git push origin main" },
-        "settings": { "bash.patterns": [{ "match": "git push *", "approval": "prompt" }, { "match": "git *", "approval": "allow" }] },
-        "mode": "always-ask",
-        "choices": ["Deny"]
-      }`}},
 	SourceKey: "wrapper",
 }, scenario.Kind[*wrapperGiven, wrapperPlan, wrapperEvidence]{
 	Decode:   decodeWrapper,
