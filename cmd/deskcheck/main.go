@@ -458,6 +458,12 @@ func (sel selection) judge(paths []string, stderr io.Writer, read func([]string,
 		return nil, code
 	}
 	suite, ds, err := verify(inputs, verifier.Options{Registry: sel.reg, Run: re, Limits: *sel.limits, Runs: sel.runs, Hosts: sel.hosts.pins})
+	if errors.Is(err, verifier.ErrNoCases) && !ds.HasErrors() {
+		// That nothing matched is the news; the files' warnings follow.
+		fmt.Fprintf(stderr, "deskcheck: %v\n", err)
+		printDiagnostics(stderr, ds)
+		return nil, exitInvalid
+	}
 	printDiagnostics(stderr, ds)
 	if sel.warnings != nil {
 		*sel.warnings = ds.Unacknowledged()

@@ -177,3 +177,14 @@ func TestAcknowledgedWarningsInCIFormats(t *testing.T) {
 		assert.Contains(t, rendered, "unknown-mode")
 	}
 }
+
+// TestNoMatchIsSaidFirst: when -run selects no case, that is the first
+// line, before the warnings of the files read.
+func TestNoMatchIsSaidFirst(t *testing.T) {
+	code, _, errOut := runCLI(t, "verify", "-out", "none", "-run", "nomatch", filepath.Join(everyWarningDir, "wrapper.json"))
+	assert.Equal(t, 2, code)
+	first, rest, _ := strings.Cut(errOut, "\n")
+	assert.True(t, strings.HasPrefix(first, "deskcheck: no cases: no case of "), first)
+	assert.Contains(t, first, `matches -run "nomatch"`)
+	assert.Contains(t, rest, "acknowledged unknown-mode")
+}
