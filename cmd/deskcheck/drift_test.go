@@ -119,3 +119,23 @@ func TestReadmeHostOutput(t *testing.T) {
 		}
 	}
 }
+
+// TestDriftAppliesHosts: a case is run on the groups its hosts range
+// selects, as deskcheck-host drift and verify -host judge it; with
+// -all-releases on every group.
+func TestDriftAppliesHosts(t *testing.T) {
+	const run = "tools-yolo-critical-runs"
+	code, out, errOut := runCLI(t, "drift", "-run", run, "../../cases/omp-tools-desk.json")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "  omp G0 (13.19.0, 14.9.9): not applicable: omp 13.19.0, 14.9.9: outside the case's hosts range >=17.2.15\n")
+	assert.Contains(t, out, "its hosts range selects")
+
+	code, out, errOut = runCLI(t, "drift", "-all-releases", "-run", run, "../../cases/omp-tools-desk.json")
+	require.Equal(t, 0, code, errOut)
+	assert.NotContains(t, out, "outside the case's hosts range")
+	assert.Contains(t, out, "omp G0 (13.19.0, 14.9.9) differs from 18.3.4:")
+
+	code, js, errOut := runCLI(t, "drift", "-format", "json", "-run", run, "../../cases/omp-tools-desk.json")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, js, `"inRange": true`)
+}
