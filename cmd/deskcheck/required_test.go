@@ -51,3 +51,16 @@ func TestReadmeRequiredKeys(t *testing.T) {
 		assert.Equal(t, want, listed[name], "the README's required keys of %s", name)
 	}
 }
+
+// TestReadmeFirstScreenSaysWhatTestsSkip: the README's first screen says
+// that go test ./... skips the real-code and browser tests until they are
+// installed, and how to install them.
+func TestReadmeFirstScreenSaysWhatTestsSkip(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	lines := strings.Split(string(data), "\n")
+	first := strings.Join(strings.Fields(strings.Join(lines[:min(len(lines), 30)], "\n")), " ")
+	for _, want := range []string{"`go test ./...` skips", "deskcheck-host install omp@18.1.16", "apt-get install chromium", "bash .ci/run"} {
+		assert.Contains(t, first, want)
+	}
+}
