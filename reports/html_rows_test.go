@@ -37,3 +37,24 @@ func TestMismatchKey(t *testing.T) {
 		assert.Equal(t, want, mismatchKey(c, field), field)
 	}
 }
+
+// TestEveryFailureCardMarksARow: on the page of 100 files and 5,000
+// failures, every failure card marks the row of what failed.
+func TestEveryFailureCardMarksARow(t *testing.T) {
+	r := scaleReport(t, 100, 1000, 50)
+	var buf bytes.Buffer
+	require.NoError(t, HTML{}.Write(&buf, r))
+	page := buf.String()
+	cards := strings.Split(page, `<section class="card fail"`)[1:]
+	require.NotEmpty(t, cards)
+	unmarked := 0
+	for _, c := range cards {
+		if end := strings.Index(c, "</section>"); end >= 0 {
+			c = c[:end]
+		}
+		if !strings.Contains(c, `<tr class="mismatch">`) {
+			unmarked++
+		}
+	}
+	assert.Zero(t, unmarked, "of %d failure cards", len(cards))
+}
