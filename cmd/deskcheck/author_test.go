@@ -2,7 +2,6 @@ package main
 
 import (
 	"flag"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,7 +10,6 @@ import (
 	"github.com/deskcheck/deskcheck/host/all"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/tidwall/gjson"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -94,8 +92,7 @@ func TestNewDeskAsPrinted(t *testing.T) {
 		}
 		code, vout, errOut := runCLI(t, "verify", "-out", filepath.Join(dir, "out"), path)
 		assert.Equal(t, 0, code, errOut)
-		cases := gjson.Get(out, "cases.#").Int() // a template may hold more than one case
-		assert.Contains(t, vout, fmt.Sprintf("%d passed, 0 failed", cases))
+		assert.Contains(t, vout, "1 passed, 0 failed", "new prints one case")
 	}
 	typo := names[0][:len(names[0])-1]
 	for _, args := range [][]string{{"new"}, {"new", typo}, {"new", names[0], "extra"}, {"explain", "-run", "("}, {"observe", "nope.json"}, {"explain", "../../verifier/testdata/invalid/wrong-type.json"}} {

@@ -57,9 +57,17 @@ func init() {
 			about: "Runs the cases once per deliberate host fault and shows which faults\n" +
 				"they catch; exit 1 when any is missed."},
 		{name: "cover", run: cover,
-			usage: []usageLine{{"cover", "[-min PCT] [-suggest] [-format text|json] [-run REGEX] [-host HOST@VERSION] [limits] [PATH...]"}}},
+			usage: []usageLine{{"cover", "[-min PCT [-per-desk]] [-suggest] [-format text|json] [-run REGEX] [-host HOST@VERSION] [limits] [PATH...]"}},
+			about: "Measures which boundary points of its host each desk reaches, on the\n" +
+				"scenarios it has cases of (the others are listed as not addressed).\n" +
+				"-min judges each family over every desk read (-per-desk: each desk);\n" +
+				"-suggest prints cases that reach the points no case reaches."},
 		{name: "mutants", run: mutants,
-			usage: []usageLine{{"mutants", "[-mutant REGEX] [-suggest] [-format text|json] [-run REGEX] [-host HOST@VERSION] [limits] [PATH...]"}}},
+			usage: []usageLine{{"mutants", "[-mutant REGEX] [-suggest] [-format text|json] [-run REGEX] [-host HOST@VERSION] [limits] [PATH...]"}},
+			about: "Runs the cases against generated mutants of the host model (named\n" +
+				"constants and branches changed one at a time) on the scenarios each desk\n" +
+				"has cases of, and lists the mutants no case kills; -suggest prints a case\n" +
+				"for each survivor that a generated input kills."},
 		{name: "diff", run: diffCommand,
 			usage: []usageLine{{"diff", "[-format text|markdown|github|json] [-force] [-max-annotations N] [-max-file-size BYTES] BASE.json HEAD.json"}},
 			about: "Compares two saved report.json files (BASE, say of a pull request's merge\n" +
@@ -80,21 +88,22 @@ func init() {
 				"to paste, and how it differs (~ + -). With -w, rewrites those blocks in\n" +
 				"the desk files named, in place, and nothing else of them."},
 		{name: "drift", run: drift,
-			usage: []usageLine{{"drift", "[-run REGEX] [-format text|json] [limits] [PATH...]"}},
-			about: "Runs every case on every release group of its host, whatever its hosts\n" +
-				"say, and prints what each observes differently from the newest release,\n" +
+			usage: []usageLine{{"drift", "[-run REGEX] [-all-releases] [-format text|json] [limits] [PATH...]"}},
+			about: "Runs every case on every release group its hosts range selects\n" +
+				"(-all-releases: every group of its host), and prints what each observes differently from the newest release,\n" +
 				"then the release changes no case exercises. Exit 0 on any difference."},
 		{name: "new", run: newDesk,
 			usage: []usageLine{{"new", "SCENARIO"}},
 			about: "Prints a complete desk with one case of SCENARIO, every given and\nexpected key present."},
 		{name: "try", run: try,
-			usage: []usageLine{{"try", "[-desk] [limits] SCENARIO [GIVEN | @FILE | -]"}},
+			usage: []usageLine{{"try", "[-desk] [-host HOST@VERSION] [limits] SCENARIO [GIVEN | @FILE | -]"}},
 			about: "Runs one given block of SCENARIO, without writing a desk first: GIVEN is\n" +
 				"the block as an argument ('{\"mode\": \"always-ask\"}'), @FILE reads it from a\n" +
-				"file, - or nothing from standard input. Prints what happened, what\n" +
-				"decided it and the expected block the model observes; -desk prints a\n" +
-				"complete desk holding the case instead, ready to save. Writes no file;\n" +
-				"exit 0 unless the input is invalid."},
+				"file, - or nothing from standard input. Prints the release that answered\n" +
+				"(the newest, or the one -host names), what happened, what decided it\n" +
+				"and the expected block the model observes; -desk prints a complete desk\n" +
+				"holding the case instead, its hosts key that release, ready to save.\n" +
+				"Writes no file; exit 0 unless the input is invalid."},
 		{name: "schema", run: schemaCommand,
 			usage: []usageLine{{"schema", ""}},
 			about: "Prints the JSON Schema of case files."},

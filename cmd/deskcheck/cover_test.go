@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -52,7 +53,7 @@ func TestCoverSuggestClosesEveryGap(t *testing.T) {
 			code, text, errOut := runCLI(t, "cover", path)
 			require.Equal(t, 0, code, errOut)
 			for _, c := range gjson.Get(out, "desks").Array() {
-				assert.Regexp(t, `(?m)^`+regexp.QuoteMeta(c.Get("host").String()+" on "+d.ID)+`: \d+ of \d+ points reached \(\d+%\)$`, text)
+				assert.Regexp(t, `(?m)^`+regexp.QuoteMeta(c.Get("host").String()+" on "+d.ID)+`: \d+ of \d+ points reached \(\d+%\)(; \d+ points of .* not addressed \(no case of them\))?$`, text)
 			}
 			for p := range gaps {
 				assert.Regexp(t, `(?m)^  UNREACHED  `+regexp.QuoteMeta(p)+` `, text)
@@ -136,7 +137,7 @@ func TestMutantsSuggestKillsEverySurvivor(t *testing.T) {
 				assert.Regexp(t, `(?m)^  SURVIVED  `+regexp.QuoteMeta(n)+`: `, out)
 			}
 			for _, s := range gjson.Get(js, "scores").Array() {
-				assert.Regexp(t, `(?m)^`+regexp.QuoteMeta(s.Get("host").String()+" on "+d.ID)+`: \d+ of \d+ mutants killed \(\d+%\)$`, out)
+				assert.Regexp(t, `(?m)^`+regexp.QuoteMeta(s.Get("host").String()+" on "+d.ID)+`: \d+ of \d+ mutants killed \(\d+%\)(; \d+ mutants not addressed .*)?$`, out)
 			}
 			for _, e := range gjson.Get(js, "equivalent").Array() {
 				assert.Contains(t, out, "(left out, equivalent: "+e.Get("mutant").String())
@@ -194,4 +195,92 @@ func TestVerifyVerbosePrintsCoverage(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, gjson.Get(cov, "desks.0.reached").Int(), gjson.GetBytes(data, "coverage.desks.0.reached").Int(), "the report counts what cover counts")
 	assert.Positive(t, gjson.GetBytes(data, "coverage.desks.0.reached").Int())
+}
+
+// fallbackOnlyDesk writes a desk of the boundary desk's fallback case
+// alone.
+func fallbackOnlyDesk(t *testing.T) string {
+	t.Helper()
+	data, err := os.ReadFile(boundaryDesk)
+	require.NoError(t, err)
+	var d map[string]any
+	require.NoError(t, json.Unmarshal(data, &d))
+	var kept []any
+	for _, c := range d["cases"].([]any) {
+		if c.(map[string]any)["scenario"] == "fallback" {
+			kept = append(kept, c)
+		}
+	}
+	require.Len(t, kept, 1)
+	d["cases"], d["id"] = kept, "fallback-only"
+	desk, err := json.Marshal(d)
+	require.NoError(t, err)
+	path := filepath.Join(t.TempDir(), "fallback-only.json")
+	require.NoError(t, os.WriteFile(path, desk, 0o600))
+	return path
+}
+
+// TestCoverJudgesWhatADeskAddresses: a desk is measured on the points of
+// the scenarios it has cases of, the rest said not addressed; -min judges
+// every desk together (or, -per-desk, each desk) and says which; the
+// bundled desks pass -min 50.
+func TestCoverJudgesWhatADeskAddresses(t *testing.T) {
+	code, _, errOut := runCLI(t, "cover", "-min", "50")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, errOut, "deskcheck: -min 50 judged each family over every desk read, on the points of the scenarios its cases address (omp 67.6%;")
+
+	code, _, errOut = runCLI(t, "cover", "-min", "50", "-per-desk")
+	require.Equal(t, 1, code, errOut)
+	assert.Contains(t, errOut, "deskcheck: omp on omp-edges-desk reaches 33.3% of the 24 points of the scenarios its cases address, below -min 50; missing: wrapper/row-1,")
+	assert.Contains(t, errOut, "judged each desk on its own")
+	assert.NotContains(t, errOut, "fallback/", "no point of a scenario the desk has no case of is missing")
+
+	code, out, errOut := runCLI(t, "cover", "../../cases/omp-edges-desk.json")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "omp on omp-edges-desk: 8 of 24 points reached (33%); 13 points of fallback, classify-error not addressed (no case of them)\n")
+	assert.Contains(t, out, "omp, every desk: 8 of 24 points reached (33%); 13 points of fallback, classify-error not addressed (no case of them)\n")
+
+	fallback := fallbackOnlyDesk(t)
+	code, js, errOut := runCLI(t, "cover", "-format", "json", fallback)
+	require.Equal(t, 0, code, errOut)
+	d := gjson.Get(js, `desks.#(desk=="fallback-only")`)
+	assert.Equal(t, int64(8), d.Get("points").Int(), "the fallback points only")
+	assert.Equal(t, []any{"wrapper", "classify-error"}, d.Get("notAddressed").Value())
+	for _, p := range d.Get("list").Array() {
+		assert.Equal(t, "fallback", p.Get("scenario").String(), p.Get("point").String())
+	}
+	code, desk, errOut := runCLI(t, "cover", "-suggest", fallback)
+	require.Equal(t, 0, code, errOut)
+	require.NotZero(t, gjson.Get(desk, "cases.#").Int())
+	for _, sc := range gjson.Get(desk, "cases.#.scenario").Array() {
+		assert.Equal(t, "fallback", sc.String(), "only the fallback points are suggested")
+	}
+
+	mark := func(t *testing.T, desk string) {
+		t.Helper()
+		path := filepath.Join(t.TempDir(), "suggested.json")
+		require.NoError(t, os.WriteFile(path, []byte(desk), 0o600))
+		code, _, errOut := runCLI(t, "validate", "-fail-on-warn", path)
+		assert.Equal(t, 0, code, "the suggested desk passes -fail-on-warn: %s", errOut)
+	}
+	code, desk, errOut = runCLI(t, "cover", "-suggest")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, desk, `"acknowledge": {"choices-vs-prompts": `)
+	mark(t, desk)
+	code, desk, errOut = runCLI(t, "mutants", "-suggest")
+	require.Equal(t, 0, code, errOut)
+	mark(t, desk)
+}
+
+// TestMutantsJudgeWhatADeskAddresses: a survivor only another scenario's
+// inputs kill is not addressed by a desk of wrapper cases.
+func TestMutantsJudgeWhatADeskAddresses(t *testing.T) {
+	code, out, errOut := runCLI(t, "mutants", "../../cases/omp-edges-desk.json")
+	require.Equal(t, 1, code, errOut)
+	assert.Regexp(t, `(?m)^omp on omp-edges-desk: 7 of 28 mutants killed \(25%\); 9 mutants not addressed \(only a case of a scenario with no case here kills them\): omp/classify/`, out)
+	assert.NotContains(t, out, "SURVIVED  omp/fallback/")
+	code, js, errOut := runCLI(t, "mutants", "-format", "json", "../../cases/omp-edges-desk.json")
+	require.Equal(t, 1, code, errOut)
+	assert.Equal(t, int64(28), gjson.Get(js, "mutants").Int())
+	assert.Contains(t, gjson.Get(js, `scores.0.notAddressed`).String(), "omp/fallback/retries/raise")
 }

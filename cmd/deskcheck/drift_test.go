@@ -55,7 +55,7 @@ func TestDriftCommand(t *testing.T) {
 	for name := range releasedFamilies(t) {
 		newest, ok := hostOf(t, name).Newest()
 		require.True(t, ok)
-		assert.Contains(t, out, "Every case on every behaviour group of "+name+", each observed key compared with the newest release, "+name+" "+newest.Version+":\n")
+		assert.Contains(t, out, "Every case on every behaviour group of "+name+" its hosts range selects, each observed key compared with the newest release it runs on ("+name+" "+newest.Version+" for a case that names no range):\n")
 	}
 	assert.Regexp(t, `\n\d+ of \d+ cases behave the same on every release`, out)
 
@@ -138,4 +138,24 @@ func TestHostFlag(t *testing.T) {
 		}
 		assert.True(t, differs, "an older release of %s fails a bundled case", name)
 	}
+}
+
+// TestDriftAppliesHosts: a case is run on the groups its hosts range
+// selects, as deskcheck-host drift and verify -host judge it; with
+// -all-releases on every group.
+func TestDriftAppliesHosts(t *testing.T) {
+	const run = "tools-yolo-critical-runs"
+	code, out, errOut := runCLI(t, "drift", "-run", run, "../../cases/omp-tools-desk.json")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "  omp G0 (13.19.0, 14.9.9): not applicable: omp 13.19.0, 14.9.9: outside the case's hosts range >=17.2.15\n")
+	assert.Contains(t, out, "its hosts range selects")
+
+	code, out, errOut = runCLI(t, "drift", "-all-releases", "-run", run, "../../cases/omp-tools-desk.json")
+	require.Equal(t, 0, code, errOut)
+	assert.NotContains(t, out, "outside the case's hosts range")
+	assert.Contains(t, out, "omp G0 (13.19.0, 14.9.9) differs from 18.3.4:")
+
+	code, js, errOut := runCLI(t, "drift", "-format", "json", "-run", run, "../../cases/omp-tools-desk.json")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, js, `"inRange": true`)
 }

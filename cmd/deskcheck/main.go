@@ -311,6 +311,12 @@ func (sel selection) judge(paths []string, stderr io.Writer, read func([]string,
 		return nil, code
 	}
 	suite, ds, err := verify(inputs, verifier.Options{Registry: sel.reg, Run: re, Limits: *sel.limits, Runs: sel.runs, Hosts: sel.hosts.pins})
+	if errors.Is(err, verifier.ErrNoCases) && !ds.HasErrors() {
+		// That nothing matched is the news; the files' warnings follow.
+		fmt.Fprintf(stderr, "deskcheck: %v\n", err)
+		printDiagnostics(stderr, ds)
+		return nil, exitInvalid
+	}
 	printDiagnostics(stderr, ds)
 	if sel.warnings != nil {
 		*sel.warnings = ds.Unacknowledged()
@@ -399,6 +405,7 @@ func verify(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "deskcheck: %v\n", err)
 		return exitInvalid
 	}
+	rep.Diagnostics = ds
 	render := o.reporter(reports.Text{Verbose: *verbose, Dimensions: *dims, Color: colorOK(stdout)}, ds, reg, whereAll("verify", *out))
 	if code := writeReports(*out, paths, stamp(rep, "verify", args, *sel.limits, reg), render, stdout, stderr); code != exitPass {
 		return code

@@ -151,3 +151,37 @@ func TestExplainAndObserveFitTheWidth(t *testing.T) {
 		}
 	}
 }
+
+// TestTryHost: try names the release that answered, the newest unless
+// -host names another; the desk -desk prints names that release and
+// verifies as printed; a release without the scenario is refused.
+func TestTryHost(t *testing.T) {
+	unknownMode := `{"approval":"exec","mode":"Always-Ask","ui":false}`
+	code, out, errOut := runCLI(t, "try", "wrapper", unknownMode)
+	require.Equal(t, 0, code, errOut)
+	assert.True(t, strings.HasPrefix(out, "release:  omp 18.3.4 (the newest modelled release; -host omp@VERSION runs another)\nscenario: wrapper\n"), out)
+	assert.Contains(t, out, `"outcome": "return"`, "18.3.4 reads an unknown mode as yolo")
+
+	code, out, errOut = runCLI(t, "try", "-host", "omp@17.3.5", "wrapper", unknownMode)
+	require.Equal(t, 0, code, errOut)
+	assert.True(t, strings.HasPrefix(out, "release:  omp 17.3.5 (-host)\n"), out)
+	assert.Contains(t, out, `"outcome": "throw"`, "17.3.5 keeps it and approves no tier")
+
+	code, desk, errOut := runCLI(t, "try", "-desk", "-host", "omp@17.3.5", "wrapper", unknownMode)
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, desk, `"hosts": {"omp": "17.3.5"},`)
+	code, out, errOut = withStdin(t, desk, "verify", "-out", "none", "-")
+	assert.Equal(t, 0, code, "%s%s", out, errOut)
+	assert.Contains(t, out, "[omp 17.3.5]")
+
+	code, out, _ = runCLI(t, "try", "gateway", `{"principal":"synthetic-analyst","steps":[{"request":{"action":"read","resource":"ops/payroll","arguments":{}}}]}`)
+	require.Equal(t, 0, code)
+	assert.NotContains(t, out, "release:", "a host without releases names none")
+
+	code, _, errOut = runCLI(t, "try", "-host", "omp@14.9.9", "fallback", `{"message":"x"}`)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "scenario fallback does not run on omp 14.9.9")
+	code, _, errOut = runCLI(t, "try", "-host", "omp@1.2.3", "wrapper", `{}`)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "not a modelled release")
+}
