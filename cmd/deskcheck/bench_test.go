@@ -87,6 +87,22 @@ func medianRatio(a, ref []sample, field func(sample) time.Duration) float64 {
 	return (r[len(r)/2-1] + r[len(r)/2]) / 2
 }
 
+// medianOf is the median of one side's field.
+func medianOf(s []sample, field func(sample) time.Duration) time.Duration {
+	var d []time.Duration
+	for _, x := range s {
+		d = append(d, field(x))
+	}
+	if len(d) == 0 {
+		return 0
+	}
+	slices.Sort(d)
+	if len(d)%2 == 1 {
+		return d[len(d)/2]
+	}
+	return (d[len(d)/2-1] + d[len(d)/2]) / 2
+}
+
 func cpuOf(s sample) time.Duration  { return s.cpu }
 func wallOf(s sample) time.Duration { return s.wall }
 
