@@ -56,6 +56,7 @@ var Runner = scenario.Declare(&scenario.Scenario{
         "writeGranted": false
       }`,
 	SourceKey: "loop",
+	Picture:   picture,
 }, scenario.Kind[given, script, evidence]{
 	Decode:   readGiven,
 	Plan:     planRunner,

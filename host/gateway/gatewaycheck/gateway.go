@@ -49,6 +49,7 @@ var Gateway = scenario.Declare(&scenario.Scenario{
 	},
 	Template:  template,
 	SourceKey: "gateway",
+	Picture:   picture,
 }, scenario.Kind[givenBlock, caseScript, *gateway.Result]{
 	Decode:   decodeGiven,
 	Plan:     plan,

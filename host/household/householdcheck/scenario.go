@@ -78,6 +78,7 @@ var Household = scenario.Declare(&scenario.Scenario{
         "deadlineSeconds": 30
       }`,
 	SourceKey: "household",
+	Picture:   picture,
 }, scenario.Kind[*given, scripted, *evidence]{
 	Decode:   decodeGiven,
 	Plan:     plan,

@@ -81,6 +81,7 @@ var Fallback = scenario.Declare(&scenario.Scenario{
         "handlers": ["decline", "fail"]
       }`,
 	SourceKey: "fallback",
+	Picture:   picture,
 }, scenario.Kind[*fallbackGiven, fallbackPlan, fallbackEvidence]{
 	Decode:   decodeFallback,
 	Plan:     planFallback,
@@ -204,6 +205,7 @@ var Classify = scenario.Declare(&scenario.Scenario{
         "kind": "error"
       }`,
 	SourceKey: "fallback",
+	Picture:   picture,
 }, scenario.Kind[*classifyGiven, struct{}, struct{}]{
 	Decode: decodeClassify,
 	Run:    runClassify,

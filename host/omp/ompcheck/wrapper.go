@@ -74,6 +74,7 @@ var Wrapper = scenario.Declare(&scenario.Scenario{
         "choices": ["Deny"]
       }`}},
 	SourceKey: "wrapper",
+	Picture:   picture,
 }, scenario.Kind[*wrapperGiven, wrapperPlan, wrapperEvidence]{
 	Decode:   decodeWrapper,
 	Plan:     planWrapper,
