@@ -32,6 +32,12 @@ type Family struct {
 	Points   []Point
 	Mutants  []Mutant
 	Generate func() []Candidate
+	// Shapes are the family's cases for generated benchmark desks (see
+	// internal/gen); a scenario with none lends the cases of the bundled
+	// desks instead. Worst are its most expensive desks at the default
+	// limits. Both optional.
+	Shapes []Shape
+	Worst  []Worst
 	// Desks are example desks the family embeds beside its adapter; they
 	// join the bundled desks of cases/ in the default suite.
 	Desks []DeskFile

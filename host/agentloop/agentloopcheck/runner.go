@@ -57,6 +57,7 @@ var Runner = scenario.Declare(&scenario.Scenario{
       }`,
 	SourceKey: "loop",
 	Picture:   picture,
+	Deciding:  []string{"why", "stop"},
 }, scenario.Kind[given, script, evidence]{
 	Decode:   readGiven,
 	Plan:     planRunner,

@@ -79,6 +79,7 @@ var Household = scenario.Declare(&scenario.Scenario{
       }`,
 	SourceKey: "household",
 	Picture:   picture,
+	Deciding:  []string{"admitted", "denied", "invalid"},
 }, scenario.Kind[*given, scripted, *evidence]{
 	Decode:   decodeGiven,
 	Plan:     plan,

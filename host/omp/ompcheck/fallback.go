@@ -82,6 +82,7 @@ var Fallback = scenario.Declare(&scenario.Scenario{
       }`,
 	SourceKey: "fallback",
 	Picture:   picture,
+	Deciding:  []string{"fallback"},
 }, scenario.Kind[*fallbackGiven, fallbackPlan, fallbackEvidence]{
 	Decode:   decodeFallback,
 	Plan:     planFallback,
@@ -206,6 +207,7 @@ var Classify = scenario.Declare(&scenario.Scenario{
       }`,
 	SourceKey: "fallback",
 	Picture:   picture,
+	Deciding:  []string{"classify"},
 }, scenario.Kind[*classifyGiven, struct{}, struct{}]{
 	Decode: decodeClassify,
 	Run:    runClassify,

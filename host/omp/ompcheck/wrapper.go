@@ -75,6 +75,7 @@ var Wrapper = scenario.Declare(&scenario.Scenario{
       }`}},
 	SourceKey: "wrapper",
 	Picture:   picture,
+	Deciding:  []string{"resolve"},
 }, scenario.Kind[*wrapperGiven, wrapperPlan, wrapperEvidence]{
 	Decode:   decodeWrapper,
 	Plan:     planWrapper,
