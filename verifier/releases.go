@@ -32,13 +32,17 @@ type Hosts map[string]string
 func ParseHost(reg *scenario.Registry, v string) (family, version string, err error) {
 	name, ver, ok := strings.Cut(v, "@")
 	var names []string
+	example := "" // the newest release of the first host with releases
 	for _, f := range reg.Families() {
-		if len(f.Host.Releases) > 0 {
+		if rs := f.Host.Releases; len(rs) > 0 {
 			names = append(names, f.Host.Name)
+			if example == "" {
+				example = ", e.g. " + f.Host.Name + "@" + rs[len(rs)-1].Version
+			}
 		}
 	}
 	if !ok || name == "" || ver == "" {
-		return "", "", fmt.Errorf("-host %q: write HOST@VERSION, e.g. omp@18.1.16 (hosts with releases: %s)", v, strings.Join(names, ", "))
+		return "", "", fmt.Errorf("-host %q: write HOST@VERSION%s (hosts with releases: %s)", v, example, strings.Join(names, ", "))
 	}
 	for _, f := range reg.Families() {
 		if f.Host.Name != name {

@@ -323,3 +323,25 @@ func hostNames() string {
 	}
 	return strings.Join(names, ", ")
 }
+
+// TestParseHostExample: a -host value without a version is answered with
+// an example taken from the registry, the newest release of the first
+// host that models releases.
+func TestParseHostExample(t *testing.T) {
+	var host scenario.Host
+	for _, f := range testReg.Families() {
+		if len(f.Host.Releases) > 0 {
+			host = f.Host
+			break
+		}
+	}
+	require.NotEmpty(t, host.Name)
+	newest := host.Releases[len(host.Releases)-1].Version
+	for _, v := range []string{host.Name, host.Name + "@", "@" + newest, ""} {
+		_, _, err := ParseHost(testReg, v)
+		assert.ErrorContains(t, err, "write HOST@VERSION, e.g. "+host.Name+"@"+newest+" (hosts with releases: "+host.Name, v)
+	}
+	name, ver, err := ParseHost(testReg, host.Name+"@"+newest)
+	require.NoError(t, err)
+	assert.Equal(t, [2]string{host.Name, newest}, [2]string{name, ver})
+}
