@@ -74,7 +74,7 @@ const (
 // DriftRuns is how many times MeasureDrift runs a case: once per run
 // group of its host that has the case's scenario (at least once).
 func DriftRuns(c *Case) int {
-	if c.HostFamily() == nil {
+	if c.fam == nil {
 		return 1
 	}
 	n := 0
@@ -97,9 +97,9 @@ type groupOf struct {
 func groupsOf(c *Case) []groupOf {
 	var out []groupOf
 	index := map[string]int{}
-	h := c.HostFamily().Host
+	h := c.fam.Host
 	for _, r := range h.Releases {
-		key := c.Compiled().Group(r)
+		key := c.compiled.Group(r)
 		i, ok := index[key]
 		if !ok {
 			i = len(out)
@@ -120,7 +120,7 @@ func MeasureDrift(ctx context.Context, cases []*Case) Drift {
 	d := Drift{Cases: []DriftCase{}, Unexercised: []DriftChange{}}
 	var runnable []*Case
 	for _, c := range cases {
-		if c.HostFamily() == nil || len(c.HostFamily().Host.Releases) == 0 {
+		if c.fam == nil || len(c.fam.Host.Releases) == 0 {
 			d.Skipped++
 			continue
 		}
@@ -138,10 +138,10 @@ func MeasureDrift(ctx context.Context, cases []*Case) Drift {
 	var hosts []*hostCases
 	byHost := map[string]*hostCases{}
 	for _, c := range runnable {
-		h := byHost[c.HostFamily().Host.Name]
+		h := byHost[c.fam.Host.Name]
 		if h == nil {
-			h = &hostCases{host: c.HostFamily().Host}
-			byHost[c.HostFamily().Host.Name] = h
+			h = &hostCases{host: c.fam.Host}
+			byHost[c.fam.Host.Name] = h
 			hosts = append(hosts, h)
 		}
 		h.cases = append(h.cases, c)
@@ -151,7 +151,7 @@ func MeasureDrift(ctx context.Context, cases []*Case) Drift {
 			exercised := false
 			if ch.Exercised != nil {
 				for _, c := range h.cases {
-					if ch.Exercised(c.Compiled()) {
+					if ch.Exercised(c.compiled) {
 						exercised = true
 						break
 					}
@@ -167,7 +167,7 @@ func MeasureDrift(ctx context.Context, cases []*Case) Drift {
 
 // driftCase runs c on each group of its host, newest group first.
 func driftCase(ctx context.Context, c *Case) DriftCase {
-	h := c.HostFamily().Host
+	h := c.fam.Host
 	groups := groupsOf(c)
 	newest, _ := h.Newest()
 	dc := DriftCase{Desk: c.Desk.ID, ID: c.ID, Title: c.Title, Host: h.Name, Newest: newest.Version, Same: true}
@@ -202,7 +202,7 @@ func driftCase(ctx context.Context, c *Case) DriftCase {
 				}
 			default:
 				dg.Status = DriftSame
-				for _, k := range c.ScenarioSpec().Expected.Keys() {
+				for _, k := range c.sc.Expected.Keys() {
 					ov, bv := res.Observed[k], base[k]
 					if !scenario.Equal(ov, bv) {
 						dg.Status = DriftDiffers

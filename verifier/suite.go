@@ -195,10 +195,10 @@ func (b *traceBudget) err() error {
 	switch {
 	case b.events.Load() < 0:
 		return fmt.Errorf("the cases recorded more than %s trace events, the limit per run, so the run was stopped and nothing is reported; select fewer cases with -run or raise the limit with -max-events N",
-			thousands(b.limits.Events))
+			Thousands(b.limits.Events))
 	case b.bytes.Load() < 0:
 		return fmt.Errorf("the cases recorded more than %s bytes of trace text, the limit per run, so the run was stopped and nothing is reported; select fewer cases with -run or raise the limit with -max-trace-bytes N",
-			thousands(b.limits.TraceBytes))
+			Thousands(b.limits.TraceBytes))
 	}
 	return nil
 }

@@ -34,7 +34,7 @@ func TestVerdictComparisonAgrees(t *testing.T) {
 				continue
 			}
 			runs++
-			sc, fam := c.ScenarioSpec(), c.HostFamily()
+			sc, fam := c.sc, c.fam
 			full := compareIn(fam.Host.Values, c.Expected, under.Observed, sc, true)
 			brief := compareIn(fam.Host.Values, c.Expected, under.Observed, sc, false)
 			assert.Equal(t, len(full) > 0, len(brief) > 0, "%s under %s", c.FullID(), f.FullName())

@@ -100,7 +100,7 @@ func RunCasePinned(ctx context.Context, c *Case, pin Hosts, fault *scenario.Qual
 // scenario decides what a release it lacks means: RunCaseOn does not
 // check.
 func RunCaseOn(ctx context.Context, c *Case, release string, fault *scenario.QualifiedFault) (res Result) {
-	sc, fam := c.ScenarioSpec(), c.HostFamily()
+	sc, fam := c.sc, c.fam
 	res = Result{Case: c, Unit: sc.Unit, Comparisons: comparisons(sc)}
 	defer func() {
 		if p := recover(); p != nil {
@@ -112,7 +112,7 @@ func RunCaseOn(ctx context.Context, c *Case, release string, fault *scenario.Qua
 	if faulty {
 		env.Faults, env.Mutant = fault.ID, fault.Mutant
 	}
-	obs, err := c.Compiled().Run(ctx, env)
+	obs, err := c.compiled.Run(ctx, env)
 	res.Trace = env.Trace.Events()
 	res.Asked = atomic.LoadUint64(env.Asked)
 	if err != nil {

@@ -12,7 +12,6 @@ import (
 
 	"github.com/deskcheck/deskcheck/host/all"
 	"github.com/deskcheck/deskcheck/scenario"
-	"github.com/deskcheck/deskcheck/verifier/load"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -159,8 +158,8 @@ func TestRunCaseRecoversPanics(t *testing.T) {
 	fam := &scenario.Family{Host: scenario.Host{Name: "test"}}
 	d := &Desk{ID: "d"}
 	res := Run(context.Background(), []*Case{
-		load.NewCase(d, "p", gjson.Parse(`"panic"`), sc, fam),
-		load.NewCase(d, "e", gjson.Parse("{}"), sc, fam),
+		{Desk: d, ID: "p", Given: gjson.Parse(`"panic"`), sc: sc, fam: fam, compiled: sc.Compile([]byte(`"panic"`), nil)},
+		{Desk: d, ID: "e", Given: gjson.Parse("{}"), sc: sc, fam: fam, compiled: sc.Compile([]byte("{}"), nil)},
 	}, nil)
 	require.Len(t, res, 2)
 	assert.Equal(t, Errored, res[0].Status)
