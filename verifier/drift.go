@@ -186,7 +186,7 @@ func driftCase(ctx context.Context, c *Case) DriftCase {
 				dg.Reason = h.Name + " " + strings.Join(dg.Releases, ", ") + ": " + rep.Lacks[c.Scenario]
 			}
 		} else {
-			res := RunCaseOn(ctx, c, rep.Version, nil)
+			res := runOn(ctx, c, rep.Version, nil)
 			switch {
 			case res.Status == Errored:
 				dg.Status, dg.Reason = DriftErrored, res.Err

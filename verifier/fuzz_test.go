@@ -135,7 +135,7 @@ func FuzzVerify(f *testing.F) {
 		if desk == nil || Lint([]*Desk{desk}, limits).HasErrors() {
 			return
 		}
-		for _, r := range Run(context.Background(), desk.Cases, nil) {
+		for _, r := range runAll(context.Background(), desk.Cases, nil, nil) {
 			if r.Status == Errored {
 				t.Fatalf("a valid case could not run: %s\n%s", r.Err, doc)
 			}

@@ -167,7 +167,7 @@ func judge(ctx context.Context, c *Case, pin Hosts, fault *scenario.QualifiedFau
 	var asked uint64
 	have := false
 	for _, run := range p.runs {
-		r := RunCaseOn(ctx, c, run.release, fault)
+		r := runOn(ctx, c, run.release, fault)
 		r.Release = run.release
 		asked |= r.Asked
 		for _, i := range run.members {

@@ -131,7 +131,7 @@ func VerifyEach(ctx context.Context, inputs []Input, opts Options, each func(d *
 		if !clean || stopped != nil || work.over(limits) || budget.spent() {
 			return
 		}
-		results := budget.run(ctx, cases, opts.Hosts, nil)
+		results := budget.run(cases, func(c *Case) Result { return judge(ctx, c, opts.Hosts, nil) })
 		if budget.spent() {
 			return
 		}

@@ -29,7 +29,7 @@ func TestVerdictComparisonAgrees(t *testing.T) {
 			if _, fam := c.Spec(); fam.Host.Name != f.Host {
 				continue
 			}
-			under := RunCaseOn(context.Background(), c, "", &f)
+			under := runOn(context.Background(), c, "", &f)
 			if under.Status == Errored {
 				continue
 			}
