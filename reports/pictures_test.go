@@ -354,4 +354,19 @@ func TestPicturesOfASavedReport(t *testing.T) {
 	assert.Contains(t, direct.String(), "<title>Calls</title>")
 	assert.NotContains(t, without.String(), "<title>Calls</title>")
 	assert.Contains(t, without.String(), "<title>Expected against observed</title>")
+
+	// A scenario the registry does not know draws no picture of the run.
+	var failed *Case
+	for i := range back.Cases {
+		if back.Cases[i].Status == verifier.Fail {
+			failed = &back.Cases[i]
+			break
+		}
+	}
+	require.NotNil(t, failed)
+	require.Len(t, casePictures(failed, testReg), 2, "the run's picture and the mismatch bars")
+	failed.Scenario = "no-such-scenario"
+	pics := casePictures(failed, testReg)
+	require.Len(t, pics, 1)
+	assert.Equal(t, "Expected against observed", pics[0].Title)
 }
