@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/deskcheck/deskcheck/scenario"
 	"github.com/deskcheck/deskcheck/verifier"
 )
 
@@ -275,4 +276,45 @@ var e = "household"
 		"engine/a.go:10 check",
 		"engine/gen.go:7 household",
 	}, got)
+}
+
+// TestEveryScenarioDeclaresWhatTheEngineShows: every scenario declares
+// its picture and the trace kinds that decide its runs, each of those
+// kinds is recorded by a run of its bundled cases (a misspelt kind would
+// decide nothing), and every bundled case that ran is drawn.
+func TestEveryScenarioDeclaresWhatTheEngineShows(t *testing.T) {
+	reg := Registry()
+	var inputs []verifier.Input
+	for _, d := range Desks() {
+		inputs = append(inputs, verifier.Input{Path: d.Path, Data: d.Data})
+	}
+	suite, ds, err := verifier.Verify(context.Background(), inputs, verifier.Options{Registry: reg})
+	require.NoError(t, err)
+	require.False(t, ds.HasErrors(), "%v", ds)
+	seen := map[string]map[string]bool{}
+	for _, r := range suite.Results {
+		sc, _, ok := reg.Lookup(r.Case.Scenario)
+		require.True(t, ok)
+		if seen[sc.Name] == nil {
+			seen[sc.Name] = map[string]bool{}
+		}
+		for _, e := range r.Trace {
+			seen[sc.Name][e.Kind] = true
+		}
+		if sc.Picture != nil && r.Status != verifier.Errored {
+			d := sc.Picture(scenario.Seen{Observed: r.Observed, Trace: r.Trace, Unit: sc.Unit})
+			if assert.NotNil(t, d, "%s (%s) is drawn", r.Case.FullID(), sc.Name) {
+				assert.NotEmpty(t, d.Title, r.Case.FullID())
+				assert.NotEmpty(t, d.Text, r.Case.FullID())
+			}
+		}
+	}
+	for _, name := range reg.Names() {
+		sc, _, _ := reg.Lookup(name)
+		assert.NotNil(t, sc.Picture, "%s declares its picture", name)
+		assert.NotEmpty(t, sc.Deciding, "%s declares the trace kinds that decide its runs", name)
+		for _, k := range sc.Deciding {
+			assert.True(t, seen[name][k], "%s declares %q deciding, but no bundled run of it records one", name, k)
+		}
+	}
 }
