@@ -136,7 +136,7 @@ var synopses = map[string]string{
 	"mutants":  "deskcheck mutants [-mutant REGEX] [-suggest] [-format text|json] [-run REGEX] [limits] [PATH...]",
 	"diff":     "deskcheck diff [-format text|markdown|github|json] [-force] [-max-file-size BYTES] BASE.json HEAD.json",
 	"explain":  "deskcheck explain [-run REGEX] [limits] [PATH...]",
-	"observe":  "deskcheck observe [-run REGEX] [-w [-i]] [limits] [PATH...]",
+	"observe":  "deskcheck observe [-run REGEX] [-w [-i] [-force]] [limits] [PATH...]",
 	"drift":    "deskcheck drift [-run REGEX] [-format text|json] [limits] [PATH...]",
 	"new":      "deskcheck new SCENARIO",
 	"schema":   "deskcheck schema",
