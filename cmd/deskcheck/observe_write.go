@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -79,6 +80,7 @@ func observeWrite(sel selection, paths []string, interactive, force bool, stdout
 	declined := 0
 	answers := bufio.NewReader(stdin)
 	quit, tooLong := false, false
+	unsettledCases := 0 // cases no one block holds on across their releases
 	for _, r := range suite.Results {
 		if quit {
 			break
@@ -92,14 +94,37 @@ func observeWrite(sel selection, paths []string, interactive, force bool, stdout
 		if len(diff) == 0 {
 			continue
 		}
+		label := r.Case.FullID() + " — " + r.Case.Title
+		on := ""
+		if c.Release != "" && len(c.Releases) > 0 {
+			on = "observed on " + c.Releases[0].Host + " " + c.Release
+		}
+		if spans := spansOf(context.Background(), &r); spans != nil {
+			// Judged on releases that behave differently: the block
+			// written must hold on all of them, or none is written.
+			st := settle(r.Case, spans)
+			if len(st.conflict) > 0 {
+				fmt.Fprintf(stdout, "%s\n%s", label, unsettled(r.Case, spans, st.conflict))
+				unsettledCases++
+				continue
+			}
+			keys, values, diff, on = st.keys, st.values, st.diff, st.on
+		}
 		d := r.Case.Desk
 		e, err := blockEdit(d, r.Case, keys, values)
 		if err != nil {
 			fmt.Fprintf(stderr, "deskcheck: %s: %v\n", d.Path, err)
 			return exitInvalid
 		}
-		e.id, e.label, e.diff = r.Case.FullID(), r.Case.FullID()+" — "+r.Case.Title, diff
-		fmt.Fprintf(stdout, "%s\n%s\n", e.label, strings.Join(diff, "\n"))
+		if d.Text()[e.start:e.end] == e.text {
+			continue // what is written is the block to write
+		}
+		e.id, e.label, e.diff = r.Case.FullID(), label, diff
+		if on != "" {
+			fmt.Fprintf(stdout, "%s\n  (%s)\n%s\n", e.label, on, strings.Join(diff, "\n"))
+		} else {
+			fmt.Fprintf(stdout, "%s\n%s\n", e.label, strings.Join(diff, "\n"))
+		}
 		if interactive {
 			fmt.Fprintf(stderr, "rewrite this block? [y/N/q] ")
 			line, err := readAnswer(answers)
@@ -124,22 +149,25 @@ func observeWrite(sel selection, paths []string, interactive, force bool, stdout
 		}
 		edits[d] = append(edits[d], e)
 	}
+	code = exitPass
+	switch {
+	case tooLong:
+		code = exitInvalid
+	case unsettledCases > 0:
+		code = exitFail
+	}
 	if len(order) == 0 {
-		if declined > 0 {
+		switch {
+		case declined > 0:
 			fmt.Fprintf(stdout, "nothing rewritten: %s declined\n", plural(declined, "block", "blocks"))
-			if tooLong {
-				return exitInvalid
-			}
-			return exitPass
+		case unsettledCases > 0:
+			fmt.Fprintf(stdout, "nothing rewritten: %s no one block on the releases of %s range\n", plural(unsettledCases, "case has", "cases have"), pluralWord(unsettledCases, "its", "their"))
+		default:
+			fmt.Fprintf(stdout, "nothing to rewrite: every selected block holds and asserts every key suggested\n")
 		}
-		fmt.Fprintf(stdout, "nothing to rewrite: every selected block holds and asserts every key suggested\n")
-		return exitPass
+		return code
 	}
 	reg := all.Registry()
-	code = exitPass
-	if tooLong {
-		code = exitInvalid
-	}
 	for _, d := range order {
 		es := edits[d]
 		if err := writeDesk(reg, sel, d, es, force, stderr); err != nil {

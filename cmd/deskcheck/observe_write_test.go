@@ -570,3 +570,41 @@ func TestObserveWriteLongAnswer(t *testing.T) {
 	got, _ := os.ReadFile(path)
 	assert.Equal(t, string(broken), string(got))
 }
+
+// TestObserveWriteReleaseRange: a case judged on releases that behave
+// differently gets a block only where one holds on all of them, named by
+// its releases; otherwise observe -w says what differs, proposes ranges
+// that would each hold one and exits 1; a second run changes nothing.
+func TestObserveWriteReleaseRange(t *testing.T) {
+	t.Setenv("CI", "")
+	data, err := os.ReadFile("../../cases/boundary-desk.json")
+	require.NoError(t, err)
+	every := strings.Replace(string(data), "  \"id\": \"boundary-desk\",\n", "  \"id\": \"boundary-desk\",\n  \"hosts\": {\"omp\": \"*\"},\n", 1)
+	require.NotEqual(t, string(data), every)
+	path := filepath.Join(t.TempDir(), "desk.json")
+	require.NoError(t, os.WriteFile(path, []byte(every), 0o600))
+	// Before 17 no prompt is asked: the prompts of this case differ.
+	code, out, errOut := runCLI(t, "observe", "-w", "-run", "boundary-approve-one-call$", path)
+	assert.Equal(t, 1, code, errOut)
+	assert.Contains(t, out, `no one expected block holds on every release of its hosts range "*", so it is left as it is`)
+	assert.Contains(t, out, "prompts: 0 on omp 13.19.0, 14.9.9; 1 on omp 17.2.15 … 18.3.4")
+	assert.Contains(t, out, `"hosts": {"omp": ">=17.2.15 <=18.3.4"}, or split it into a case for each range: ">=13.19.0 <=14.9.9" (13.19.0, 14.9.9), ">=17.2.15 <=18.3.4" (17.2.15 … 18.3.4)`)
+	assert.Contains(t, out, "nothing rewritten: 1 case has no one block on the releases of its range")
+	got, _ := os.ReadFile(path)
+	assert.Equal(t, every, string(got), "no block that fails on part of the range is written")
+	// The fallback case runs on 18.1.16 and later, which agree.
+	code, out, errOut = runCLI(t, "observe", "-w", "-run", "boundary-fallback-no-handler$", path)
+	assert.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "(observed on omp 18.1.16 … 18.3.4: this block holds on each)")
+	got, _ = os.ReadFile(path)
+	assert.NotEqual(t, every, string(got))
+	// The whole desk, twice: the second run leaves the file as the first did.
+	code, _, errOut = runCLI(t, "observe", "-w", path)
+	assert.Equal(t, 1, code, errOut)
+	once, _ := os.ReadFile(path)
+	code, out, errOut = runCLI(t, "observe", "-w", path)
+	assert.Equal(t, 1, code, errOut)
+	assert.Contains(t, out, "nothing rewritten")
+	twice, _ := os.ReadFile(path)
+	assert.Equal(t, string(once), string(twice))
+}
