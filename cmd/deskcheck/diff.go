@@ -11,11 +11,13 @@ import (
 
 func init() {
 	descriptions["diff"] = "Compares two saved report.json files (BASE, say of a pull request's merge\n" +
-		"base, and HEAD): per case new, removed, pass→fail, fail→pass, expectation\n" +
-		"changed or unchanged; per fault newly caught or newly missed; each\n" +
-		"dimension of the suite before and after. Refuses (exit 2) reports of\n" +
-		"different case schemas or host releases unless -force; exit 1 when a\n" +
-		"case went from pass to fail or a fault became missed."
+		"base, and HEAD): per case new, removed, pass→fail, fail→pass, stimulus\n" +
+		"changed (given or hosts), expectation changed or unchanged; per fault\n" +
+		"newly caught or newly missed; each dimension of the suite before and\n" +
+		"after. Refuses (exit 2) reports of different case schemas or host\n" +
+		"releases unless -force, and a report that contradicts itself; exit 1\n" +
+		"when a case went from pass to fail, a new case fails or a fault became\n" +
+		"missed."
 }
 
 // diffFormats are the -format values of diff.
