@@ -54,6 +54,7 @@ const (
 
 func main() {
 	startCollector()
+	catchSignals()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

@@ -18,6 +18,7 @@ import (
 
 	"github.com/deskcheck/deskcheck/host/all"
 	"github.com/deskcheck/deskcheck/reports"
+	"github.com/deskcheck/deskcheck/reports/folder"
 	"github.com/deskcheck/deskcheck/scenario"
 	"github.com/deskcheck/deskcheck/verifier"
 )
@@ -221,6 +222,12 @@ func writeDesk(reg *scenario.Registry, sel selection, d *verifier.Desk, es []edi
 		return err
 	}
 	defer os.Remove(tmp)
+	// A signal that ends the process removes it (folder.Abandon).
+	done, err := folder.Track(tmp)
+	if err != nil {
+		return err
+	}
+	defer done()
 	if beforeCommit != nil {
 		beforeCommit(path)
 	}
