@@ -105,3 +105,23 @@ func TestSignalsRemoveTemporaryFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestReportBytesBound: the report files are bounded by
+// -max-report-bytes (1 GiB by default); past it no folder is written and
+// no temporary one is left.
+func TestReportBytesBound(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errOut := runCLI(t, "verify", "-out", filepath.Join(dir, "rep"), "-max-report-bytes", "1000")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, out, "passed, 0 failed", "the results stand")
+	assert.Contains(t, errOut, "the report files would exceed 1000 bytes, the limit; select fewer cases with -run or raise the limit with -max-report-bytes")
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Empty(t, entries)
+	for _, bad := range []string{"0", "-5", "1e9", "lots"} {
+		code, _, errOut := runCLI(t, "verify", "-out", filepath.Join(dir, "rep"), "-max-report-bytes", bad)
+		assert.Equal(t, 2, code, bad)
+		assert.Contains(t, errOut, "a whole number of bytes, at least 1", bad)
+	}
+	assert.Equal(t, int64(1<<30), int64(defaultReportBytes))
+}

@@ -231,7 +231,7 @@ type bounded struct {
 
 func (b *bounded) Write(p []byte) (int, error) {
 	if b.max > 0 && b.total.Add(int64(len(p))) > b.max {
-		return 0, fmt.Errorf("the report files would exceed %d bytes, the limit; select fewer cases with -run", b.max)
+		return 0, fmt.Errorf("the report files would exceed %d bytes, the limit; select fewer cases with -run or raise the limit with -max-report-bytes", b.max)
 	}
 	return b.w.Write(p)
 }
