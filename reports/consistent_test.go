@@ -75,3 +75,38 @@ func TestReadJSONRefusesContradictions(t *testing.T) {
 		})
 	}
 }
+
+// TestReadForDiff: the lean read of a report compares as the full one,
+// and refuses what ReadJSON refuses.
+func TestReadForDiff(t *testing.T) {
+	names := []string{"boundary", "failing", "pinned", "releases", "strength"}
+	read := func(name string, f func([]byte) (*Report, error)) *Report {
+		data, err := os.ReadFile("testdata/" + name + ".json")
+		require.NoError(t, err)
+		r, err := f(data)
+		require.NoError(t, err, name)
+		return r
+	}
+	for _, a := range names {
+		for _, b := range names {
+			full := Compare(read(a, ReadJSON), read(b, ReadJSON), a, b)
+			lean := Compare(read(a, ReadForDiff), read(b, ReadForDiff), a, b)
+			assert.Equal(t, full, lean, "%s → %s", a, b)
+		}
+	}
+	data, err := os.ReadFile("testdata/releases.json")
+	require.NoError(t, err)
+	var doc map[string]any
+	require.NoError(t, json.Unmarshal(data, &doc))
+	cases := doc["cases"].([]any)
+	for _, c := range cases {
+		if c.(map[string]any)["status"] == "fail" {
+			c.(map[string]any)["mismatches"] = []any{}
+			break
+		}
+	}
+	bad, err := json.Marshal(doc)
+	require.NoError(t, err)
+	_, err = ReadForDiff(bad)
+	assert.ErrorContains(t, err, "failed, yet lists no mismatch")
+}

@@ -60,10 +60,10 @@ func peakOf(t *testing.T, args ...string) (peak int64, code int) {
 	return peak, code
 }
 
-// TestRenderMemory: report render of a report whose one case holds
-// 200,000 trace events peaks within a few times the report's size (the
-// schema validator once decoded every event: 18 times it).
-func TestRenderMemory(t *testing.T) {
+// bigTraceReport writes a report whose one case holds 200,000 trace
+// events and returns its path and size.
+func bigTraceReport(t *testing.T) (string, int64) {
+	t.Helper()
 	data, err := os.ReadFile("../../reports/testdata/boundary.json")
 	require.NoError(t, err)
 	var doc map[string]any
@@ -77,10 +77,30 @@ func TestRenderMemory(t *testing.T) {
 	require.NoError(t, err)
 	path := filepath.Join(t.TempDir(), "report.json")
 	require.NoError(t, os.WriteFile(path, big, 0o600))
-	base, code := peakOf(t, "report", "render", "../../reports/testdata/boundary.json")
-	require.Equal(t, 0, code)
-	peak, code := peakOf(t, "report", "render", path)
-	require.Equal(t, 0, code)
-	t.Logf("report of %d bytes: peak %d MB, %d MB over a small report's", len(big), peak>>20, (peak-base)>>20)
-	assert.Less(t, peak-base, 6*int64(len(big)), "within 6 times the report's size")
+	return path, int64(len(big))
+}
+
+// TestRenderAndDiffMemory: report render of a report whose one case holds
+// 200,000 trace events, and diff of it against itself, peak within a few
+// times the report's size over what a small report takes (about 5 and 4
+// times it; the schema validator once decoded every event, 14 times it,
+// and diff held both reports whole, 6 times it).
+func TestRenderAndDiffMemory(t *testing.T) {
+	path, size := bigTraceReport(t)
+	small := "../../reports/testdata/boundary.json"
+	for _, tc := range []struct {
+		name        string
+		small, args []string
+		times       int64
+	}{
+		{"render", []string{"report", "render", small}, []string{"report", "render", path}, 7},
+		{"diff", []string{"diff", small, small}, []string{"diff", path, path}, 5},
+	} {
+		base, code := peakOf(t, tc.small...)
+		require.Equal(t, 0, code, tc.name)
+		peak, code := peakOf(t, tc.args...)
+		require.Equal(t, 0, code, tc.name)
+		t.Logf("%s of a report of %d bytes: peak %d MB, %d MB over a small report's", tc.name, size, peak>>20, (peak-base)>>20)
+		assert.Less(t, peak-base, tc.times*size, "%s within %d times the report's size", tc.name, tc.times)
+	}
 }
