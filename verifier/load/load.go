@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 
@@ -352,8 +353,22 @@ func Load(reg *scenario.Registry, path string, data []byte, limits Limits) (*Des
 // limits.Diagnostics problems. A file it passes can be handed to any JSON
 // reader.
 func Scan(path string, data []byte, limits Limits) Diagnostics {
-	d := &Desk{Path: path, text: string(data)}
-	return d.scan(limits.WithDefaults())
+	// The text is read where it lies, not copied: a report of hundreds
+	// of megabytes is checked without a second copy of it. Nothing keeps
+	// the text once Scan returns: what the diagnostics say is copied
+	// out of it.
+	text := ""
+	if len(data) > 0 {
+		text = unsafe.String(&data[0], len(data))
+	}
+	d := &Desk{Path: path, text: text}
+	ds := d.scan(limits.WithDefaults())
+	for i := range ds {
+		x := &ds[i]
+		x.File, x.Pointer, x.Summary, x.Detail = strings.Clone(x.File), strings.Clone(x.Pointer), strings.Clone(x.Summary), strings.Clone(x.Detail)
+		x.Name, x.Acknowledged, x.at = strings.Clone(x.Name), strings.Clone(x.Acknowledged), nil
+	}
+	return ds
 }
 
 // scan is Scan for the desk's own text.
