@@ -117,7 +117,7 @@ func observeWrite(sel selection, paths []string, interactive, force bool, stdout
 			fmt.Fprintf(stderr, "deskcheck: %s: %v\n", d.Path, err)
 			return exitInvalid
 		}
-		if d.Text()[e.start:e.end] == e.text {
+		if sameText(d.Text()[e.start:e.end], e.text) {
 			continue // what is written is the block to write
 		}
 		e.id, e.label, e.diff = r.Case.FullID(), label, diff
@@ -374,6 +374,12 @@ func blockEdit(d *verifier.Desk, c *verifier.Case, keys []string, values []json.
 	}
 	st := styleOf(text, v.Index, v.Raw, c.Given.Raw)
 	return edit{start: v.Index, end: v.Index + len(v.Raw), text: st.block(keys, values)}, nil
+}
+
+// sameText tells whether a block as the file writes it is text, a block
+// written with line feeds (a file of CR LF lines ends its lines so).
+func sameText(written, text string) bool {
+	return written == text || strings.ReplaceAll(written, "\r\n", "\n") == text
 }
 
 // applyEdits applies non-overlapping edits to data.

@@ -608,3 +608,22 @@ func TestObserveWriteReleaseRange(t *testing.T) {
 	twice, _ := os.ReadFile(path)
 	assert.Equal(t, string(once), string(twice))
 }
+
+// TestObserveWriteReleaseRangeCRLF: a file of CR LF lines settles as one
+// of LF lines does: the second run writes nothing.
+func TestObserveWriteReleaseRangeCRLF(t *testing.T) {
+	t.Setenv("CI", "")
+	data, err := os.ReadFile("../../cases/boundary-desk.json")
+	require.NoError(t, err)
+	every := strings.Replace(string(data), "  \"id\": \"boundary-desk\",\n", "  \"id\": \"boundary-desk\",\n  \"hosts\": {\"omp\": \"*\"},\n", 1)
+	path := filepath.Join(t.TempDir(), "desk.json")
+	require.NoError(t, os.WriteFile(path, []byte(strings.ReplaceAll(every, "\n", "\r\n")), 0o600))
+	code, _, errOut := runCLI(t, "observe", "-w", "-run", "boundary-fallback-no-handler$", path)
+	require.Equal(t, 0, code, errOut)
+	once, _ := os.ReadFile(path)
+	code, out, errOut := runCLI(t, "observe", "-w", "-run", "boundary-fallback-no-handler$", path)
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "nothing to rewrite")
+	twice, _ := os.ReadFile(path)
+	assert.Equal(t, string(once), string(twice))
+}
