@@ -1,23 +1,52 @@
 package reports
 
-import "github.com/deskcheck/deskcheck/internal/jsontext"
+import (
+	"sort"
 
-// traceSplit is the size from which a case's trace is checked on its own
-// (plainTrace) rather than by the schema validator, which decodes every
-// event into Go values many times the size of its text: a case of
-// 500,000 events took half a gigabyte to validate.
+	"github.com/deskcheck/deskcheck/internal/jsontext"
+)
+
+// traceSplit is the size from which a member of a case is checked on its
+// own rather than by the schema validator, which decodes what it
+// validates into Go values many times the size of its text: a case of
+// 500,000 events took half a gigabyte to validate, a gateway case
+// observing a million empty objects more.
 const traceSplit = 64 << 10
 
-// leanCase returns the case at data with its trace array replaced by [],
-// when the trace is at least traceSplit bytes and plainTrace holds it
-// valid; otherwise data itself, for the schema to validate whole.
+// leanCase returns the case at data with its large members that the
+// schema need not see replaced by empty ones of the same type: a trace
+// plainTrace holds valid by [], and a given, expected or observed object
+// (the schema asks only that each be an object) by {}. Each is replaced
+// only from traceSplit bytes on; a case with none is data itself, for the
+// schema to validate whole.
 func leanCase(data []byte) []byte {
-	start, end, ok := memberSpan(data, "trace")
-	if !ok || end-start < traceSplit || !plainTrace(data[start:end]) {
+	type cut struct{ start, end int }
+	var cuts []cut
+	for _, key := range []string{"given", "expected", "observed", "trace"} {
+		start, end, ok := memberSpan(data, key)
+		if !ok || end-start < traceSplit {
+			continue
+		}
+		if key == "trace" && !plainTrace(data[start:end]) || key != "trace" && data[start] != '{' {
+			continue
+		}
+		cuts = append(cuts, cut{start, end})
+	}
+	if len(cuts) == 0 {
 		return data
 	}
-	lean := make([]byte, 0, len(data)-(end-start)+2)
-	return append(append(append(lean, data[:start]...), "[]"...), data[end:]...)
+	sort.Slice(cuts, func(i, j int) bool { return cuts[i].start < cuts[j].start })
+	lean := make([]byte, 0, 1024)
+	at := 0
+	for _, c := range cuts {
+		empty := "{}"
+		if data[c.start] == '[' {
+			empty = "[]"
+		}
+		lean = append(append(lean, data[at:c.start]...), empty...)
+		at = c.end
+	}
+	return append(lean, data[at:]...)
 }
 
 // plainTrace tells whether the well-formed JSON array b certainly matches

@@ -69,3 +69,39 @@ func TestPlainTrace(t *testing.T) {
 	bad := strings.Replace(long, `"seq":3`, `"seq":-3`, 1)
 	assert.Equal(t, string(with(bad)), string(leanCase(with(bad))), "one that is not plain goes to the schema whole")
 }
+
+// TestLeanCaseObjects: a large given, expected or observed object is
+// left out of what the schema sees, as an empty object; anything else of
+// those keys (an array, a string) is the schema's to refuse.
+func TestLeanCaseObjects(t *testing.T) {
+	caseSchemaOnce.Do(func() { caseSchema, caseSchemaErr = compileCaseSchema() })
+	require.NoError(t, caseSchemaErr)
+	data, err := os.ReadFile("testdata/boundary.json")
+	require.NoError(t, err)
+	start, _, ok := memberSpan(data, "cases")
+	require.True(t, ok)
+	at := jsontext.SkipSpace(data, start+1)
+	c := data[at:valueEnd(data, at)]
+	big := `{"records": [` + strings.TrimSuffix(strings.Repeat(`{},`, 40000), ",") + `]}`
+	set := func(c []byte, key, v string) []byte {
+		s, e, ok := memberSpan(c, key)
+		require.True(t, ok, key)
+		return []byte(string(c[:s]) + v + string(c[e:]))
+	}
+	whole := set(set(set(c, "observed", big), "given", big), "expected", big)
+	lean := leanCase(whole)
+	assert.Less(t, len(lean), len(c), "the three objects are left out")
+	for _, key := range []string{"observed", "given", "expected"} {
+		s, e, ok := memberSpan(lean, key)
+		require.True(t, ok)
+		assert.Equal(t, "{}", string(lean[s:e]), key)
+	}
+	problems, err := caseSchema.Validate(lean)
+	require.NoError(t, err)
+	assert.Empty(t, problems)
+	notObject := set(c, "given", "["+strings.Repeat(`1,`, 40000)+"1]")
+	assert.Equal(t, string(notObject), string(leanCase(notObject)), "an array where an object belongs goes to the schema")
+	problems, err = caseSchema.Validate(leanCase(notObject))
+	require.NoError(t, err)
+	assert.NotEmpty(t, problems)
+}
