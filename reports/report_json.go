@@ -194,6 +194,9 @@ func ReadJSON(data []byte) (*Report, error) {
 	if err := json.Unmarshal(data, &r); err != nil {
 		return nil, err
 	}
+	if err := checkConsistent(&r); err != nil {
+		return nil, err
+	}
 	// A suggestion without a value suggests the observed one.
 	for i := range r.Cases {
 		c := &r.Cases[i]

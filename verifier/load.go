@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 
@@ -115,6 +116,10 @@ func scriptOf(expected []Field) []scenario.Field {
 
 // Spec returns the scenario the case runs and its family.
 func (c *Case) Spec() (*scenario.Scenario, *scenario.Family) { return c.sc, c.fam }
+
+// Group names the behaviour group of release r for this case: two
+// releases of one group observe the case alike.
+func (c *Case) Group(r scenario.Release) string { return c.compiled.Group(r) }
 
 // FullID is <desk-id>/<case-id>.
 func (c *Case) FullID() string { return c.Desk.ID + "/" + c.ID }
@@ -358,8 +363,22 @@ func Load(reg *scenario.Registry, path string, data []byte, limits Limits) (*Des
 // limits.Diagnostics problems. A file it passes can be handed to any JSON
 // reader.
 func Scan(path string, data []byte, limits Limits) Diagnostics {
-	d := &Desk{Path: path, text: string(data)}
-	return d.scan(limits.WithDefaults())
+	// The text is read where it lies, not copied: a report of hundreds
+	// of megabytes is checked without a second copy of it. Nothing keeps
+	// the text once Scan returns: what the diagnostics say is copied
+	// out of it.
+	text := ""
+	if len(data) > 0 {
+		text = unsafe.String(&data[0], len(data))
+	}
+	d := &Desk{Path: path, text: text}
+	ds := d.scan(limits.WithDefaults())
+	for i := range ds {
+		x := &ds[i]
+		x.File, x.Pointer, x.Summary, x.Detail = strings.Clone(x.File), strings.Clone(x.Pointer), strings.Clone(x.Summary), strings.Clone(x.Detail)
+		x.Name, x.Acknowledged, x.at = strings.Clone(x.Name), strings.Clone(x.Acknowledged), nil
+	}
+	return ds
 }
 
 // scan is Scan for the desk's own text.

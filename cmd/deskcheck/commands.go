@@ -35,7 +35,7 @@ var commandTable []command
 func init() {
 	commandTable = []command{
 		{name: "verify", stamps: true, run: verify,
-			usage: []usageLine{{"verify", "[-run REGEX] [-v] [-dimensions] [-format FORMAT] [-out DIR|none] [-host HOST@VERSION] [-max-annotations N] [-fail-on-warn] [limits] [PATH...]"}},
+			usage: []usageLine{{"verify", "[-run REGEX] [-v] [-dimensions] [-format FORMAT] [-out DIR|none] [-max-report-bytes N] [-host HOST@VERSION] [-max-annotations N] [-fail-on-warn] [limits] [PATH...]"}},
 			about: "Validates, runs and judges the cases of the desks at PATH (default: the\n" +
 				"bundled desks), prints the results in -format (text: one line per case)\n" +
 				"and then writes the private report files into -out. A folder that cannot\n" +
@@ -53,7 +53,7 @@ func init() {
 				"in another format, text by default; -schema prints the JSON Schema of\n" +
 				"report.json."},
 		{name: "faults", stamps: true, run: faults,
-			usage: []usageLine{{"faults", "[-fault NAME] [-run REGEX] [-format text|json|github|sarif] [-out DIR|none] [-host HOST@VERSION] [-max-annotations N] [limits] [PATH...]"}},
+			usage: []usageLine{{"faults", "[-fault NAME] [-run REGEX] [-format text|json|github|sarif] [-out DIR|none] [-max-report-bytes N] [-host HOST@VERSION] [-max-annotations N] [limits] [PATH...]"}},
 			about: "Runs the cases once per deliberate host fault and shows which faults\n" +
 				"they catch; exit 1 when any is missed."},
 		{name: "cover", run: cover,
@@ -71,11 +71,13 @@ func init() {
 		{name: "diff", run: diffCommand,
 			usage: []usageLine{{"diff", "[-format text|markdown|github|json] [-force] [-max-annotations N] [-max-file-size BYTES] BASE.json HEAD.json"}},
 			about: "Compares two saved report.json files (BASE, say of a pull request's merge\n" +
-				"base, and HEAD): per case new, removed, pass→fail, fail→pass, expectation\n" +
-				"changed or unchanged; per fault newly caught or newly missed; each\n" +
-				"dimension of the suite before and after. Refuses (exit 2) reports of\n" +
-				"different case schemas or host releases unless -force; exit 1 when a\n" +
-				"case went from pass to fail or a fault became missed."},
+				"base, and HEAD): per case new, removed, pass→fail, fail→pass, stimulus\n" +
+				"changed (given or hosts), expectation changed or unchanged; per fault\n" +
+				"newly caught or newly missed; each dimension of the suite before and\n" +
+				"after. Refuses (exit 2) reports of different case schemas or host\n" +
+				"releases unless -force, and a report that contradicts itself; exit 1\n" +
+				"when a case went from pass to fail, a new case fails or a fault became\n" +
+				"missed."},
 		{name: "explain", stamps: true,
 			run: func(args []string, stdout, stderr io.Writer) int {
 				return show(args, "explain", reports.Explain{Width: lineWidth(stdout)}, stdout, stderr)
@@ -83,7 +85,7 @@ func init() {
 			usage: []usageLine{{"explain", "[-run REGEX] [-host HOST@VERSION] [limits] [PATH...]"}},
 			about: "Shows, case by case, what happened and why. Writes no file."},
 		{name: "observe", stamps: true, run: observe,
-			usage: []usageLine{{"observe", "[-run REGEX] [-w [-i]] [-host HOST@VERSION] [limits] [PATH...]"}},
+			usage: []usageLine{{"observe", "[-run REGEX] [-w [-i] [-force]] [-host HOST@VERSION] [limits] [PATH...]"}},
 			about: "Prints the expected block the host model observes for each case, ready\n" +
 				"to paste, and how it differs (~ + -). With -w, rewrites those blocks in\n" +
 				"the desk files named, in place, and nothing else of them."},

@@ -44,7 +44,9 @@ func diffCommand(args []string, stdout, stderr io.Writer) int {
 		if code != exitPass {
 			return code
 		}
-		rep, err := reports.ReadJSON(data)
+		// Read and let go in turn: each side keeps only what the diff
+		// compares, not its file's text or its cases' traces.
+		rep, err := reports.ReadForDiff(data)
 		if err != nil {
 			fmt.Fprintf(stderr, "deskcheck: %s: %v\n", path, err)
 			return exitInvalid

@@ -30,6 +30,7 @@ const (
 
 func main() {
 	startCollector()
+	catchSignals()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
@@ -355,11 +356,6 @@ func emit(w io.Writer, r reports.Reporter, rep *reports.Report) error {
 	return bw.Flush()
 }
 
-// maxReportBytes bounds the four report files together. The run's limits
-// on trace events and trace text keep a report far below it; it is the
-// last guard of the disk.
-const maxReportBytes = 4 << 30
-
 func verify(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("verify", stderr)
 	reg := all.Registry()
@@ -368,6 +364,7 @@ func verify(args []string, stdout, stderr io.Writer) int {
 	dims := fs.Bool("dimensions", false, "print the boundary-response table in the text output")
 	o := outputFlags(fs, "verify")
 	out := fs.String("out", reports.DefaultDir, "folder for the private report files (none: write no folder)")
+	maxReport := reportBytesFlag(fs)
 	failOnWarn := failOnWarnFlag(fs)
 	sel.warnings = new(int)
 	paths, err := parse(fs, args, stdout)
@@ -407,7 +404,7 @@ func verify(args []string, stdout, stderr io.Writer) int {
 	}
 	rep.Diagnostics = ds
 	render := o.reporter(reports.Text{Verbose: *verbose, Dimensions: *dims, Color: colorOK(stdout)}, ds, reg, whereAll("verify", *out))
-	if code := writeReports(*out, paths, stamp(rep, "verify", args, *sel.limits, reg), render, stdout, stderr); code != exitPass {
+	if code := writeReports(*out, *maxReport, paths, stamp(rep, "verify", args, *sel.limits, reg), render, stdout, stderr); code != exitPass {
 		return code
 	}
 	if !suite.Passed() {
@@ -475,6 +472,7 @@ func faults(args []string, stdout, stderr io.Writer) int {
 	sel := selectionFlags(fs, reg, "use only cases whose `<desk-id>/<case-id>` matches this regular expression")
 	o := outputFlags(fs, "faults")
 	out := fs.String("out", reports.DefaultDir, "folder for the private report files (none: write no folder)")
+	maxReport := reportBytesFlag(fs)
 	paths, err := parse(fs, args, stdout)
 	if err != nil {
 		return flagError(err)
@@ -527,7 +525,7 @@ func faults(args []string, stdout, stderr io.Writer) int {
 	if *o.format != "text" {
 		r = o.reporter(reports.Text{}, ds, reg, whereAll("faults", *out))
 	}
-	if code := writeReports(*out, paths, rep, r, stdout, stderr); code != exitPass {
+	if code := writeReports(*out, *maxReport, paths, rep, r, stdout, stderr); code != exitPass {
 		return code
 	}
 	if !rep.Strength.Pass() {

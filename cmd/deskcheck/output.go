@@ -125,7 +125,7 @@ func whereAll(cmd, out string) string {
 // report folder (none when out is "none"). The verdict is printed first,
 // so a folder that cannot be written never hides it: that is an error of
 // its own, said after the results, with exit code 2.
-func writeReports(out string, paths []string, rep *reports.Report, r reports.Reporter, stdout, stderr io.Writer) int {
+func writeReports(out string, maxBytes int64, paths []string, rep *reports.Report, r reports.Reporter, stdout, stderr io.Writer) int {
 	if err := emit(stdout, r, rep); err != nil {
 		fmt.Fprintf(stderr, "deskcheck: writing results: %v\n", err)
 		return exitInvalid
@@ -136,7 +136,7 @@ func writeReports(out string, paths []string, rep *reports.Report, r reports.Rep
 	// The folder is the report's last reader: report.json may give the
 	// cases' evidence back as it copies it out.
 	rep.ReleaseAsWritten()
-	written, err := folder.Writer{CaseDirs: caseDirs(paths), MaxBytes: maxReportBytes}.Write(out, reports.FolderFiles(rep))
+	written, err := folder.Writer{CaseDirs: caseDirs(paths), MaxBytes: maxBytes}.Write(out, reports.FolderFiles(rep))
 	if err != nil {
 		// The error names the -out folder, which may hold anything.
 		fmt.Fprintf(stderr, "deskcheck: the results above stand, but the report folder was not written: %s (-out names another folder; -out none writes none)\n", reports.OneLine(err.Error()))
