@@ -34,6 +34,7 @@ import (
 
 	"github.com/deskcheck/deskcheck/host/all"
 	"github.com/deskcheck/deskcheck/host/omp/realhost"
+	"github.com/deskcheck/deskcheck/internal/sandbox"
 	"github.com/deskcheck/deskcheck/scenario"
 	"github.com/deskcheck/deskcheck/verifier"
 )
@@ -307,7 +308,14 @@ func startHost(ctx context.Context, hostFlag, srcFlag, bun string, stderr io.Wri
 	if err != nil {
 		cleanup()
 		fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
+		if errors.Is(err, sandbox.ErrUnavailable) {
+			fmt.Fprintln(stderr, "deskcheck-host: a checkout is code of unknown origin and runs only in the sandbox; nothing was run")
+			return nil, nil, exitInvalid
+		}
 		return nil, nil, exitFail
+	}
+	if !h.Hello.Sandboxed {
+		fmt.Fprintf(stderr, "deskcheck-host: warning: %s\n", h.Hello.Isolation)
 	}
 	return h, func() { h.Close(); cleanup() }, exitPass
 }

@@ -175,25 +175,14 @@ func TestVerifyLocalCheckout(t *testing.T) {
 	pkg := filepath.Join(repo, "packages", "coding-agent")
 	installed := filepath.Join(in.Dir, "node_modules", "@oh-my-pi", "pi-coding-agent")
 	require.NoError(t, copyTree(installed, pkg))
+	require.NoError(t, os.WriteFile(filepath.Join(repo, "package.json"), []byte(`{"private": true, "workspaces": ["packages/*"]}`), 0o644))
+	// The dependencies inside the checkout, as an install makes them
+	// (the sandbox shows the checkout's folder and nothing it links to
+	// outside): hard links to the installed release's files.
 	nm := filepath.Join(repo, "node_modules")
-	require.NoError(t, os.MkdirAll(filepath.Join(nm, "@oh-my-pi"), 0o755))
-	top, err := os.ReadDir(filepath.Join(in.Dir, "node_modules"))
-	require.NoError(t, err)
-	for _, e := range top {
-		if e.Name() == "@oh-my-pi" {
-			continue
-		}
-		require.NoError(t, os.Symlink(filepath.Join(in.Dir, "node_modules", e.Name()), filepath.Join(nm, e.Name())))
-	}
-	scoped, err := os.ReadDir(filepath.Join(in.Dir, "node_modules", "@oh-my-pi"))
-	require.NoError(t, err)
-	for _, e := range scoped {
-		target := filepath.Join(in.Dir, "node_modules", "@oh-my-pi", e.Name())
-		if e.Name() == "pi-coding-agent" {
-			target = pkg
-		}
-		require.NoError(t, os.Symlink(target, filepath.Join(nm, "@oh-my-pi", e.Name())))
-	}
+	require.NoError(t, linkTree(filepath.Join(in.Dir, "node_modules"), nm))
+	require.NoError(t, os.RemoveAll(filepath.Join(nm, "@oh-my-pi", "pi-coding-agent")))
+	require.NoError(t, os.Symlink(filepath.Join("..", "..", "packages", "coding-agent"), filepath.Join(nm, "@oh-my-pi", "pi-coding-agent")))
 	const commit = "0123456789abcdef0123456789abcdef01234567"
 	require.NoError(t, os.MkdirAll(filepath.Join(repo, ".git", "refs", "heads"), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(repo, ".git", "HEAD"), []byte("ref: refs/heads/main\n"), 0o644))
@@ -204,6 +193,38 @@ func TestVerifyLocalCheckout(t *testing.T) {
 	assert.Contains(t, out, "== real host: checkout "+pkg+" (@oh-my-pi/pi-coding-agent 18.1.16) on bun 1.4.2, commit "+commit)
 	assert.Contains(t, out, "15 hold on the real code")
 	assert.Contains(t, out, "root: "+pkg)
+}
+
+// linkTree makes to a copy of from whose files are hard links (copies
+// across file systems); links are made again as they are.
+func linkTree(from, to string) error {
+	return filepath.WalkDir(from, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(from, p)
+		dst := filepath.Join(to, rel)
+		switch {
+		case d.IsDir():
+			return os.MkdirAll(dst, 0o755)
+		case d.Type()&os.ModeSymlink != 0:
+			target, err := os.Readlink(p)
+			if err != nil {
+				return err
+			}
+			return os.Symlink(target, dst)
+		case !d.Type().IsRegular():
+			return nil
+		}
+		if os.Link(p, dst) == nil {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(dst, data, 0o644)
+	})
 }
 
 func copyTree(from, to string) error {

@@ -1,13 +1,14 @@
 package realhost
 
 import (
-	"bufio"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -64,12 +65,120 @@ func TestStraceHelper(t *testing.T) {
 	require.Equal(t, 15, res.Summary.Holds)
 }
 
+// TestStraceHostileHelper is the process traced by
+// TestHostileCheckoutUnderStrace: one run of a checkout that tries every
+// escape the attack tests try one at a time.
+func TestStraceHostileHelper(t *testing.T) {
+	if os.Getenv("DESKCHECK_STRACE_HELPER") != "hostile" {
+		t.Skip("only run under TestHostileCheckoutUnderStrace")
+	}
+	out := os.Getenv("DESKCHECK_STRACE_OUTSIDE")
+	dir := fakeCheckout(t, hostileAttack(out))
+	a := runCheckout(t, dir)
+	require.Equal(t, "unreadable", a.Observed["permissionDenied"])
+}
+
+// hostileAttack tries, from a checkout's module, to write, start
+// programs, leave a child running, reach a socket and read a file, all in
+// or through the folder out (outside the sandbox).
+func hostileAttack(out string) string {
+	return fmt.Sprintf(`try { await Bun.write(%[1]s + "/by-bun-write", "x"); } catch {}
+try { fs.writeFileSync(%[1]s + "/by-fs", "x"); } catch {}
+for (const argv of [["/bin/sh", "-c", "echo x > " + %[1]s + "/by-sh"], ["/usr/bin/touch", %[1]s + "/by-touch"]]) {
+	try { Bun.spawnSync(argv); } catch {}
+}
+try { cp.spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { detached: true, stdio: "ignore" }).unref(); } catch {}
+await new Promise(done => {
+	try {
+		const s = net.connect(%[1]s + "/outside.sock");
+		s.on("connect", () => s.write("x", () => { s.end(); done(undefined); }));
+		s.on("error", () => done(undefined));
+	} catch { done(undefined); }
+});
+try { (globalThis as any).answer = fs.readFileSync(%[1]s + "/secret.txt", "utf8"); } catch { (globalThis as any).answer = "unreadable"; }`, js(out))
+}
+
 // TestInertUnderStrace traces a whole real-host run of the bundled desk:
-// no socket is opened (an unnamed AF_UNIX pair bun's event loop makes
-// reaches nothing and is allowed), nothing is created, written, renamed or removed
-// outside the run's temporary folders, and no program but unshare (making
-// the network namespace) and bun is started.
+// no socket is opened but an unnamed AF_UNIX pair bun's event loop makes
+// (which reaches nothing) and those bubblewrap makes to set the sandbox
+// up; nothing is created, written, renamed or removed outside the run's
+// temporary folder (bubblewrap's own mounts are made on the sandbox's
+// fresh root); no program but bubblewrap and bun is started.
 func TestInertUnderStrace(t *testing.T) {
+	in := installedForTest(t, "18.1.16")
+	tr := traceHelper(t, "TestStraceHelper", "1", "", bunPath(in.Dir), true)
+	assert.Empty(t, tr.progs, "programs other than bwrap and bun were started")
+	assert.Empty(t, tr.sockets, "sockets were opened")
+	assert.Empty(t, tr.writes, "files outside the temporary folder were written")
+}
+
+// TestHostileCheckoutUnderStrace traces a checkout that tries to escape:
+// it starts no program but the runtime, connects to nothing, and writes
+// nothing outside the run's temporary folder.
+func TestHostileCheckoutUnderStrace(t *testing.T) {
+	in := installedForTest(t, "18.1.16")
+	out := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(out, "secret.txt"), []byte("secret"), 0o600))
+	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_NONBLOCK|syscall.SOCK_CLOEXEC, 0)
+	require.NoError(t, err)
+	defer syscall.Close(fd)
+	require.NoError(t, syscall.Bind(fd, &syscall.SockaddrUnix{Name: filepath.Join(out, "outside.sock")}))
+	require.NoError(t, syscall.Listen(fd, 8))
+	tr := traceHelper(t, "TestStraceHostileHelper", "hostile", out, bunPath(in.Dir), false)
+	assert.Empty(t, tr.progs, "programs other than bwrap and the runtime were started")
+	assert.Empty(t, tr.sockets, "a connection was made")
+	assert.Empty(t, tr.writes, "files outside the temporary folder were written")
+	entries, err := os.ReadDir(out)
+	require.NoError(t, err)
+	assert.Len(t, entries, 2, "only the secret and the socket are in the folder outside")
+}
+
+// bwrapSetup matches bubblewrap's writes while it sets the sandbox up:
+// the namespace's id maps, and folders, files and links made on the
+// sandbox's fresh root before it becomes the root.
+var bwrapSetup = regexp.MustCompile(`^\d+ (openat\(\d+</proc/\d+>, "(uid_map|gid_map|setgroups)"|(mkdir|creat)\("(/newroot/[^"]*|newroot|oldroot)"|symlink\("[^"]*", "/newroot/[^"]*"\))`)
+
+// joinResumed joins a call strace split in two, because another thread's
+// call came between ("1 connect(5, ... <unfinished ...>" and "1<bun> <...
+// connect resumed>) = 0"), into one line, so that its result is known.
+func joinResumed(lines []string) []string {
+	pidOf := regexp.MustCompile(`^(\d+)`)
+	resumed := regexp.MustCompile(`^(\d+)(?:<[^>]*>)?\s+<\.\.\. \w+ resumed>\s?(.*)$`)
+	open := map[string]string{}
+	var out []string
+	for _, line := range lines {
+		if rest, ok := strings.CutSuffix(line, " <unfinished ...>"); ok {
+			if m := pidOf.FindStringSubmatch(line); m != nil {
+				open[m[1]] = rest
+				continue
+			}
+		}
+		if m := resumed.FindStringSubmatch(line); m != nil {
+			if first, ok := open[m[1]]; ok {
+				delete(open, m[1])
+				out = append(out, first+m[2])
+				continue
+			}
+		}
+		if line != "" {
+			out = append(out, line)
+		}
+	}
+	for _, first := range open {
+		out = append(out, first) // never resumed: the process ended in the call
+	}
+	return out
+}
+
+// traced is what a traced run did that it should not have.
+type traced struct{ progs, sockets, writes []string }
+
+// traceHelper runs the test helper under strace -f and sorts out what
+// its processes did. strict counts every socket the sandboxed processes
+// make; otherwise only a connection or a bound address counts (a socket
+// made in the sandbox's own network namespace reaches nothing).
+func traceHelper(t *testing.T, helper, mode, outside, runtime string, strict bool) traced {
+	t.Helper()
 	strace, err := exec.LookPath("strace")
 	if err != nil {
 		if os.Getenv("CI") == "true" {
@@ -77,39 +186,40 @@ func TestInertUnderStrace(t *testing.T) {
 		}
 		t.Skip("skipping: strace is not installed (Debian: apt-get install strace)")
 	}
-	in := installedForTest(t, "18.1.16")
+	bwrap, err := exec.LookPath("bwrap")
+	if err != nil {
+		bwrap = "/usr/bin/bwrap"
+	}
 	tmp := t.TempDir()
 	log := filepath.Join(t.TempDir(), "strace.log")
 	self, err := os.Executable()
 	require.NoError(t, err)
+	cache, err := CacheDir()
+	require.NoError(t, err)
 	cmd := exec.Command(strace, "-f", "-Y", "-y", "-qq", "-s", "512", "-o", log,
-		"-e", "trace=execve,socket,socketpair,connect,open,openat,creat,rename,renameat,renameat2,unlink,unlinkat,mkdir,mkdirat,truncate,link,symlink",
-		self, "-test.run=^TestStraceHelper$", "-test.count=1", "-test.v")
-	cmd.Env = append(os.Environ(), "DESKCHECK_STRACE_HELPER=1", "TMPDIR="+tmp, "DESKCHECK_CACHE="+filepath.Dir(in.Dir))
+		"-e", "trace=execve,socket,socketpair,connect,bind,open,openat,creat,rename,renameat,renameat2,unlink,unlinkat,mkdir,mkdirat,truncate,link,symlink",
+		self, "-test.run=^"+helper+"$", "-test.count=1", "-test.v")
+	cmd.Env = append(os.Environ(), "DESKCHECK_STRACE_HELPER="+mode, "DESKCHECK_STRACE_OUTSIDE="+outside, "TMPDIR="+tmp, "DESKCHECK_CACHE="+cache)
 	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, "%s", out)
-	require.Contains(t, string(out), "--- PASS: TestStraceHelper", "%s", out)
+	require.Contains(t, string(out), "--- PASS: "+helper, "%s", out)
 
-	f, err := os.Open(log)
+	data, err := os.ReadFile(log)
 	require.NoError(t, err)
-	defer f.Close()
-	unshare, _ := exec.LookPath("unshare")
-	allowedProgs := map[string]bool{self: true, unshare: true, bunPath(in.Dir): true}
+	lines := joinResumed(strings.Split(string(data), "\n"))
+	allowedProgs := map[string]bool{self: true, bwrap: true, runtime: true}
 	execRe := regexp.MustCompile(`execve\("([^"]+)"`)
 	pathRe := regexp.MustCompile(`^\d+\s+(\w+)\((?:AT_FDCWD|-?\d+(?:<[^>]*>)?)?,?\s*"([^"]*)"(.*)$`)
 	// A path argument: "AT_FDCWD, "p"", "8</dir>, "name"" or a bare "p".
 	argPaths := regexp.MustCompile(`(?:(AT_FDCWD|\d+<([^>]*)>), )?"([^"]*)"`)
-	var progs, writes, sockets []string
+	var tr traced
 	// -Y names each thread's program: "1234<bun> openat(...)".
 	lead := regexp.MustCompile(`^(\d+)(?:<([^>]*)>)?\s+`)
 	driver := filepath.Base(self)
 	if len(driver) > 15 {
 		driver = driver[:15] // the kernel keeps 15 bytes of a program name
 	}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
+	for _, line := range lines {
 		l := lead.FindStringSubmatch(line)
 		if l == nil {
 			continue
@@ -126,17 +236,29 @@ func TestInertUnderStrace(t *testing.T) {
 		}
 		if m := execRe.FindStringSubmatch(line); m != nil {
 			if !allowedProgs[m[1]] {
-				progs = append(progs, m[1])
+				tr.progs = append(tr.progs, m[1])
 			}
 			continue
 		}
+		// bubblewrap setting the sandbox up: the loopback device of the
+		// new network namespace (netlink), its id maps, and the mounts of
+		// the sandbox's fresh root ("newroot", "oldroot", "/newroot/...").
+		if comm == "bwrap" {
+			if strings.Contains(line, "socket(AF_NETLINK,") || strings.Contains(line, "socket(AF_UNIX, SOCK_DGRAM") ||
+				strings.Contains(line, "{sa_family=AF_NETLINK,") {
+				continue
+			}
+			if bwrapSetup.MatchString(line) {
+				continue
+			}
+		}
 		// An unnamed AF_UNIX pair (bun's own event loop) joins two ends
-		// inside the process and reaches nothing; any other socket fails.
+		// inside the process and reaches nothing.
 		if strings.Contains(line, "socketpair(AF_UNIX,") {
 			continue
 		}
-		if strings.Contains(line, "socket(") || strings.Contains(line, "socketpair(") || strings.Contains(line, "connect(") {
-			sockets = append(sockets, line)
+		if strings.Contains(line, "connect(") || strings.Contains(line, "bind(") || (strict && (strings.Contains(line, "socket(") || strings.Contains(line, "socketpair("))) {
+			tr.sockets = append(tr.sockets, line)
 			continue
 		}
 		m := pathRe.FindStringSubmatch(line)
@@ -144,6 +266,9 @@ func TestInertUnderStrace(t *testing.T) {
 			continue
 		}
 		call, rest := m[1], m[3]
+		if call == "socket" || call == "socketpair" {
+			continue
+		}
 		writing := true
 		if call == "open" || call == "openat" {
 			writing = strings.Contains(rest, "O_WRONLY") || strings.Contains(rest, "O_RDWR") || strings.Contains(rest, "O_CREAT") || strings.Contains(rest, "O_TRUNC")
@@ -159,21 +284,16 @@ func TestInertUnderStrace(t *testing.T) {
 			if p[2] != "" {
 				path = p[2] + "/" + path
 			}
-			// unshare -r writes its own process's id maps to make the namespace.
-			if path == "/proc/self/uid_map" || path == "/proc/self/gid_map" || path == "/proc/self/setgroups" || path == "/dev/null" {
+			if path == "/dev/null" {
 				continue
 			}
-			if !strings.HasPrefix(path, tmp+"/") && !strings.HasPrefix(path, os.TempDir()+"/deskcheck-") {
+			if !strings.HasPrefix(path, tmp+"/") {
 				inside = false
 			}
 		}
-		if inside {
-			continue
+		if !inside {
+			tr.writes = append(tr.writes, line)
 		}
-		writes = append(writes, line)
 	}
-	require.NoError(t, sc.Err())
-	assert.Empty(t, progs, "programs other than unshare and bun were started")
-	assert.Empty(t, sockets, "sockets were opened")
-	assert.Empty(t, writes, "files outside the temporary folders were written")
+	return tr
 }

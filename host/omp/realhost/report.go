@@ -65,7 +65,7 @@ func writeText(w io.Writer, runs []*Run, verbose bool) error {
 		h := run.Hello
 		fmt.Fprintf(w, "== real host: %s\n", hostLine(h))
 		fmt.Fprintf(w, "   %s\n", Inertness)
-		fmt.Fprintf(w, "   isolation: %s\n", h.Network)
+		fmt.Fprintf(w, "   isolation: %s\n", h.Isolation)
 		if s := substitution(h); s != "" {
 			fmt.Fprintf(w, "   %s\n", s)
 		}
@@ -209,7 +209,7 @@ func writeMarkdown(w io.Writer, runs []*Run) error {
 	for _, run := range runs {
 		h := run.Hello
 		fmt.Fprintf(w, "### %s\n\n", hostLine(h))
-		fmt.Fprintf(w, "- %s\n- isolation: %s\n", Inertness, h.Network)
+		fmt.Fprintf(w, "- %s\n- isolation: %s\n", Inertness, h.Isolation)
 		if s := substitution(h); s != "" {
 			fmt.Fprintf(w, "- **%s**\n", s)
 		}

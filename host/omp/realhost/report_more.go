@@ -49,7 +49,7 @@ func writeJUnit(w io.Writer, runs []*Run) error {
 		h := run.Hello
 		s := suite{Name: "real host " + hostLine(h), Tests: run.Summary.Cases,
 			Failures: run.Summary.DoesNotHold + run.Summary.Disagree, Errors: run.Summary.Errored, Skipped: run.Summary.NotApplicable,
-			Properties: []property{{"inertness", Inertness}, {"isolation", h.Network}, {"model", run.Model}}}
+			Properties: []property{{"inertness", Inertness}, {"isolation", h.Isolation}, {"model", run.Model}}}
 		if sub := substitution(h); sub != "" {
 			s.Properties = append(s.Properties, property{"substitution", sub})
 		}
@@ -90,7 +90,7 @@ var htmlReport = template.Must(template.New("real").Funcs(template.FuncMap{
 <style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #999;padding:.3em;vertical-align:top}code,pre{font-size:.85em;white-space:pre-wrap}.holds{background:#e6f4e6}.fail{background:#fbe3e3}</style></head><body>
 <h1>On the real host code</h1>
 {{range .}}<section><h2>{{host .Hello}}</h2>
-<ul><li>{{inert}}</li><li>isolation: {{.Hello.Network}}</li>{{with sub .Hello}}<li><strong>{{.}}</strong></li>{{end}}<li>model compared: {{.Model}}</li>
+<ul><li>{{inert}}</li><li>isolation: {{.Hello.Isolation}}</li>{{with sub .Hello}}<li><strong>{{.}}</strong></li>{{end}}<li>model compared: {{.Model}}</li>
 <li>{{.Summary.Cases}} cases: {{.Summary.Holds}} hold on the real code, {{.Summary.DoesNotHold}} do not hold, {{.Summary.Disagree}} model and real code disagree, {{.Summary.NotApplicable}} not applicable, {{.Summary.Errored}} could not run</li></ul>
 <table><tr><th>case</th><th>verdict</th><th>authored</th><th>model</th><th>real</th></tr>
 {{range .Results}}<tr class="{{if eq (print .Verdict) "holds on the real code"}}holds{{else}}fail{{end}}"><td><code>{{.Case.Desk.ID}}/{{.Case.ID}}</code></td><td>{{.Verdict}}{{with .Reason}}<br>{{.}}{{end}}{{with .Differ}}<br>differ on: {{join . ", "}}{{end}}</td><td><code>{{compact .Authored}}</code></td><td><code>{{if .Model}}{{json .Model}}{{end}}</code></td><td><code>{{if .Real}}{{json .Real}}{{end}}</code>{{with .Repro}}<details><summary>one-case desk</summary><pre>{{str .}}</pre></details>{{end}}</td></tr>

@@ -17,7 +17,7 @@ func sampleRun(t *testing.T) *Run {
 	real := map[string]any{"outcome": "throw", "effects": 1.0}
 	run := &Run{
 		Hello: Hello{Package: "@oh-my-pi/pi-coding-agent", Release: "18.3.4", Bun: "1.4.2", Source: "omp@18.3.4",
-			Substituted: map[string]string{"@oh-my-pi/pi-utils": "18.2.9"}, Network: "new network namespace (unshare -rn): no network at all"},
+			Substituted: map[string]string{"@oh-my-pi/pi-utils": "18.2.9"}, Isolation: "sandbox (bubblewrap): no network at all"},
 		Model: "deskcheck's model of omp@18.3.4 (group G3)",
 		Results: []CaseResult{
 			{Case: cs[0], Verdict: Holds, Authored: cs[0].ExpectedRaw, Model: real, Real: real},
