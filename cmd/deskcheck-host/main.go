@@ -30,6 +30,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/deskcheck/deskcheck/host/all"
@@ -69,10 +70,25 @@ disagrees or could not run, 2 invalid input or usage.
 `
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr, nil)
-	stop()
-	os.Exit(code)
+	os.Exit(runWithSignals(os.Args[1:], endSignals...))
+}
+
+// endSignals end a run.
+var endSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+
+// runWithSignals is the command as started: the signals end the run (the harness's sandbox is killed and its
+// temporary folder removed) and the command exits 1.
+func runWithSignals(args []string, signals ...os.Signal) int {
+	ctx, stop := signal.NotifyContext(context.Background(), signals...)
+	defer stop()
+	code := run(ctx, args, os.Stdout, os.Stderr, nil)
+	if ctx.Err() != nil {
+		fmt.Fprintln(os.Stderr, "deskcheck-host: stopped by a signal; the harness was ended and its temporary folder removed")
+		if code == exitPass {
+			code = exitFail
+		}
+	}
+	return code
 }
 
 // run is the command with its streams injected; fault is a test-only

@@ -5,10 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -306,4 +310,75 @@ func TestReleasePinnedDeskHoldsOnEveryGroup(t *testing.T) {
 			assert.Regexp(t, regexp.MustCompile(`[1-9]\d* not applicable`), out)
 		})
 	}
+}
+
+// TestSignalHelper is the deskcheck-host process TestSignalsEndTheHarness
+// signals: a verify of the hanging checkout.
+func TestSignalHelper(t *testing.T) {
+	if os.Getenv("DESKCHECK_SIGNAL_HELPER") != "1" {
+		t.Skip("only run by TestSignalsEndTheHarness")
+	}
+	in := requireRelease(t, "18.1.16")
+	os.Exit(runWithSignals([]string{"verify", "-host-src", "testdata/hanging-checkout", "-bun", filepath.Join(in.Dir, "node_modules", "@oven", "bun-linux-x64-baseline", "bin", "bun"), bundledDesk}, endSignals...))
+}
+
+// TestSignalsEndTheHarness: SIGTERM, SIGINT and SIGHUP sent to
+// deskcheck-host while the harness runs end the harness and everything
+// it started, remove its temporary folder, and exit 1.
+func TestSignalsEndTheHarness(t *testing.T) {
+	requireRelease(t, "18.1.16")
+	self, err := os.Executable()
+	require.NoError(t, err)
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP} {
+		t.Run(sig.String(), func(t *testing.T) {
+			tmp := t.TempDir()
+			cmd := exec.Command(self, "-test.run=^TestSignalHelper$", "-test.count=1")
+			cmd.Env = append(os.Environ(), "DESKCHECK_SIGNAL_HELPER=1", "TMPDIR="+tmp)
+			var out bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &out
+			require.NoError(t, cmd.Start())
+			exited := make(chan error, 1)
+			go func() { exited <- cmd.Wait() }()
+			// Wait for the state "the checkout is running": its file in the
+			// run's temporary folder.
+			var running []string
+			for len(running) == 0 {
+				select {
+				case err := <-exited:
+					t.Fatalf("deskcheck-host ended before the harness ran: %v\n%s", err, out.String())
+				default:
+				}
+				running, _ = filepath.Glob(filepath.Join(tmp, "deskcheck-host-*", "running"))
+				time.Sleep(5 * time.Millisecond) // a pause between looks, not a deadline
+			}
+			require.NoError(t, cmd.Process.Signal(sig))
+			err := <-exited
+			var exit *exec.ExitError
+			require.ErrorAs(t, err, &exit, out.String())
+			assert.Equal(t, exitFail, exit.ExitCode(), out.String())
+			assert.Contains(t, out.String(), "stopped by a signal")
+			left, _ := os.ReadDir(tmp)
+			assert.Empty(t, left, "the harness's temporary folder is left")
+			assert.Empty(t, processesIn(t, tmp), "a process of the run is still running")
+		})
+	}
+}
+
+// processesIn lists the processes whose command line names dir.
+func processesIn(t *testing.T, dir string) []int {
+	t.Helper()
+	entries, err := os.ReadDir("/proc")
+	require.NoError(t, err)
+	var pids []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err == nil && strings.Contains(string(cmdline), dir) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
 }

@@ -246,8 +246,10 @@ func Start(ctx context.Context, spec Spec) (*Proc, error) {
 	}
 	// A process group of its own: the time limit and the end of the run
 	// kill the whole group (bwrap, and through --die-with-parent the
-	// sandbox's first process with its PID namespace).
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// sandbox's first process with its PID namespace). The process dies
+	// with deskcheck's (Go never ends the thread that started it: no
+	// goroutine here locks one).
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	var err error
 	if p.Stdin, err = cmd.StdinPipe(); err != nil {
 		return nil, err
