@@ -9,7 +9,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/deskcheck/deskcheck/host/omp/realhost"
+	"github.com/deskcheck/deskcheck/realhost"
 )
 
 // drift runs the cases on every installed release and shows, per case,

@@ -1,7 +1,7 @@
 // Package ompconformance checks deskcheck's model of the OMP host
 // (host/omp) against the published releases it models. Its tests run the
 // same cases through deskcheck and through the harness of
-// host/omp/realhost, a bun program that drives each release's own code,
+// realhost, a bun program that drives each release's own code,
 // and require every observation to agree.
 //
 // This file holds what the tests need that is not a test: a seeded,

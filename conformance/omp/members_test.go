@@ -20,7 +20,7 @@ import (
 	"time"
 
 	"github.com/deskcheck/deskcheck/host/omp"
-	"github.com/deskcheck/deskcheck/host/omp/realhost"
+	"github.com/deskcheck/deskcheck/realhost"
 )
 
 // drivenModules are the release files the harness drives: what a desk key

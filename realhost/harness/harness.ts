@@ -1,6 +1,6 @@
 // deskcheck's real-host harness for the OMP coding agent.
 //
-// A long-lived bun program driven by deskcheck-host (host/omp/realhost) and
+// A long-lived bun program driven by deskcheck-host (realhost) and
 // the conformance tests. It speaks JSON lines: first it prints one hello
 // line, {"hello": {release, bun, root, modules, adaptations}}, then for
 // every request line {"id", "scenario", "given"} on standard input it

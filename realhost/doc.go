@@ -5,7 +5,9 @@
 // It is the only package of deskcheck that starts a program, and the only
 // program it starts is bun running deskcheck's own harness (harness/), once
 // per release, speaking JSON lines over a pipe. Only cmd/deskcheck-host and
-// the conformance tests import it; cmd/deskcheck never does.
+// the conformance tests import it; cmd/deskcheck never does. It judges
+// through verifier, so it lives beside the engine, not under host/: no
+// package of host/ imports the engine or the reports.
 //
 // Inert by construction: desk strings travel only on the pipe (never argv,
 // never a shell); HOME and PI_CODING_AGENT_DIR are empty temporary folders;
