@@ -27,7 +27,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"syscall"
@@ -36,6 +35,8 @@ import (
 	"github.com/deskcheck/deskcheck/host/all"
 	"github.com/deskcheck/deskcheck/internal/sandbox"
 	"github.com/deskcheck/deskcheck/realhost"
+	"github.com/deskcheck/deskcheck/reports"
+	"github.com/deskcheck/deskcheck/reports/folder"
 	"github.com/deskcheck/deskcheck/scenario"
 	"github.com/deskcheck/deskcheck/verifier"
 )
@@ -344,7 +345,7 @@ func verify(ctx context.Context, args []string, stdout, stderr io.Writer, fault 
 	runRe := fs.String("run", "", "run only the cases whose <desk-id>/<case-id> matches REGEX")
 	verbose := fs.Bool("v", false, "show the three columns and the harness's adaptations for every case")
 	format := fs.String("format", "text", "output format: text, json, markdown, junit or html")
-	out := fs.String("out", "", "also write report.txt, report.json, report.md, report.junit.xml and report.html into DIR")
+	out := fs.String("out", "", "also write report.txt, report.json, report.md, report.junit.xml and report.html into DIR, as deskcheck writes its folder (none: no folder)")
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
@@ -371,11 +372,17 @@ func verify(ctx context.Context, args []string, stdout, stderr io.Writer, fault 
 		fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
 		return exitFail
 	}
-	if *out != "" {
-		if err := writeReports(*out, runs); err != nil {
-			fmt.Fprintf(stderr, "deskcheck-host: -out: %v\n", err)
-			return exitFail
+	if *out != "" && *out != noOut {
+		written, err := writeReports(*out, fs.Args(), runs)
+		if err != nil {
+			// The results above stand; the folder is an error of its own.
+			fmt.Fprintf(stderr, "deskcheck-host: the results above stand, but the report folder was not written: %s (-out names another folder; -out none writes none)\n", reports.OneLine(err.Error()))
+			return exitInvalid
 		}
+		for i, w := range written {
+			written[i] = reports.OneLine(w)
+		}
+		fmt.Fprintf(stderr, "reports: %s\n", strings.Join(written, ", "))
 	}
 	if !res.Summary.OK() {
 		return exitFail
@@ -392,22 +399,29 @@ func validFormat(f string) bool {
 	return false
 }
 
-func writeReports(dir string, runs []*realhost.Run) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
+// noOut is the -out value that writes no folder.
+const noOut = "none"
+
+// maxReportBytes bounds the report folder's files together, as deskcheck
+// bounds its own.
+const maxReportBytes = 4 << 30
+
+// writeReports writes the five report files into dir with deskcheck's
+// folder writer: privately (folder 0700, files 0600), swapped in as a
+// whole, refusing a folder that holds other files or links, the working
+// folder, and a folder inside a desk folder that is read.
+func writeReports(dir string, paths []string, runs []*realhost.Run) ([]string, error) {
+	var caseDirs []string
+	for _, p := range paths {
+		if info, err := os.Stat(p); err == nil && info.IsDir() {
+			caseDirs = append(caseDirs, p)
+		}
 	}
-	for name, format := range map[string]string{"report.txt": "text", "report.json": "json", "report.md": "markdown", "report.junit.xml": "junit", "report.html": "html"} {
-		f, err := os.Create(filepath.Join(dir, name))
-		if err != nil {
-			return err
-		}
-		werr := realhost.Write(f, format, runs, true)
-		if err := f.Close(); werr == nil {
-			werr = err
-		}
-		if werr != nil {
-			return werr
-		}
+	var files []folder.File
+	for _, f := range []struct{ name, format string }{
+		{"report.txt", "text"}, {"report.json", "json"}, {"report.md", "markdown"}, {"report.junit.xml", "junit"}, {"report.html", "html"},
+	} {
+		files = append(files, folder.File{Name: f.name, Render: func(w io.Writer) error { return realhost.Write(w, f.format, runs, true) }})
 	}
-	return nil
+	return folder.Writer{CaseDirs: caseDirs, MaxBytes: maxReportBytes}.Write(dir, files)
 }

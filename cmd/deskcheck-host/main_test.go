@@ -382,3 +382,81 @@ func processesIn(t *testing.T, dir string) []int {
 	}
 	return pids
 }
+
+// TestOutWritesAsDeskcheckDoes: -out is deskcheck's report folder: private
+// files swapped in as a whole; a folder holding other files, a link, or a
+// folder inside a desk folder read is refused with exit 2 and left as it
+// was; -out none writes nothing.
+func TestOutWritesAsDeskcheckDoes(t *testing.T) {
+	requireRelease(t, "18.1.16")
+	one := []string{"verify", "-host", "omp@18.1.16", "-run", "boundary-deny-before-handler"}
+
+	t.Run("private and whole", func(t *testing.T) {
+		dir := filepath.Join(t.TempDir(), "reports")
+		code, out, errOut := runCmd(t, nil, append(one, "-out", dir, bundledDesk)...)
+		require.Equal(t, exitPass, code, "%s\n%s", out, errOut)
+		info, err := os.Stat(dir)
+		require.NoError(t, err)
+		assert.Equal(t, os.FileMode(0o700), info.Mode().Perm())
+		entries, err := os.ReadDir(dir)
+		require.NoError(t, err)
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+			info, err := e.Info()
+			require.NoError(t, err)
+			assert.Equal(t, os.FileMode(0o600), info.Mode().Perm(), e.Name())
+		}
+		assert.Equal(t, []string{"report.html", "report.json", "report.junit.xml", "report.md", "report.txt"}, names)
+		// A second run replaces the folder's reports.
+		code, _, _ = runCmd(t, nil, append(one, "-out", dir, bundledDesk)...)
+		assert.Equal(t, exitPass, code)
+	})
+
+	t.Run("other files", func(t *testing.T) {
+		dir := t.TempDir()
+		notes := filepath.Join(dir, "notes.txt")
+		require.NoError(t, os.WriteFile(notes, []byte("mine"), 0o644))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "report.txt"), []byte("mine too"), 0o644))
+		code, _, errOut := runCmd(t, nil, append(one, "-out", dir, bundledDesk)...)
+		assert.Equal(t, exitInvalid, code, errOut)
+		assert.Contains(t, errOut, "the report folder was not written")
+		data, _ := os.ReadFile(filepath.Join(dir, "report.txt"))
+		assert.Equal(t, "mine too", string(data))
+	})
+
+	t.Run("a link", func(t *testing.T) {
+		dir := t.TempDir()
+		notes := filepath.Join(t.TempDir(), "notes.md")
+		require.NoError(t, os.WriteFile(notes, []byte("mine"), 0o644))
+		require.NoError(t, os.Symlink(notes, filepath.Join(dir, "report.md")))
+		code, _, errOut := runCmd(t, nil, append(one, "-out", dir, bundledDesk)...)
+		assert.Equal(t, exitInvalid, code, errOut)
+		data, _ := os.ReadFile(notes)
+		assert.Equal(t, "mine", string(data))
+	})
+
+	t.Run("inside the desk folder", func(t *testing.T) {
+		desks := t.TempDir()
+		data, err := os.ReadFile(bundledDesk)
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(desks, "desk.json"), data, 0o644))
+		code, _, errOut := runCmd(t, nil, append(one, "-out", filepath.Join(desks, "reports"), desks)...)
+		assert.Equal(t, exitInvalid, code, errOut)
+		assert.NoDirExists(t, filepath.Join(desks, "reports"))
+	})
+
+	t.Run("none", func(t *testing.T) {
+		wd := t.TempDir()
+		t.Chdir(wd)
+		desk, err := filepath.Abs(filepath.Join(origWD, bundledDesk))
+		require.NoError(t, err)
+		code, _, errOut := runCmd(t, nil, append(one, "-out", "none", desk)...)
+		assert.Equal(t, exitPass, code, errOut)
+		entries, _ := os.ReadDir(wd)
+		assert.Empty(t, entries)
+	})
+}
+
+// origWD is the package folder the tests start in.
+var origWD, _ = os.Getwd()
