@@ -6,7 +6,18 @@ import (
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/deskcheck/deskcheck/internal/jsonx"
+	"github.com/deskcheck/deskcheck/reports"
 )
+
+// Every string of a report may come from a desk or from the code that ran
+// (a checkout's package name, an error it threw): each is written through
+// deskcheck's own escaping (reports.OneLine), so that no control
+// character, bidirectional override or byte that is not UTF-8 acts on the
+// reader's terminal or page, and an unpaired surrogate a host's string
+// holds is written as its escape (\ud800), in every format.
+var vis = reports.OneLine
 
 // Formats are the report formats of a real-host run.
 var Formats = []string{"text", "json", "markdown", "junit", "html"}
@@ -52,64 +63,59 @@ func hostLine(h Hello) string {
 	return s
 }
 
-func jsonText(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	return string(b)
-}
+// jsonText writes v as compact JSON, an unpaired surrogate as its escape.
+func jsonText(v any) string { return string(jsonx.Append(nil, v)) }
 
 func writeText(w io.Writer, runs []*Run, verbose bool) error {
 	for _, run := range runs {
 		h := run.Hello
-		fmt.Fprintf(w, "== real host: %s\n", hostLine(h))
+		fmt.Fprintf(w, "== real host: %s\n", vis(hostLine(h)))
 		fmt.Fprintf(w, "   %s\n", Inertness)
-		fmt.Fprintf(w, "   isolation: %s\n", h.Isolation)
+		fmt.Fprintf(w, "   isolation: %s\n", vis(h.Isolation))
 		if s := substitution(h); s != "" {
-			fmt.Fprintf(w, "   %s\n", s)
+			fmt.Fprintf(w, "   %s\n", vis(s))
 		}
 		if run.Model != "" {
-			fmt.Fprintf(w, "   model compared: %s\n", run.Model)
+			fmt.Fprintf(w, "   model compared: %s\n", vis(run.Model))
 		}
 		if verbose {
-			fmt.Fprintf(w, "   root: %s\n", h.Root)
+			fmt.Fprintf(w, "   root: %s\n", vis(h.Root))
 			for _, a := range h.Adaptations {
-				fmt.Fprintf(w, "   adaptation: %s\n", a)
+				fmt.Fprintf(w, "   adaptation: %s\n", vis(a))
 			}
 		}
 		for _, r := range run.Results {
-			fmt.Fprintf(w, "%s  %s/%s\n", mark(r.Verdict), r.Case.Desk.ID, r.Case.ID)
+			fmt.Fprintf(w, "%s  %s/%s\n", mark(r.Verdict), vis(r.Case.Desk.ID), vis(r.Case.ID))
 			fmt.Fprintf(w, "      %s\n", r.Verdict)
 			if r.Reason != "" {
-				fmt.Fprintf(w, "      %s\n", r.Reason)
+				fmt.Fprintf(w, "      %s\n", vis(r.Reason))
 			}
 			if len(r.AbsentTouched) > 0 {
-				fmt.Fprintf(w, "      touched stand-ins for absent dependency code (substitution): %s\n", strings.Join(r.AbsentTouched, ", "))
+				fmt.Fprintf(w, "      touched stand-ins for absent dependency code (substitution): %s\n", vis(strings.Join(r.AbsentTouched, ", ")))
 			}
 			if r.Verdict == DoesNotHold || r.Verdict == Disagree || verbose {
-				fmt.Fprintf(w, "      authored: %s\n", compact(r.Authored))
+				fmt.Fprintf(w, "      authored: %s\n", vis(compact(r.Authored)))
 				if r.Model != nil {
-					fmt.Fprintf(w, "      model:    %s\n", jsonText(r.Model))
+					fmt.Fprintf(w, "      model:    %s\n", vis(jsonText(r.Model)))
 				}
 				if r.Real != nil {
-					fmt.Fprintf(w, "      real:     %s\n", jsonText(r.Real))
+					fmt.Fprintf(w, "      real:     %s\n", vis(jsonText(r.Real)))
 				}
 			}
 			for _, m := range r.RealMismatches {
-				fmt.Fprintf(w, "      on the real code %s: expected %s, observed %s (%s)\n", m.Field, jsonText(m.Expected), jsonText(m.Observed), m.Comparison)
+				fmt.Fprintf(w, "      on the real code %s: expected %s, observed %s (%s)\n", vis(m.Field), vis(jsonText(m.Expected)), vis(jsonText(m.Observed)), vis(m.Comparison))
 			}
 			if r.Verdict == Disagree {
-				fmt.Fprintf(w, "      model and real code differ on: %s\n", strings.Join(r.Differ, ", "))
+				fmt.Fprintf(w, "      model and real code differ on: %s\n", vis(strings.Join(r.Differ, ", ")))
 				fmt.Fprintf(w, "      one-case desk to reproduce:\n")
 				for _, line := range strings.Split(strings.TrimRight(string(r.Repro), "\n"), "\n") {
-					fmt.Fprintf(w, "        %s\n", line)
+					fmt.Fprintf(w, "        %s\n", vis(line))
 				}
 			}
 		}
 		s := run.Summary
 		fmt.Fprintf(w, "%s: %d cases: %d hold on the real code, %d do not hold, %d model and real code disagree, %d not applicable, %d could not run\n",
-			h.Source, s.Cases, s.Holds, s.DoesNotHold, s.Disagree, s.NotApplicable, s.Errored)
+			vis(h.Source), s.Cases, s.Holds, s.DoesNotHold, s.Disagree, s.NotApplicable, s.Errored)
 	}
 	return nil
 }
@@ -125,38 +131,54 @@ func mark(v Verdict) string {
 	}
 }
 
+// compact is the block as written without its layout white space: its
+// escapes stay as written.
 func compact(raw string) string {
 	if strings.TrimSpace(raw) == "" {
 		return "{}"
 	}
-	var v any
-	if json.Unmarshal([]byte(raw), &v) != nil {
+	if !json.Valid([]byte(raw)) {
 		return raw
 	}
-	return jsonText(v)
+	return string(jsonx.Compact(nil, raw))
+}
+
+// text is a string of a host or a desk in report.json: an unpaired
+// surrogate is written as its escape, not as U+FFFD.
+type text string
+
+// MarshalJSON writes t as a JSON string.
+func (t text) MarshalJSON() ([]byte, error) { return jsonx.AppendString(nil, string(t)), nil }
+
+// rawJSON is v as JSON, an unpaired surrogate as its escape; nil for nil.
+func rawJSON[V any](v V, isNil bool) json.RawMessage {
+	if isNil {
+		return nil
+	}
+	return jsonx.Append(nil, v)
 }
 
 type jsonCase struct {
-	Desk       string          `json:"desk"`
-	ID         string          `json:"id"`
+	Desk       text            `json:"desk"`
+	ID         text            `json:"id"`
 	Scenario   string          `json:"scenario"`
 	Verdict    Verdict         `json:"verdict"`
-	Reason     string          `json:"reason,omitempty"`
+	Reason     text            `json:"reason,omitempty"`
 	Authored   json.RawMessage `json:"authored"`
-	Model      map[string]any  `json:"model,omitempty"`
-	Real       map[string]any  `json:"real,omitempty"`
+	Model      json.RawMessage `json:"model,omitempty"`
+	Real       json.RawMessage `json:"real,omitempty"`
 	Mismatches []jsonMismatch  `json:"realMismatches,omitempty"`
-	Differ     []string        `json:"differ,omitempty"`
+	Differ     []text          `json:"differ,omitempty"`
 	Repro      json.RawMessage `json:"repro,omitempty"`
 	Releases   []string        `json:"releases"`
 	Absent     []string        `json:"absentTouched,omitempty"`
 }
 
 type jsonMismatch struct {
-	Field      string `json:"field"`
-	Comparison string `json:"comparison"`
-	Expected   any    `json:"expected"`
-	Observed   any    `json:"observed"`
+	Field      text            `json:"field"`
+	Comparison string          `json:"comparison"`
+	Expected   json.RawMessage `json:"expected"`
+	Observed   json.RawMessage `json:"observed"`
 }
 
 type jsonRun struct {
@@ -180,25 +202,37 @@ func writeJSON(w io.Writer, runs []*Run) error {
 			if !json.Valid(authored) {
 				authored = json.RawMessage("{}")
 			}
-			jc := jsonCase{Desk: r.Case.Desk.ID, ID: r.Case.ID, Scenario: r.Case.Scenario, Verdict: r.Verdict, Reason: r.Reason,
-				Authored: authored, Model: r.Model, Real: r.Real, Differ: r.Differ, Releases: []string{run.Hello.Source}, Absent: r.AbsentTouched}
+			jc := jsonCase{Desk: text(r.Case.Desk.ID), ID: text(r.Case.ID), Scenario: r.Case.Scenario, Verdict: r.Verdict, Reason: text(r.Reason),
+				Authored: authored, Model: rawJSON(r.Model, r.Model == nil), Real: rawJSON(r.Real, r.Real == nil),
+				Releases: []string{run.Hello.Source}, Absent: r.AbsentTouched}
+			for _, d := range r.Differ {
+				jc.Differ = append(jc.Differ, text(d))
+			}
 			if r.Repro != nil {
 				jc.Repro = json.RawMessage(r.Repro)
 			}
 			for _, m := range r.RealMismatches {
-				jc.Mismatches = append(jc.Mismatches, jsonMismatch{m.Field, m.Comparison, m.Expected, m.Observed})
+				jc.Mismatches = append(jc.Mismatches, jsonMismatch{text(m.Field), m.Comparison, rawJSON(m.Expected, false), rawJSON(m.Observed, false)})
 			}
 			jr.Cases = append(jr.Cases, jc)
 		}
 		out.RealHost = append(out.RealHost, jr)
 	}
-	enc := json.NewEncoder(w)
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(out)
+	if err := enc.Encode(out); err != nil {
+		return err
+	}
+	// JSON allows a C1 control or U+202E raw in a string; written as its
+	// escape it is the same value and shows as itself.
+	_, err := io.WriteString(w, reports.Visible(b.String()))
+	return err
 }
 
 func mdCell(s string) string {
+	s = vis(s)
 	s = strings.ReplaceAll(s, "|", `\|`)
 	s = strings.ReplaceAll(s, "\n", " ")
 	return "`" + strings.ReplaceAll(s, "`", "'") + "`"
@@ -208,10 +242,10 @@ func writeMarkdown(w io.Writer, runs []*Run) error {
 	fmt.Fprintf(w, "## On the real host code\n\n")
 	for _, run := range runs {
 		h := run.Hello
-		fmt.Fprintf(w, "### %s\n\n", hostLine(h))
-		fmt.Fprintf(w, "- %s\n- isolation: %s\n", Inertness, h.Isolation)
+		fmt.Fprintf(w, "### %s\n\n", mdText(hostLine(h)))
+		fmt.Fprintf(w, "- %s\n- isolation: %s\n", Inertness, mdText(h.Isolation))
 		if s := substitution(h); s != "" {
-			fmt.Fprintf(w, "- **%s**\n", s)
+			fmt.Fprintf(w, "- **%s**\n", mdText(s))
 		}
 		s := run.Summary
 		fmt.Fprintf(w, "- %d cases: %d hold on the real code, %d do not hold, %d model and real code disagree, %d not applicable, %d could not run\n\n",
@@ -220,7 +254,7 @@ func writeMarkdown(w io.Writer, runs []*Run) error {
 		for _, r := range run.Results {
 			v := string(r.Verdict)
 			if r.Reason != "" {
-				v += ": " + r.Reason
+				v += ": " + mdText(r.Reason)
 			}
 			model, real := "", ""
 			if r.Model != nil {
@@ -229,14 +263,28 @@ func writeMarkdown(w io.Writer, runs []*Run) error {
 			if r.Real != nil {
 				real = mdCell(jsonText(r.Real))
 			}
-			fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", mdCell(r.Case.Desk.ID+"/"+r.Case.ID), strings.ReplaceAll(v, "|", `\|`), mdCell(compact(r.Authored)), model, real)
+			fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", mdCell(r.Case.Desk.ID+"/"+r.Case.ID), v, mdCell(compact(r.Authored)), model, real)
 		}
 		for _, r := range run.Results {
 			if r.Verdict == Disagree {
-				fmt.Fprintf(w, "\n#### %s/%s: model and real code disagree on %s\n\n```json\n%s```\n", r.Case.Desk.ID, r.Case.ID, strings.Join(r.Differ, ", "), r.Repro)
+				fmt.Fprintf(w, "\n#### %s/%s: model and real code disagree on %s\n\n```json\n%s```\n", mdText(r.Case.Desk.ID), mdText(r.Case.ID), mdText(strings.Join(r.Differ, ", ")), reports.Visible(string(r.Repro)))
 			}
 		}
 		fmt.Fprintln(w)
 	}
 	return nil
+}
+
+// mdText is a string shown in Markdown prose: escaped as in a terminal, and
+// the characters Markdown acts on written as its escapes.
+func mdText(s string) string {
+	s = vis(s)
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune("\\`*_[]<>|~", r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }

@@ -54,6 +54,7 @@ func drift(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		runs = append(runs, res)
 	}
 	rows := driftRows(runs)
+	stdout = visibleWriter{stdout}
 	if *format == "json" {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")

@@ -95,6 +95,9 @@ func runWithSignals(args []string, signals ...os.Signal) int {
 // run is the command with its streams injected; fault is a test-only
 // hook that switches a deliberate model fault on.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer, fault *scenario.QualifiedFault) int {
+	// Messages may quote a desk, a checkout's path or what its code wrote
+	// on standard error: none of it acts on the terminal.
+	stderr = visibleWriter{stderr}
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return exitInvalid
@@ -397,6 +400,19 @@ func validFormat(f string) bool {
 		}
 	}
 	return false
+}
+
+// visibleWriter writes each message through deskcheck's escaping
+// (reports.Visible): control characters, bidirectional overrides and bytes
+// that are not UTF-8 become visible escapes; lines stay lines. Each Write
+// must be a whole message (fmt.Fprintf writes one).
+type visibleWriter struct{ w io.Writer }
+
+func (v visibleWriter) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(v.w, reports.Visible(string(p))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 // noOut is the -out value that writes no folder.

@@ -460,3 +460,78 @@ func TestOutWritesAsDeskcheckDoes(t *testing.T) {
 
 // origWD is the package folder the tests start in.
 var origWD, _ = os.Getwd()
+
+// smallCheckout writes the smallest OMP checkout the harness starts on,
+// named name, whose wrapper module begins with code.
+func smallCheckout(t *testing.T, name, code string) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "checkout")
+	pkg, err := json.Marshal(map[string]string{"name": name, "version": "18.1.16"})
+	require.NoError(t, err)
+	files := map[string]string{
+		"package.json": string(pkg),
+		"node_modules/@oh-my-pi/pi-utils/package.json": `{"name": "@oh-my-pi/pi-utils", "version": "18.1.16", "type": "module", "main": "index.js"}`,
+		"node_modules/@oh-my-pi/pi-utils/index.js":     "export const logger = { setTransports() {} };\n",
+		"src/extensibility/extensions/wrapper.ts":      code + "\nexport class ExtensionToolWrapper {}\n",
+		"src/extensibility/extensions/runner.ts":       "export class ExtensionRunner {\n\tconstructor(a, b, c, d, e, f, g) {}\n\tinitialize(mode) {}\n}\n",
+		"src/extensibility/extensions/loader.ts":       "export class ExtensionRuntime {}\nexport function loadExtensionFromFactory() {}\n",
+		"src/utils/event-bus.ts":                       "export class EventBus {}\n",
+		"src/config/settings.ts":                       "export class Settings {\n\tstatic isolated() { return new Settings(); }\n}\n",
+		"src/tools/file-write-fallback.ts":             "export function isPermissionDeniedError() { return \"\\u001b[31mred\\u202e\"; }\n",
+	}
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
+	}
+	return dir
+}
+
+// TestNothingFromInsideReachesTheTerminalRaw: a checkout's package name,
+// its answers and what it writes on standard error reach the terminal
+// only through deskcheck's escaping.
+func TestNothingFromInsideReachesTheTerminalRaw(t *testing.T) {
+	in := requireRelease(t, "18.1.16")
+	bun := filepath.Join(in.Dir, "node_modules", "@oven", "bun-linux-x64-baseline", "bin", "bun")
+	desk := filepath.Join(t.TempDir(), "desk.json")
+	require.NoError(t, os.WriteFile(desk, []byte(`{"schemaVersion": 1, "id": "classify", "title": "One classification",
+  "cases": [{"id": "eacces", "title": "EACCES is a permission error", "scenario": "classify-error",
+    "given": {"message": "EACCES: permission denied"}, "expected": {"permissionDenied": true, "effects": 0},
+    "why": "The message names the permission error."}]}`), 0o644))
+	raw := []string{"\x1b", "\u202e", "\u009b"}
+	name := "evil\x1b[2J\u202e\u009b31m\nPASS forged summary"
+
+	for _, format := range []string{"text", "markdown"} {
+		code, out, errOut := runCmd(t, nil, "verify", "-v", "-format", format, "-host-src", smallCheckout(t, name, ""), "-bun", bun, desk)
+		assert.Equal(t, exitFail, code, "%s\n%s", out, errOut)
+		assert.Contains(t, out, `u001b`, format)
+		for _, r := range raw {
+			assert.NotContains(t, out, r, format)
+			assert.NotContains(t, errOut, r, format)
+		}
+		assert.NotContains(t, out, "\nPASS forged", format)
+	}
+
+	code, out, errOut := runCmd(t, nil, "verify", "-host-src",
+		smallCheckout(t, "plain", `process.stderr.write("\u001b]0;title\u0007\u001b[2J\u202e"); throw new Error("\u001b[31mthrown");`), "-bun", bun, desk)
+	assert.Equal(t, exitFail, code, "%s\n%s", out, errOut)
+	assert.Contains(t, errOut, `\u001b[31mthrown`)
+	for _, r := range append(raw, "\x07") {
+		assert.NotContains(t, errOut, r)
+	}
+}
+
+// TestToolsNamedLikeInheritedMembers: tools named constructor, __proto__,
+// valueOf, toString and hasOwnProperty, with no approval of their own, get
+// a verdict on the real code of every group (the harness's lookups read
+// no inherited member).
+func TestToolsNamedLikeInheritedMembers(t *testing.T) {
+	for _, v := range []string{"14.9.9", "17.3.5", "18.1.16", "18.3.4"} {
+		t.Run(v, func(t *testing.T) {
+			requireRelease(t, v)
+			code, out, errOut := runCmd(t, nil, "verify", "-host", "omp@"+v, "testdata/member-names.json")
+			require.Equal(t, exitPass, code, "%s\n%s", out, errOut)
+			assert.Contains(t, out, "5 cases: 5 hold on the real code")
+		})
+	}
+}
