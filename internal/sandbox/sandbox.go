@@ -150,9 +150,12 @@ func arguments(spec Spec) ([]string, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
+	// --as-pid-1: the runtime is the first process of its PID namespace,
+	// so bwrap ends only once the kernel has ended everything in it
+	// (with an init of bwrap's own, bwrap could end first).
 	args := []string{
 		"--unshare-user", "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try",
-		"--die-with-parent", "--new-session", "--cap-drop", "ALL",
+		"--die-with-parent", "--new-session", "--as-pid-1", "--cap-drop", "ALL",
 		"--hostname", "deskcheck-sandbox",
 		"--proc", "/proc", "--dev", "/dev",
 	}

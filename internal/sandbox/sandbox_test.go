@@ -109,6 +109,37 @@ echo "pid $$"`
 	out, err := io.ReadAll(p.Stdout)
 	require.NoError(t, err)
 	require.NoError(t, p.Wait())
-	assert.Equal(t, "wrote tmp\npid 2\n", string(out))
+	assert.Equal(t, "wrote tmp\npid 1\n", string(out), "the runtime is the first process of its own PID namespace")
 	assert.FileExists(t, filepath.Join(tmp, "ok"))
+}
+
+// TestNothingOutlivesTheSandbox: a process the runtime leaves running in
+// the background is gone once Wait returns.
+func TestNothingOutlivesTheSandbox(t *testing.T) {
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("no /bin/sh")
+	}
+	if err := Check(Spec{Runtime: "/bin/sh", Probe: []string{"-c", ":"}}); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("the sandbox is missing in CI: %v", err)
+		}
+		t.Skipf("skipping: %v", err)
+	}
+	tmp := t.TempDir()
+	marker := "deskcheck-left-behind-" + filepath.Base(tmp)
+	p, err := Start(context.Background(), Spec{Runtime: "/bin/sh", Args: []string{"-c", "(exec >/dev/null 2>&1; while :; do :; done) & echo started # " + marker},
+		Temp: tmp, Dir: tmp, Probe: []string{"-c", ":"}, Require: true})
+	require.NoError(t, err)
+	out, err := io.ReadAll(p.Stdout)
+	require.NoError(t, err)
+	assert.Equal(t, "started\n", string(out))
+	_ = p.Wait()
+	entries, err := os.ReadDir("/proc")
+	require.NoError(t, err)
+	for _, e := range entries {
+		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err == nil && strings.Contains(string(cmdline), marker) {
+			t.Errorf("process %s is still running: %q", e.Name(), cmdline)
+		}
+	}
 }
