@@ -40,6 +40,7 @@ func TestReadmeFigures(t *testing.T) {
 	for name, text := range map[string]string{"docs/real-host.md": string(main), "conformance/omp/README.md": string(here)} {
 		assert.Contains(t, text, thousands(generatedCases)+" ", name)
 		assert.Contains(t, text, thousands(minPerGroup), name)
+		assert.Contains(t, text, fmt.Sprintf("%d more at the edges", edgeCases), name)
 	}
 	assert.Contains(t, string(here), fmt.Sprintf("%d faults", len(omp.FaultList)))
 	assert.Contains(t, strings.Join(strings.Fields(string(main)), " "), fmt.Sprintf("(all %d of them) makes the differential fail", len(omp.FaultList)))
