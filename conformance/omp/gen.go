@@ -14,9 +14,9 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
-	"strings"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/deskcheck/deskcheck/internal/jsontext"
 )
