@@ -189,3 +189,23 @@ func TestSandboxSaysWhatItAllowed(t *testing.T) {
 	assert.Contains(t, h.Hello.Isolation, "read-only: "+in.Dir+", ")
 	assert.Contains(t, h.Hello.Isolation, "the one writable folder is the run's temporary folder")
 }
+
+// TestAnswersAreBounded: a checkout that answers more than the run's
+// bound in all is stopped there.
+func TestAnswersAreBounded(t *testing.T) {
+	in := installedForTest(t, "18.1.16")
+	dir := fakeCheckout(t, `(globalThis as any).answer = "x".repeat(1 << 20);`)
+	spec, err := ForCheckout(dir, filepath.Dir(in.Dir), bunPath(in.Dir))
+	require.NoError(t, err)
+	spec.MaxAnswerBytes = 3 << 20
+	h, err := Start(context.Background(), spec)
+	require.NoError(t, err)
+	defer h.Close()
+	reqs := make([]Request, 5)
+	for i := range reqs {
+		reqs[i] = Request{Scenario: "classify-error", Given: `{"message": "EACCES"}`}
+	}
+	_, err = h.RunAll(reqs)
+	assert.ErrorIs(t, err, ErrAnswerLimit)
+	assert.LessOrEqual(t, h.answered, int64(4<<20), "reading stopped at the bound")
+}

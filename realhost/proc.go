@@ -72,9 +72,21 @@ type Spec struct {
 	// at install time; each run starts from a copy in its temporary
 	// folder, so that nothing outside it is ever written. "" for none.
 	TranspilerCache string
+	// MaxAnswerBytes bounds what the harness may print in all, its hello
+	// and every answer; zero means DefaultMaxAnswerBytes.
+	MaxAnswerBytes int64
 	// warm makes the run write TranspilerCache itself (the install step).
 	warm bool
 }
+
+// DefaultMaxAnswerBytes is what a harness may answer in all, unless the
+// caller says otherwise: far more than any desk's observations, far less
+// than what would exhaust the machine.
+const DefaultMaxAnswerBytes = 64 << 20
+
+// ErrAnswerLimit is wrapped by the error of a run whose harness answered
+// more than its bound.
+var ErrAnswerLimit = errors.New("the harness answered more than the limit")
 
 // DefaultLimit is the time a harness process may live.
 const DefaultLimit = 10 * time.Minute
@@ -242,6 +254,9 @@ type Host struct {
 	mu    sync.Mutex
 	err   strings.Builder
 	ids   int
+	// answered counts the bytes the harness has printed; maxAnswer bounds
+	// them.
+	answered, maxAnswer int64
 	// keep is called with the temporary folder after the process ended
 	// and before the folder is removed (the install step keeps bun's
 	// transpiler cache).
@@ -314,7 +329,10 @@ func Start(ctx context.Context, spec Spec) (*Host, error) {
 		Require:   spec.Checkout,
 		NoSandbox: spec.NoSandbox,
 	}
-	h := &Host{tmp: tmp}
+	h := &Host{tmp: tmp, maxAnswer: spec.MaxAnswerBytes}
+	if h.maxAnswer <= 0 {
+		h.maxAnswer = DefaultMaxAnswerBytes
+	}
 	box.Limit = spec.Limit
 	if box.Limit <= 0 {
 		box.Limit = DefaultLimit
@@ -335,7 +353,7 @@ func Start(ctx context.Context, spec Spec) (*Host, error) {
 	line, err := h.readLine()
 	if err != nil {
 		h.Close()
-		return nil, fmt.Errorf("the harness did not start: %v\n%s", err, h.stderr())
+		return nil, fmt.Errorf("the harness did not start: %w\n%s", err, h.stderr())
 	}
 	var hello struct {
 		Hello *Hello `json:"hello"`
@@ -367,6 +385,11 @@ func (h *Host) readLine() ([]byte, error) {
 			return nil, err
 		}
 		buf = append(buf, part...)
+		h.answered += int64(len(part))
+		if h.answered > h.maxAnswer {
+			h.proc.Kill()
+			return nil, fmt.Errorf("%w: more than %d bytes (-max-answer-bytes)", ErrAnswerLimit, h.maxAnswer)
+		}
 		if len(buf) > maxLine {
 			return nil, fmt.Errorf("an answer line of more than %d bytes", maxLine)
 		}
@@ -420,7 +443,7 @@ func (h *Host) RunAll(reqs []Request) ([]Answer, error) {
 	for i := range reqs {
 		line, err := h.readLine()
 		if err != nil {
-			return nil, fmt.Errorf("the harness stopped answering after %d of %d cases: %v\n%s", i, len(reqs), err, h.stderr())
+			return nil, fmt.Errorf("the harness stopped answering after %d of %d cases: %w\n%s", i, len(reqs), err, h.stderr())
 		}
 		var a struct {
 			ID json.Number `json:"id"`

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/deskcheck/deskcheck/realhost"
+	"github.com/deskcheck/deskcheck/verifier"
 )
 
 // drift runs the cases on every installed release and shows, per case,
@@ -25,7 +26,7 @@ func drift(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "deskcheck-host: -format %q: text or json\n", *format)
 		return exitInvalid
 	}
-	selected, code := loadCases(fs.Args(), *runRe, stderr)
+	selected, code := loadCases(fs.Args(), *runRe, verifier.Limits{}, stderr)
 	if code != exitPass {
 		return code
 	}

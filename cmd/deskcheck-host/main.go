@@ -7,7 +7,7 @@
 //	deskcheck-host install [-substitute] omp@V
 //	deskcheck-host list
 //	deskcheck-host remove omp@V
-//	deskcheck-host verify [-host omp@V | -host-src DIR] [-run REGEX] [-v] [-format text|json|markdown|junit|html] [-out DIR] [PATH...]
+//	deskcheck-host verify [-host omp@V | -host-src DIR] [-run REGEX] [-v] [-format text|json|markdown|junit|html] [-out DIR|none] [limits] [PATH...]
 //	deskcheck-host drift [-run REGEX] [-format text|json] [PATH...]
 //
 // It is a command of its own, apart from deskcheck, because it starts a
@@ -53,7 +53,7 @@ Usage:
   deskcheck-host install [-substitute] omp@V   install a release (the only step that uses the network)
   deskcheck-host list                          list the installed releases
   deskcheck-host remove omp@V                  remove an installed release
-  deskcheck-host verify [-host omp@V | -host-src DIR] [-run REGEX] [-v] [-format FORMAT] [-out DIR] [PATH...]
+  deskcheck-host verify [-host omp@V | -host-src DIR] [-run REGEX] [-v] [-format FORMAT] [-out DIR|none] [limits] [PATH...]
   deskcheck-host drift [-run REGEX] [-format text|json] [PATH...]
 
 verify runs every case on the model and on the real code and shows three
@@ -63,7 +63,10 @@ real code disagree" (with a one-case desk to reproduce). drift runs the
 cases on every installed release and shows what differs between them.
 
 With no PATH the bundled desks are used. FORMAT is text, json, markdown,
-junit or html; -out DIR writes all five.
+junit or html; -out DIR writes all five. The limits are deskcheck's, counted
+before anything runs (-max-file-size, -max-work, -max-run-work,
+-max-copy-bytes), and -max-answer-bytes, the most the harness may answer in
+all; a run over one exits 2 naming it.
 The cache folder is $DESKCHECK_CACHE, else deskcheck/ in the user's cache.
 
 Exit codes: 0 every case holds and the model agrees, 1 a case does not hold,
@@ -236,7 +239,7 @@ func remove(args []string, stdout, stderr io.Writer) int {
 
 // loadCases reads and loads the desks (the bundled ones when no path is
 // given) and selects the cases -run matches.
-func loadCases(paths []string, runRe string, stderr io.Writer) ([]*verifier.Case, int) {
+func loadCases(paths []string, runRe string, limits verifier.Limits, stderr io.Writer) ([]*verifier.Case, int) {
 	reg := all.Registry()
 	var re *regexp.Regexp
 	if runRe != "" {
@@ -246,7 +249,11 @@ func loadCases(paths []string, runRe string, stderr io.Writer) ([]*verifier.Case
 			return nil, exitInvalid
 		}
 	}
-	limits := verifier.Limits{}.WithDefaults()
+	limits = limits.WithDefaults()
+	if err := limits.Check(); err != nil {
+		fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
+		return nil, exitInvalid
+	}
 	var inputs []verifier.Input
 	if len(paths) == 0 {
 		for _, f := range all.Desks() {
@@ -280,11 +287,16 @@ func loadCases(paths []string, runRe string, stderr io.Writer) ([]*verifier.Case
 		fmt.Fprintln(stderr, "deskcheck-host: no cases: nothing was selected, so there is no evidence")
 		return nil, exitInvalid
 	}
+	// deskcheck's limits of a run, counted before any case runs.
+	if err := verifier.CheckRunWork(selected, nil, limits); err != nil {
+		fmt.Fprintf(stderr, "deskcheck-host: %v; nothing was run\n", err)
+		return nil, exitInvalid
+	}
 	return selected, exitPass
 }
 
 // startHost starts the harness for -host or -host-src.
-func startHost(ctx context.Context, hostFlag, srcFlag, bun string, stderr io.Writer) (*realhost.Host, func(), int) {
+func startHost(ctx context.Context, hostFlag, srcFlag, bun string, maxAnswer int64, stderr io.Writer) (*realhost.Host, func(), int) {
 	c, ok := cache(stderr)
 	if !ok {
 		return nil, nil, exitInvalid
@@ -324,10 +336,14 @@ func startHost(ctx context.Context, hostFlag, srcFlag, bun string, stderr io.Wri
 		}
 		spec = realhost.ForInstalled(in)
 	}
+	spec.MaxAnswerBytes = maxAnswer
 	h, err := realhost.Start(ctx, spec)
 	if err != nil {
 		cleanup()
 		fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
+		if errors.Is(err, realhost.ErrAnswerLimit) {
+			return nil, nil, exitInvalid
+		}
 		if errors.Is(err, sandbox.ErrUnavailable) {
 			fmt.Fprintln(stderr, "deskcheck-host: a checkout is code of unknown origin and runs only in the sandbox; nothing was run")
 			return nil, nil, exitInvalid
@@ -348,6 +364,8 @@ func verify(ctx context.Context, args []string, stdout, stderr io.Writer, fault 
 	runRe := fs.String("run", "", "run only the cases whose <desk-id>/<case-id> matches REGEX")
 	verbose := fs.Bool("v", false, "show the three columns and the harness's adaptations for every case")
 	format := fs.String("format", "text", "output format: text, json, markdown, junit or html")
+	limits := limitFlags(fs)
+	maxAnswer := fs.Int64("max-answer-bytes", realhost.DefaultMaxAnswerBytes, "most `BYTES` the harness may answer in all, over every case of the run")
 	out := fs.String("out", "", "also write report.txt, report.json, report.md, report.junit.xml and report.html into DIR, as deskcheck writes its folder (none: no folder)")
 	if code, ok := parse(fs, args); !ok {
 		return code
@@ -356,11 +374,15 @@ func verify(ctx context.Context, args []string, stdout, stderr io.Writer, fault 
 		fmt.Fprintf(stderr, "deskcheck-host: -format %q: one of %s\n", *format, strings.Join(realhost.Formats, ", "))
 		return exitInvalid
 	}
-	selected, code := loadCases(fs.Args(), *runRe, stderr)
+	if *maxAnswer <= 0 {
+		fmt.Fprintf(stderr, "deskcheck-host: -max-answer-bytes must be positive, not %d\n", *maxAnswer)
+		return exitInvalid
+	}
+	selected, code := loadCases(fs.Args(), *runRe, *limits, stderr)
 	if code != exitPass {
 		return code
 	}
-	h, done, code := startHost(ctx, *hostFlag, *srcFlag, *bun, stderr)
+	h, done, code := startHost(ctx, *hostFlag, *srcFlag, *bun, *maxAnswer, stderr)
 	if code != exitPass {
 		return code
 	}
@@ -368,6 +390,9 @@ func verify(ctx context.Context, args []string, stdout, stderr io.Writer, fault 
 	res, err := realhost.Judge(ctx, h, selected, realhost.Options{Fault: fault})
 	if err != nil {
 		fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
+		if errors.Is(err, realhost.ErrAnswerLimit) {
+			return exitInvalid
+		}
 		return exitFail
 	}
 	runs := []*realhost.Run{res}
@@ -413,6 +438,16 @@ func (v visibleWriter) Write(p []byte) (int, error) {
 		return 0, err
 	}
 	return len(p), nil
+}
+
+// limitFlags registers deskcheck's limits of a run on fs.
+func limitFlags(fs *flag.FlagSet) *verifier.Limits {
+	l := verifier.DefaultLimits
+	fs.IntVar(&l.RunWork, "max-run-work", l.RunWork, "most scripted work (`N` units) in one run, over the selected cases, as deskcheck counts it")
+	fs.IntVar(&l.CopyBytes, "max-copy-bytes", l.CopyBytes, "most `BYTES` of case data one run may copy into results and reports, as deskcheck counts them")
+	fs.IntVar(&l.Work, "max-work", l.Work, "most scripted work (`N` units) in one file")
+	fs.Int64Var(&l.FileSize, "max-file-size", l.FileSize, "largest case file, in `BYTES`")
+	return &l
 }
 
 // noOut is the -out value that writes no folder.

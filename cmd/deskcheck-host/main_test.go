@@ -535,3 +535,23 @@ func TestToolsNamedLikeInheritedMembers(t *testing.T) {
 		})
 	}
 }
+
+// TestRunLimits: deskcheck's limits of a run are counted before anything
+// runs, and the bound on what the harness answers stops a run; each is
+// exit 2 naming its flag.
+func TestRunLimits(t *testing.T) {
+	for _, tc := range []struct {
+		flag, value string
+	}{{"-max-run-work", "1"}, {"-max-copy-bytes", "1"}, {"-max-answer-bytes", "100"}} {
+		t.Run(tc.flag, func(t *testing.T) {
+			if tc.flag == "-max-answer-bytes" {
+				requireRelease(t, "18.1.16")
+			}
+			code, out, errOut := runCmd(t, nil, "verify", "-host", "omp@18.1.16", tc.flag, tc.value, bundledDesk)
+			assert.Equal(t, exitInvalid, code, "%s\n%s", out, errOut)
+			assert.NotContains(t, errOut, "not defined")
+			assert.Contains(t, errOut, "limit")
+			assert.Contains(t, errOut, tc.flag)
+		})
+	}
+}
