@@ -41,6 +41,9 @@ type Hello struct {
 	Isolation string `json:"isolation"`
 	// Sandboxed is true when the harness ran in the sandbox.
 	Sandboxed bool `json:"sandboxed"`
+	// Changed lists the files of an installed release that differ from
+	// those recorded at install, when the user let it run anyway.
+	Changed []string `json:"changed,omitempty"`
 }
 
 // Spec says what to start.
@@ -72,6 +75,12 @@ type Spec struct {
 	// at install time; each run starts from a copy in its temporary
 	// folder, so that nothing outside it is ever written. "" for none.
 	TranspilerCache string
+	// AllowChanged runs an installed release whose files differ from those
+	// recorded at install; the hello (and every report) lists them.
+	AllowChanged bool
+	// installed is the install folder whose files are checked before
+	// the run; "" for a checkout.
+	installed string
 	// MaxAnswerBytes bounds what the harness may print in all, its hello
 	// and every answer; zero means DefaultMaxAnswerBytes.
 	MaxAnswerBytes int64
@@ -97,6 +106,7 @@ func ForInstalled(in *Installed) Spec {
 		Root:            filepath.Join(in.Dir, "node_modules", "@oh-my-pi", "pi-coding-agent"),
 		Bun:             bunPath(in.Dir),
 		Source:          "omp@" + in.Version,
+		installed:       in.Dir,
 		ReadOnly:        []string{in.Dir},
 		Native:          nativeAddons(in.Dir),
 		Substituted:     in.Substituted,
@@ -268,6 +278,18 @@ func Start(ctx context.Context, spec Spec) (*Host, error) {
 	if _, err := os.Stat(spec.Bun); err != nil {
 		return nil, fmt.Errorf("no bun at %s: %w", spec.Bun, err)
 	}
+	// The release runs only as it was installed, unless the user says
+	// otherwise.
+	var changed []string
+	if spec.installed != "" && !spec.warm {
+		var err error
+		if changed, err = changedFiles(spec.installed); err != nil {
+			return nil, fmt.Errorf("%s: %w", spec.Source, err)
+		}
+		if len(changed) > 0 && !spec.AllowChanged {
+			return nil, fmt.Errorf("%s: %w: %d files differ from those recorded at install (%s); install it again (deskcheck-host remove, then install), or run it as it is with -allow-changed-release", spec.Source, ErrChanged, len(changed), summarize(changed))
+		}
+	}
 	tmp, err := os.MkdirTemp("", "deskcheck-host-")
 	if err != nil {
 		return nil, err
@@ -365,6 +387,7 @@ func Start(ctx context.Context, spec Spec) (*Host, error) {
 	h.Hello = *hello.Hello
 	h.Hello.Source, h.Hello.Commit, h.Hello.Substituted = spec.Source, spec.Commit, spec.Substituted
 	h.Hello.Isolation, h.Hello.Sandboxed = proc.Isolation, proc.Sandboxed
+	h.Hello.Changed = changed
 	return h, nil
 }
 

@@ -39,9 +39,19 @@ func Write(w io.Writer, format string, runs []*Run, verbose bool) error {
 	return fmt.Errorf("unknown format %q (one of %s)", format, strings.Join(Formats, ", "))
 }
 
+// substitution says how the code that ran is not the release as
+// published: run on substituted dependencies, or with files changed since
+// install.
 func substitution(h Hello) string {
+	changed := ""
+	if len(h.Changed) > 0 {
+		changed = fmt.Sprintf("CHANGED: %d files of the installed release differ from those recorded at install, and it was run as it is (-allow-changed-release): %s", len(h.Changed), summarize(h.Changed))
+	}
 	if len(h.Substituted) == 0 {
-		return ""
+		return changed
+	}
+	if changed != "" {
+		changed = "; " + changed
 	}
 	names := make([]string, 0, len(h.Substituted))
 	for n := range h.Substituted {
@@ -52,7 +62,7 @@ func substitution(h Hello) string {
 	for _, n := range names {
 		parts = append(parts, n+"@"+h.Substituted[n])
 	}
-	return "SUBSTITUTED: run on the nearest published dependencies, not the release's own: " + strings.Join(parts, ", ")
+	return "SUBSTITUTED: run on the nearest published dependencies, not the release's own: " + strings.Join(parts, ", ") + changed
 }
 
 func hostLine(h Hello) string {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"reflect"
@@ -44,6 +45,9 @@ func drift(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		h, err := realhost.Start(ctx, realhost.ForInstalled(in))
 		if err != nil {
 			fmt.Fprintf(stderr, "deskcheck-host: omp@%s: %v\n", in.Version, err)
+			if errors.Is(err, realhost.ErrChanged) {
+				return exitInvalid
+			}
 			return exitFail
 		}
 		res, err := realhost.Judge(ctx, h, selected, realhost.Options{})

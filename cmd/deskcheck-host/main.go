@@ -7,7 +7,7 @@
 //	deskcheck-host install [-substitute] omp@V
 //	deskcheck-host list
 //	deskcheck-host remove omp@V
-//	deskcheck-host verify [-host omp@V | -host-src DIR] [-run REGEX] [-v] [-format text|json|markdown|junit|html] [-out DIR|none] [limits] [PATH...]
+//	deskcheck-host verify [-host omp@V | -host-src DIR] [-allow-changed-release] [-run REGEX] [-v] [-format text|json|markdown|junit|html] [-out DIR|none] [limits] [PATH...]
 //	deskcheck-host drift [-run REGEX] [-format text|json] [PATH...]
 //
 // It is a command of its own, apart from deskcheck, because it starts a
@@ -53,7 +53,7 @@ Usage:
   deskcheck-host install [-substitute] omp@V   install a release (the only step that uses the network)
   deskcheck-host list                          list the installed releases
   deskcheck-host remove omp@V                  remove an installed release
-  deskcheck-host verify [-host omp@V | -host-src DIR] [-run REGEX] [-v] [-format FORMAT] [-out DIR|none] [limits] [PATH...]
+  deskcheck-host verify [-host omp@V | -host-src DIR] [-allow-changed-release] [-run REGEX] [-v] [-format FORMAT] [-out DIR|none] [limits] [PATH...]
   deskcheck-host drift [-run REGEX] [-format text|json] [PATH...]
 
 verify runs every case on the model and on the real code and shows three
@@ -296,7 +296,7 @@ func loadCases(paths []string, runRe string, limits verifier.Limits, stderr io.W
 }
 
 // startHost starts the harness for -host or -host-src.
-func startHost(ctx context.Context, hostFlag, srcFlag, bun string, maxAnswer int64, stderr io.Writer) (*realhost.Host, func(), int) {
+func startHost(ctx context.Context, hostFlag, srcFlag, bun string, maxAnswer int64, allowChanged bool, stderr io.Writer) (*realhost.Host, func(), int) {
 	c, ok := cache(stderr)
 	if !ok {
 		return nil, nil, exitInvalid
@@ -336,12 +336,12 @@ func startHost(ctx context.Context, hostFlag, srcFlag, bun string, maxAnswer int
 		}
 		spec = realhost.ForInstalled(in)
 	}
-	spec.MaxAnswerBytes = maxAnswer
+	spec.MaxAnswerBytes, spec.AllowChanged = maxAnswer, allowChanged
 	h, err := realhost.Start(ctx, spec)
 	if err != nil {
 		cleanup()
 		fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
-		if errors.Is(err, realhost.ErrAnswerLimit) {
+		if errors.Is(err, realhost.ErrAnswerLimit) || errors.Is(err, realhost.ErrChanged) {
 			return nil, nil, exitInvalid
 		}
 		if errors.Is(err, sandbox.ErrUnavailable) {
@@ -365,6 +365,7 @@ func verify(ctx context.Context, args []string, stdout, stderr io.Writer, fault 
 	verbose := fs.Bool("v", false, "show the three columns and the harness's adaptations for every case")
 	format := fs.String("format", "text", "output format: text, json, markdown, junit or html")
 	limits := limitFlags(fs)
+	allowChanged := fs.Bool("allow-changed-release", false, "run an installed release whose files differ from those recorded at install (every report then lists them)")
 	maxAnswer := fs.Int64("max-answer-bytes", realhost.DefaultMaxAnswerBytes, "most `BYTES` the harness may answer in all, over every case of the run")
 	out := fs.String("out", "", "also write report.txt, report.json, report.md, report.junit.xml and report.html into DIR, as deskcheck writes its folder (none: no folder)")
 	if code, ok := parse(fs, args); !ok {
@@ -382,7 +383,7 @@ func verify(ctx context.Context, args []string, stdout, stderr io.Writer, fault 
 	if code != exitPass {
 		return code
 	}
-	h, done, code := startHost(ctx, *hostFlag, *srcFlag, *bun, *maxAnswer, stderr)
+	h, done, code := startHost(ctx, *hostFlag, *srcFlag, *bun, *maxAnswer, *allowChanged, stderr)
 	if code != exitPass {
 		return code
 	}

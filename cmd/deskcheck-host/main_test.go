@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -553,5 +554,54 @@ func TestRunLimits(t *testing.T) {
 			assert.Contains(t, errOut, "limit")
 			assert.Contains(t, errOut, tc.flag)
 		})
+	}
+}
+
+// TestChangedReleaseExitsTwo: verify refuses a release changed since its
+// install with exit 2, and runs it with -allow-changed-release, saying so.
+func TestChangedReleaseExitsTwo(t *testing.T) {
+	in := requireRelease(t, "18.1.16")
+	cache := t.TempDir()
+	dir := filepath.Join(cache, "omp@18.1.16")
+	require.NoError(t, linkTree(in.Dir, dir))
+	wrapper := filepath.Join(dir, "node_modules", "@oh-my-pi", "pi-coding-agent", "src", "extensibility", "extensions", "wrapper.ts")
+	data, err := os.ReadFile(wrapper)
+	require.NoError(t, err)
+	require.NoError(t, os.Remove(wrapper))
+	require.NoError(t, os.WriteFile(wrapper, append(data, "\n// changed\n"...), 0o644))
+	t.Setenv("DESKCHECK_CACHE", cache)
+
+	code, out, errOut := runCmd(t, nil, "verify", "-host", "omp@18.1.16", bundledDesk)
+	assert.Equal(t, exitInvalid, code, "%s\n%s", out, errOut)
+	assert.Contains(t, errOut, "-allow-changed-release")
+	code, out, errOut = runCmd(t, nil, "verify", "-host", "omp@18.1.16", "-allow-changed-release", bundledDesk)
+	assert.Equal(t, exitPass, code, "%s\n%s", out, errOut)
+	assert.Contains(t, out, "CHANGED: 1 files of the installed release differ")
+}
+
+// TestCheckoutReadsNothingIntoTheReports: a checkout that reads a file of
+// the user's and answers with its text puts nothing of it into any of the
+// five report files.
+func TestCheckoutReadsNothingIntoTheReports(t *testing.T) {
+	in := requireRelease(t, "18.1.16")
+	bun := filepath.Join(in.Dir, "node_modules", "@oven", "bun-linux-x64-baseline", "bin", "bun")
+	secret := filepath.Join(t.TempDir(), "secret.txt")
+	require.NoError(t, os.WriteFile(secret, []byte("the user's secret 51c2"), 0o600))
+	dir := smallCheckout(t, "@oh-my-pi/pi-coding-agent", fmt.Sprintf(`import * as fs from "node:fs";
+try { (globalThis as any).secret = fs.readFileSync(%q, "utf8"); } catch { (globalThis as any).secret = "unreadable"; }`, secret))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "src", "tools", "file-write-fallback.ts"),
+		[]byte("export function isPermissionDeniedError() { return (globalThis as any).secret; }\n"), 0o644))
+	out := filepath.Join(t.TempDir(), "reports")
+	code, stdout, errOut := runCmd(t, nil, "verify", "-v", "-host-src", dir, "-bun", bun, "-out", out, "testdata/classify.json")
+	assert.Equal(t, exitFail, code, "%s\n%s", stdout, errOut)
+	assert.NotContains(t, stdout, "51c2")
+	entries, err := os.ReadDir(out)
+	require.NoError(t, err)
+	require.Len(t, entries, 5)
+	for _, e := range entries {
+		data, err := os.ReadFile(filepath.Join(out, e.Name()))
+		require.NoError(t, err)
+		assert.NotContains(t, string(data), "51c2", e.Name())
+		assert.Contains(t, string(data), "unreadable", e.Name())
 	}
 }
