@@ -164,8 +164,10 @@ func arguments(spec Spec) ([]string, string, error) {
 	for _, l := range libs {
 		bind(l)
 	}
+	loaderCache := ""
 	if _, err := os.Stat("/etc/ld.so.cache"); err == nil {
 		bind("/etc/ld.so.cache")
+		loaderCache = " and the loader's cache (/etc/ld.so.cache)"
 	}
 	for _, p := range spec.ReadOnly {
 		a, err := filepath.Abs(p)
@@ -196,9 +198,9 @@ func arguments(spec Spec) ([]string, string, error) {
 	args = append(args, "--remount-ro", "/", "--chdir", spec.Dir, "--", runtime)
 	args = append(args, spec.Args...)
 	isolation := fmt.Sprintf("sandbox (bubblewrap): new user, mount, PID, IPC, UTS and network namespaces, no network at all, "+
-		"no capability; the files visible are the runtime, %d libraries it and the release load, /proc and a minimal /dev of the sandbox's own, and read-only: %s; "+
+		"no capability; the files visible are the runtime, %d libraries it and the release load%s, /proc and a minimal /dev of the sandbox's own, and read-only: %s; "+
 		"the one writable folder is the run's temporary folder; nothing started inside outlives the run",
-		len(libs), strings.Join(shown, ", "))
+		len(libs), loaderCache, strings.Join(shown, ", "))
 	return args, isolation, nil
 }
 
