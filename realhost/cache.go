@@ -102,7 +102,16 @@ func Install(ctx context.Context, cache, v string, opts InstallOptions) (*Instal
 				return nil, err
 			}
 			fmt.Fprintf(progress, "  recorded the hashes of its files, as they are now; later runs check them\n")
+			return in, nil
 		}
+		changed, err := changedFiles(dir)
+		if err != nil {
+			return nil, fmt.Errorf("omp@%s: %w", v, err)
+		}
+		if len(changed) > 0 {
+			return nil, fmt.Errorf("omp@%s: %w: %d files differ from those recorded at install (%s); remove it and install it again", v, ErrChanged, len(changed), summarize(changed))
+		}
+		fmt.Fprintf(progress, "  its files are those recorded at install\n")
 		return in, nil
 	}
 	npm := opts.NPM

@@ -209,3 +209,21 @@ func TestLockWaits(t *testing.T) {
 type writerFunc func([]byte)
 
 func (f writerFunc) Write(p []byte) (int, error) { f(p); return len(p), nil }
+
+// TestInstallChecksAnExistingInstall: install of a release already
+// installed checks its files, and says to install it again when one
+// changed.
+func TestInstallChecksAnExistingInstall(t *testing.T) {
+	cache, in := copiedInstall(t, "18.1.16")
+	var out bytes.Buffer
+	_, err := Install(context.Background(), cache, "18.1.16", InstallOptions{Progress: &out})
+	require.NoError(t, err)
+	assert.Contains(t, out.String(), "its files are those recorded at install")
+
+	pkg := filepath.Join(in.Dir, "node_modules", "@oh-my-pi", "pi-coding-agent", "package.json")
+	require.NoError(t, os.Remove(pkg))
+	require.NoError(t, os.WriteFile(pkg, []byte(`{"name": "@oh-my-pi/pi-coding-agent", "version": "18.1.16"}`), 0o644))
+	_, err = Install(context.Background(), cache, "18.1.16", InstallOptions{})
+	require.ErrorIs(t, err, ErrChanged)
+	assert.Contains(t, err.Error(), "remove it and install it again")
+}
