@@ -33,6 +33,7 @@ var (
 	// family, each until it moves beside its family or reaches it through
 	// the registry; remove a path once it names none (the test says so).
 	seamPending = []string{
+		"realhost",              // the driver of OMP's real code, until each family declares its harness
 		"cmd/deskcheck-host",    // the driver of OMP's real code
 		"conformance",           // OMP's conformance generators, run against its published packages
 		"cmd/deskcheck/main.go", // -max-repeat and -max-choices, another name for two limits of a scenario
