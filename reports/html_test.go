@@ -157,7 +157,7 @@ func checkPage(t *testing.T, r *Report, doc string) {
 	}
 	order := []string{"summary", "desks", "boundary-response", "failures", "passing", "source-only"}
 	if r.Strength != nil {
-		order = []string{"summary", "desks", "boundary-response", "strength", "failures", "passing", "source-only"}
+		order = []string{"summary", "desks", "strength", "boundary-response", "failures", "passing", "source-only"}
 	}
 	last := -1
 	for _, id := range order {

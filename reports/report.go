@@ -42,6 +42,10 @@ type Report struct {
 	SourceOnly []Claim   `json:"sourceOnly"`
 	// Strength is present when the suite was run under the host faults.
 	Strength *Strength `json:"strength,omitempty"`
+	// Diagnostics are the warnings found in the case files of the run
+	// (acknowledged or not), so that a format rendered again from the
+	// saved report says what the run's own output said.
+	Diagnostics verifier.Diagnostics `json:"diagnostics,omitempty"`
 	// origin is what Build was told of the run, for Stamp.
 	origin Origin
 	// spill, when set, holds each case's JSON line (see Stream): Cases

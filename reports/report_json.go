@@ -63,6 +63,9 @@ func (JSON) Write(w io.Writer, r *Report) error {
 	if r.Coverage != nil {
 		head = append(head, named{"coverage", r.Coverage})
 	}
+	if len(r.Diagnostics) > 0 {
+		head = append(head, named{"diagnostics", r.Diagnostics})
+	}
 	for _, f := range head {
 		if err := field(f.name, f.v, false); err != nil {
 			return err

@@ -32,16 +32,6 @@ type Family struct {
 	Points   []Point
 	Mutants  []Mutant
 	Generate func() []Candidate
-	// Desks are example desks the family embeds beside its adapter; they
-	// join the bundled desks of cases/ in the default suite.
-	Desks []DeskFile
-}
-
-// DeskFile is one desk file a family embeds: its path in the repository
-// and its bytes.
-type DeskFile struct {
-	Path string
-	Data []byte
 }
 
 // Host says which host model a family runs and what it models.

@@ -368,13 +368,20 @@ func validFormat(f string) bool {
 	return false
 }
 
+// writeReports writes the five reports into dir, private to the user as
+// deskcheck's report folder is (a folder 0700, files 0600): they hold the
+// cases and what the real code answered.
 func writeReports(dir string, runs []*realhost.Run) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
 	for name, format := range map[string]string{"report.txt": "text", "report.json": "json", "report.md": "markdown", "report.junit.xml": "junit", "report.html": "html"} {
-		f, err := os.Create(filepath.Join(dir, name))
+		f, err := os.OpenFile(filepath.Join(dir, name), os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 		if err != nil {
+			return err
+		}
+		if err := f.Chmod(0o600); err != nil { // a report an earlier run left readable
+			f.Close()
 			return err
 		}
 		werr := realhost.Write(f, format, runs, true)

@@ -9,17 +9,6 @@ import (
 	"github.com/deskcheck/deskcheck/reports"
 )
 
-func init() {
-	descriptions["diff"] = "Compares two saved report.json files (BASE, say of a pull request's merge\n" +
-		"base, and HEAD): per case new, removed, pass→fail, fail→pass, stimulus\n" +
-		"changed (given or hosts), expectation changed or unchanged; per fault\n" +
-		"newly caught or newly missed; each dimension of the suite before and\n" +
-		"after. Refuses (exit 2) reports of different case schemas or host\n" +
-		"releases unless -force, and a report that contradicts itself; exit 1\n" +
-		"when a case went from pass to fail, a new case fails or a fault became\n" +
-		"missed."
-}
-
 // diffFormats are the -format values of diff.
 var diffFormats = []string{"text", "markdown", "github", "json"}
 

@@ -37,5 +37,15 @@ func (f *hostFlag) Set(v string) error {
 	return nil
 }
 
-// hostUsage is the help text of -host.
-const hostUsage = "judge the cases of a host on its release `HOST@VERSION` alone (e.g. omp@18.1.16); a case whose releases do not hold it is not applicable. Repeatable, one per host"
+// hostUsage is the help text of -host, with the newest release of the
+// first family that has releases as its example.
+func hostUsage(reg *scenario.Registry) string {
+	example := ""
+	for _, f := range reg.Families() {
+		if r, ok := f.Host.Newest(); ok {
+			example = " (e.g. " + f.Host.Name + "@" + r.Version + ")"
+			break
+		}
+	}
+	return "judge the cases of a host on its release `HOST@VERSION` alone" + example + "; a case whose releases do not hold it is not applicable. Repeatable, one per host"
+}

@@ -83,7 +83,11 @@ func (o output) github(ds verifier.Diagnostics, reg *scenario.Registry, where st
 func (o output) reporter(text reports.Text, ds verifier.Diagnostics, reg *scenario.Registry, where string) reports.Reporter {
 	switch *o.format {
 	case "github":
-		return o.github(ds, reg, where)
+		g := o.github(ds, reg, where)
+		// faults annotates the faults it misses; the cases and the problems
+		// of the files are verify's, so a job running both shows each once.
+		g.StrengthOnly = o.cmd == "faults"
+		return g
 	case "sarif":
 		return reports.SARIF{Diagnostics: ds, Registry: reg, Where: where}
 	}
@@ -151,11 +155,14 @@ func buildReport(suite *verifier.SuiteResult) *reports.Report {
 // validateHeadline closes validate's annotations: how many files were
 // read and what was found in them.
 func validateHeadline(files int, ds verifier.Diagnostics) string {
-	errs, warns := 0, 0
+	errs, warns, acked := 0, 0, 0
 	for _, d := range ds {
-		if d.Severity == verifier.Error {
+		switch {
+		case d.Severity == verifier.Error:
 			errs++
-		} else {
+		case d.Acknowledged != "":
+			acked++
+		default:
 			warns++
 		}
 	}
@@ -163,5 +170,9 @@ func validateHeadline(files int, ds verifier.Diagnostics) string {
 	if errs > 0 {
 		verdict = "FAIL"
 	}
-	return fmt.Sprintf("validate %s — %s, %s, %s", verdict, plural(files, "file", "files"), plural(errs, "error", "errors"), plural(warns, "warning", "warnings"))
+	line := fmt.Sprintf("validate %s — %s, %s, %s", verdict, plural(files, "file", "files"), plural(errs, "error", "errors"), plural(warns, "warning", "warnings"))
+	if acked > 0 {
+		line += fmt.Sprintf(", %d acknowledged", acked)
+	}
+	return line
 }

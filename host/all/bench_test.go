@@ -4,7 +4,6 @@ import (
 	"context"
 	"testing"
 
-	"github.com/deskcheck/deskcheck/cases"
 	"github.com/deskcheck/deskcheck/verifier"
 )
 
@@ -14,7 +13,7 @@ import (
 func BenchmarkRun(b *testing.B) {
 	reg := Registry()
 	var inputs []verifier.Input
-	for _, f := range cases.Files() {
+	for _, f := range Desks() {
 		inputs = append(inputs, verifier.Input{Path: f.Path, Data: f.Data})
 	}
 	desks, ds := verifier.LoadAll(reg, inputs, verifier.Limits{})

@@ -3,7 +3,6 @@ package all
 import (
 	"context"
 	"encoding/json"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -106,22 +105,6 @@ func checkDesk(t *testing.T, reg *scenario.Registry, id string, made []*verifier
 			assert.True(t, points[p], "%s records point %q, which the family does not declare", r.Case.ID, p)
 		}
 	}
-}
-
-// The two mode-cap mutants the boundary desk lets through are generated.
-func TestModeCapMutantsAreGenerated(t *testing.T) {
-	var names []string
-	for _, fam := range Registry().Families() {
-		if fam.Host.Name == "omp" {
-			for _, m := range fam.Mutants {
-				names = append(names, m.Name)
-			}
-		}
-	}
-	assert.Contains(t, names, "cap/write/raise")
-	assert.Contains(t, names, "cap/always-ask/raise")
-	joined := strings.Join(names, " ")
-	assert.Contains(t, joined, "row/3/swap")
 }
 
 // The bundled and testdata desks record only declared points.

@@ -176,15 +176,6 @@ func statusWord(s household.Status) any {
 	return string(s)
 }
 
-// plain decodes JSON text the model produced into plain JSON values.
-func plain(raw json.RawMessage) any {
-	var v any
-	if err := json.Unmarshal(raw, &v); err != nil {
-		return string(raw)
-	}
-	return v
-}
-
 func stringsValue(list []string) []any {
 	out := make([]any, len(list))
 	for i, s := range list {
