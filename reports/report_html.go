@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"cmp"
 	_ "embed"
 	"html/template"
 	"io"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/deskcheck/deskcheck/scenario"
 	"github.com/deskcheck/deskcheck/verifier"
 )
 
@@ -43,7 +45,12 @@ var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 //
 // What a capped section leaves out is counted, with a pointer to
 // report.json, which holds every case.
-type HTML struct{}
+type HTML struct {
+	// Registry finds each case's scenario, whose picture of the run the
+	// page draws; when nil, the registry of the run the report was built
+	// from (none for a report read back from report.json).
+	Registry *scenario.Registry
+}
 
 // Bounds of the page.
 const (
@@ -187,6 +194,7 @@ type htmlStrengthResult struct {
 
 type htmlPage struct {
 	R         *Report
+	registry  *scenario.Registry
 	Line      string
 	Verdicts  []verdict
 	Overall   string
@@ -228,15 +236,15 @@ func (p *htmlPage) draw(h *htmlCase) {
 		p.Undrawn++
 		return
 	}
-	if h.Pictures = casePictures(h.C); len(h.Pictures) > 0 {
+	if h.Pictures = casePictures(h.C, p.registry); len(h.Pictures) > 0 {
 		p.Drawn++
 	}
 }
 
 // Write renders r as HTML.
-func (HTML) Write(w io.Writer, r *Report) error {
+func (x HTML) Write(w io.Writer, r *Report) error {
 	files := deskFiles(r)
-	page := htmlPage{R: r, Line: Headline(r), Verdicts: verdicts(r), Overall: "pass", Dims: newHTMLDimensions(r.Dimensions), Claims: r.SourceOnly}
+	page := htmlPage{R: r, registry: cmp.Or(x.Registry, r.registry), Line: Headline(r), Verdicts: verdicts(r), Overall: "pass", Dims: newHTMLDimensions(r.Dimensions), Claims: r.SourceOnly}
 	if r.Coverage != nil {
 		page.Coverage = r.Coverage.Desks
 		if len(page.Coverage) > htmlDeskRows {

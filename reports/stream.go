@@ -253,6 +253,7 @@ func (st *Stream) Finish(s *verifier.SuiteResult) (*Report, error) {
 		Cases:         make([]Case, 0, st.n),
 		SourceOnly:    st.claims,
 		origin:        o,
+		registry:      s.Registry,
 		spill:         st.spill,
 	}
 	if c := st.cover.Coverage(context.Background(), false); len(c.Desks) > 0 {

@@ -78,7 +78,7 @@ const (
 // DriftRuns is how many times MeasureDrift runs a case: once per run
 // group of its host that has the case's scenario (at least once).
 func DriftRuns(c *Case) int {
-	if c.HostFamily() == nil {
+	if c.fam == nil {
 		return 1
 	}
 	n := 0
@@ -101,9 +101,9 @@ type groupOf struct {
 func groupsOf(c *Case) []groupOf {
 	var out []groupOf
 	index := map[string]int{}
-	h := c.HostFamily().Host
+	h := c.fam.Host
 	for _, r := range h.Releases {
-		key := c.Compiled().Group(r)
+		key := c.compiled.Group(r)
 		i, ok := index[key]
 		if !ok {
 			i = len(out)
@@ -133,7 +133,7 @@ func measureDrift(ctx context.Context, cases []*Case, inRange bool) Drift {
 	d := Drift{Cases: []DriftCase{}, Unexercised: []DriftChange{}, InRange: inRange}
 	var runnable []*Case
 	for _, c := range cases {
-		if c.HostFamily() == nil || len(c.HostFamily().Host.Releases) == 0 {
+		if c.fam == nil || len(c.fam.Host.Releases) == 0 {
 			d.Skipped++
 			continue
 		}
@@ -151,10 +151,10 @@ func measureDrift(ctx context.Context, cases []*Case, inRange bool) Drift {
 	var hosts []*hostCases
 	byHost := map[string]*hostCases{}
 	for _, c := range runnable {
-		h := byHost[c.HostFamily().Host.Name]
+		h := byHost[c.fam.Host.Name]
 		if h == nil {
-			h = &hostCases{host: c.HostFamily().Host}
-			byHost[c.HostFamily().Host.Name] = h
+			h = &hostCases{host: c.fam.Host}
+			byHost[c.fam.Host.Name] = h
 			hosts = append(hosts, h)
 		}
 		h.cases = append(h.cases, c)
@@ -164,7 +164,7 @@ func measureDrift(ctx context.Context, cases []*Case, inRange bool) Drift {
 			exercised := false
 			if ch.Exercised != nil {
 				for _, c := range h.cases {
-					if ch.Exercised(c.Compiled()) {
+					if ch.Exercised(c.compiled) {
 						exercised = true
 						break
 					}
@@ -184,7 +184,7 @@ func measureDrift(ctx context.Context, cases []*Case, inRange bool) Drift {
 // applicable, a group partly inside runs on its newest release inside, and
 // the newest release inside is the one the others are compared with.
 func driftCase(ctx context.Context, c *Case, applyRange bool) DriftCase {
-	h := c.HostFamily().Host
+	h := c.fam.Host
 	groups := groupsOf(c)
 	newest, _ := h.Newest()
 	inRange := func(r scenario.Release) bool { return true }
@@ -222,7 +222,7 @@ func driftCase(ctx context.Context, c *Case, applyRange bool) DriftCase {
 				dg.Reason = h.Name + " " + strings.Join(dg.Releases, ", ") + ": " + rep.Lacks[c.Scenario]
 			}
 		} else {
-			res := RunCaseOn(ctx, c, rep.Version, nil)
+			res := runOn(ctx, c, rep.Version, nil)
 			first := !ran
 			ran = true
 			switch {
@@ -240,7 +240,7 @@ func driftCase(ctx context.Context, c *Case, applyRange bool) DriftCase {
 				}
 			default:
 				dg.Status = DriftSame
-				for _, k := range c.ScenarioSpec().Expected.Keys() {
+				for _, k := range c.sc.Expected.Keys() {
 					ov, bv := res.Observed[k], base[k]
 					if !scenario.Equal(ov, bv) {
 						dg.Status = DriftDiffers

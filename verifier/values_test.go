@@ -254,7 +254,7 @@ func TestObserveOnEveryBundledCase(t *testing.T) {
 	for _, in := range inputs {
 		desks, ds := LoadAll(testReg, []Input{in}, Limits{})
 		require.False(t, ds.HasErrors(), diagStrings(ds))
-		for _, res := range Run(context.Background(), desks[0].Cases, nil) {
+		for _, res := range runAll(context.Background(), desks[0].Cases, nil, nil) {
 			c := res.Case
 			require.NotEqual(t, Errored, res.Status, "%s: %s", c.FullID(), res.Err)
 			scenarios[c.Scenario] = true

@@ -106,10 +106,12 @@ func TestVerifyModelFaultDisagreesWithOneCaseDesk(t *testing.T) {
 		require.NotNil(t, desk, "%v\n%s", ds, c.Repro)
 		require.Len(t, desk.Cases, 1)
 		assert.Equal(t, c.ID, desk.Cases[0].ID)
-		res := verifier.RunCaseOn(context.Background(), desk.Cases[0], "18.1.16", nil)
-		assert.Equal(t, verifier.Pass, res.Status, "%s: %v", c.ID, res.Mismatches)
-		res = verifier.RunCaseOn(context.Background(), desk.Cases[0], "18.1.16", &fault)
-		assert.Equal(t, verifier.Fail, res.Status, "%s: the one-case desk catches the fault", c.ID)
+		rs, err := verifier.Run(context.Background(), desk.Cases, verifier.RunOptions{Once: true, Release: "18.1.16"})
+		require.NoError(t, err)
+		assert.Equal(t, verifier.Pass, rs[0].Status, "%s: %v", c.ID, rs[0].Mismatches)
+		rs, err = verifier.Run(context.Background(), desk.Cases, verifier.RunOptions{Once: true, Release: "18.1.16", Fault: &fault})
+		require.NoError(t, err)
+		assert.Equal(t, verifier.Fail, rs[0].Status, "%s: the one-case desk catches the fault", c.ID)
 	}
 	assert.Equal(t, run.Summary.Disagree, disagreed)
 

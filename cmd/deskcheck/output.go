@@ -79,7 +79,7 @@ func (o output) github(ds verifier.Diagnostics, reg *scenario.Registry, where st
 
 // reporter is the reporter of a command that renders a report: the
 // formats of reports.Formats, with github and sarif told the diagnostics,
-// the registry and where the full results are.
+// the registry and where the full results are, and html the registry.
 func (o output) reporter(text reports.Text, ds verifier.Diagnostics, reg *scenario.Registry, where string) reports.Reporter {
 	switch *o.format {
 	case "github":
@@ -90,6 +90,8 @@ func (o output) reporter(text reports.Text, ds verifier.Diagnostics, reg *scenar
 		return g
 	case "sarif":
 		return reports.SARIF{Diagnostics: ds, Registry: reg, Where: where}
+	case "html":
+		return reports.HTML{Registry: reg}
 	}
 	f, err := reports.Lookup(*o.format, text)
 	if err != nil {

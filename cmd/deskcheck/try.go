@@ -21,7 +21,7 @@ func try(args []string, stdout, stderr io.Writer) int {
 	reg := all.Registry()
 	desk := fs.Bool("desk", false, "print a complete desk with the case, its expected block the one observed, ready to save")
 	hosts := &hostFlag{reg: reg}
-	fs.Var(hosts, "host", "run on the release `HOST@VERSION` (e.g. omp@17.3.5) instead of the newest")
+	fs.Var(hosts, "host", "run on the release `HOST@VERSION`"+hostExample(reg)+" instead of the newest")
 	limits := limitFlags(fs, reg)
 	rest, err := parse(fs, args, stdout)
 	if err != nil {

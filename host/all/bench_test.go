@@ -35,7 +35,8 @@ func BenchmarkRun(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				for _, c := range cs {
-					if r := verifier.RunCase(ctx, c, nil); r.Status != verifier.Pass {
+					if rs, _ := verifier.Run(ctx, []*verifier.Case{c}, verifier.RunOptions{}); rs[0].Status != verifier.Pass {
+						r := rs[0]
 						b.Fatalf("%s: %s %v", c.FullID(), r.Status, r.Mismatches)
 					}
 				}

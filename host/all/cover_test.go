@@ -100,7 +100,9 @@ func checkDesk(t *testing.T, reg *scenario.Registry, id string, made []*verifier
 	require.False(t, ds.HasErrors(), "%v", ds)
 	require.Len(t, d.Cases, len(made))
 	assert.NoError(t, verifier.CheckMade(context.Background(), reg, desk, made))
-	for _, r := range verifier.Run(context.Background(), d.Cases, nil) {
+	results, err := verifier.Run(context.Background(), d.Cases, verifier.RunOptions{})
+	require.NoError(t, err)
+	for _, r := range results {
 		for _, p := range r.Points {
 			assert.True(t, points[p], "%s records point %q, which the family does not declare", r.Case.ID, p)
 		}

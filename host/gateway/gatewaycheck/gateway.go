@@ -49,6 +49,8 @@ var Gateway = scenario.Declare(&scenario.Scenario{
 	},
 	Template:  template,
 	SourceKey: "gateway",
+	Picture:   picture,
+	Deciding:  []string{"check"},
 }, scenario.Kind[givenBlock, caseScript, *gateway.Result]{
 	Decode:   decodeGiven,
 	Plan:     plan,

@@ -78,6 +78,8 @@ var Household = scenario.Declare(&scenario.Scenario{
         "deadlineSeconds": 30
       }`,
 	SourceKey: "household",
+	Picture:   picture,
+	Deciding:  []string{"admitted", "denied", "invalid"},
 }, scenario.Kind[*given, scripted, *evidence]{
 	Decode:   decodeGiven,
 	Plan:     plan,

@@ -94,7 +94,9 @@ func Judge(t testing.TB, reg *scenario.Registry, name string, desk []byte) map[s
 	require.False(t, ds.HasErrors(), "%s: %v", name, ds)
 	require.NotNil(t, d, name)
 	out := make(map[string]Verdict, len(d.Cases))
-	for _, r := range verifier.Run(context.Background(), d.Cases, nil) {
+	results, err := verifier.Run(context.Background(), d.Cases, verifier.RunOptions{})
+	require.NoError(t, err, name)
+	for _, r := range results {
 		out[r.Case.ID] = Verdict{Status: r.Status, Err: r.Err, Observed: r.Observed, Mismatches: r.Mismatches, Boundary: r.Boundary, Points: r.Points}
 	}
 	return out

@@ -69,6 +69,8 @@ var Wrapper = scenario.Declare(&scenario.Scenario{
         "safetyCheck": false
       }`,
 	SourceKey: "wrapper",
+	Picture:   picture,
+	Deciding:  []string{"resolve"},
 }, scenario.Kind[*wrapperGiven, wrapperPlan, wrapperEvidence]{
 	Decode:   decodeWrapper,
 	Plan:     planWrapper,

@@ -134,7 +134,11 @@ func Judge(ctx context.Context, h *Host, cases []*verifier.Case, opts Options) (
 		// deskcheck verify -host omp@V does: a case whose hosts range
 		// excludes the release, or whose scenario the release lacks, is
 		// not applicable there.
-		m := verifier.RunCasePinned(ctx, c, verifier.Hosts{"omp": release}, opts.Fault)
+		ms, err := verifier.Run(ctx, []*verifier.Case{c}, verifier.RunOptions{Pin: verifier.Hosts{"omp": release}, Fault: opts.Fault})
+		if err != nil {
+			return nil, err
+		}
+		m := ms[0]
 		r.AbsentTouched = a.AbsentTouched
 		if m.Status == verifier.NotApplicable {
 			switch {
@@ -142,7 +146,7 @@ func Judge(ctx context.Context, h *Host, cases []*verifier.Case, opts Options) (
 				r.Verdict, r.Reason = Errored, a.Error
 			case a.NotApplicable != "":
 				r.Verdict, r.Reason = NotApplicable, fmt.Sprintf("%s: %s (the model: %s)", h.Hello.Source, a.NotApplicable, m.Reason)
-			case verifier.RunCaseOn(ctx, c, release, nil).Status != verifier.Errored:
+			case modelRunsOn(ctx, c, release):
 				// The model can run it: the case's own range leaves the
 				// release out.
 				r.Verdict, r.Reason = NotApplicable, m.Reason
@@ -261,4 +265,11 @@ func reproDesk(c *verifier.Case, real map[string]any, keys []string, hello Hello
 	enc.SetIndent("", "  ")
 	_ = enc.Encode(desk)
 	return b.Bytes()
+}
+
+// modelRunsOn says whether the model runs c once as release without
+// erring, whatever releases c selects.
+func modelRunsOn(ctx context.Context, c *verifier.Case, release string) bool {
+	rs, err := verifier.Run(ctx, []*verifier.Case{c}, verifier.RunOptions{Once: true, Release: release})
+	return err == nil && rs[0].Status != verifier.Errored
 }

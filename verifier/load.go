@@ -1,4 +1,4 @@
-package load
+package verifier
 
 import (
 	"crypto/sha256"
@@ -55,6 +55,12 @@ type Desk struct {
 	pos     *position
 }
 
+// Text is the desk's file as it was read.
+func (d *Desk) Text() string { return d.text }
+
+// Root is the desk's document, as gjson read it.
+func (d *Desk) Root() gjson.Result { return d.root }
+
 // position returns the line index of the file, built on first use: only
 // diagnostics need it.
 func (d *Desk) position() *position {
@@ -65,7 +71,7 @@ func (d *Desk) position() *position {
 // Case is one executable case, as Load read it. Its fields are read, not
 // written: its scenario's compiled case (the given block decoded and the
 // case planned, once, at load) and the work of its limited values are
-// made once at load.
+// made once at
 type Case struct {
 	Desk     *Desk
 	ID       string
@@ -649,11 +655,11 @@ func (ex *explainer) explain(p schema.Problem) string {
 	if p.Key != "" {
 		switch {
 		case p.Pointer == "":
-			return p.Message + Suggest(p.Key, deskKeys)
+			return p.Message + suggest(p.Key, deskKeys)
 		case caseEntry.MatchString(p.Pointer):
-			return p.Message + Suggest(p.Key, caseKeys)
+			return p.Message + suggest(p.Key, caseKeys)
 		case claimItem.MatchString(p.Pointer):
-			return p.Message + Suggest(p.Key, claimKeys)
+			return p.Message + suggest(p.Key, claimKeys)
 		}
 	}
 	if g := givenInner.FindStringSubmatch(p.Pointer); g != nil && p.Key != "" {
@@ -665,7 +671,7 @@ func (ex *explainer) explain(p schema.Problem) string {
 			pattern = indexStep.ReplaceAllString(pattern, "/*$1")
 		}
 		if known := reg.KeysAt(ex.caseValue(i, false).String(), pattern); known != nil {
-			return p.Message + Suggest(p.Key, known)
+			return p.Message + suggest(p.Key, known)
 		}
 		return p.Message
 	}
@@ -680,19 +686,19 @@ func (ex *explainer) explain(p schema.Problem) string {
 		if fam.Type != gjson.String {
 			return p.Message
 		}
-		return fmt.Sprintf("unknown family %q (known: %s)%s", fam.Str, strings.Join(Arenas, ", "), Suggest(fam.Str, Arenas))
+		return fmt.Sprintf("unknown family %q (known: %s)%s", fam.Str, strings.Join(Arenas, ", "), suggest(fam.Str, Arenas))
 	}
 	if m[2] == "scenario" {
-		return fmt.Sprintf("unknown scenario %q (known: %s)%s", name, strings.Join(reg.Names(), ", "), Suggest(name, reg.Names()))
+		return fmt.Sprintf("unknown scenario %q (known: %s)%s", name, strings.Join(reg.Names(), ", "), suggest(name, reg.Names()))
 	}
 	sc, _, ok := reg.Lookup(name)
 	if !ok || p.Key == "" {
 		return p.Message
 	}
 	if m[2] == "expected" {
-		return fmt.Sprintf("expected key %q is not observed by scenario %s%s", p.Key, name, Suggest(p.Key, sc.Expected.Keys()))
+		return fmt.Sprintf("expected key %q is not observed by scenario %s%s", p.Key, name, suggest(p.Key, sc.Expected.Keys()))
 	}
-	return fmt.Sprintf("given key %q is not read by scenario %s%s", p.Key, name, Suggest(p.Key, reg.GivenKeys(name)))
+	return fmt.Sprintf("given key %q is not read by scenario %s%s", p.Key, name, suggest(p.Key, reg.GivenKeys(name)))
 }
 
 // gjsonPath turns a JSON pointer below given ("choices", "a/b") into a

@@ -1,4 +1,4 @@
-package load
+package verifier
 
 import (
 	"unicode/utf8"
@@ -47,11 +47,12 @@ type Diagnostic struct {
 
 // moreDiagnostic says how many problems of file were left out.
 func moreDiagnostic(file string, sev Severity, n int) Diagnostic {
-	return Diagnostic{Severity: sev, File: file, Summary: fmt.Sprintf("… and %s more", thousands(n)), more: n}
+	return Diagnostic{Severity: sev, File: file, Summary: fmt.Sprintf("… and %s more", Thousands(n)), more: n}
 }
 
-// thousands writes n with a comma between groups of three digits.
-func thousands(n int) string {
+// Thousands writes n with a comma between groups of three digits, as
+// every message and page of deskcheck writes a count.
+func Thousands(n int) string {
 	s := strconv.Itoa(n)
 	neg := strings.HasPrefix(s, "-")
 	s = strings.TrimPrefix(s, "-")

@@ -1,4 +1,4 @@
-package load
+package verifier
 
 import (
 	"fmt"
@@ -7,7 +7,7 @@ import (
 )
 
 // Suggest names the closest known key when one is a likely misspelling.
-func Suggest(key string, known []string) string {
+func suggest(key string, known []string) string {
 	best := scenario.Closest(key, known)
 	if best == "" {
 		return ""

@@ -1,4 +1,4 @@
-package load
+package verifier
 
 import (
 	"bytes"
@@ -197,6 +197,20 @@ func reportFolder(dir string) (version string, ok bool) {
 		return "", false
 	}
 	return string(rest[:end]), true
+}
+
+// fill reads the bytes of an input that ListPaths listed without reading
+// (its Data is nil), bounded by limit; any other input comes back as it is.
+func (in Input) fill(limit int64) (Input, error) {
+	if in.Data != nil || in.file == "" {
+		return in, nil
+	}
+	read, err := readFile(in.file, limit)
+	if err != nil {
+		return in, err
+	}
+	in.Data = read.Data
+	return in, nil
 }
 
 // readFile reads one regular file of at most limit bytes, checking what it

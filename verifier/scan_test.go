@@ -1,4 +1,4 @@
-package load
+package verifier
 
 import (
 	"os"
@@ -9,11 +9,11 @@ import (
 )
 
 func TestScanAgreesWithReferenceWalk(t *testing.T) {
-	paths, err := filepath.Glob("../testdata/*/*.json")
+	paths, err := filepath.Glob("testdata/*/*.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	paths = append(paths, "../../host/omp/ompcheck/testdata/omp-desk.json", "../../cases/boundary-desk.json")
+	paths = append(paths, "../host/omp/ompcheck/testdata/omp-desk.json", "../cases/boundary-desk.json")
 	for _, p := range paths {
 		data, err := os.ReadFile(p)
 		if err != nil {
@@ -37,7 +37,7 @@ func TestScanAgreesWithReferenceWalk(t *testing.T) {
 func FuzzScanAgrees(f *testing.F) {
 	// The case files the verifier's fuzzers start from; the 64 KiB limit
 	// fixtures only slow mutation down.
-	for _, pattern := range []string{"../../cases/*.json", "../testdata/*.json", "../testdata/*/*.json"} {
+	for _, pattern := range []string{"../cases/*.json", "testdata/*.json", "testdata/*/*.json"} {
 		paths, err := filepath.Glob(pattern)
 		if err != nil {
 			f.Fatal(err)
@@ -55,12 +55,4 @@ func FuzzScanAgrees(f *testing.F) {
 	// Keys that differ only in a lone surrogate, and one that repeats.
 	f.Add([]byte(`{"a\ud800":1,"a\udc00":2,"b\udc42\u0041":3,"b\udc42\u0041":4}`))
 	f.Fuzz(func(t *testing.T, data []byte) { scanAgrees(t, data) })
-}
-
-func diagStrings(ds Diagnostics) []string {
-	out := make([]string, len(ds))
-	for i, d := range ds {
-		out[i] = d.String()
-	}
-	return out
 }

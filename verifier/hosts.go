@@ -1,4 +1,4 @@
-package load
+package verifier
 
 import (
 	"sort"
@@ -45,7 +45,7 @@ func (d *Desk) checkHosts() Diagnostics {
 			f := byName[k]
 			switch {
 			case f == nil:
-				ds = append(ds, d.diag(Error, ptr, true, "unknown host %q (known: %s)%s", k, strings.Join(names, ", "), Suggest(k, names)))
+				ds = append(ds, d.diag(Error, ptr, true, "unknown host %q (known: %s)%s", k, strings.Join(names, ", "), suggest(k, names)))
 			case own != "" && k != own:
 				ds = append(ds, d.diag(Error, ptr, true, "this case runs on host %s, not %s: name its releases under %q", own, k, own))
 			case len(f.Host.Releases) == 0:

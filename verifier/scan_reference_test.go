@@ -1,4 +1,4 @@
-package load
+package verifier
 
 import (
 	"github.com/deskcheck/deskcheck/internal/jsontext"
