@@ -117,6 +117,10 @@ func scriptOf(expected []Field) []scenario.Field {
 // Spec returns the scenario the case runs and its family.
 func (c *Case) Spec() (*scenario.Scenario, *scenario.Family) { return c.sc, c.fam }
 
+// Group names the behaviour group of release r for this case: two
+// releases of one group observe the case alike.
+func (c *Case) Group(r scenario.Release) string { return c.compiled.Group(r) }
+
 // FullID is <desk-id>/<case-id>.
 func (c *Case) FullID() string { return c.Desk.ID + "/" + c.ID }
 

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/deskcheck/deskcheck/host/omp/realhost"
+	"github.com/deskcheck/deskcheck/realhost"
 )
 
 // TestReportsArePrivate: -out writes its folder 0700 and its files 0600,
@@ -18,7 +18,8 @@ func TestReportsArePrivate(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "out")
 	require.NoError(t, os.MkdirAll(dir, 0o700))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "report.txt"), []byte("old"), 0o644))
-	require.NoError(t, writeReports(dir, []*realhost.Run{{}}))
+	_, err := writeReports(dir, nil, []*realhost.Run{{}})
+	require.NoError(t, err)
 	info, err := os.Stat(dir)
 	require.NoError(t, err)
 	assert.Equal(t, os.FileMode(0o700), info.Mode().Perm())
@@ -28,7 +29,8 @@ func TestReportsArePrivate(t *testing.T) {
 		assert.Equal(t, os.FileMode(0o600), info.Mode().Perm(), name)
 	}
 	fresh := filepath.Join(t.TempDir(), "a", "b")
-	require.NoError(t, writeReports(fresh, []*realhost.Run{{}}))
+	_, err = writeReports(fresh, nil, []*realhost.Run{{}})
+	require.NoError(t, err)
 	info, err = os.Stat(fresh)
 	require.NoError(t, err)
 	assert.Equal(t, os.FileMode(0o700), info.Mode().Perm())

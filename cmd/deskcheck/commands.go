@@ -35,7 +35,7 @@ var commandTable []command
 func init() {
 	commandTable = []command{
 		{name: "verify", stamps: true, run: verify,
-			usage: []usageLine{{"verify", "[-run REGEX] [-v] [-dimensions] [-format FORMAT] [-out DIR|none] [-max-report-bytes BYTES] [-host HOST@VERSION] [-max-annotations N] [-fail-on-warn] [limits] [PATH...]"}},
+			usage: []usageLine{{"verify", "[-run REGEX] [-v] [-dimensions] [-format FORMAT] [-out DIR|none] [-max-report-bytes N] [-host HOST@VERSION] [-max-annotations N] [-fail-on-warn] [limits] [PATH...]"}},
 			about: "Validates, runs and judges the cases of the desks at PATH (default: the\n" +
 				"bundled desks), prints the results in -format (text: one line per case)\n" +
 				"and then writes the private report files into -out. A folder that cannot\n" +
@@ -53,7 +53,7 @@ func init() {
 				"in another format, text by default; -schema prints the JSON Schema of\n" +
 				"report.json."},
 		{name: "faults", stamps: true, run: faults,
-			usage: []usageLine{{"faults", "[-fault NAME] [-run REGEX] [-format text|json|github|sarif] [-out DIR|none] [-max-report-bytes BYTES] [-host HOST@VERSION] [-max-annotations N] [limits] [PATH...]"}},
+			usage: []usageLine{{"faults", "[-fault NAME] [-run REGEX] [-format text|json|github|sarif] [-out DIR|none] [-max-report-bytes N] [-host HOST@VERSION] [-max-annotations N] [limits] [PATH...]"}},
 			about: "Runs the cases once per deliberate host fault and shows which faults\n" +
 				"they catch; exit 1 when any is missed."},
 		{name: "cover", run: cover,

@@ -6,11 +6,11 @@
 //
 // Usage:
 //
-//	deskcheck verify   [-run REGEX] [-v] [-dimensions] [-format FORMAT] [-out DIR|none] [-max-report-bytes BYTES] [-host HOST@VERSION] [-max-annotations N] [-fail-on-warn] [limits] [PATH...]
+//	deskcheck verify   [-run REGEX] [-v] [-dimensions] [-format FORMAT] [-out DIR|none] [-max-report-bytes N] [-host HOST@VERSION] [-max-annotations N] [-fail-on-warn] [limits] [PATH...]
 //	deskcheck validate [-format text|github|sarif] [-max-annotations N] [-fail-on-warn] [limits] [PATH...]
 //	deskcheck report render [-format FORMAT] [-dimensions] [-max-annotations N] [-max-file-size BYTES] FILE.json
 //	deskcheck report -schema
-//	deskcheck faults   [-fault NAME] [-run REGEX] [-format text|json|github|sarif] [-out DIR|none] [-max-report-bytes BYTES] [-host HOST@VERSION] [-max-annotations N] [limits] [PATH...]
+//	deskcheck faults   [-fault NAME] [-run REGEX] [-format text|json|github|sarif] [-out DIR|none] [-max-report-bytes N] [-host HOST@VERSION] [-max-annotations N] [limits] [PATH...]
 //	deskcheck cover    [-min PCT [-per-desk]] [-suggest] [-format text|json] [-run REGEX] [-host HOST@VERSION] [limits] [PATH...]
 //	deskcheck mutants  [-mutant REGEX] [-suggest] [-format text|json] [-run REGEX] [-host HOST@VERSION] [limits] [PATH...]
 //	deskcheck diff     [-format text|markdown|github|json] [-force] [-max-annotations N] [-max-file-size BYTES] BASE.json HEAD.json

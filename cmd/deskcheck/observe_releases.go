@@ -10,6 +10,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/deskcheck/deskcheck/reports"
+	"github.com/deskcheck/deskcheck/scenario"
 	"github.com/deskcheck/deskcheck/verifier"
 )
 
@@ -58,46 +59,65 @@ type settled struct {
 	conflict []string
 }
 
-// spansOf runs the case on each release its result was judged on and
-// returns the spans of consecutive releases that observe the same block;
-// nil when it was judged on one release or none.
+// spansOf runs the case on every behaviour group of the releases its
+// result was judged on and returns the spans of consecutive releases
+// that behave alike; nil when it was judged on one group or none.
 func spansOf(ctx context.Context, res *verifier.Result) []span {
 	c := res.Case
-	var releases []string
+	judged := map[string]bool{}
 	host := ""
 	for _, v := range res.Releases {
 		if v.Status != verifier.NotApplicable {
-			releases = append(releases, v.Release)
+			judged[v.Release] = true
 			host = v.Host
 		}
 	}
-	if len(releases) < 2 {
+	var releases []scenario.Release
+	groups := map[string]bool{}
+	for _, r := range c.Releases() {
+		if judged[r.Version] {
+			releases = append(releases, r)
+			groups[c.Group(r)] = true
+		}
+	}
+	if len(groups) < 2 {
 		return nil
 	}
-	var spans []span
-	var last observed
-	for _, v := range releases {
-		var o observed
+	// One run per group, on its newest release, as verify judges it.
+	newest := map[string]string{}
+	for _, r := range releases {
+		newest[c.Group(r)] = r.Version
+	}
+	runs := map[string]observed{}
+	for g, v := range newest {
 		rs, err := verifier.Run(ctx, []*verifier.Case{c}, verifier.RunOptions{Once: true, Release: v})
-		switch {
-		case err != nil:
-			o.err = firstLineOf(err.Error())
-		case rs[0].Status == verifier.Errored:
-			o.err = firstLineOf(rs[0].Err)
-		default:
-			r := rs[0]
-			r.Release = v
-			o.keys, o.values, o.diff = reports.ExpectedBlockOf(&r)
+		if err != nil {
+			runs[g] = observed{err: firstLineOf(err.Error())}
+			continue
 		}
+		r := rs[0]
+		r.Release = v
+		if r.Status == verifier.Errored {
+			runs[g] = observed{err: firstLineOf(r.Err)}
+			continue
+		}
+		k, vs, d := reports.ExpectedBlockOf(&r)
+		runs[g] = observed{keys: k, values: vs, diff: d}
+	}
+	var spans []span
+	last := ""
+	for _, r := range releases {
+		g := c.Group(r)
+		o := runs[g]
 		if o.err != "" {
 			o.diff = []string{"  could not run: " + o.err}
 		}
-		if len(spans) > 0 && sameBlock(last, o.keys, o.values) && last.err == o.err {
-			spans[len(spans)-1].releases = append(spans[len(spans)-1].releases, v)
+		if len(spans) > 0 && sameBlock(runs[last], o.keys, o.values) && runs[last].err == o.err {
+			spans[len(spans)-1].releases = append(spans[len(spans)-1].releases, r.Version)
 			continue
 		}
-		spans = append(spans, span{host: host, releases: []string{v}, keys: o.keys, values: o.values, diff: o.diff})
-		last = o
+		spans = append(spans, span{host: host, releases: []string{r.Version}, keys: o.keys, values: o.values, diff: o.diff})
+		last = g
 	}
 	return spans
 }

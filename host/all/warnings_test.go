@@ -235,7 +235,7 @@ func TestEveryWarningHasAName(t *testing.T) {
 				switch n := n.(type) {
 				case *ast.CallExpr:
 					sel, ok := n.Fun.(*ast.SelectorExpr)
-					if !ok || sel.Sel.Name != "Warn" || len(n.Args) == 0 {
+					if !ok || (sel.Sel.Name != "Warn" && sel.Sel.Name != "warn") || len(n.Args) == 0 {
 						return true
 					}
 					if arg, ok := n.Args[0].(*ast.SelectorExpr); ok && arg.Sel.Name == "Name" {

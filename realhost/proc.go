@@ -7,16 +7,17 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
+
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
+
 	"time"
 
 	"github.com/deskcheck/deskcheck/internal/jsontext"
+	"github.com/deskcheck/deskcheck/internal/sandbox"
 )
 
 // Hello is the harness's first line, with what the driver adds: how it was
@@ -36,8 +37,13 @@ type Hello struct {
 	// Substituted lists the dependencies installed at another version
 	// than the release asks for; every result names them.
 	Substituted map[string]string `json:"substituted,omitempty"`
-	// Network says how the process was kept off the network.
-	Network string `json:"network"`
+	// Isolation says what the sandbox allowed the process.
+	Isolation string `json:"isolation"`
+	// Sandboxed is true when the harness ran in the sandbox.
+	Sandboxed bool `json:"sandboxed"`
+	// Changed lists the files of an installed release that differ from
+	// those recorded at install, when the user let it run anyway.
+	Changed []string `json:"changed,omitempty"`
 }
 
 // Spec says what to start.
@@ -53,15 +59,43 @@ type Spec struct {
 	Substituted map[string]string
 	// Limit bounds the whole process's life; zero means DefaultLimit.
 	Limit time.Duration
-	// NoNetNS skips the new network namespace (tests of the fallback).
-	NoNetNS bool
+	// ReadOnly are the folders the harness may read besides the runtime
+	// and its libraries: the release (or the checkout).
+	ReadOnly []string
+	// Native are the release's native addons, whose libraries the
+	// sandbox makes readable.
+	Native []string
+	// Checkout marks a local checkout: arbitrary code, which runs only
+	// in the sandbox.
+	Checkout bool
+	// NoSandbox runs without the sandbox (tests of the fallback; refused
+	// for a checkout).
+	NoSandbox bool
 	// TranspilerCache is a folder of bun's transpiled release modules made
 	// at install time; each run starts from a copy in its temporary
 	// folder, so that nothing outside it is ever written. "" for none.
 	TranspilerCache string
+	// AllowChanged runs an installed release whose files differ from those
+	// recorded at install; the hello (and every report) lists them.
+	AllowChanged bool
+	// installed is the install folder whose files are checked before
+	// the run; "" for a checkout.
+	installed string
+	// MaxAnswerBytes bounds what the harness may print in all, its hello
+	// and every answer; zero means DefaultMaxAnswerBytes.
+	MaxAnswerBytes int64
 	// warm makes the run write TranspilerCache itself (the install step).
 	warm bool
 }
+
+// DefaultMaxAnswerBytes is what a harness may answer in all, unless the
+// caller says otherwise: far more than any desk's observations, far less
+// than what would exhaust the machine.
+const DefaultMaxAnswerBytes = 64 << 20
+
+// ErrAnswerLimit is wrapped by the error of a run whose harness answered
+// more than its bound.
+var ErrAnswerLimit = errors.New("the harness answered more than the limit")
 
 // DefaultLimit is the time a harness process may live.
 const DefaultLimit = 10 * time.Minute
@@ -72,6 +106,9 @@ func ForInstalled(in *Installed) Spec {
 		Root:            filepath.Join(in.Dir, "node_modules", "@oh-my-pi", "pi-coding-agent"),
 		Bun:             bunPath(in.Dir),
 		Source:          "omp@" + in.Version,
+		installed:       in.Dir,
+		ReadOnly:        []string{in.Dir},
+		Native:          nativeAddons(in.Dir),
 		Substituted:     in.Substituted,
 		TranspilerCache: filepath.Join(in.Dir, transpilerCache),
 	}
@@ -131,7 +168,33 @@ func ForCheckout(dir, cache, bun string) (Spec, error) {
 			return Spec{}, errors.New("no bun: install a release (deskcheck-host install omp@V) or put bun on PATH")
 		}
 	}
-	return Spec{Root: root, Bun: bun, Source: "checkout " + root, Commit: gitCommit(root)}, nil
+	top := checkoutTop(root)
+	return Spec{Root: root, Bun: bun, Source: "checkout " + root, Commit: gitCommit(root),
+		ReadOnly: []string{top}, Native: append(nativeAddons(top), nativeAddons(root)...), Checkout: true}, nil
+}
+
+// nativeAddons are the native modules (*.node) of the @oh-my-pi packages
+// installed in dir, and of a pi-natives moved aside by a substitution.
+func nativeAddons(dir string) []string {
+	var out []string
+	for _, pattern := range []string{"node_modules/@oh-my-pi/*/*.node", "node_modules/@oh-my-pi/*/native/*.node", "vendor/pi-natives/native/*.node"} {
+		m, _ := filepath.Glob(filepath.Join(dir, pattern))
+		out = append(out, m...)
+	}
+	return out
+}
+
+// checkoutTop is the folder of the whole checkout: the monorepo holding
+// root as packages/coding-agent (its dependencies are installed at its
+// top), else root itself. Only that folder becomes readable.
+func checkoutTop(root string) string {
+	up := filepath.Dir(filepath.Dir(root))
+	if filepath.Base(filepath.Dir(root)) == "packages" {
+		if _, err := os.Stat(filepath.Join(up, "package.json")); err == nil {
+			return up
+		}
+	}
+	return root
 }
 
 // gitCommit reads the commit of the git checkout holding dir, without
@@ -195,49 +258,37 @@ func commonDir(gitDir string) string {
 // Host is one running harness process.
 type Host struct {
 	Hello Hello
-	cmd   *exec.Cmd
-	in    io.WriteCloser
+	proc  *sandbox.Proc
 	out   *bufio.Reader
 	tmp   string
 	mu    sync.Mutex
 	err   strings.Builder
-	done  chan struct{}
-	timer *time.Timer
 	ids   int
+	// answered counts the bytes the harness has printed; maxAnswer bounds
+	// them.
+	answered, maxAnswer int64
+	// keep is called with the temporary folder after the process ended
+	// and before the folder is removed (the install step keeps bun's
+	// transpiler cache).
+	keep func(tmp string) error
 }
 
-// netnsProbe caches whether unshare -rn works here.
-var netnsProbe struct {
-	once sync.Once
-	path string
-	why  string
-}
-
-// netns returns the unshare program when a new user and network namespace
-// can be made, else why not. The probe runs bun's --version inside one, so
-// that no program but unshare and bun is ever started.
-func netns(bun string) (string, string) {
-	netnsProbe.once.Do(func() {
-		p, err := exec.LookPath("unshare")
-		if err != nil {
-			netnsProbe.why = "unshare is not installed"
-			return
-		}
-		probe := exec.Command(p, "-rn", "--", bun, "--version")
-		probe.Env = []string{"PATH=/nonexistent"}
-		if out, err := probe.CombinedOutput(); err != nil {
-			netnsProbe.why = fmt.Sprintf("unshare -rn failed here (%v: %s)", err, strings.TrimSpace(string(out)))
-			return
-		}
-		netnsProbe.path = p
-	})
-	return netnsProbe.path, netnsProbe.why
-}
-
-// Start starts the harness and reads its hello line.
+// Start starts the harness in its sandbox and reads its hello line.
 func Start(ctx context.Context, spec Spec) (*Host, error) {
 	if _, err := os.Stat(spec.Bun); err != nil {
 		return nil, fmt.Errorf("no bun at %s: %w", spec.Bun, err)
+	}
+	// The release runs only as it was installed, unless the user says
+	// otherwise.
+	var changed []string
+	if spec.installed != "" && !spec.warm {
+		var err error
+		if changed, err = changedFiles(spec.installed); err != nil {
+			return nil, fmt.Errorf("%s: %w", spec.Source, err)
+		}
+		if len(changed) > 0 && !spec.AllowChanged {
+			return nil, fmt.Errorf("%s: %w: %d files differ from those recorded at install (%s); install it again (deskcheck-host remove, then install), or run it as it is with -allow-changed-release", spec.Source, ErrChanged, len(changed), summarize(changed))
+		}
 	}
 	tmp, err := os.MkdirTemp("", "deskcheck-host-")
 	if err != nil {
@@ -259,81 +310,72 @@ func Start(ctx context.Context, spec Spec) (*Host, error) {
 		return nil, err
 	}
 	cacheEnv := "0"
-	switch {
-	case spec.warm:
-		cacheEnv = spec.TranspilerCache
-	case spec.TranspilerCache != "":
-		if _, err := os.Stat(spec.TranspilerCache); err == nil {
-			cacheEnv = filepath.Join(tmp, transpilerCache)
+	if spec.TranspilerCache != "" {
+		cacheEnv = filepath.Join(tmp, transpilerCache)
+		if err := os.Mkdir(cacheEnv, 0o700); err != nil {
+			os.RemoveAll(tmp)
+			return nil, err
+		}
+		if !spec.warm {
 			if err := copyDir(spec.TranspilerCache, cacheEnv); err != nil {
 				os.RemoveAll(tmp)
 				return nil, err
 			}
 		}
 	}
-	// The argv holds paths deskcheck chose, never desk content.
-	argv := []string{spec.Bun, "--no-install", filepath.Join(harness, "harness.ts"), "--root", spec.Root}
-	network := "new network namespace (unshare -rn): no network at all"
-	if unshare, why := netns(spec.Bun); unshare != "" && !spec.NoNetNS {
-		argv = append([]string{unshare, "-rn", "--"}, argv...)
-	} else {
-		if spec.NoNetNS {
-			why = "not asked for"
-		}
-		network = "no new network namespace (" + why + "): the harness opens no socket, but the OS does not stop it"
+	box := sandbox.Spec{
+		Runtime: spec.Bun,
+		// The argv holds paths deskcheck chose, never desk content.
+		Args:     []string{"--no-install", filepath.Join(harness, "harness.ts"), "--root", spec.Root},
+		ReadOnly: append(append([]string{}, spec.ReadOnly...), harness),
+		Native:   spec.Native,
+		Temp:     tmp,
+		Dir:      harness,
+		// An environment built from nothing: no proxy variable, no token,
+		// no setting of the user's; only temporary folders.
+		Env: []string{
+			"HOME=" + home,
+			"PI_CODING_AGENT_DIR=" + agent,
+			"XDG_CONFIG_HOME=" + home,
+			"XDG_CACHE_HOME=" + home,
+			"XDG_DATA_HOME=" + home,
+			"XDG_STATE_HOME=" + home,
+			"TMPDIR=" + tmp,
+			"PATH=/nonexistent",
+			"BUN_RUNTIME_TRANSPILER_CACHE_PATH=" + cacheEnv,
+			"DO_NOT_TRACK=1",
+			"NO_COLOR=1",
+			"TZ=UTC",
+			"LANG=C.UTF-8",
+		},
+		Require:   spec.Checkout,
+		NoSandbox: spec.NoSandbox,
 	}
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Dir = harness
-	// An environment built from nothing: no proxy variable, no token, no
-	// setting of the user's; only temporary folders.
-	cmd.Env = []string{
-		"HOME=" + home,
-		"PI_CODING_AGENT_DIR=" + agent,
-		"XDG_CONFIG_HOME=" + home,
-		"XDG_CACHE_HOME=" + home,
-		"XDG_DATA_HOME=" + home,
-		"XDG_STATE_HOME=" + home,
-		"TMPDIR=" + tmp,
-		"PATH=/nonexistent",
-		"BUN_RUNTIME_TRANSPILER_CACHE_PATH=" + cacheEnv,
-		"DO_NOT_TRACK=1",
-		"NO_COLOR=1",
-		"TZ=UTC",
-		"LANG=C.UTF-8",
+	h := &Host{tmp: tmp, maxAnswer: spec.MaxAnswerBytes}
+	if h.maxAnswer <= 0 {
+		h.maxAnswer = DefaultMaxAnswerBytes
 	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	h := &Host{cmd: cmd, tmp: tmp, done: make(chan struct{})}
-	cmd.Stderr = limitedWriter{&h.err, &h.mu, 64 << 10}
-	if h.in, err = cmd.StdinPipe(); err != nil {
-		os.RemoveAll(tmp)
-		return nil, err
+	box.Limit = spec.Limit
+	if box.Limit <= 0 {
+		box.Limit = DefaultLimit
 	}
-	stdout, err := cmd.StdoutPipe()
+	box.Stderr = limitedWriter{&h.err, &h.mu, 64 << 10}
+	proc, err := sandbox.Start(ctx, box)
 	if err != nil {
 		os.RemoveAll(tmp)
 		return nil, err
 	}
-	h.out = bufio.NewReaderSize(stdout, 1<<16)
-	if err := cmd.Start(); err != nil {
-		os.RemoveAll(tmp)
-		return nil, err
-	}
-	limit := spec.Limit
-	if limit <= 0 {
-		limit = DefaultLimit
-	}
-	h.timer = time.AfterFunc(limit, h.kill)
-	go func() {
-		select {
-		case <-ctx.Done():
-			h.kill()
-		case <-h.done:
+	h.proc = proc
+	if spec.warm {
+		h.keep = func(tmp string) error {
+			return copyDir(filepath.Join(tmp, transpilerCache), spec.TranspilerCache)
 		}
-	}()
+	}
+	h.out = bufio.NewReaderSize(proc.Stdout, 1<<16)
 	line, err := h.readLine()
 	if err != nil {
 		h.Close()
-		return nil, fmt.Errorf("the harness did not start: %v\n%s", err, h.stderr())
+		return nil, fmt.Errorf("the harness did not start: %w\n%s", err, h.stderr())
 	}
 	var hello struct {
 		Hello *Hello `json:"hello"`
@@ -343,15 +385,10 @@ func Start(ctx context.Context, spec Spec) (*Host, error) {
 		return nil, fmt.Errorf("the harness's first line is not a hello: %.200s\n%s", line, h.stderr())
 	}
 	h.Hello = *hello.Hello
-	h.Hello.Source, h.Hello.Commit, h.Hello.Substituted, h.Hello.Network = spec.Source, spec.Commit, spec.Substituted, network
+	h.Hello.Source, h.Hello.Commit, h.Hello.Substituted = spec.Source, spec.Commit, spec.Substituted
+	h.Hello.Isolation, h.Hello.Sandboxed = proc.Isolation, proc.Sandboxed
+	h.Hello.Changed = changed
 	return h, nil
-}
-
-// kill ends the whole process group.
-func (h *Host) kill() {
-	if h.cmd.Process != nil {
-		_ = syscall.Kill(-h.cmd.Process.Pid, syscall.SIGKILL)
-	}
 }
 
 func (h *Host) stderr() string {
@@ -371,6 +408,11 @@ func (h *Host) readLine() ([]byte, error) {
 			return nil, err
 		}
 		buf = append(buf, part...)
+		h.answered += int64(len(part))
+		if h.answered > h.maxAnswer {
+			h.proc.Kill()
+			return nil, fmt.Errorf("%w: more than %d bytes (-max-answer-bytes)", ErrAnswerLimit, h.maxAnswer)
+		}
 		if len(buf) > maxLine {
 			return nil, fmt.Errorf("an answer line of more than %d bytes", maxLine)
 		}
@@ -406,7 +448,7 @@ func (h *Host) RunAll(reqs []Request) ([]Answer, error) {
 	h.ids += len(reqs)
 	werr := make(chan error, 1)
 	go func() {
-		w := bufio.NewWriterSize(h.in, 1<<16)
+		w := bufio.NewWriterSize(h.proc.Stdin, 1<<16)
 		for i, r := range reqs {
 			// One line per request: the given block loses its layout
 			// whitespace, nothing else (escapes stay as written).
@@ -424,7 +466,7 @@ func (h *Host) RunAll(reqs []Request) ([]Answer, error) {
 	for i := range reqs {
 		line, err := h.readLine()
 		if err != nil {
-			return nil, fmt.Errorf("the harness stopped answering after %d of %d cases: %v\n%s", i, len(reqs), err, h.stderr())
+			return nil, fmt.Errorf("the harness stopped answering after %d of %d cases: %w\n%s", i, len(reqs), err, h.stderr())
 		}
 		var a struct {
 			ID json.Number `json:"id"`
@@ -456,23 +498,27 @@ func (h *Host) RunAll(reqs []Request) ([]Answer, error) {
 	return out, nil
 }
 
-// Close ends the harness (end of input, then the process group is
-// killed) and removes its temporary folders.
+// Close ends the harness (end of input, then the sandbox is killed) and
+// removes its temporary folder.
 func (h *Host) Close() error {
-	_ = h.in.Close()
+	_ = h.proc.Stdin.Close()
 	waited := make(chan error, 1)
-	go func() { waited <- h.cmd.Wait() }()
+	go func() { waited <- h.proc.Wait() }()
 	var err error
 	select {
 	case err = <-waited:
 	case <-time.After(5 * time.Second):
-		h.kill()
+		h.proc.Kill()
 		err = <-waited
 	}
-	h.kill() // anything the harness left in its group
-	h.timer.Stop()
-	close(h.done)
-	os.RemoveAll(h.tmp)
+	if h.keep != nil {
+		if kerr := h.keep(h.tmp); err == nil {
+			err = kerr
+		}
+	}
+	if rerr := os.RemoveAll(h.tmp); err == nil {
+		err = rerr
+	}
 	return err
 }
 

@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -80,13 +81,37 @@ func Install(ctx context.Context, cache, v string, opts InstallOptions) (*Instal
 		progress = io.Discard
 	}
 	dir := installDir(cache, v)
+	if err := os.MkdirAll(cache, 0o755); err != nil {
+		return nil, err
+	}
+	unlock, err := lockRelease(cache, v, progress)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	if in, err := readInstalled(dir); err == nil {
 		fmt.Fprintf(progress, "omp@%s is already installed in %s\n", v, dir)
-		if _, err := os.Stat(filepath.Join(dir, transpilerCache)); err != nil {
-			if err := warmCache(ctx, dir, v, in.Substituted, progress); err != nil {
+		if _, err := os.Stat(filepath.Join(dir, filesRecord)); err != nil {
+			// An install made before installs recorded their files.
+			if _, err := os.Stat(filepath.Join(dir, transpilerCache)); err != nil {
+				if err := warmCache(ctx, dir, v, in.Substituted, progress); err != nil {
+					return nil, err
+				}
+			}
+			if err := writeRecord(dir); err != nil {
 				return nil, err
 			}
+			fmt.Fprintf(progress, "  recorded the hashes of its files, as they are now; later runs check them\n")
+			return in, nil
 		}
+		changed, err := changedFiles(dir)
+		if err != nil {
+			return nil, fmt.Errorf("omp@%s: %w", v, err)
+		}
+		if len(changed) > 0 {
+			return nil, fmt.Errorf("omp@%s: %w: %d files differ from those recorded at install (%s); remove it and install it again", v, ErrChanged, len(changed), summarize(changed))
+		}
+		fmt.Fprintf(progress, "  its files are those recorded at install\n")
 		return in, nil
 	}
 	npm := opts.NPM
@@ -95,10 +120,34 @@ func Install(ctx context.Context, cache, v string, opts InstallOptions) (*Instal
 			return nil, fmt.Errorf("installing a release needs npm (Debian: apt-get install npm): %w", err)
 		}
 	}
+	// An unfinished install (no marker) is never taken for one: it is
+	// removed, and the new one is made in a folder of its own and renamed
+	// into place once npm is done.
 	if err := os.RemoveAll(dir); err != nil {
 		return nil, err
 	}
-	if err := writeTree(dir, rel); err != nil {
+	partial, err := os.MkdirTemp(cache, ".omp@"+v+".partial-")
+	if err != nil {
+		return nil, err
+	}
+	if err := os.Chmod(partial, 0o755); err != nil {
+		os.RemoveAll(partial)
+		return nil, err
+	}
+	in, err := installInto(ctx, partial, dir, v, rel, npm, progress)
+	if err != nil {
+		os.RemoveAll(partial)
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	return in, nil
+}
+
+// installInto runs npm ci in the folder partial, renames it to dir, warms
+// the transpiler cache, records the files' hashes and writes the marker,
+// last.
+func installInto(ctx context.Context, partial, dir, v string, rel Release, npm string, progress io.Writer) (*Installed, error) {
+	if err := writeTree(partial, rel); err != nil {
 		return nil, err
 	}
 	lock, _ := releaseFiles.ReadFile("releases/" + v + "/package-lock.json")
@@ -106,7 +155,7 @@ func Install(ctx context.Context, cache, v string, opts InstallOptions) (*Instal
 	fmt.Fprintf(progress, "installing omp@%s into %s: %d packages from the npm registry, no install scripts\n", v, dir, total)
 	start := time.Now()
 	cmd := exec.CommandContext(ctx, npm, "ci", "--ignore-scripts", "--omit=optional", "--no-audit", "--no-fund", "--loglevel=http", "--progress=false")
-	cmd.Dir = dir
+	cmd.Dir = partial
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		return nil, err
@@ -135,10 +184,16 @@ func Install(ctx context.Context, cache, v string, opts InstallOptions) (*Instal
 	if err := cmd.Wait(); err != nil {
 		return nil, fmt.Errorf("npm ci for omp@%s failed: %v\n%s", v, err, strings.Join(tail, "\n"))
 	}
-	if err := finishInstall(dir, v); err != nil {
+	if err := finishInstall(partial, v); err != nil {
+		return nil, err
+	}
+	if err := os.Rename(partial, dir); err != nil {
 		return nil, err
 	}
 	if err := warmCache(ctx, dir, v, rel.Substituted, progress); err != nil {
+		return nil, err
+	}
+	if err := writeRecord(dir); err != nil {
 		return nil, err
 	}
 	size := dirSize(dir)
@@ -147,8 +202,29 @@ func Install(ctx context.Context, cache, v string, opts InstallOptions) (*Instal
 	if err := os.WriteFile(filepath.Join(dir, marker), append(data, '\n'), 0o644); err != nil {
 		return nil, err
 	}
-	fmt.Fprintf(progress, "installed omp@%s in %s (%s on disk)\n", v, time.Since(start).Round(time.Second), humanBytes(size))
+	fmt.Fprintf(progress, "installed omp@%s in %s (%s on disk; the hashes of its files recorded)\n", v, time.Since(start).Round(time.Second), humanBytes(size))
 	return in, nil
+}
+
+// lockRelease takes the install lock of release v in cache (a lock file
+// beside the install), waiting for another install or removal of it to
+// end; the function returned releases it.
+func lockRelease(cache, v string, progress io.Writer) (func(), error) {
+	f, err := os.OpenFile(filepath.Join(cache, ".omp@"+v+".lock"), os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		fmt.Fprintf(progress, "waiting for another install or removal of omp@%s to end\n", v)
+		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+			f.Close()
+			return nil, err
+		}
+	}
+	return func() {
+		_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		f.Close()
+	}, nil
 }
 
 // warmCache runs the harness once with no case, writing bun's transpiler
@@ -330,6 +406,11 @@ func Remove(cache, v string) error {
 	if _, err := os.Stat(dir); err != nil {
 		return fmt.Errorf("omp@%s is not installed in %s", v, cache)
 	}
+	unlock, err := lockRelease(cache, v, io.Discard)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	return os.RemoveAll(dir)
 }
 

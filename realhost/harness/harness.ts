@@ -1,6 +1,6 @@
 // deskcheck's real-host harness for the OMP coding agent.
 //
-// A long-lived bun program driven by deskcheck-host (host/omp/realhost) and
+// A long-lived bun program driven by deskcheck-host (realhost) and
 // the conformance tests. It speaks JSON lines: first it prints one hello
 // line, {"hello": {release, bun, root, modules, adaptations}}, then for
 // every request line {"id", "scenario", "given"} on standard input it
@@ -397,15 +397,16 @@ async function caseSettings(given: Given): Promise<unknown> {
 // The release's own bash and write tools, for a case naming one without an
 // approval of its own: their declaration is computed by the release from
 // the call's arguments (a command or a path is data, never executed).
-const toolModules: Record<string, { file: string; exportName: string }> = {
-	bash: { file: "tools/bash.ts", exportName: "BashTool" },
-	write: { file: "tools/write.ts", exportName: "WriteTool" },
-};
+// A Map: a tool named "constructor" or "__proto__" is no key of it.
+const toolModules = new Map<string, { file: string; exportName: string }>([
+	["bash", { file: "tools/bash.ts", exportName: "BashTool" }],
+	["write", { file: "tools/write.ts", exportName: "WriteTool" }],
+]);
 const toolClasses = new Map<string, unknown>();
 let toolsAdapted = false;
 
 async function realTool(name: string, given: Given): Promise<Record<string, any> | undefined> {
-	const spec = toolModules[name];
+	const spec = toolModules.get(name);
 	if (!spec || given.approval !== undefined || !has(spec.file)) return undefined;
 	if (!toolClasses.has(name)) toolClasses.set(name, (await load(spec.file))[spec.exportName]);
 	const Tool = toolClasses.get(name) as (new (session: unknown) => Record<string, any>) | undefined;
@@ -421,11 +422,17 @@ async function realTool(name: string, given: Given): Promise<Record<string, any>
 		settings = Settings.isolated(overrides);
 	} catch (err) {
 		if (!settingsByFile) throw err;
-		const tree: Record<string, unknown> = {};
+		// Objects without a prototype: a settings key such as
+		// "__proto__.x" makes an own member, never reaches Object.prototype.
+		const tree: Record<string, unknown> = Object.create(null);
 		for (const [k, v] of Object.entries(overrides)) {
 			const parts = k.split(".");
 			let node = tree;
-			for (const p of parts.slice(0, -1)) node = (node[p] ??= {}) as Record<string, unknown>;
+			for (const p of parts.slice(0, -1)) {
+				const next = Object.hasOwn(node, p) ? node[p] : undefined;
+				if (next !== null && typeof next === "object") node = next as Record<string, unknown>;
+				else node = node[p] = Object.create(null) as Record<string, unknown>;
+			}
 			node[parts[parts.length - 1]] = v;
 		}
 		const file = writeAgentFile(`tool-${++settingsFiles % 2}.yml`, JSON.stringify(tree));

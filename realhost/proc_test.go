@@ -21,16 +21,17 @@ func TestTimeLimitKillsTheHarness(t *testing.T) {
 	assert.Contains(t, err.Error(), "the harness did not start")
 }
 
-// TestWithoutNetworkNamespaceSaysSo: when no new network namespace is
-// made, the hello (and so every report) says it.
-func TestWithoutNetworkNamespaceSaysSo(t *testing.T) {
+// TestWithoutSandboxSaysSo: a published release run without the sandbox
+// says so in the hello (and so in every report).
+func TestWithoutSandboxSaysSo(t *testing.T) {
 	in := installedForTest(t, "18.1.16")
 	spec := ForInstalled(in)
-	spec.NoNetNS = true
+	spec.NoSandbox = true
 	h, err := Start(context.Background(), spec)
 	require.NoError(t, err)
 	defer h.Close()
-	assert.Contains(t, h.Hello.Network, "no new network namespace (not asked for)")
+	assert.Contains(t, h.Hello.Isolation, "NO SANDBOX (not asked for)")
+	assert.Contains(t, h.Hello.Isolation, "no new network namespace (not asked for)")
 	assert.Equal(t, "18.1.16", h.Hello.Release)
 	assert.Equal(t, "1.4.2", h.Hello.Bun)
 	assert.True(t, h.Hello.Modules["tools/approval.ts"])
