@@ -88,7 +88,9 @@ func init() {
 			usage: []usageLine{{"observe", "[-run REGEX] [-w [-i] [-force]] [-host HOST@VERSION] [limits] [PATH...]"}},
 			about: "Prints the expected block the host model observes for each case, ready\n" +
 				"to paste, and how it differs (~ + -). With -w, rewrites those blocks in\n" +
-				"the desk files named, in place, and nothing else of them."},
+				"the desk files named, in place, and nothing else of them: only a file\n" +
+				"that still holds what was read (-force: also one read-only or with other\n" +
+				"hard links), and only a block that holds on every release of its range."},
 		{name: "drift", run: drift,
 			usage: []usageLine{{"drift", "[-run REGEX] [-all-releases] [-format text|json] [limits] [PATH...]"}},
 			about: "Runs every case on every release group its hosts range selects\n" +
