@@ -9,11 +9,12 @@ import (
 )
 
 // mayExecute are the only packages allowed to start a program: the
-// real-host drivers, which start bun or node on their own harness, and
-// their command.
+// real-host drivers, which start bun or node on their own harness, the
+// sandbox they start it in, and their command.
 var mayExecute = map[string]bool{
-	"github.com/deskcheck/deskcheck/host/omp/realhost":    true,
+	"github.com/deskcheck/deskcheck/realhost":             true,
 	"github.com/deskcheck/deskcheck/host/gemini/realhost": true,
+	"github.com/deskcheck/deskcheck/internal/sandbox":     true,
 	"github.com/deskcheck/deskcheck/cmd/deskcheck-host":   true,
 }
 

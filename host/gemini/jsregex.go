@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // The host's patterns are JavaScript regular expressions (no flags, tested
@@ -29,9 +30,41 @@ var ErrRegexOutsideModel = fmt.Errorf("uses JavaScript regular expression syntax
 // jsSpace is ECMAScript's WhiteSpace and LineTerminator, as Go class items.
 const jsSpace = `\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}`
 
+// compiled remembers the patterns compiled so far, up to compiledLimit of
+// them: every engine loads the release's default policies, so the same
+// patterns are compiled once per case otherwise. A Regexp is safe for
+// concurrent use.
+var compiled = struct {
+	sync.Mutex
+	m map[string]compiledPattern
+}{m: map[string]compiledPattern{}}
+
+const compiledLimit = 4096
+
+type compiledPattern struct {
+	re  *regexp.Regexp
+	err error
+}
+
 // compileJS compiles a JavaScript pattern. A pattern JavaScript rejects is
 // an error (the host reports it); so is one outside the model.
 func compileJS(src string) (*regexp.Regexp, error) {
+	compiled.Lock()
+	c, ok := compiled.m[src]
+	compiled.Unlock()
+	if ok {
+		return c.re, c.err
+	}
+	re, err := compileJSOnce(src)
+	compiled.Lock()
+	if len(compiled.m) < compiledLimit {
+		compiled.m[src] = compiledPattern{re, err}
+	}
+	compiled.Unlock()
+	return re, err
+}
+
+func compileJSOnce(src string) (*regexp.Regexp, error) {
 	goSrc, err := translateJS(src)
 	if err != nil {
 		return nil, err

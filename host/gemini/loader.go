@@ -5,6 +5,7 @@ import (
 	"math"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // The TOML loader (policy/toml-loader.js loadPoliciesFromToml) and the
@@ -131,6 +132,52 @@ type rawRule struct {
 	denyMessage      *string
 }
 
+// readFileResult is a policy file's text parsed and validated: its rules,
+// only read once made, and whether it declares safety checkers.
+type readFileResult struct {
+	raws                []rawRule
+	checkers            bool
+	parseErr, schemaErr error
+}
+
+// filesRead remembers the files read so far, up to filesReadLimit of them
+// and each no longer than filesReadText: every engine reads the release's
+// default policies, so the same texts are parsed once per case otherwise.
+var filesRead = struct {
+	sync.Mutex
+	m map[string]readFileResult
+}{m: map[string]readFileResult{}}
+
+const (
+	filesReadLimit = 1024
+	filesReadText  = 64 << 10
+)
+
+// readFile parses and validates a policy file's text.
+func readFile(text string) readFileResult {
+	filesRead.Lock()
+	r, ok := filesRead.m[text]
+	filesRead.Unlock()
+	if ok {
+		return r
+	}
+	doc, err := parseTOML(text)
+	if err != nil {
+		r.parseErr = err
+	} else {
+		r.raws, r.schemaErr = validateFile(doc)
+		_, r.checkers = doc["safety_checker"]
+	}
+	if len(text) <= filesReadText {
+		filesRead.Lock()
+		if len(filesRead.m) < filesReadLimit {
+			filesRead.m[text] = r
+		}
+		filesRead.Unlock()
+	}
+	return r
+}
+
 // loadFile reads one policy file of tier t as the host's loader does.
 func (e *Engine) loadFile(name, text string, t Tier) loadedFile {
 	var out loadedFile
@@ -146,19 +193,17 @@ func (e *Engine) loadFile(name, text string, t Tier) loadedFile {
 		message, details, _ := strings.Cut(text, ": ")
 		out.problems = append(out.problems, PolicyProblem{Warning: warning, Text: fmt.Sprintf("[%s] Policy file %s in %s:\n  %s\n%s", strings.ToUpper(tierName), severity, name, message, details)})
 	}
-	doc, err := parseTOML(text)
-	if err != nil {
-		report(false, "TOML parsing failed: %v", err)
+	read := readFile(text)
+	if read.parseErr != nil {
+		report(false, "TOML parsing failed: %v", read.parseErr)
 		return out
 	}
-	raws, err := validateFile(doc)
-	if err != nil {
-		report(false, "Schema validation failed: %v", err)
+	if read.schemaErr != nil {
+		report(false, "Schema validation failed: %v", read.schemaErr)
 		return out
 	}
-	if _, ok := doc["safety_checker"]; ok {
-		out.checkers = true
-	}
+	raws := read.raws
+	out.checkers = read.checkers
 	for i, r := range raws {
 		if msg := shellSyntaxProblem(r, i); msg != "" {
 			report(false, "Invalid shell command syntax: %s", msg)

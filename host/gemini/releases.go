@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Package is the npm package whose policy engine the model follows.
@@ -143,6 +144,19 @@ type policyFile struct {
 // defaultPolicies returns the release's own policy/policies/*.toml, in
 // name order.
 func defaultPolicies(r Release) []policyFile {
+	if v, ok := defaultsRead.Load(r.policies); ok {
+		return v.([]policyFile)
+	}
+	out := readDefaultPolicies(r)
+	defaultsRead.Store(r.policies, out)
+	return out
+}
+
+// defaultsRead holds each policies folder's files once read; the slices
+// are only read.
+var defaultsRead sync.Map
+
+func readDefaultPolicies(r Release) []policyFile {
 	dir := "policies/" + r.policies
 	entries, err := fs.ReadDir(policyFS, dir)
 	if err != nil {

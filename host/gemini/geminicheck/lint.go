@@ -233,17 +233,17 @@ func lintRemembered(g *given) []scenario.Problem {
 	var out []scenario.Problem
 	for i, m := range g.remembered {
 		ptr := "/given/remembered/" + strconv.Itoa(i)
-		warn := func(name, format string, args ...any) {
+		warnAnswer := func(name, format string, args ...any) {
 			out = append(out, scenario.Problem{Pointer: ptr, Warning: true, Name: name, Message: fmt.Sprintf(format, args...)})
 		}
 		if gemini.NeedsNarrowing(m.Tool) && !m.HasPrefix && !m.HasFilePath {
-			warn("remembered-needs-narrowing", "the host drops an answer for %s without a commandPrefix or filePath", m.Tool)
+			warnAnswer("remembered-needs-narrowing", "the host drops an answer for %s without a commandPrefix or filePath", m.Tool)
 		}
 		if m.HasFilePath {
-			warn("remembered-file-path", "observed on every modelled release: the pattern the host builds (\\\\0\"file_path\":…\\\\0) looks for the two characters \\0, the arguments carry NUL characters, so it never matches")
+			warnAnswer("remembered-file-path", "observed on every modelled release: the pattern the host builds (\\\\0\"file_path\":…\\\\0) looks for the two characters \\0, the arguments carry NUL characters, so it never matches")
 		}
 		if g.settings.DisableAlwaysAllow {
-			warn("remembered-disabled", "disableAlwaysAllow is on: the answer is ignored — and so is any rule of yours at priority 950")
+			warnAnswer("remembered-disabled", "disableAlwaysAllow is on: the answer is ignored — and so is any rule of yours at priority 950")
 		}
 	}
 	return out

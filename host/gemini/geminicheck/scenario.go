@@ -84,6 +84,8 @@ var PolicyCheck = scenario.Declare(&scenario.Scenario{
 		return v, key != "policyErrorIncludes"
 	},
 	SourceKey: "engine",
+	Picture:   picture,
+	Deciding:  []string{"decision"},
 }, scenario.Kind[*given, struct{}, struct{}]{
 	Decode:  decodeGiven,
 	Plan:    plan,
