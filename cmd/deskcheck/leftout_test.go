@@ -93,3 +93,15 @@ func TestProblemsLeftOutAreCounted(t *testing.T) {
 	}
 	assert.Equal(t, 1, more)
 }
+
+// TestRenderOfACaseFileSaysSo: report render given a desk instead of a
+// report names a bounded number of problems, each bounded, and says what
+// the file looks like.
+func TestRenderOfACaseFileSaysSo(t *testing.T) {
+	path := manyProblems(t, 2000)
+	code, out, errOut := runCLI(t, "report", "render", path)
+	assert.Equal(t, 2, code, out)
+	assert.Less(t, len(errOut), 20*400, "the error is bounded whatever the file holds")
+	assert.Contains(t, errOut, "this looks like a case file")
+	assert.Regexp(t, `and \d+ more`, errOut)
+}
