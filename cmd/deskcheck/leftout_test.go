@@ -105,3 +105,20 @@ func TestRenderOfACaseFileSaysSo(t *testing.T) {
 	assert.Contains(t, errOut, "this looks like a case file")
 	assert.Regexp(t, `and \d+ more`, errOut)
 }
+
+// TestHostTwiceIsRefused: two -host values for one host are a usage
+// error, not the last one silently winning; the same value twice is one.
+func TestHostTwiceIsRefused(t *testing.T) {
+	for _, f := range all.Registry().Families() {
+		if len(f.Host.Releases) < 2 {
+			continue
+		}
+		rs := f.Host.Releases
+		a, b := f.Host.Name+"@"+rs[0].Version, f.Host.Name+"@"+rs[len(rs)-1].Version
+		code, _, errOut := runCLI(t, "verify", "-out", "none", "-host", a, "-host", b)
+		assert.Equal(t, 2, code, errOut)
+		assert.Contains(t, errOut, "-host names "+f.Host.Name+" once")
+		_, _, errOut = runCLI(t, "verify", "-out", "none", "-run", "^no such case$", "-host", b, "-host", b)
+		assert.NotContains(t, errOut, "-host names", "the same release twice is one")
+	}
+}
