@@ -53,11 +53,12 @@ type Diagnostic struct {
 // and otherwise acknowledged, so that a count of acknowledged warnings
 // never fails -fail-on-warn.
 func moreDiagnostic(file string, n, errs, acked int) Diagnostic {
-	d := Diagnostic{Severity: Warning, File: file, Summary: fmt.Sprintf("… and %s more", Thousands(n)), more: n, moreErrors: errs, moreAcked: acked}
-	switch {
-	case errs > 0:
-		d.Severity = Error
-	case acked == n:
+	sev := Error
+	if errs == 0 {
+		sev = Warning
+	}
+	d := Diagnostic{Severity: sev, File: file, Summary: fmt.Sprintf("… and %s more", Thousands(n)), more: n, moreErrors: errs, moreAcked: acked}
+	if errs == 0 && acked == n {
 		d.Acknowledged = "each of them is acknowledged"
 	}
 	return d
