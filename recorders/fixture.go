@@ -43,10 +43,8 @@ func (s *Session) Decide(body []byte) Reply {
 		case !known:
 			d.UnknownTicket = true
 			d.Decision, d.Reason = "deny", ReasonUnknownTicket
-		case call.Unavailable:
-			d.Decision, d.Reason, d.Status = "deny", ReasonPolicyUnavailable, 503
 		default:
-			d.Decision, d.Reason, _ = Policy(*action)
+			d.Decision, d.Reason, d.Status = s.decide(call, *action)
 		}
 	}
 	if d.Malformed || d.UnknownTicket {

@@ -115,6 +115,7 @@ func Ticket(o, t, i int) string { return fmt.Sprintf("t%d.%d.%d", o, t, i) }
 // arriving while no window is open is stray. Safe for concurrent use: the
 // frameworks run the tool of one batch in several threads.
 type Session struct {
+	decide  Decider
 	mu      sync.Mutex
 	ordinal int
 	cur     *window
@@ -143,8 +144,29 @@ type receiptOf struct {
 	allow  bool
 }
 
-// NewSession returns recorders with no item open.
-func NewSession() *Session { return &Session{} }
+// Decider decides a call the gateway emitted: scripted is the call as the
+// item scripts it, requested the label the request names. It returns the
+// decision, the reason and the HTTP status of the answer.
+type Decider func(scripted Action, requested string) (decision, reason string, status int)
+
+// ContractV1 is the fixture's policy: an unavailable call is denied 503
+// policy_unavailable, any other call as the table decides the requested
+// label (as a real service would: a label that differs from the script is
+// a completeness failure, not another decision).
+func ContractV1(scripted Action, requested string) (decision, reason string, status int) {
+	if scripted.Unavailable {
+		return "deny", ReasonPolicyUnavailable, 503
+	}
+	decision, reason, _ = Policy(requested)
+	return decision, reason, 200
+}
+
+// NewSession returns recorders with no item open, deciding by contract v1.
+func NewSession() *Session { return &Session{decide: ContractV1} }
+
+// NewSessionDeciding returns recorders whose fixture decides by d: a
+// model's mutated policy.
+func NewSessionDeciding(d Decider) *Session { return &Session{decide: d} }
 
 // Open opens the window of the next item. It fails when one is open.
 func (s *Session) Open(it Item) error {
