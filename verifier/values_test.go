@@ -238,7 +238,7 @@ func TestKeysDifferingInASurrogateAreTwoKeys(t *testing.T) {
 // of the bundled and family desks, pasted in place of its expected block,
 // validates and verifies.
 func TestObserveOnEveryBundledCase(t *testing.T) {
-	paths := []string{"../cases/boundary-desk.json", "../cases/gateway-desk.json", "../cases/household-desk.json", "../cases/runner-desk.json",
+	paths := []string{"../cases/arena-desk.json", "../cases/boundary-desk.json", "../cases/gateway-desk.json", "../cases/household-desk.json", "../cases/runner-desk.json",
 		"../host/omp/ompcheck/testdata/omp-desk.json", "../host/household/householdcheck/testdata/household-more.json"}
 	// A family's own desks beside its adapter count too.
 	own, err := filepath.Glob("../host/*/*check/testdata/*-desk.json")

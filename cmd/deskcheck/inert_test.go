@@ -11,8 +11,9 @@ import (
 // mayExecute are the only packages allowed to start a program: the
 // real-host driver, which starts bun on its own harness, and its command.
 var mayExecute = map[string]bool{
-	"github.com/deskcheck/deskcheck/host/omp/realhost":  true,
-	"github.com/deskcheck/deskcheck/cmd/deskcheck-host": true,
+	"github.com/deskcheck/deskcheck/host/omp/realhost":    true,
+	"github.com/deskcheck/deskcheck/cmd/deskcheck-host":   true,
+	"github.com/deskcheck/deskcheck/host/arena/realarena": true,
 }
 
 // TestNothingCanExecute lists the dependencies of every non-test package of

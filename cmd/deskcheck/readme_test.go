@@ -113,9 +113,9 @@ func TestReadmeCounts(t *testing.T) {
 		for _, f := range all.Registry().Faults() {
 			perHost[f.Host]++
 		}
-		names := map[string]string{"OMP host": "omp", "gateway": "gateway", "runner": "runner", "household runtime": "household"}
+		names := map[string]string{"OMP host": "omp", "gateway": "gateway", "runner": "runner", "household runtime": "household", "arena": "arena"}
 		seen := map[string]bool{}
-		stated := regexp.MustCompile(`The (OMP host|gateway|runner|household runtime) has (\d+) faults`)
+		stated := regexp.MustCompile(`The (OMP host|gateway|runner|household runtime|arena) has (\d+) faults`)
 		for _, m := range stated.FindAllStringSubmatch(flat, -1) {
 			host := names[m[1]]
 			seen[host] = true

@@ -7,6 +7,7 @@ import (
 
 	"github.com/deskcheck/deskcheck/cases"
 	"github.com/deskcheck/deskcheck/host/agentloop/agentloopcheck"
+	"github.com/deskcheck/deskcheck/host/arena/arenacheck"
 	"github.com/deskcheck/deskcheck/host/gateway/gatewaycheck"
 	"github.com/deskcheck/deskcheck/host/household/householdcheck"
 	"github.com/deskcheck/deskcheck/host/omp/ompcheck"
@@ -19,6 +20,7 @@ var Families = []scenario.Family{
 	householdcheck.Family,
 	gatewaycheck.Family,
 	agentloopcheck.Family,
+	arenacheck.Family,
 }
 
 // Registry returns the registry of every family, built on the first call

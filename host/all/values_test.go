@@ -36,7 +36,7 @@ func TestCountsAreTheSchemasCounts(t *testing.T) {
 // TestEachFamilyNamesItsHostsLanguage: OMP is JavaScript, the others are
 // Python programs.
 func TestEachFamilyNamesItsHostsLanguage(t *testing.T) {
-	want := map[string]scenario.Values{"omp": scenario.JavaScript, "gateway": scenario.Python, "runner": scenario.Python, "household": scenario.Python}
+	want := map[string]scenario.Values{"omp": scenario.JavaScript, "gateway": scenario.Python, "runner": scenario.Python, "household": scenario.Python, "arena": scenario.Python}
 	reg := Registry()
 	for _, name := range reg.Names() {
 		_, fam, _ := reg.Lookup(name)
