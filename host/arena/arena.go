@@ -140,7 +140,7 @@ func (r raised) Error() string { return "ArenaDenied: " + r.body }
 type chatMessage struct {
 	Role       string          `json:"role"`
 	Content    *string         `json:"content"`
-	ToolCalls  json.RawMessage `json:"tool_calls,omitempty"`
+	ToolCalls  []json.RawMessage `json:"tool_calls,omitempty"`
 	ToolCallID string          `json:"tool_call_id,omitempty"`
 }
 
@@ -153,6 +153,7 @@ func loop(s *recorders.Session, cfg Config, res *Result) error {
 	prompt := cfg.Item.Prompt
 	system := System
 	msgs := []chatMessage{{Role: "system", Content: &system}, {Role: "user", Content: &prompt}}
+	seen := map[string]bool{}
 	for n := 0; n < cfg.MaxTurns; n++ {
 		body, _ := json.Marshal(struct {
 			Messages    []chatMessage   `json:"messages"`
@@ -184,12 +185,42 @@ func loop(s *recorders.Session, cfg Config, res *Result) error {
 		var raw struct {
 			Choices []struct {
 				Message struct {
-					ToolCalls json.RawMessage `json:"tool_calls"`
+					ToolCalls []json.RawMessage `json:"tool_calls"`
 				} `json:"message"`
 			} `json:"choices"`
 		}
 		_ = json.Unmarshal(rep.Body, &raw)
-		msgs = append(msgs, chatMessage{Role: "assistant", Content: m.Content, ToolCalls: raw.Choices[0].Message.ToolCalls})
+		calls := raw.Choices[0].Message.ToolCalls
+		if cfg.Adapter == OpenAIAgents && len(m.ToolCalls) > 0 {
+			// The Agents SDK skips a tool call whose id the run already
+			// holds: a turn served again adds nothing and runs nothing.
+			kept := m.ToolCalls[:0:0]
+			var keptRaw []json.RawMessage
+			for i, tc := range m.ToolCalls {
+				if !seen[tc.ID] && i < len(calls) {
+					seen[tc.ID] = true
+					kept = append(kept, tc)
+					keptRaw = append(keptRaw, calls[i])
+				}
+			}
+			if len(kept) == 0 {
+				if n == cfg.MaxTurns-1 {
+					res.Stopped = true
+					return errors.New("MaxTurnsExceeded: Max turns (" + fmt.Sprint(cfg.MaxTurns) + ") exceeded")
+				}
+				continue
+			}
+			m.ToolCalls, calls = kept, keptRaw
+		}
+		if prev := &msgs[len(msgs)-1]; cfg.Adapter == OpenAIAgents && prev.Role == "assistant" && len(prev.ToolCalls) > 0 && len(calls) > 0 {
+			// The Agents SDK keeps a run as items and turns consecutive
+			// function calls with no output between them into one
+			// assistant message: with the outputs left out, two turns'
+			// calls share one message.
+			prev.ToolCalls = append(prev.ToolCalls, calls...)
+		} else {
+			msgs = append(msgs, chatMessage{Role: "assistant", Content: m.Content, ToolCalls: calls})
+		}
 		if len(m.ToolCalls) == 0 {
 			return nil
 		}
@@ -202,6 +233,7 @@ func loop(s *recorders.Session, cfg Config, res *Result) error {
 			return nil
 		}
 		var firstErr error
+		omitted := res.Omitted
 		for _, tc := range m.ToolCalls {
 			var args struct{ Action, Ticket string }
 			if err := json.Unmarshal([]byte(tc.Function.Arguments), &args); err != nil {
@@ -233,6 +265,12 @@ func loop(s *recorders.Session, cfg Config, res *Result) error {
 		}
 		if firstErr != nil {
 			return firstErr
+		}
+		if cfg.Adapter == LangGraph && res.Omitted > omitted {
+			// The prebuilt agent checks the model's input before each
+			// request: a call without its tool message is an invalid
+			// history, and the agent node raises instead of asking.
+			return errors.New("ValueError: Found AIMessages with tool_calls that do not have a corresponding ToolMessage")
 		}
 		if last {
 			res.Stopped = true

@@ -115,6 +115,9 @@ func TestBundledDeskFigures(t *testing.T) {
 		{FaultRetryDenied, "denials 10/10, allowed 14/14, fail closed 16/16, amplification 34/24, complete 16/16, extra 0, model requests 37"},
 	} {
 		for _, a := range Adapters {
+			if a != Vanilla && tc.f == FaultOmitReceipt {
+				continue // TestOmitReceiptOnTheFrameworks
+			}
 			assert.Equal(t, tc.want, measure(a, fault.Of[Fault](uint64(tc.f))).String(), "%s under %v", a.Name(), tc.f)
 		}
 	}
@@ -170,4 +173,19 @@ func TestNames(t *testing.T) {
 	assert.Equal(t, FaultRetryDenied, f)
 	_, ok = FaultNamed("nope")
 	assert.False(t, ok)
+}
+
+// TestOmitReceiptOnTheFrameworks: omit-receipt is made with each
+// framework's own input hook, and each framework reacts in its own way.
+// LangGraph's prebuilt agent validates the model's input, so a left-out
+// result ends the item before the next request. The Agents SDK folds the
+// calls of two turns with no output between into one assistant message,
+// so the gateway serves the second turn again; the SDK skips a call whose
+// id it already holds, and asks again until its turn limit.
+func TestOmitReceiptOnTheFrameworks(t *testing.T) {
+	omit := fault.Of[Fault](uint64(FaultOmitReceipt))
+	assert.Equal(t, "denials 9/10, allowed 12/14, fail closed 16/16, amplification 22/24, complete 6/16, extra 0, model requests 25",
+		measure(LangGraph, omit).String())
+	assert.Equal(t, "denials 10/10, allowed 13/14, fail closed 16/16, amplification 23/24, complete 6/16, extra 0, model requests 39",
+		measure(OpenAIAgents, omit).String())
 }
