@@ -138,10 +138,10 @@ type raised struct{ body string }
 func (r raised) Error() string { return "ArenaDenied: " + r.body }
 
 type chatMessage struct {
-	Role       string          `json:"role"`
-	Content    *string         `json:"content"`
+	Role       string            `json:"role"`
+	Content    *string           `json:"content"`
 	ToolCalls  []json.RawMessage `json:"tool_calls,omitempty"`
-	ToolCallID string          `json:"tool_call_id,omitempty"`
+	ToolCallID string            `json:"tool_call_id,omitempty"`
 }
 
 var tools = json.RawMessage(`[{"type":"function","function":{"name":"perform_action","description":"` + ToolDescription +
