@@ -145,6 +145,9 @@ func Run(ctx context.Context, cfg Config, items []recorders.Item) (*Result, erro
 		"XDG_STATE_HOME=" + home, "TMPDIR=" + filepath.Join(folder, "tmp"), "PATH=/nonexistent",
 		"LANG=C.UTF-8", "TZ=UTC", "PYTHONHASHSEED=0", "OPENAI_AGENTS_DISABLE_TRACING=1",
 		"LANGSMITH_TRACING=false", "LANGCHAIN_TRACING_V2=false",
+		// langchain-openai probes TCP keep-alive options on a throwaway
+		// AF_INET socket unless this is 0; the gateway is a Unix socket.
+		"LANGCHAIN_OPENAI_TCP_KEEPALIVE=0",
 	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stdin, err := cmd.StdinPipe()
