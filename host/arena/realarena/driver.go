@@ -197,6 +197,9 @@ func Run(ctx context.Context, cfg Config, items []recorders.Item) (*Result, erro
 		return nil, fmt.Errorf("the adapter's first line is not a hello: %q", line)
 	}
 	res.Hello = *h.Hello
+	if err := checkPackages(cfg.Adapter, res.Hello.Packages); err != nil {
+		return nil, err
+	}
 	var runErr error
 	for _, it := range items {
 		if err := rec.Session.Open(it); err != nil {
