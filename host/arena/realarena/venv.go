@@ -24,12 +24,15 @@ func Python(adapter string) (string, error) {
 			}
 			cache = filepath.Join(c, "deskcheck")
 		}
-		venv = filepath.Join(cache, "arena", adapter, "venv")
+		venv = venvDir(cache, adapter)
 	}
 	py := filepath.Join(venv, "bin", "python")
 	if _, err := os.Stat(py); err != nil {
 		return "", errors.New("the " + adapter + " adapter is not installed at " + venv + ": deskcheck-host install arena:" + adapter +
 			" (or python3 -m venv " + venv + " && " + py + " -m pip install --no-deps --require-hashes --only-binary=:all: -r host/arena/realarena/adapters/" + adapter + "/requirements.lock)")
+	}
+	if err := checkInstalled(venv, adapter); err != nil {
+		return "", err
 	}
 	return py, nil
 }
