@@ -135,6 +135,8 @@ type Judgement struct {
 	// loop's) model.
 	Model, Reference Dimensions
 	Provenance       Provenance
+	// Records are the recorders' records, one per case.
+	Records []*recorders.Record
 }
 
 // Holds reports whether every case holds on the real adapter and the
@@ -200,6 +202,7 @@ func Judge(ctx context.Context, cfg Config, cases []Case) (*Judgement, error) {
 		ref := arena.Run(arena.Config{Item: items[i], Adapter: arena.Vanilla, MaxTurns: cfg.withDefaults().MaxTurns, Faults: fs})
 		add(&j.Reference, arenacheck.Boundary(decisions, effects, ref))
 	}
+	j.Records = res.Records
 	j.Provenance, err = provenance(cfg, res, cases)
 	return j, err
 }

@@ -78,3 +78,27 @@ func TestJudgeTheBundledDesk(t *testing.T) {
 	_, err = Judge(context.Background(), Config{Adapter: "vanilla", Fault: "nope"}, cs)
 	assert.ErrorContains(t, err, `unknown fault "nope"`)
 }
+
+func TestEvidenceIsVersionedAndDeterministic(t *testing.T) {
+	cs, _, err := CasesOf(deskBytes(t))
+	require.NoError(t, err)
+	wrap, network := sandbox()
+	run := func() (string, *Judgement) {
+		j, err := Judge(context.Background(), Config{Adapter: "vanilla", Python: python(t, "vanilla"), Wrap: wrap, Network: network}, cs[11:12])
+		require.NoError(t, err)
+		var b strings.Builder
+		require.NoError(t, WriteEvidence(&b, j))
+		return b.String(), j
+	}
+	a, j := run()
+	b, _ := run()
+	assert.Equal(t, a, b, "the same run writes the same evidence")
+	events := Events(j.Provenance.RunID, "vanilla", j.Records[0])
+	require.Len(t, events, 3)
+	assert.Equal(t, "deny", *events[1].Decision)
+	assert.Nil(t, events[1].Effect)
+	assert.Nil(t, events[1].ParentID)
+	assert.Equal(t, "adapter:vanilla", events[0].Actor)
+	assert.Contains(t, a, `"parentId":null,"delegationId":null`)
+	assert.Contains(t, a, `"record":"decide"`)
+}
