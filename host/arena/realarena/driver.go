@@ -61,6 +61,8 @@ type Config struct {
 	MaxTurns  int
 	Timeout   time.Duration
 	ItemLimit time.Duration
+	// ProcessLimit bounds the whole process (10 minutes when zero).
+	ProcessLimit time.Duration
 	// Dir is the parent of the run folder (os.TempDir when empty).
 	Dir string
 }
@@ -98,12 +100,17 @@ func (c Config) withDefaults() Config {
 	if c.ItemLimit == 0 {
 		c.ItemLimit = 120 * time.Second
 	}
+	if c.ProcessLimit == 0 {
+		c.ProcessLimit = 10 * time.Minute
+	}
 	return c
 }
 
 // Run runs items, one after another, in one fresh adapter process.
 func Run(ctx context.Context, cfg Config, items []recorders.Item) (*Result, error) {
 	cfg = cfg.withDefaults()
+	ctx, cancel := context.WithTimeout(ctx, cfg.ProcessLimit)
+	defer cancel()
 	known := false
 	for _, a := range Adapters {
 		known = known || a == cfg.Adapter

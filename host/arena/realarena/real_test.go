@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -47,4 +48,22 @@ func TestAdaptersReconcileOnTheRecorders(t *testing.T) {
 func TestUnknownAdapter(t *testing.T) {
 	_, err := Run(context.Background(), Config{Adapter: "crewai"}, nil)
 	assert.ErrorContains(t, err, "the adapters are vanilla, langgraph, openai-agents")
+}
+
+// TestAnAdapterThatStopsAnsweringIsErrored: an item the adapter does not
+// finish within the item limit, and every later one, are errored; the
+// process group is killed.
+func TestAnAdapterThatStopsAnsweringIsErrored(t *testing.T) {
+	dir := t.TempDir()
+	// A stand-in interpreter that says hello and then never answers.
+	fake := dir + "/python"
+	require.NoError(t, os.WriteFile(fake, []byte("#!/bin/sh\nread line\necho '{\"hello\":{\"adapter\":\"vanilla\",\"adapterVersion\":\"0.1.0\",\"packages\":{}}}'\nexec /bin/sleep 600\n"), 0o755))
+	items := []recorders.Item{{ID: "a", Prompt: "p", Turns: [][]recorders.Action{{{Label: "file.read.workspace"}}}}, {ID: "b", Prompt: "q"}}
+	res, err := Run(context.Background(), Config{Adapter: "vanilla", Python: fake, Network: "tcp", ItemLimit: 200 * time.Millisecond}, items)
+	require.NoError(t, err)
+	require.Len(t, res.Records, 2)
+	for _, r := range res.Records {
+		assert.False(t, r.Done)
+		assert.Contains(t, r.AdapterError, "the adapter did not finish item a: no answer within 200ms")
+	}
 }
