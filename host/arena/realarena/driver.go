@@ -204,6 +204,9 @@ func Run(ctx context.Context, cfg Config, items []recorders.Item) (*Result, erro
 		return nil, fmt.Errorf("the adapter's first line is not a hello: %q", line)
 	}
 	res.Hello = *h.Hello
+	if res.Hello.Adapter != cfg.Adapter {
+		return nil, fmt.Errorf("the %s adapter introduced itself as %q", cfg.Adapter, res.Hello.Adapter)
+	}
 	if err := checkPackages(cfg.Adapter, res.Hello.Packages); err != nil {
 		return nil, err
 	}
