@@ -25,14 +25,19 @@ TOOL_PARAMETERS = {
 
 CONFIG = {}
 
+# The protocol owns standard output: anything a library prints goes to
+# standard error instead, so it can never be read as an answer.
+_PROTOCOL = sys.stdout
+sys.stdout = sys.stderr
+
 
 class ArenaDenied(Exception):
     """Raised by the raise-on-denial fault: its message is the denial."""
 
 
 def _out(obj):
-    sys.stdout.write(json.dumps(obj, separators=(",", ":")) + "\n")
-    sys.stdout.flush()
+    _PROTOCOL.write(json.dumps(obj, separators=(",", ":")) + "\n")
+    _PROTOCOL.flush()
 
 
 def read_config():
