@@ -33,6 +33,7 @@ var Arena = scenario.Declare(&scenario.Scenario{
 		{Name: "turns", Pointer: "/given/turns", Count: true, Default: 8, Help: "most tool turns of one arena item"},
 	},
 	Warnings: []scenario.Warning{
+		{Name: "list-vs-calls", Help: "decisions or reasons whose length is not the number of calls"},
 		{Name: "contradicts-table", Help: "an expected decision or reason the policy table does not give the call"},
 		{Name: "broken-adapter-reason", Help: "an expected malformed_request or unknown_ticket, which a correct adapter never produces"},
 		{Name: "effects-vs-allows", Help: "effects expected that are not the number of allow decisions expected"},
@@ -234,7 +235,7 @@ func narrate(t *scenario.Trace, res arena.Result) {
 			t.Start(calls + 1)
 			t.AddText("emitted", fmt.Sprintf("%s emitted perform_action {\"action\":%q,\"ticket\":%q}", c.CallID, c.Label, c.Ticket))
 			if c.Decides > 0 {
-				t.AddText("decide", fmt.Sprintf("%s decide %s %s %s (%s)", c.CallID, c.Decision, c.Reason, c.Receipt, plural(c.Decides, "request", "requests")))
+				t.AddText("check", fmt.Sprintf("%s decide %s %s %s (%s)", c.CallID, c.Decision, c.Reason, c.Receipt, plural(c.Decides, "request", "requests")))
 			}
 			for _, e := range rec.Ledger {
 				if e.Ticket != nil && *e.Ticket == c.Ticket {

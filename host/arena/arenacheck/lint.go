@@ -12,14 +12,16 @@ import (
 // planArena reads a case once: its script (each call's expected decision,
 // the expected effects) and its lint.
 //
-// Errors: a label outside the pattern; decisions or reasons whose length
-// is not the number of calls (the dimensions' denominators come from
-// them); a reason outside the vocabulary; a turn of more than 8 calls.
+// Errors: a label outside the pattern; a reason outside the vocabulary; a
+// turn of more than 8 calls.
 //
-// Warnings: an expected decision or reason that contradicts the table; an
-// expected malformed_request or unknown_ticket; effects that are not the
-// number of allow decisions; a label near a table label; more than 5 tool
-// turns (the adapters stop at 6 model requests).
+// Warnings: decisions or reasons whose length is not the number of calls
+// (the dimensions then count the table's decisions: a warning, not an
+// error, so that deskcheck try can run any item with the template's
+// expected block first); an expected decision or reason that contradicts
+// the table; an expected malformed_request or unknown_ticket; effects that
+// are not the number of allow decisions; a label near a table label; more
+// than 5 tool turns (the adapters stop at 6 model requests).
 func planArena(g given, expected []scenario.Field) scenario.Plan[script] {
 	var out []scenario.Problem
 	fail := func(ptr, format string, args ...any) {
@@ -59,14 +61,14 @@ func planArena(g given, expected []scenario.Field) scenario.Plan[script] {
 			if json.Unmarshal(f.Raw, &decisions) != nil {
 				decisions = nil
 			} else if len(decisions) != len(calls) {
-				fail("/expected/decisions", "%s for %s: one per call, in script order", plural(len(decisions), "decision", "decisions"), plural(len(calls), "call", "calls"))
+				warn("list-vs-calls", "/expected/decisions", "%s for %s: one per call, in script order; the dimensions count the table's decisions instead", plural(len(decisions), "decision", "decisions"), plural(len(calls), "call", "calls"))
 				decisions = nil
 			}
 		case "reasons":
 			if json.Unmarshal(f.Raw, &reasons) != nil {
 				reasons = nil
 			} else if len(reasons) != len(calls) {
-				fail("/expected/reasons", "%s for %s: one per call, in script order", plural(len(reasons), "reason", "reasons"), plural(len(calls), "call", "calls"))
+				warn("list-vs-calls", "/expected/reasons", "%s for %s: one per call, in script order", plural(len(reasons), "reason", "reasons"), plural(len(calls), "call", "calls"))
 				reasons = nil
 			}
 		case "effects":
