@@ -3,6 +3,7 @@ package reports
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -25,6 +26,61 @@ type PointCoverage struct {
 	Reached int           `json:"reached"`
 	Points  int           `json:"points"`
 	List    []PointResult `json:"list"`
+	// NotAddressed names the scenarios of the family the desk (or every
+	// desk) has no case of, whose points are left out of Points and List
+	// (cover only); Unaddressed counts those points.
+	NotAddressed []string `json:"notAddressed,omitempty"`
+	Unaddressed  int      `json:"unaddressedPoints,omitempty"`
+}
+
+// Addressed keeps, of each desk's and family's points, those of the
+// scenarios addressed(desk, host, scenario) accepts (desk "" is every
+// desk), and says which scenarios and how many points it left out: a desk
+// is judged on what it has cases of, as faults does.
+func (c *Coverage) Addressed(addressed func(desk, host, scenario string) bool) {
+	narrow := func(list []PointCoverage) {
+		for i := range list {
+			d := &list[i]
+			kept := d.List[:0:0]
+			seen := map[string]bool{}
+			for _, x := range d.List {
+				if addressed(d.Desk, d.Host, x.Scenario) {
+					kept = append(kept, x)
+					continue
+				}
+				d.Unaddressed++
+				if !seen[x.Scenario] {
+					seen[x.Scenario] = true
+					d.NotAddressed = append(d.NotAddressed, x.Scenario)
+				}
+			}
+			d.List, d.Points, d.Reached = kept, len(kept), 0
+			for _, x := range kept {
+				if x.Reached > 0 {
+					d.Reached++
+				}
+			}
+		}
+	}
+	narrow(c.Desks)
+	narrow(c.Families)
+}
+
+// notAddressedNote says which points a coverage line leaves out; "" when
+// none.
+func (d PointCoverage) notAddressedNote() string {
+	if d.Unaddressed == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; %s of %s not addressed (no case of %s)", plural(d.Unaddressed, "point", "points"), oneLine(strings.Join(d.NotAddressed, ", ")), pronoun(len(d.NotAddressed)))
+}
+
+// pronoun is "it" or "them", for n things.
+func pronoun(n int) string {
+	if n == 1 {
+		return "it"
+	}
+	return "them"
 }
 
 // PointResult is one point and the cases that reach it.
@@ -112,7 +168,7 @@ func WriteCoverageText(w io.Writer, c *Coverage, all bool) error {
 func writeCoverageText(p *printer, c *Coverage, all bool) {
 	p.printf("Boundary coverage: the points of each host's decision logic the cases reach\n")
 	for _, d := range c.Desks {
-		p.printf("%s on %s: %d of %d points reached (%s)\n", oneLine(d.Host), oneLine(d.Desk), d.Reached, d.Points, percent(d.Reached, d.Points))
+		p.printf("%s on %s: %d of %d points reached (%s)%s\n", oneLine(d.Host), oneLine(d.Desk), d.Reached, d.Points, percent(d.Reached, d.Points), d.notAddressedNote())
 		width := 0
 		for _, x := range d.List {
 			width = max(width, len(oneLine(x.Point)))
@@ -140,7 +196,7 @@ func writeCoverageText(p *printer, c *Coverage, all bool) {
 		}
 	}
 	for _, f := range c.Families {
-		p.printf("%s, every desk: %d of %d points reached (%s)\n", oneLine(f.Host), f.Reached, f.Points, percent(f.Reached, f.Points))
+		p.printf("%s, every desk: %d of %d points reached (%s)%s\n", oneLine(f.Host), f.Reached, f.Points, percent(f.Reached, f.Points), f.notAddressedNote())
 	}
 }
 
@@ -173,6 +229,45 @@ type MutantScore struct {
 	Killed    int      `json:"killed"`
 	Mutants   int      `json:"mutants"`
 	Survivors []string `json:"survivors"`
+	// NotAddressed are the surviving mutants only a case of a scenario
+	// the desk (or every desk) has none of can kill: left out of Mutants
+	// and Survivors.
+	NotAddressed []string `json:"notAddressed,omitempty"`
+}
+
+// Addressed leaves out of each score the survivors addressed(desk, host,
+// mutant) does not accept (desk "" is every desk), and names them: a desk
+// is judged on what it has cases of, as faults does. The tally (Killed of
+// Mutants) then counts the mutants every desk together addresses.
+func (r *MutantReport) Addressed(addressed func(desk, host, mutant string) bool) {
+	narrow := func(list []MutantScore) {
+		for i := range list {
+			s := &list[i]
+			kept := s.Survivors[:0:0]
+			for _, name := range s.Survivors {
+				if addressed(s.Desk, s.Host, name) {
+					kept = append(kept, name)
+				} else {
+					s.NotAddressed = append(s.NotAddressed, name)
+				}
+			}
+			s.Survivors, s.Mutants = kept, s.Mutants-len(s.NotAddressed)
+		}
+	}
+	narrow(r.Scores)
+	narrow(r.Families)
+	for _, f := range r.Families {
+		r.Mutants -= len(f.NotAddressed)
+	}
+}
+
+// notAddressedNote says which mutants a score leaves out; "" when none.
+func (s MutantScore) notAddressedNote() string {
+	if len(s.NotAddressed) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; %s not addressed (only a case of a scenario with no case here kills %s): %s",
+		plural(len(s.NotAddressed), "mutant", "mutants"), pronoun(len(s.NotAddressed)), oneLine(strings.Join(s.NotAddressed, ", ")))
 }
 
 // MutantResult is one generated mutant and the cases that killed it.
@@ -229,7 +324,7 @@ func WriteMutantsText(w io.Writer, r *MutantReport) error {
 	}
 	p.printf("Generated mutants: each changes one rule of a host's decision logic\n")
 	for _, s := range r.Scores {
-		p.printf("%s on %s: %d of %d mutants killed (%s)\n", oneLine(s.Host), oneLine(s.Desk), s.Killed, s.Mutants, percent(s.Killed, s.Mutants))
+		p.printf("%s on %s: %d of %d mutants killed (%s)%s\n", oneLine(s.Host), oneLine(s.Desk), s.Killed, s.Mutants, percent(s.Killed, s.Mutants), s.notAddressedNote())
 		for _, name := range s.Survivors {
 			x := byName[name]
 			p.printf("  SURVIVED  %s: %s\n", oneLine(name), oneLine(x.Text))
@@ -241,7 +336,7 @@ func WriteMutantsText(w io.Writer, r *MutantReport) error {
 		}
 	}
 	for _, s := range r.Families {
-		p.printf("%s, every desk: %d of %d mutants killed (%s)\n", oneLine(s.Host), s.Killed, s.Mutants, percent(s.Killed, s.Mutants))
+		p.printf("%s, every desk: %d of %d mutants killed (%s)%s\n", oneLine(s.Host), s.Killed, s.Mutants, percent(s.Killed, s.Mutants), s.notAddressedNote())
 	}
 	for _, e := range r.Equivalent {
 		p.printf("(left out, equivalent: %s — %s: %s)\n", oneLine(e.Mutant), oneLine(e.Text), oneLine(e.Why))

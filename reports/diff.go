@@ -10,6 +10,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/deskcheck/deskcheck/internal/jsonx"
 	"github.com/deskcheck/deskcheck/verifier"
 )
 
@@ -19,12 +20,13 @@ const (
 	CaseRemoved            = "removed"
 	CasePassToFail         = "pass→fail"
 	CaseFailToPass         = "fail→pass"
+	CaseStimulusChanged    = "stimulus changed"
 	CaseExpectationChanged = "expectation changed"
 	CaseUnchanged          = "unchanged"
 )
 
 // caseKinds are the kinds of change in the order they are listed.
-var caseKinds = []string{CasePassToFail, CaseFailToPass, CaseExpectationChanged, CaseNew, CaseRemoved}
+var caseKinds = []string{CasePassToFail, CaseFailToPass, CaseStimulusChanged, CaseExpectationChanged, CaseNew, CaseRemoved}
 
 // Diff is what changed from one report (the base, say of a pull
 // request's merge base) to another (the head). Cases are matched by
@@ -43,8 +45,10 @@ type Diff struct {
 	// Dimensions are the suite's boundary-response figures before and
 	// after.
 	Dimensions []DimensionChange `json:"dimensions"`
-	// Regressed is set when a case went from pass to fail or a fault
-	// became missed.
+	// NewFailing counts the new cases that fail or could not run.
+	NewFailing int `json:"newFailing"`
+	// Regressed is set when a case went from pass to fail, a new case
+	// fails or could not run, or a fault became missed.
 	Regressed bool `json:"regressed"`
 }
 
@@ -62,6 +66,10 @@ type CaseChange struct {
 	Change string          `json:"change"`
 	Before verifier.Status `json:"before,omitempty"`
 	After  verifier.Status `json:"after,omitempty"`
+	// Stimulus lists what changed of the case's stimulus, when it is in
+	// both reports: each given key added, removed or changed (named
+	// given.KEY) and its release range (named hosts).
+	Stimulus []KeyChange `json:"stimulus,omitempty"`
 	// Expected lists the expected keys added, removed or changed, when
 	// the case is in both reports.
 	Expected []KeyChange `json:"expected,omitempty"`
@@ -162,14 +170,20 @@ func Compare(base, head *Report, baseFile, headFile string) *Diff {
 		switch {
 		case !ok:
 			ch.Change = CaseNew
+			if failing(c.Status) {
+				d.NewFailing++
+			}
 		default:
 			ch.Before = b.Status
+			ch.Stimulus = stimulusChanges(b, c)
 			ch.Expected = expectedChanges(b.Expected, c.Expected)
 			switch {
 			case !failing(b.Status) && failing(c.Status):
 				ch.Change = CasePassToFail
 			case failing(b.Status) && !failing(c.Status):
 				ch.Change = CaseFailToPass
+			case len(ch.Stimulus) > 0:
+				ch.Change = CaseStimulusChanged
 			case len(ch.Expected) > 0:
 				ch.Change = CaseExpectationChanged
 			default:
@@ -192,7 +206,7 @@ func Compare(base, head *Report, baseFile, headFile string) *Diff {
 	for _, k := range caseKinds {
 		d.Cases = append(d.Cases, byKind[k]...)
 	}
-	d.Regressed = d.Counts[CasePassToFail] > 0
+	d.Regressed = d.Counts[CasePassToFail] > 0 || d.NewFailing > 0
 	if base.Strength != nil && head.Strength != nil {
 		caught := map[string]bool{}
 		for _, f := range base.Strength.Results {
@@ -223,11 +237,44 @@ func Compare(base, head *Report, baseFile, headFile string) *Diff {
 	return d
 }
 
+// stimulusChanges lists what changed of a case's stimulus from b to c:
+// its given keys (as given.KEY) and its release range (as hosts).
+func stimulusChanges(b, c *Case) []KeyChange {
+	out := objectChanges(b.Given, c.Given)
+	for i := range out {
+		out[i].Key = "given." + out[i].Key
+	}
+	if b.Range != c.Range {
+		k := KeyChange{Key: "hosts"}
+		if b.Range != "" {
+			k.Before = jsonx.Append(nil, b.Range)
+		}
+		if c.Range != "" {
+			k.After = jsonx.Append(nil, c.Range)
+		}
+		out = append(out, k)
+	}
+	return out
+}
+
 // expectedChanges lists the expected keys added, removed or changed, in
 // the head's order, then the removed ones in the base's.
 func expectedChanges(before, after json.RawMessage) []KeyChange {
+	return objectChanges(before, after)
+}
+
+// objectChanges lists the keys of a JSON object added, removed or
+// changed, in the head's order, then the removed ones in the base's.
+// A value that is not an object is one key, named "".
+func objectChanges(before, after json.RawMessage) []KeyChange {
 	if bytes.Equal(before, after) {
 		return nil
+	}
+	if b, a := gjson.ParseBytes(before), gjson.ParseBytes(after); !b.IsObject() || !a.IsObject() {
+		if sameJSON(string(before), string(after)) {
+			return nil
+		}
+		return []KeyChange{{Before: compact(string(before)), After: compact(string(after))}}
 	}
 	old := map[string]string{}
 	var order []string
@@ -312,6 +359,9 @@ func (d *Diff) Headline() string {
 		if n := d.Counts[CasePassToFail]; n > 0 {
 			parts = append(parts, plural(n, "case went from pass to fail", "cases went from pass to fail"))
 		}
+		if n := d.NewFailing; n > 0 {
+			parts = append(parts, plural(n, "new case fails", "new cases fail"))
+		}
 		if n := d.countFaults(FaultNewlyMissed); n > 0 {
 			parts = append(parts, plural(n, "fault newly missed", "faults newly missed"))
 		}
@@ -344,7 +394,31 @@ func (d *Diff) countsLine() string {
 // renderings; the rest are counted (JSON lists them all).
 const diffListed = 200
 
-// DiffText renders d as plain text.
+// plainClip is case text for one line of plain text: oneLine, at most
+// max bytes, cut between characters and marked.
+func plainClip(s string, max int) string {
+	v := oneLine(s)
+	if len(v) <= max {
+		return v
+	}
+	return clipUTF8(v, max) + clipped
+}
+
+// caseChangeText says what changed of a case in one line: its stimulus, then
+// its expectation, each list bounded, each text passed through clip.
+func caseChangeText(c CaseChange, clip func(string) string, sep string) []string {
+	var out []string
+	if len(c.Stimulus) > 0 {
+		out = append(out, "stimulus "+strings.Join(keyTexts(c.Stimulus, clip), sep))
+	}
+	if len(c.Expected) > 0 {
+		out = append(out, "expected "+strings.Join(keyTexts(c.Expected, clip), sep))
+	}
+	return out
+}
+
+// DiffText renders d as plain text: case text as written (made visible),
+// never HTML-escaped.
 func DiffText(w io.Writer, d *Diff) error {
 	p := &printer{w: w}
 	p.printf("deskcheck diff: %s → %s\n", oneLine(d.Base.File), oneLine(d.Head.File))
@@ -356,9 +430,8 @@ func DiffText(w io.Writer, d *Diff) error {
 		}
 		listed[c.Change]++
 		line := fmt.Sprintf("  %-20s %s", c.Change, oneLine(c.ID))
-		if len(c.Expected) > 0 {
-			keys := keyTexts(c.Expected, func(s string) string { return escapeClip(s, mdCellBytes, false, "") })
-			line += "  (expected " + strings.Join(keys, "; ") + ")"
+		if parts := caseChangeText(c, func(s string) string { return plainClip(s, mdCellBytes) }, "; "); len(parts) > 0 {
+			line += "  (" + strings.Join(parts, "; ") + ")"
 		}
 		p.printf("%s\n", line)
 	}
@@ -391,31 +464,62 @@ func DiffText(w io.Writer, d *Diff) error {
 	return p.err
 }
 
+// DiffMarkdownBudget bounds the Markdown diff: GitHub refuses a step
+// summary over 1 MiB, and the diff may share it with other steps' text.
+// No row starts past it; the rows left out are counted.
+const DiffMarkdownBudget = 768 << 10
+
+// counter counts the bytes written through it.
+type counter struct {
+	w io.Writer
+	n int
+}
+
+func (c *counter) Write(b []byte) (int, error) {
+	n, err := c.w.Write(b)
+	c.n += n
+	return n, err
+}
+
 // DiffMarkdown renders d for a pull request's step summary or comment,
-// case text HTML-escaped inside HTML blocks as the report's Markdown is.
+// case text HTML-escaped inside HTML blocks as the report's Markdown is,
+// within DiffMarkdownBudget bytes.
 func DiffMarkdown(w io.Writer, d *Diff) error {
-	p := &printer{w: w}
+	cw := &counter{w: w}
+	p := &printer{w: cw}
 	p.printf("## deskcheck %s\n\n", d.Headline())
 	p.printf("<table>\n<tr><th>change</th><th>cases</th></tr>\n")
 	for _, k := range append(append([]string{}, caseKinds...), CaseUnchanged) {
 		p.printf("<tr><td>%s</td><td align=\"right\">%s</td></tr>\n", k, verifier.Thousands(d.Counts[k]))
 	}
 	p.printf("</table>\n\n")
+	// What follows the case rows takes at most this much.
+	tail := 200 + len(d.Faults)*(2*mdCellBytes+mdValueBytes+64) + len(d.Dimensions)*(2*mdCellBytes+128)
+	budget := DiffMarkdownBudget - tail
 	if len(d.Cases) > 0 {
-		p.printf("<table>\n<tr><th>change</th><th>case</th><th>before</th><th>after</th><th>expected</th></tr>\n")
+		p.printf("<table>\n<tr><th>change</th><th>case</th><th>before</th><th>after</th><th>what changed</th></tr>\n")
 		listed := map[string]int{}
+		cut := map[string]int{} // rows left out for the budget
 		for _, c := range d.Cases {
 			if listed[c.Change] == diffListed {
 				continue
 			}
+			row := fmt.Sprintf("<tr><td>%s</td><td><code>%s</code></td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
+				c.Change, mdCell(c.ID), mdCell(string(c.Before)), mdCell(string(c.After)), strings.Join(caseChangeText(c, mdCell, "<br>"), "<br>"))
+			if cw.n+len(row) > budget {
+				cut[c.Change]++
+				continue
+			}
 			listed[c.Change]++
-			keys := keyTexts(c.Expected, mdCell)
-			p.printf("<tr><td>%s</td><td><code>%s</code></td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
-				c.Change, mdCell(c.ID), mdCell(string(c.Before)), mdCell(string(c.After)), strings.Join(keys, "<br>"))
+			p.printf("%s", row)
 		}
 		p.printf("</table>\n\n")
 		for _, k := range caseKinds {
-			if n := d.Counts[k] - listed[k]; n > 0 {
+			n := d.Counts[k] - listed[k]
+			switch {
+			case n > 0 && cut[k] > 0:
+				p.printf("%s more %s cases are not listed, %s of them to keep this summary within GitHub's 1 MiB; `deskcheck diff -format json` lists them all.\n\n", verifier.Thousands(n), k, verifier.Thousands(cut[k]))
+			case n > 0:
 				p.printf("%s more %s cases are not listed; `deskcheck diff -format json` lists them all.\n\n", verifier.Thousands(n), k)
 			}
 		}
@@ -464,7 +568,11 @@ func DiffGitHub(w io.Writer, d *Diff, g GitHub) error {
 	for _, c := range d.Cases {
 		title := c.Change + " " + c.ID + ": " + c.Title
 		var msg []string
-		for _, k := range keyTexts(c.Expected, func(s string) string { return clipUTF8(s, mdCellBytes) }) {
+		clip := func(s string) string { return clipUTF8(s, mdCellBytes) }
+		for _, k := range keyTexts(c.Stimulus, clip) {
+			msg = append(msg, "stimulus "+k)
+		}
+		for _, k := range keyTexts(c.Expected, clip) {
 			msg = append(msg, "expected "+k)
 		}
 		a := annotation{level: "warning", file: c.File, line: c.Line, col: c.Column, title: title, message: strings.Join(append([]string{fmt.Sprintf("%s: %s → %s", c.ID, orDash(string(c.Before)), orDash(string(c.After)))}, msg...), "\n")}

@@ -139,3 +139,82 @@ func TestDiffBounded(t *testing.T) {
 		assert.Contains(t, buf.String(), "1,990 more keys (the JSON format names them)", name)
 	}
 }
+
+// TestCompareStimulus: a case whose given block or release range changed
+// is "stimulus changed", naming each key, whatever its expectation.
+func TestCompareStimulus(t *testing.T) {
+	base := stableReport(t, "../cases/boundary-desk.json")
+	head := stableReport(t, "../cases/boundary-desk.json")
+	head.Cases[0].Given = []byte(`{"approval":"exec","mode":"yolo","autoApprove":true}`)
+	base.Cases[0].Given = []byte(`{"approval":"read","mode":"write"}`)
+	head.Cases[1].Range = ">=17.2.15"
+	d := Compare(base, head, "a", "b")
+	require.Len(t, d.Cases, 2)
+	assert.Equal(t, CaseStimulusChanged, d.Cases[0].Change)
+	assert.Equal(t, []KeyChange{
+		{Key: "given.approval", Before: []byte(`"read"`), After: []byte(`"exec"`)},
+		{Key: "given.mode", Before: []byte(`"write"`), After: []byte(`"yolo"`)},
+		{Key: "given.autoApprove", After: []byte(`true`)},
+	}, d.Cases[0].Stimulus)
+	assert.Equal(t, []KeyChange{{Key: "hosts", After: []byte(`">=17.2.15"`)}}, d.Cases[1].Stimulus)
+	assert.Equal(t, 2, d.Counts[CaseStimulusChanged])
+	assert.False(t, d.Regressed)
+	var text bytes.Buffer
+	require.NoError(t, DiffText(&text, d))
+	assert.Contains(t, text.String(), `stimulus changed     boundary-desk/`+base.Cases[0].ID+`  (stimulus given.approval: "read" → "exec"; given.mode: "write" → "yolo"; given.autoApprove: added true)`)
+	assert.Contains(t, text.String(), `(stimulus hosts: added ">=17.2.15")`)
+	assert.NotContains(t, text.String(), "&#34;", "plain text, not HTML")
+	assert.NotContains(t, text.String(), "&amp;")
+	var md bytes.Buffer
+	require.NoError(t, DiffMarkdown(&md, d))
+	assert.Contains(t, md.String(), `<td>stimulus given.approval: &#34;read&#34; → &#34;exec&#34;`)
+	var gh bytes.Buffer
+	require.NoError(t, DiffGitHub(&gh, d, GitHub{}))
+	assert.Contains(t, gh.String(), `stimulus given.mode: "write" → "yolo"`)
+}
+
+// TestDiffNewFailing: new cases that fail are a regression the headline
+// names.
+func TestDiffNewFailing(t *testing.T) {
+	base := stableReport(t, "../cases/boundary-desk.json")
+	head := stableReport(t, "../cases/boundary-desk.json")
+	for i := range 60 {
+		head.Cases = append(head.Cases, Case{Desk: "boundary-desk", ID: fmt.Sprintf("new-%d", i), Status: verifier.Fail, Expected: []byte(`{}`)})
+	}
+	d := Compare(base, head, "a", "b")
+	assert.True(t, d.Regressed)
+	assert.Equal(t, 60, d.NewFailing)
+	assert.Contains(t, d.Headline(), "diff REGRESSION — 60 new cases fail · ")
+	assert.NotContains(t, d.Headline(), "no regression")
+}
+
+// TestDiffMarkdownWithinStepSummary: however many cases changed and
+// however long their keys, the Markdown stays under GitHub's 1 MiB and
+// says what it left out.
+func TestDiffMarkdownWithinStepSummary(t *testing.T) {
+	base := stableReport(t, "../cases/boundary-desk.json")
+	head := stableReport(t, "../cases/boundary-desk.json")
+	long := func(c byte) string {
+		var b strings.Builder
+		b.WriteString("{")
+		for i := range 12 {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, `"k%d":"%s"`, i, strings.Repeat(string(c), 400))
+		}
+		b.WriteString("}")
+		return b.String()
+	}
+	for i := range 1200 {
+		id := fmt.Sprintf("c-%d", i)
+		status := []verifier.Status{verifier.Pass, verifier.Fail}[i%2]
+		base.Cases = append(base.Cases, Case{Desk: "big", ID: id, Status: status, Expected: []byte(long('a')), Given: []byte(long('<'))})
+		head.Cases = append(head.Cases, Case{Desk: "big", ID: id, Status: []verifier.Status{verifier.Fail, verifier.Pass, verifier.Pass}[i%3], Expected: []byte(long('b')), Given: []byte(long('>'))})
+	}
+	d := Compare(base, head, "a", "b")
+	var md bytes.Buffer
+	require.NoError(t, DiffMarkdown(&md, d))
+	assert.Less(t, md.Len(), 1<<20, "within GitHub's step summary")
+	assert.Contains(t, md.String(), "to keep this summary within GitHub's 1 MiB; `deskcheck diff -format json` lists them all.")
+}

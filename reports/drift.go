@@ -17,13 +17,19 @@ func WriteDriftText(w io.Writer, d verifier.Drift) error {
 	hosts := map[string]string{}
 	var order []string
 	for _, c := range d.Cases {
-		if _, ok := hosts[c.Host]; !ok {
-			hosts[c.Host] = c.Newest
+		if _, ok := hosts[c.Host]; !ok && len(c.Groups) > 0 {
+			// The last group's last release is the host's newest.
+			last := c.Groups[len(c.Groups)-1].Releases
+			hosts[c.Host] = last[len(last)-1]
 			order = append(order, c.Host)
 		}
 	}
 	for _, h := range order {
-		p.printf("Every case on every behaviour group of %s, each observed key compared with the newest release, %s %s:\n\n", oneLine(h), oneLine(h), oneLine(hosts[h]))
+		if d.InRange {
+			p.printf("Every case on every behaviour group of %s its hosts range selects, each observed key compared with the newest release it runs on (%s %s for a case that names no range):\n\n", oneLine(h), oneLine(h), oneLine(hosts[h]))
+		} else {
+			p.printf("Every case on every behaviour group of %s, each observed key compared with the newest release, %s %s:\n\n", oneLine(h), oneLine(h), oneLine(hosts[h]))
+		}
 	}
 	same := 0
 	for _, c := range d.Cases {

@@ -74,7 +74,7 @@ func validateEvidence(data []byte) ([]schema.Problem, error) {
 	found := make([][]schema.Problem, len(spans))
 	errs := make([]error, len(spans))
 	parallel.For(len(spans), func(k int) {
-		found[k], errs[k] = caseSchema.Validate(data[spans[k][0]:spans[k][1]])
+		found[k], errs[k] = caseSchema.Validate(leanCase(data[spans[k][0]:spans[k][1]]))
 	})
 	for k, ps := range found {
 		if errs[k] != nil {

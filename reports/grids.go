@@ -17,6 +17,8 @@ const (
 	gridCell = 12
 	// gridDesks is the most desks whose coverage is drawn.
 	gridDesks = 10
+	// gridLabelRunes is the most characters of a column's label.
+	gridLabelRunes = 16
 )
 
 // A grid is a picture of a matrix — points by cases, cases by releases —
@@ -60,12 +62,26 @@ func coverageGrid(pc PointCoverage) *grid {
 	if len(pc.List) > len(rows) {
 		text += " The first " + strconv.Itoa(len(rows)) + " of " + strconv.Itoa(len(pc.List)) + " points are drawn."
 	}
-	const left = 230
-	w := left + (len(cases)+1)*gridCell + 30
-	h := len(rows)*gridCell + 8
+	// Each column is labelled with its case's id (without the desk), written
+	// slanting up from the top of the grid.
+	const left, top = 230, 64
+	w := left + (len(cases)+1)*gridCell + 60
+	h := top + len(rows)*gridCell + 8
 	s := newDrawing("pic grid", w, h, "Points by cases")
+	// The ids' common start, up to a dash, is left out of the labels.
+	var ids []string
+	for _, c := range cases {
+		ids = append(ids, strings.TrimPrefix(c, pc.Desk+"/"))
+	}
+	common := commonDashPrefix(ids)
+	for i, c := range cases {
+		x := left + i*gridCell + gridCell/2
+		id := strings.TrimPrefix(ids[i], common)
+		s.open("text", "x", strconv.Itoa(x), "y", strconv.Itoa(top-2), "class", "tiny s", "transform", "rotate(-60 "+strconv.Itoa(x)+" "+strconv.Itoa(top-2)+")")
+		s.b.WriteString("><title>" + esc(c) + "</title>" + esc(clipRunes(id, gridLabelRunes)) + "</text>")
+	}
 	for r, p := range rows {
-		y := 4 + r*gridCell
+		y := top + 4 + r*gridCell
 		cls := "lbl"
 		if p.Reached == 0 {
 			s.add("rect", "x", "0", "y", strconv.Itoa(y), "width", strconv.Itoa(w), "height", strconv.Itoa(gridCell), "class", "unreached-row")
@@ -161,4 +177,29 @@ func releaseGrid(r *Report) *grid {
 		}
 	}
 	return &grid{Title: "Cases by release", Text: text, SVG: s.done()}
+}
+
+// commonDashPrefix is the longest start all of ids share that ends with a
+// dash and leaves each of them something; "" for fewer than two ids.
+func commonDashPrefix(ids []string) string {
+	if len(ids) < 2 {
+		return ""
+	}
+	p := ids[0]
+	for _, id := range ids[1:] {
+		n := 0
+		for n < len(p) && n < len(id) && p[n] == id[n] {
+			n++
+		}
+		p = p[:n]
+	}
+	for _, id := range ids {
+		if len(p) >= len(id) {
+			p = p[:max(0, len(id)-1)]
+		}
+	}
+	if i := strings.LastIndexByte(p, '-'); i >= 0 {
+		return p[:i+1]
+	}
+	return ""
 }

@@ -1,6 +1,10 @@
 package reports
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/deskcheck/deskcheck/verifier"
+)
 
 // ExpectedBlock is the expected block Observe prints for c: its keys in
 // order, each value as compact JSON, and the lines (~ + -) that say how
@@ -13,4 +17,10 @@ func ExpectedBlock(c Case) (keys []string, values []json.RawMessage, diff []stri
 		values = append(values, k.value)
 	}
 	return keys, values, diff
+}
+
+// ExpectedBlockOf is ExpectedBlock of one run's result, as Build would
+// make its case.
+func ExpectedBlockOf(res *verifier.Result) (keys []string, values []json.RawMessage, diff []string) {
+	return ExpectedBlock(newCase(res, false))
 }

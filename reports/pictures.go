@@ -4,10 +4,11 @@ import (
 	"encoding/json"
 	"html/template"
 	"math"
-	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/deskcheck/deskcheck/scenario"
 	"github.com/deskcheck/deskcheck/verifier"
 )
 
@@ -26,17 +27,16 @@ type picture struct {
 const (
 	// pictureUnits is the most calls, steps or requests drawn; the text
 	// counts the rest.
-	pictureUnits = 24
-	// pictureSteps is the most marks drawn in one lane of an OMP call.
-	pictureSteps = 8
+	pictureUnits = scenario.PictureUnits
 	// pictureCell is the width of one unit along the x axis, in pixels.
 	pictureCell = 26
 )
 
-// casePictures draws the natural picture of a case's run, chosen by its
-// scenario's host, and, when the case failed, the counts it got wrong as
-// expected-against-observed bars. A case that did not run has none.
-func casePictures(c *Case) []picture {
+// casePictures draws the picture its scenario declares of a case's run
+// (reg finds the scenario) and, when the case failed, the counts it got
+// wrong as expected-against-observed bars. A case that did not run has
+// none.
+func casePictures(c *Case, reg *scenario.Registry) []picture {
 	if c.Status == verifier.Errored && len(c.Trace) == 0 {
 		return nil
 	}
@@ -45,24 +45,40 @@ func casePictures(c *Case) []picture {
 		_ = json.Unmarshal(c.Expected, &expected)
 	}
 	var out []picture
-	var p *picture
-	switch c.Scenario {
-	case "runner":
-		p = runnerPicture(c, expected)
-	case "gateway":
-		p = gatewayPicture(c, expected)
-	case "household":
-		p = householdPicture(c, expected)
-	case "wrapper", "fallback", "classify-error":
-		p = lanePicture(c)
-	}
-	if p != nil {
+	if p := draw(c, expected, reg); p != nil {
 		out = append(out, *p)
 	}
 	if m := mismatchBars(c, expected); m != nil {
 		out = append(out, *m)
 	}
 	return out
+}
+
+// draw lays out the drawing the case's scenario returns for its run.
+func draw(c *Case, expected map[string]any, reg *scenario.Registry) *picture {
+	if reg == nil {
+		return nil
+	}
+	sc, _, ok := reg.Lookup(c.Scenario)
+	if !ok || sc.Picture == nil {
+		return nil
+	}
+	d := sc.Picture(scenario.Seen{Observed: c.Observed, Expected: expected, Trace: c.Trace, Unit: c.Unit})
+	if d == nil {
+		return nil
+	}
+	p := &picture{Title: d.Title, Text: d.Text}
+	switch {
+	case d.Lanes != nil:
+		p.SVG = drawLanes(d.Title, *d.Lanes)
+	case d.Series != nil:
+		p.SVG = drawSeries(d.Title, d.Series)
+	case d.Sequence != nil:
+		p.SVG = drawSequence(d.Title, d.Sequence)
+	case d.Strip != nil:
+		p.SVG = drawStrip(d.Title, d.Strip)
+	}
+	return p
 }
 
 // svg collects the marks of one drawing.
@@ -134,54 +150,6 @@ func (s *svg) mark(shape string, x, y int, class string) {
 	}
 }
 
-// ints reads an observed or expected array of whole numbers; ok is false
-// when the value is not one.
-func ints(v any) ([]int, bool) {
-	arr, ok := v.([]any)
-	if !ok {
-		return nil, false
-	}
-	out := make([]int, 0, len(arr))
-	for _, x := range arr {
-		f, ok := x.(float64)
-		if !ok || f != math.Trunc(f) || math.Abs(f) > 1e9 {
-			return nil, false
-		}
-		out = append(out, int(f))
-	}
-	return out, true
-}
-
-func strs(v any) ([]string, bool) {
-	arr, ok := v.([]any)
-	if !ok {
-		return nil, false
-	}
-	out := make([]string, 0, len(arr))
-	for _, x := range arr {
-		s, ok := x.(string)
-		if !ok {
-			return nil, false
-		}
-		out = append(out, s)
-	}
-	return out, true
-}
-
-// joinInts lists whole numbers, the first pictureUnits of them.
-func joinInts(xs []int) string {
-	parts := make([]string, 0, min(len(xs), pictureUnits))
-	for _, x := range xs[:min(len(xs), pictureUnits)] {
-		parts = append(parts, strconv.Itoa(x))
-	}
-	return strings.Join(parts, ", ") + more(len(xs))
-}
-
-// joinStrs lists words, the first pictureUnits of them.
-func joinStrs(xs []string) string {
-	return strings.Join(xs[:min(len(xs), pictureUnits)], ", ") + more(len(xs))
-}
-
 func more(n int) string {
 	if n <= pictureUnits {
 		return ""
@@ -189,57 +157,42 @@ func more(n int) string {
 	return " … (" + strconv.Itoa(n) + " in all)"
 }
 
-// shown cuts a list to the units a picture draws and says how many are
-// left out.
-func shown[T any](xs []T) ([]T, string) {
-	if len(xs) <= pictureUnits {
-		return xs, ""
-	}
-	return xs[:pictureUnits], " The first " + strconv.Itoa(pictureUnits) + " of " + strconv.Itoa(len(xs)) + " are drawn."
+// markNames are the shapes of mark by scenario.Mark.
+var markNames = map[scenario.Mark]string{
+	scenario.Circle: "circle", scenario.Ring: "ring", scenario.Square: "square",
+	scenario.Cross: "cross", scenario.Triangle: "triangle", scenario.Diamond: "diamond",
 }
 
-// runnerPicture draws the runner's two cumulative series by decision step,
-// as the showcase draws them: validated executions attempted (solid line,
-// circles) and blocked or failed requests (dashed line, squares); when the
-// case failed, the expected series in grey with hollow marks.
-func runnerPicture(c *Case, expected map[string]any) *picture {
-	val, ok1 := ints(c.Observed["validatedSeries"])
-	blk, ok2 := ints(c.Observed["blockedSeries"])
-	if !ok1 || !ok2 {
-		return nil
+// The page's classes for each tone, by shape: a line of a series, a mark
+// of a sequence, a mark of a strip. A tone a shape does not colour is
+// drawn in the page's plain colour.
+var (
+	lineClasses  = map[scenario.Tone]string{scenario.Measured: "s-valid", scenario.Bad: "s-block", scenario.Expected: "s-exp"}
+	seqClasses   = map[scenario.Tone]string{scenario.Good: "allow", scenario.Bad: "deny", scenario.Expected: "exp"}
+	stripClasses = map[scenario.Tone]string{
+		scenario.Good: "st-ok", scenario.Bad: "st-denied", scenario.Invalid: "st-invalid",
+		scenario.Late: "st-timeout", scenario.Other: "st-other", scenario.Expected: "exp",
 	}
-	type series struct {
-		name, class, shape string
-		xs                 []int
-	}
-	all := []series{{"validated", "s-valid", "circle", val}, {"blocked", "s-block", "square", blk}}
-	text := "Validated executions attempted, cumulative by step: " + orNone(val) + ". Blocked or failed requests: " + orNone(blk) + "."
-	if ev, ok := ints(expected["validatedSeries"]); ok {
-		all = append(all, series{"expected validated", "s-exp", "ring", ev})
-		text += " Expected validated: " + orNone(ev) + "."
-	}
-	if eb, ok := ints(expected["blockedSeries"]); ok {
-		all = append(all, series{"expected blocked", "s-exp dash", "ring", eb})
-		text += " Expected blocked: " + orNone(eb) + "."
-	}
+)
+
+// drawSeries draws lines of values by step on a shared scale from 0,
+// each point marked, with a legend to the right.
+func drawSeries(title string, sr *scenario.Series) template.HTML {
 	steps, top := 0, 1
-	for _, s := range all {
-		steps = max(steps, len(s.xs))
-		for _, x := range s.xs {
+	for _, l := range sr.Lines {
+		steps = max(steps, len(l.Values))
+		for _, x := range l.Values {
 			top = max(top, x)
 		}
 	}
 	if steps == 0 {
-		return &picture{Title: "Trace by step", Text: text + " The run took no step."}
+		return ""
 	}
-	if steps > pictureUnits {
-		text += " The first " + strconv.Itoa(pictureUnits) + " of " + strconv.Itoa(steps) + " steps are drawn."
-		steps = pictureUnits
-	}
+	steps = min(steps, pictureUnits)
 	const left, plotH, bottom = 28, 80, 30
 	w := left + steps*pictureCell + 140
 	h := plotH + bottom + 8
-	s := newSVG(w, h, "Trace by step")
+	s := newSVG(w, h, title)
 	y := func(v int) int { return 6 + plotH - v*plotH/top }
 	x := func(i int) int { return left + i*pictureCell + pictureCell/2 }
 	s.add("line", "x1", strconv.Itoa(left), "y1", strconv.Itoa(y(0)), "x2", strconv.Itoa(left+steps*pictureCell), "y2", strconv.Itoa(y(0)), "class", "axis")
@@ -249,368 +202,171 @@ func runnerPicture(c *Case, expected map[string]any) *picture {
 	for i := 0; i < steps; i++ {
 		s.text(x(i), y(0)+14, "middle", "lbl", strconv.Itoa(i+1))
 	}
-	s.text(left+steps*pictureCell/2, y(0)+26, "middle", "lbl", "decision step")
-	for k, sr := range all {
-		xs := sr.xs[:min(len(sr.xs), steps)]
+	s.text(left+steps*pictureCell/2, y(0)+26, "middle", "lbl", sr.XLabel)
+	for k, l := range sr.Lines {
+		class := lineClasses[l.Tone]
+		if l.Dashed {
+			class += " dash"
+		}
+		shape := markNames[l.Mark]
+		xs := l.Values[:min(len(l.Values), steps)]
 		var pts []string
 		for i, v := range xs {
 			pts = append(pts, strconv.Itoa(x(i))+","+strconv.Itoa(y(v)))
 		}
 		if len(pts) > 0 {
-			s.add("polyline", "points", strings.Join(pts, " "), "class", "line "+sr.class)
+			s.add("polyline", "points", strings.Join(pts, " "), "class", "line "+class)
 		}
 		for i, v := range xs {
-			s.mark(sr.shape, x(i), y(v), sr.class)
+			s.mark(shape, x(i), y(v), class)
 		}
 		ly := 12 + k*14
 		lx := left + steps*pictureCell + 12
-		s.mark(sr.shape, lx, ly-4, sr.class)
-		s.text(lx+10, ly, "start", "lbl", sr.name)
+		s.mark(shape, lx, ly-4, class)
+		s.text(lx+10, ly, "start", "lbl", l.Name)
 	}
-	return &picture{Title: "Trace by step", Text: text, SVG: s.done()}
+	return s.done()
 }
 
-func orNone(xs []int) string {
-	if len(xs) == 0 {
-		return "none"
-	}
-	return joinInts(xs)
-}
-
-// gatewayPicture draws each request's decision along the step axis —
-// allow a filled circle marked A, deny a cross marked D — with the audit's
-// effect count as a bar above it; when the case failed and expected its
-// decisions, they are drawn as a second row.
-func gatewayPicture(c *Case, expected map[string]any) *picture {
-	dec, ok := strs(c.Observed["decisions"])
-	if !ok {
-		return nil
-	}
-	var effects []int
-	anyEffect := false
-	if audit, ok := c.Observed["audit"].([]any); ok {
-		for _, a := range audit {
-			n := 0
-			if m, ok := a.(map[string]any); ok {
-				if f, ok := m["effectCount"].(float64); ok && f > 0 && f < 1e9 {
-					n = int(f)
-				}
-			}
-			effects = append(effects, n)
-			anyEffect = anyEffect || n > 0
-		}
-	}
-	rowsOf := [][]string{dec}
-	names := []string{"observed"}
-	text := "Decisions by request: " + joinStrs(dec) + "."
-	if len(dec) == 0 {
-		text = "No request was decided."
-	}
-	if len(effects) > 0 {
-		text += " Audit effect counts: " + joinInts(effects) + "."
-	}
-	if ed, ok := strs(expected["decisions"]); ok {
-		rowsOf = append(rowsOf, ed)
-		names = append(names, "expected")
-		text += " Expected decisions: " + joinStrs(ed) + "."
-	}
+// drawSequence draws rows of marks, one per unit in order, numbered along
+// the bottom, with a bar per unit above them when any bar is above zero.
+func drawSequence(title string, sq *scenario.Sequence) template.HTML {
 	n := 0
-	for _, r := range rowsOf {
-		n = max(n, len(r))
+	for _, r := range sq.Rows {
+		n = max(n, len(r.Marks))
 	}
 	n = min(n, pictureUnits)
-	_, cut := shown(dec)
-	text += cut
 	if n == 0 {
-		return &picture{Title: "Requests", Text: text}
+		return ""
 	}
+	bars := slices.ContainsFunc(sq.Bars, func(b int) bool { return b > 0 })
 	left, barH := 64, 18
-	if !anyEffect {
+	if !bars {
 		barH = 0
 	}
 	top := 1
-	for _, e := range effects {
-		top = max(top, e)
+	for _, b := range sq.Bars {
+		top = max(top, b)
 	}
 	w := left + n*pictureCell + 8
-	h := barH + 8 + len(rowsOf)*20 + 18
-	s := newSVG(w, h, "Requests")
+	h := barH + 8 + len(sq.Rows)*20 + 18
+	s := newSVG(w, h, title)
 	x := func(i int) int { return left + i*pictureCell + pictureCell/2 }
-	if anyEffect {
-		s.text(left-6, barH, "end", "lbl", "effects")
-		for i, e := range effects[:min(len(effects), n)] {
-			bh := e * barH / top
-			if e > 0 {
+	if bars {
+		s.text(left-6, barH, "end", "lbl", sq.BarLabel)
+		for i, b := range sq.Bars[:min(len(sq.Bars), n)] {
+			bh := b * barH / top
+			if b > 0 {
 				s.add("rect", "x", strconv.Itoa(x(i)-5), "y", strconv.Itoa(4+barH-bh), "width", "10", "height", strconv.Itoa(max(bh, 2)), "class", "bar")
-				s.text(x(i), 4+barH-bh-2, "middle", "lbl", strconv.Itoa(e))
+				s.text(x(i), 4+barH-bh-2, "middle", "lbl", strconv.Itoa(b))
 			}
 		}
 	}
-	for r, row := range rowsOf {
+	for r, row := range sq.Rows {
 		cy := barH + 16 + r*20
-		s.text(left-6, cy+4, "end", "lbl", names[r])
-		for i, d := range row[:min(len(row), n)] {
-			cls := "deny"
-			if r > 0 {
-				cls = "exp"
-			}
-			switch d {
-			case "allow":
-				if r == 0 {
-					cls = "allow"
-				}
-				s.mark("circle", x(i), cy, cls)
-				s.text(x(i)+7, cy+4, "start", "tiny", "A")
-			default:
-				s.mark("cross", x(i), cy, cls)
-				s.text(x(i)+7, cy+4, "start", "tiny", "D")
-			}
+		s.text(left-6, cy+4, "end", "lbl", row.Label)
+		for i, m := range row.Marks[:min(len(row.Marks), n)] {
+			s.mark(markNames[m.Mark], x(i), cy, seqClasses[m.Tone])
+			s.text(x(i)+7, cy+4, "start", "tiny", m.Letter)
 		}
 	}
 	for i := 0; i < n; i++ {
 		s.text(x(i), h-4, "middle", "lbl", strconv.Itoa(i+1))
 	}
-	return &picture{Title: "Requests", Text: text, SVG: s.done()}
+	return s.done()
 }
 
-var (
-	budgetRE   = regexp.MustCompile(`budget (\d+)`)
-	deadlineRE = regexp.MustCompile(`≥ deadline (\S+ s)`)
-)
-
-// householdPicture draws the runtime's attempts by status along the
-// decision axis (ok a circle, denied a cross, invalid a triangle, timeout
-// a diamond, anything else a square), with the decision budget and the
-// step at which the deadline passed marked; when the case failed and
-// expected the statuses, they are a second row.
-func householdPicture(c *Case, expected map[string]any) *picture {
-	statuses, ok := strs(c.Observed["statuses"])
-	if !ok {
-		return nil
-	}
-	// Each attempt is drawn at the decision that made it.
-	var at []int
-	budget, lateAt, late := 0, 0, ""
-	for _, e := range c.Trace {
-		switch e.Kind {
-		case "attempt":
-			at = append(at, e.Seq)
-		case "budget":
-			if m := budgetRE.FindStringSubmatch(e.Text); m != nil {
-				budget, _ = strconv.Atoi(m[1])
-			}
-		case "clock":
-			if m := deadlineRE.FindStringSubmatch(e.Text); m != nil && lateAt == 0 {
-				lateAt, late = max(e.Seq, 1), m[1]
-			}
-		}
-	}
-	decisions := 0
-	if f, ok := c.Observed["decisions"].(float64); ok && f >= 0 && f < 1e9 {
-		decisions = int(f)
-	}
-	text := "Attempts by status: " + joinStrs(statuses) + "."
-	if len(statuses) == 0 {
-		text = "No attempt was made."
-	}
-	text += " Decisions taken: " + strconv.Itoa(decisions)
-	if budget > 0 {
-		text += " of a budget of " + strconv.Itoa(budget)
-	}
-	text += "."
-	if lateAt > 0 {
-		text += " The deadline (" + late + ") had passed at decision " + strconv.Itoa(lateAt) + "."
-	}
-	if o, ok := c.Observed["outcome"].(string); ok {
-		text += " Outcome: " + o + "."
-	}
-	var exp []string
-	if es, ok := strs(expected["statuses"]); ok {
-		exp = es
-		text += " Expected statuses: " + joinStrs(es) + "."
-	}
-	n := min(max(decisions, budget, lateAt, len(at), 1), pictureUnits)
+// drawStrip draws rows of marks at numbered positions, side by side where
+// they share one (the first lettered), with rules across the rows: a
+// bound dashed, labelled before it, a moment passed solid, labelled after
+// it.
+func drawStrip(title string, st *scenario.Strip) template.HTML {
+	n := min(max(st.Cells, 1), pictureUnits)
 	const left = 64
 	w := left + n*pictureCell + 8
-	rows := 1
-	if exp != nil {
-		rows = 2
-	}
-	h := 10 + rows*22 + 20
-	s := newSVG(w, h, "Attempts by decision")
+	h := 10 + len(st.Rows)*22 + 20
+	s := newSVG(w, h, title)
 	x := func(i int) int { return left + (i-1)*pictureCell + pictureCell/2 }
-	shape := map[string]string{"ok": "circle", "denied": "cross", "invalid": "triangle", "timeout": "diamond"}
-	place := func(row int, sts []string, seqs func(int) int, cls func(string) string) {
-		cy := 16 + row*22
+	for r, row := range st.Rows {
+		cy := 16 + r*22
+		s.text(left-6, cy+4, "end", "lbl", row.Label)
 		count := map[int]int{}
-		for i, st := range sts {
-			d := seqs(i)
-			if d < 1 || d > n {
+		for _, m := range row.Marks {
+			if m.At < 1 || m.At > n {
 				continue
 			}
-			off := count[d] * 5
-			count[d]++
-			sh, ok := shape[st]
-			if !ok {
-				sh = "square"
-			}
-			s.mark(sh, x(d)+off, cy, cls(st))
+			off := count[m.At] * 5
+			count[m.At]++
+			s.mark(markNames[m.Mark], x(m.At)+off, cy, stripClasses[m.Tone])
 			if off == 0 {
-				s.text(x(d)+7, cy+4, "start", "tiny", statusLetter(st))
+				s.text(x(m.At)+7, cy+4, "start", "tiny", m.Letter)
 			}
 		}
 	}
-	s.text(left-6, 20, "end", "lbl", "observed")
-	place(0, statuses, func(i int) int {
-		if i < len(at) {
-			return at[i]
+	for _, ru := range st.Rules {
+		if ru.At < 1 || ru.At > n {
+			continue
 		}
-		return 0
-	}, func(st string) string { return "st-" + statusClass(st) })
-	if exp != nil {
-		s.text(left-6, 42, "end", "lbl", "expected")
-		place(1, exp, func(i int) int {
-			if i < len(at) {
-				return at[i]
-			}
-			return i + 1
-		}, func(string) string { return "exp" })
-	}
-	if budget > 0 && budget <= n {
-		bx := left + budget*pictureCell
-		s.add("line", "x1", strconv.Itoa(bx), "y1", "4", "x2", strconv.Itoa(bx), "y2", strconv.Itoa(h-16), "class", "limit dash")
-		s.text(bx-2, 10, "end", "tiny", "budget")
-	}
-	if lateAt > 0 && lateAt <= n {
-		lx := left + (lateAt-1)*pictureCell
-		s.add("line", "x1", strconv.Itoa(lx), "y1", "4", "x2", strconv.Itoa(lx), "y2", strconv.Itoa(h-16), "class", "late")
-		s.text(lx+2, 10, "start", "tiny", "deadline")
+		class, rx, lx, anchor := "limit dash", left+(ru.At-1)*pictureCell, 0, "start"
+		if ru.Tone == scenario.Bad {
+			class = "late"
+		}
+		if ru.AtEnd {
+			rx += pictureCell
+			lx, anchor = rx-2, "end"
+		} else {
+			lx = rx + 2
+		}
+		s.add("line", "x1", strconv.Itoa(rx), "y1", "4", "x2", strconv.Itoa(rx), "y2", strconv.Itoa(h-16), "class", class)
+		s.text(lx, 10, anchor, "tiny", ru.Label)
 	}
 	for i := 1; i <= n; i++ {
 		s.text(x(i), h-4, "middle", "lbl", strconv.Itoa(i))
 	}
-	return &picture{Title: "Attempts by decision", Text: text, SVG: s.done()}
+	return s.done()
 }
 
-// statusLetter marks an attempt's status in a letter as well as a shape:
-// O ok, D denied, I invalid, T timeout, ? anything else.
-func statusLetter(st string) string {
-	switch st {
-	case "ok":
-		return "O"
-	case "denied":
-		return "D"
-	case "invalid":
-		return "I"
-	case "timeout":
-		return "T"
-	}
-	return "?"
-}
-
-func statusClass(st string) string {
-	switch st {
-	case "ok", "denied", "invalid", "timeout":
-		return st
-	}
-	return "other"
-}
-
-// laneSteps are the OMP trace's kinds drawn in a call's lane, with the
-// letter each is marked with; other kinds are left out of the drawing (the
-// timeline below it lists every event).
-var laneSteps = map[string]string{
-	"resolve": "R", "tool_call": "T", "approval": "A", "select": "S", "execute": "E",
-	"fallback": "F", "write": "W", "classify": "C",
-}
-
-// lanePicture draws an OMP case as one lane per call: resolve → tool_call
-// → approval → select → execute, each a lettered box, ending in a return
-// (✓) or a throw (✕).
-func lanePicture(c *Case) *picture {
-	type lane struct {
-		seq   int
-		steps []string
-		end   string
-	}
-	var lanes []lane
-	for _, e := range c.Trace {
-		// A scenario of one call numbers nothing: its events are call 1.
-		seq := max(e.Seq, 1)
-		if len(lanes) == 0 || lanes[len(lanes)-1].seq != seq {
-			lanes = append(lanes, lane{seq: seq})
-		}
-		l := &lanes[len(lanes)-1]
-		if e.Kind == "outcome" {
-			l.end = e.Text
-			continue
-		}
-		if _, ok := laneSteps[e.Kind]; ok {
-			l.steps = append(l.steps, e.Kind)
-		}
-	}
+// drawLanes draws one lane per unit: lettered boxes joined by lines
+// (filled where the step acted), ending in a return (✓) or a throw (✕).
+func drawLanes(title string, lanes scenario.Lanes) template.HTML {
+	lanes = lanes[:min(len(lanes), pictureUnits)]
 	if len(lanes) == 0 {
-		return nil
+		return ""
 	}
-	drawn, cut := shown(lanes)
-	var words []string
-	for _, l := range drawn {
-		w := c.Unit + " " + strconv.Itoa(l.seq) + ": " + strings.Join(l.steps, " → ")
-		if l.end != "" {
-			w += " → " + endWord(l.end)
-		}
-		words = append(words, w)
-	}
-	text := strings.Join(words, "; ") + "." + cut
 	const left, box, gap = 52, 16, 6
 	widest := 0
-	for _, l := range drawn {
-		widest = max(widest, min(len(l.steps), pictureSteps)+1)
+	for _, l := range lanes {
+		widest = max(widest, min(len(l.Steps), scenario.LaneSteps)+1)
 	}
 	w := left + widest*(box+gap) + 8
-	h := len(drawn)*22 + 6
-	s := newSVG(w, h, "Calls")
-	for r, l := range drawn {
+	h := len(lanes)*22 + 6
+	s := newSVG(w, h, title)
+	for r, l := range lanes {
 		cy := 4 + r*22
-		s.text(left-6, cy+12, "end", "lbl", c.Unit+" "+strconv.Itoa(l.seq))
-		steps := l.steps
-		if len(steps) > pictureSteps {
-			steps = steps[:pictureSteps]
-		}
+		s.text(left-6, cy+12, "end", "lbl", l.Label)
 		x := left
-		for i, st := range steps {
+		for i, st := range l.Steps[:min(len(l.Steps), scenario.LaneSteps)] {
 			if i > 0 {
 				s.add("line", "x1", strconv.Itoa(x-gap), "y1", strconv.Itoa(cy+8), "x2", strconv.Itoa(x), "y2", strconv.Itoa(cy+8), "class", "axis")
 			}
 			cls := "step"
-			if st == "execute" || st == "write" {
+			if st.Acted {
 				cls = "step did"
 			}
 			s.add("rect", "x", strconv.Itoa(x), "y", strconv.Itoa(cy), "width", strconv.Itoa(box), "height", strconv.Itoa(box), "rx", "3", "class", cls)
-			s.text(x+box/2, cy+12, "middle", "tiny", laneSteps[st])
+			s.text(x+box/2, cy+12, "middle", "tiny", st.Letter)
 			x += box + gap
 		}
-		if l.end != "" {
+		if l.End != scenario.NoEnd {
 			cls, sign := "ret", "✓"
-			if strings.HasPrefix(l.end, "throw") {
+			if l.End == scenario.EndsBad {
 				cls, sign = "thr", "✕"
 			}
 			s.add("circle", "cx", strconv.Itoa(x+box/2), "cy", strconv.Itoa(cy+8), "r", "8", "class", cls)
 			s.text(x+box/2, cy+12, "middle", "tiny", sign)
 		}
 	}
-	return &picture{Title: "Calls", Text: text, SVG: s.done()}
-}
-
-// endWord is a lane's last step in a word: return or throw.
-func endWord(outcome string) string {
-	if strings.HasPrefix(outcome, "throw") {
-		return "throw"
-	}
-	if i := strings.IndexAny(outcome, ": "); i > 0 {
-		return outcome[:i]
-	}
-	return outcome
+	return s.done()
 }
 
 // mismatchBars draws, for a failed case, each mismatched whole-number key

@@ -97,21 +97,21 @@ func TestPicturesOfEachHost(t *testing.T) {
 		{"household-desk/fv-typed-claim", "Attempts by decision", "Attempts by status: ok. Decisions taken: 2 of a budget of 4. Outcome: answered."},
 	} {
 		t.Run(tt.id, func(t *testing.T) {
-			pics := casePictures(findCase(t, r, tt.id))
+			pics := casePictures(findCase(t, r, tt.id), testReg)
 			require.Len(t, pics, 1, "a passing case has its run's picture and no mismatch bars")
 			assert.Equal(t, tt.title, pics[0].Title)
 			assert.Equal(t, tt.text, pics[0].Text)
 			assert.Contains(t, string(pics[0].SVG), "<title>"+tt.title+"</title>", "the drawing carries its title")
 		})
 	}
-	gw := casePictures(findCase(t, r, "gateway-desk/"+firstGatewayCase(t, r)))
+	gw := casePictures(findCase(t, r, "gateway-desk/"+firstGatewayCase(t, r)), testReg)
 	require.Len(t, gw, 1)
 	assert.True(t, strings.HasPrefix(gw[0].Text, "Decisions by request: "), gw[0].Text)
 
 	// Every case that ran has a picture, whatever its scenario.
 	for i := range r.Cases {
 		c := &r.Cases[i]
-		pics := casePictures(c)
+		pics := casePictures(c, testReg)
 		require.NotEmpty(t, pics, "%s/%s (%s) has a picture", c.Desk, c.ID, c.Scenario)
 		for _, p := range pics {
 			assert.NotEmpty(t, p.Text)
@@ -151,7 +151,7 @@ func TestPicturesDrawExpectedBesideObserved(t *testing.T) {
 			continue
 		}
 		var all strings.Builder
-		for _, p := range casePictures(c) {
+		for _, p := range casePictures(c, testReg) {
 			all.WriteString(p.Text)
 			all.WriteString(string(p.SVG))
 		}
@@ -173,7 +173,7 @@ func TestPicturesAreBounded(t *testing.T) {
 		long[i] = float64(i)
 	}
 	c := &Case{Scenario: "runner", Status: verifier.Pass, Observed: map[string]any{"validatedSeries": long, "blockedSeries": long}}
-	pics := casePictures(c)
+	pics := casePictures(c, testReg)
 	require.Len(t, pics, 1)
 	assert.Contains(t, pics[0].Text, "The first 24 of 5000 steps are drawn.")
 	assert.Contains(t, pics[0].Text, "23 … (5000 in all)")
@@ -184,7 +184,7 @@ func TestPicturesAreBounded(t *testing.T) {
 		trace = append(trace, scenario.Event{Seq: i, Kind: "resolve"}, scenario.Event{Seq: i, Kind: "outcome", Text: "return"})
 	}
 	c = &Case{Scenario: "wrapper", Unit: "call", Status: verifier.Pass, Trace: trace}
-	pics = casePictures(c)
+	pics = casePictures(c, testReg)
 	require.Len(t, pics, 1)
 	assert.Contains(t, pics[0].Text, "The first 24 of 3000 are drawn.")
 	assert.Less(t, len(pics[0].SVG)+len(pics[0].Text), 16000)
@@ -197,7 +197,7 @@ func TestPicturesEscapeCaseText(t *testing.T) {
 	c := &Case{Scenario: "gateway", Status: verifier.Fail, Expected: json.RawMessage(`{"decisions":["` + strings.ReplaceAll(hostile, `"`, `\"`) + `"],"prompts":1}`),
 		Observed:   map[string]any{"decisions": []any{hostile}, "prompts": float64(2)},
 		Mismatches: []verifier.Mismatch{{Field: "decisions"}, {Field: "prompts"}}}
-	pics := casePictures(c)
+	pics := casePictures(c, testReg)
 	require.Len(t, pics, 2)
 	for _, p := range pics {
 		assert.NotContains(t, string(p.SVG), "<script")
@@ -276,7 +276,7 @@ func TestPicturesInChromium(t *testing.T) {
 			walk(root)
 			want := 0
 			for i := range r.Cases {
-				want += len(casePictures(&r.Cases[i]))
+				want += len(casePictures(&r.Cases[i], testReg))
 			}
 			assert.Equal(t, want, pics, "every picture is on the page")
 			assert.Equal(t, want, captions, "every picture has its text beside it")
@@ -335,4 +335,38 @@ func sectionPage(t *testing.T, page, start, end string) []byte {
 	require.GreaterOrEqual(t, i, 0)
 	j := strings.Index(page[i:], end) + i + len(end)
 	return []byte(head + "<main>" + page[i:j] + "</main></body></html>")
+}
+
+// TestPicturesOfASavedReport: a report read back from report.json is drawn
+// as the run drew it when the HTML reporter is given the registry, and
+// without the runs' pictures (its tables and mismatch bars stay) when it
+// is not.
+func TestPicturesOfASavedReport(t *testing.T) {
+	r := stableReport(t, mutatedDesk(t))
+	var saved, direct, given, without bytes.Buffer
+	require.NoError(t, JSON{}.Write(&saved, r))
+	require.NoError(t, HTML{}.Write(&direct, r))
+	back, err := ReadJSON(saved.Bytes())
+	require.NoError(t, err)
+	require.NoError(t, HTML{Registry: testReg}.Write(&given, back))
+	require.NoError(t, HTML{}.Write(&without, back))
+	assert.Equal(t, direct.String(), given.String())
+	assert.Contains(t, direct.String(), "<title>Calls</title>")
+	assert.NotContains(t, without.String(), "<title>Calls</title>")
+	assert.Contains(t, without.String(), "<title>Expected against observed</title>")
+
+	// A scenario the registry does not know draws no picture of the run.
+	var failed *Case
+	for i := range back.Cases {
+		if back.Cases[i].Status == verifier.Fail {
+			failed = &back.Cases[i]
+			break
+		}
+	}
+	require.NotNil(t, failed)
+	require.Len(t, casePictures(failed, testReg), 2, "the run's picture and the mismatch bars")
+	failed.Scenario = "no-such-scenario"
+	pics := casePictures(failed, testReg)
+	require.Len(t, pics, 1)
+	assert.Equal(t, "Expected against observed", pics[0].Title)
 }

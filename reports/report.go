@@ -42,8 +42,14 @@ type Report struct {
 	SourceOnly []Claim   `json:"sourceOnly"`
 	// Strength is present when the suite was run under the host faults.
 	Strength *Strength `json:"strength,omitempty"`
+	// Diagnostics are the warnings found in the case files of the run
+	// (acknowledged or not), so that a format rendered again from the
+	// saved report says what the run's own output said.
+	Diagnostics verifier.Diagnostics `json:"diagnostics,omitempty"`
 	// origin is what Build was told of the run, for Stamp.
 	origin Origin
+	// registry holds the scenarios of the run the report was built from.
+	registry *scenario.Registry
 	// spill, when set, holds each case's JSON line (see Stream): Cases
 	// then holds lean copies, which the JSON writer does not read.
 	spill *spill
@@ -288,6 +294,7 @@ func Build(s *verifier.SuiteResult, o Origin) *Report {
 		Cases:         make([]Case, len(s.Results)),
 		SourceOnly:    make([]Claim, 0, len(s.Claims)),
 		origin:        o,
+		registry:      s.Registry,
 	}
 	if s.Passed() {
 		r.Verdict = "pass"

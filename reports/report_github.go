@@ -15,9 +15,10 @@ import (
 // review: an ::error per failed or errored case, with the desk file, the
 // case's line and column when the report located it, a title naming the
 // case, and the mismatches as the message; an ::error per missed fault of
-// a strength run, at the first line of the first desk of the fault's
-// host; an ::error or ::warning per problem found in a case file. The
-// closing line is the plain headline.
+// a strength run, on the first desk with a case of a scenario the fault
+// belongs to (with no line: the fault is not at one); an ::error,
+// ::warning or ::notice (acknowledged) per problem found in a case file.
+// The closing line is the plain headline.
 //
 // GitHub shows at most 10 error and 10 warning annotations of a step (and
 // 50 of a job) and drops the rest silently, so at most Errors errors and
@@ -32,7 +33,7 @@ type GitHub struct {
 	// means GitHubLimit, and more than GitHubLimit is refused by Check.
 	Errors, Warnings int
 	// Diagnostics are annotated with the cases: the problems found while
-	// reading the case files.
+	// reading the case files; nil: those the report holds.
 	Diagnostics verifier.Diagnostics
 	// Registry, when set, tells each case's host, so that a missed fault
 	// is reported on a file of its own host.
@@ -40,6 +41,10 @@ type GitHub struct {
 	// Where says where the annotations left out can be read; empty: the
 	// step summary and report.json in the report folder.
 	Where string
+	// StrengthOnly annotates the missed faults alone: the cases and the
+	// problems of the case files are verify's to annotate, so that a job
+	// running both shows each of them once.
+	StrengthOnly bool
 }
 
 // GitHubLimit is the most annotations of each kind (error, warning,
@@ -72,7 +77,7 @@ func (g GitHub) limits() (errs, warns int) {
 
 // annotation is one workflow command to be printed.
 type annotation struct {
-	level     string // error or warning
+	level     string // error, warning or notice (an acknowledged warning)
 	file      string
 	line, col int
 	title     string
@@ -144,6 +149,10 @@ func diagnosticAnnotation(d verifier.Diagnostic) annotation {
 		msg += "\n" + d.Detail
 	}
 	title := "deskcheck " + string(d.Severity)
+	if d.Acknowledged != "" {
+		level, title = "notice", "deskcheck acknowledged"
+		msg += "\nacknowledged: " + d.Acknowledged
+	}
 	if d.Name != "" {
 		title += " " + d.Name
 	}
@@ -173,43 +182,48 @@ func caseAnnotation(c *Case, file string) annotation {
 }
 
 // annotations lists every annotation of r and ds: errors (problems of the
-// files, then failed cases, then missed faults) and warnings, each kind
-// spread over the files.
-func (g GitHub) annotations(r *Report) (errs, warns []annotation) {
-	for _, d := range g.Diagnostics {
-		if d.Acknowledged != "" {
-			// An acknowledged warning is said once in the text, not
-			// annotated again on every run.
-			continue
-		}
+// files, then failed cases, then missed faults), warnings and notices (the
+// acknowledged warnings), each kind spread over the files.
+func (g GitHub) annotations(r *Report) (errs, warns, notes []annotation) {
+	ds := g.Diagnostics
+	if ds == nil && r != nil {
+		ds = r.Diagnostics
+	}
+	if g.StrengthOnly {
+		ds = nil
+	}
+	for _, d := range ds {
 		a := diagnosticAnnotation(d)
-		if a.level == "error" {
+		switch a.level {
+		case "error":
 			errs = append(errs, a)
-		} else {
+		case "notice":
+			notes = append(notes, a)
+		default:
 			warns = append(warns, a)
 		}
 	}
 	if r != nil {
 		files := deskFiles(r)
-		for _, c := range failures(r.Cases) {
-			errs = append(errs, caseAnnotation(c, files[c.Desk]))
+		if !g.StrengthOnly {
+			for _, c := range failures(r.Cases) {
+				errs = append(errs, caseAnnotation(c, files[c.Desk]))
+			}
 		}
 		if s := r.Strength; s != nil {
+			// A missed fault has no line: it is named on the desk that
+			// addresses it, or on none.
 			at := faultFiles(r, g.Registry)
 			for _, f := range s.Results {
 				if !f.Caught && f.NotAddressed == "" {
-					line := 0
-					if at[f.Fault] != "" {
-						line = 1
-					}
-					errs = append(errs, annotation{level: "error", file: at[f.Fault], line: line, col: 1, title: "fault " + f.Fault + " missed",
+					errs = append(errs, annotation{level: "error", file: at[f.Fault], title: "fault " + f.Fault + " missed",
 						message: "no case fails when " + f.Bug + "\nto catch it: " + f.Hint})
 				}
 			}
 		}
 	}
 	byFile := func(a annotation) string { return a.file }
-	return spread(errs, byFile), spread(warns, byFile)
+	return spread(errs, byFile), spread(warns, byFile), spread(notes, byFile)
 }
 
 // Write renders r, and the diagnostics, as workflow commands.
@@ -231,23 +245,31 @@ func (g GitHub) WriteDiagnostics(w io.Writer, line string) error {
 }
 
 func (g GitHub) writeAnnotations(p *printer, r *Report) {
-	errs, warns := g.annotations(r)
-	g.print(p, errs, warns)
+	errs, warns, notes := g.annotations(r)
+	g.printNotes(p, errs, warns, notes)
 }
 
 // print prints errs and warns within the limits, errors first, then the
 // notice of those left out.
-func (g GitHub) print(p *printer, errs, warns []annotation) {
+func (g GitHub) print(p *printer, errs, warns []annotation) { g.printNotes(p, errs, warns, nil) }
+
+// printNotes prints errs, warns and notes within the limits, errors first,
+// then the notice of those left out. The notices of acknowledged warnings
+// leave room in GitHub's notices of the step for that one.
+func (g GitHub) printNotes(p *printer, errs, warns, notes []annotation) {
 	maxErrs, maxWarns := g.limits()
-	shownErrs, shownWarns := min(len(errs), maxErrs), min(len(warns), maxWarns)
+	shownErrs, shownWarns, shownNotes := min(len(errs), maxErrs), min(len(warns), maxWarns), min(len(notes), GitHubLimit-1)
 	for _, a := range errs[:shownErrs] {
 		a.print(p)
 	}
 	for _, a := range warns[:shownWarns] {
 		a.print(p)
 	}
-	moreErrs, moreWarns := len(errs)-shownErrs, len(warns)-shownWarns
-	if moreErrs == 0 && moreWarns == 0 {
+	for _, a := range notes[:shownNotes] {
+		a.print(p)
+	}
+	moreErrs, moreWarns, moreNotes := len(errs)-shownErrs, len(warns)-shownWarns, len(notes)-shownNotes
+	if moreErrs == 0 && moreWarns == 0 && moreNotes == 0 {
 		return
 	}
 	var parts []string
@@ -257,8 +279,11 @@ func (g GitHub) print(p *printer, errs, warns []annotation) {
 	if moreWarns > 0 {
 		parts = append(parts, plural(moreWarns, "more warning", "more warnings"))
 	}
+	if moreNotes > 0 {
+		parts = append(parts, plural(moreNotes, "more acknowledged warning", "more acknowledged warnings"))
+	}
 	files := map[string]bool{}
-	for _, a := range append(errs[shownErrs:], warns[shownWarns:]...) {
+	for _, a := range append(append(errs[shownErrs:], warns[shownWarns:]...), notes[shownNotes:]...) {
 		files[a.file] = true
 	}
 	where := g.Where

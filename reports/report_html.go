@@ -1,12 +1,15 @@
 package reports
 
 import (
+	"cmp"
 	_ "embed"
 	"html/template"
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
+	"github.com/deskcheck/deskcheck/scenario"
 	"github.com/deskcheck/deskcheck/verifier"
 )
 
@@ -42,7 +45,12 @@ var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 //
 // What a capped section leaves out is counted, with a pointer to
 // report.json, which holds every case.
-type HTML struct{}
+type HTML struct {
+	// Registry finds each case's scenario, whose picture of the run the
+	// page draws; when nil, the registry of the run the report was built
+	// from (none for a report read back from report.json).
+	Registry *scenario.Registry
+}
 
 // Bounds of the page.
 const (
@@ -139,16 +147,22 @@ type htmlLink struct {
 }
 
 type htmlChart struct {
-	Width, Height int
-	Bars          []htmlBar
+	// Height is the bars'; SVGHeight adds the labels under them.
+	Width, Height, SVGHeight int
+	Bars                     []htmlBar
 	// More counts the desks left out of Total.
 	More, Total int
 }
 
 // htmlBar is one desk's column: errored on top of failed on top of passed.
 type htmlBar struct {
-	Desk         string
-	Title        string
+	Desk  string
+	Title string
+	// Label is the desk's name under its bar, clipped (empty when the
+	// bars are too narrow to carry one: the desks table names them);
+	// LX, LY where it starts.
+	Label        string
+	LX, LY       int
 	X, W         int
 	ErrY, ErrH   int
 	FailY, FailH int
@@ -180,6 +194,7 @@ type htmlStrengthResult struct {
 
 type htmlPage struct {
 	R         *Report
+	registry  *scenario.Registry
 	Line      string
 	Verdicts  []verdict
 	Overall   string
@@ -221,15 +236,15 @@ func (p *htmlPage) draw(h *htmlCase) {
 		p.Undrawn++
 		return
 	}
-	if h.Pictures = casePictures(h.C); len(h.Pictures) > 0 {
+	if h.Pictures = casePictures(h.C, p.registry); len(h.Pictures) > 0 {
 		p.Drawn++
 	}
 }
 
 // Write renders r as HTML.
-func (HTML) Write(w io.Writer, r *Report) error {
+func (x HTML) Write(w io.Writer, r *Report) error {
 	files := deskFiles(r)
-	page := htmlPage{R: r, Line: Headline(r), Verdicts: verdicts(r), Overall: "pass", Dims: newHTMLDimensions(r.Dimensions), Claims: r.SourceOnly}
+	page := htmlPage{R: r, registry: cmp.Or(x.Registry, r.registry), Line: Headline(r), Verdicts: verdicts(r), Overall: "pass", Dims: newHTMLDimensions(r.Dimensions), Claims: r.SourceOnly}
 	if r.Coverage != nil {
 		page.Coverage = r.Coverage.Desks
 		if len(page.Coverage) > htmlDeskRows {
@@ -382,6 +397,25 @@ func writePassingRows(w io.Writer, cases []*Case) error {
 // newChart lays out the outcomes per desk: one column per desk, its
 // height split by share of cases; a failed or errored share is at least
 // 2 pixels high so that one failure among thousands still shows.
+// The chart's labels: drawn when a bar is at least chartLabelBar pixels
+// wide, at most chartLabelRunes characters, each about chartLabelRuneW
+// pixels long.
+const (
+	chartLabelBar   = 10
+	chartLabelRunes = 16
+	chartLabelRuneW = 6
+)
+
+// clipRunes cuts s to at most n characters, the last an ellipsis when it
+// cut.
+func clipRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}
+
 func newChart(ts []*deskTally) *htmlChart {
 	if len(ts) == 0 {
 		return nil
@@ -393,7 +427,17 @@ func newChart(ts []*deskTally) *htmlChart {
 	if bar >= 8 {
 		gap = 2
 	}
-	ch := &htmlChart{Width: n*(bar+gap) - gap, Height: height, More: len(ts) - n, Total: len(ts)}
+	ch := &htmlChart{Width: n*(bar+gap) - gap, Height: height, SVGHeight: height, More: len(ts) - n, Total: len(ts)}
+	// Each bar carries its desk's name, written downwards under it, when
+	// the bars are wide enough for a line of text.
+	labels := bar >= chartLabelBar
+	if labels {
+		longest := 0
+		for _, t := range ts[:n] {
+			longest = max(longest, min(utf8.RuneCountInString(oneLine(t.Desk)), chartLabelRunes))
+		}
+		ch.SVGHeight = height + 6 + longest*chartLabelRuneW
+	}
 	share := func(k, total int) int {
 		if k == 0 || total == 0 {
 			return 0
@@ -410,6 +454,10 @@ func newChart(ts []*deskTally) *htmlChart {
 			b.PassH = 0
 		}
 		b.ErrY, b.FailY, b.NotY, b.PassY = 0, b.ErrH, b.ErrH+b.FailH, b.ErrH+b.FailH+b.NotH
+		if labels {
+			b.Label = clipRunes(oneLine(t.Desk), chartLabelRunes)
+			b.LX, b.LY = b.X+bar/2-4, height+4
+		}
 		b.Title = oneLine(t.Desk) + ": " + verifier.Thousands(t.Passed) + " passed, " + verifier.Thousands(t.Failed) + " failed"
 		if t.Errored > 0 {
 			b.Title += ", " + verifier.Thousands(t.Errored) + " errored"

@@ -63,6 +63,9 @@ func (JSON) Write(w io.Writer, r *Report) error {
 	if r.Coverage != nil {
 		head = append(head, named{"coverage", r.Coverage})
 	}
+	if len(r.Diagnostics) > 0 {
+		head = append(head, named{"diagnostics", r.Diagnostics})
+	}
 	for _, f := range head {
 		if err := field(f.name, f.v, false); err != nil {
 			return err
@@ -189,6 +192,9 @@ func ReadJSON(data []byte) (*Report, error) {
 	}
 	var r Report
 	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, err
+	}
+	if err := checkConsistent(&r); err != nil {
 		return nil, err
 	}
 	// A suggestion without a value suggests the observed one.

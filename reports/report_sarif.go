@@ -25,7 +25,8 @@ import (
 // and per fault of a strength run (fault/HOST/NAME). A failed case gives
 // one result per mismatched key, at the case's line and column when the
 // report located it (else at the file's first line); a missed fault is
-// reported at the first line of the first desk of its host. Every result carries a partialFingerprints
+// reported at the first line of the first desk with a case of a scenario
+// it belongs to (no location when there is none). Every result carries a partialFingerprints
 // entry made from <desk>/<case> and the key (a file's problem: the file,
 // the check and the pointer), so that an alert keeps its identity when
 // lines move.
@@ -36,7 +37,8 @@ import (
 // take SARIFBudget bytes; a notification of the invocation says how many
 // were left out and where they are.
 type SARIF struct {
-	// Diagnostics are the problems found while reading the case files.
+	// Diagnostics are the problems found while reading the case files;
+	// nil: those the report holds.
 	Diagnostics verifier.Diagnostics
 	// Registry, when set, tells each case's host, for where a missed
 	// fault is reported.
@@ -113,6 +115,17 @@ type sarifResult struct {
 	Locations           []sarifLocation   `json:"locations,omitempty"`
 	PartialFingerprints map[string]string `json:"partialFingerprints"`
 	Properties          map[string]string `json:"properties,omitempty"`
+	// Suppressions marks an acknowledged warning: the desk says, in the
+	// file itself, why it is meant, so code scanning opens no alert.
+	Suppressions []sarifSuppression `json:"suppressions,omitempty"`
+}
+
+// sarifSuppression is a result's suppression: an acknowledge key of the
+// case file, with its reason.
+// A suppression without a status is an accepted one.
+type sarifSuppression struct {
+	Kind          string `json:"kind"`
+	Justification string `json:"justification"`
 }
 
 type sarifLocation struct {
@@ -227,10 +240,15 @@ func diagnosticItems(ds verifier.Diagnostics) []sarifItem {
 		if d.Pointer != "" {
 			props["pointer"] = d.Pointer
 		}
+		var suppressions []sarifSuppression
+		if d.Acknowledged != "" {
+			suppressions = []sarifSuppression{{Kind: "inSource", Justification: sarifMessage(d.Acknowledged).Text}}
+		}
 		out = append(out, sarifItem{rule: rule, file: d.File, result: sarifResult{
 			Level: level, Message: sarifMessage(msg), Locations: sarifLocations(d.File, d.Line, d.Col),
 			PartialFingerprints: map[string]string{FingerprintKey: fingerprint("file", d.File, rule.ID, d.Pointer, d.Summary)},
 			Properties:          props,
+			Suppressions:        suppressions,
 		}})
 	}
 	return out
@@ -314,7 +332,11 @@ func (s SARIF) WriteDiagnostics(w io.Writer) error { return s.write(w, nil) }
 
 func (s SARIF) write(w io.Writer, r *Report) error {
 	var errs, warns []sarifItem
-	for _, it := range diagnosticItems(s.Diagnostics) {
+	ds := s.Diagnostics
+	if ds == nil && r != nil {
+		ds = r.Diagnostics
+	}
+	for _, it := range diagnosticItems(ds) {
 		if it.result.Level == "error" {
 			errs = append(errs, it)
 		} else {

@@ -2,23 +2,15 @@ package reports
 
 import (
 	"io"
+	"slices"
 	"strings"
 )
 
 // Try prints what `deskcheck try` shows of its one case: the scenario and
-// given block, the narrated trace, the events that decided it (the
-// decision row, the gateway's check, the runtime's admission, the runner's
-// reason), and the expected block the model observes.
+// given block, the narrated trace, the events that decided it (those of
+// the kinds its scenario declares Deciding, from the registry of the run
+// the report was built from), and the expected block the model observes.
 type Try struct{}
-
-// decidingKinds are the trace events that say what decided a run, by the
-// kind each family's recorders give them.
-var decidingKinds = map[string]bool{
-	"resolve": true, "classify": true, "fallback": true, // omp
-	"check":    true,                                  // gateway
-	"admitted": true, "denied": true, "invalid": true, // household
-	"why": true, "stop": true, // runner
-}
 
 // Write renders the first case of r.
 func (Try) Write(w io.Writer, r *Report) error {
@@ -35,9 +27,15 @@ func (Try) Write(w io.Writer, r *Report) error {
 	}
 	p.printf("what happened:\n")
 	p.trace(c.Trace, c.Unit, "  ")
+	var kinds []string
+	if r.registry != nil {
+		if sc, _, ok := r.registry.Lookup(c.Scenario); ok {
+			kinds = sc.Deciding
+		}
+	}
 	var deciding = c.Trace[:0:0]
 	for _, e := range c.Trace {
-		if decidingKinds[e.Kind] {
+		if slices.Contains(kinds, e.Kind) {
 			e.Text = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(e.Text), "why:"))
 			deciding = append(deciding, e)
 		}

@@ -1,8 +1,6 @@
 package reports
 
 import (
-	"strings"
-
 	"github.com/deskcheck/deskcheck/scenario"
 )
 
@@ -43,36 +41,46 @@ func spreadFailures(r *Report) []*Case {
 }
 
 // faultFiles says where a missed fault is reported: the first file of the
-// report that holds a case of the fault's host (its first line), or the
-// report's first file when the host of a case cannot be told. Files maps
-// each fault's full name to the file.
+// report that holds a case of a scenario the fault belongs to (the desk
+// that addresses it), or none. It maps each fault's full name to the file.
 func faultFiles(r *Report, reg *scenario.Registry) map[string]string {
 	out := map[string]string{}
-	if r.Strength == nil {
+	if r.Strength == nil || reg == nil {
 		return out
 	}
-	first := ""
-	if len(r.Provenance.Files) > 0 {
-		first = r.Provenance.Files[0].Path
-	}
 	files := deskFiles(r)
-	hostFile := map[string]string{}
-	if reg != nil {
-		for i := range r.Cases {
-			c := &r.Cases[i]
-			if _, fam, ok := reg.Lookup(c.Scenario); ok {
-				if _, seen := hostFile[fam.Host.Name]; !seen && files[c.Desk] != "" {
-					hostFile[fam.Host.Name] = files[c.Desk]
-				}
+	// The first desk with a case of each scenario, by host.
+	type key struct{ host, scenario string }
+	scenarioFile := map[key]string{}
+	for i := range r.Cases {
+		c := &r.Cases[i]
+		if _, fam, ok := reg.Lookup(c.Scenario); ok && files[c.Desk] != "" {
+			k := key{fam.Host.Name, c.Scenario}
+			if _, seen := scenarioFile[k]; !seen {
+				scenarioFile[k] = files[c.Desk]
 			}
 		}
 	}
 	for _, f := range r.Strength.Results {
-		host, _, _ := strings.Cut(f.Fault, "/")
-		if file, ok := hostFile[host]; ok {
-			out[f.Fault] = file
-		} else {
-			out[f.Fault] = first
+		q, err := reg.LookupFault(f.Fault)
+		if err != nil {
+			continue
+		}
+		scenarios := q.Fault.Scenarios
+		if len(scenarios) == 0 {
+			for _, f := range reg.Families() {
+				if f.Host.Name == q.Host {
+					for _, sc := range f.Scenarios {
+						scenarios = append(scenarios, sc.Name)
+					}
+				}
+			}
+		}
+		for _, sc := range scenarios {
+			if file := scenarioFile[key{q.Host, sc}]; file != "" {
+				out[f.Fault] = file
+				break
+			}
 		}
 	}
 	return out

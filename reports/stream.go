@@ -114,8 +114,9 @@ func (st *Stream) Desk(d *verifier.Desk, results []verifier.Result, claims []*ve
 		st.lines = append(st.lines, make([]byte, 0, lineBytes))
 	}
 	idAt := make([]int, min(len(full), lineBatch))
-	for start := 0; start < len(full); start += lineBatch {
-		batch := full[start:min(len(full), start+lineBatch)]
+	for start, end := 0, 0; start < len(full); start = end {
+		end = batchEnd(full, start)
+		batch := full[start:end]
 		lines := st.lines[:len(batch)]
 		parallel.For(len(batch), func(i int) {
 			c := batch[i]
@@ -252,6 +253,7 @@ func (st *Stream) Finish(s *verifier.SuiteResult) (*Report, error) {
 		Cases:         make([]Case, 0, st.n),
 		SourceOnly:    st.claims,
 		origin:        o,
+		registry:      s.Registry,
 		spill:         st.spill,
 	}
 	if c := st.cover.Coverage(context.Background(), false); len(c.Desks) > 0 {
@@ -282,6 +284,31 @@ func (st *Stream) Finish(s *verifier.SuiteResult) (*Report, error) {
 
 // lineBatch is how many cases' lines Desk makes before it copies them out.
 const lineBatch = 256
+
+// lineBatchBytes is about the most the lines of one batch hold.
+const lineBatchBytes = 16 << 20
+
+// batchEnd is where the batch of lines that starts at start ends: at
+// lineBatch cases, or once its lines would hold about lineBatchBytes, so
+// that a desk of large cases holds a few of its lines at a time, not
+// hundreds.
+func batchEnd(full []Case, start int) int {
+	end := start
+	for size := 0; end < len(full) && end-start < lineBatch && (end == start || size < lineBatchBytes); end++ {
+		size += lineEstimate(&full[end])
+	}
+	return end
+}
+
+// lineEstimate is about how long c's line of report.json is: what grows
+// with the case (its blocks, mismatches and trace) and a little more.
+func lineEstimate(c *Case) int {
+	n := 1024 + len(c.Given) + len(c.Expected) + 128*len(c.Mismatches) + 64*len(c.Observed)
+	for i := range c.Trace {
+		n += 40 + len(c.Trace[i].Text)
+	}
+	return n
+}
 
 // caseChunk is how many lean cases a chunk of Stream's list holds.
 const caseChunk = 4096

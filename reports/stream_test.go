@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"unsafe"
 
@@ -16,6 +17,7 @@ import (
 
 	"github.com/deskcheck/deskcheck/host/all"
 	"github.com/deskcheck/deskcheck/internal/gen"
+	"github.com/deskcheck/deskcheck/scenario"
 	"github.com/deskcheck/deskcheck/verifier"
 )
 
@@ -420,4 +422,33 @@ func TestReleaseAsWrittenWritesOnce(t *testing.T) {
 		var got bytes.Buffer
 		require.NoError(t, JSON{}.Write(&got, r), "a built report holds its cases")
 	}
+}
+
+// TestLineBatchesBounded: a desk of large cases makes its lines of
+// report.json a few at a time, within about lineBatchBytes, and the
+// estimate of a line is close to its length.
+func TestLineBatchesBounded(t *testing.T) {
+	big := Case{Desk: "d", ID: "c", Status: verifier.Pass, Given: []byte(`{}`), Expected: []byte(`{}`)}
+	for i := range 8000 {
+		big.Trace = append(big.Trace, scenario.Event{Seq: i, Kind: "resolve", Text: strings.Repeat("x", 100)})
+	}
+	line := big.appendJSON(nil)
+	est := lineEstimate(&big)
+	assert.InDelta(t, len(line), est, float64(len(line))/5, "the estimate is within a fifth of the line")
+	full := make([]Case, 300)
+	for i := range full {
+		full[i] = big
+	}
+	held := 0
+	for start, end := 0, 0; start < len(full); start = end {
+		end = batchEnd(full, start)
+		require.Greater(t, end, start)
+		held = max(held, (end-start)*len(line))
+	}
+	assert.LessOrEqual(t, held, lineBatchBytes*5/4, "the lines of one batch")
+	small := make([]Case, 1000)
+	assert.Equal(t, lineBatch, batchEnd(small, 0), "small cases still go lineBatch at a time")
+	one := []Case{big}
+	one[0].Trace = append(one[0].Trace, make([]scenario.Event, 200000)...)
+	assert.Equal(t, 1, batchEnd(one, 0), "a case larger than a batch is a batch of its own")
 }

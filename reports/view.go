@@ -24,7 +24,11 @@ type row struct {
 func rows(c Case) []row {
 	mismatch := map[string]verifier.Mismatch{}
 	for _, m := range c.Mismatches {
-		mismatch[m.Field] = m
+		// A mismatch inside a value (reasons[1], declared.tier) marks the
+		// row of its key; the first one names the comparison.
+		if k := mismatchKey(&c, m.Field); mismatch[k].Field == "" {
+			mismatch[k] = m
+		}
 	}
 	var out []row
 	asserted := map[string]bool{}
@@ -49,6 +53,23 @@ func rows(c Case) []row {
 		out = append(out, row{Key: k, Comparison: "not asserted", Observed: render(c.Observed[k])})
 	}
 	return out
+}
+
+// mismatchKey is the expected key a mismatch is about: the field itself,
+// or the asserted key it lies inside (reasons for reasons[1], declared for
+// declared.tier).
+func mismatchKey(c *Case, field string) string {
+	if _, ok := c.Comparisons[field]; ok {
+		return field
+	}
+	for i := 0; i < len(field); i++ {
+		if field[i] == '[' || field[i] == '.' {
+			if _, ok := c.Comparisons[field[:i]]; ok {
+				return field[:i]
+			}
+		}
+	}
+	return field
 }
 
 // render shows a value as compact JSON, with <, > and & as they are (the
@@ -158,9 +179,10 @@ func groupFailures(cases []Case) ([]*failureGroup, int) {
 		case verifier.Fail:
 			seen := map[string]bool{}
 			for _, m := range c.Mismatches {
-				if !seen[m.Field] {
-					seen[m.Field] = true
-					add("field\x00"+m.Field, failureGroup{Field: m.Field}, c)
+				// reasons[0] … reasons[6] are one group: reasons.
+				if k := mismatchKey(c, m.Field); !seen[k] {
+					seen[k] = true
+					add("field\x00"+k, failureGroup{Field: k}, c)
 				}
 			}
 		default:

@@ -32,16 +32,12 @@ type Family struct {
 	Points   []Point
 	Mutants  []Mutant
 	Generate func() []Candidate
-	// Desks are example desks the family embeds beside its adapter; they
-	// join the bundled desks of cases/ in the default suite.
-	Desks []DeskFile
-}
-
-// DeskFile is one desk file a family embeds: its path in the repository
-// and its bytes.
-type DeskFile struct {
-	Path string
-	Data []byte
+	// Shapes are the family's cases for generated benchmark desks (see
+	// internal/gen); a scenario with none lends the cases of the bundled
+	// desks instead. Worst are its most expensive desks at the default
+	// limits. Both optional.
+	Shapes []Shape
+	Worst  []Worst
 }
 
 // Host says which host model a family runs and what it models.
@@ -119,6 +115,13 @@ type Scenario struct {
 	// what it warns about. A desk or case acknowledges a warning by its
 	// name.
 	Warnings []Warning
+	// Picture returns what the HTML report draws of one case's run (see
+	// Drawing); nil, or a nil result, draws nothing of the run.
+	Picture func(Seen) *Drawing
+	// Deciding names the trace kinds whose events say what decided a run
+	// (a decision row, a check, an admission); `deskcheck try` lists them
+	// under "decided by".
+	Deciding []string
 
 	// kind is the typed half, set by Declare.
 	kind *erased

@@ -20,7 +20,7 @@ var EngineWarnings = []scenario.Warning{
 	{Name: "empty-desk", Help: "the desk holds no case"},
 	{Name: placeholderWarning, Help: "text left from deskcheck new (never acknowledged: replace it)"},
 	{Name: "no-allowed-control", Help: "denied controls but no allowed one: a host that refuses everything passes"},
-	{Name: "unpaired-family", Help: "a boundary-response arena (a case's family key) with controls of one side only"},
+	{Name: "unpaired-family", Help: "a boundary-response family (a case's family key) with controls of one side only"},
 	{Name: "unused-acknowledgement", Help: "an acknowledgement that matches no warning of the desk or case"},
 	{Name: "skipped", Help: "a file found in a folder and not read (a link, a FIFO, over the size limit)"},
 }
@@ -53,10 +53,10 @@ func WarningNames(reg *scenario.Registry) []string {
 // warning. A case's acknowledgement covers the warnings inside that case;
 // the desk's covers every warning of the file.
 func acknowledge(d *Desk, ds Diagnostics) Diagnostics {
-	if len(d.Acknowledge) == 0 && !d.CaseAcks() {
+	if len(d.Acknowledge) == 0 && !d.caseAcks {
 		return ds
 	}
-	known := WarningNames(d.Registry())
+	known := WarningNames(d.reg)
 	type ack struct {
 		owner  string // pointer of the object holding the acknowledge key
 		reason string
@@ -73,11 +73,11 @@ func acknowledge(d *Desk, ds Diagnostics) Diagnostics {
 			ptr := owner + "/acknowledge/" + pointerToken(n)
 			switch {
 			case !slices.Contains(known, n):
-				ds = append(ds, d.Diag(Error, ptr, true, "acknowledge: %q is not the name of a warning%s", n, suggest(n, known)))
+				ds = append(ds, d.diag(Error, ptr, true, "acknowledge: %q is not the name of a warning%s", n, suggest(n, known)))
 			case n == placeholderWarning:
-				ds = append(ds, d.Diag(Error, ptr, true, "acknowledge: a placeholder cannot be acknowledged; replace the text deskcheck new left"))
+				ds = append(ds, d.diag(Error, ptr, true, "acknowledge: a placeholder cannot be acknowledged; replace the text deskcheck new left"))
 			case strings.TrimSpace(m[n]) == "":
-				ds = append(ds, d.Diag(Error, ptr, false, "acknowledge: say why %s is acknowledged; the reason is empty", n))
+				ds = append(ds, d.diag(Error, ptr, false, "acknowledge: say why %s is acknowledged; the reason is empty", n))
 			default:
 				out[n] = &ack{owner: owner, reason: m[n]}
 			}
@@ -114,7 +114,7 @@ func acknowledge(d *Desk, ds Diagnostics) Diagnostics {
 		sort.Strings(names)
 		for _, n := range names {
 			if a := m[n]; !a.used {
-				ds = append(ds, d.Warn("unused-acknowledgement", a.owner+"/acknowledge/"+pointerToken(n), true, "acknowledges %s, but no such warning is raised here", n))
+				ds = append(ds, d.warn("unused-acknowledgement", a.owner+"/acknowledge/"+pointerToken(n), true, "acknowledges %s, but no such warning is raised here", n))
 			}
 		}
 	}

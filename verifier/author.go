@@ -39,21 +39,21 @@ func (s Suggestion) MarshalJSON() ([]byte, error) {
 // case, from what was observed, in canonical order; nil when the case did
 // not run. It is computed on each call, only where it is shown.
 func (r *Result) Suggestions() []Suggestion {
-	if r.Case == nil || r.Case.Compiled() == nil || r.Observed == nil {
+	if r.Case == nil || r.Case.compiled == nil || r.Observed == nil {
 		return nil
 	}
-	return suggestions(r.Case.ScenarioSpec(), r.Case.Compiled(), r.Observed)
+	return suggestions(r.Case.sc, r.Case.compiled, r.Observed)
 }
 
 // SuggestionsFrom is the expected block the case's scenario suggests from
 // observed values of another host (the real code, say), shaped as
 // observe writes it, without the keys that host did not observe.
 func SuggestionsFrom(c *Case, observed map[string]any) []Suggestion {
-	if c.Compiled() == nil {
+	if c.compiled == nil {
 		return nil
 	}
 	var out []Suggestion
-	for _, s := range suggestions(c.ScenarioSpec(), c.Compiled(), observed) {
+	for _, s := range suggestions(c.sc, c.compiled, observed) {
 		if _, ok := observed[s.Key]; ok {
 			out = append(out, s)
 		}

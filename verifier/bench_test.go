@@ -78,7 +78,7 @@ func BenchmarkRun(b *testing.B) {
 		}
 		b.Run(name, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
-				if r := RunCase(context.Background(), cases[i%len(cases)], nil); r.Status != Pass {
+				if r := judge(context.Background(), cases[i%len(cases)], nil, nil); r.Status != Pass {
 					b.Fatal(r.Mismatches, r.Err)
 				}
 			}
@@ -91,7 +91,7 @@ func BenchmarkRunParallel(b *testing.B) {
 	d := loadBench(b)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		Run(context.Background(), d.Cases, nil)
+		runAll(context.Background(), d.Cases, nil, nil)
 	}
 }
 
@@ -99,7 +99,7 @@ func BenchmarkRunParallel(b *testing.B) {
 // observation.
 func BenchmarkCompare(b *testing.B) {
 	d := loadBench(b)
-	results := Run(context.Background(), d.Cases, nil)
+	results := runAll(context.Background(), d.Cases, nil, nil)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		r := results[i%len(results)]

@@ -68,7 +68,71 @@ func compareIn(values scenario.Values, expected []Field, observed map[string]any
 			}
 			continue
 		}
-		out = append(out, Mismatch{Field: f.Key, Comparison: cmp.Name(), Expected: want, Observed: got, Changes: scenario.Diff(want, got, maxChanges)})
+		out = append(out, Mismatch{Field: f.Key, Comparison: cmp.Name(), Expected: want, Observed: got, Changes: diffIn(values, want, got)})
 	}
 	return out
+}
+
+// diffIn is scenario.Diff with every scalar compared as the host's
+// language compares it (scenario.JSONEqual in the domain): a Python
+// integer 1 and the double 1 are the same value, not a change.
+func diffIn(values scenario.Values, want, got any) []scenario.Change {
+	changes := scenario.Diff(inDomain(values, want), inDomain(values, got), maxChanges)
+	for i := range changes {
+		changes[i].Expected = outOfDomain(changes[i].Expected)
+		changes[i].Observed = outOfDomain(changes[i].Observed)
+	}
+	return changes
+}
+
+// scalar is a JSON number or string that the diff compares through its
+// Equal method, in its host's domain.
+type scalar struct {
+	v      any
+	values scenario.Values
+}
+
+// Equal reports whether the two values are equal in the domain.
+func (a scalar) Equal(b scalar) bool { return a.values.Match(scenario.JSONEqual, a.v, b.v) }
+
+// inDomain is v with each number and string wrapped as a scalar.
+func inDomain(values scenario.Values, v any) any {
+	switch x := v.(type) {
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = inDomain(values, e)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = inDomain(values, e)
+		}
+		return out
+	case nil, bool:
+		return x
+	}
+	return scalar{v, values}
+}
+
+// outOfDomain undoes inDomain.
+func outOfDomain(v any) any {
+	switch x := v.(type) {
+	case scalar:
+		return x.v
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = outOfDomain(e)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = outOfDomain(e)
+		}
+		return out
+	}
+	return v
 }

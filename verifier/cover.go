@@ -476,7 +476,7 @@ func MeasureMutants(ctx context.Context, baseline []Result, keep func(string) bo
 		q := scenario.QualifiedFault{Host: j.host, Fault: scenario.Fault{Name: j.m.Name, Bug: j.m.Text, Mutant: j.m.ID}}
 		r := MutantResult{Host: j.host, Mutant: j.m, Cases: len(sound[j.host])}
 		for _, c := range sound[j.host] {
-			if res := RunCase(ctx, c, &q); res.Status != Pass {
+			if res := judge(ctx, c, nil, &q); res.Status != Pass {
 				r.KilledBy = append(r.KilledBy, c.FullID())
 			}
 		}
@@ -635,7 +635,7 @@ func CheckMade(ctx context.Context, reg *scenario.Registry, desk []byte, made []
 	var problems []string
 	for i, c := range d.Cases {
 		m := made[i]
-		res := RunCase(ctx, c, nil)
+		res := judge(ctx, c, nil, nil)
 		if res.Status != Pass {
 			problems = append(problems, c.ID+" does not pass on the correct model")
 		}
@@ -644,7 +644,7 @@ func CheckMade(ctx context.Context, reg *scenario.Registry, desk []byte, made []
 		}
 		if m.mutantID != 0 {
 			q := scenario.QualifiedFault{Host: m.host, Fault: scenario.Fault{Name: m.Mutant, Mutant: m.mutantID}}
-			if RunCase(ctx, c, &q).Status == Pass {
+			if judge(ctx, c, nil, &q).Status == Pass {
 				problems = append(problems, c.ID+" passes under "+m.Mutant)
 			}
 		}

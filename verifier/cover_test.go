@@ -14,7 +14,7 @@ func boundaryResults(t *testing.T) []Result {
 	desks, ds := LoadAll(testReg, []Input{readInput(t, "../cases/boundary-desk.json")}, Limits{})
 	require.False(t, ds.HasErrors())
 	cases, _ := Select(desks, nil)
-	return Run(context.Background(), cases, nil)
+	return runAll(context.Background(), cases, nil, nil)
 }
 
 func TestUniquePoints(t *testing.T) {

@@ -86,7 +86,7 @@ func TestBlanketRefusalShowsInAllowedWork(t *testing.T) {
 	fault, err := testReg.LookupFault("omp/deny-all")
 	require.NoError(t, err)
 	cases, _ := Select(suite.Desks, nil)
-	refused := SumDimensions(Run(context.Background(), cases, &fault))
+	refused := SumDimensions(runAll(context.Background(), cases, nil, &fault))
 	assert.Equal(t, Dimension{0, 5, true}, refused.AllowedWork)
 	assert.Equal(t, Dimension{9, 9, true}, refused.DenialPropagation)
 	// The fallback case still reaches its writer (deny-all refuses wrapper

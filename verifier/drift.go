@@ -2,6 +2,7 @@ package verifier
 
 import (
 	"context"
+	"fmt"
 	"sort"
 	"strings"
 
@@ -18,6 +19,9 @@ type Drift struct {
 	Unexercised []DriftChange `json:"unexercised"`
 	// Skipped counts the cases of hosts that model no releases.
 	Skipped int `json:"skipped"`
+	// InRange: each case ran only on the releases its hosts range
+	// selects (MeasureDriftInRange).
+	InRange bool `json:"inRange,omitempty"`
 }
 
 // DriftCase is one case run on every behaviour group of its host.
@@ -74,7 +78,7 @@ const (
 // DriftRuns is how many times MeasureDrift runs a case: once per run
 // group of its host that has the case's scenario (at least once).
 func DriftRuns(c *Case) int {
-	if c.HostFamily() == nil {
+	if c.fam == nil {
 		return 1
 	}
 	n := 0
@@ -97,9 +101,9 @@ type groupOf struct {
 func groupsOf(c *Case) []groupOf {
 	var out []groupOf
 	index := map[string]int{}
-	h := c.HostFamily().Host
+	h := c.fam.Host
 	for _, r := range h.Releases {
-		key := c.Compiled().Group(r)
+		key := c.compiled.Group(r)
 		i, ok := index[key]
 		if !ok {
 			i = len(out)
@@ -116,18 +120,27 @@ func groupsOf(c *Case) []groupOf {
 // compares every observed key with the newest release's run. Then, per
 // host, it lists the release changes no case exercises. It never judges:
 // a difference is no failure.
-func MeasureDrift(ctx context.Context, cases []*Case) Drift {
-	d := Drift{Cases: []DriftCase{}, Unexercised: []DriftChange{}}
+func MeasureDrift(ctx context.Context, cases []*Case) Drift { return measureDrift(ctx, cases, false) }
+
+// MeasureDriftInRange is MeasureDrift with each case's hosts range
+// applied, as verify -host applies it: a group outside the range is not
+// applicable, and the newest release inside is the one compared with.
+func MeasureDriftInRange(ctx context.Context, cases []*Case) Drift {
+	return measureDrift(ctx, cases, true)
+}
+
+func measureDrift(ctx context.Context, cases []*Case, inRange bool) Drift {
+	d := Drift{Cases: []DriftCase{}, Unexercised: []DriftChange{}, InRange: inRange}
 	var runnable []*Case
 	for _, c := range cases {
-		if c.HostFamily() == nil || len(c.HostFamily().Host.Releases) == 0 {
+		if c.fam == nil || len(c.fam.Host.Releases) == 0 {
 			d.Skipped++
 			continue
 		}
 		runnable = append(runnable, c)
 	}
 	out := make([]DriftCase, len(runnable))
-	parallel.For(len(runnable), func(i int) { out[i] = driftCase(ctx, runnable[i]) })
+	parallel.For(len(runnable), func(i int) { out[i] = driftCase(ctx, runnable[i], inRange) })
 	d.Cases = append(d.Cases, out...)
 
 	// The hosts the cases run on, in registration order of first use.
@@ -138,10 +151,10 @@ func MeasureDrift(ctx context.Context, cases []*Case) Drift {
 	var hosts []*hostCases
 	byHost := map[string]*hostCases{}
 	for _, c := range runnable {
-		h := byHost[c.HostFamily().Host.Name]
+		h := byHost[c.fam.Host.Name]
 		if h == nil {
-			h = &hostCases{host: c.HostFamily().Host}
-			byHost[c.HostFamily().Host.Name] = h
+			h = &hostCases{host: c.fam.Host}
+			byHost[c.fam.Host.Name] = h
 			hosts = append(hosts, h)
 		}
 		h.cases = append(h.cases, c)
@@ -151,7 +164,7 @@ func MeasureDrift(ctx context.Context, cases []*Case) Drift {
 			exercised := false
 			if ch.Exercised != nil {
 				for _, c := range h.cases {
-					if ch.Exercised(c.Compiled()) {
+					if ch.Exercised(c.compiled) {
 						exercised = true
 						break
 					}
@@ -165,32 +178,57 @@ func MeasureDrift(ctx context.Context, cases []*Case) Drift {
 	return d
 }
 
-// driftCase runs c on each group of its host, newest group first.
-func driftCase(ctx context.Context, c *Case) DriftCase {
-	h := c.HostFamily().Host
+// driftCase runs c on each group of its host, newest group first. With
+// applyRange, a case with a hosts range runs only on the releases it
+// selects, as verify -host judges it: a group outside the range is not
+// applicable, a group partly inside runs on its newest release inside, and
+// the newest release inside is the one the others are compared with.
+func driftCase(ctx context.Context, c *Case, applyRange bool) DriftCase {
+	h := c.fam.Host
 	groups := groupsOf(c)
 	newest, _ := h.Newest()
+	inRange := func(r scenario.Release) bool { return true }
+	if applyRange && c.Range != "" {
+		selected := map[string]bool{}
+		for _, r := range c.Releases() {
+			selected[r.Version] = true
+		}
+		inRange = func(r scenario.Release) bool { return selected[r.Version] }
+		if rs := c.Releases(); len(rs) > 0 {
+			newest = rs[len(rs)-1]
+		}
+	}
 	dc := DriftCase{Desk: c.Desk.ID, ID: c.ID, Title: c.Title, Host: h.Name, Newest: newest.Version, Same: true}
 	var base map[string]any
-	baseOK := false
+	baseOK, ran := false, false
 	for gi := len(groups) - 1; gi >= 0; gi-- {
 		g := groups[gi]
 		rep := g.releases[len(g.releases)-1]
+		for i := len(g.releases) - 1; i >= 0; i-- {
+			if inRange(g.releases[i]) {
+				rep = g.releases[i]
+				break
+			}
+		}
 		dg := DriftGroup{Group: g.name, Release: rep.Version, Differences: []DriftDifference{}}
 		for _, r := range g.releases {
 			dg.Releases = append(dg.Releases, r.Version)
 		}
-		if why := h.NotApplicable(rep, c.Scenario); why != "" {
+		if !inRange(rep) {
+			dg.Status, dg.Reason = DriftNotApplicable, fmt.Sprintf("%s %s: outside the case's hosts range %s", h.Name, strings.Join(dg.Releases, ", "), c.Range)
+		} else if why := h.NotApplicable(rep, c.Scenario); why != "" {
 			dg.Status, dg.Reason = DriftNotApplicable, why
 			if len(g.releases) > 1 {
 				dg.Reason = h.Name + " " + strings.Join(dg.Releases, ", ") + ": " + rep.Lacks[c.Scenario]
 			}
 		} else {
-			res := RunCaseOn(ctx, c, rep.Version, nil)
+			res := runOn(ctx, c, rep.Version, nil)
+			first := !ran
+			ran = true
 			switch {
 			case res.Status == Errored:
 				dg.Status, dg.Reason = DriftErrored, res.Err
-			case gi == len(groups)-1:
+			case first:
 				base, baseOK = res.Observed, true
 				dg.Status = DriftSame
 			case !baseOK:
@@ -202,7 +240,7 @@ func driftCase(ctx context.Context, c *Case) DriftCase {
 				}
 			default:
 				dg.Status = DriftSame
-				for _, k := range c.ScenarioSpec().Expected.Keys() {
+				for _, k := range c.sc.Expected.Keys() {
 					ov, bv := res.Observed[k], base[k]
 					if !scenario.Equal(ov, bv) {
 						dg.Status = DriftDiffers

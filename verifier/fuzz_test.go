@@ -80,7 +80,7 @@ func FuzzLoad(f *testing.F) {
 			t.Fatalf("%d diagnostics for one file, over the cap", len(ds))
 		}
 		for i, d := range ds {
-			if d.LeftOut() > 0 {
+			if d.more > 0 {
 				if i != len(ds)-1 {
 					t.Fatalf("the count of left-out problems is not last: %v", ds)
 				}
@@ -135,7 +135,7 @@ func FuzzVerify(f *testing.F) {
 		if desk == nil || Lint([]*Desk{desk}, limits).HasErrors() {
 			return
 		}
-		for _, r := range Run(context.Background(), desk.Cases, nil) {
+		for _, r := range runAll(context.Background(), desk.Cases, nil, nil) {
 			if r.Status == Errored {
 				t.Fatalf("a valid case could not run: %s\n%s", r.Err, doc)
 			}

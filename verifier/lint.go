@@ -26,20 +26,20 @@ func Lint(desks []*Desk, limits Limits) Diagnostics {
 	own := make([]Diagnostics, len(desks))
 	parallel.For(len(desks), func(i int) {
 		own[i] = lintDesk(desks[i], limits)
-		own[i].Resolve()
+		own[i].resolve()
 	})
 	deskIDs := map[string]*Desk{}
 	for i, d := range desks {
 		if first, dup := deskIDs[d.ID]; dup {
-			ds = append(ds, d.Diag(Error, "/id", false, "duplicate desk id %s (first in %s)", jsontext.Quote(d.ID), first.Path))
+			ds = append(ds, d.diag(Error, "/id", false, "duplicate desk id %s (first in %s)", jsontext.Quote(d.ID), first.Path))
 		} else {
 			deskIDs[d.ID] = d
 		}
 		ds = append(ds, own[i]...)
 	}
-	ds.Resolve()
+	ds.resolve()
 	ds.Sort()
-	return ds.CapPerFile(limits.Diagnostics)
+	return ds.capPerFile(limits.Diagnostics)
 }
 
 // lintIDs reports case and claim ids that repeat within the desk, naming
@@ -72,7 +72,7 @@ func lintIDs(d *Desk) Diagnostics {
 	var ds Diagnostics
 	for i, u := range dups {
 		line, col := lines[i], cols[i]
-		ds = append(ds, d.Diag(Error, u.ptr, false, "duplicate id %s in this desk (first at %d:%d)", jsontext.Quote(u.id), line, col))
+		ds = append(ds, d.diag(Error, u.ptr, false, "duplicate id %s in this desk (first at %d:%d)", jsontext.Quote(u.id), line, col))
 	}
 	return ds
 }
@@ -83,16 +83,16 @@ func lintIDs(d *Desk) Diagnostics {
 func lintDesk(d *Desk, limits Limits) Diagnostics {
 	var ds Diagnostics
 	if !strings.Contains(strings.ToUpper(d.Label), "DO NOT EXECUTE") {
-		ds = append(ds, d.Warn("label", "/label", false, "the label should warn readers: DO NOT EXECUTE"))
+		ds = append(ds, d.warn("label", "/label", false, "the label should warn readers: DO NOT EXECUTE"))
 	}
 	if len(d.Cases) == 0 {
-		ds = append(ds, d.Warn("empty-desk", "/cases", false, "the desk holds no case: nothing in %s is verified", d.Path))
+		ds = append(ds, d.warn("empty-desk", "/cases", false, "the desk holds no case: nothing in %s is verified", d.Path))
 	}
 	ds = append(ds, lintIDs(d)...)
 	refs := func(ptr string, list []string) {
 		for i, r := range list {
 			if _, ok := d.Sources[r]; !ok {
-				ds = append(ds, d.Diag(Error, fmt.Sprintf("%s/sourceRefs/%d", ptr, i), false, "sourceRef %s names no key of sources%s", jsontext.Quote(r), knownKeys(d.Sources)))
+				ds = append(ds, d.diag(Error, fmt.Sprintf("%s/sourceRefs/%d", ptr, i), false, "sourceRef %s names no key of sources%s", jsontext.Quote(r), knownKeys(d.Sources)))
 			}
 		}
 	}
@@ -113,21 +113,21 @@ func lintDesk(d *Desk, limits Limits) Diagnostics {
 func lintCase(c *Case, limits Limits) Diagnostics {
 	d := c.Desk
 	var ds Diagnostics
-	sc, _, ok := d.Registry().Lookup(c.Scenario)
+	sc, _, ok := d.reg.Lookup(c.Scenario)
 	if !ok {
-		return Diagnostics{d.Diag(Error, c.Pointer+"/scenario", false, "unknown scenario %s (known: %s)%s", jsontext.Quote(c.Scenario), strings.Join(d.Registry().Names(), ", "), suggest(c.Scenario, d.Registry().Names()))}
+		return Diagnostics{d.diag(Error, c.Pointer+"/scenario", false, "unknown scenario %s (known: %s)%s", jsontext.Quote(c.Scenario), strings.Join(d.reg.Names(), ", "), suggest(c.Scenario, d.reg.Names()))}
 	}
 	for _, f := range c.Expected {
 		if _, ok := sc.Expected.Comparer(f.Key); !ok {
-			ds = append(ds, d.Diag(Error, c.Pointer+"/expected/"+pointerToken(f.Key), true, "expected key %q is not observed by scenario %s%s", f.Key, sc.Name, suggest(f.Key, sc.Expected.Keys())))
+			ds = append(ds, d.diag(Error, c.Pointer+"/expected/"+pointerToken(f.Key), true, "expected key %q is not observed by scenario %s%s", f.Key, sc.Name, suggest(f.Key, sc.Expected.Keys())))
 		}
 	}
 	resolved := limits.For(sc)
 	for j, l := range sc.Limits {
 		if l.Measured {
-			if c.CopiesPerLimit() != nil && c.CopiesPerLimit()[j] > resolved[l.Name] {
-				ds = append(ds, d.Diag(Error, c.Pointer+l.Pointer, false, "the case copies %s bytes of case data (%s), over the limit of %s%s",
-					thousands(c.CopiesPerLimit()[j]), l.Help, thousands(resolved[l.Name]), limitHint(sc, l)))
+			if c.copies != nil && c.copies[j] > resolved[l.Name] {
+				ds = append(ds, d.diag(Error, c.Pointer+l.Pointer, false, "the case copies %s bytes of case data (%s), over the limit of %s%s",
+					Thousands(c.copies[j]), l.Help, Thousands(resolved[l.Name]), limitHint(sc, l)))
 			}
 			continue
 		}
@@ -140,22 +140,22 @@ func lintCase(c *Case, limits Limits) Diagnostics {
 			n := int64(0)
 			v.ForEach(func(_, _ gjson.Result) bool { n++; return true })
 			if n > bound {
-				ds = append(ds, d.Diag(Error, c.Pointer+l.Pointer, false, "%s", overLimit("the number of entries in "+l.Pointer[len("/given/"):], n, bound)+limitHint(sc, l)))
+				ds = append(ds, d.diag(Error, c.Pointer+l.Pointer, false, "%s", overLimit("the number of entries in "+l.Pointer[len("/given/"):], n, bound)+limitHint(sc, l)))
 			}
 		} else if v.Type == gjson.Number && v.Int() > bound {
-			ds = append(ds, d.Diag(Error, c.Pointer+l.Pointer, false, "%s", overLimit(l.Pointer[len("/given/"):], v.Int(), bound)+limitHint(sc, l)))
+			ds = append(ds, d.diag(Error, c.Pointer+l.Pointer, false, "%s", overLimit(l.Pointer[len("/given/"):], v.Int(), bound)+limitHint(sc, l)))
 		}
 	}
-	if c.Compiled() != nil {
-		if err := c.Compiled().Err(); err != nil {
-			ds = append(ds, d.Diag(Error, c.Pointer+"/given", false, "%s", err.Error()))
+	if c.compiled != nil {
+		if err := c.compiled.Err(); err != nil {
+			ds = append(ds, d.diag(Error, c.Pointer+"/given", false, "%s", err.Error()))
 		}
-		for _, p := range c.Compiled().Problems() {
+		for _, p := range c.compiled.Problems() {
 			if p.Warning {
-				ds = append(ds, d.Warn(p.Name, c.Pointer+p.Pointer, p.Key, "%s", p.Message))
+				ds = append(ds, d.warn(p.Name, c.Pointer+p.Pointer, p.Key, "%s", p.Message))
 				continue
 			}
-			ds = append(ds, d.Diag(Error, c.Pointer+p.Pointer, p.Key, "%s", p.Message))
+			ds = append(ds, d.diag(Error, c.Pointer+p.Pointer, p.Key, "%s", p.Message))
 		}
 	}
 	return ds
@@ -180,11 +180,11 @@ func lintPairing(d *Desk) Diagnostics {
 	arenas := map[string]*side{}
 	var order []string
 	for _, c := range d.Cases {
-		sc, _, ok := d.Registry().Lookup(c.Scenario)
-		if !ok || !sc.Control() || c.Compiled() == nil {
+		sc, _, ok := d.reg.Lookup(c.Scenario)
+		if !ok || !sc.Control() || c.compiled == nil {
 			continue
 		}
-		p, n := c.Compiled().Script()
+		p, n := c.compiled.Script()
 		if p > 0 {
 			desk.allowed++
 		}
@@ -208,7 +208,7 @@ func lintPairing(d *Desk) Diagnostics {
 		}
 	}
 	if desk.denied > 0 && desk.allowed == 0 {
-		ds = append(ds, d.Warn("no-allowed-control", "/cases", false, "no allowed control: a host that refuses everything passes this desk"))
+		ds = append(ds, d.warn("no-allowed-control", "/cases", false, "no allowed control: a host that refuses everything passes this desk"))
 	}
 	// The warning keeps its stable name and words: desks acknowledge it
 	// as unpaired-family, after the case file's key.
@@ -216,9 +216,9 @@ func lintPairing(d *Desk) Diagnostics {
 		f := arenas[name]
 		switch {
 		case f.allowed == 0 && f.denied > 0:
-			ds = append(ds, d.Warn("unpaired-family", f.first, false, "family %s has no allowed control", name))
+			ds = append(ds, d.warn("unpaired-family", f.first, false, "family %s has no allowed control", name))
 		case f.denied == 0 && f.allowed > 0:
-			ds = append(ds, d.Warn("unpaired-family", f.first, false, "family %s has no denied control", name))
+			ds = append(ds, d.warn("unpaired-family", f.first, false, "family %s has no denied control", name))
 		}
 	}
 	return ds

@@ -32,13 +32,17 @@ type Hosts map[string]string
 func ParseHost(reg *scenario.Registry, v string) (family, version string, err error) {
 	name, ver, ok := strings.Cut(v, "@")
 	var names []string
+	example := "" // the newest release of the first host with releases
 	for _, f := range reg.Families() {
-		if len(f.Host.Releases) > 0 {
+		if rs := f.Host.Releases; len(rs) > 0 {
 			names = append(names, f.Host.Name)
+			if example == "" {
+				example = ", e.g. " + f.Host.Name + "@" + rs[len(rs)-1].Version
+			}
 		}
 	}
 	if !ok || name == "" || ver == "" {
-		return "", "", fmt.Errorf("-host %q: write HOST@VERSION, e.g. omp@18.1.16 (hosts with releases: %s)", v, strings.Join(names, ", "))
+		return "", "", fmt.Errorf("-host %q: write HOST@VERSION%s (hosts with releases: %s)", v, example, strings.Join(names, ", "))
 	}
 	for _, f := range reg.Families() {
 		if f.Host.Name != name {
@@ -61,7 +65,7 @@ func groupRuns(c *Case) int {
 	seen := map[string]bool{}
 	for _, r := range c.Releases() {
 		if _, lacks := r.Lacks[c.Scenario]; !lacks {
-			seen[c.Compiled().Group(r)] = true
+			seen[c.compiled.Group(r)] = true
 		}
 	}
 	return max(len(seen), 1)
@@ -84,11 +88,11 @@ type groupRun struct {
 // host to judge on.
 func planFor(c *Case, pin Hosts) plan {
 	var p plan
-	if c.HostFamily() == nil || len(c.HostFamily().Host.Releases) == 0 {
+	if c.fam == nil || len(c.fam.Host.Releases) == 0 {
 		p.runs = []groupRun{{release: ""}}
 		return p
 	}
-	h := c.HostFamily().Host
+	h := c.fam.Host
 	releases := c.Releases()
 	if v, ok := pin[h.Name]; ok {
 		// A case that names no range is judged on the pinned release
@@ -121,7 +125,7 @@ func planFor(c *Case, pin Hosts) plan {
 			continue
 		}
 		i := len(p.verdicts) - 1
-		key := c.Compiled().Group(r)
+		key := c.compiled.Group(r)
 		g, seen := byGroup[key]
 		if !seen {
 			g = len(p.runs)
@@ -151,7 +155,7 @@ func rangeText(c *Case) string {
 func judge(ctx context.Context, c *Case, pin Hosts, fault *scenario.QualifiedFault) Result {
 	p := planFor(c, pin)
 	if len(p.runs) == 0 {
-		res := Result{Case: c, Status: NotApplicable, Unit: c.ScenarioSpec().Unit, Comparisons: comparisons(c.ScenarioSpec()), Releases: p.verdicts}
+		res := Result{Case: c, Status: NotApplicable, Unit: c.sc.Unit, Comparisons: comparisons(c.sc), Releases: p.verdicts}
 		var reasons []string
 		for _, v := range p.verdicts {
 			reasons = appendNew(reasons, v.Reason)
@@ -163,7 +167,7 @@ func judge(ctx context.Context, c *Case, pin Hosts, fault *scenario.QualifiedFau
 	var asked uint64
 	have := false
 	for _, run := range p.runs {
-		r := RunCaseOn(ctx, c, run.release, fault)
+		r := runOn(ctx, c, run.release, fault)
 		r.Release = run.release
 		asked |= r.Asked
 		for _, i := range run.members {

@@ -35,7 +35,7 @@ func BenchmarkReleaseGroups(b *testing.B) {
 		}
 		b.Run(tt.name, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
-				for _, r := range Run(context.Background(), desk.Cases, nil) {
+				for _, r := range runAll(context.Background(), desk.Cases, nil, nil) {
 					if r.Status != Pass {
 						b.Fatal(r.Case.ID, r.Mismatches)
 					}

@@ -323,3 +323,74 @@ func hostNames() string {
 	}
 	return strings.Join(names, ", ")
 }
+
+// TestParseHostExample: a -host value without a version is answered with
+// an example taken from the registry, the newest release of the first
+// host that models releases.
+func TestParseHostExample(t *testing.T) {
+	var host scenario.Host
+	for _, f := range testReg.Families() {
+		if len(f.Host.Releases) > 0 {
+			host = f.Host
+			break
+		}
+	}
+	require.NotEmpty(t, host.Name)
+	newest := host.Releases[len(host.Releases)-1].Version
+	for _, v := range []string{host.Name, host.Name + "@", "@" + newest, ""} {
+		_, _, err := ParseHost(testReg, v)
+		assert.ErrorContains(t, err, "write HOST@VERSION, e.g. "+host.Name+"@"+newest+" (hosts with releases: "+host.Name, v)
+	}
+	name, ver, err := ParseHost(testReg, host.Name+"@"+newest)
+	require.NoError(t, err)
+	assert.Equal(t, [2]string{host.Name, newest}, [2]string{name, ver})
+}
+
+// TestRunOptions: Run judges each case on the releases it selects, on the
+// one release a pin names, or once as a release whatever the case
+// selects; under a fault of the case's family; and, bounded, stops with an
+// error and no result once the trace goes over its limit.
+func TestRunOptions(t *testing.T) {
+	ctx := context.Background()
+	cases := loadCases(t, releasesDesk)
+	byID := func(rs []Result) map[string]Result {
+		out := map[string]Result{}
+		for _, r := range rs {
+			out[r.Case.ID] = r
+		}
+		return out
+	}
+	oldest := versions(omp.G0)[0]
+	all, err := Run(ctx, cases, RunOptions{})
+	require.NoError(t, err)
+	require.Len(t, all, len(cases))
+	assert.Equal(t, versions(omp.G0, omp.G1, omp.G2, omp.G3), byID(all)["read-runs-everywhere"].JudgedOn())
+
+	pinned, err := Run(ctx, cases, RunOptions{Pin: Hosts{"omp": oldest}})
+	require.NoError(t, err)
+	assert.Equal(t, []string{oldest}, byID(pinned)["read-runs-everywhere"].JudgedOn())
+	assert.Equal(t, NotApplicable, byID(pinned)["unknown-mode-is-yolo"].Status, "its range leaves the pinned release out")
+
+	once, err := Run(ctx, cases, RunOptions{Once: true, Release: oldest})
+	require.NoError(t, err)
+	r := byID(once)["tool-deny-user-text"]
+	assert.Empty(t, r.JudgedOn(), "one run, on no range")
+	assert.Equal(t, Fail, r.Status, "run as a release its range leaves out, the case's expectation does not hold")
+	assert.Equal(t, Errored, byID(once)["fallback-rethrows"].Status, "the scenario says what a release it lacks means")
+	newest, err := Run(ctx, cases, RunOptions{Once: true})
+	require.NoError(t, err)
+	assert.Equal(t, Fail, byID(newest)["no-gate-runs-every-call"].Status, "the host chooses its newest release")
+	assert.Equal(t, Pass, byID(newest)["unknown-mode-is-yolo"].Status)
+
+	f := ompFaults(t)[0]
+	under, err := Run(ctx, cases, RunOptions{Fault: &f})
+	require.NoError(t, err)
+	assert.Equal(t, runAll(ctx, cases, nil, &f), under)
+
+	bounded, err := Run(ctx, cases, RunOptions{Within: &Limits{Events: 3}})
+	assert.ErrorContains(t, err, "the cases recorded more than 3 trace events, the limit per run")
+	assert.Nil(t, bounded)
+	within, err := Run(ctx, cases, RunOptions{Within: &Limits{}})
+	require.NoError(t, err, "the default limits hold the desk")
+	assert.Equal(t, all, within)
+}

@@ -216,9 +216,9 @@ func TestDiagnosticsAreCappedPerFile(t *testing.T) {
 	for _, d := range ds[:10] {
 		assert.Contains(t, d.Summary, `duplicate key "a"`)
 	}
-	assert.Equal(t, "7,990", thousands(7990))
-	assert.Equal(t, "1,234,567", thousands(1234567))
-	assert.Equal(t, "999", thousands(999))
+	assert.Equal(t, "7,990", Thousands(7990))
+	assert.Equal(t, "1,234,567", Thousands(1234567))
+	assert.Equal(t, "999", Thousands(999))
 }
 
 func TestDiagnosticStringIsOneInertLine(t *testing.T) {

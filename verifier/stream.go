@@ -41,7 +41,7 @@ func loadEach(reg *scenario.Registry, inputs []Input, limits Limits, each func(d
 	window := LoadWindow * runtime.GOMAXPROCS(0)
 	parallel.Ordered(len(inputs), window, func(i int) loaded {
 		in := inputs[i]
-		in, err := in.Fill(limits.FileSize)
+		in, err := in.fill(limits.FileSize)
 		if err != nil {
 			return loaded{problems: Diagnostics{{Severity: Warning, Name: "skipped", File: in.Path, Summary: "skipped: " + err.Error()}}}
 		}
@@ -50,7 +50,7 @@ func loadEach(reg *scenario.Registry, inputs []Input, limits Limits, each func(d
 			return loaded{problems: problems}
 		}
 		own := lintDesk(d, limits)
-		own.Resolve()
+		own.resolve()
 		return loaded{desk: d, problems: problems, lint: own}
 	}, func(i int, l loaded) {
 		ds = append(ds, l.problems...)
@@ -63,14 +63,14 @@ func loadEach(reg *scenario.Registry, inputs []Input, limits Limits, each func(d
 		// file's lint diagnostics.
 		var mine Diagnostics
 		if first, dup := deskIDs[d.ID]; dup {
-			mine = append(mine, d.Diag(Error, "/id", false, "duplicate desk id %s (first in %s)", jsontext.Quote(d.ID), first))
+			mine = append(mine, d.diag(Error, "/id", false, "duplicate desk id %s (first in %s)", jsontext.Quote(d.ID), first))
 		} else {
 			deskIDs[d.ID] = d.Path
 		}
 		mine = append(mine, l.lint...)
-		mine.Resolve()
+		mine.resolve()
 		mine.Sort()
-		mine = mine.CapPerFile(limits.Diagnostics)
+		mine = mine.capPerFile(limits.Diagnostics)
 		ds = append(ds, mine...)
 		clean = clean && !mine.HasErrors()
 		each(d, clean)
@@ -95,7 +95,7 @@ func plural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}
-	return thousands(n) + " " + many
+	return Thousands(n) + " " + many
 }
 
 // VerifyEach is Verify for a suite of any size. It reads the inputs a
@@ -131,7 +131,7 @@ func VerifyEach(ctx context.Context, inputs []Input, opts Options, each func(d *
 		if !clean || stopped != nil || work.over(limits) || budget.spent() {
 			return
 		}
-		results := budget.run(ctx, cases, opts.Hosts, nil)
+		results := budget.run(cases, func(c *Case) Result { return judge(ctx, c, opts.Hosts, nil) })
 		if budget.spent() {
 			return
 		}

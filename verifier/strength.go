@@ -126,7 +126,7 @@ var reuseUnasked = true
 // always runs.
 func runUnder(ctx context.Context, cases []*Case, correct []Result, pin Hosts, f scenario.QualifiedFault) []Result {
 	if !reuseUnasked || f.Mutant != 0 {
-		return RunPinned(ctx, cases, pin, &f)
+		return runAll(ctx, cases, pin, &f)
 	}
 	var at []int // where the cases that checked f are
 	var asked []*Case
@@ -137,7 +137,7 @@ func runUnder(ctx context.Context, cases []*Case, correct []Result, pin Hosts, f
 		}
 	}
 	out := slices.Clone(correct)
-	for k, r := range RunPinned(ctx, asked, pin, &f) {
+	for k, r := range runAll(ctx, asked, pin, &f) {
 		out[at[k]] = r
 	}
 	return out

@@ -40,7 +40,7 @@ func TestStrengthOfTheBoundaryDesk(t *testing.T) {
 	require.False(t, ds.HasErrors())
 	cases, _ := Select(desks, nil)
 	all := ompFaults(t)
-	s := MeasureStrength(context.Background(), Run(context.Background(), cases, nil), all)
+	s := MeasureStrength(context.Background(), runAll(context.Background(), cases, nil, nil), all)
 	require.Len(t, s.Faults, len(all))
 	assert.Empty(t, s.Excluded)
 	caught := map[string][]string{}
@@ -68,7 +68,7 @@ func TestStrengthExcludesCasesThatFailAlready(t *testing.T) {
 	cases, _ := Select(desks, nil)
 	cases[0].Expected[1].Value = gjson.Parse("99") // effects: a wrong expectation
 	cases[0].Expected[1].Want = 99.0
-	s := MeasureStrength(context.Background(), Run(context.Background(), cases[:1], nil), ompFaults(t)[:1])
+	s := MeasureStrength(context.Background(), runAll(context.Background(), cases[:1], nil, nil), ompFaults(t)[:1])
 	assert.Equal(t, []string{"boundary-desk/boundary-approval-does-not-persist"}, s.Excluded)
 	assert.False(t, s.Faults[0].Caught(), "a case that fails anyway catches nothing")
 }
@@ -78,7 +78,7 @@ func TestScenarioDeskCatchesTheDeskGaps(t *testing.T) {
 	desks, _ := LoadAll(testReg, []Input{in}, Limits{})
 	cases, _ := Select(desks, nil)
 	gaps := ompFaults(t, "revision-ignored", "yolo-user-allow-beats-tool-prompt", "approve-case-insensitive")
-	for _, f := range MeasureStrength(context.Background(), Run(context.Background(), cases, nil), gaps).Faults {
+	for _, f := range MeasureStrength(context.Background(), runAll(context.Background(), cases, nil, nil), gaps).Faults {
 		assert.True(t, f.Caught(), f.Fault.Name)
 	}
 }
@@ -101,7 +101,7 @@ func strengthDesks(t *testing.T) []*Case {
 func TestUnaskedFaultsChangeNothing(t *testing.T) {
 	ctx := context.Background()
 	cases := strengthDesks(t)
-	correct := Run(ctx, cases, nil)
+	correct := runAll(ctx, cases, nil, nil)
 	asked, unasked := 0, 0
 	var changed []string
 	for _, f := range testReg.Faults() {
@@ -118,7 +118,7 @@ func TestUnaskedFaultsChangeNothing(t *testing.T) {
 				continue
 			}
 			unasked++
-			under := RunCase(ctx, c, &f)
+			under := judge(ctx, c, nil, &f)
 			want := correct[i]
 			want.Mismatches, under.Mismatches = nil, nil // under a fault only the verdict is compared
 			if !assert.ObjectsAreEqual(want, under) && len(changed) < 10 {
@@ -135,7 +135,7 @@ func TestUnaskedFaultsChangeNothing(t *testing.T) {
 func TestAskedNamesTheFaultsARunChecked(t *testing.T) {
 	cases := strengthDesks(t)
 	byID := map[string]Result{}
-	for _, r := range Run(context.Background(), cases, nil) {
+	for _, r := range runAll(context.Background(), cases, nil, nil) {
 		byID[r.Case.FullID()] = r
 	}
 	id := func(name string) uint64 {
@@ -156,7 +156,7 @@ func TestAskedNamesTheFaultsARunChecked(t *testing.T) {
 func TestStrengthIsTheSameWithoutReuse(t *testing.T) {
 	ctx := context.Background()
 	cases := strengthDesks(t)
-	baseline := Run(ctx, cases, nil)
+	baseline := runAll(ctx, cases, nil, nil)
 	faults := testReg.Faults()
 	reused := MeasureStrength(ctx, baseline, faults)
 	reuseUnasked = false

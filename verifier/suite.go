@@ -80,7 +80,7 @@ func Verify(ctx context.Context, inputs []Input, opts Options) (*SuiteResult, Di
 	if err := CheckRunWork(cases, opts.Runs, limits); err != nil {
 		return nil, ds, err
 	}
-	results, err := RunWithinPinned(ctx, cases, opts.Hosts, nil, limits)
+	results, err := Run(ctx, cases, RunOptions{Pin: opts.Hosts, Within: &limits})
 	if err != nil {
 		return nil, ds, err
 	}
@@ -137,23 +137,6 @@ func fileList(desks []deskShape) string {
 	return fmt.Sprintf("the %d files read", len(desks))
 }
 
-// RunWithinPinned is Run bounded by limits.Events and limits.TraceBytes: once
-// the cases have recorded more trace events, or more bytes of trace text,
-// than that, the remaining cases are not started and the run is an error
-// (no result is returned). One case cannot go far over: its own declared
-// limits bound its trace.
-//
-// pin names, for a host, the one release to judge on (-host; nil: every
-// case on its own releases).
-func RunWithinPinned(ctx context.Context, cases []*Case, pin Hosts, fault *scenario.QualifiedFault, limits Limits) ([]Result, error) {
-	b := newTraceBudget(limits)
-	out := b.run(ctx, cases, pin, fault)
-	if err := b.err(); err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
 // traceBudget is what is left of a run's limits on trace events and trace
 // text, shared by every case of the run.
 type traceBudget struct {
@@ -171,15 +154,15 @@ func newTraceBudget(limits Limits) *traceBudget {
 // spent reports whether the cases run so far went over either limit.
 func (b *traceBudget) spent() bool { return b.events.Load() < 0 || b.bytes.Load() < 0 }
 
-// run runs cases across the processors, starting none once the budget is
-// spent.
-func (b *traceBudget) run(ctx context.Context, cases []*Case, pin Hosts, fault *scenario.QualifiedFault) []Result {
+// run runs one case after another across the processors, starting none
+// once the budget is spent.
+func (b *traceBudget) run(cases []*Case, one func(*Case) Result) []Result {
 	out := make([]Result, len(cases))
 	parallel.For(len(cases), func(i int) {
 		if b.spent() {
 			return
 		}
-		out[i] = RunCasePinned(ctx, cases[i], pin, fault)
+		out[i] = one(cases[i])
 		n := 0
 		for _, e := range out[i].Trace {
 			n += len(e.Kind) + len(e.Text)
@@ -195,10 +178,10 @@ func (b *traceBudget) err() error {
 	switch {
 	case b.events.Load() < 0:
 		return fmt.Errorf("the cases recorded more than %s trace events, the limit per run, so the run was stopped and nothing is reported; select fewer cases with -run or raise the limit with -max-events N",
-			thousands(b.limits.Events))
+			Thousands(b.limits.Events))
 	case b.bytes.Load() < 0:
 		return fmt.Errorf("the cases recorded more than %s bytes of trace text, the limit per run, so the run was stopped and nothing is reported; select fewer cases with -run or raise the limit with -max-trace-bytes N",
-			thousands(b.limits.TraceBytes))
+			Thousands(b.limits.TraceBytes))
 	}
 	return nil
 }

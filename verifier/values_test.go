@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/deskcheck/deskcheck/host/all"
 	"github.com/deskcheck/deskcheck/scenario"
 )
 
@@ -238,21 +238,23 @@ func TestKeysDifferingInASurrogateAreTwoKeys(t *testing.T) {
 // of the bundled and family desks, pasted in place of its expected block,
 // validates and verifies.
 func TestObserveOnEveryBundledCase(t *testing.T) {
-	paths := []string{"../cases/arena-desk.json", "../cases/boundary-desk.json", "../cases/gateway-desk.json", "../cases/household-desk.json", "../cases/runner-desk.json",
-		"../host/omp/ompcheck/testdata/omp-desk.json", "../host/household/householdcheck/testdata/household-more.json"}
+	var inputs []Input
+	for _, f := range all.Desks() {
+		inputs = append(inputs, Input{Path: f.Path, Data: f.Data})
+	}
 	// A family's own desks beside its adapter count too.
-	own, err := filepath.Glob("../host/*/*check/testdata/*-desk.json")
+	own, err := filepath.Glob("../host/*/*check/testdata/*.json")
 	require.NoError(t, err)
 	for _, p := range own {
-		if !slices.Contains(paths, p) && !strings.Contains(p, "releases-desk") {
-			paths = append(paths, p)
+		if !strings.Contains(p, "releases-desk") {
+			inputs = append(inputs, readInput(t, p))
 		}
 	}
 	scenarios := map[string]bool{}
-	for _, path := range paths {
-		desks, ds := LoadAll(testReg, []Input{readInput(t, path)}, Limits{})
+	for _, in := range inputs {
+		desks, ds := LoadAll(testReg, []Input{in}, Limits{})
 		require.False(t, ds.HasErrors(), diagStrings(ds))
-		for _, res := range Run(context.Background(), desks[0].Cases, nil) {
+		for _, res := range runAll(context.Background(), desks[0].Cases, nil, nil) {
 			c := res.Case
 			require.NotEqual(t, Errored, res.Status, "%s: %s", c.FullID(), res.Err)
 			scenarios[c.Scenario] = true

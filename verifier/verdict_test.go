@@ -29,12 +29,12 @@ func TestVerdictComparisonAgrees(t *testing.T) {
 			if _, fam := c.Spec(); fam.Host.Name != f.Host {
 				continue
 			}
-			under := RunCaseOn(context.Background(), c, "", &f)
+			under := runOn(context.Background(), c, "", &f)
 			if under.Status == Errored {
 				continue
 			}
 			runs++
-			sc, fam := c.ScenarioSpec(), c.HostFamily()
+			sc, fam := c.sc, c.fam
 			full := compareIn(fam.Host.Values, c.Expected, under.Observed, sc, true)
 			brief := compareIn(fam.Host.Values, c.Expected, under.Observed, sc, false)
 			assert.Equal(t, len(full) > 0, len(brief) > 0, "%s under %s", c.FullID(), f.FullName())

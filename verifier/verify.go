@@ -80,27 +80,65 @@ func Select(desks []*Desk, run *regexp.Regexp) ([]*Case, []*Claim) {
 	return cases, claims
 }
 
-// RunCase runs one case against the host model, with fault switched on
-// when it is one of the case's own family (nil: the correct model), and
-// judges it on every release it selects (see RunCasePinned). A panic
-// inside the run is recovered and makes the case errored.
-func RunCase(ctx context.Context, c *Case, fault *scenario.QualifiedFault) Result {
-	return judge(ctx, c, nil, fault)
+// RunOptions says how Run runs its cases. The zero value judges every
+// case on the correct model, on every release it selects, with no bound
+// on the trace.
+type RunOptions struct {
+	// Fault is switched on in the cases of its own family (nil: the
+	// correct model).
+	Fault *scenario.QualifiedFault
+	// Pin names, for a host, the one release to judge on (-host omp@V); a
+	// case whose releases do not hold it is not applicable. Releases of
+	// one behaviour group share one run.
+	Pin Hosts
+	// Once runs each case once, with its host behaving as Release (one of
+	// the family's Host.Releases; "" lets the host choose), whatever
+	// releases the case selects: the scenario decides what a release it
+	// lacks means, and Pin is not read.
+	Once    bool
+	Release string
+	// Within, when set, bounds the run by its Events and TraceBytes: once
+	// the cases have recorded more trace events, or more bytes of trace
+	// text, than that, the remaining cases are not started and Run returns
+	// an error and no result. One case cannot go far over: its own
+	// declared limits bound its trace.
+	Within *Limits
 }
 
-// RunCasePinned is RunCase with pin naming, for a host, the one release to
-// judge on (-host omp@V); a case whose releases do not hold it is not
-// applicable. Releases of one behaviour group share one run.
-func RunCasePinned(ctx context.Context, c *Case, pin Hosts, fault *scenario.QualifiedFault) Result {
-	return judge(ctx, c, pin, fault)
+// Run runs cases against the host models, spread over GOMAXPROCS
+// goroutines; results come in the order of cases. Each case builds its own
+// host model and recorders; what cases share (the case's expected block,
+// its desk's resolved limits, the comparer names) is only read. A panic
+// inside a case's run is recovered and makes the case errored.
+func Run(ctx context.Context, cases []*Case, o RunOptions) ([]Result, error) {
+	one := func(c *Case) Result { return judge(ctx, c, o.Pin, o.Fault) }
+	if o.Once {
+		one = func(c *Case) Result { return runOn(ctx, c, o.Release, o.Fault) }
+	}
+	if o.Within == nil {
+		out := make([]Result, len(cases))
+		parallel.For(len(cases), func(i int) { out[i] = one(cases[i]) })
+		return out, nil
+	}
+	b := newTraceBudget(*o.Within)
+	out := b.run(cases, one)
+	if err := b.err(); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
-// RunCaseOn is RunCase with the host behaving as its release version
-// (one of the family's Host.Releases; "" lets the host choose). The
-// scenario decides what a release it lacks means: RunCaseOn does not
-// check.
-func RunCaseOn(ctx context.Context, c *Case, release string, fault *scenario.QualifiedFault) (res Result) {
-	sc, fam := c.ScenarioSpec(), c.HostFamily()
+// runAll judges cases as Run does with no bound on the trace.
+func runAll(ctx context.Context, cases []*Case, pin Hosts, fault *scenario.QualifiedFault) []Result {
+	out := make([]Result, len(cases))
+	parallel.For(len(cases), func(i int) { out[i] = judge(ctx, cases[i], pin, fault) })
+	return out
+}
+
+// runOn runs c once with the host behaving as release ("" lets the host
+// choose), fault switched on when it is one of the case's own family.
+func runOn(ctx context.Context, c *Case, release string, fault *scenario.QualifiedFault) (res Result) {
+	sc, fam := c.sc, c.fam
 	res = Result{Case: c, Unit: sc.Unit, Comparisons: comparisons(sc)}
 	defer func() {
 		if p := recover(); p != nil {
@@ -112,7 +150,7 @@ func RunCaseOn(ctx context.Context, c *Case, release string, fault *scenario.Qua
 	if faulty {
 		env.Faults, env.Mutant = fault.ID, fault.Mutant
 	}
-	obs, err := c.Compiled().Run(ctx, env)
+	obs, err := c.compiled.Run(ctx, env)
 	res.Trace = env.Trace.Events()
 	res.Asked = atomic.LoadUint64(env.Asked)
 	if err != nil {
@@ -150,22 +188,6 @@ func comparisons(sc *scenario.Scenario) map[string]string {
 
 // comparers holds comparisons' maps by scenario.
 var comparers sync.Map
-
-// Run runs cases against the host model with fault switched on (nil: the
-// correct model), spread over GOMAXPROCS goroutines; results come in the
-// order of cases. Each case builds its own host model and recorders; what
-// cases share (the case's expected block, its desk's resolved limits, the
-// comparer names) is only read.
-func Run(ctx context.Context, cases []*Case, fault *scenario.QualifiedFault) []Result {
-	return RunPinned(ctx, cases, nil, fault)
-}
-
-// RunPinned is Run with pin naming the one release of a host to judge on.
-func RunPinned(ctx context.Context, cases []*Case, pin Hosts, fault *scenario.QualifiedFault) []Result {
-	out := make([]Result, len(cases))
-	parallel.For(len(cases), func(i int) { out[i] = RunCasePinned(ctx, cases[i], pin, fault) })
-	return out
-}
 
 // Summary counts results.
 type Summary struct {

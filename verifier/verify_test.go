@@ -12,7 +12,6 @@ import (
 
 	"github.com/deskcheck/deskcheck/host/all"
 	"github.com/deskcheck/deskcheck/scenario"
-	"github.com/deskcheck/deskcheck/verifier/load"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -145,7 +144,7 @@ func TestVerifyStopsOnInvalidInput(t *testing.T) {
 	assert.True(t, ds.HasErrors())
 }
 
-func TestRunCaseRecoversPanics(t *testing.T) {
+func TestRunRecoversPanics(t *testing.T) {
 	sc := scenario.Declare(&scenario.Scenario{Name: "test", Unit: "call"}, scenario.Kind[string, struct{}, struct{}]{
 		Decode: func(given []byte) (string, error) { return string(given), nil },
 		Run: func(_ context.Context, given string, _ scenario.Env) (scenario.Observation, struct{}, error) {
@@ -158,10 +157,11 @@ func TestRunCaseRecoversPanics(t *testing.T) {
 	})
 	fam := &scenario.Family{Host: scenario.Host{Name: "test"}}
 	d := &Desk{ID: "d"}
-	res := Run(context.Background(), []*Case{
-		load.NewCase(d, "p", gjson.Parse(`"panic"`), sc, fam),
-		load.NewCase(d, "e", gjson.Parse("{}"), sc, fam),
-	}, nil)
+	res, err := Run(context.Background(), []*Case{
+		{Desk: d, ID: "p", Given: gjson.Parse(`"panic"`), sc: sc, fam: fam, compiled: sc.Compile([]byte(`"panic"`), nil)},
+		{Desk: d, ID: "e", Given: gjson.Parse("{}"), sc: sc, fam: fam, compiled: sc.Compile([]byte("{}"), nil)},
+	}, RunOptions{})
+	require.NoError(t, err)
 	require.Len(t, res, 2)
 	assert.Equal(t, Errored, res[0].Status)
 	assert.Contains(t, res[0].Err, "panic while running the case: boom")

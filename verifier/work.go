@@ -31,15 +31,15 @@ func (w *runWork) add(cases []*Case, runs func(*Case) int) {
 			r *= runs(c)
 		}
 		w.work += c.Work() * r
-		for i, n := range c.Units() {
+		for i, n := range c.workUnits() {
 			if n > 0 {
-				w.workBy[c.ScenarioSpec().Name+"."+c.ScenarioSpec().Limits[i].Name] += n * r
+				w.workBy[c.sc.Name+"."+c.sc.Limits[i].Name] += n * r
 			}
 		}
-		for i, n := range c.CopiesPerLimit() {
+		for i, n := range c.copies {
 			if n > 0 {
 				w.copies += n * r
-				w.copiesBy[c.ScenarioSpec().Name+"."+c.ScenarioSpec().Limits[i].Name] += n * r
+				w.copiesBy[c.sc.Name+"."+c.sc.Limits[i].Name] += n * r
 			}
 		}
 	}
@@ -55,11 +55,11 @@ func (w *runWork) over(limits Limits) bool {
 func (w *runWork) err(limits Limits) error {
 	if w.work > limits.RunWork {
 		return fmt.Errorf("the selected cases script %s units of work (%s), over the limit of %s per run; select fewer with -run or raise the limit with -max-run-work N",
-			thousands(w.work), shares(w.workBy), thousands(limits.RunWork))
+			Thousands(w.work), shares(w.workBy), Thousands(limits.RunWork))
 	}
 	if w.copies > limits.CopyBytes {
 		return fmt.Errorf("the selected cases copy %s bytes of case data into their results, trace and reports (%s), over the limit of %s per run; select fewer with -run or raise the limit with -max-copy-bytes N",
-			thousands(w.copies), shares(w.copiesBy), thousands(limits.CopyBytes))
+			Thousands(w.copies), shares(w.copiesBy), Thousands(limits.CopyBytes))
 	}
 	return nil
 }
@@ -89,7 +89,7 @@ func shares(by map[string]int) string {
 			parts = append(parts, "…")
 			break
 		}
-		parts = append(parts, fmt.Sprintf("%s %s", x.k, thousands(x.v)))
+		parts = append(parts, fmt.Sprintf("%s %s", x.k, Thousands(x.v)))
 	}
 	return strings.Join(parts, ", ")
 }
@@ -100,9 +100,9 @@ func lintWork(d *Desk, limits Limits) Diagnostics {
 	if total <= limits.Work {
 		return nil
 	}
-	return Diagnostics{d.Diag(Error, "/cases", false,
+	return Diagnostics{d.diag(Error, "/cases", false,
 		"the cases of this file script %s units of work (%s), over the limit of %s per file; split the file or raise the limit with -max-work N",
-		thousands(total), detail, thousands(limits.Work))}
+		Thousands(total), detail, Thousands(limits.Work))}
 }
 
 // CheckRunWork bounds the scripted work and the copied bytes of a run,
@@ -124,11 +124,11 @@ func lintPlaceholders(d *Desk) Diagnostics {
 	var ds Diagnostics
 	text := func(ptr, v string) {
 		if strings.HasPrefix(strings.TrimSpace(v), placeholder) {
-			ds = append(ds, d.Warn(placeholderWarning, ptr, false, "placeholder text from deskcheck new: say what this desk or case is about"))
+			ds = append(ds, d.warn(placeholderWarning, ptr, false, "placeholder text from deskcheck new: say what this desk or case is about"))
 		}
 	}
 	if d.ID == "new-desk" {
-		ds = append(ds, d.Warn(placeholderWarning, "/id", false, "placeholder id %q from deskcheck new: give the desk an id of its own", d.ID))
+		ds = append(ds, d.warn(placeholderWarning, "/id", false, "placeholder id %q from deskcheck new: give the desk an id of its own", d.ID))
 	}
 	text("/title", d.Title)
 	text("/domain", d.Root().Get("domain").Str)
@@ -136,8 +136,8 @@ func lintPlaceholders(d *Desk) Diagnostics {
 		text("/sources/"+pointerToken(k), v)
 	}
 	for _, c := range d.Cases {
-		if c.ScenarioSpec() != nil && c.ID == "new-"+c.ScenarioSpec().Name+"-case" {
-			ds = append(ds, d.Warn(placeholderWarning, c.Pointer+"/id", false, "placeholder id %q from deskcheck new: give the case an id of its own", c.ID))
+		if c.sc != nil && c.ID == "new-"+c.sc.Name+"-case" {
+			ds = append(ds, d.warn(placeholderWarning, c.Pointer+"/id", false, "placeholder id %q from deskcheck new: give the case an id of its own", c.ID))
 		}
 		text(c.Pointer+"/title", c.Title)
 		text(c.Pointer+"/why", c.Why)
@@ -160,7 +160,7 @@ func lintCopies(d *Desk, limits Limits) Diagnostics {
 	if total <= limits.CopyBytes {
 		return nil
 	}
-	return Diagnostics{d.Diag(Error, "/cases", false,
+	return Diagnostics{d.diag(Error, "/cases", false,
 		"the cases of this file copy %s bytes of case data into their results, trace and reports (%s), over the limit of %s per run; split the file or raise the limit with -max-copy-bytes N",
-		thousands(total), detail, thousands(limits.CopyBytes))}
+		Thousands(total), detail, Thousands(limits.CopyBytes))}
 }

@@ -3,13 +3,15 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"reflect"
 	"sort"
 	"strings"
 
-	"github.com/deskcheck/deskcheck/host/omp/realhost"
+	"github.com/deskcheck/deskcheck/realhost"
+	"github.com/deskcheck/deskcheck/verifier"
 )
 
 // drift runs the cases on every installed release and shows, per case,
@@ -25,7 +27,7 @@ func drift(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "deskcheck-host: -format %q: text or json\n", *format)
 		return exitInvalid
 	}
-	selected, code := loadCases(fs.Args(), *runRe, stderr)
+	selected, code := loadCases(fs.Args(), *runRe, verifier.Limits{}, stderr)
 	if code != exitPass {
 		return code
 	}
@@ -43,6 +45,9 @@ func drift(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		h, err := realhost.Start(ctx, realhost.ForInstalled(in))
 		if err != nil {
 			fmt.Fprintf(stderr, "deskcheck-host: omp@%s: %v\n", in.Version, err)
+			if errors.Is(err, realhost.ErrChanged) {
+				return exitInvalid
+			}
 			return exitFail
 		}
 		res, err := realhost.Judge(ctx, h, selected, realhost.Options{})
@@ -54,6 +59,7 @@ func drift(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		runs = append(runs, res)
 	}
 	rows := driftRows(runs)
+	stdout = visibleWriter{stdout}
 	if *format == "json" {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")

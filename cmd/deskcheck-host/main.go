@@ -7,7 +7,7 @@
 //	deskcheck-host install [-substitute] omp@V
 //	deskcheck-host list
 //	deskcheck-host remove omp@V
-//	deskcheck-host verify [-host omp@V | -host-src DIR] [-run REGEX] [-v] [-format text|json|markdown|junit|html] [-out DIR] [PATH...]
+//	deskcheck-host verify [-host omp@V | -host-src DIR] [-allow-changed-release] [-run REGEX] [-v] [-format text|json|markdown|junit|html] [-out DIR|none] [limits] [PATH...]
 //	deskcheck-host drift [-run REGEX] [-format text|json] [PATH...]
 //
 // It is a command of its own, apart from deskcheck, because it starts a
@@ -27,13 +27,16 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/deskcheck/deskcheck/host/all"
-	"github.com/deskcheck/deskcheck/host/omp/realhost"
+	"github.com/deskcheck/deskcheck/internal/sandbox"
+	"github.com/deskcheck/deskcheck/realhost"
+	"github.com/deskcheck/deskcheck/reports"
+	"github.com/deskcheck/deskcheck/reports/folder"
 	"github.com/deskcheck/deskcheck/scenario"
 	"github.com/deskcheck/deskcheck/verifier"
 )
@@ -50,7 +53,7 @@ Usage:
   deskcheck-host install [-substitute] omp@V   install a release (the only step that uses the network)
   deskcheck-host list                          list the installed releases
   deskcheck-host remove omp@V                  remove an installed release
-  deskcheck-host verify [-host omp@V | -host-src DIR] [-run REGEX] [-v] [-format FORMAT] [-out DIR] [PATH...]
+  deskcheck-host verify [-host omp@V | -host-src DIR] [-allow-changed-release] [-run REGEX] [-v] [-format FORMAT] [-out DIR|none] [limits] [PATH...]
   deskcheck-host drift [-run REGEX] [-format text|json] [PATH...]
 
 verify runs every case on the model and on the real code and shows three
@@ -60,7 +63,10 @@ real code disagree" (with a one-case desk to reproduce). drift runs the
 cases on every installed release and shows what differs between them.
 
 With no PATH the bundled desks are used. FORMAT is text, json, markdown,
-junit or html; -out DIR writes all five.
+junit or html; -out DIR writes all five. The limits are deskcheck's, counted
+before anything runs (-max-file-size, -max-work, -max-run-work,
+-max-copy-bytes), and -max-answer-bytes, the most the harness may answer in
+all; a run over one exits 2 naming it.
 The cache folder is $DESKCHECK_CACHE, else deskcheck/ in the user's cache.
 
 Exit codes: 0 every case holds and the model agrees, 1 a case does not hold,
@@ -68,15 +74,33 @@ disagrees or could not run, 2 invalid input or usage.
 `
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr, nil)
-	stop()
-	os.Exit(code)
+	os.Exit(runWithSignals(os.Args[1:], endSignals...))
+}
+
+// endSignals end a run.
+var endSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+
+// runWithSignals is the command as started: the signals end the run (the harness's sandbox is killed and its
+// temporary folder removed) and the command exits 1.
+func runWithSignals(args []string, signals ...os.Signal) int {
+	ctx, stop := signal.NotifyContext(context.Background(), signals...)
+	defer stop()
+	code := run(ctx, args, os.Stdout, os.Stderr, nil)
+	if ctx.Err() != nil {
+		fmt.Fprintln(os.Stderr, "deskcheck-host: stopped by a signal; the harness was ended and its temporary folder removed")
+		if code == exitPass {
+			code = exitFail
+		}
+	}
+	return code
 }
 
 // run is the command with its streams injected; fault is a test-only
 // hook that switches a deliberate model fault on.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer, fault *scenario.QualifiedFault) int {
+	// Messages may quote a desk, a checkout's path or what its code wrote
+	// on standard error: none of it acts on the terminal.
+	stderr = visibleWriter{stderr}
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return exitInvalid
@@ -215,7 +239,7 @@ func remove(args []string, stdout, stderr io.Writer) int {
 
 // loadCases reads and loads the desks (the bundled ones when no path is
 // given) and selects the cases -run matches.
-func loadCases(paths []string, runRe string, stderr io.Writer) ([]*verifier.Case, int) {
+func loadCases(paths []string, runRe string, limits verifier.Limits, stderr io.Writer) ([]*verifier.Case, int) {
 	reg := all.Registry()
 	var re *regexp.Regexp
 	if runRe != "" {
@@ -225,7 +249,11 @@ func loadCases(paths []string, runRe string, stderr io.Writer) ([]*verifier.Case
 			return nil, exitInvalid
 		}
 	}
-	limits := verifier.Limits{}.WithDefaults()
+	limits = limits.WithDefaults()
+	if err := limits.Check(); err != nil {
+		fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
+		return nil, exitInvalid
+	}
 	var inputs []verifier.Input
 	if len(paths) == 0 {
 		for _, f := range all.Desks() {
@@ -259,11 +287,16 @@ func loadCases(paths []string, runRe string, stderr io.Writer) ([]*verifier.Case
 		fmt.Fprintln(stderr, "deskcheck-host: no cases: nothing was selected, so there is no evidence")
 		return nil, exitInvalid
 	}
+	// deskcheck's limits of a run, counted before any case runs.
+	if err := verifier.CheckRunWork(selected, nil, limits); err != nil {
+		fmt.Fprintf(stderr, "deskcheck-host: %v; nothing was run\n", err)
+		return nil, exitInvalid
+	}
 	return selected, exitPass
 }
 
 // startHost starts the harness for -host or -host-src.
-func startHost(ctx context.Context, hostFlag, srcFlag, bun string, stderr io.Writer) (*realhost.Host, func(), int) {
+func startHost(ctx context.Context, hostFlag, srcFlag, bun string, maxAnswer int64, allowChanged bool, stderr io.Writer) (*realhost.Host, func(), int) {
 	c, ok := cache(stderr)
 	if !ok {
 		return nil, nil, exitInvalid
@@ -303,11 +336,22 @@ func startHost(ctx context.Context, hostFlag, srcFlag, bun string, stderr io.Wri
 		}
 		spec = realhost.ForInstalled(in)
 	}
+	spec.MaxAnswerBytes, spec.AllowChanged = maxAnswer, allowChanged
 	h, err := realhost.Start(ctx, spec)
 	if err != nil {
 		cleanup()
 		fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
+		if errors.Is(err, realhost.ErrAnswerLimit) || errors.Is(err, realhost.ErrChanged) {
+			return nil, nil, exitInvalid
+		}
+		if errors.Is(err, sandbox.ErrUnavailable) {
+			fmt.Fprintln(stderr, "deskcheck-host: a checkout is code of unknown origin and runs only in the sandbox; nothing was run")
+			return nil, nil, exitInvalid
+		}
 		return nil, nil, exitFail
+	}
+	if !h.Hello.Sandboxed {
+		fmt.Fprintf(stderr, "deskcheck-host: warning: %s\n", h.Hello.Isolation)
 	}
 	return h, func() { h.Close(); cleanup() }, exitPass
 }
@@ -320,7 +364,10 @@ func verify(ctx context.Context, args []string, stdout, stderr io.Writer, fault 
 	runRe := fs.String("run", "", "run only the cases whose <desk-id>/<case-id> matches REGEX")
 	verbose := fs.Bool("v", false, "show the three columns and the harness's adaptations for every case")
 	format := fs.String("format", "text", "output format: text, json, markdown, junit or html")
-	out := fs.String("out", "", "also write report.txt, report.json, report.md, report.junit.xml and report.html into DIR")
+	limits := limitFlags(fs)
+	allowChanged := fs.Bool("allow-changed-release", false, "run an installed release whose files differ from those recorded at install (every report then lists them)")
+	maxAnswer := fs.Int64("max-answer-bytes", realhost.DefaultMaxAnswerBytes, "most `BYTES` the harness may answer in all, over every case of the run")
+	out := fs.String("out", "", "also write report.txt, report.json, report.md, report.junit.xml and report.html into DIR, as deskcheck writes its folder (none: no folder)")
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
@@ -328,11 +375,15 @@ func verify(ctx context.Context, args []string, stdout, stderr io.Writer, fault 
 		fmt.Fprintf(stderr, "deskcheck-host: -format %q: one of %s\n", *format, strings.Join(realhost.Formats, ", "))
 		return exitInvalid
 	}
-	selected, code := loadCases(fs.Args(), *runRe, stderr)
+	if *maxAnswer <= 0 {
+		fmt.Fprintf(stderr, "deskcheck-host: -max-answer-bytes must be positive, not %d\n", *maxAnswer)
+		return exitInvalid
+	}
+	selected, code := loadCases(fs.Args(), *runRe, *limits, stderr)
 	if code != exitPass {
 		return code
 	}
-	h, done, code := startHost(ctx, *hostFlag, *srcFlag, *bun, stderr)
+	h, done, code := startHost(ctx, *hostFlag, *srcFlag, *bun, *maxAnswer, *allowChanged, stderr)
 	if code != exitPass {
 		return code
 	}
@@ -340,6 +391,9 @@ func verify(ctx context.Context, args []string, stdout, stderr io.Writer, fault 
 	res, err := realhost.Judge(ctx, h, selected, realhost.Options{Fault: fault})
 	if err != nil {
 		fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
+		if errors.Is(err, realhost.ErrAnswerLimit) {
+			return exitInvalid
+		}
 		return exitFail
 	}
 	runs := []*realhost.Run{res}
@@ -347,11 +401,17 @@ func verify(ctx context.Context, args []string, stdout, stderr io.Writer, fault 
 		fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
 		return exitFail
 	}
-	if *out != "" {
-		if err := writeReports(*out, runs); err != nil {
-			fmt.Fprintf(stderr, "deskcheck-host: -out: %v\n", err)
-			return exitFail
+	if *out != "" && *out != noOut {
+		written, err := writeReports(*out, fs.Args(), runs)
+		if err != nil {
+			// The results above stand; the folder is an error of its own.
+			fmt.Fprintf(stderr, "deskcheck-host: the results above stand, but the report folder was not written: %s (-out names another folder; -out none writes none)\n", reports.OneLine(err.Error()))
+			return exitInvalid
 		}
+		for i, w := range written {
+			written[i] = reports.OneLine(w)
+		}
+		fmt.Fprintf(stderr, "reports: %s\n", strings.Join(written, ", "))
 	}
 	if !res.Summary.OK() {
 		return exitFail
@@ -368,22 +428,52 @@ func validFormat(f string) bool {
 	return false
 }
 
-func writeReports(dir string, runs []*realhost.Run) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
+// visibleWriter writes each message through deskcheck's escaping
+// (reports.Visible): control characters, bidirectional overrides and bytes
+// that are not UTF-8 become visible escapes; lines stay lines. Each Write
+// must be a whole message (fmt.Fprintf writes one).
+type visibleWriter struct{ w io.Writer }
+
+func (v visibleWriter) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(v.w, reports.Visible(string(p))); err != nil {
+		return 0, err
 	}
-	for name, format := range map[string]string{"report.txt": "text", "report.json": "json", "report.md": "markdown", "report.junit.xml": "junit", "report.html": "html"} {
-		f, err := os.Create(filepath.Join(dir, name))
-		if err != nil {
-			return err
-		}
-		werr := realhost.Write(f, format, runs, true)
-		if err := f.Close(); werr == nil {
-			werr = err
-		}
-		if werr != nil {
-			return werr
+	return len(p), nil
+}
+
+// limitFlags registers deskcheck's limits of a run on fs.
+func limitFlags(fs *flag.FlagSet) *verifier.Limits {
+	l := verifier.DefaultLimits
+	fs.IntVar(&l.RunWork, "max-run-work", l.RunWork, "most scripted work (`N` units) in one run, over the selected cases, as deskcheck counts it")
+	fs.IntVar(&l.CopyBytes, "max-copy-bytes", l.CopyBytes, "most `BYTES` of case data one run may copy into results and reports, as deskcheck counts them")
+	fs.IntVar(&l.Work, "max-work", l.Work, "most scripted work (`N` units) in one file")
+	fs.Int64Var(&l.FileSize, "max-file-size", l.FileSize, "largest case file, in `BYTES`")
+	return &l
+}
+
+// noOut is the -out value that writes no folder.
+const noOut = "none"
+
+// maxReportBytes bounds the report folder's files together, as deskcheck
+// bounds its own.
+const maxReportBytes = 4 << 30
+
+// writeReports writes the five report files into dir with deskcheck's
+// folder writer: privately (folder 0700, files 0600), swapped in as a
+// whole, refusing a folder that holds other files or links, the working
+// folder, and a folder inside a desk folder that is read.
+func writeReports(dir string, paths []string, runs []*realhost.Run) ([]string, error) {
+	var caseDirs []string
+	for _, p := range paths {
+		if info, err := os.Stat(p); err == nil && info.IsDir() {
+			caseDirs = append(caseDirs, p)
 		}
 	}
-	return nil
+	var files []folder.File
+	for _, f := range []struct{ name, format string }{
+		{"report.txt", "text"}, {"report.json", "json"}, {"report.md", "markdown"}, {"report.junit.xml", "junit"}, {"report.html", "html"},
+	} {
+		files = append(files, folder.File{Name: f.name, Render: func(w io.Writer) error { return realhost.Write(w, f.format, runs, true) }})
+	}
+	return folder.Writer{CaseDirs: caseDirs, MaxBytes: maxReportBytes}.Write(dir, files)
 }

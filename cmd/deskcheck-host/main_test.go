@@ -4,17 +4,22 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/deskcheck/deskcheck/host/all"
-	"github.com/deskcheck/deskcheck/host/omp/realhost"
+	"github.com/deskcheck/deskcheck/realhost"
 	"github.com/deskcheck/deskcheck/scenario"
 	"github.com/deskcheck/deskcheck/verifier"
 )
@@ -106,10 +111,12 @@ func TestVerifyModelFaultDisagreesWithOneCaseDesk(t *testing.T) {
 		require.NotNil(t, desk, "%v\n%s", ds, c.Repro)
 		require.Len(t, desk.Cases, 1)
 		assert.Equal(t, c.ID, desk.Cases[0].ID)
-		res := verifier.RunCaseOn(context.Background(), desk.Cases[0], "18.1.16", nil)
-		assert.Equal(t, verifier.Pass, res.Status, "%s: %v", c.ID, res.Mismatches)
-		res = verifier.RunCaseOn(context.Background(), desk.Cases[0], "18.1.16", &fault)
-		assert.Equal(t, verifier.Fail, res.Status, "%s: the one-case desk catches the fault", c.ID)
+		rs, err := verifier.Run(context.Background(), desk.Cases, verifier.RunOptions{Once: true, Release: "18.1.16"})
+		require.NoError(t, err)
+		assert.Equal(t, verifier.Pass, rs[0].Status, "%s: %v", c.ID, rs[0].Mismatches)
+		rs, err = verifier.Run(context.Background(), desk.Cases, verifier.RunOptions{Once: true, Release: "18.1.16", Fault: &fault})
+		require.NoError(t, err)
+		assert.Equal(t, verifier.Fail, rs[0].Status, "%s: the one-case desk catches the fault", c.ID)
 	}
 	assert.Equal(t, run.Summary.Disagree, disagreed)
 
@@ -175,25 +182,14 @@ func TestVerifyLocalCheckout(t *testing.T) {
 	pkg := filepath.Join(repo, "packages", "coding-agent")
 	installed := filepath.Join(in.Dir, "node_modules", "@oh-my-pi", "pi-coding-agent")
 	require.NoError(t, copyTree(installed, pkg))
+	require.NoError(t, os.WriteFile(filepath.Join(repo, "package.json"), []byte(`{"private": true, "workspaces": ["packages/*"]}`), 0o644))
+	// The dependencies inside the checkout, as an install makes them
+	// (the sandbox shows the checkout's folder and nothing it links to
+	// outside): hard links to the installed release's files.
 	nm := filepath.Join(repo, "node_modules")
-	require.NoError(t, os.MkdirAll(filepath.Join(nm, "@oh-my-pi"), 0o755))
-	top, err := os.ReadDir(filepath.Join(in.Dir, "node_modules"))
-	require.NoError(t, err)
-	for _, e := range top {
-		if e.Name() == "@oh-my-pi" {
-			continue
-		}
-		require.NoError(t, os.Symlink(filepath.Join(in.Dir, "node_modules", e.Name()), filepath.Join(nm, e.Name())))
-	}
-	scoped, err := os.ReadDir(filepath.Join(in.Dir, "node_modules", "@oh-my-pi"))
-	require.NoError(t, err)
-	for _, e := range scoped {
-		target := filepath.Join(in.Dir, "node_modules", "@oh-my-pi", e.Name())
-		if e.Name() == "pi-coding-agent" {
-			target = pkg
-		}
-		require.NoError(t, os.Symlink(target, filepath.Join(nm, "@oh-my-pi", e.Name())))
-	}
+	require.NoError(t, linkTree(filepath.Join(in.Dir, "node_modules"), nm))
+	require.NoError(t, os.RemoveAll(filepath.Join(nm, "@oh-my-pi", "pi-coding-agent")))
+	require.NoError(t, os.Symlink(filepath.Join("..", "..", "packages", "coding-agent"), filepath.Join(nm, "@oh-my-pi", "pi-coding-agent")))
 	const commit = "0123456789abcdef0123456789abcdef01234567"
 	require.NoError(t, os.MkdirAll(filepath.Join(repo, ".git", "refs", "heads"), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(repo, ".git", "HEAD"), []byte("ref: refs/heads/main\n"), 0o644))
@@ -204,6 +200,38 @@ func TestVerifyLocalCheckout(t *testing.T) {
 	assert.Contains(t, out, "== real host: checkout "+pkg+" (@oh-my-pi/pi-coding-agent 18.1.16) on bun 1.4.2, commit "+commit)
 	assert.Contains(t, out, "15 hold on the real code")
 	assert.Contains(t, out, "root: "+pkg)
+}
+
+// linkTree makes to a copy of from whose files are hard links (copies
+// across file systems); links are made again as they are.
+func linkTree(from, to string) error {
+	return filepath.WalkDir(from, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(from, p)
+		dst := filepath.Join(to, rel)
+		switch {
+		case d.IsDir():
+			return os.MkdirAll(dst, 0o755)
+		case d.Type()&os.ModeSymlink != 0:
+			target, err := os.Readlink(p)
+			if err != nil {
+				return err
+			}
+			return os.Symlink(target, dst)
+		case !d.Type().IsRegular():
+			return nil
+		}
+		if os.Link(p, dst) == nil {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(dst, data, 0o644)
+	})
 }
 
 func copyTree(from, to string) error {
@@ -284,5 +312,298 @@ func TestReleasePinnedDeskHoldsOnEveryGroup(t *testing.T) {
 			assert.Contains(t, out, " 0 do not hold, 0 model and real code disagree")
 			assert.Regexp(t, regexp.MustCompile(`[1-9]\d* not applicable`), out)
 		})
+	}
+}
+
+// TestSignalHelper is the deskcheck-host process TestSignalsEndTheHarness
+// signals: a verify of the hanging checkout.
+func TestSignalHelper(t *testing.T) {
+	if os.Getenv("DESKCHECK_SIGNAL_HELPER") != "1" {
+		t.Skip("only run by TestSignalsEndTheHarness")
+	}
+	in := requireRelease(t, "18.1.16")
+	os.Exit(runWithSignals([]string{"verify", "-host-src", "testdata/hanging-checkout", "-bun", filepath.Join(in.Dir, "node_modules", "@oven", "bun-linux-x64-baseline", "bin", "bun"), bundledDesk}, endSignals...))
+}
+
+// TestSignalsEndTheHarness: SIGTERM, SIGINT and SIGHUP sent to
+// deskcheck-host while the harness runs end the harness and everything
+// it started, remove its temporary folder, and exit 1.
+func TestSignalsEndTheHarness(t *testing.T) {
+	requireRelease(t, "18.1.16")
+	self, err := os.Executable()
+	require.NoError(t, err)
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP} {
+		t.Run(sig.String(), func(t *testing.T) {
+			tmp := t.TempDir()
+			cmd := exec.Command(self, "-test.run=^TestSignalHelper$", "-test.count=1")
+			cmd.Env = append(os.Environ(), "DESKCHECK_SIGNAL_HELPER=1", "TMPDIR="+tmp)
+			var out bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &out
+			require.NoError(t, cmd.Start())
+			exited := make(chan error, 1)
+			go func() { exited <- cmd.Wait() }()
+			// Wait for the state "the checkout is running": its file in the
+			// run's temporary folder.
+			var running []string
+			for len(running) == 0 {
+				select {
+				case err := <-exited:
+					t.Fatalf("deskcheck-host ended before the harness ran: %v\n%s", err, out.String())
+				default:
+				}
+				running, _ = filepath.Glob(filepath.Join(tmp, "deskcheck-host-*", "running"))
+				time.Sleep(5 * time.Millisecond) // a pause between looks, not a deadline
+			}
+			require.NoError(t, cmd.Process.Signal(sig))
+			err := <-exited
+			var exit *exec.ExitError
+			require.ErrorAs(t, err, &exit, out.String())
+			assert.Equal(t, exitFail, exit.ExitCode(), out.String())
+			assert.Contains(t, out.String(), "stopped by a signal")
+			left, _ := os.ReadDir(tmp)
+			assert.Empty(t, left, "the harness's temporary folder is left")
+			assert.Empty(t, processesIn(t, tmp), "a process of the run is still running")
+		})
+	}
+}
+
+// processesIn lists the processes whose command line names dir.
+func processesIn(t *testing.T, dir string) []int {
+	t.Helper()
+	entries, err := os.ReadDir("/proc")
+	require.NoError(t, err)
+	var pids []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err == nil && strings.Contains(string(cmdline), dir) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// TestOutWritesAsDeskcheckDoes: -out is deskcheck's report folder: private
+// files swapped in as a whole; a folder holding other files, a link, or a
+// folder inside a desk folder read is refused with exit 2 and left as it
+// was; -out none writes nothing.
+func TestOutWritesAsDeskcheckDoes(t *testing.T) {
+	requireRelease(t, "18.1.16")
+	one := []string{"verify", "-host", "omp@18.1.16", "-run", "boundary-deny-before-handler"}
+
+	t.Run("private and whole", func(t *testing.T) {
+		dir := filepath.Join(t.TempDir(), "reports")
+		code, out, errOut := runCmd(t, nil, append(one, "-out", dir, bundledDesk)...)
+		require.Equal(t, exitPass, code, "%s\n%s", out, errOut)
+		info, err := os.Stat(dir)
+		require.NoError(t, err)
+		assert.Equal(t, os.FileMode(0o700), info.Mode().Perm())
+		entries, err := os.ReadDir(dir)
+		require.NoError(t, err)
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+			info, err := e.Info()
+			require.NoError(t, err)
+			assert.Equal(t, os.FileMode(0o600), info.Mode().Perm(), e.Name())
+		}
+		assert.Equal(t, []string{"report.html", "report.json", "report.junit.xml", "report.md", "report.txt"}, names)
+		// A second run replaces the folder's reports.
+		code, _, _ = runCmd(t, nil, append(one, "-out", dir, bundledDesk)...)
+		assert.Equal(t, exitPass, code)
+	})
+
+	t.Run("other files", func(t *testing.T) {
+		dir := t.TempDir()
+		notes := filepath.Join(dir, "notes.txt")
+		require.NoError(t, os.WriteFile(notes, []byte("mine"), 0o644))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "report.txt"), []byte("mine too"), 0o644))
+		code, _, errOut := runCmd(t, nil, append(one, "-out", dir, bundledDesk)...)
+		assert.Equal(t, exitInvalid, code, errOut)
+		assert.Contains(t, errOut, "the report folder was not written")
+		data, _ := os.ReadFile(filepath.Join(dir, "report.txt"))
+		assert.Equal(t, "mine too", string(data))
+	})
+
+	t.Run("a link", func(t *testing.T) {
+		dir := t.TempDir()
+		notes := filepath.Join(t.TempDir(), "notes.md")
+		require.NoError(t, os.WriteFile(notes, []byte("mine"), 0o644))
+		require.NoError(t, os.Symlink(notes, filepath.Join(dir, "report.md")))
+		code, _, errOut := runCmd(t, nil, append(one, "-out", dir, bundledDesk)...)
+		assert.Equal(t, exitInvalid, code, errOut)
+		data, _ := os.ReadFile(notes)
+		assert.Equal(t, "mine", string(data))
+	})
+
+	t.Run("inside the desk folder", func(t *testing.T) {
+		desks := t.TempDir()
+		data, err := os.ReadFile(bundledDesk)
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(desks, "desk.json"), data, 0o644))
+		code, _, errOut := runCmd(t, nil, append(one, "-out", filepath.Join(desks, "reports"), desks)...)
+		assert.Equal(t, exitInvalid, code, errOut)
+		assert.NoDirExists(t, filepath.Join(desks, "reports"))
+	})
+
+	t.Run("none", func(t *testing.T) {
+		wd := t.TempDir()
+		t.Chdir(wd)
+		desk, err := filepath.Abs(filepath.Join(origWD, bundledDesk))
+		require.NoError(t, err)
+		code, _, errOut := runCmd(t, nil, append(one, "-out", "none", desk)...)
+		assert.Equal(t, exitPass, code, errOut)
+		entries, _ := os.ReadDir(wd)
+		assert.Empty(t, entries)
+	})
+}
+
+// origWD is the package folder the tests start in.
+var origWD, _ = os.Getwd()
+
+// smallCheckout writes the smallest OMP checkout the harness starts on,
+// named name, whose wrapper module begins with code.
+func smallCheckout(t *testing.T, name, code string) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "checkout")
+	pkg, err := json.Marshal(map[string]string{"name": name, "version": "18.1.16"})
+	require.NoError(t, err)
+	files := map[string]string{
+		"package.json": string(pkg),
+		"node_modules/@oh-my-pi/pi-utils/package.json": `{"name": "@oh-my-pi/pi-utils", "version": "18.1.16", "type": "module", "main": "index.js"}`,
+		"node_modules/@oh-my-pi/pi-utils/index.js":     "export const logger = { setTransports() {} };\n",
+		"src/extensibility/extensions/wrapper.ts":      code + "\nexport class ExtensionToolWrapper {}\n",
+		"src/extensibility/extensions/runner.ts":       "export class ExtensionRunner {\n\tconstructor(a, b, c, d, e, f, g) {}\n\tinitialize(mode) {}\n}\n",
+		"src/extensibility/extensions/loader.ts":       "export class ExtensionRuntime {}\nexport function loadExtensionFromFactory() {}\n",
+		"src/utils/event-bus.ts":                       "export class EventBus {}\n",
+		"src/config/settings.ts":                       "export class Settings {\n\tstatic isolated() { return new Settings(); }\n}\n",
+		"src/tools/file-write-fallback.ts":             "export function isPermissionDeniedError() { return \"\\u001b[31mred\\u202e\"; }\n",
+	}
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
+	}
+	return dir
+}
+
+// TestNothingFromInsideReachesTheTerminalRaw: a checkout's package name,
+// its answers and what it writes on standard error reach the terminal
+// only through deskcheck's escaping.
+func TestNothingFromInsideReachesTheTerminalRaw(t *testing.T) {
+	in := requireRelease(t, "18.1.16")
+	bun := filepath.Join(in.Dir, "node_modules", "@oven", "bun-linux-x64-baseline", "bin", "bun")
+	desk := filepath.Join(t.TempDir(), "desk.json")
+	require.NoError(t, os.WriteFile(desk, []byte(`{"schemaVersion": 1, "id": "classify", "title": "One classification",
+  "cases": [{"id": "eacces", "title": "EACCES is a permission error", "scenario": "classify-error",
+    "given": {"message": "EACCES: permission denied"}, "expected": {"permissionDenied": true, "effects": 0},
+    "why": "The message names the permission error."}]}`), 0o644))
+	raw := []string{"\x1b", "\u202e", "\u009b"}
+	name := "evil\x1b[2J\u202e\u009b31m\nPASS forged summary"
+
+	for _, format := range []string{"text", "markdown"} {
+		code, out, errOut := runCmd(t, nil, "verify", "-v", "-format", format, "-host-src", smallCheckout(t, name, ""), "-bun", bun, desk)
+		assert.Equal(t, exitFail, code, "%s\n%s", out, errOut)
+		assert.Contains(t, out, `u001b`, format)
+		for _, r := range raw {
+			assert.NotContains(t, out, r, format)
+			assert.NotContains(t, errOut, r, format)
+		}
+		assert.NotContains(t, out, "\nPASS forged", format)
+	}
+
+	code, out, errOut := runCmd(t, nil, "verify", "-host-src",
+		smallCheckout(t, "plain", `process.stderr.write("\u001b]0;title\u0007\u001b[2J\u202e"); throw new Error("\u001b[31mthrown");`), "-bun", bun, desk)
+	assert.Equal(t, exitFail, code, "%s\n%s", out, errOut)
+	assert.Contains(t, errOut, `\u001b[31mthrown`)
+	for _, r := range append(raw, "\x07") {
+		assert.NotContains(t, errOut, r)
+	}
+}
+
+// TestToolsNamedLikeInheritedMembers: tools named constructor, __proto__,
+// valueOf, toString and hasOwnProperty, with no approval of their own, get
+// a verdict on the real code of every group (the harness's lookups read
+// no inherited member).
+func TestToolsNamedLikeInheritedMembers(t *testing.T) {
+	for _, v := range []string{"14.9.9", "17.3.5", "18.1.16", "18.3.4"} {
+		t.Run(v, func(t *testing.T) {
+			requireRelease(t, v)
+			code, out, errOut := runCmd(t, nil, "verify", "-host", "omp@"+v, "testdata/member-names.json")
+			require.Equal(t, exitPass, code, "%s\n%s", out, errOut)
+			assert.Contains(t, out, "5 cases: 5 hold on the real code")
+		})
+	}
+}
+
+// TestRunLimits: deskcheck's limits of a run are counted before anything
+// runs, and the bound on what the harness answers stops a run; each is
+// exit 2 naming its flag.
+func TestRunLimits(t *testing.T) {
+	for _, tc := range []struct {
+		flag, value string
+	}{{"-max-run-work", "1"}, {"-max-copy-bytes", "1"}, {"-max-answer-bytes", "100"}} {
+		t.Run(tc.flag, func(t *testing.T) {
+			if tc.flag == "-max-answer-bytes" {
+				requireRelease(t, "18.1.16")
+			}
+			code, out, errOut := runCmd(t, nil, "verify", "-host", "omp@18.1.16", tc.flag, tc.value, bundledDesk)
+			assert.Equal(t, exitInvalid, code, "%s\n%s", out, errOut)
+			assert.NotContains(t, errOut, "not defined")
+			assert.Contains(t, errOut, "limit")
+			assert.Contains(t, errOut, tc.flag)
+		})
+	}
+}
+
+// TestChangedReleaseExitsTwo: verify refuses a release changed since its
+// install with exit 2, and runs it with -allow-changed-release, saying so.
+func TestChangedReleaseExitsTwo(t *testing.T) {
+	in := requireRelease(t, "18.1.16")
+	cache := t.TempDir()
+	dir := filepath.Join(cache, "omp@18.1.16")
+	require.NoError(t, linkTree(in.Dir, dir))
+	wrapper := filepath.Join(dir, "node_modules", "@oh-my-pi", "pi-coding-agent", "src", "extensibility", "extensions", "wrapper.ts")
+	data, err := os.ReadFile(wrapper)
+	require.NoError(t, err)
+	require.NoError(t, os.Remove(wrapper))
+	require.NoError(t, os.WriteFile(wrapper, append(data, "\n// changed\n"...), 0o644))
+	t.Setenv("DESKCHECK_CACHE", cache)
+
+	code, out, errOut := runCmd(t, nil, "verify", "-host", "omp@18.1.16", bundledDesk)
+	assert.Equal(t, exitInvalid, code, "%s\n%s", out, errOut)
+	assert.Contains(t, errOut, "-allow-changed-release")
+	code, out, errOut = runCmd(t, nil, "verify", "-host", "omp@18.1.16", "-allow-changed-release", bundledDesk)
+	assert.Equal(t, exitPass, code, "%s\n%s", out, errOut)
+	assert.Contains(t, out, "CHANGED: 1 files of the installed release differ")
+}
+
+// TestCheckoutReadsNothingIntoTheReports: a checkout that reads a file of
+// the user's and answers with its text puts nothing of it into any of the
+// five report files.
+func TestCheckoutReadsNothingIntoTheReports(t *testing.T) {
+	in := requireRelease(t, "18.1.16")
+	bun := filepath.Join(in.Dir, "node_modules", "@oven", "bun-linux-x64-baseline", "bin", "bun")
+	secret := filepath.Join(t.TempDir(), "secret.txt")
+	require.NoError(t, os.WriteFile(secret, []byte("the user's secret 51c2"), 0o600))
+	dir := smallCheckout(t, "@oh-my-pi/pi-coding-agent", fmt.Sprintf(`import * as fs from "node:fs";
+try { (globalThis as any).secret = fs.readFileSync(%q, "utf8"); } catch { (globalThis as any).secret = "unreadable"; }`, secret))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "src", "tools", "file-write-fallback.ts"),
+		[]byte("export function isPermissionDeniedError() { return (globalThis as any).secret; }\n"), 0o644))
+	out := filepath.Join(t.TempDir(), "reports")
+	code, stdout, errOut := runCmd(t, nil, "verify", "-v", "-host-src", dir, "-bun", bun, "-out", out, "testdata/classify.json")
+	assert.Equal(t, exitFail, code, "%s\n%s", stdout, errOut)
+	assert.NotContains(t, stdout, "51c2")
+	entries, err := os.ReadDir(out)
+	require.NoError(t, err)
+	require.Len(t, entries, 5)
+	for _, e := range entries {
+		data, err := os.ReadFile(filepath.Join(out, e.Name()))
+		require.NoError(t, err)
+		assert.NotContains(t, string(data), "51c2", e.Name())
+		assert.Contains(t, string(data), "unreadable", e.Name())
 	}
 }

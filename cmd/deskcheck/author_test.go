@@ -2,12 +2,12 @@ package main
 
 import (
 	"flag"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/deskcheck/deskcheck/host/all"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -71,7 +71,13 @@ func TestObserveNamesDifferences(t *testing.T) {
 }
 
 func TestNewDeskAsPrinted(t *testing.T) {
-	for _, scenario := range []string{"wrapper", "fallback", "classify-error"} {
+	names := all.Registry().Names()
+	goldens, err := filepath.Glob(filepath.Join("testdata", "new-*.json"))
+	require.NoError(t, err)
+	for _, g := range goldens {
+		assert.Contains(t, names, strings.TrimSuffix(strings.TrimPrefix(filepath.Base(g), "new-"), ".json"), "%s is the new desk of no scenario; delete it", g)
+	}
+	for _, scenario := range names {
 		code, out, errOut := runCLI(t, "new", scenario)
 		require.Equal(t, 0, code, errOut)
 		golden(t, "new-"+scenario+".json", out)
@@ -86,13 +92,10 @@ func TestNewDeskAsPrinted(t *testing.T) {
 		}
 		code, vout, errOut := runCLI(t, "verify", "-out", filepath.Join(dir, "out"), path)
 		assert.Equal(t, 0, code, errOut)
-		cases := 1
-		if scenario == "wrapper" {
-			cases = 2 // the template and the bash example
-		}
-		assert.Contains(t, vout, fmt.Sprintf("%d passed, 0 failed", cases))
+		assert.Contains(t, vout, "1 passed, 0 failed", "new prints one case")
 	}
-	for _, args := range [][]string{{"new"}, {"new", "gatway"}, {"new", "wrapper", "extra"}, {"explain", "-run", "("}, {"observe", "nope.json"}, {"explain", "../../verifier/testdata/invalid/wrong-type.json"}} {
+	typo := names[0][:len(names[0])-1]
+	for _, args := range [][]string{{"new"}, {"new", typo}, {"new", names[0], "extra"}, {"explain", "-run", "("}, {"observe", "nope.json"}, {"explain", "../../verifier/testdata/invalid/wrong-type.json"}} {
 		code, _, _ := runCLI(t, args...)
 		assert.Equal(t, 2, code, args)
 	}

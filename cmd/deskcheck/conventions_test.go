@@ -295,7 +295,8 @@ func TestPreCommitHook(t *testing.T) {
 	for _, want := range []string{"- id: deskcheck-validate", "entry: deskcheck validate", "language: golang", "pass_filenames: true", `files: (^|/)(cases|desks)/.*\.json$`} {
 		assert.Contains(t, hook, want)
 	}
-	code, _, _ := runCLI(t, "validate", "../../cases/boundary-desk.json", "../../cases/gateway-desk.json")
+	desks := bundledDesks(t)
+	code, _, _ := runCLI(t, "validate", "../../"+desks[0].Path, "../../"+desks[len(desks)-1].Path)
 	assert.Equal(t, 0, code, "validate takes the file names pre-commit passes")
 	code, _, _ = runCLI(t, "validate", "../../cases/boundary-desk.json", "../../verifier/testdata/invalid/wrong-type.json")
 	assert.Equal(t, 2, code, "and fails the commit on an invalid one")

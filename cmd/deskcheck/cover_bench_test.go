@@ -29,11 +29,13 @@ func BenchmarkCover(b *testing.B) {
 					args = append(args, "-out", out)
 				}
 				args = append(args, desks.paths...)
+				cpu := startCPU()
 				for i := 0; i < b.N; i++ {
 					if code := run(args, io.Discard, io.Discard); code != 0 {
 						b.Fatalf("exit %d", code)
 					}
 				}
+				cpu.report(b)
 			})
 		}
 	}
@@ -43,11 +45,13 @@ func BenchmarkCover(b *testing.B) {
 // generated mutant of every family against its family's cases, and a
 // killing case searched for (and checked) for every survivor.
 func BenchmarkMutants(b *testing.B) {
+	cpu := startCPU()
 	for i := 0; i < b.N; i++ {
 		if code := run([]string{"mutants"}, io.Discard, io.Discard); code != 1 {
 			b.Fatalf("exit %d, want 1 (the bundled desks let mutants survive)", code)
 		}
 	}
+	cpu.report(b)
 }
 
 // BenchmarkCoverEngine compares the engine's work alone, with no report
@@ -67,6 +71,7 @@ func BenchmarkCoverEngine(b *testing.B) {
 			name = "verify+cover"
 		}
 		b.Run(name, func(b *testing.B) {
+			cpu := startCPU()
 			for i := 0; i < b.N; i++ {
 				suite, _, err := verifier.Verify(ctx, inputs, opts)
 				if err != nil || suite == nil {
@@ -78,6 +83,7 @@ func BenchmarkCoverEngine(b *testing.B) {
 					}
 				}
 			}
+			cpu.report(b)
 		})
 	}
 }

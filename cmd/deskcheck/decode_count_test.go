@@ -2,13 +2,11 @@ package main
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/tidwall/gjson"
 
 	"github.com/deskcheck/deskcheck/scenario"
 )
@@ -22,14 +20,7 @@ import (
 // another test (it calls no t.Parallel, and runs before every test that
 // does).
 func TestGivenDecodedOncePerProcess(t *testing.T) {
-	desks, err := filepath.Glob("../../cases/*.json")
-	require.NoError(t, err)
-	cases := 0
-	for _, path := range desks {
-		data, err := os.ReadFile(path)
-		require.NoError(t, err)
-		cases += int(gjson.GetBytes(data, "cases.#").Int())
-	}
+	cases := bundledCaseCount(t)
 	require.Greater(t, cases, 50)
 	out := t.TempDir()
 	tests := []struct {
@@ -49,7 +40,7 @@ func TestGivenDecodedOncePerProcess(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			decodes, suggests := scenario.Calls.Decodes.Load(), scenario.Calls.Suggests.Load()
 			var stdout, stderr bytes.Buffer
-			code := run(append(tt.args, desks...), &stdout, &stderr)
+			code := run(tt.args, &stdout, &stderr)
 			require.Contains(t, []int{exitPass, exitFail}, code, stderr.String())
 			assert.Equal(t, int64(cases), scenario.Calls.Decodes.Load()-decodes, "given blocks decoded")
 			assert.Equal(t, int64(tt.suggests), scenario.Calls.Suggests.Load()-suggests, "suggestions computed")

@@ -9,15 +9,6 @@ import (
 	"github.com/deskcheck/deskcheck/reports"
 )
 
-func init() {
-	descriptions["diff"] = "Compares two saved report.json files (BASE, say of a pull request's merge\n" +
-		"base, and HEAD): per case new, removed, pass→fail, fail→pass, expectation\n" +
-		"changed or unchanged; per fault newly caught or newly missed; each\n" +
-		"dimension of the suite before and after. Refuses (exit 2) reports of\n" +
-		"different case schemas or host releases unless -force; exit 1 when a\n" +
-		"case went from pass to fail or a fault became missed."
-}
-
 // diffFormats are the -format values of diff.
 var diffFormats = []string{"text", "markdown", "github", "json"}
 
@@ -53,7 +44,9 @@ func diffCommand(args []string, stdout, stderr io.Writer) int {
 		if code != exitPass {
 			return code
 		}
-		rep, err := reports.ReadJSON(data)
+		// Read and let go in turn: each side keeps only what the diff
+		// compares, not its file's text or its cases' traces.
+		rep, err := reports.ReadForDiff(data)
 		if err != nil {
 			fmt.Fprintf(stderr, "deskcheck: %s: %v\n", path, err)
 			return exitInvalid

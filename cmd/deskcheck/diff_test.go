@@ -85,9 +85,9 @@ func TestDiffBundled(t *testing.T) {
 		"pass→fail boundary-desk/boundary-deny-one-call (expected prompts: 1 → 2)",
 		"removed boundary-desk/boundary-approval-does-not-persist",
 	}, cases, "exactly the two changes")
-	assert.Contains(t, out, "cases: 1 pass→fail, 0 fail→pass, 0 expectation changed, 0 new, 1 removed, "+thousandsOf(unchanged)+" unchanged\n")
+	assert.Contains(t, out, "cases: 1 pass→fail, 0 fail→pass, 0 stimulus changed, 0 expectation changed, 0 new, 1 removed, "+thousandsOf(unchanged)+" unchanged\n")
 	assert.Regexp(t, `(?m)^  denial propagation +\d+/\d+ → \d+/\d+`, out, "each dimension before and after")
-	assert.True(t, strings.HasSuffix(out, "diff REGRESSION — 1 case went from pass to fail · 1 pass→fail, 0 fail→pass, 0 expectation changed, 0 new, 1 removed, "+thousandsOf(unchanged)+" unchanged\n"), out)
+	assert.True(t, strings.HasSuffix(out, "diff REGRESSION — 1 case went from pass to fail · 1 pass→fail, 0 fail→pass, 0 stimulus changed, 0 expectation changed, 0 new, 1 removed, "+thousandsOf(unchanged)+" unchanged\n"), out)
 
 	code, out, _ = runCLI(t, "diff", "-format", "json", base, head)
 	assert.Equal(t, 1, code)
@@ -108,7 +108,7 @@ func TestDiffBundled(t *testing.T) {
 
 	code, out, _ = runCLI(t, "diff", "-format", "markdown", base, head)
 	assert.Equal(t, 1, code)
-	assert.Contains(t, out, "<tr><td>pass→fail</td><td><code>boundary-desk/boundary-deny-one-call</code></td><td>pass</td><td>fail</td><td>prompts: 1 → 2</td></tr>")
+	assert.Contains(t, out, "<tr><td>pass→fail</td><td><code>boundary-desk/boundary-deny-one-call</code></td><td>pass</td><td>fail</td><td>expected prompts: 1 → 2</td></tr>")
 
 	code, out, _ = runCLI(t, "diff", head, head)
 	assert.Equal(t, 0, code, "nothing changed")
@@ -156,5 +156,42 @@ func TestDiffRefusesIncomparable(t *testing.T) {
 	} {
 		code, _, errOut := runCLI(t, args...)
 		assert.Equal(t, 2, code, "%v: %s", args, errOut)
+	}
+}
+
+// TestDiffAndRenderRefuseContradictions: a report that lists one case
+// twice, with the other verdict, is refused by diff and report render
+// (exit 2), saying where.
+func TestDiffAndRenderRefuseContradictions(t *testing.T) {
+	base, head := diffReports(t)
+	twice := filepath.Join(t.TempDir(), "report.json")
+	editJSON(t, head, twice, func(doc map[string]any) {
+		cases := doc["cases"].([]any)
+		var pass, fail int = -1, -1
+		for i, c := range cases {
+			switch c.(map[string]any)["status"] {
+			case "pass":
+				if pass < 0 {
+					pass = i
+				}
+			case "fail":
+				fail = i
+			}
+		}
+		require.True(t, pass >= 0 && fail >= 0)
+		// The failing case again, in the place of a passing one, which
+		// keeps the counts: the same id then passes and fails.
+		dup := map[string]any{}
+		for k, v := range cases[pass].(map[string]any) {
+			dup[k] = v
+		}
+		f := cases[fail].(map[string]any)
+		dup["desk"], dup["id"] = f["desk"], f["id"]
+		cases[pass] = dup
+	})
+	for _, args := range [][]string{{"diff", base, twice}, {"diff", twice, base}, {"report", "render", twice}} {
+		code, out, errOut := runCLI(t, args...)
+		assert.Equal(t, 2, code, "%v: %s", args, out)
+		assert.Regexp(t, `not deskcheck evidence: /cases/\d+: case boundary-desk/boundary-deny-one-call is listed twice \(first at /cases/\d+\)`, errOut, "%v", args)
 	}
 }

@@ -11,15 +11,17 @@ import (
 	"github.com/deskcheck/deskcheck/verifier"
 )
 
-// drift runs every case on every behaviour group of its host, whatever
-// its hosts key says, and prints what changes across the releases and
-// which release changes no case exercises. A difference is no failure:
-// it exits 0 unless the input is invalid (2).
+// drift runs every case on every behaviour group of its host that its
+// hosts range selects (-all-releases: whatever the range says), and prints
+// what changes across the releases and which release changes no case
+// exercises. A difference is no failure: it exits 0 unless the input is
+// invalid (2).
 func drift(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("drift", stderr)
 	reg := all.Registry()
 	run := fs.String("run", "", "only cases whose `<desk-id>/<case-id>` matches this regular expression")
 	format := fs.String("format", "text", "output on stdout: text or json")
+	allReleases := fs.Bool("all-releases", false, "run each case on every release group, whatever its hosts range says")
 	limits := limitFlags(fs, reg)
 	paths, err := parse(fs, args, stdout)
 	if err != nil {
@@ -52,7 +54,11 @@ func drift(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "deskcheck: %v\n", err)
 		return exitInvalid
 	}
-	d := verifier.MeasureDrift(context.Background(), cases)
+	measure := verifier.MeasureDriftInRange
+	if *allReleases {
+		measure = verifier.MeasureDrift
+	}
+	d := measure(context.Background(), cases)
 	bw := bufio.NewWriter(stdout)
 	if *format == "json" {
 		err = reports.WriteDriftJSON(bw, d)

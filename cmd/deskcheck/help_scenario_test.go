@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -13,10 +14,16 @@ import (
 	"github.com/deskcheck/deskcheck/host/all"
 )
 
-// TestHelpScenarioGolden: the reference of one scenario of each family, as
-// printed. Rewrite with go test ./cmd/deskcheck -run HelpScenario -update.
+// TestHelpScenarioGolden: the reference of every scenario, as printed.
+// Rewrite with go test ./cmd/deskcheck -run HelpScenario -update.
 func TestHelpScenarioGolden(t *testing.T) {
-	for _, name := range []string{"wrapper", "gateway", "runner", "household"} {
+	names := all.Registry().Names()
+	goldens, err := filepath.Glob(filepath.Join("testdata", "help", "*.txt"))
+	require.NoError(t, err)
+	for _, g := range goldens {
+		assert.Contains(t, names, strings.TrimSuffix(filepath.Base(g), ".txt"), "%s is the reference of no scenario; delete it", g)
+	}
+	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
 			code, out, errOut := runCLI(t, "help", name)
 			require.Equal(t, 0, code, errOut)
@@ -107,17 +114,26 @@ func TestHelpScenarioNamesEveryKey(t *testing.T) {
 // TestHelpScenarioBadInput: a name that is neither a command nor a
 // scenario is exit 2 with a suggestion and the names help takes.
 func TestHelpScenarioBadInput(t *testing.T) {
-	for _, tt := range []struct {
+	names := all.Registry().Names()
+	require.GreaterOrEqual(t, len(names), 2)
+	type badInput struct {
 		name   string
 		args   []string
 		stderr []string
-	}{
-		{"a misspelt scenario", []string{"help", "wraper"}, []string{`unknown command or scenario "wraper"; did you mean "wrapper"?`, "scenarios: " + strings.Join(all.Registry().Names(), ", ")}},
-		{"a misspelt hyphenated scenario", []string{"help", "classify-eror"}, []string{`did you mean "classify-error"?`}},
+	}
+	tests := []badInput{
 		{"nothing like any name", []string{"help", "zzzzzzzzzz"}, []string{`unknown command or scenario "zzzzzzzzzz"` + "\n", "usage: deskcheck help COMMAND | SCENARIO"}},
-		{"a control character in the name", []string{"help", "wrap\x1bper"}, []string{`"wrap\x1bper"`}},
-		{"two topics", []string{"help", "wrapper", "gateway"}, []string{"usage: deskcheck help COMMAND"}},
-	} {
+		{"two topics", []string{"help", names[0], names[1]}, []string{"usage: deskcheck help COMMAND"}},
+	}
+	for _, name := range names {
+		// One letter dropped from the middle of the name.
+		typo := name[:len(name)/2] + name[len(name)/2+1:]
+		tests = append(tests,
+			badInput{"a misspelt " + name, []string{"help", typo}, []string{`unknown command or scenario "` + typo + `"; did you mean "` + name + `"?`, "scenarios: " + strings.Join(names, ", ")}},
+			badInput{"a control character in " + name, []string{"help", name[:2] + "\x1b" + name[2:]}, []string{strconv.Quote(name[:2] + "\x1b" + name[2:])}},
+		)
+	}
+	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			code, out, errOut := runCLI(t, tt.args...)
 			assert.Equal(t, 2, code)

@@ -37,5 +37,19 @@ func (f *hostFlag) Set(v string) error {
 	return nil
 }
 
-// hostUsage is the help text of -host.
-const hostUsage = "judge the cases of a host on its release `HOST@VERSION` alone (e.g. omp@18.1.16); a case whose releases do not hold it is not applicable. Repeatable, one per host"
+// hostUsage is the help text of -host, with the newest release of the
+// first family that has releases as its example.
+func hostUsage(reg *scenario.Registry) string {
+	return "judge the cases of a host on its release `HOST@VERSION` alone" + hostExample(reg) + "; a case whose releases do not hold it is not applicable. Repeatable, one per host"
+}
+
+// hostExample is " (e.g. HOST@VERSION)" for the newest release of the
+// first family that has releases, or "" when none has.
+func hostExample(reg *scenario.Registry) string {
+	for _, f := range reg.Families() {
+		if r, ok := f.Host.Newest(); ok {
+			return " (e.g. " + f.Host.Name + "@" + r.Version + ")"
+		}
+	}
+	return ""
+}

@@ -9,9 +9,11 @@ import (
 )
 
 // mayExecute are the only packages allowed to start a program: the
-// real-host driver, which starts bun on its own harness, and its command.
+// real-host driver, which starts bun on its own harness, the sandbox it
+// starts it in, and its command.
 var mayExecute = map[string]bool{
-	"github.com/deskcheck/deskcheck/host/omp/realhost":    true,
+	"github.com/deskcheck/deskcheck/realhost":             true,
+	"github.com/deskcheck/deskcheck/internal/sandbox":     true,
 	"github.com/deskcheck/deskcheck/cmd/deskcheck-host":   true,
 	"github.com/deskcheck/deskcheck/host/arena/realarena": true,
 }

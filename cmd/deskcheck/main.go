@@ -1,27 +1,3 @@
-// Command deskcheck verifies inert JSON teaching cases about AI-agent
-// permission boundaries against an executable model of the host's approval
-// code, and writes a private pass/fail report.
-//
-// Usage:
-//
-//	deskcheck verify   [-run REGEX] [-v] [-dimensions] [-format FORMAT] [-out DIR|none] [PATH...]
-//	deskcheck validate [-format text|github|sarif] [PATH...]
-//	deskcheck report render [-format FORMAT] FILE.json
-//	deskcheck report -schema
-//	deskcheck faults   [-fault NAME] [-run REGEX] [-format text|json|github|sarif] [-out DIR|none] [PATH...]
-//	deskcheck diff     [-format text|markdown|github|json] [-force] BASE.json HEAD.json
-//	deskcheck explain  [-run REGEX] [PATH...]
-//	deskcheck observe  [-run REGEX] [-w [-i]] [PATH...]
-//	deskcheck new      SCENARIO
-//	deskcheck try      [-desk] SCENARIO [GIVEN | @FILE | -]
-//	deskcheck schema
-//	deskcheck version
-//	deskcheck help     [COMMAND]
-//	deskcheck help     SCENARIO
-//
-// With no PATH the bundled desks are used. Exit codes: 0 every verified case
-// passed (or, for validate, no errors); 1 at least one case failed or could
-// not run; 2 invalid input or usage.
 package main
 
 import (
@@ -54,6 +30,7 @@ const (
 
 func main() {
 	startCollector()
+	catchSignals()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
@@ -69,101 +46,6 @@ func (g guardedWriter) Write(p []byte) (int, error) {
 		return 0, err
 	}
 	return len(p), nil
-}
-
-const usage = `deskcheck verifies inert JSON teaching cases about agent permission boundaries.
-
-Usage:
-  deskcheck verify   [-run REGEX] [-v] [-dimensions] [-format FORMAT] [-out DIR|none] [PATH...]
-  deskcheck validate [-format text|github|sarif] [PATH...]
-  deskcheck report render [-format FORMAT] FILE.json
-  deskcheck report -schema
-  deskcheck faults   [-fault NAME] [-run REGEX] [-format text|json|github|sarif] [-out DIR|none] [PATH...]
-  deskcheck cover    [-min PCT] [-suggest] [-format text|json] [-run REGEX] [PATH...]
-  deskcheck mutants  [-mutant REGEX] [-suggest] [-format text|json] [-run REGEX] [PATH...]
-  deskcheck diff     [-format text|markdown|github|json] [-force] BASE.json HEAD.json
-  deskcheck explain  [-run REGEX] [PATH...]
-  deskcheck observe  [-run REGEX] [-w [-i]] [PATH...]
-  deskcheck drift    [-run REGEX] [-format text|json] [PATH...]
-  deskcheck new      SCENARIO
-  deskcheck try      [-desk] SCENARIO [GIVEN | @FILE | -]
-  deskcheck schema
-  deskcheck version
-  deskcheck help     [COMMAND]
-  deskcheck help     SCENARIO
-
-explain shows, case by case, what happened and why; observe prints the
-expected block the host model observes, ready to paste, and how it differs
-from the authored one; new prints a complete desk with one case of a
-scenario; schema prints the JSON Schema of case files. None of them writes
-a file.
-
-faults runs every case once per deliberate host fault and shows which
-faults the cases catch; it exits 1 when any fault is missed. cover lists
-the boundary points of each host the cases reach, with a case for each
-point none reaches; mutants runs the generated mutants of each host and
-exits 1 when any survives. With -suggest both print a desk of the cases
-they made instead.
-
-For verify and report render, FORMAT is text, json, markdown, junit, html,
-github (annotations) or sarif (code scanning); validate takes text, github
-or sarif; faults text, json, github or sarif; diff text, markdown, github
-or json. Whatever the format, verify and faults print their results first
-and then write report.json, report.html, report.md and report.junit.xml
-into -out (default reports/private; -out none writes no folder, -out
-./none a folder named none); report render re-renders a saved
-report.json; diff compares two of them.
-
-With no PATH, the bundled desks (cases/*.json) are used. A PATH may be a
-file or a folder, whose *.json files are read recursively; - reads
-standard input.
-
-Exit codes: 0 all cases passed (validate: no errors), 1 a case failed or
-could not run, 2 invalid input or usage.
-
-deskcheck help COMMAND (or deskcheck COMMAND -h) describes a command and
-its flags; deskcheck help SCENARIO lists a scenario's keys, limits,
-warnings and faults.
-`
-
-// synopses are the usage lines of the commands, for their own help.
-var synopses = map[string]string{
-	"verify":   "deskcheck verify [-run REGEX] [-v] [-dimensions] [-format FORMAT] [-out DIR|none] [-fail-on-warn] [limits] [PATH...]",
-	"validate": "deskcheck validate [-format text|github|sarif] [-fail-on-warn] [limits] [PATH...]",
-	"report":   "deskcheck report render [-format FORMAT] [-max-file-size BYTES] FILE.json | deskcheck report -schema",
-	"faults":   "deskcheck faults [-fault NAME] [-run REGEX] [-format text|json|github|sarif] [-out DIR|none] [limits] [PATH...]",
-	"cover":    "deskcheck cover [-min PCT] [-suggest] [-format text|json] [-run REGEX] [limits] [PATH...]",
-	"mutants":  "deskcheck mutants [-mutant REGEX] [-suggest] [-format text|json] [-run REGEX] [limits] [PATH...]",
-	"diff":     "deskcheck diff [-format text|markdown|github|json] [-force] [-max-file-size BYTES] BASE.json HEAD.json",
-	"explain":  "deskcheck explain [-run REGEX] [limits] [PATH...]",
-	"observe":  "deskcheck observe [-run REGEX] [-w [-i]] [limits] [PATH...]",
-	"drift":    "deskcheck drift [-run REGEX] [-format text|json] [limits] [PATH...]",
-	"new":      "deskcheck new SCENARIO",
-	"schema":   "deskcheck schema",
-	"version":  "deskcheck version",
-}
-
-// commands run each command with its arguments.
-var commands map[string]func(args []string, stdout, stderr io.Writer) int
-
-func init() {
-	commands = map[string]func(args []string, stdout, stderr io.Writer) int{
-		"verify":   verify,
-		"validate": validate,
-		"report":   report,
-		"faults":   faults,
-		"cover":    cover,
-		"mutants":  mutants,
-		"diff":     diffCommand,
-		"explain": func(args []string, stdout, stderr io.Writer) int {
-			return show(args, "explain", reports.Explain{Width: lineWidth(stdout)}, stdout, stderr)
-		},
-		"drift":   drift,
-		"observe": observe,
-		"new":     newDesk,
-		"schema":  schemaCommand,
-		"version": versionCommand,
-	}
 }
 
 // run is the whole command with its streams injected; it returns the exit
@@ -305,30 +187,6 @@ func printHelp(w io.Writer, fs *flag.FlagSet) {
 	}
 }
 
-// descriptions say in a sentence or two what each command does.
-var descriptions = map[string]string{
-	"verify": "Validates, runs and judges the cases of the desks at PATH (default: the\n" +
-		"bundled desks), prints the results in -format (text: one line per case)\n" +
-		"and then writes the private report files into -out. A folder that cannot\n" +
-		"be written is an error (exit 2) said after the results.",
-	"validate": "Checks the desks at PATH against the schema and lint only; nothing runs.",
-	"report": "render re-renders a saved report.json (read as strictly as a case file)\n" +
-		"in another format, text by default; -schema prints the JSON Schema of\n" +
-		"report.json.",
-	"faults": "Runs the cases once per deliberate host fault and shows which faults\n" +
-		"they catch; exit 1 when any is missed.",
-	"explain": "Shows, case by case, what happened and why. Writes no file.",
-	"observe": "Prints the expected block the host model observes for each case, ready\n" +
-		"to paste, and how it differs (~ + -). With -w, rewrites those blocks in\n" +
-		"the desk files named, in place, and nothing else of them.",
-	"drift": "Runs every case on every release group of its host, whatever its hosts\n" +
-		"say, and prints what each observes differently from the newest release,\n" +
-		"then the release changes no case exercises. Exit 0 on any difference.",
-	"new":     "Prints a complete desk with one case of SCENARIO, every given and\nexpected key present.",
-	"schema":  "Prints the JSON Schema of case files.",
-	"version": "Prints the version and VCS revision of this deskcheck, as its reports\nrecord them.",
-}
-
 func schemaCommand(args []string, stdout, stderr io.Writer) int {
 	if wantsHelp(args) {
 		fs := newFlags("schema", stderr)
@@ -377,10 +235,6 @@ func buildVersion() (version, revision string) {
 	return version, revision
 }
 
-// stamps are the commands that build a report, whose time stamp honours
-// SOURCE_DATE_EPOCH.
-var stamps = map[string]bool{"verify": true, "faults": true, "explain": true, "observe": true}
-
 // maxSourceDateEpoch is 9999-12-31T23:59:59Z, the last time an RFC 3339
 // time stamp can write.
 const maxSourceDateEpoch = 253402300799
@@ -423,7 +277,7 @@ type selection struct {
 
 func selectionFlags(fs *flag.FlagSet, reg *scenario.Registry, runUsage string) selection {
 	sel := selection{reg: reg, run: fs.String("run", "", runUsage), limits: limitFlags(fs, reg), hosts: &hostFlag{reg: reg}}
-	fs.Var(sel.hosts, "host", hostUsage)
+	fs.Var(sel.hosts, "host", hostUsage(reg))
 	return sel
 }
 
@@ -458,6 +312,12 @@ func (sel selection) judge(paths []string, stderr io.Writer, read func([]string,
 		return nil, code
 	}
 	suite, ds, err := verify(inputs, verifier.Options{Registry: sel.reg, Run: re, Limits: *sel.limits, Runs: sel.runs, Hosts: sel.hosts.pins})
+	if errors.Is(err, verifier.ErrNoCases) && !ds.HasErrors() {
+		// That nothing matched is the news; the files' warnings follow.
+		fmt.Fprintf(stderr, "deskcheck: %v\n", err)
+		printDiagnostics(stderr, ds)
+		return nil, exitInvalid
+	}
 	printDiagnostics(stderr, ds)
 	if sel.warnings != nil {
 		*sel.warnings = ds.Unacknowledged()
@@ -496,11 +356,6 @@ func emit(w io.Writer, r reports.Reporter, rep *reports.Report) error {
 	return bw.Flush()
 }
 
-// maxReportBytes bounds the four report files together. The run's limits
-// on trace events and trace text keep a report far below it; it is the
-// last guard of the disk.
-const maxReportBytes = 4 << 30
-
 func verify(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("verify", stderr)
 	reg := all.Registry()
@@ -509,6 +364,7 @@ func verify(args []string, stdout, stderr io.Writer) int {
 	dims := fs.Bool("dimensions", false, "print the boundary-response table in the text output")
 	o := outputFlags(fs, "verify")
 	out := fs.String("out", reports.DefaultDir, "folder for the private report files (none: write no folder)")
+	maxReport := reportBytesFlag(fs)
 	failOnWarn := failOnWarnFlag(fs)
 	sel.warnings = new(int)
 	paths, err := parse(fs, args, stdout)
@@ -546,8 +402,9 @@ func verify(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "deskcheck: %v\n", err)
 		return exitInvalid
 	}
+	rep.Diagnostics = ds
 	render := o.reporter(reports.Text{Verbose: *verbose, Dimensions: *dims, Color: colorOK(stdout)}, ds, reg, whereAll("verify", *out))
-	if code := writeReports(*out, paths, stamp(rep, "verify", args, *sel.limits, reg), render, stdout, stderr); code != exitPass {
+	if code := writeReports(*out, *maxReport, paths, stamp(rep, "verify", args, *sel.limits, reg), render, stdout, stderr); code != exitPass {
 		return code
 	}
 	if !suite.Passed() {
@@ -615,6 +472,7 @@ func faults(args []string, stdout, stderr io.Writer) int {
 	sel := selectionFlags(fs, reg, "use only cases whose `<desk-id>/<case-id>` matches this regular expression")
 	o := outputFlags(fs, "faults")
 	out := fs.String("out", reports.DefaultDir, "folder for the private report files (none: write no folder)")
+	maxReport := reportBytesFlag(fs)
 	paths, err := parse(fs, args, stdout)
 	if err != nil {
 		return flagError(err)
@@ -667,7 +525,7 @@ func faults(args []string, stdout, stderr io.Writer) int {
 	if *o.format != "text" {
 		r = o.reporter(reports.Text{}, ds, reg, whereAll("faults", *out))
 	}
-	if code := writeReports(*out, paths, rep, r, stdout, stderr); code != exitPass {
+	if code := writeReports(*out, *maxReport, paths, rep, r, stdout, stderr); code != exitPass {
 		return code
 	}
 	if !rep.Strength.Pass() {

@@ -8,7 +8,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
-	"strconv"
+	"slices"
 	"strings"
 	"testing"
 
@@ -16,7 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/tidwall/gjson"
 
-	"github.com/deskcheck/deskcheck/cases"
+	"github.com/deskcheck/deskcheck/host/all"
 )
 
 func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -40,7 +40,7 @@ type bundledDesk struct {
 func bundledDesks(t *testing.T) []bundledDesk {
 	t.Helper()
 	var desks []bundledDesk
-	for _, f := range cases.Files() {
+	for _, f := range all.Desks() {
 		doc := gjson.ParseBytes(f.Data)
 		d := bundledDesk{Path: f.Path, Name: strings.TrimSuffix(path.Base(f.Path), ".json"), ID: doc.Get("id").String()}
 		for _, id := range doc.Get("cases.#.id").Array() {
@@ -56,6 +56,34 @@ func bundledDesks(t *testing.T) []bundledDesk {
 	}
 	require.NotEmpty(t, desks, "cases/ holds bundled desks")
 	return desks
+}
+
+// someLimits names two limits of the registry's scenarios, of two
+// scenarios, as -limit takes them: SCENARIO.NAME.
+func someLimits(t *testing.T) (string, string) {
+	t.Helper()
+	var names []string
+	reg := all.Registry()
+	for _, name := range reg.Names() {
+		sc, _, _ := reg.Lookup(name)
+		if len(sc.Limits) > 0 {
+			names = append(names, name+"."+sc.Limits[0].Name)
+		}
+	}
+	require.GreaterOrEqual(t, len(names), 2, "two scenarios declare limits")
+	return names[0], names[len(names)-1]
+}
+
+// deskData is the bytes of a bundled desk.
+func deskData(t *testing.T, d bundledDesk) []byte {
+	t.Helper()
+	for _, f := range all.Desks() {
+		if f.Path == d.Path {
+			return f.Data
+		}
+	}
+	t.Fatalf("%s is not a bundled desk", d.Path)
+	return nil
 }
 
 // bundledCaseCount is the number of cases of the bundled suite.
@@ -146,7 +174,8 @@ func TestVerifyMutatedDeskFails(t *testing.T) {
 func TestVerifyJSONFormat(t *testing.T) {
 	t.Setenv("SOURCE_DATE_EPOCH", "0")
 	dir := t.TempDir()
-	code, out, _ := runCLI(t, "verify", "-format", "json", "-run", "^boundary-desk/.*fallback", "-out", dir)
+	d := bundledDesks(t)[0]
+	code, out, _ := runCLI(t, "verify", "-format", "json", "-run", "^"+regexp.QuoteMeta(d.ID)+"/", "-out", dir)
 	require.Equal(t, 0, code)
 	var report struct {
 		GeneratedAt string
@@ -157,12 +186,12 @@ func TestVerifyJSONFormat(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(out), &report))
 	assert.Equal(t, "1970-01-01T00:00:00Z", report.GeneratedAt)
 	assert.Equal(t, "pass", report.Verdict)
-	assert.Equal(t, 3, report.Summary.Cases)
+	assert.Equal(t, len(d.Cases), report.Summary.Cases)
 	saved, err := os.ReadFile(filepath.Join(dir, "report.json"))
 	require.NoError(t, err)
 	assert.Equal(t, out, string(saved), "stdout and the saved evidence are the same bytes")
 
-	code, again, _ := runCLI(t, "verify", "-format", "json", "-run", "^boundary-desk/.*fallback", "-out", dir)
+	code, again, _ := runCLI(t, "verify", "-format", "json", "-run", "^"+regexp.QuoteMeta(d.ID)+"/", "-out", dir)
 	require.Equal(t, 0, code)
 	assert.Equal(t, out, again, "two runs with SOURCE_DATE_EPOCH are byte-identical")
 }
@@ -189,6 +218,7 @@ func regexpQuote(s string) string {
 }
 
 func TestUsageAndInputErrors(t *testing.T) {
+	lim, other := someLimits(t)
 	tests := []struct {
 		reason string
 		args   []string
@@ -208,12 +238,12 @@ func TestUsageAndInputErrors(t *testing.T) {
 		{"render in an unknown format", []string{"report", "render", "-format", "pdf", "x.json"}, 2, `-format must be text, json, markdown, junit, html, github or sarif, not "pdf"`},
 		{"the report folder is a file", []string{"verify", "-out", "main.go"}, 2, "not a directory"},
 		{"bad -run", []string{"verify", "-run", "("}, 2, "-run: error parsing regexp"},
-		{"a -limit of 2^63", []string{"validate", "-limit", "wrapper.repeat=9223372036854775808"}, 2, "wrapper.repeat is too large: 9223372036854775808 is over the largest value, 9223372036854775807"},
-		{"a -limit of 10^21", []string{"validate", "-limit", "gateway.steps=1000000000000000000000"}, 2, "gateway.steps is too large: 1000000000000000000000 is over the largest value, 9223372036854775807"},
+		{"a -limit of 2^63", []string{"validate", "-limit", lim + "=9223372036854775808"}, 2, lim + " is too large: 9223372036854775808 is over the largest value, 9223372036854775807"},
+		{"a -limit of 10^21", []string{"validate", "-limit", other + "=1000000000000000000000"}, 2, other + " is too large: 1000000000000000000000 is over the largest value, 9223372036854775807"},
 		{"a -max-repeat of 10^21", []string{"validate", "-max-repeat", "1000000000000000000000"}, 2, "wrapper.repeat is too large"},
 		{"a -max-work of 10^21", []string{"validate", "-max-work", "1000000000000000000000"}, 2, "-max-work is too large: 1000000000000000000000 is over the largest value, 9223372036854775807"},
 		{"a -max-file-size of 2^63", []string{"validate", "-max-file-size", "9223372036854775808"}, 2, "-max-file-size is too large"},
-		{"a -limit that is not a number", []string{"validate", "-limit", "wrapper.repeat=1e3"}, 2, `wrapper.repeat must be a positive whole number, not "1e3"`},
+		{"a -limit that is not a number", []string{"validate", "-limit", lim + "=1e3"}, 2, lim + ` must be a positive whole number, not "1e3"`},
 		{"a -max-work of zero", []string{"validate", "-max-work", "0"}, 2, `-max-work must be a positive whole number, not "0"`},
 		{"no case selected", []string{"verify", "-run", "no-such-case", "-out", "%TMP%"}, 2, "no cases"},
 		{"missing path", []string{"validate", "does/not/exist.json"}, 2, "does/not/exist.json: no such file or directory"},
@@ -242,14 +272,14 @@ func TestHelp(t *testing.T) {
 
 func TestVerifyFolder(t *testing.T) {
 	dir := t.TempDir()
-	data, err := os.ReadFile("../../host/omp/ompcheck/testdata/omp-desk.json")
-	require.NoError(t, err)
+	d := bundledDesks(t)[0]
+	data := deskData(t, d)
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, "desks", "nested"), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "desks", "nested", "s.json"), data, 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "desks", "notes.txt"), []byte("not a desk"), 0o644))
 	code, out, errOut := runCLI(t, "verify", "-out", filepath.Join(dir, "out"), filepath.Join(dir, "desks"))
 	require.Equal(t, 0, code, errOut)
-	assert.Contains(t, out, "23 passed, 0 failed")
+	assert.Contains(t, out, fmt.Sprintf("%d passed, 0 failed", len(d.Cases)))
 }
 
 func TestFormatsAndRender(t *testing.T) {
@@ -309,51 +339,75 @@ func TestHostileFilesExitTwo(t *testing.T) {
 	}
 }
 
+// TestFaults: the bundled desks of each family catch every fault of its
+// host and name no fault of another; -fault selects one fault, which a
+// selection of cases that address it but do not catch it misses.
 func TestFaults(t *testing.T) {
-	code, out, errOut := runCLI(t, "faults", "-run", "^boundary-desk/", "-out", t.TempDir())
-	assert.Equal(t, 1, code, "the boundary desk misses faults: %s", errOut)
-	assert.Regexp(t, `(?m)^omp/approval-remembered +caught  boundary-desk/boundary-approval-does-not-persist$`, out)
-	assert.Regexp(t, `(?m)^omp/revision-ignored +MISSED  no case fails when the executor runs the original input, not the revision$`, out)
-	assert.Contains(t, out, "to catch it: scenario wrapper: given.revise on a call that runs")
-	assert.NotContains(t, out, "gateway/", "only the faults of the hosts whose cases run")
-	m := regexp.MustCompile(`(\d+) of (\d+) faults caught\n$`).FindStringSubmatch(out)
-	require.Len(t, m, 3, out)
-	total, _ := strconv.Atoi(m[2])
-	assert.Equal(t, strconv.Itoa(total-8), m[1], "the boundary desk misses three OMP faults and the five of the bash tool's rules")
-
-	code, out, errOut = runCLI(t, "faults", "-run", "^omp-tools-desk/", "-out", t.TempDir())
-	assert.Equal(t, 1, code, errOut)
-	for _, f := range []string{"critical-family-missing", "allow-despite-shell-control", "segment-matching-off", "first-match-not-first", "yolo-prompts-critical"} {
-		assert.Regexp(t, `(?m)^omp/`+f+` +caught  omp-tools-desk/`, out, "the tools desk catches %s", f)
-	}
-
-	code, out, errOut = runCLI(t, "faults", "-run", "^(gateway|runner|household)-desk/", "-out", t.TempDir())
-	assert.Equal(t, 0, code, "the other bundled desks catch every fault of their hosts: %s", errOut)
-	assert.NotContains(t, out, "MISSED")
-	assert.NotContains(t, out, "omp/")
-
-	code, out, _ = runCLI(t, "faults", "-fault", "rpc-cancel-approves", "-out", t.TempDir())
-	assert.Equal(t, 0, code)
-	assert.Contains(t, out, "1 of 1 faults caught")
-
-	code, out, _ = runCLI(t, "faults", "-fault", "approval-remembered", "-run", "rpc", "-out", t.TempDir())
-	assert.Equal(t, 1, code, "the selected cases do not catch it")
-	assert.Contains(t, out, "0 of 1 faults caught")
-
-	dir := t.TempDir()
-	code, out, _ = runCLI(t, "faults", "-format", "json", "-fault", "fallback-retries", "-out", dir)
-	assert.Equal(t, 0, code)
-	var rep struct {
-		Strength struct {
-			Caught, Faults int
-			Results        []struct{ Fault string }
+	reg := all.Registry()
+	byHost := map[string][]string{} // host → the ids of its bundled desks
+	for _, d := range bundledDesks(t) {
+		for _, sc := range gjson.GetBytes(deskData(t, d), "cases.#.scenario").Array() {
+			_, fam, ok := reg.Lookup(sc.String())
+			require.True(t, ok, sc.String())
+			if ids := byHost[fam.Host.Name]; len(ids) == 0 || ids[len(ids)-1] != d.ID {
+				byHost[fam.Host.Name] = append(ids, d.ID)
+			}
 		}
 	}
-	require.NoError(t, json.Unmarshal([]byte(out), &rep))
-	assert.Equal(t, 1, rep.Strength.Caught)
-	html, err := os.ReadFile(filepath.Join(dir, "report.html"))
-	require.NoError(t, err)
-	assert.Contains(t, string(html), `id="fault-omp/fallback-retries"`, "the page has the strength section")
+	for _, fam := range reg.Families() {
+		ids := byHost[fam.Host.Name]
+		require.NotEmpty(t, ids, "family %s has bundled desks", fam.Host.Name)
+		code, out, errOut := runCLI(t, "faults", "-run", "^("+strings.Join(ids, "|")+")/", "-out", t.TempDir())
+		assert.Equal(t, 0, code, "the bundled desks of %s catch every fault of their host: %s", fam.Host.Name, errOut)
+		assert.NotContains(t, out, "MISSED")
+		assert.Contains(t, out, fmt.Sprintf("%d of %d faults caught\n", len(fam.Faults), len(fam.Faults)))
+		for _, other := range reg.Families() {
+			if other.Host.Name != fam.Host.Name {
+				assert.NotContains(t, out, "\n"+other.Host.Name+"/", "only the faults of the hosts whose cases run")
+			}
+		}
+	}
+
+	// One fault of each family, alone: caught by the bundled suite, and
+	// written to the page.
+	for _, fam := range reg.Families() {
+		name := fam.Host.Name + "/" + fam.Faults[0].Name
+		dir := t.TempDir()
+		code, out, _ := runCLI(t, "faults", "-format", "json", "-fault", name, "-out", dir)
+		assert.Equal(t, 0, code, name)
+		assert.Equal(t, int64(1), gjson.Get(out, "strength.caught").Int(), name)
+		assert.Equal(t, int64(1), gjson.Get(out, "strength.faults").Int(), name)
+		html, err := os.ReadFile(filepath.Join(dir, "report.html"))
+		require.NoError(t, err)
+		assert.Contains(t, string(html), `id="fault-`+name+`"`, "the page has the strength section")
+	}
+
+	// A fault the selected cases address and miss.
+	_, js, _ := runCLI(t, "faults", "-format", "json", "-out", "none")
+	missed := false
+	for _, f := range reg.Faults() {
+		caughtBy := map[string]bool{}
+		for _, id := range gjson.Get(js, `strength.results.#(fault=="`+f.FullName()+`").caughtBy`).Array() {
+			caughtBy[id.String()] = true
+		}
+		var others []string
+		for _, c := range gjson.Get(js, "cases").Array() {
+			_, fam, _ := reg.Lookup(c.Get("scenario").String())
+			id := c.Get("desk").String() + "/" + c.Get("id").String()
+			if fam.Host.Name == f.Host && (len(f.Scenarios) == 0 || slices.Contains(f.Scenarios, c.Get("scenario").String())) && !caughtBy[id] {
+				others = append(others, regexp.QuoteMeta(id))
+			}
+		}
+		if len(others) == 0 {
+			continue
+		}
+		code, out, _ := runCLI(t, "faults", "-fault", f.FullName(), "-run", "^("+strings.Join(others, "|")+")$", "-out", t.TempDir())
+		assert.Equal(t, 1, code, "the selected cases do not catch %s", f.FullName())
+		assert.Contains(t, out, "0 of 1 faults caught")
+		missed = true
+		break
+	}
+	assert.True(t, missed, "some fault is addressed by cases that do not catch it")
 
 	for _, args := range [][]string{
 		{"faults", "-fault", "no-such"},

@@ -3,7 +3,9 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -16,6 +18,8 @@ import (
 
 	"github.com/deskcheck/deskcheck/host/all"
 	"github.com/deskcheck/deskcheck/reports"
+	"github.com/deskcheck/deskcheck/reports/folder"
+	"github.com/deskcheck/deskcheck/scenario"
 	"github.com/deskcheck/deskcheck/verifier"
 )
 
@@ -28,6 +32,7 @@ const wrapWidth = 100
 type edit struct {
 	start, end int
 	text       string
+	id         string   // <desk-id>/<case-id>
 	label      string   // <desk-id>/<case-id> — title
 	diff       []string // the ~ + - lines
 }
@@ -35,7 +40,7 @@ type edit struct {
 // observeWrite is observe -w: it rewrites, in the files named, the
 // expected block of every selected case whose block observe would change,
 // and leaves every other byte of the file as it was.
-func observeWrite(sel selection, paths []string, interactive bool, stdout, stderr io.Writer) int {
+func observeWrite(sel selection, paths []string, interactive, force bool, stdout, stderr io.Writer) int {
 	if os.Getenv("CI") != "" {
 		fmt.Fprintf(stderr, "deskcheck: observe -w does not write when CI is set: a CI run checks desks, it does not change them (run observe without -w to see the blocks)\n")
 		return exitInvalid
@@ -53,6 +58,13 @@ func observeWrite(sel selection, paths []string, interactive bool, stdout, stder
 		case err == nil && !info.Mode().IsRegular():
 			fmt.Fprintf(stderr, "deskcheck: observe -w: %s is not a regular file; name each desk file to rewrite\n", p)
 			return exitInvalid
+		case err == nil:
+			// Said before anything runs; said again, if it became so,
+			// when the file is written.
+			if err := writable(p, force); err != nil {
+				fmt.Fprintf(stderr, "deskcheck: observe -w: %s: %s; nothing written\n", reports.OneLine(p), reports.OneLine(err.Error()))
+				return exitInvalid
+			}
 		}
 	}
 	suite, code := sel.verifySuite(paths, stderr)
@@ -68,7 +80,8 @@ func observeWrite(sel selection, paths []string, interactive bool, stdout, stder
 	var order []*verifier.Desk
 	declined := 0
 	answers := bufio.NewReader(stdin)
-	quit := false
+	quit, tooLong := false, false
+	unsettledCases := 0 // cases no one block holds on across their releases
 	for _, r := range suite.Results {
 		if quit {
 			break
@@ -82,17 +95,44 @@ func observeWrite(sel selection, paths []string, interactive bool, stdout, stder
 		if len(diff) == 0 {
 			continue
 		}
+		label := r.Case.FullID() + " — " + r.Case.Title
+		on := ""
+		if c.Release != "" && len(c.Releases) > 0 {
+			on = "observed on " + c.Releases[0].Host + " " + c.Release
+		}
+		if spans := spansOf(context.Background(), &r); spans != nil {
+			// Judged on releases that behave differently: the block
+			// written must hold on all of them, or none is written.
+			st := settle(r.Case, spans)
+			if len(st.conflict) > 0 {
+				fmt.Fprintf(stdout, "%s\n%s", label, unsettled(r.Case, spans, st.conflict))
+				unsettledCases++
+				continue
+			}
+			keys, values, diff, on = st.keys, st.values, st.diff, st.on
+		}
 		d := r.Case.Desk
 		e, err := blockEdit(d, r.Case, keys, values)
 		if err != nil {
 			fmt.Fprintf(stderr, "deskcheck: %s: %v\n", d.Path, err)
 			return exitInvalid
 		}
-		e.label, e.diff = r.Case.FullID()+" — "+r.Case.Title, diff
-		fmt.Fprintf(stdout, "%s\n%s\n", e.label, strings.Join(diff, "\n"))
+		if sameText(d.Text()[e.start:e.end], e.text) {
+			continue // what is written is the block to write
+		}
+		e.id, e.label, e.diff = r.Case.FullID(), label, diff
+		if on != "" {
+			fmt.Fprintf(stdout, "%s\n  (%s)\n%s\n", e.label, on, strings.Join(diff, "\n"))
+		} else {
+			fmt.Fprintf(stdout, "%s\n%s\n", e.label, strings.Join(diff, "\n"))
+		}
 		if interactive {
 			fmt.Fprintf(stderr, "rewrite this block? [y/N/q] ")
-			line, _ := answers.ReadString('\n')
+			line, err := readAnswer(answers)
+			if errors.Is(err, errLongAnswer) {
+				fmt.Fprintf(stderr, "deskcheck: %v; taken as q: no further block is written\n", err)
+				line, tooLong = "q", true
+			}
 			switch strings.ToLower(strings.TrimSpace(line)) {
 			case "y", "yes":
 			case "q", "quit":
@@ -110,39 +150,176 @@ func observeWrite(sel selection, paths []string, interactive bool, stdout, stder
 		}
 		edits[d] = append(edits[d], e)
 	}
+	code = exitPass
+	switch {
+	case tooLong:
+		code = exitInvalid
+	case unsettledCases > 0:
+		code = exitFail
+	}
 	if len(order) == 0 {
-		if declined > 0 {
+		switch {
+		case declined > 0:
 			fmt.Fprintf(stdout, "nothing rewritten: %s declined\n", plural(declined, "block", "blocks"))
-			return exitPass
+		case unsettledCases > 0:
+			fmt.Fprintf(stdout, "nothing rewritten: %s no one block on the releases of %s range\n", plural(unsettledCases, "case has", "cases have"), pluralWord(unsettledCases, "its", "their"))
+		default:
+			fmt.Fprintf(stdout, "nothing to rewrite: every selected block holds and asserts every key suggested\n")
 		}
-		fmt.Fprintf(stdout, "nothing to rewrite: every selected block holds and asserts every key suggested\n")
-		return exitPass
+		return code
 	}
 	reg := all.Registry()
 	for _, d := range order {
 		es := edits[d]
-		data, err := os.ReadFile(d.Path)
-		if err != nil {
-			fmt.Fprintf(stderr, "deskcheck: %v\n", err)
-			return exitInvalid
-		}
-		if verifier.SHA256Of(data) != d.SHA256 {
-			fmt.Fprintf(stderr, "deskcheck: %s changed while it was read; nothing written\n", d.Path)
-			return exitInvalid
-		}
-		out := applyEdits(data, es)
-		if _, ds := verifier.Load(reg, d.Path, out, *sel.limits); ds.HasErrors() {
-			printDiagnostics(stderr, ds)
-			fmt.Fprintf(stderr, "deskcheck: %s: the rewritten file would not load; nothing written\n", d.Path)
-			return exitInvalid
-		}
-		if err := replaceFile(d.Path, out); err != nil {
-			fmt.Fprintf(stderr, "deskcheck: %v\n", err)
-			return exitInvalid
+		if err := writeDesk(reg, sel, d, es, force, stderr); err != nil {
+			ids := make([]string, len(es))
+			for i, e := range es {
+				ids[i] = e.id
+			}
+			fmt.Fprintf(stderr, "deskcheck: %s: %s; not written: the expected %s of %s\n", reports.OneLine(d.Path), reports.OneLine(err.Error()),
+				pluralWord(len(es), "block", "blocks"), reports.OneLine(strings.Join(ids, ", ")))
+			code = exitInvalid
+			continue
 		}
 		fmt.Fprintf(stdout, "%s: rewrote the expected blocks of %s\n", reports.OneLine(d.Path), plural(len(es), "case", "cases"))
 	}
-	return exitPass
+	return code
+}
+
+// errChanged says that a desk file changed after it was read.
+var errChanged = errors.New("the file changed after it was read (another run or an editor wrote it): run observe -w again")
+
+// beforeCommit, when set, is called once a desk's new text is ready to
+// be renamed into place; the tests hold two runs there together.
+var beforeCommit func(path string)
+
+// writeDesk writes the edits into the desk file d was read from, if it
+// still holds what was read.
+func writeDesk(reg *scenario.Registry, sel selection, d *verifier.Desk, es []edit, force bool, stderr io.Writer) error {
+	// A link is followed: the file it names is the one rewritten, and the
+	// link stays a link.
+	path, err := filepath.EvalSymlinks(d.Path)
+	if err != nil {
+		return err
+	}
+	if err := writable(path, force); err != nil {
+		return err
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if verifier.SHA256Of(data) != d.SHA256 {
+		return errChanged
+	}
+	out := applyEdits(data, es)
+	if _, ds := verifier.Load(reg, d.Path, out, *sel.limits); ds.HasErrors() {
+		printDiagnostics(stderr, ds)
+		return errors.New("the rewritten file would not load")
+	}
+	tmp, err := writeBeside(path, out)
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp)
+	// A signal that ends the process removes it (folder.Abandon).
+	done, err := folder.Track(tmp)
+	if err != nil {
+		return err
+	}
+	defer done()
+	if beforeCommit != nil {
+		beforeCommit(path)
+	}
+	return commitDesk(path, tmp, d.SHA256, force, stderr)
+}
+
+// writable refuses, unless forced, a desk file that is read-only or has
+// other hard links: renaming a new file into its place would override the
+// one and leave the others with the old text.
+func writable(path string, force bool) error {
+	if force {
+		return nil
+	}
+	st, err := stateOf(path)
+	if err != nil {
+		return err
+	}
+	if readOnly(path, st) {
+		return fmt.Errorf("the file is read-only (mode %04o); -force writes it anyway", st.perm)
+	}
+	if st.links > 1 {
+		return fmt.Errorf("the file has %s, which would keep the old text; -force writes a new file in its place anyway", plural(int(st.links-1), "other hard link", "other hard links"))
+	}
+	return nil
+}
+
+// writeBeside writes data to a new file beside path, with path's mode,
+// flushed to disk, and returns its name.
+func writeBeside(path string, data []byte) (string, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return "", err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return "", err
+	}
+	fail := func(err error) (string, error) {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return "", err
+	}
+	if _, err := tmp.Write(data); err != nil {
+		return fail(err)
+	}
+	if err := tmp.Chmod(info.Mode().Perm()); err != nil {
+		return fail(err)
+	}
+	if err := tmp.Sync(); err != nil {
+		return fail(err)
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return "", err
+	}
+	return tmp.Name(), nil
+}
+
+// commitDesk renames tmp over path if path still holds the text whose
+// SHA-256 is sum. It holds the lock every observe -w run takes on the
+// file from before it reads the file again until the rename is done, so
+// that of two runs the second always sees the first's text; and it checks
+// that the file's metadata did not change while it read it, so that an
+// editor that saves meanwhile is not overwritten either.
+func commitDesk(path, tmp, sum string, force bool, stderr io.Writer) error {
+	f, err := lockDesk(path, stderr)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	before, err := stateOf(path)
+	if err != nil {
+		return err
+	}
+	if err := writable(path, force); err != nil {
+		return err
+	}
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return err
+	}
+	if verifier.SHA256Of(data) != sum {
+		return errChanged
+	}
+	after, err := stateOf(path)
+	if err != nil {
+		return err
+	}
+	if after != before || !holds(f, before) {
+		return errChanged
+	}
+	return os.Rename(tmp, path)
 }
 
 func plural(n int, one, many string) string {
@@ -150,6 +327,35 @@ func plural(n int, one, many string) string {
 		return "1 " + one
 	}
 	return strconv.Itoa(n) + " " + many
+}
+
+func pluralWord(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// maxAnswer is the longest answer line -i reads.
+const maxAnswer = 64
+
+// errLongAnswer says that an answer line was longer than maxAnswer.
+var errLongAnswer = fmt.Errorf("an answer longer than %d bytes", maxAnswer)
+
+// readAnswer reads one answer line of at most maxAnswer bytes; at the end
+// of the input it returns what it read.
+func readAnswer(r *bufio.Reader) (string, error) {
+	var b []byte
+	for {
+		c, err := r.ReadByte()
+		if err != nil || c == '\n' {
+			return string(b), nil
+		}
+		if len(b) == maxAnswer {
+			return "", errLongAnswer
+		}
+		b = append(b, c)
+	}
 }
 
 func firstLineOf(s string) string {
@@ -170,6 +376,12 @@ func blockEdit(d *verifier.Desk, c *verifier.Case, keys []string, values []json.
 	return edit{start: v.Index, end: v.Index + len(v.Raw), text: st.block(keys, values)}, nil
 }
 
+// sameText tells whether a block as the file writes it is text, a block
+// written with line feeds (a file of CR LF lines ends its lines so).
+func sameText(written, text string) bool {
+	return written == text || strings.ReplaceAll(written, "\r\n", "\n") == text
+}
+
 // applyEdits applies non-overlapping edits to data.
 func applyEdits(data []byte, es []edit) []byte {
 	sort.Slice(es, func(i, j int) bool { return es[i].start < es[j].start })
@@ -188,42 +400,6 @@ func applyEdits(data []byte, es []edit) []byte {
 	}
 	b.Write(data[at:])
 	return b.Bytes()
-}
-
-// replaceFile writes data to path through a file beside it, renamed over
-// it, keeping its mode.
-func replaceFile(path string, data []byte) error {
-	// A link is followed: the file it names is the one rewritten, and the
-	// link stays a link.
-	path, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		return err
-	}
-	info, err := os.Stat(path)
-	if err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(info.Mode().Perm()); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
 
 // style is how a file writes an expected block.
@@ -395,6 +571,7 @@ func observe(args []string, stdout, stderr io.Writer) int {
 	sel := selectionFlags(fs, all.Registry(), "only cases whose `<desk-id>/<case-id>` matches this regular expression")
 	write := fs.Bool("w", false, "rewrite the expected block of each selected case that observe would change, in the desk files named (never when CI is set)")
 	interactive := fs.Bool("i", false, "with -w: ask before rewriting each block (y, n or q on standard input)")
+	force := fs.Bool("force", false, "with -w: rewrite a desk file that is read-only or has other hard links (they keep the old text)")
 	paths, err := parse(fs, args, stdout)
 	if err != nil {
 		return flagError(err)
@@ -403,8 +580,12 @@ func observe(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "deskcheck: -i asks before each rewrite; it needs -w\n")
 		return exitInvalid
 	}
+	if *force && !*write {
+		fmt.Fprintf(stderr, "deskcheck: -force lets -w rewrite a read-only or hard-linked file; it needs -w\n")
+		return exitInvalid
+	}
 	if *write {
-		return observeWrite(sel, paths, *interactive, stdout, stderr)
+		return observeWrite(sel, paths, *interactive, *force, stdout, stderr)
 	}
 	suite, code := sel.verifySuite(paths, stderr)
 	if code != exitPass {

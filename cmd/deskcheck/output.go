@@ -79,13 +79,19 @@ func (o output) github(ds verifier.Diagnostics, reg *scenario.Registry, where st
 
 // reporter is the reporter of a command that renders a report: the
 // formats of reports.Formats, with github and sarif told the diagnostics,
-// the registry and where the full results are.
+// the registry and where the full results are, and html the registry.
 func (o output) reporter(text reports.Text, ds verifier.Diagnostics, reg *scenario.Registry, where string) reports.Reporter {
 	switch *o.format {
 	case "github":
-		return o.github(ds, reg, where)
+		g := o.github(ds, reg, where)
+		// faults annotates the faults it misses; the cases and the problems
+		// of the files are verify's, so a job running both shows each once.
+		g.StrengthOnly = o.cmd == "faults"
+		return g
 	case "sarif":
 		return reports.SARIF{Diagnostics: ds, Registry: reg, Where: where}
+	case "html":
+		return reports.HTML{Registry: reg}
 	}
 	f, err := reports.Lookup(*o.format, text)
 	if err != nil {
@@ -119,7 +125,7 @@ func whereAll(cmd, out string) string {
 // report folder (none when out is "none"). The verdict is printed first,
 // so a folder that cannot be written never hides it: that is an error of
 // its own, said after the results, with exit code 2.
-func writeReports(out string, paths []string, rep *reports.Report, r reports.Reporter, stdout, stderr io.Writer) int {
+func writeReports(out string, maxBytes int64, paths []string, rep *reports.Report, r reports.Reporter, stdout, stderr io.Writer) int {
 	if err := emit(stdout, r, rep); err != nil {
 		fmt.Fprintf(stderr, "deskcheck: writing results: %v\n", err)
 		return exitInvalid
@@ -130,7 +136,7 @@ func writeReports(out string, paths []string, rep *reports.Report, r reports.Rep
 	// The folder is the report's last reader: report.json may give the
 	// cases' evidence back as it copies it out.
 	rep.ReleaseAsWritten()
-	written, err := folder.Writer{CaseDirs: caseDirs(paths), MaxBytes: maxReportBytes}.Write(out, reports.FolderFiles(rep))
+	written, err := folder.Writer{CaseDirs: caseDirs(paths), MaxBytes: maxBytes}.Write(out, reports.FolderFiles(rep))
 	if err != nil {
 		// The error names the -out folder, which may hold anything.
 		fmt.Fprintf(stderr, "deskcheck: the results above stand, but the report folder was not written: %s (-out names another folder; -out none writes none)\n", reports.OneLine(err.Error()))
@@ -151,11 +157,14 @@ func buildReport(suite *verifier.SuiteResult) *reports.Report {
 // validateHeadline closes validate's annotations: how many files were
 // read and what was found in them.
 func validateHeadline(files int, ds verifier.Diagnostics) string {
-	errs, warns := 0, 0
+	errs, warns, acked := 0, 0, 0
 	for _, d := range ds {
-		if d.Severity == verifier.Error {
+		switch {
+		case d.Severity == verifier.Error:
 			errs++
-		} else {
+		case d.Acknowledged != "":
+			acked++
+		default:
 			warns++
 		}
 	}
@@ -163,5 +172,9 @@ func validateHeadline(files int, ds verifier.Diagnostics) string {
 	if errs > 0 {
 		verdict = "FAIL"
 	}
-	return fmt.Sprintf("validate %s — %s, %s, %s", verdict, plural(files, "file", "files"), plural(errs, "error", "errors"), plural(warns, "warning", "warnings"))
+	line := fmt.Sprintf("validate %s — %s, %s, %s", verdict, plural(files, "file", "files"), plural(errs, "error", "errors"), plural(warns, "warning", "warnings"))
+	if acked > 0 {
+		line += fmt.Sprintf(", %d acknowledged", acked)
+	}
+	return line
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -19,8 +20,10 @@ func TestProvenanceRecordsTheRun(t *testing.T) {
 	require.NoError(t, err)
 	out := filepath.Join(wd, "testdata", "out-provenance")
 	t.Cleanup(func() { os.RemoveAll(out) })
-	desk, err := filepath.Abs("../../cases/omp-edges-desk.json")
+	d := bundledDesks(t)[0]
+	desk, err := filepath.Abs(filepath.Join("../..", d.Path))
 	require.NoError(t, err)
+	lim, _ := someLimits(t)
 	read := func() (p struct {
 		Command []string
 		Limits  map[string]int64
@@ -33,25 +36,25 @@ func TestProvenanceRecordsTheRun(t *testing.T) {
 		require.NoError(t, json.Unmarshal(r.Provenance, &p))
 		return p
 	}
-	code, _, errOut := runCLI(t, "verify", "-out", out, "-limit", "wrapper.repeat=7", desk)
+	code, _, errOut := runCLI(t, "verify", "-out", out, "-limit", lim+"=7", desk)
 	require.Equal(t, 0, code, errOut)
 	p := read()
 	require.Len(t, p.Command, 7)
-	assert.Equal(t, []string{"deskcheck", "verify", "-out", filepath.Join("testdata", "out-provenance"), "-limit", "wrapper.repeat=7"}, p.Command[:6], "a path inside the working folder is written relative to it")
+	assert.Equal(t, []string{"deskcheck", "verify", "-out", filepath.Join("testdata", "out-provenance"), "-limit", lim + "=7"}, p.Command[:6], "a path inside the working folder is written relative to it")
 	assert.Equal(t, displayHome(desk), p.Command[6], "one outside it stays absolute (~/… under the home folder)")
-	assert.Equal(t, int64(7), p.Limits["wrapper.repeat"], "the limits in force")
+	assert.Equal(t, int64(7), p.Limits[lim], "the limits in force")
 	assert.Equal(t, int64(16<<20), p.Limits["max-file-size"])
 	assert.Regexp(t, `^[0-9a-f]{16}$`, p.RunID)
 	first := p.RunID
-	code, _, _ = runCLI(t, "verify", "-out", out, "-limit", "wrapper.repeat=7", desk)
+	code, _, _ = runCLI(t, "verify", "-out", out, "-limit", lim+"=7", desk)
 	require.Equal(t, 0, code)
 	assert.Equal(t, first, read().RunID, "the same run with SOURCE_DATE_EPOCH has the same id")
 	t.Setenv("SOURCE_DATE_EPOCH", "1")
-	code, _, _ = runCLI(t, "verify", "-out", out, "-limit", "wrapper.repeat=7", desk)
+	code, _, _ = runCLI(t, "verify", "-out", out, "-limit", lim+"=7", desk)
 	require.Equal(t, 0, code)
 	assert.NotEqual(t, first, read().RunID, "another time, another id")
 	_, out2, _ := runCLI(t, "report", "render", filepath.Join(out, "report.json"))
-	assert.Contains(t, out2, "3 passed, 0 failed", "a stamped report renders again")
+	assert.Contains(t, out2, fmt.Sprintf("%d passed, 0 failed", len(d.Cases)), "a stamped report renders again")
 }
 
 // displayHome is p with the home folder written ~.

@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -46,16 +45,6 @@ func documentation(t *testing.T) (raw, flat string) {
 	return b.String(), strings.Join(strings.Fields(b.String()), " ")
 }
 
-// manualOf reads the manual of the family of a scenario.
-func manualOf(t *testing.T, scenarioName string) string {
-	t.Helper()
-	_, fam, ok := all.Registry().Lookup(scenarioName)
-	require.True(t, ok, scenarioName)
-	data, err := os.ReadFile(filepath.Join("../..", filepath.FromSlash(all.Manual(*fam))))
-	require.NoError(t, err)
-	return string(data)
-}
-
 // TestReadmeIsAnOverview: the top README stays an overview of at most
 // 30 KB, with the two set-up commands on its first screen, and points at
 // every reference page and at deskcheck help SCENARIO.
@@ -76,8 +65,9 @@ func TestReadmeIsAnOverview(t *testing.T) {
 	}
 }
 
-// TestReadmeCounts holds every count the README states about the bundled
-// desks and the hosts to what the desks and the registry hold.
+// TestReadmeCounts holds the runs the README shows to what the commands
+// print. The figures of the bundled suite are generated (go test ./host/all
+// -update); the tally quoted is also held to verify's own last lines.
 func TestReadmeCounts(t *testing.T) {
 	raw, flat := documentation(t)
 
@@ -89,63 +79,8 @@ func TestReadmeCounts(t *testing.T) {
 		tally, last := lines[len(lines)-2], lines[len(lines)-1]
 		assert.Regexp(t, `^\d+ passed, 0 failed$`, tally)
 		assert.Regexp(t, `^\(\d+ source-only claims not executed\)$`, last)
-		want := "ends with `" + tally + "` and `" + last + "`"
-		assert.True(t, strings.Contains(flat, want), "the README says verify %s", want)
-	})
-
-	t.Run("cases per bundled desk", func(t *testing.T) {
-		start := strings.Index(flat, "The bundled desks: ")
-		require.GreaterOrEqual(t, start, 0)
-		para := flat[start:]
-		para = para[:strings.Index(para, ". ")+1]
-		for _, d := range bundledDesks(t) {
-			re := regexp.MustCompile("`" + regexp.QuoteMeta(d.Name) + "\\.json` \\([^()]*?(\\d+)( cases)?\\)")
-			m := re.FindStringSubmatch(para)
-			if assert.NotNil(t, m, "the README's list of bundled desks names %s with its number of cases", d.Name) {
-				assert.Equal(t, strconv.Itoa(len(d.Cases)), m[1], "cases of %s", d.Name)
-			}
-		}
-		assert.Equal(t, len(bundledDesks(t)), strings.Count(para, ".json`"), "the list names every bundled desk and no other")
-	})
-
-	t.Run("faults per host", func(t *testing.T) {
-		perHost := map[string]int{}
-		for _, f := range all.Registry().Faults() {
-			perHost[f.Host]++
-		}
-		names := map[string]string{"OMP host": "omp", "gateway": "gateway", "runner": "runner", "household runtime": "household", "arena": "arena"}
-		seen := map[string]bool{}
-		stated := regexp.MustCompile(`The (OMP host|gateway|runner|household runtime|arena) has (\d+) faults`)
-		for _, m := range stated.FindAllStringSubmatch(flat, -1) {
-			host := names[m[1]]
-			seen[host] = true
-			assert.Equal(t, strconv.Itoa(perHost[host]), m[2], "%q", m[0])
-		}
-		for host := range perHost {
-			assert.True(t, seen[host], "the README says how many faults host %s has", host)
-		}
-		// Every other "N faults" is the tally of a shown run, "N of M
-		// faults", checked below.
-		spans := stated.FindAllStringIndex(flat, -1)
-		for _, at := range regexp.MustCompile(`\b\d+ faults`).FindAllStringIndex(flat, -1) {
-			ok := strings.HasSuffix(flat[:at[0]], " of ")
-			for _, sp := range spans {
-				ok = ok || sp[0] <= at[0] && at[1] <= sp[1]
-			}
-			assert.True(t, ok, "the README states a count of faults no test checks: %q", flat[max(0, at[0]-30):at[1]])
-		}
-		list := regexp.MustCompile("The runner has \\d+ faults \\(`runner/…`\\): ([^;]*);").FindStringSubmatch(flat)
-		require.NotNil(t, list, "the runner's section lists its faults")
-		var listed, want []string
-		for _, m := range regexp.MustCompile("`([a-z-]+)`").FindAllStringSubmatch(list[1], -1) {
-			listed = append(listed, m[1])
-		}
-		for _, f := range all.Registry().Faults() {
-			if f.Host == "runner" {
-				want = append(want, f.Name)
-			}
-		}
-		assert.ElementsMatch(t, want, listed, "the runner's faults, as listed")
+		want := "`" + tally + "` and `" + last + "`"
+		assert.True(t, strings.Contains(flat, want), "the README says verify ends with %s", want)
 	})
 
 	t.Run("the faults example is a real run", func(t *testing.T) {
@@ -188,91 +123,6 @@ func TestReadmeCounts(t *testing.T) {
 		lines := strings.Split(strings.TrimSpace(out), "\n")
 		assert.Equal(t, m[1], lines[len(lines)-1])
 	})
-
-	t.Run("the boundary-response figures", func(t *testing.T) {
-		code, out, errOut := runCLI(t, "verify", "-dimensions", "-out", filepath.Join(t.TempDir(), "out"))
-		require.Equal(t, 0, code, errOut)
-		table := dimensionsText(t, out)
-		head := regexp.MustCompile(`\| dimension \| boundary \|([^\n]*)\|\n\|[-|]*\|\n((?:\|[^\n]*\|\n)+)`).FindStringSubmatch(raw)
-		require.NotNil(t, head, "the README has the table of the bundled desks' dimensions")
-		cols := []string{"boundary"}
-		for _, c := range strings.Split(head[1], "|") {
-			cols = append(cols, strings.TrimSpace(c))
-		}
-		rows := 0
-		for _, line := range strings.Split(strings.TrimSpace(head[2]), "\n") {
-			cells := strings.Split(strings.Trim(line, "|"), "|")
-			name := strings.TrimSpace(cells[0])
-			for i, c := range cells[1:] {
-				desk := cols[i] + "-desk"
-				assert.Equal(t, table[desk][name], strings.TrimSpace(c), "README table: %s of %s", name, desk)
-			}
-			rows++
-		}
-		assert.Equal(t, 6, rows, "six dimensions")
-		for i := range cols {
-			_, ok := table[cols[i]+"-desk"]
-			assert.True(t, ok, "column %s is a bundled desk", cols[i])
-		}
-		// The manuals of the families quote their desk's figures.
-		for _, s := range []struct{ scenario, desk string }{
-			{"gateway", "gateway-desk"},
-			{"runner", "runner-desk"},
-			{"household", "household-desk"},
-		} {
-			heading := "\n## Scenario `" + s.scenario + "`"
-			man := manualOf(t, s.scenario)
-			start := strings.Index(man, heading)
-			require.GreaterOrEqual(t, start, 0, heading)
-			section := man[start+len(heading):]
-			if end := strings.Index(section, "\n## "); end >= 0 {
-				section = section[:end]
-			}
-			section = strings.Join(strings.Fields(section), " ")
-			at := regexp.MustCompile(`On the bundled desk:|The bundled desk gives`).FindStringIndex(section)
-			require.NotNil(t, at, "%s quotes its desk's figures", s.scenario)
-			quote := section[at[1]:]
-			for _, f := range []struct{ name, re string }{
-				{"denial propagation", `denial propagation (\d+/\d+)`},
-				{"allowed work", `allowed work (\d+/\d+)`},
-				{"fail closed", `fail closed (\d+/\d+)`},
-				{"retry amplification", `amplification (\d\.\d\d \(\d+/\d+\))`},
-				{"trace completeness", `completeness (\d+/\d+)`},
-				{"extra effects", `extra effects (\d+)`},
-			} {
-				m := regexp.MustCompile(f.re).FindStringSubmatch(quote)
-				if assert.NotNil(t, m, "%s quotes %s", s.scenario, f.name) {
-					assert.Equal(t, table[s.desk][f.name], m[1], "%s: %s", s.scenario, f.name)
-				}
-			}
-		}
-	})
-}
-
-// dimensionsText reads the boundary-response table of verify -dimensions:
-// desk → dimension → cell.
-func dimensionsText(t *testing.T, out string) map[string]map[string]string {
-	t.Helper()
-	start := strings.Index(out, "Boundary response\n")
-	require.GreaterOrEqual(t, start, 0)
-	lines := strings.Split(out[start:], "\n")[1:]
-	cols := strings.Fields(lines[0])[1:]
-	table := map[string]map[string]string{}
-	for _, c := range cols {
-		table[c] = map[string]string{}
-	}
-	cell := regexp.MustCompile(`1\.00 \(\d+/\d+\)|\d+\.\d\d \(\d+/\d+\)|n/a|\d+/\d+|\d+`)
-	for _, line := range lines[1:7] {
-		cells := cell.FindAllString(line, -1)
-		at := cell.FindStringIndex(line)
-		require.NotNil(t, at, line)
-		name := strings.TrimSpace(line[:at[0]])
-		require.Len(t, cells, len(cols), line)
-		for i, c := range cols {
-			table[c][name] = cells[i]
-		}
-	}
-	return table
 }
 
 // TestDocumentationLinksResolve: every relative link of the README, the
@@ -330,4 +180,79 @@ func TestDocumentationLinksResolve(t *testing.T) {
 		}
 	}
 	assert.Greater(t, checked, 30, "the documentation's links were found")
+}
+
+// shownCommand reads the arguments of a run a document shows: "$ deskcheck
+// ARGS" or "$ go run ./cmd/deskcheck ARGS", words split on spaces, a
+// single-quoted word taken whole.
+func shownCommand(line string) ([]string, bool) {
+	rest, ok := strings.CutPrefix(line, "$ deskcheck ")
+	if !ok {
+		if rest, ok = strings.CutPrefix(line, "$ go run ./cmd/deskcheck "); !ok {
+			return nil, false
+		}
+	}
+	var args []string
+	for rest = strings.TrimSpace(rest); rest != ""; rest = strings.TrimSpace(rest) {
+		if quoted, ok := strings.CutPrefix(rest, "'"); ok {
+			word, after, _ := strings.Cut(quoted, "'")
+			args, rest = append(args, word), after
+			continue
+		}
+		word, after, _ := strings.Cut(rest, " ")
+		args, rest = append(args, word), after
+	}
+	return args, len(args) > 0
+}
+
+// TestShownRunsAreReal: every run the README, a page of docs/ or a family's
+// manual shows in a code block (the command, then what it prints) prints
+// each line shown, in that order; a line holding … or ... stands for what
+// the document leaves out.
+func TestShownRunsAreReal(t *testing.T) {
+	block := regexp.MustCompile("(?s)```\n(.*?)```")
+	runs := 0
+	for _, p := range documentationPaths(t) {
+		data, err := os.ReadFile(p)
+		require.NoError(t, err)
+		for _, m := range block.FindAllStringSubmatch(string(data), -1) {
+			lines := strings.Split(strings.TrimSuffix(m[1], "\n"), "\n")
+			for i := 0; i < len(lines); i++ {
+				args, ok := shownCommand(lines[i])
+				if !ok {
+					continue
+				}
+				end := i + 1
+				for end < len(lines) && !strings.HasPrefix(lines[end], "$ ") {
+					end++
+				}
+				shown := lines[i+1 : end]
+				i = end - 1
+				for k, a := range args {
+					if strings.HasPrefix(a, "cases/") {
+						args[k] = "../../" + a
+					}
+				}
+				if args[0] == "verify" || args[0] == "faults" {
+					args = append([]string{args[0], "-out", t.TempDir()}, args[1:]...)
+				}
+				_, out, errOut := runCLI(t, args...)
+				got := strings.Split(out, "\n")
+				at := 0
+				for _, line := range shown {
+					if strings.Contains(line, "…") || strings.Contains(line, "...") {
+						continue
+					}
+					for at < len(got) && got[at] != line {
+						at++
+					}
+					if !assert.Less(t, at, len(got), "%s: deskcheck %s prints %q, in order:\n%s%s", p, strings.Join(args, " "), line, out, errOut) {
+						break
+					}
+				}
+				runs++
+			}
+		}
+	}
+	assert.Positive(t, runs, "the documents show runs")
 }

@@ -23,10 +23,10 @@ func TestDashReadsStandardInput(t *testing.T) {
 	seed, err := os.ReadFile("../../cases/boundary-desk.json")
 	require.NoError(t, err)
 	broken := strings.Replace(string(seed), `"prompts"`, `"promts"`, 1)
-	other := filepath.Join(t.TempDir(), "gateway.json")
-	gw, err := os.ReadFile("../../cases/gateway-desk.json")
-	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(other, gw, 0o600))
+	desks := bundledDesks(t)
+	second := desks[len(desks)-1]
+	other := filepath.Join(t.TempDir(), "other.json")
+	require.NoError(t, os.WriteFile(other, deskData(t, second), 0o600))
 	tests := []struct {
 		reason string
 		input  string
@@ -37,7 +37,7 @@ func TestDashReadsStandardInput(t *testing.T) {
 	}{
 		{"validate - reads the desk from standard input", string(seed), []string{"validate", "-"}, 0, "<stdin>: ok (desk boundary-desk: 15 cases", ""},
 		{"verify - runs it", string(seed), []string{"verify", "-out", "OUT", "-"}, 0, "15 passed, 0 failed", ""},
-		{"- beside a file keeps the order given", string(seed), []string{"validate", other, "-"}, 0, "gateway.json: ok (desk gateway-desk", ""},
+		{"- beside a file keeps the order given", string(seed), []string{"validate", other, "-"}, 0, "other.json: ok (desk " + second.ID, ""},
 		{"a problem is located in <stdin>", broken, []string{"validate", "-"}, 2, "", "<stdin>:"},
 		{"the problem names the key", broken, []string{"validate", "-"}, 2, "", `expected key "promts"`},
 		{"- twice is a usage error", string(seed), []string{"validate", "-", "-"}, 2, "", "named more than once"},
@@ -59,5 +59,5 @@ func TestDashReadsStandardInput(t *testing.T) {
 		})
 	}
 	_, out, _ := withStdin(t, string(seed), "validate", other, "-")
-	assert.Less(t, strings.Index(out, "gateway.json"), strings.Index(out, "<stdin>"), "files come in the order named")
+	assert.Less(t, strings.Index(out, "other.json"), strings.Index(out, "<stdin>"), "files come in the order named")
 }

@@ -2,25 +2,16 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 
 	"github.com/deskcheck/deskcheck/host/all"
 	"github.com/deskcheck/deskcheck/reports"
 	"github.com/deskcheck/deskcheck/verifier"
 )
-
-func init() {
-	commands["try"] = try
-	synopses["try"] = "deskcheck try [-desk] [limits] SCENARIO [GIVEN | @FILE | -]"
-	descriptions["try"] = "Runs one given block of SCENARIO, without writing a desk first: GIVEN is\n" +
-		"the block as an argument ('{\"mode\": \"always-ask\"}'), @FILE reads it from a\n" +
-		"file, - or nothing from standard input. Prints what happened, what\n" +
-		"decided it and the expected block the model observes; -desk prints a\n" +
-		"complete desk holding the case instead, ready to save. Writes no file;\n" +
-		"exit 0 unless the input is invalid."
-}
 
 // tryName is how diagnostics name a given block passed as an argument.
 const tryName = "<argument>"
@@ -29,6 +20,8 @@ func try(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("try", stderr)
 	reg := all.Registry()
 	desk := fs.Bool("desk", false, "print a complete desk with the case, its expected block the one observed, ready to save")
+	hosts := &hostFlag{reg: reg}
+	fs.Var(hosts, "host", "run on the release `HOST@VERSION`"+hostExample(reg)+" instead of the newest")
 	limits := limitFlags(fs, reg)
 	rest, err := parse(fs, args, stdout)
 	if err != nil {
@@ -62,7 +55,9 @@ func try(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "deskcheck: %v\n", err)
 		return exitInvalid
 	}
-	opts := verifier.Options{Registry: reg, Limits: *limits}
+	pin := hosts.pins[probe.Family.Host.Name]
+	first = pinDesk(first, probe.Family.Host.Name, pin)
+	opts := verifier.Options{Registry: reg, Limits: *limits, Hosts: hosts.pins}
 	suite, ds, err := verifier.Verify(ctx, []verifier.Input{{Path: in.Path, Data: first}}, opts)
 	if code := tryProblems(ds, err, in.Path, true, stderr); code != exitPass {
 		return code
@@ -72,7 +67,11 @@ func try(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "%s: error: the given block cannot run: %s\n", in.Path, r.Err)
 		return exitInvalid
 	}
-	saved := probe.Saved(r)
+	if r.Status == verifier.NotApplicable {
+		fmt.Fprintf(stderr, "deskcheck: scenario %s does not run on %s %s\n", rest[0], probe.Family.Host.Name, pin)
+		return exitInvalid
+	}
+	saved := pinDesk(probe.Saved(r), probe.Family.Host.Name, pin)
 	if *desk {
 		stdout.Write(saved)
 		return exitPass
@@ -82,7 +81,15 @@ func try(args []string, stdout, stderr io.Writer) int {
 	if code := tryProblems(ds, err, in.Path, false, stderr); code != exitPass {
 		return code
 	}
-	if err := emit(stdout, reports.Try{}, reports.Build(suite, origin())); err != nil {
+	rep := reports.Build(suite, origin())
+	if on := reports.JudgedOn(&rep.Cases[0]); on != "" {
+		why := "the newest modelled release; -host " + probe.Family.Host.Name + "@VERSION runs another"
+		if pin != "" {
+			why = "-host"
+		}
+		fmt.Fprintf(stdout, "release:  %s (%s)\n", on, why)
+	}
+	if err := emit(stdout, reports.Try{}, rep); err != nil {
 		fmt.Fprintf(stderr, "deskcheck: %v\n", err)
 		return exitInvalid
 	}
@@ -141,4 +148,20 @@ func tryProblems(ds verifier.Diagnostics, err error, name string, first bool, st
 		return exitInvalid
 	}
 	return exitPass
+}
+
+// pinHosts is the hosts line of a desk try makes, naming one release.
+var pinHosts = regexp.MustCompile(`(?m)^  "hosts": \{[^\n]*\},$`)
+
+// pinDesk makes the desk try ran name the release -host pinned, so that
+// the desk -desk prints is judged on the release that answered; a desk
+// with no hosts line, or no pin, is returned as it is.
+func pinDesk(desk []byte, host, version string) []byte {
+	if version == "" {
+		return desk
+	}
+	name, _ := json.Marshal(host)
+	v, _ := json.Marshal(version)
+	line := `  "hosts": {` + string(name) + `: ` + string(v) + `},`
+	return pinHosts.ReplaceAllLiteral(desk, []byte(line))
 }

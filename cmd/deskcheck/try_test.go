@@ -3,61 +3,108 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tidwall/gjson"
 
 	"github.com/deskcheck/deskcheck/host/all"
 )
 
+// TestTry runs try on the template of every scenario: the given block as
+// an argument, from a file, from standard input; and its bad input.
 func TestTry(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "given.json")
-	require.NoError(t, os.WriteFile(file, []byte(`{"mode": "always-ask",
-  "choices": ["Deny"]}`), 0o600))
-	tests := []struct {
-		reason string
-		stdin  string
-		args   []string
-		code   int
-		stdout []string // parts of stdout, in order
-		stderr string
-	}{
-		{"a given block as an argument", "", []string{"try", "wrapper", `{"mode":"always-ask","choices":["Deny"]}`}, 0,
-			[]string{"scenario: wrapper", "what happened:", `select "Allow tool: seed_note" [Approve, Deny] → "Deny"`, "decided by:", "(decision row 9)", "observed:\n\"expected\": {\n  \"outcome\": \"throw\",\n  \"effects\": 0"}, ""},
-		{"@FILE reads it from a file", "", []string{"try", "wrapper", "@" + file}, 0, []string{`"outcome": "throw"`}, ""},
-		{"- reads standard input", `{"mode":"yolo"}`, []string{"try", "wrapper", "-"}, 0, []string{`"outcome": "return"`, `"effects": 1`}, ""},
-		{"so does nothing", `{"mode":"yolo"}`, []string{"try", "wrapper"}, 0, []string{`"outcome": "return"`}, ""},
-		{"a gateway check decides", "", []string{"try", "gateway", `{"principal":"synthetic-analyst","steps":[{"request":{"action":"read","resource":"ops/payroll","arguments":{}}}]}`}, 0,
-			[]string{"decided by:\n  [step 1] check 3 deny resource_not_allowed"}, ""},
-		{"a warning about the given block is shown", "", []string{"try", "wrapper", `{"mode":"Write"}`}, 0, []string{"observed:"}, "[unknown-mode]"},
-		{"an unknown key is invalid input", "", []string{"try", "wrapper", `{"mdoe":"yolo"}`}, 2, nil, `given key "mdoe" is not read by scenario wrapper; did you mean "mode"? (/given/mdoe)`},
-		{"malformed JSON is located in the block", "", []string{"try", "wrapper", `{"mode": yolo}`}, 2, nil, "<argument>:1:10: error: malformed JSON"},
-		{"not an object", "", []string{"try", "wrapper", `[]`}, 2, nil, "error:"},
-		{"an unknown scenario", "", []string{"try", "wraper", `{}`}, 2, nil, `did you mean "wrapper"?`},
-		{"a block the scenario cannot run", "", []string{"try", "runner", `{"script":[{"nope":1}]}`}, 2, nil, "error:"},
-		{"over a scenario limit", "", []string{"try", "wrapper", `{"repeat": 5000}`}, 2, nil, "over the limit of 1000"},
-		{"no scenario", "", []string{"try"}, 2, nil, "usage"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.reason, func(t *testing.T) {
-			code, out, errOut := withStdin(t, tt.stdin, tt.args...)
-			assert.Equal(t, tt.code, code, errOut)
-			at := 0
-			for _, part := range tt.stdout {
-				i := indexFrom(out, part, at)
-				if assert.GreaterOrEqual(t, i, 0, "stdout holds %q after offset %d:\n%s", part, at, out) {
-					at = i
+	reg := all.Registry()
+	limited := 0
+	for _, name := range reg.Names() {
+		sc, _, _ := reg.Lookup(name)
+		given := sc.Template
+		file := filepath.Join(t.TempDir(), "given.json")
+		require.NoError(t, os.WriteFile(file, []byte(given), 0o600))
+		typo := name[:len(name)/2] + name[len(name)/2+1:]
+		tests := []struct {
+			reason string
+			stdin  string
+			args   []string
+			code   int
+			stdout []string // parts of stdout, in order
+			stderr string
+		}{
+			{"a given block as an argument", "", []string{"try", name, given}, 0,
+				[]string{"scenario: " + name, "what happened:", "decided by:", "observed:\n\"expected\": {\n"}, ""},
+			{"@FILE reads it from a file", "", []string{"try", name, "@" + file}, 0, []string{"observed:\n\"expected\": {\n"}, ""},
+			{"- reads standard input", given, []string{"try", name, "-"}, 0, []string{"observed:\n\"expected\": {\n"}, ""},
+			{"so does nothing", given, []string{"try", name}, 0, []string{"observed:\n\"expected\": {\n"}, ""},
+			{"an unknown key is invalid input", "", []string{"try", name, strings.Replace(given, "{", `{"zzz": 1, `, 1)}, 2, nil, `given key "zzz" is not read by scenario ` + name},
+			{"malformed JSON is located in the block", "", []string{"try", name, `{"zzz": yolo}`}, 2, nil, "<argument>:1:9: error: malformed JSON"},
+			{"not an object", "", []string{"try", name, `[]`}, 2, nil, "error:"},
+			{"a misspelt scenario", "", []string{"try", typo, `{}`}, 2, nil, `did you mean "` + name + `"?`},
+		}
+		// A limit the template reaches: set one below it, and the block is
+		// over the limit.
+		for _, l := range sc.Limits {
+			v := gjson.Get(given, strings.ReplaceAll(strings.TrimPrefix(l.Pointer, "/given/"), "/", "."))
+			n := v.Int()
+			if l.Count {
+				n = int64(len(v.Array()))
+			}
+			if n < 2 || !v.Exists() {
+				continue
+			}
+			limited++
+			limit := name + "." + l.Name + "=" + strconv.FormatInt(n-1, 10)
+			tests = append(tests, struct {
+				reason string
+				stdin  string
+				args   []string
+				code   int
+				stdout []string
+				stderr string
+			}{"over the limit " + l.Name, "", []string{"try", "-limit", limit, name, given}, 2, nil, "over the limit of " + strconv.FormatInt(n-1, 10)})
+		}
+		for _, tt := range tests {
+			t.Run(name+"/"+tt.reason, func(t *testing.T) {
+				code, out, errOut := withStdin(t, tt.stdin, tt.args...)
+				assert.Equal(t, tt.code, code, errOut)
+				at := 0
+				for _, part := range tt.stdout {
+					i := indexFrom(out, part, at)
+					if assert.GreaterOrEqual(t, i, 0, "stdout holds %q after offset %d:\n%s", part, at, out) {
+						at = i
+					}
 				}
-			}
-			assert.Contains(t, errOut, tt.stderr)
-			if tt.code != 0 {
-				assert.Empty(t, out)
-			}
-		})
+				assert.Contains(t, errOut, tt.stderr)
+				if tt.code != 0 {
+					assert.Empty(t, out)
+				}
+			})
+		}
 	}
+	assert.Positive(t, limited, "some template reaches a limit")
+	code, _, errOut := runCLI(t, "try")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "usage")
+}
+
+// TestTryShowsWarnings: the warnings lint gives a case's given block, try
+// gives the same block on standard error, with their names.
+func TestTryShowsWarnings(t *testing.T) {
+	const desk = "../../verifier/testdata/authoring/unknown-mode-and-tier.json"
+	data, err := os.ReadFile(desk)
+	require.NoError(t, err)
+	_, _, errOut := runCLI(t, "validate", desk)
+	name := regexp.MustCompile(`warning: .*\(/cases/0/given/[^)]*\) (\[[a-z-]+\])`).FindStringSubmatch(errOut)
+	require.NotNil(t, name, "validate warns about the first case's given block:\n%s", errOut)
+	c := gjson.GetBytes(data, "cases.0")
+	code, out, errOut := runCLI(t, "try", c.Get("scenario").String(), c.Get("given").Raw)
+	assert.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "observed:")
+	assert.Contains(t, errOut, name[1])
 }
 
 // indexFrom is the index of part in s at or after from, -1 if none.
@@ -103,4 +150,38 @@ func TestExplainAndObserveFitTheWidth(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestTryHost: try names the release that answered, the newest unless
+// -host names another; the desk -desk prints names that release and
+// verifies as printed; a release without the scenario is refused.
+func TestTryHost(t *testing.T) {
+	unknownMode := `{"approval":"exec","mode":"Always-Ask","ui":false}`
+	code, out, errOut := runCLI(t, "try", "wrapper", unknownMode)
+	require.Equal(t, 0, code, errOut)
+	assert.True(t, strings.HasPrefix(out, "release:  omp 18.3.4 (the newest modelled release; -host omp@VERSION runs another)\nscenario: wrapper\n"), out)
+	assert.Contains(t, out, `"outcome": "return"`, "18.3.4 reads an unknown mode as yolo")
+
+	code, out, errOut = runCLI(t, "try", "-host", "omp@17.3.5", "wrapper", unknownMode)
+	require.Equal(t, 0, code, errOut)
+	assert.True(t, strings.HasPrefix(out, "release:  omp 17.3.5 (-host)\n"), out)
+	assert.Contains(t, out, `"outcome": "throw"`, "17.3.5 keeps it and approves no tier")
+
+	code, desk, errOut := runCLI(t, "try", "-desk", "-host", "omp@17.3.5", "wrapper", unknownMode)
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, desk, `"hosts": {"omp": "17.3.5"},`)
+	code, out, errOut = withStdin(t, desk, "verify", "-out", "none", "-")
+	assert.Equal(t, 0, code, "%s%s", out, errOut)
+	assert.Contains(t, out, "[omp 17.3.5]")
+
+	code, out, _ = runCLI(t, "try", "gateway", `{"principal":"synthetic-analyst","steps":[{"request":{"action":"read","resource":"ops/payroll","arguments":{}}}]}`)
+	require.Equal(t, 0, code)
+	assert.NotContains(t, out, "release:", "a host without releases names none")
+
+	code, _, errOut = runCLI(t, "try", "-host", "omp@14.9.9", "fallback", `{"message":"x"}`)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "scenario fallback does not run on omp 14.9.9")
+	code, _, errOut = runCLI(t, "try", "-host", "omp@1.2.3", "wrapper", `{}`)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "not a modelled release")
 }

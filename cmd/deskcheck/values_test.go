@@ -79,8 +79,8 @@ func TestObserveProposesWhatValidates(t *testing.T) {
 // and for verify alike: exit 2 at the value's file:line:col and pointer.
 func TestValuesInvalidInputExitsTwo(t *testing.T) {
 	for _, tt := range []struct{ path, want string }{
-		{"testdata/values/gateway-surrogate-arguments.json", `testdata/values/gateway-surrogate-arguments.json:14:108: error: a string of the arguments holds an unpaired surrogate (\ud800)`},
-		{"testdata/values/gateway-empty-step-principal.json", `testdata/values/gateway-empty-step-principal.json:14:102: error: String length must be greater than or equal to 1 (/cases/0/given/steps/0/principal)`},
+		{"testdata/values/surrogate-in-arguments.json", `testdata/values/surrogate-in-arguments.json:14:108: error: a string of the arguments holds an unpaired surrogate (\ud800)`},
+		{"testdata/values/empty-step-principal.json", `testdata/values/empty-step-principal.json:14:102: error: String length must be greater than or equal to 1 (/cases/0/given/steps/0/principal)`},
 	} {
 		for _, cmd := range [][]string{{"validate", tt.path}, {"verify", tt.path, "-out", t.TempDir()}} {
 			code, out, errOut := runCLI(t, cmd...)
@@ -89,8 +89,8 @@ func TestValuesInvalidInputExitsTwo(t *testing.T) {
 			assert.Contains(t, errOut, tt.want, "%v", cmd)
 		}
 	}
-	_, _, errOut := runCLI(t, "validate", "testdata/values/gateway-empty-step-principal.json")
+	_, _, errOut := runCLI(t, "validate", "testdata/values/empty-step-principal.json")
 	assert.Contains(t, errOut, "(/cases/0/given/steps/0/principal)")
-	_, _, errOut = runCLI(t, "validate", "testdata/values/gateway-surrogate-arguments.json")
+	_, _, errOut = runCLI(t, "validate", "testdata/values/surrogate-in-arguments.json")
 	assert.Contains(t, errOut, "(/cases/0/given/steps/0/request/arguments/text)")
 }

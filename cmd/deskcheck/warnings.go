@@ -30,10 +30,6 @@ func warnExit(failOnWarn bool, n int, stderr io.Writer) int {
 	return exitFail
 }
 
-func init() {
-	descriptions["validate"] += "\n\nWarnings, by the name an \"acknowledge\" key gives them:\n" + warningList()
-}
-
 // warningList lists every warning name with what it warns about, one a
 // line.
 func warningList() string {

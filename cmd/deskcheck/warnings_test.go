@@ -3,11 +3,13 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tidwall/gjson"
 
 	"github.com/deskcheck/deskcheck/host/all"
 	"github.com/deskcheck/deskcheck/verifier"
@@ -39,7 +41,7 @@ func TestFailOnWarn(t *testing.T) {
 		stderr string
 	}{
 		{"a fresh skeleton passes validate", []string{"validate", fresh}, 0, "[placeholder]"},
-		{"but not -fail-on-warn: placeholders count", []string{"validate", "-fail-on-warn", fresh}, 1, "9 warnings not acknowledged"}, // the bash example adds a title and a why
+		{"but not -fail-on-warn: placeholders count", []string{"validate", "-fail-on-warn", fresh}, 1, "7 warnings not acknowledged"},
 		{"verify -fail-on-warn fails a passing desk with a warning", []string{"verify", "-fail-on-warn", "-out", "OUT", bare}, 1, "1 warning not acknowledged"},
 		{"verify without it passes", []string{"verify", "-out", "OUT", bare}, 0, "[choices-vs-prompts]"},
 		{"an acknowledged warning passes -fail-on-warn", []string{"validate", "-fail-on-warn", acked}, 0, "acknowledged choices-vs-prompts: running out of answers fails closed"},
@@ -88,7 +90,7 @@ func TestPreCommitStrictHook(t *testing.T) {
 		e := rest[strings.Index(rest, "entry: ")+len("entry: "):]
 		return strings.Fields(e[:strings.IndexByte(e, '\n')])[1:]
 	}
-	_, skeleton, _ := runCLI(t, "new", "wrapper")
+	_, skeleton, _ := runCLI(t, "new", all.Registry().Names()[0])
 	fresh := filepath.Join(t.TempDir(), "fresh.json")
 	require.NoError(t, os.WriteFile(fresh, []byte(skeleton), 0o600))
 	code, _, _ := runCLI(t, append(entry("deskcheck-validate"), fresh)...)
@@ -102,4 +104,87 @@ func TestHelpListsEveryWarning(t *testing.T) {
 	for _, name := range verifier.WarningNames(all.Registry()) {
 		assert.Contains(t, out, "  "+name+" ", "help validate names %s", name)
 	}
+}
+
+// everyWarningDir holds a desk of each family that raises every warning
+// its scenarios can, and the engine's warnings a desk can hold, each
+// acknowledged.
+const everyWarningDir = "testdata/every-warning"
+
+// unacknowledgeable are the warnings no acknowledge key can meet: a
+// placeholder is to be replaced, a skipped file is never read, and an
+// unused acknowledgement is about the acknowledgements themselves.
+var unacknowledgeable = []string{"placeholder", "skipped", "unused-acknowledgement"}
+
+// TestEveryWarningCanBeAcknowledged: the every-warning desks raise every
+// warning lint knows but the unacknowledgeable, each is acknowledged by
+// its name, and validate -fail-on-warn passes them.
+func TestEveryWarningCanBeAcknowledged(t *testing.T) {
+	code, _, errOut := runCLI(t, "validate", "-fail-on-warn", everyWarningDir)
+	require.Equal(t, 0, code, errOut)
+	assert.NotContains(t, errOut, ": warning:")
+	got := map[string]bool{}
+	for _, line := range strings.Split(errOut, "\n") {
+		if _, rest, ok := strings.Cut(line, ": acknowledged "); ok {
+			name, _, _ := strings.Cut(rest, ":")
+			got[name] = true
+		}
+	}
+	for _, name := range verifier.WarningNames(all.Registry()) {
+		if slices.Contains(unacknowledgeable, name) {
+			continue
+		}
+		assert.True(t, got[name], "no every-warning desk raises %s", name)
+	}
+}
+
+// TestAcknowledgedWarningsInCIFormats: in -format github an acknowledged
+// warning is a ::notice, never a ::warning, and validate's headline counts
+// it apart; in SARIF its result is suppressed with the reason; and verify
+// and report render of one run print the same SARIF and annotations.
+func TestAcknowledgedWarningsInCIFormats(t *testing.T) {
+	code, out, errOut := runCLI(t, "validate", "-format", "github", everyWarningDir)
+	require.Equal(t, 0, code, errOut)
+	assert.NotContains(t, out, "::warning")
+	assert.Equal(t, 9, strings.Count(out, "::notice file="), "nine notices, and one saying how many more")
+	assert.Contains(t, out, "title=deskcheck acknowledged label::the label should warn readers")
+	assert.Contains(t, out, "%0Aacknowledged: the label is short on purpose")
+	assert.Contains(t, out, "27 more acknowledged warnings in 5 files not annotated")
+	assert.Regexp(t, `(?m)^validate PASS — 6 files, 0 errors, 0 warnings, 36 acknowledged$`, out)
+
+	code, out, errOut = runCLI(t, "validate", "-format", "sarif", everyWarningDir)
+	require.Equal(t, 0, code, errOut)
+	checkSARIF(t, out)
+	results := gjson.Get(out, "runs.0.results")
+	require.Equal(t, int64(36), results.Get("#").Int())
+	results.ForEach(func(_, r gjson.Result) bool {
+		s := r.Get("suppressions.0")
+		assert.Equal(t, "inSource", s.Get("kind").String(), r.Raw)
+		assert.False(t, s.Get("status").Exists(), "a suppression without a status is accepted")
+		assert.NotEmpty(t, s.Get("justification").String(), r.Raw)
+		return true
+	})
+
+	dir := t.TempDir()
+	desk := filepath.Join(everyWarningDir, "wrapper.json")
+	for _, format := range []string{"sarif", "github"} {
+		outDir := filepath.Join(dir, format)
+		code, verified, errOut := runCLI(t, "verify", "-format", format, "-out", outDir, desk)
+		require.Equal(t, 1, code, errOut)
+		code, rendered, errOut := runCLI(t, "report", "render", "-format", format, filepath.Join(outDir, "report.json"))
+		require.Equal(t, 0, code, errOut)
+		assert.Equal(t, verified, rendered, "verify -format %s and report render -format %s of one run", format, format)
+		assert.Contains(t, rendered, "unknown-mode")
+	}
+}
+
+// TestNoMatchIsSaidFirst: when -run selects no case, that is the first
+// line, before the warnings of the files read.
+func TestNoMatchIsSaidFirst(t *testing.T) {
+	code, _, errOut := runCLI(t, "verify", "-out", "none", "-run", "nomatch", filepath.Join(everyWarningDir, "wrapper.json"))
+	assert.Equal(t, 2, code)
+	first, rest, _ := strings.Cut(errOut, "\n")
+	assert.True(t, strings.HasPrefix(first, "deskcheck: no cases: no case of "), first)
+	assert.Contains(t, first, `matches -run "nomatch"`)
+	assert.Contains(t, rest, "acknowledged unknown-mode")
 }

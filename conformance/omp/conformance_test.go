@@ -16,8 +16,8 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/deskcheck/deskcheck/host/omp"
-	"github.com/deskcheck/deskcheck/host/omp/realhost"
 	"github.com/deskcheck/deskcheck/internal/jsontext"
+	"github.com/deskcheck/deskcheck/realhost"
 )
 
 // generatedCases is the size of the generated set; the seed makes it
@@ -229,6 +229,14 @@ func (c comparison) report(t *testing.T, what string) {
 	}
 }
 
+// edgeCases is the size of the generated edge set (GenerateEdges): tools
+// named like inherited members and indexes, policies as arrays and
+// strings, long reasons, more than three calls and answers.
+const edgeCases = 600
+
+// edges is the generated edge set, made once per test binary.
+var edges = sync.OnceValue(func() []byte { return GenerateEdges(generatedSeed, edgeCases) })
+
 // generated is the generated set, made once per test binary.
 var generated = sync.OnceValue(func() []byte { return Generate(generatedSeed, generatedCases) })
 
@@ -303,6 +311,16 @@ func checkRelease(t *testing.T, v string) {
 		c.report(t, fmt.Sprintf("generated set (seed %d)", generatedSeed))
 		if c.compared < minPerGroup {
 			t.Errorf("only %d generated cases compared on omp@%s; at least %d are required", c.compared, v, minPerGroup)
+		}
+	})
+	t.Run("edges", func(t *testing.T) {
+		data := edges()
+		real, ids := realObserve(t, h, data)
+		model, _ := goObserve(t, "edges.json", data, v, "")
+		c := compare(t, v, real, model, ids)
+		c.report(t, fmt.Sprintf("generated edge set (seed %d)", generatedSeed))
+		if c.compared < edgeCases/2 {
+			t.Errorf("only %d generated edge cases compared on omp@%s; at least %d are required", c.compared, v, edgeCases/2)
 		}
 	})
 }

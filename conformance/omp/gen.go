@@ -1,7 +1,7 @@
 // Package ompconformance checks deskcheck's model of the OMP host
 // (host/omp) against the published releases it models. Its tests run the
 // same cases through deskcheck and through the harness of
-// host/omp/realhost, a bun program that drives each release's own code,
+// realhost, a bun program that drives each release's own code,
 // and require every observation to agree.
 //
 // This file holds what the tests need that is not a test: a seeded,
@@ -16,6 +16,7 @@ import (
 	"math/rand/v2"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/deskcheck/deskcheck/internal/jsontext"
 )
@@ -357,6 +358,87 @@ var placeholder = map[string]obj{
 	"wrapper":        {{"outcome", "return"}, {"effects", 0}},
 	"fallback":       {{"outcome", "return"}, {"effects", 0}},
 	"classify-error": {{"permissionDenied", false}, {"effects", 0}},
+}
+
+// memberNames are tool and policy names a JavaScript object reads as
+// something else: members every object inherits, and names read as array
+// indexes or a length.
+var memberNames = []any{
+	"constructor", "__proto__", "valueOf", "toString", "hasOwnProperty", "isPrototypeOf",
+	"propertyIsEnumerable", "toLocaleString", "__defineGetter__", "0", "1", "length", "-1", "01", "4294967295",
+}
+
+// longReason is a reason past 2,000 characters.
+var longReason = strings.Repeat("a shelf audit reason, ", 100)
+
+// without returns o without key k.
+func without(o obj, k string) obj {
+	var out obj
+	for _, m := range o {
+		if m.key != k {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// edgeWrapper is a wrapper case at the edges the main set leaves out: a
+// tool named like an inherited member or an index, often with no approval
+// of its own (so the harness looks its name up among the release's own
+// tools); user policies keyed by such names, or given as an array or a
+// string, or with an array as a tool's policy; a reason past 2,000
+// characters; and more than three calls and answers.
+func (g gen) edgeWrapper() obj {
+	given := g.wrapper()
+	tool := g.odd(g.pick(memberNames...)).(string)
+	given = setMember(given, "tool", tool)
+	switch g.intn(3) {
+	case 0:
+		given = without(given, "approval")
+	case 1:
+		given = setMember(given, "approval", obj{
+			{"tier", g.pick(tiers...)}, {"policy", g.policyValue()},
+			{"reason", g.odd(g.pick(longReason, longReason+"\x1b[31m", "\u202e"+longReason))},
+		})
+	}
+	switch g.intn(5) {
+	case 0:
+		policies := obj{{tool, g.policyValue()}}
+		if other := g.pick(memberNames...).(string); other != tool {
+			policies = append(policies, member{other, g.policyValue()})
+		}
+		given = setMember(given, "userPolicies", policies)
+	case 1:
+		given = setMember(given, "userPolicies", g.pick([]any{"deny"}, []any{"allow", "deny"}, []any{g.policyValue()}, []any{}))
+	case 2:
+		given = setMember(given, "userPolicies", g.pick("deny", "allow", "prompt", tool, ""))
+	case 3:
+		given = setMember(given, "userPolicies", obj{{tool, g.pick([]any{"deny"}, []any{"allow"}, []any{}, "deny")}})
+	}
+	given = setMember(given, "repeat", 4+g.intn(4))
+	var cs []any
+	for n := 4 + g.intn(5); n > 0; n-- {
+		cs = append(cs, g.odd(g.pick(answers...)))
+	}
+	return setMember(given, "choices", cs)
+}
+
+// GenerateEdges returns a desk of n wrapper cases at the edges of
+// edgeWrapper, apart from Generate's set so that its figures stay as they
+// are. The same seed and n give the same bytes.
+func GenerateEdges(seed uint64, n int) []byte {
+	g := gen{rand.New(rand.NewPCG(seed, 0x65646765))}
+	var cases []any
+	for i := 0; i < n; i++ {
+		cases = append(cases, obj{
+			{"id", fmt.Sprintf("edge-%05d", i)},
+			{"title", fmt.Sprintf("Generated edge case %d (seed %d)", i, seed)},
+			{"scenario", "wrapper"},
+			{"given", g.edgeWrapper()},
+			{"expected", placeholder["wrapper"]},
+		})
+	}
+	return desk(fmt.Sprintf("omp-conformance-edges-%d", seed), fmt.Sprintf("Generated OMP conformance cases at the edges, seed %d", seed), cases)
 }
 
 // Generate returns a desk of n random cases (about 60% wrapper, 20%

@@ -110,3 +110,53 @@ func TestReadmesStateTheSurrogateCount(t *testing.T) {
 		assert.Regexp(t, regexp.QuoteMeta(figure)+` (its|the) `+thousands(generatedCases), string(data), path)
 	}
 }
+
+// TestEdgeSetReachesTheEdges: the edge set is reproducible and holds every
+// member-like tool name, tools with no approval, user policies as arrays,
+// strings and array values, reasons past 2,000 characters, and more than
+// three calls and answers.
+func TestEdgeSetReachesTheEdges(t *testing.T) {
+	assert.Equal(t, GenerateEdges(7, 100), GenerateEdges(7, 100))
+	data := edges()
+	tools := map[string]bool{}
+	var noApproval, policyArrays, policyStrings, arrayValues, longReasons, manyCalls, manyAnswers int
+	gjson.GetBytes(data, "cases").ForEach(func(_, c gjson.Result) bool {
+		g := c.Get("given")
+		tools[g.Get("tool").String()] = true
+		if !g.Get("approval").Exists() {
+			noApproval++
+		}
+		switch u := g.Get("userPolicies"); {
+		case u.IsArray():
+			policyArrays++
+		case u.Type == gjson.String:
+			policyStrings++
+		case u.IsObject():
+			u.ForEach(func(_, v gjson.Result) bool {
+				if v.IsArray() {
+					arrayValues++
+				}
+				return true
+			})
+		}
+		if len(g.Get("approval.reason").String()) > 2000 {
+			longReasons++
+		}
+		if g.Get("repeat").Int() > 3 {
+			manyCalls++
+		}
+		if len(g.Get("choices").Array()) > 3 {
+			manyAnswers++
+		}
+		return true
+	})
+	for _, n := range memberNames {
+		assert.True(t, tools[n.(string)], "no tool named %q", n)
+	}
+	for what, n := range map[string]int{"no approval": noApproval, "policies as an array": policyArrays, "policies as a string": policyStrings,
+		"an array as a policy": arrayValues, "a reason past 2,000 characters": longReasons} {
+		assert.Greater(t, n, 20, what)
+	}
+	assert.Equal(t, edgeCases, manyCalls)
+	assert.Equal(t, edgeCases, manyAnswers)
+}

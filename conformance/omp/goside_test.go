@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/deskcheck/deskcheck/host/all"
-	"github.com/deskcheck/deskcheck/internal/parallel"
 	"github.com/deskcheck/deskcheck/scenario"
 	"github.com/deskcheck/deskcheck/verifier"
 )
@@ -58,10 +57,10 @@ func goObserve(t testing.TB, path string, data []byte, release, fault string) (m
 		}
 		qf = &q
 	}
-	results := make([]verifier.Result, len(desk.Cases))
-	parallel.For(len(desk.Cases), func(i int) {
-		results[i] = verifier.RunCaseOn(context.Background(), desk.Cases[i], release, qf)
-	})
+	results, err := verifier.Run(context.Background(), desk.Cases, verifier.RunOptions{Once: true, Release: release, Fault: qf})
+	if err != nil {
+		t.Fatal(err)
+	}
 	out := make(map[string]goCase, len(results))
 	ids := make([]string, 0, len(results))
 	for _, r := range results {

@@ -20,7 +20,7 @@ import (
 	"time"
 
 	"github.com/deskcheck/deskcheck/host/omp"
-	"github.com/deskcheck/deskcheck/host/omp/realhost"
+	"github.com/deskcheck/deskcheck/realhost"
 )
 
 // drivenModules are the release files the harness drives: what a desk key
@@ -58,7 +58,7 @@ func integrities(t *testing.T) map[string]string {
 func TestTarballIntegritiesMatchLockfiles(t *testing.T) {
 	want := integrities(t)
 	for _, r := range realhost.Releases() {
-		lock, err := os.ReadFile(filepath.Join("..", "..", "host", "omp", "realhost", "releases", r.Version, "package-lock.json"))
+		lock, err := os.ReadFile(filepath.Join("..", "..", "realhost", "releases", r.Version, "package-lock.json"))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/deskcheck/deskcheck/host/omp"
-	"github.com/deskcheck/deskcheck/host/omp/realhost"
+	"github.com/deskcheck/deskcheck/realhost"
 )
 
 // What the harness finds absent from 18.3.4's substituted dependencies;
@@ -40,6 +40,7 @@ func TestReadmeFigures(t *testing.T) {
 	for name, text := range map[string]string{"docs/real-host.md": string(main), "conformance/omp/README.md": string(here)} {
 		assert.Contains(t, text, thousands(generatedCases)+" ", name)
 		assert.Contains(t, text, thousands(minPerGroup), name)
+		assert.Contains(t, text, fmt.Sprintf("%d more at the edges", edgeCases), name)
 	}
 	assert.Contains(t, string(here), fmt.Sprintf("%d faults", len(omp.FaultList)))
 	assert.Contains(t, strings.Join(strings.Fields(string(main)), " "), fmt.Sprintf("(all %d of them) makes the differential fail", len(omp.FaultList)))

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/deskcheck/deskcheck/host/omp"
-	"github.com/deskcheck/deskcheck/host/omp/realhost"
+	"github.com/deskcheck/deskcheck/realhost"
 )
 
 const (

@@ -20,9 +20,10 @@
 // measuring which rules a suite of cases pins.
 //
 // Limits: script entries arrive already validated (an entry is a tool
-// request or a final answer); argument values are raw JSON and are decoded
-// with encoding/json, so invalid UTF-8 and lone surrogate escapes count as
-// one replacement character each, as they do as one code point in Python.
+// request or a final answer); argument values are raw JSON, decoded as the
+// runner's json.loads decodes them: a lone surrogate escape is kept and
+// counts as one code point, and invalid UTF-8 counts as one replacement
+// character a byte.
 // There is no package-level mutable state; a Run shares nothing with
 // another.
 package agentloop

@@ -249,26 +249,19 @@ func (r *run) argument(d Entry, t tool) (json.RawMessage, Refusal, string) {
 	return trimSpace(value), NotRefused, ""
 }
 
-// readArgs reads trimmed raw arguments as json.Unmarshal into a
-// map[string]json.RawMessage does (and refuses them when it fails, or when
-// they do not start with '{'), into the run's buffer when readMembers can.
+// readArgs reads trimmed raw arguments as the runner's json.loads reads
+// them into a dict (keys compared exactly, a repeated key keeping its last
+// value), into the run's buffer, and refuses them when they are not one
+// object.
 func (r *run) readArgs(raw []byte) (members, bool) {
 	if len(raw) == 0 || raw[0] != '{' {
 		return nil, false
 	}
-	if m, ok := jsontext.ReadMembers(raw, r.args); ok {
+	m, ok := jsontext.ReadHostMembers(raw, r.args)
+	if ok {
 		r.args = m
-		return m, true
 	}
-	var asMap map[string]json.RawMessage
-	if json.Unmarshal(raw, &asMap) != nil {
-		return nil, false
-	}
-	m := make(members, 0, len(asMap))
-	for k, v := range asMap {
-		m = append(m, member{Key: []byte(k), Raw: v})
-	}
-	return m, true
+	return m, ok
 }
 
 // shortString applies the short-string check to the argument's raw value

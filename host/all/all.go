@@ -38,15 +38,7 @@ var registry = sync.OnceValue(func() *scenario.Registry {
 	return r
 })
 
-// Desks are the desks of the default suite: the bundled desks of cases/,
-// then each family's own example desks, in the order of Families.
-func Desks() []scenario.DeskFile {
-	var out []scenario.DeskFile
-	for _, f := range cases.Files() {
-		out = append(out, scenario.DeskFile{Path: f.Path, Data: f.Data})
-	}
-	for _, f := range Families {
-		out = append(out, f.Desks...)
-	}
-	return out
-}
+// Desks are the bundled suite, the desks deskcheck runs when no path is
+// named: every desk of cases/, sorted by name. Commands and tests read the
+// bundled suite here and nowhere else.
+func Desks() []cases.File { return cases.Files() }

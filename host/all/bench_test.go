@@ -4,7 +4,6 @@ import (
 	"context"
 	"testing"
 
-	"github.com/deskcheck/deskcheck/cases"
 	"github.com/deskcheck/deskcheck/verifier"
 )
 
@@ -14,7 +13,7 @@ import (
 func BenchmarkRun(b *testing.B) {
 	reg := Registry()
 	var inputs []verifier.Input
-	for _, f := range cases.Files() {
+	for _, f := range Desks() {
 		inputs = append(inputs, verifier.Input{Path: f.Path, Data: f.Data})
 	}
 	desks, ds := verifier.LoadAll(reg, inputs, verifier.Limits{})
@@ -36,7 +35,8 @@ func BenchmarkRun(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				for _, c := range cs {
-					if r := verifier.RunCase(ctx, c, nil); r.Status != verifier.Pass {
+					if rs, _ := verifier.Run(ctx, []*verifier.Case{c}, verifier.RunOptions{}); rs[0].Status != verifier.Pass {
+						r := rs[0]
 						b.Fatalf("%s: %s %v", c.FullID(), r.Status, r.Mismatches)
 					}
 				}

@@ -3,6 +3,8 @@ package all
 import (
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -10,7 +12,6 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/tidwall/gjson"
 
-	"github.com/deskcheck/deskcheck/cases"
 	"github.com/deskcheck/deskcheck/scenario"
 )
 
@@ -102,7 +103,7 @@ func TestManualListsEveryFault(t *testing.T) {
 // the family its cases run on (the desks stay in cases/, verified there).
 func TestManualLinksItsDesks(t *testing.T) {
 	reg := Registry()
-	for _, f := range cases.Files() {
+	for _, f := range Desks() {
 		hosts := map[string]bool{}
 		for _, sc := range gjson.GetBytes(f.Data, "cases.#.scenario").Array() {
 			_, fam, ok := reg.Lookup(sc.String())
@@ -115,6 +116,18 @@ func TestManualLinksItsDesks(t *testing.T) {
 				path, text := manual(t, fam)
 				assert.Contains(t, text, "](../../../"+f.Path+")", "%s links to %s", path, f.Path)
 			}
+		}
+	}
+}
+
+// TestManualCountsItsFaults: a count of faults a manual states ("The
+// gateway has 14 faults") is its family's.
+func TestManualCountsItsFaults(t *testing.T) {
+	stated := regexp.MustCompile(`has (\d+) faults`)
+	for _, f := range Registry().Families() {
+		path, text := manual(t, f)
+		for _, m := range stated.FindAllStringSubmatch(strings.Join(strings.Fields(text), " "), -1) {
+			assert.Equal(t, strconv.Itoa(len(f.Faults)), m[1], "%s: %q", path, m[0])
 		}
 	}
 }

@@ -7,8 +7,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tidwall/gjson"
-
-	"github.com/deskcheck/deskcheck/scenario"
 )
 
 // TestCountsAreTheSchemasCounts: the keys a scenario declares as counts
@@ -31,15 +29,4 @@ func TestCountsAreTheSchemasCounts(t *testing.T) {
 	page, err := os.ReadFile("../../docs/values.md")
 	require.NoError(t, err)
 	assert.Contains(t, string(page), "the keys a scenario declares as\n  counts (each typed as a count by its schema")
-}
-
-// TestEachFamilyNamesItsHostsLanguage: OMP is JavaScript, the others are
-// Python programs.
-func TestEachFamilyNamesItsHostsLanguage(t *testing.T) {
-	want := map[string]scenario.Values{"omp": scenario.JavaScript, "gateway": scenario.Python, "runner": scenario.Python, "household": scenario.Python, "arena": scenario.Python}
-	reg := Registry()
-	for _, name := range reg.Names() {
-		_, fam, _ := reg.Lookup(name)
-		assert.Equal(t, want[fam.Host.Name], fam.Host.Values, fam.Host.Name)
-	}
 }

@@ -1,6 +1,6 @@
 package arena
 
-import "github.com/deskcheck/deskcheck/recorders"
+import "github.com/deskcheck/deskcheck/host/arena/recorders"
 
 // MutationKind is what a generated mutant changes in the fixture's policy.
 type MutationKind int

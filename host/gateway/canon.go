@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strconv"
 	"unicode/utf8"
@@ -378,92 +376,60 @@ func writtenOrderDigest(raw []byte) (string, error) {
 	return hashOf(c), nil
 }
 
-// writtenOrderJSON re-serializes one JSON value token by token. It keeps an
-// explicit stack instead of recursing, so its depth costs one small frame
-// per level.
+// writtenOrderJSON re-serializes one JSON value as written: members in
+// written order (a repeated key written again), numbers as written,
+// strings as json.loads reads them and written in ASCII (a lone surrogate
+// as its own escape).
 func writtenOrderJSON(raw []byte) ([]byte, error) {
-	type frame struct {
-		object    bool
-		count     int
-		expectKey bool
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
 	var out bytes.Buffer
-	var stack []frame
-	values := 0
-	beforeValue := func() {
-		if len(stack) == 0 {
-			values++
-			return
+	var value func(i, depth int) int
+	value = func(i, depth int) int {
+		if i >= len(raw) || depth > jsontext.HostDepth {
+			return -1
 		}
-		top := &stack[len(stack)-1]
-		if !top.object {
-			if top.count > 0 {
-				out.WriteByte(',')
-			}
-			top.count++
-		}
-	}
-	afterValue := func() {
-		if len(stack) > 0 && stack[len(stack)-1].object {
-			stack[len(stack)-1].expectKey = true
-		}
-	}
-	for {
-		tok, err := dec.Token()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("written-order JSON: %w", err)
-		}
-		if len(stack) == 0 && values == 1 {
-			return nil, errors.New("written-order JSON: more than one value")
-		}
-		switch v := tok.(type) {
-		case json.Delim:
-			switch v {
-			case '{', '[':
-				beforeValue()
-				out.WriteByte(byte(v))
-				stack = append(stack, frame{object: v == '{', expectKey: v == '{'})
-			default:
-				out.WriteByte(byte(v))
-				stack = stack[:len(stack)-1]
-				afterValue()
-			}
-		case string:
-			if len(stack) > 0 && stack[len(stack)-1].object && stack[len(stack)-1].expectKey {
-				top := &stack[len(stack)-1]
-				if top.count > 0 {
+		switch c := raw[i]; {
+		case c == '{':
+			n := 0
+			out.WriteByte('{')
+			end := jsontext.EachMember(raw, i, func(keyTok []byte, plain bool, start int) int {
+				if n > 0 {
 					out.WriteByte(',')
 				}
-				top.count++
-				top.expectKey = false
-				writeASCIIString(&out, v)
+				n++
+				writeASCIIString(&out, jsontext.StringValue(keyTok, plain))
 				out.WriteByte(':')
-				continue
+				return value(start, depth+1)
+			})
+			out.WriteByte('}')
+			return end
+		case c == '[':
+			n := 0
+			out.WriteByte('[')
+			end := jsontext.EachElement(raw, i, func(start int) int {
+				if n > 0 {
+					out.WriteByte(',')
+				}
+				n++
+				return value(start, depth+1)
+			})
+			out.WriteByte(']')
+			return end
+		case c == '"':
+			end, plain := jsontext.ScanString(raw, i)
+			if end > 0 {
+				writeASCIIString(&out, jsontext.StringValue(raw[i:end], plain))
 			}
-			beforeValue()
-			writeASCIIString(&out, v)
-			afterValue()
-		case json.Number:
-			beforeValue()
-			out.WriteString(v.String())
-			afterValue()
-		case bool:
-			beforeValue()
-			out.WriteString(strconv.FormatBool(v))
-			afterValue()
-		case nil:
-			beforeValue()
-			out.WriteString("null")
-			afterValue()
+			return end
 		}
+		end := jsontext.ScanValue(raw, i, depth)
+		if end > 0 {
+			out.Write(raw[i:end])
+		}
+		return end
 	}
-	if values != 1 || len(stack) != 0 {
-		return nil, errors.New("written-order JSON: incomplete value")
+	end := value(jsontext.SkipSpace(raw, 0), 0)
+	if end < 0 || jsontext.SkipSpace(raw, end) != len(raw) {
+		return nil, errors.New("written-order JSON: not one valid JSON value")
 	}
 	return out.Bytes(), nil
 }
@@ -478,7 +444,14 @@ func writeASCIIString(out *bytes.Buffer, s string) {
 		}
 	}
 	out.WriteByte('"')
-	for _, r := range s {
+	for i := 0; i < len(s); {
+		if u, ok := jsontext.SurrogateAt(s, i); ok {
+			u4(u)
+			i += 3
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
 		switch {
 		case r < 0x20 || r == '"' || r == '\\':
 			out.Write(jsonx.AppendEscape(out.AvailableBuffer(), byte(r)))

@@ -154,6 +154,9 @@ func TestWrittenOrderJSON(t *testing.T) {
 		{"literals", `[null,true,false]`, `[null,true,false]`},
 		{"nested objects in arrays", `[{"b":1,"a":2},{"c":[{"d":null}]}]`, `[{"b":1,"a":2},{"c":[{"d":null}]}]`},
 		{"a scalar", `"é"`, `"\u00e9"`},
+		{"a lone surrogate keeps its escape and the one after it", `{"\udc42\u0041":"\ud800"}`, `{"\udc42A":"\ud800"}`},
+		{"a repeated key is written again", `{"a":1,"a":2}`, `{"a":1,"a":2}`},
+		{"deeper than the fast readers", strings.Repeat("[", 150) + `"\ud800"` + strings.Repeat("]", 150), strings.Repeat("[", 150) + `"\ud800"` + strings.Repeat("]", 150)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -196,6 +199,8 @@ func TestWrittenOrderJSONErrors(t *testing.T) {
 		{"truncated", `{"a":`},
 		{"two values", `{} {}`},
 		{"empty", ``},
+		{"a bad escape", `["\x"]`},
+		{"a trailing comma", `[1,]`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

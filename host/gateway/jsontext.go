@@ -9,22 +9,16 @@ import (
 )
 
 // The readers and writers in this file do, without reflection, what the
-// model used encoding/json for: reading a request's members, decoding
+// model would use encoding/json for: reading a request's members, decoding
 // records with number literals kept, snapshotting results and narrating
-// audit events. They are on the path of every step, where encoding/json's
-// reflection and its copies of every raw value cost more than the model
-// itself.
-//
-// Each reader is strict and partial: it accepts only well-formed JSON it
-// fully understands and answers ok=false for anything else (invalid text,
-// a string with escapes where it does not decode them, nesting deeper than
-// maxFastDepth). Callers then take encoding/json's own path, so a value or
-// an error message is always the one encoding/json gives, but for a
-// string's unpaired surrogate, which the readers keep as the host's
-// json.loads does (see internal/jsontext).
+// audit events. They are on the path of every step, where reflection and
+// copies of every raw value cost more than the model itself. Every string
+// is read as the host's json.loads reads it: an unpaired surrogate is kept
+// (see internal/jsontext), and no reader falls back to encoding/json,
+// which would replace it.
 
-// maxFastDepth bounds the nesting the fast readers follow. Deeper values
-// go to encoding/json, whose limit and messages are the reference.
+// maxFastDepth bounds the nesting the canonical writer follows itself.
+// Deeper values go to the canonicalization library.
 const maxFastDepth = jsontext.MaxDepth
 
 // appendValue appends v as json.Encoder with SetEscapeHTML(false) writes
@@ -70,8 +64,5 @@ func appendValue(dst []byte, v any) ([]byte, bool) {
 	return dst, false
 }
 
-// member and members are the shared object reader's.
-type (
-	member  = jsontext.Member
-	members = jsontext.Members
-)
+// members is the shared object reader's.
+type members = jsontext.Members

@@ -540,47 +540,30 @@ type envelope struct {
 }
 
 // readRequest checks that a request is one valid JSON value and reads it
-// as the gateway does. Reading an object's members checks it on the way,
-// so the common request is scanned once.
+// as the gateway's json.loads does (see internal/jsontext). Reading an
+// object's members checks it on the way, so the common request is scanned
+// once.
 func (g *gateway) readRequest(raw json.RawMessage) (envelope, error) {
 	env := envelope{kind: kindOf(raw)}
 	if env.kind == "object" {
-		if m, ok := jsontext.ReadMembers(raw, g.envelope); ok {
+		if m, ok := jsontext.ReadHostMembers(raw, g.envelope); ok {
 			g.envelope, env.members = m, m
 			return env, nil
 		}
-	} else if jsontext.WholeValue(raw) {
+	} else if jsontext.WholeHostValue(raw) {
 		return env, nil
 	}
-	if !json.Valid(raw) {
-		return env, errors.New("request is not a single valid JSON value")
-	}
-	if env.kind == "object" {
-		m, err := readObject(raw, nil)
-		if err != nil {
-			return env, fmt.Errorf("request: %w", err)
-		}
-		env.members = m
-	}
-	return env, nil
+	return env, errors.New("request is not a single valid JSON value")
 }
 
-// readObject reads a JSON object's members as json.Unmarshal into a
-// map[string]json.RawMessage does, through readMembers (into buf) when it
-// can.
+// readObject reads a JSON object's members as json.loads reads them into
+// a dict: keys compared exactly, a repeated key keeping its last value
+// (into buf).
 func readObject(raw []byte, buf members) (members, error) {
-	if m, ok := jsontext.ReadMembers(raw, buf); ok {
+	if m, ok := jsontext.ReadHostMembers(raw, buf); ok {
 		return m, nil
 	}
-	var asMap map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &asMap); err != nil {
-		return nil, err
-	}
-	m := make(members, 0, len(asMap))
-	for k, v := range asMap {
-		m = append(m, member{Key: []byte(k), Raw: v})
-	}
-	return m, nil
+	return nil, errors.New("not one valid JSON object")
 }
 
 // kindOf names the JSON type of a valid raw value.
@@ -613,14 +596,15 @@ func stringMember(m members, key string) (string, bool) {
 	return jsontext.StringToken(raw[jsontext.SkipSpace(raw, 0):])
 }
 
-// decodeArray decodes a JSON array with numbers kept as written.
+// decodeArray decodes a JSON array with numbers kept as written and
+// strings as json.loads reads them.
 func decodeArray(raw []byte) ([]any, error) {
 	if kindOf(raw) != "array" {
 		return nil, errors.New("not a JSON array")
 	}
-	v, err := jsontext.DecodeUseNumber(raw)
-	if err != nil {
-		return nil, err
+	v, ok := jsontext.DecodeHostLiterals(raw)
+	if !ok {
+		return nil, errors.New("not one valid JSON array")
 	}
 	return v.([]any), nil
 }

@@ -436,3 +436,25 @@ func TestRunRejectsInvalidInput(t *testing.T) {
 		})
 	}
 }
+
+// TestDeepValuesReadAsTheHostReads: an object or a list of records nested
+// deeper than the fast readers follow is still read as json.loads reads
+// it: two keys that differ in a lone surrogate stay two, and a record's
+// lone surrogate is kept.
+func TestDeepValuesReadAsTheHostReads(t *testing.T) {
+	deep := strings.Repeat("[", 150) + "0" + strings.Repeat("]", 150)
+	m, err := readObject([]byte(`{"\ud800":`+deep+`,"\udc00":1}`), nil)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"\xed\xa0\x80", "\xed\xb0\x80"}, m.SortedKeys())
+
+	list, err := decodeArray([]byte(`[` + deep + `,"r\udc00",1.50]`))
+	require.NoError(t, err)
+	require.Len(t, list, 3)
+	assert.Equal(t, "r\xed\xb0\x80", list[1])
+	assert.Equal(t, json.Number("1.50"), list[2], "numbers as written")
+
+	_, err = readObject([]byte(`{"a":`), nil)
+	assert.Error(t, err)
+	_, err = decodeArray([]byte(`[1,]`))
+	assert.Error(t, err)
+}

@@ -60,10 +60,9 @@
 // Lacks naming fallback and classify-error before 18.1.16, so the engine
 // reports those cases not applicable there) and the change points as
 // Host.Changes. A scenario's Run behaves as scenario.Env.Release ("" is
-// the newest); verifier.RunCaseOn runs one case on one release,
-// verifier.RunCasePinned and Options.Hosts judge on one release (-host), and
-// verifier.RunCase judges on every release a case's hosts range selects,
-// once per group. A case whose behaviour splits a group (a tool
+// the newest); verifier.Run runs each case once on one release
+// (RunOptions.Once), judges on one release (RunOptions.Pin, -host), or
+// judges on every release a case's hosts range selects, once per group. A case whose behaviour splits a group (a tool
 // declaration that changed inside one) is split by the scenario Kind's Group.
 //
 // Not modelled, because no desk key reaches them: the ACP approval bypass

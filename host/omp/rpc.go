@@ -9,7 +9,6 @@ import (
 
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -178,13 +177,16 @@ func (u *RPCUI) dispatch(line int, b []byte) {
 	if text == "" {
 		return
 	}
-	var frame map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(text), &frame); err != nil {
-		u.problem(fmt.Errorf("rpc input line %d: malformed frame: %v", line, err))
+	// JSON.parse: keys compared exactly, a repeated key keeping its last
+	// value, a lone surrogate kept.
+	frame, ok := jsontext.ReadHostMembers([]byte(text), nil)
+	if !ok {
+		u.problem(fmt.Errorf("rpc input line %d: malformed frame: not one JSON object", line))
 		return
 	}
-	var typ, id string
-	if json.Unmarshal(frame["type"], &typ) != nil || typ != "extension_ui_response" || json.Unmarshal(frame["id"], &id) != nil {
+	typ, okType := frameString(frame, "type")
+	id, okID := frameString(frame, "id")
+	if !okType || typ != "extension_ui_response" || !okID {
 		u.problem(fmt.Errorf("rpc input line %d: not an extension_ui_response frame with a string id", line))
 		return
 	}
@@ -200,12 +202,13 @@ func (u *RPCUI) dispatch(line int, b []byte) {
 
 // selectAnswer reads a select answer: cancelled ⇒ none; else the value key
 // verbatim, whatever it holds; else none.
-func selectAnswer(frame map[string]json.RawMessage) rpcAnswer {
-	var cancelled any
-	if raw, ok := frame["cancelled"]; ok && json.Unmarshal(raw, &cancelled) == nil && truthy(cancelled) {
-		return rpcAnswer{cancelled: true}
+func selectAnswer(frame jsontext.Members) rpcAnswer {
+	if raw, ok := frame.Get("cancelled"); ok {
+		if cancelled, ok := jsontext.DecodeJS(raw); ok && truthy(cancelled) {
+			return rpcAnswer{cancelled: true}
+		}
 	}
-	raw, ok := frame["value"]
+	raw, ok := frame.Get("value")
 	if !ok {
 		return rpcAnswer{}
 	}
@@ -215,6 +218,15 @@ func selectAnswer(frame map[string]json.RawMessage) rpcAnswer {
 		return rpcAnswer{}
 	}
 	return rpcAnswer{value: v}
+}
+
+// frameString is the member key of a frame when it is a string.
+func frameString(frame jsontext.Members, key string) (string, bool) {
+	raw, ok := frame.Get(key)
+	if !ok {
+		return "", false
+	}
+	return jsontext.HostString(raw)
 }
 
 func truthy(v any) bool {

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -207,19 +208,19 @@ func scratch(t *testing.T, root string) string {
 	return work
 }
 
-// TestActionSteps runs the steps of action.yml in order on a pull request
-// that breaks a case: validate passes, verify annotates the failure and
-// writes the step summary, faults and SARIF run, the diff against the
-// merge base names the case that went from pass to fail, and the job
-// fails with deskcheck's exit code, 1.
-func TestActionSteps(t *testing.T) {
-	for _, tool := range []string{"bash", "git"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s is not installed: the action's steps need it", tool)
-		}
-	}
-	root, err := filepath.Abs("../..")
-	require.NoError(t, err)
+// job is one run of the action's steps.
+type job struct {
+	r       *runner
+	a       action
+	results map[string]result
+	uses    []step // the steps that call an action of their own, as run
+	code    int
+}
+
+// runJob runs the steps of action.yml in order on the checkout work, with
+// the inputs given over the defaults, as a pull request.
+func runJob(t *testing.T, root, work string, inputs map[string]string) job {
+	t.Helper()
 	data, err := os.ReadFile(filepath.Join(root, "action.yml"))
 	require.NoError(t, err)
 	var a action
@@ -228,57 +229,108 @@ func TestActionSteps(t *testing.T) {
 
 	temp := t.TempDir()
 	r := &runner{t: t, inputs: map[string]string{}, outputs: map[string]map[string]string{}, temp: temp,
-		summary: filepath.Join(temp, "summary.md"), work: scratch(t, root)}
+		summary: filepath.Join(temp, "summary.md"), work: work}
 	for name, in := range a.Inputs {
 		r.inputs[name] = in.Default
 	}
-	r.inputs["faults"], r.inputs["sarif"] = "true", "true"
+	for k, v := range inputs {
+		r.inputs[k] = v
+	}
 	r.env = append(os.Environ(), "GITHUB_ACTION_PATH="+root, "RUNNER_TEMP="+temp, "GITHUB_EVENT_NAME=pull_request", "GITHUB_BASE_REF=main",
 		"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
-
-	results := map[string]result{}
-	code := 0
-	var uploads []step
+	j := job{r: r, a: a, results: map[string]result{}}
 	for _, s := range a.Runs.Steps {
-		if code != 0 {
-			results[s.ID] = result{skipped: true} // a failed step ends the job
+		if j.code != 0 {
+			j.results[s.ID] = result{skipped: true} // a failed step ends the job
 			continue
 		}
 		res := r.run(s)
 		if s.Uses != "" && !res.skipped {
-			uploads = append(uploads, s)
+			j.uses = append(j.uses, s)
 		}
-		results[s.ID] = res
+		j.results[s.ID] = res
 		if res.code != 0 {
 			t.Logf("step %q exited %d\n%s%s", s.Name, res.code, res.stdout, res.stderr)
-			code = res.code
+			j.code = res.code
 		}
 	}
+	return j
+}
+
+// annotations are the workflow commands that make annotations, over every
+// step of the job, in order.
+func (j job) annotations() []string {
+	var out []string
+	for _, s := range j.a.Runs.Steps {
+		for _, line := range strings.Split(j.results[s.ID].stdout, "\n") {
+			if strings.HasPrefix(line, "::error") || strings.HasPrefix(line, "::warning") || strings.HasPrefix(line, "::notice") {
+				out = append(out, line)
+			}
+		}
+	}
+	return out
+}
+
+// uploaded is the step that calls the action named (its uses: up to @).
+func (j job) uploaded(name string) (step, bool) {
+	for _, s := range j.uses {
+		if strings.HasPrefix(s.Uses, name+"@") {
+			return s, true
+		}
+	}
+	return step{}, false
+}
+
+func needTools(t *testing.T) {
+	for _, tool := range []string{"bash", "git"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not installed: the action's steps need it", tool)
+		}
+	}
+}
+
+// TestActionSteps runs the steps of action.yml in order on a pull request
+// that breaks a case: validate passes, verify annotates the failure and
+// the warning, faults annotates the faults it misses on the desk that
+// addresses them and writes the step summary with its strength section,
+// SARIF is written, the diff against the merge base names the case that
+// went from pass to fail in the summary, the report folder is uploaded,
+// and the job fails with deskcheck's exit code, 1.
+func TestActionSteps(t *testing.T) {
+	needTools(t)
+	root, err := filepath.Abs("../..")
+	require.NoError(t, err)
+	j := runJob(t, root, scratch(t, root), map[string]string{"faults": "true", "sarif": "true"})
+	results, r, a := j.results, j.r, j.a
 
 	assert.Equal(t, 0, results["validate"].code, results["validate"].stderr)
-	// Two prompts but one scripted choice: lint warns, on its line.
-	assert.Regexp(t, `(?m)^::warning file=desks/boundary-desk\.json,line=\d+,col=\d+,title=deskcheck warning choices-vs-prompts::1 scripted choices but 2 prompts expected`, results["validate"].stdout)
-	assert.Regexp(t, `(?m)^validate PASS — 1 file, 0 errors, 1 warning$`, results["validate"].stdout)
+	assert.NotContains(t, results["validate"].stdout, "::", "validate annotates nothing when the desks read: verify does")
+	// Two prompts but one scripted choice: lint warns, on its line, once.
 	verify := results["verify"]
+	assert.Regexp(t, `(?m)^::warning file=desks/boundary-desk\.json,line=\d+,col=\d+,title=deskcheck warning choices-vs-prompts::1 scripted choices but 2 prompts expected`, verify.stdout)
 	assert.Regexp(t, `(?m)^::error file=desks/boundary-desk\.json,line=\d+,col=\d+,title=FAIL boundary-desk/boundary-deny-one-call`, verify.stdout, "the failure annotated on its line")
 	assert.Contains(t, verify.stdout, "FAIL — 14 passed, 1 failed\n")
 	assert.Equal(t, "1", r.outputs["verify"]["code"])
-	assert.Regexp(t, `(?m)^::error file=desks/boundary-desk\.json,line=1,col=1,title=fault omp/[a-z-]+ missed::`, results["faults"].stdout)
+	faults := results["faults"]
+	assert.Regexp(t, `(?m)^::error file=desks/boundary-desk\.json,title=fault omp/[a-z-]+ missed::`, faults.stdout)
+	assert.NotContains(t, faults.stdout, "title=FAIL", "faults does not annotate the cases again")
 
 	summary, err := os.ReadFile(r.summary)
 	require.NoError(t, err)
-	assert.Contains(t, string(summary), "## deskcheck: FAIL — 14 passed, 1 failed")
+	assert.Contains(t, string(summary), "## deskcheck: strength FAIL")
+	assert.Contains(t, string(summary), "### Suite strength: ")
+	assert.Equal(t, 1, strings.Count(string(summary), "## deskcheck: "), "one report in the summary: the faults run's")
 	assert.Contains(t, string(summary), "## deskcheck diff REGRESSION — 1 case went from pass to fail")
 
 	diff := results["diff"]
 	require.False(t, diff.skipped, "a pull request is compared")
-	assert.Regexp(t, `(?m)^::error file=desks/boundary-desk\.json,line=\d+,col=\d+,title=pass→fail boundary-desk/boundary-deny-one-call`, diff.stdout, diff.stderr)
+	assert.Contains(t, diff.stdout, "boundary-deny-one-call", diff.stderr)
+	assert.NotContains(t, diff.stdout, "::error", "the diff annotates nothing: verify annotated the case")
 	assert.Equal(t, "1", r.outputs["diff"]["code"])
 
-	require.Len(t, uploads, 1, "SARIF is uploaded")
-	assert.True(t, strings.HasPrefix(uploads[0].Uses, "github/codeql-action/upload-sarif@"))
-	sarifFile := r.expand(uploads[0].With["sarif_file"])
-	sarif, err := os.ReadFile(sarifFile)
+	up, ok := j.uploaded("github/codeql-action/upload-sarif")
+	require.True(t, ok, "SARIF is uploaded")
+	sarif, err := os.ReadFile(r.expand(up.With["sarif_file"]))
 	require.NoError(t, err)
 	schema, err := os.ReadFile(filepath.Join(root, "reports", "testdata", "sarif", "sarif-schema-2.1.0.json"))
 	require.NoError(t, err)
@@ -293,11 +345,80 @@ func TestActionSteps(t *testing.T) {
 	require.NoError(t, json.Unmarshal(sarif, &log))
 	assert.NotEmpty(t, log.Runs[0].Results)
 
-	assert.Equal(t, 1, code, "the job fails with deskcheck's exit code")
+	art, ok := j.uploaded("actions/upload-artifact")
+	require.True(t, ok, "the report folder is uploaded")
+	folder := r.expand(art.With["path"])
+	assert.Equal(t, r.expand(a.Outputs["folder"].Value), folder)
+	for _, f := range []string{"head/report.html", "head/report.json", "faults/report.json"} {
+		assert.FileExists(t, filepath.Join(folder, f), "the uploaded folder holds %s", f)
+	}
+
+	assert.Equal(t, 1, j.code, "the job fails with deskcheck's exit code")
 	assert.Equal(t, "1", r.outputs["result"]["code"])
 	assert.Equal(t, "1", r.expand(a.Outputs["exit-code"].Value))
 	assert.FileExists(t, r.expand(a.Outputs["report"].Value))
 	assert.NotContains(t, git(t, r.work, "worktree", "list"), "deskcheck-base", "the merge base's worktree is removed")
 	status := git(t, r.work, "status", "--porcelain")
 	assert.Empty(t, status, "the action writes nothing into the checkout")
+}
+
+// GitHubJobAnnotations is the most annotations GitHub shows of one job.
+const GitHubJobAnnotations = 50
+
+// caseTitle reads the case an annotation is about from its title.
+var caseTitle = regexp.MustCompile(`title=(?:FAIL|ERROR|pass→fail|fail→pass|new|removed)[^ ]* ([^ %:,]+/[^ %:,]+)`)
+
+// TestActionAnnotationBudget: a pull request that adds 60 failing cases
+// (each with a warning) gets at most 50 annotations in the whole job,
+// over every step, and no case is annotated twice.
+func TestActionAnnotationBudget(t *testing.T) {
+	needTools(t)
+	root, err := filepath.Abs("../..")
+	require.NoError(t, err)
+	work := scratch(t, root)
+	desk, err := os.ReadFile(filepath.Join(work, "desks", "boundary-desk.json"))
+	require.NoError(t, err)
+	var d map[string]any
+	require.NoError(t, json.Unmarshal(desk, &d))
+	var one map[string]any
+	for _, c := range d["cases"].([]any) {
+		if c.(map[string]any)["id"] == "boundary-deny-one-call" {
+			one = c.(map[string]any)
+		}
+	}
+	require.NotNil(t, one)
+	var cases []any
+	for i := range 60 {
+		c := map[string]any{}
+		for k, v := range one {
+			c[k] = v
+		}
+		c["id"] = "sixty-" + strconv.Itoa(i)
+		cases = append(cases, c)
+	}
+	d["id"], d["cases"] = "sixty", cases
+	data, err := json.MarshalIndent(d, "", "  ")
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(work, "desks", "sixty.json"), data, 0o644))
+	git(t, work, "add", ".")
+	git(t, work, "commit", "-qm", "sixty failing cases")
+
+	j := runJob(t, root, work, map[string]string{"faults": "true", "sarif": "true"})
+	assert.Contains(t, j.results["verify"].stdout, "FAIL — 14 passed, 61 failed\n")
+	notes := j.annotations()
+	assert.LessOrEqual(t, len(notes), GitHubJobAnnotations, "annotations of the job:\n%s", strings.Join(notes, "\n"))
+	seen := map[string]int{}
+	for _, n := range notes {
+		if m := caseTitle.FindStringSubmatch(n); m != nil {
+			seen[m[1]]++
+		}
+	}
+	assert.NotEmpty(t, seen)
+	for c, n := range seen {
+		assert.Equal(t, 1, n, "case %s annotated %d times", c, n)
+	}
+	assert.Regexp(t, `(?m)^::notice title=deskcheck%3A more than GitHub shows::\d+ more errors`, j.results["verify"].stdout, "the rest are counted")
+	_, ok := j.uploaded("actions/upload-artifact")
+	assert.True(t, ok, "the report folder is uploaded")
+	assert.Equal(t, 1, j.code)
 }

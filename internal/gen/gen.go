@@ -3,111 +3,88 @@
 // bytes. Every generated case passes on the correct host model; the
 // variations (tool names, arguments, messages) never change an outcome.
 //
-// Besides its own OMP case shapes, it takes every case of the bundled desks
-// of the other host families as a shape, so a generated suite exercises
-// every family in proportion to its bundled cases.
+// Its cases are the shapes the families declare (scenario.Family.Shapes)
+// and, for every scenario without any, the cases of the bundled desks, so a
+// generated suite exercises every family.
 package gen
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/tidwall/gjson"
 
 	"github.com/deskcheck/deskcheck/cases"
+	"github.com/deskcheck/deskcheck/host/all"
+	"github.com/deskcheck/deskcheck/scenario"
 )
 
-// template is one case shape with a known outcome. In given and expected,
-// %TOOL%, %WORD% and %N% are replaced per case.
-type template struct {
-	scenario, given, expected string
-}
-
-var templates = []template{
-	{"wrapper", `{"tool":"%TOOL%","approval":"exec","args":{"action":"%WORD%","n":%N%},"mode":"always-ask","choices":["Approve","Deny"],"repeat":2}`,
-		`{"outcome":"throw","effects":1,"prompts":2,"toolCalls":2,"input":{"action":"%WORD%","n":%N%},"errorIncludes":"Tool call denied by user","successfulCalls":1}`},
-	{"wrapper", `{"tool":"%TOOL%","approval":"exec","args":{"action":"%WORD%"},"mode":"always-ask","autoApprove":true,"ui":false}`,
-		`{"outcome":"return","effects":1,"prompts":0,"toolCalls":1,"input":{"action":"%WORD%"}}`},
-	{"wrapper", `{"tool":"%TOOL%","approval":"exec","args":{"action":"%WORD%"},"mode":"always-ask","autoApprove":true,"ui":false,"userPolicies":{"%TOOL%":"deny"}}`,
-		`{"outcome":"throw","effects":0,"prompts":0,"toolCalls":0,"errorIncludes":"blocked by user policy"}`},
-	{"wrapper", `{"tool":"%TOOL%","approval":"exec","args":{"action":"%WORD%"},"mode":"always-ask","choices":["Approve"]}`,
-		`{"outcome":"return","effects":1,"prompts":1,"toolCalls":1,"input":{"action":"%WORD%"}}`},
-	{"wrapper", `{"tool":"%TOOL%","approval":"exec","args":{"action":"%WORD%"},"mode":"always-ask","choices":[null]}`,
-		`{"outcome":"throw","effects":0,"prompts":1,"toolCalls":1,"errorIncludes":"Tool call denied by user"}`},
-	{"wrapper", `{"tool":"%TOOL%","approval":"exec","args":{"action":"%WORD%"},"mode":"always-ask","ui":false}`,
-		`{"outcome":"throw","effects":0,"prompts":0,"toolCalls":1,"errorIncludes":"requires approval but no interactive UI available"}`},
-	{"wrapper", `{"tool":"%TOOL%","approval":{"tier":"exec","policy":"deny"},"args":{"action":"%WORD%"},"revise":{"action":"inspect"},"mode":"yolo"}`,
-		`{"outcome":"throw","effects":0,"prompts":0,"toolCalls":0,"errorIncludes":"blocked by tool policy"}`},
-	{"wrapper", `{"tool":"%TOOL%","approval":"exec","args":{"action":"%WORD%"},"mode":"always-ask","ui":"rpc","choices":["Approve"]}`,
-		`{"outcome":"return","effects":1,"prompts":1,"toolCalls":1,"input":{"action":"%WORD%"},"rpcRequests":1}`},
-	{"wrapper", `{"tool":"%TOOL%","approval":"read","args":{"action":"%WORD%"},"mode":"yolo","choices":["Approve"],"safetyCheck":"Shelf check %WORD%"}`,
-		`{"outcome":"return","effects":1,"prompts":1,"toolCalls":1,"providerSafetyApproved":true,"promptIncludes":"Shelf check %WORD%"}`},
-	{"wrapper", `{"tool":"%TOOL%","approval":"read","args":{"action":"%WORD%"},"revise":{"action":"%WORD%-revised"},"mode":"write"}`,
-		`{"outcome":"return","effects":1,"prompts":0,"toolCalls":1,"input":{"action":"%WORD%-revised"}}`},
-	{"wrapper", `{"tool":"%TOOL%","approval":{"tier":"exec","policy":"prompt","reason":"%WORD% audit"},"mode":"yolo","userPolicies":{"%TOOL%":"allow"},"choices":["approve"]}`,
-		`{"outcome":"throw","effects":0,"prompts":1,"promptIncludes":"Reason: %WORD% audit","errorIncludes":"denied by user"}`},
-	{"fallback", `{"code":"EACCES","message":"Denied %WORD% note"}`,
-		`{"outcome":"throw-same-error","effects":0,"primitiveAttempts":1}`},
-	{"fallback", `{"code":"ENOENT","message":"No %WORD% folder","handlers":["complete"]}`,
-		`{"outcome":"return","effects":1,"primitiveAttempts":2,"handlerCalls":0}`},
-	{"fallback", `{"code":"EPERM","message":"%WORD% refused","handlers":["decline","fail","complete"]}`,
-		`{"outcome":"return","effects":0,"primitiveAttempts":1,"handlerCalls":3}`},
-	{"fallback", `{"code":"ENOENT","message":"missing %WORD%","mkdirError":{"code":"EACCES","message":"mkdir %WORD% denied"},"handlers":["decline"]}`,
-		`{"outcome":"throw-same-error","effects":0,"handlerCalls":1,"causeIncludes":"mkdir %WORD% denied"}`},
-	{"classify-error", `{"code":"ENOENT","message":"ENOENT opening %WORD%/EACCES/card"}`,
-		`{"permissionDenied":false,"effects":0}`},
-	{"classify-error", `{"message":"EACCES: %WORD% refusal"}`,
-		`{"permissionDenied":true,"effects":0}`},
-	{"classify-error", `{"kind":"object","code":"EACCES","message":"EACCES %WORD%"}`,
-		`{"permissionDenied":false,"effects":0}`},
-}
-
-// shapes are the generated OMP shapes followed by the cases of every other
-// bundled desk (as written: they pass on the correct models).
-var shapes = func() []template {
-	out := append([]template{}, templates...)
+// shapes are the families' own shapes (scenario.Family.Shapes), in the
+// registry's order, followed by the cases of the bundled desks of every
+// scenario with none (as written: they pass on the correct models).
+// sources are the sources the shapes cite, in order of first citation.
+var shapes, sources = func() ([]scenario.Shape, [][2]string) {
+	var out []scenario.Shape
+	var sources [][2]string
 	own := map[string]bool{}
-	for _, t := range templates {
-		own[t.scenario] = true
+	for _, f := range all.Families {
+		for _, sh := range f.Shapes {
+			out = append(out, sh)
+			own[sh.Scenario] = true
+			if !slices.Contains(sources, sh.Source) {
+				sources = append(sources, sh.Source)
+			}
+		}
 	}
 	for _, f := range cases.Files() {
 		gjson.GetBytes(f.Data, "cases").ForEach(func(_, c gjson.Result) bool {
 			if sc := c.Get("scenario").String(); !own[sc] {
-				out = append(out, template{sc, c.Get("given").Raw, c.Get("expected").Raw})
+				out = append(out, scenario.Shape{Scenario: sc, Given: c.Get("given").Raw, Expected: c.Get("expected").Raw})
 			}
 			return true
 		})
 	}
-	return out
+	return out, sources
 }()
 
 var words = []string{"publish", "inspect", "shelve", "catalogue", "lend", "return", "archive", "label", "sort", "mend", "weigh", "sow"}
 
 // Desk returns desk number d holding cases first to first+n-1; ids are
-// unique across all desks of a suite.
+// unique across all desks of a suite. A case cites its shape's source; a
+// case lent by a bundled desk cites the last source of the desk (its own
+// desk's sources are not copied).
 func Desk(d, first, n int) []byte {
 	var b strings.Builder
+	var srcs []string
+	for _, s := range sources {
+		srcs = append(srcs, fmt.Sprintf("%q: %q", s[0], s[1]))
+	}
 	fmt.Fprintf(&b, `{
   "schemaVersion": 1,
   "id": "generated-%04d",
   "title": "Generated desk %d",
   "label": "GENERATED TEACHING DATA — DO NOT EXECUTE COMMAND STRINGS",
-  "sources": {"wrapper": "wrapper.ts", "fallback": "file-write-fallback.ts"},
-  "cases": [`, d, d)
+  "sources": {%s},
+  "cases": [`, d, d, strings.Join(srcs, ", "))
 	for i := 0; i < n; i++ {
 		k := first + i
 		t := shapes[k%len(shapes)]
 		word := words[(k/len(shapes))%len(words)]
 		r := strings.NewReplacer("%TOOL%", fmt.Sprintf("tool_%d", k%7), "%WORD%", word, "%N%", fmt.Sprint(k%1000))
-		ref := "fallback"
-		if t.scenario == "wrapper" {
-			ref = "wrapper"
+		ref := t.Source[0]
+		if ref == "" && len(sources) > 0 {
+			ref = sources[len(sources)-1][0]
+		}
+		refs := "[]"
+		if ref != "" {
+			refs = fmt.Sprintf("[%q]", ref)
 		}
 		if i > 0 {
 			b.WriteString(",")
 		}
-		fmt.Fprintf(&b, "\n    {\"id\": \"case-%07d\", \"title\": \"Generated %s case %d\", \"scenario\": %q,\n     \"given\": %s,\n     \"expected\": %s,\n     \"why\": \"Generated.\", \"sourceRefs\": [%q]}",
-			k, t.scenario, k, t.scenario, r.Replace(t.given), r.Replace(t.expected), ref)
+		fmt.Fprintf(&b, "\n    {\"id\": \"case-%07d\", \"title\": \"Generated %s case %d\", \"scenario\": %q,\n     \"given\": %s,\n     \"expected\": %s,\n     \"why\": \"Generated.\", \"sourceRefs\": %s}",
+			k, t.Scenario, k, t.Scenario, r.Replace(t.Given), r.Replace(t.Expected), refs)
 	}
 	b.WriteString("\n  ]\n}\n")
 	return []byte(b.String())

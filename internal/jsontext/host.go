@@ -87,6 +87,14 @@ func DecodePy(raw []byte) (any, bool) {
 	return d.whole()
 }
 
+// DecodeHostLiterals decodes raw as DecodeJS does, but for numbers, each a
+// json.Number of its literal as written: a value a model keeps to write
+// back as it was given. ok is false as for DecodeJS.
+func DecodeHostLiterals(raw []byte) (any, bool) {
+	d := decoder{b: raw, maxDepth: HostDepth, literals: true}
+	return d.whole()
+}
+
 // pyNumber is the value json.loads gives the number literal lit.
 func pyNumber(lit string) (any, bool) {
 	for i := 0; i < len(lit); i++ {

@@ -3,10 +3,13 @@
 // ends in a byte slice without decoding it, walkers over the members of an
 // object and the elements of an array, and decoders of escapes, strings,
 // integers and whole values, all without reflection. Each answers -1 (or
-// false) for anything that is not well-formed JSON it fully understands,
-// so that a caller can fall back to encoding/json and get its value or
-// message. Nothing here recurses deeper than MaxDepth, but the host
-// decoders (host.go), which follow HostDepth.
+// false) for anything that is not well-formed JSON it fully understands.
+// Nothing here recurses deeper than MaxDepth, but the host readers
+// (ScanHostValue, ReadHostMembers, HostElements, WholeHostValue and the
+// decoders of host.go), which follow HostDepth and are what a family's
+// reference reader of a case is built on: a fast reader that answers
+// false leaves the text to them, never to encoding/json, which reads a
+// string's unpaired surrogate as U+FFFD.
 //
 // Strings are decoded as the hosts read them, not as encoding/json does:
 // an unpaired surrogate escape is kept in WTF-8 form (see host.go), where
@@ -224,7 +227,12 @@ func ScanLiteral(b []byte, i int, word string) int {
 // ScanValue checks the value that starts at b[i] (no leading space) and
 // returns the index after it, or -1 when it is not valid JSON or nests
 // deeper than MaxDepth.
-func ScanValue(b []byte, i, depth int) int {
+func ScanValue(b []byte, i, depth int) int { return scanValue(b, i, depth, MaxDepth) }
+
+// ScanHostValue is ScanValue to HostDepth, as the host decoders read.
+func ScanHostValue(b []byte, i, depth int) int { return scanValue(b, i, depth, HostDepth) }
+
+func scanValue(b []byte, i, depth, maxDepth int) int {
 	if i >= len(b) {
 		return -1
 	}
@@ -232,7 +240,7 @@ func ScanValue(b []byte, i, depth int) int {
 	case c == '"':
 		return SkipString(b, i)
 	case c == '{' || c == '[':
-		if depth >= MaxDepth {
+		if depth >= maxDepth {
 			return -1
 		}
 		closing := byte(']')
@@ -257,7 +265,7 @@ func ScanValue(b []byte, i, depth int) int {
 				}
 				i = SkipSpace(b, i+1)
 			}
-			if i = ScanValue(b, i, depth+1); i < 0 {
+			if i = scanValue(b, i, depth+1, maxDepth); i < 0 {
 				return -1
 			}
 			i = SkipSpace(b, i)
@@ -452,6 +460,19 @@ func (m Members) SortedKeys() []string {
 // (keys decoded as the package doc says), appending them to buf[:0]. ok is false when raw is not one valid object
 // within MaxDepth.
 func ReadMembers(raw []byte, buf Members) (m Members, ok bool) {
+	return readMembers(raw, buf, MaxDepth)
+}
+
+// ReadHostMembers is ReadMembers to HostDepth: an object's members as
+// json.loads and JSON.parse read them (keys compared exactly, a repeated
+// key keeping its first place and its last value), for any object the
+// host decoders read. ok is false only when raw is not one valid object
+// within HostDepth.
+func ReadHostMembers(raw []byte, buf Members) (m Members, ok bool) {
+	return readMembers(raw, buf, HostDepth)
+}
+
+func readMembers(raw []byte, buf Members, maxDepth int) (m Members, ok bool) {
 	i := SkipSpace(raw, 0)
 	if i >= len(raw) || raw[i] != '{' {
 		return nil, false
@@ -481,7 +502,7 @@ func ReadMembers(raw []byte, buf Members) (m Members, ok bool) {
 			return nil, false
 		}
 		i = SkipSpace(raw, i+1)
-		vEnd := ScanValue(raw, i, 1)
+		vEnd := scanValue(raw, i, 1, maxDepth)
 		if vEnd < 0 {
 			return nil, false
 		}
@@ -510,6 +531,27 @@ func ReadMembers(raw []byte, buf Members) (m Members, ok bool) {
 func WholeValue(raw []byte) bool {
 	end := ScanValue(raw, SkipSpace(raw, 0), 0)
 	return end >= 0 && SkipSpace(raw, end) == len(raw)
+}
+
+// WholeHostValue is WholeValue within HostDepth.
+func WholeHostValue(raw []byte) bool {
+	end := ScanHostValue(raw, SkipSpace(raw, 0), 0)
+	return end >= 0 && SkipSpace(raw, end) == len(raw)
+}
+
+// HostElements reads a JSON array (surrounding whitespace allowed) into
+// its elements as written, within HostDepth; ok is false when raw is not
+// one valid array.
+func HostElements(raw []byte) (list [][]byte, ok bool) {
+	list = [][]byte{}
+	ok = WholeArray(raw, func(start int) int {
+		end := ScanHostValue(raw, start, 1)
+		if end >= 0 {
+			list = append(list, raw[start:end:end])
+		}
+		return end
+	})
+	return list, ok
 }
 
 // WholeObject walks raw as one object with optional surrounding whitespace,

@@ -106,16 +106,18 @@ type File struct {
 	Render func(io.Writer) error
 }
 
-// Write renders files and writes them into dir,
-// privately (folder 0700, files 0600) and atomically as a whole: the files
-// are rendered into a fresh private folder beside dir, and that folder is
-// swapped in for dir in one step (where the system can; elsewhere the old
-// folder is moved aside first). A reader sees the files of one run or
-// of the one before, never a mix, and two runs into one folder never mix
-// theirs. A failure leaves the earlier reports intact and no temporary
-// file behind. The folder is replaced as a whole, so an existing dir must
-// hold nothing but files of these names; one readable by others becomes
-// private.
+// Write renders files and writes them into dir, privately (folder 0700,
+// files 0600) and atomically as a whole: the files are rendered into a
+// fresh private folder beside dir, and that folder is swapped in for dir
+// in one step (where the system can; elsewhere the old folder is moved
+// aside first). A reader sees the files of one run or of the one before,
+// never a mix, and two runs into one folder never mix theirs. A failure
+// leaves the earlier reports intact and no temporary file behind, and so
+// does a signal that ends the process if its handler calls Abandon; a
+// temporary folder that a process of this machine left when it was killed
+// outright is removed by the next Write beside it. The folder is replaced
+// as a whole, so an existing dir must hold nothing but files of these
+// names; one readable by others becomes private.
 // It returns the paths written.
 func (wr Writer) Write(dir string, files []File) ([]string, error) {
 	fsys := wr.FS
@@ -165,15 +167,23 @@ func (wr Writer) Write(dir string, files []File) ([]string, error) {
 	if err := fsys.MkdirAll(parent, 0o700); err != nil {
 		return nil, fmt.Errorf("creating report folder: %w", unwrapPathError(err))
 	}
-	tmp, err := fsys.MkdirTemp(parent, "."+filepath.Base(real)+".deskcheck-*")
+	removeStale(fsys, parent, filepath.Base(real))
+	tmp, err := fsys.MkdirTemp(parent, tempPrefix(filepath.Base(real))+"*")
 	if err != nil {
 		return nil, fmt.Errorf("creating report folder: %w", unwrapPathError(err))
 	}
+	// A signal that ends the process removes the folder (Abandon).
+	done, err := Track(tmp)
+	if err != nil {
+		fsys.RemoveAll(tmp)
+		return nil, err
+	}
+	defer done()
 	if err := wr.render(fsys, tmp, dir, files); err != nil {
 		fsys.RemoveAll(tmp)
 		return nil, err
 	}
-	if err := swap(fsys, tmp, real, exists); err != nil {
+	if err := whileLive(func() error { return swap(fsys, tmp, real, exists) }); err != nil {
 		fsys.RemoveAll(tmp)
 		if errors.Is(err, syscall.EXDEV) || errors.Is(err, syscall.EBUSY) {
 			return nil, fmt.Errorf("writing %s: the folder cannot be replaced as a whole (%v; a mount point?): choose a folder inside it with -out", dir, unwrapPathError(err))
@@ -221,7 +231,7 @@ type bounded struct {
 
 func (b *bounded) Write(p []byte) (int, error) {
 	if b.max > 0 && b.total.Add(int64(len(p))) > b.max {
-		return 0, fmt.Errorf("the report files would exceed %d bytes, the limit; select fewer cases with -run", b.max)
+		return 0, fmt.Errorf("the report files would exceed %d bytes, the limit; select fewer cases with -run or raise the limit with -max-report-bytes", b.max)
 	}
 	return b.w.Write(p)
 }

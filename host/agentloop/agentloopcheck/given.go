@@ -1,9 +1,10 @@
 package agentloopcheck
 
 import (
-	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/deskcheck/deskcheck/host/agentloop"
 	"github.com/deskcheck/deskcheck/internal/jsontext"
@@ -53,16 +54,140 @@ func checkEntries(g given) (given, error) {
 	return g, nil
 }
 
-// decodeGiven decodes a given block through encoding/json, the reference
-// for any block.
+// decodeGiven decodes any given block, the reference: as the runner's
+// json.loads reads it (keys compared exactly, a repeated key keeping its
+// last value, strings with their escapes decoded and an unpaired
+// surrogate kept), with the Go field types deciding what each value may
+// be. It reads the first value of raw and ignores what follows, reads null
+// as a field's zero value, and refuses an unknown key and a value of the
+// wrong type.
 func decodeGiven(raw []byte) (given, error) {
 	var g given
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&g); err != nil {
-		return given{}, fmt.Errorf("the given block of a runner case: %w", err)
+	start := jsontext.SkipSpace(raw, 0)
+	end := jsontext.ScanHostValue(raw, start, 0)
+	if end < 0 {
+		return given{}, givenError("not one valid JSON value")
 	}
-	return g, nil
+	top, err := membersAt(raw[start:end], "the block")
+	for _, m := range top {
+		switch string(m.Key) {
+		case "script":
+			if isNull(m.Raw) {
+				break
+			}
+			if list, ok := jsontext.HostElements(m.Raw); ok {
+				g.Script = make([]entry, len(list))
+				for i, x := range list {
+					if err = g.Script[i].decode(x, i); err != nil {
+						break
+					}
+				}
+			} else {
+				err = typeError(m.Raw, "script", "an array")
+			}
+		case "maxSteps":
+			g.MaxSteps, err = intAt(m.Raw, "maxSteps")
+		case "maxCalls":
+			g.MaxCalls, err = intAt(m.Raw, "maxCalls")
+		case "writeGranted":
+			switch string(m.Raw) {
+			case "true", "false":
+				g.WriteGranted = string(m.Raw) == "true"
+			case "null":
+			default:
+				err = typeError(m.Raw, "writeGranted", "true or false")
+			}
+		default:
+			err = givenError("unknown key " + jsontext.Quote(string(m.Key)))
+		}
+		if err != nil {
+			return given{}, err
+		}
+	}
+	return g, err
+}
+
+// decode reads script entry i.
+func (e *entry) decode(raw []byte, i int) error {
+	at := "script entry " + strconv.Itoa(i)
+	ms, err := membersAt(raw, at)
+	for _, m := range ms {
+		switch string(m.Key) {
+		case "tool":
+			e.Tool, err = stringAt(m.Raw, at+" tool")
+		case "args":
+			e.Args = m.Raw
+		case "final":
+			e.Final, err = stringAt(m.Raw, at+" final")
+		default:
+			err = givenError(at + ": unknown key " + jsontext.Quote(string(m.Key)))
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return err
+}
+
+// givenError is an error of the given block.
+func givenError(msg string) error {
+	return errors.New("the given block of a runner case: " + msg)
+}
+
+// isNull reports whether raw (no surrounding space) is null.
+func isNull(raw []byte) bool { return string(raw) == "null" }
+
+// membersAt reads raw as an object's members; null is none.
+func membersAt(raw []byte, at string) (jsontext.Members, error) {
+	if isNull(raw) {
+		return nil, nil
+	}
+	if ms, ok := jsontext.ReadHostMembers(raw, nil); ok {
+		return ms, nil
+	}
+	return nil, typeError(raw, at, "an object")
+}
+
+// stringAt reads raw as a string as json.loads does; null is nil.
+func stringAt(raw []byte, at string) (*string, error) {
+	if isNull(raw) {
+		return nil, nil
+	}
+	s, ok := jsontext.HostString(raw)
+	if !ok {
+		return nil, typeError(raw, at, "a string")
+	}
+	return &s, nil
+}
+
+// intAt reads raw as a whole number that fits an int; null is nil.
+func intAt(raw []byte, at string) (*int, error) {
+	if isNull(raw) {
+		return nil, nil
+	}
+	n, ok := jsontext.Int(raw)
+	if !ok {
+		return nil, typeError(raw, at, "a whole number")
+	}
+	return &n, nil
+}
+
+// typeError says that the value raw of at is not what it must be.
+func typeError(raw []byte, at, want string) error {
+	kind := "number"
+	switch raw[0] {
+	case '{':
+		kind = "object"
+	case '[':
+		kind = "array"
+	case '"':
+		kind = "string"
+	case 't', 'f':
+		kind = "boolean"
+	case 'n':
+		kind = "null"
+	}
+	return givenError(fmt.Sprintf("%s is a JSON %s, want %s", at, kind, want))
 }
 
 // maxSteps is the step limit the case sets, or the runner's default.
@@ -109,13 +234,13 @@ func (g given) requests() int {
 	return n
 }
 
-// readGivenFast decodes a given block as the json.Decoder of readGiven
-// does (it reads the first value and ignores what follows) when the block
-// is what the case schema describes: every key spelled exactly and present
-// once, whole numbers that fit an int, no null but an args value; its
-// strings are read as the host reads them (an unpaired surrogate kept,
-// where the decoder would replace it). Args stay slices of raw, as written. ok is false
-// for any other block, which readGiven then leaves to the decoder.
+// readGivenFast decodes a given block as decodeGiven does (it reads the
+// first value and ignores what follows) when the block is what the case
+// schema describes: every key written plainly and present once, whole
+// numbers that fit an int, no null but an args value; its strings are read
+// as the host reads them (an unpaired surrogate kept). Args stay slices of
+// raw, as written. ok is false for any other block, which readGiven then
+// leaves to decodeGiven.
 func readGivenFast(raw []byte) (g given, ok bool) {
 	// Bits of the keys seen in one object.
 	const (

@@ -13,6 +13,7 @@ import (
 
 	"github.com/deskcheck/deskcheck/host/agentloop"
 	"github.com/deskcheck/deskcheck/host/internal/checktest"
+	"github.com/deskcheck/deskcheck/internal/jsontext"
 )
 
 // readGivenFast, and the narration's writers, stand in for encoding/json.
@@ -41,6 +42,27 @@ func TestGivenReaderMatchesDecoder(t *testing.T) {
 		}
 	}
 	require.Greater(t, fast, 100)
+	require.Greater(t, checktest.SameSpelling(t, givens, readGiven, spellingNorm), 100)
+}
+
+// spellingNorm is a decoded block with each entry's arguments read by
+// their value, not their spelling.
+func spellingNorm(g given) any {
+	args := make([]any, len(g.Script))
+	for i, e := range g.Script {
+		if e.Args == nil {
+			args[i] = "absent"
+			continue
+		}
+		v, ok := jsontext.DecodePy(e.Args)
+		if !ok { // a number beyond a double
+			respelled, _ := checktest.Respell(e.Args)
+			v = string(respelled)
+		}
+		args[i] = v
+		g.Script[i].Args = nil
+	}
+	return []any{g, args}
 }
 
 // referenceShowArgs and referenceQuoted are the narration helpers as they

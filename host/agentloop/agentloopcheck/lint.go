@@ -109,7 +109,7 @@ func lintRows(g given, rows gjson.Result, warn func(name, ptr, format string, ar
 	j := 0
 	rows.ForEach(func(_, r gjson.Result) bool {
 		ptr := fmt.Sprintf("/expected/rows/%d", j)
-		step, tool, result := r.Get("0"), r.Get("1").String(), r.Get("2").String()
+		step, tool, result := r.Get("0"), hostText(r.Get("1")), hostText(r.Get("2"))
 		switch {
 		case j >= len(g.Script):
 			warn("rows-vs-script", ptr, "row %d has no script entry: the script has %s and each step takes one", j+1, plural(len(g.Script), "entry", "entries"))
@@ -124,11 +124,21 @@ func lintRows(g given, rows gjson.Result, warn func(name, ptr, format string, ar
 		case !e.isFinal() && result == agentloop.ResultAnswer:
 			warn("rows-vs-script", ptr+"/2", "script entry %d is a tool request, so its row is executed or blocked, not answer", j)
 		case !e.isFinal() && tool != *e.Tool:
-			warn("rows-vs-script", ptr+"/1", "row %d names tool %q but script entry %d requests %s", j+1, tool, j, jsontext.Quote(*e.Tool))
+			warn("rows-vs-script", ptr+"/1", "row %d names tool %s but script entry %d requests %s", j+1, jsontext.Quote(tool), j, jsontext.Quote(*e.Tool))
 		}
 		j++
 		return true
 	})
+}
+
+// hostText is a string value as the runner's json.loads reads it (a lone
+// surrogate kept, where gjson's own reading replaces it), or the text of
+// any other value.
+func hostText(v gjson.Result) string {
+	if s, ok := jsontext.HostString([]byte(v.Raw)); ok {
+		return s
+	}
+	return v.String()
 }
 
 // wholeNumbers reports counts inside rows and the series that are not

@@ -179,9 +179,12 @@ func TestOneDecodePerCase(t *testing.T) {
 	cases, _ := verifier.Select(desks, nil)
 	require.Len(t, cases, len(checktest.Desk(t, deskPath)))
 	assert.Equal(t, int64(len(cases)), scenario.Calls.Decodes.Load()-before, "one decode per case at load")
-	results := verifier.Run(t.Context(), cases, nil)
+	results, err := verifier.Run(t.Context(), cases, verifier.RunOptions{})
+	require.NoError(t, err)
 	for _, f := range reg.Faults() {
-		results = append(results, verifier.Run(t.Context(), cases, &f)...)
+		under, err := verifier.Run(t.Context(), cases, verifier.RunOptions{Fault: &f})
+		require.NoError(t, err)
+		results = append(results, under...)
 	}
 	for _, r := range results {
 		require.NotEqual(t, verifier.Errored, r.Status, r.Err)

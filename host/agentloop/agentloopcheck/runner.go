@@ -56,6 +56,8 @@ var Runner = scenario.Declare(&scenario.Scenario{
         "writeGranted": false
       }`,
 	SourceKey: "loop",
+	Picture:   picture,
+	Deciding:  []string{"why", "stop"},
 }, scenario.Kind[given, script, evidence]{
 	Decode:   readGiven,
 	Plan:     planRunner,

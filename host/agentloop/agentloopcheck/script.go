@@ -1,12 +1,8 @@
 package agentloopcheck
 
 import (
-	"encoding/json"
-	"unicode/utf8"
-
-	"github.com/tidwall/gjson"
-
 	"github.com/deskcheck/deskcheck/host/agentloop"
+	"github.com/deskcheck/deskcheck/internal/jsontext"
 	"github.com/deskcheck/deskcheck/scenario"
 )
 
@@ -74,15 +70,23 @@ func expectedRows(expected []scenario.Field) (rows []scriptRow, ok bool) {
 		if f.Key != "rows" {
 			continue
 		}
-		v := gjson.ParseBytes(f.Raw)
-		if !v.IsArray() {
+		v, _ := jsontext.DecodePy(f.Raw)
+		list, isList := v.([]any)
+		if !isList {
 			return nil, false
 		}
-		rows = []scriptRow{}
-		v.ForEach(func(_, r gjson.Result) bool {
-			rows = append(rows, scriptRow{tool: r.Get("1").String(), result: r.Get("2").String(), observation: r.Get("3").String()})
-			return true
-		})
+		rows = make([]scriptRow, len(list))
+		for i, r := range list {
+			cell := func(k int) string {
+				row, _ := r.([]any)
+				if k < len(row) {
+					s, _ := row[k].(string)
+					return s
+				}
+				return ""
+			}
+			rows[i] = scriptRow{tool: cell(1), result: cell(2), observation: cell(3)}
+		}
 		return rows, true
 	}
 	return nil, false
@@ -151,10 +155,9 @@ func toolArgument(tool string) (name string, write, known bool) {
 }
 
 // refusal applies the checks of §3.3 to a tool request, in their order,
-// given the requests validated so far. It reads the arguments with
-// encoding/json, once per case: the runner's own readers keep an unpaired
-// surrogate where encoding/json replaces it, which changes neither the
-// names nor the number of characters.
+// given the requests validated so far. It reads the arguments as the
+// runner's json.loads does, once per case: keys compared exactly, a string's
+// characters counted as code points (an unpaired surrogate one of them).
 func refusal(e entry, writeGranted bool, validated, maxCalls int) agentloop.Refusal {
 	name, write, known := toolArgument(*e.Tool)
 	switch {
@@ -163,17 +166,20 @@ func refusal(e entry, writeGranted bool, validated, maxCalls int) agentloop.Refu
 	case write && !writeGranted:
 		return agentloop.RefusedNotGranted
 	}
-	var args map[string]json.RawMessage
 	// No args is {}: the name is missing.
-	if e.Args == nil || firstByte(e.Args) != '{' || json.Unmarshal(e.Args, &args) != nil {
+	if e.Args == nil || firstByte(e.Args) != '{' {
 		return agentloop.RefusedArgumentNames
 	}
-	value, has := args[name]
+	args, ok := jsontext.ReadHostMembers(e.Args, nil)
+	if !ok {
+		return agentloop.RefusedArgumentNames
+	}
+	value, has := args.Get(name)
 	if !has || len(args) != 1 {
 		return agentloop.RefusedArgumentNames
 	}
-	var s string
-	if firstByte(value) != '"' || json.Unmarshal(value, &s) != nil || utf8.RuneCountInString(s) > agentloop.MaxArgChars {
+	s, ok := jsontext.StringToken(value)
+	if !ok || jsontext.CodePoints(s) > agentloop.MaxArgChars {
 		return agentloop.RefusedShortStrings
 	}
 	if validated >= maxCalls {

@@ -9,8 +9,8 @@ import (
 	"strconv"
 
 	"github.com/deskcheck/deskcheck/host/arena"
+	"github.com/deskcheck/deskcheck/host/arena/recorders"
 	"github.com/deskcheck/deskcheck/host/internal/adapter"
-	"github.com/deskcheck/deskcheck/recorders"
 	"github.com/deskcheck/deskcheck/scenario"
 )
 
@@ -40,6 +40,8 @@ var Arena = scenario.Declare(&scenario.Scenario{
 		{Name: "near-label", Help: "a label within edit distance 2 of a table label, denied as unknown_action"},
 		{Name: "turn-limit", Help: "more tool turns than the adapters' six model requests can complete"},
 	},
+	Picture:  picture,
+	Deciding: []string{"check", "visible"},
 	Template: `{
         "turns": [
           [ { "action": "file.read.workspace" }, { "action": "file.read.protected" } ],

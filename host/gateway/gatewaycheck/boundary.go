@@ -2,9 +2,9 @@ package gatewaycheck
 
 import (
 	"bytes"
-	"encoding/json"
 
 	"github.com/deskcheck/deskcheck/host/gateway"
+	"github.com/deskcheck/deskcheck/internal/jsontext"
 	"github.com/deskcheck/deskcheck/scenario"
 )
 
@@ -55,8 +55,7 @@ func readScript(expected []scenario.Field) caseScript {
 				s.decisions = list
 			}
 		case "draftEffects", "publicationEffects":
-			var n int
-			if json.Unmarshal(f.Raw, &n) == nil {
+			if n, ok := jsontext.Int(f.Raw); ok {
 				s.effects += n
 			}
 		}
@@ -64,7 +63,9 @@ func readScript(expected []scenario.Field) caseScript {
 	return s
 }
 
-// decisionsOf reads expected.decisions as decisionsJSON does.
+// decisionsOf reads expected.decisions: each entry a string or "" for any
+// other value; ok is false when the value is no array (null reads as an
+// empty list).
 func decisionsOf(raw []byte) ([]string, bool) {
 	list, ok := listOf(raw)
 	if !ok {
@@ -73,21 +74,6 @@ func decisionsOf(raw []byte) ([]string, bool) {
 	out := make([]string, len(list))
 	for i, x := range list {
 		out[i], _ = stringOf(x)
-	}
-	return out, true
-}
-
-// decisionsJSON reads expected.decisions through encoding/json, the
-// reference: each entry a string or "" for any other value; ok is false
-// when the value is no array (or null, read as an empty list).
-func decisionsJSON(raw []byte) ([]string, bool) {
-	var list []json.RawMessage
-	if json.Unmarshal(raw, &list) != nil {
-		return nil, false
-	}
-	out := make([]string, len(list))
-	for i, raw := range list {
-		_ = json.Unmarshal(raw, &out[i])
 	}
 	return out, true
 }

@@ -1,10 +1,7 @@
 package gatewaycheck
 
 import (
-	"encoding/json"
-
 	"github.com/deskcheck/deskcheck/host/gateway"
-	"github.com/deskcheck/deskcheck/internal/jsontext"
 )
 
 // LimitCopyBytes names the measured limit on what a gateway case's steps
@@ -56,48 +53,19 @@ func copyBytes(g givenBlock) int {
 }
 
 // readTarget returns the action and resource of a request that is an
-// object naming both as strings, keys spelled exactly; ok is false
+// object naming both as strings, as the gateway reads them; ok is false
 // otherwise.
 func readTarget(raw []byte) (action, resource string, ok bool) {
-	if len(raw) > 0 && raw[0] == '{' {
-		var a, r []byte
-		if jsontext.WholeObject(raw, func(keyTok []byte, plain bool, start int) int {
-			if !plain {
-				return -1
-			}
-			end := jsontext.ScanValue(raw, start, 1)
-			switch key := keyTok[1 : len(keyTok)-1]; {
-			case end < 0:
-			case string(key) == "action":
-				a = raw[start:end]
-			case string(key) == "resource":
-				r = raw[start:end]
-			}
-			return end
-		}) {
-			if len(a) == 0 || len(r) == 0 || a[0] != '"' || r[0] != '"' {
-				return "", "", false
-			}
-			action, okA := stringOf(a)
-			resource, okR := stringOf(r)
-			return action, resource, okA && okR
-		}
-	}
-	if action, resource, ok := readTargetJSON(raw); ok {
-		return action, resource, true
-	}
-	return "", "", false
-}
-
-// readTargetJSON is readTarget through encoding/json, the reference.
-func readTargetJSON(raw []byte) (action, resource string, ok bool) {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(raw, &m) != nil || m == nil {
+	ms, isObject := membersOf(raw)
+	if !isObject || ms == nil {
 		return "", "", false
 	}
-	a, r := m["action"], m["resource"]
-	if json.Unmarshal(a, &action) != nil || json.Unmarshal(r, &resource) != nil {
+	a, okA := ms.Get("action")
+	r, okR := ms.Get("resource")
+	if !okA || !okR || a[0] != '"' || r[0] != '"' {
 		return "", "", false
 	}
-	return action, resource, a[0] == '"' && r[0] == '"'
+	action, okA = stringOf(a)
+	resource, okR = stringOf(r)
+	return action, resource, okA && okR
 }

@@ -31,7 +31,7 @@ func TestCopyBytes(t *testing.T) {
 		{"a step's own principal replaces the case's", `{"principal":"` + strings.Repeat("x", 1000) + `","steps":[{"request":1,"principal":"p"}]}`, p},
 		{"a named approval, per step that names it", `{"principal":"p","approvals":[` + approval + `],"steps":[{"request":1,"approvalId":"ap"},{"request":1,"approvalId":"nope"}]}`, 2*p + len(approval)},
 	} {
-		for _, decode := range []func([]byte) (givenBlock, error){decodeGiven, decodeGivenJSON} {
+		for _, decode := range []func([]byte) (givenBlock, error){decodeGiven, decodeGivenPlain} {
 			g, err := decode([]byte(tt.given))
 			require.NoError(t, err, tt.reason)
 			assert.Equal(t, tt.want, copyBytes(g), tt.reason)

@@ -49,6 +49,8 @@ var Gateway = scenario.Declare(&scenario.Scenario{
 	},
 	Template:  template,
 	SourceKey: "gateway",
+	Picture:   picture,
+	Deciding:  []string{"check"},
 }, scenario.Kind[givenBlock, caseScript, *gateway.Result]{
 	Decode:   decodeGiven,
 	Plan:     plan,
@@ -150,36 +152,210 @@ func decodeGiven(raw []byte) (givenBlock, error) {
 	if g, ok := readGivenFast(raw); ok {
 		return g, nil
 	}
-	return decodeGivenJSON(raw)
+	return decodeGivenPlain(raw)
 }
 
-// decodeGivenJSON is decodeGiven through encoding/json, the reference for
-// any block.
-func decodeGivenJSON(raw []byte) (givenBlock, error) {
+// decodeGivenPlain is decodeGiven for any block, the reference: the block
+// as the host's json.loads reads it (keys compared exactly, a repeated key
+// keeping its last value, strings with their escapes decoded and an
+// unpaired surrogate kept), with the Go field types deciding what each
+// value may be. Like json.Unmarshal into givenBlock, it ignores unknown
+// keys, reads null as a field's zero value, and refuses a value of the
+// wrong type.
+func decodeGivenPlain(raw []byte) (givenBlock, error) {
 	var g givenBlock
-	if err := json.Unmarshal(raw, &g); err != nil {
-		return g, fmt.Errorf("given: %w", err)
+	if isNull(raw) {
+		return g, nil
 	}
-	// The sizes, from the same text read as raw values: it decoded
-	// above, so it decodes here too, to the same lists.
-	var sizes struct {
-		Principal json.RawMessage   `json:"principal"`
-		Approvals []json.RawMessage `json:"approvals"`
-		Steps     []struct {
-			Principal json.RawMessage `json:"principal"`
-		} `json:"steps"`
+	top, err := objectAt(raw, "given")
+	if err != nil {
+		return g, err
 	}
-	if err := json.Unmarshal(raw, &sizes); err != nil {
-		return g, fmt.Errorf("given: %w", err)
-	}
-	g.principalSize = len(sizes.Principal)
-	for i := range g.Approvals {
-		g.Approvals[i].size = len(sizes.Approvals[i])
-	}
-	for i := range g.Steps {
-		g.Steps[i].principalSize = len(sizes.Steps[i].Principal)
+	for _, m := range top {
+		v := m.Raw
+		switch string(m.Key) {
+		case "principal":
+			g.principalSize = len(v)
+			err = stringAt(v, "given.principal", &g.Principal)
+		case "now":
+			g.Now, err = stringPtrAt(v, "given.now")
+		case "approvals":
+			var list [][]byte
+			if list, err = arrayAt(v, "given.approvals"); err == nil && list != nil {
+				g.Approvals = make([]givenApproval, len(list))
+				for i, a := range list {
+					if err = g.Approvals[i].decode(a, "given.approvals["+strconv.Itoa(i)+"]"); err != nil {
+						break
+					}
+				}
+			}
+		case "records":
+			var ms jsontext.Members
+			if ms, err = objectAt(v, "given.records"); err == nil && ms != nil {
+				g.Records = make(map[string]json.RawMessage, len(ms))
+				for _, r := range ms {
+					g.Records[string(r.Key)] = r.Raw
+				}
+			}
+		case "steps":
+			var list [][]byte
+			if list, err = arrayAt(v, "given.steps"); err == nil && list != nil {
+				g.Steps = make([]givenStep, len(list))
+				for i, st := range list {
+					if err = g.Steps[i].decode(st, "given.steps["+strconv.Itoa(i)+"]"); err != nil {
+						break
+					}
+				}
+			}
+		}
+		if err != nil {
+			return givenBlock{}, err
+		}
 	}
 	return g, nil
+}
+
+func (a *givenApproval) decode(raw []byte, at string) error {
+	a.size = len(raw)
+	ms, err := objectAt(raw, at)
+	for _, m := range ms {
+		v, in := m.Raw, at+"."+string(m.Key)
+		switch string(m.Key) {
+		case "id":
+			err = stringAt(v, in, &a.ID)
+		case "principal":
+			err = stringAt(v, in, &a.Principal)
+		case "action":
+			err = stringAt(v, in, &a.Action)
+		case "resource":
+			err = stringAt(v, in, &a.Resource)
+		case "arguments":
+			a.Arguments = v
+		case "argumentsDigest":
+			a.ArgumentsDigest, err = stringPtrAt(v, in)
+		case "state":
+			err = stringAt(v, in, &a.State)
+		case "consumed":
+			err = boolAt(v, in, &a.Consumed)
+		case "expiresAt":
+			err = stringAt(v, in, &a.ExpiresAt)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return err
+}
+
+func (st *givenStep) decode(raw []byte, at string) error {
+	ms, err := objectAt(raw, at)
+	for _, m := range ms {
+		v, in := m.Raw, at+"."+string(m.Key)
+		switch string(m.Key) {
+		case "request":
+			st.Request = v
+		case "approvalId":
+			st.ApprovalID, err = stringPtrAt(v, in)
+		case "principal":
+			st.principalSize = len(v)
+			st.Principal, err = stringPtrAt(v, in)
+		case "policyUnavailable":
+			err = boolAt(v, in, &st.PolicyUnavailable)
+		case "tamper":
+			err = boolAt(v, in, &st.Tamper)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return err
+}
+
+// objectAt reads raw, the value at the path at, as an object's members;
+// null is no member.
+func objectAt(raw []byte, at string) (jsontext.Members, error) {
+	if isNull(raw) {
+		return nil, nil
+	}
+	if ms, ok := jsontext.ReadHostMembers(raw, nil); ok {
+		return ms, nil
+	}
+	return nil, typeError(raw, at, "an object")
+}
+
+// arrayAt reads raw as an array's elements; null is none.
+func arrayAt(raw []byte, at string) ([][]byte, error) {
+	if isNull(raw) {
+		return nil, nil
+	}
+	if list, ok := jsontext.HostElements(raw); ok {
+		return list, nil
+	}
+	return nil, typeError(raw, at, "an array")
+}
+
+// stringAt reads raw as a string into dst, as json.loads reads it; null
+// leaves dst as it is.
+func stringAt(raw []byte, at string, dst *string) error {
+	if isNull(raw) {
+		return nil
+	}
+	s, ok := jsontext.HostString(raw)
+	if !ok {
+		return typeError(raw, at, "a string")
+	}
+	*dst = s
+	return nil
+}
+
+// stringPtrAt reads raw as a string; null is nil.
+func stringPtrAt(raw []byte, at string) (*string, error) {
+	if isNull(raw) {
+		return nil, nil
+	}
+	var s string
+	if err := stringAt(raw, at, &s); err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+// boolAt reads raw as true or false into dst; null leaves dst as it is.
+func boolAt(raw []byte, at string, dst *bool) error {
+	switch string(raw) {
+	case "true", "false":
+		*dst = string(raw) == "true"
+	case "null":
+	default:
+		return typeError(raw, at, "true or false")
+	}
+	return nil
+}
+
+// typeError says that the value raw at the path at is not what it must
+// be, or not JSON at all.
+func typeError(raw []byte, at, want string) error {
+	if !jsontext.WholeHostValue(raw) {
+		return fmt.Errorf("%s: not one valid JSON value", at)
+	}
+	return fmt.Errorf("%s: a JSON %s where %s is expected", at, kindName(raw), want)
+}
+
+// kindName names the JSON type of a valid value.
+func kindName(raw []byte) string {
+	switch raw[jsontext.SkipSpace(raw, 0)] {
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case '"':
+		return "string"
+	case 't', 'f':
+		return "boolean"
+	case 'n':
+		return "null"
+	}
+	return "number"
 }
 
 // Bits of readGivenFast's record of the keys it has seen in one object.
@@ -203,13 +379,12 @@ const (
 	seenTamper
 )
 
-// readGivenFast decodes a given block as json.Unmarshal would when the
-// block is what the case schema describes (every key spelled exactly and
-// present once, no null but a request or arguments value), but for its
-// strings, which it reads as the host's json.loads does: a lone surrogate
-// escape is kept, where encoding/json would replace it. Requests, arguments and records stay slices of raw, as
-// written. ok is false for any other block; decodeGiven then leaves it to
-// json.Unmarshal, which decodes (or refuses) it as it always has.
+// readGivenFast decodes a given block as decodeGivenPlain does when the
+// block is what the case schema describes (every key written plainly and
+// present once, no null but a request or arguments value): strings as the
+// host's json.loads reads them, a lone surrogate escape kept. Requests,
+// arguments and records stay slices of raw, as written. ok is false for
+// any other block; decodeGiven then leaves it to decodeGivenPlain.
 func readGivenFast(raw []byte) (g givenBlock, ok bool) {
 	var seen uint32
 	// once records key k of the current object, false when repeated.

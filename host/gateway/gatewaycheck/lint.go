@@ -97,8 +97,9 @@ func lintGateway(g givenBlock, expected []scenario.Field) []scenario.Problem {
 	return ps
 }
 
-// auditEvents reads expected.audit as json.Unmarshal reads it into a
-// []map[string]json.RawMessage; ok is false when Unmarshal would fail.
+// auditEvents reads expected.audit as a list of objects' members (null
+// for no member), as the host reads them; ok is false for any other
+// value.
 func auditEvents(raw []byte) ([]jsontext.Members, bool) {
 	list, ok := listOf(raw)
 	if !ok {

@@ -188,9 +188,12 @@ func TestEachGivenDecodedOnce(t *testing.T) {
 	cases, _ := verifier.Select([]*verifier.Desk{d}, nil)
 	require.Len(t, cases, 23)
 	for _, c := range cases {
-		assert.Equal(t, verifier.Pass, verifier.RunCase(context.Background(), c, nil).Status, c.FullID())
+		rs, err := verifier.Run(context.Background(), []*verifier.Case{c}, verifier.RunOptions{})
+		require.NoError(t, err)
+		assert.Equal(t, verifier.Pass, rs[0].Status, c.FullID())
 		for _, f := range Family.Faults {
-			verifier.RunCase(context.Background(), c, &scenario.QualifiedFault{Host: Family.Host.Name, Fault: f})
+			_, err := verifier.Run(context.Background(), []*verifier.Case{c}, verifier.RunOptions{Fault: &scenario.QualifiedFault{Host: Family.Host.Name, Fault: f}})
+			require.NoError(t, err)
 		}
 	}
 	assert.Equal(t, int64(len(cases)), scenario.Calls.Decodes.Load()-before, "one decode per case")

@@ -3,6 +3,8 @@ package householdcheck
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"strconv"
 
 	"github.com/deskcheck/deskcheck/host/household"
@@ -42,96 +44,164 @@ func decodeGiven(givenJSON []byte) (*given, error) {
 	return decodeGivenPlain(givenJSON)
 }
 
-// givenText is a given block as encoding/json reads it; a pointer is nil
-// for a key the block does not set.
-type givenText struct {
-	Decisions       []json.RawMessage `json:"decisions"`
-	Latencies       *[]float64        `json:"latencies"`
-	Households      *[]hostString     `json:"households"`
-	Tools           *[]hostString     `json:"tools"`
-	Timeouts        *[]hostString     `json:"timeouts"`
-	ToolSeconds     *float64          `json:"toolSeconds"`
-	MaxDecisions    *json.Number      `json:"maxDecisions"`
-	DeadlineSeconds *float64          `json:"deadlineSeconds"`
-}
-
-// hostString is a string as the runtime's json.loads reads it: an
-// unpaired surrogate escape kept (in WTF-8 form), never U+FFFD.
-type hostString string
-
-func (s *hostString) UnmarshalJSON(b []byte) error {
-	if v, ok := jsontext.HostString(b); ok {
-		*s = hostString(v)
-		return nil
-	}
-	return json.Unmarshal(b, (*string)(s))
-}
-
-// decodeGivenPlain is the reference decoder of a given block, through
-// encoding/json. A decision that is a string is raw response text; any
-// other decision stays its text as written (48000000.0 is not 48000000
-// to the snapshot check).
+// decodeGivenPlain is the reference decoder of a given block: the block as
+// the runtime's json.loads reads it (keys compared exactly, a repeated key
+// keeping its last value, strings with their escapes decoded and an
+// unpaired surrogate kept), with the Go types of household.Config
+// deciding what each value may be. A decision that is a string is raw
+// response text; any other decision stays its text as written (48000000.0
+// is not 48000000 to the snapshot check). Unknown keys are ignored; null
+// leaves a key unset (and is "" in a list of strings, 0 in a list of
+// numbers); a value of another type is an error.
 func decodeGivenPlain(givenJSON []byte) (*given, error) {
-	var t givenText
-	if err := json.Unmarshal(givenJSON, &t); err != nil {
+	top, err := membersAt(givenJSON, "the given block")
+	if err != nil {
 		return nil, err
 	}
 	var decisions []household.Decision
-	for _, d := range t.Decisions {
-		if len(d) > 0 && d[0] == '"' {
-			var s hostString
-			if err := s.UnmarshalJSON(d); err != nil {
-				return nil, err
+	if raw, ok := top.Get("decisions"); ok && !isNull(raw) {
+		list, err := elementsAt(raw, "decisions")
+		if err != nil {
+			return nil, err
+		}
+		decisions = make([]household.Decision, len(list))
+		for i, d := range list {
+			if d[0] == '"' {
+				s, _ := jsontext.HostString(d)
+				decisions[i] = household.Decision{Text: s}
+			} else {
+				decisions[i] = household.Decision{Object: json.RawMessage(d)}
 			}
-			decisions = append(decisions, household.Decision{Text: string(s)})
-		} else {
-			decisions = append(decisions, household.Decision{Object: d})
 		}
 	}
 	g := &given{cfg: household.NewConfig(decisions...)}
-	strs := func(l []hostString) []string {
-		out := make([]string, len(l))
-		for i, s := range l {
-			out[i] = string(s)
+	for _, m := range top {
+		if isNull(m.Raw) {
+			continue
 		}
-		return out
-	}
-	if t.Latencies != nil {
-		g.cfg.Latencies = *t.Latencies
-		g.keys |= keyLatencies
-	}
-	if t.Households != nil {
-		g.cfg.Households = strs(*t.Households)
-		g.keys |= keyHouseholds
-	}
-	if t.Tools != nil {
-		g.cfg.Tools = strs(*t.Tools)
-		g.keys |= keyTools
-	}
-	if t.Timeouts != nil {
-		g.cfg.Timeouts = strs(*t.Timeouts)
-		g.keys |= keyTimeouts
-	}
-	if t.ToolSeconds != nil {
-		g.cfg.ToolSeconds = *t.ToolSeconds
-		g.keys |= keyToolSeconds
-	}
-	if t.MaxDecisions != nil {
-		// An integer literal is its value; any other number (the schema
-		// refuses them) its integer part.
-		n, err := strconv.Atoi(string(*t.MaxDecisions))
-		if err != nil {
-			f, _ := strconv.ParseFloat(string(*t.MaxDecisions), 64)
-			n = int(f)
+		at := string(m.Key)
+		switch at {
+		case "latencies":
+			list, err := elementsAt(m.Raw, at)
+			if err != nil {
+				return nil, err
+			}
+			g.cfg.Latencies = make([]float64, len(list))
+			for i, x := range list {
+				if g.cfg.Latencies[i], err = numberAt(x, at); err != nil {
+					return nil, err
+				}
+			}
+			g.keys |= keyLatencies
+		case "households", "tools", "timeouts":
+			list, err := elementsAt(m.Raw, at)
+			if err != nil {
+				return nil, err
+			}
+			out := make([]string, len(list))
+			for i, x := range list {
+				if isNull(x) {
+					continue
+				}
+				s, ok := jsontext.HostString(x)
+				if !ok {
+					return nil, typeError(x, at, "a string")
+				}
+				out[i] = s
+			}
+			switch at {
+			case "households":
+				g.cfg.Households = out
+				g.keys |= keyHouseholds
+			case "tools":
+				g.cfg.Tools = out
+				g.keys |= keyTools
+			default:
+				g.cfg.Timeouts = out
+				g.keys |= keyTimeouts
+			}
+		case "toolSeconds":
+			if g.cfg.ToolSeconds, err = numberAt(m.Raw, at); err != nil {
+				return nil, err
+			}
+			g.keys |= keyToolSeconds
+		case "maxDecisions":
+			if m.Raw[0] != '-' && !jsontext.IsDigit(m.Raw[0]) {
+				return nil, typeError(m.Raw, at, "a number")
+			}
+			// An integer literal is its value; any other number (the
+			// schema refuses them) its integer part.
+			n, ok := jsontext.Int(m.Raw)
+			if !ok {
+				f, _ := strconv.ParseFloat(string(m.Raw), 64)
+				n = int(f)
+			}
+			g.cfg.MaxDecisions = n
+			g.keys |= keyMaxDecisions
+		case "deadlineSeconds":
+			if g.cfg.DeadlineSeconds, err = numberAt(m.Raw, at); err != nil {
+				return nil, err
+			}
+			g.keys |= keyDeadlineSeconds
 		}
-		g.cfg.MaxDecisions = n
-		g.keys |= keyMaxDecisions
-	}
-	if t.DeadlineSeconds != nil {
-		g.cfg.DeadlineSeconds = *t.DeadlineSeconds
-		g.keys |= keyDeadlineSeconds
 	}
 	return g, nil
+}
+
+// isNull reports whether raw (no surrounding space) is null.
+func isNull(raw []byte) bool { return string(raw) == "null" }
+
+// membersAt reads raw as one object's members, as the runtime reads them.
+func membersAt(raw []byte, at string) (jsontext.Members, error) {
+	if ms, ok := jsontext.ReadHostMembers(raw, nil); ok {
+		return ms, nil
+	}
+	return nil, typeError(raw, at, "an object")
+}
+
+// elementsAt reads raw as one array's elements.
+func elementsAt(raw []byte, at string) ([][]byte, error) {
+	if list, ok := jsontext.HostElements(raw); ok {
+		return list, nil
+	}
+	return nil, typeError(raw, at, "an array")
+}
+
+// numberAt reads raw as a number that fits a float64; null is 0.
+func numberAt(raw []byte, at string) (float64, error) {
+	if isNull(raw) {
+		return 0, nil
+	}
+	if raw[0] == '-' || jsontext.IsDigit(raw[0]) {
+		if f, err := strconv.ParseFloat(string(raw), 64); err == nil {
+			return f, nil
+		}
+		return 0, fmt.Errorf("%s: the number %s does not fit a double", at, raw)
+	}
+	return 0, typeError(raw, at, "a number")
+}
+
+// typeError says that the value raw of at is not what it must be, or not
+// JSON at all.
+func typeError(raw []byte, at, want string) error {
+	i := jsontext.SkipSpace(raw, 0)
+	if !jsontext.WholeHostValue(raw) || i >= len(raw) {
+		return errors.New(at + ": not one valid JSON value")
+	}
+	kind := "number"
+	switch raw[i] {
+	case '{':
+		kind = "object"
+	case '[':
+		kind = "array"
+	case '"':
+		kind = "string"
+	case 't', 'f':
+		kind = "boolean"
+	case 'n':
+		kind = "null"
+	}
+	return fmt.Errorf("%s: a JSON %s where %s is expected", at, kind, want)
 }
 
 // decodeGivenFast reads a given block as decodeGivenPlain does, in one
@@ -151,7 +221,7 @@ func decodeGivenFast(givenJSON []byte) (g *given, ok bool) {
 		maxDecisions                 int
 		keys                         givenKeys
 	)
-	// str is a valid string token as hostString reads it.
+	// str is a valid string token as json.loads reads it.
 	str := func(tok []byte) (string, bool) {
 		if len(tok) == 0 || tok[0] != '"' {
 			return "", false
@@ -242,8 +312,7 @@ func decodeGivenFast(givenJSON []byte) (g *given, ok bool) {
 				deadlineSeconds, ok = num(v)
 			}
 		}
-		// Any other key (encoding/json matches keys without regard to
-		// case) is left to the plain decoder.
+		// Any other key is left to the plain decoder.
 		return ok
 	})
 	if !ok {

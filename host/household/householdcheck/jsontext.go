@@ -10,18 +10,16 @@ import (
 // plain values of a Python host (an integer exact as a json.Number, other
 // numbers float64, []any, map[string]any, strings with an unpaired
 // surrogate kept): every text is decoded once per run with
-// jsontext.DecodePy, without encoding/json's
-// reflection, which cost more than running the runtime itself. Where that
-// reader answers ok=false (invalid text, a number that does not fit a
-// float64, nesting deeper than jsontext.MaxDepth), plainOf decodes with
-// encoding/json as before, so a value is always the one it gives.
+// jsontext.DecodePy, as the runtime's json.loads reads it.
 
-// plainOf is plain through jsontext.Decode where it can decode raw.
+// plainOf is raw as json.loads reads it, or its text when it holds no
+// value the readers take (a number beyond a double, text that is not
+// JSON).
 func plainOf(raw json.RawMessage) any {
 	if v, ok := jsontext.DecodePy(raw); ok {
 		return v
 	}
-	return plain(raw)
+	return string(raw)
 }
 
 // elements walks raw as one array (surrounding whitespace allowed),

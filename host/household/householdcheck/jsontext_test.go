@@ -69,9 +69,32 @@ func TestGivenReaderMatchesPlain(t *testing.T) {
 	t.Logf("%d givens, %d decoded, %d of them by the fast reader", len(all), decoded, fast)
 	require.Greater(t, decoded, 400)
 	require.Greater(t, fast, 300)
+	require.Greater(t, checktest.SameSpelling(t, all, decodeGiven, spellingNorm), 400)
 }
 
-// referenceReadExpected is readExpected as it was written, with gjson.
+// spellingNorm is a decoded block with each decision object read by its
+// value, not its spelling.
+func spellingNorm(g *given) any {
+	cfg := g.cfg
+	objects := make([]any, len(cfg.Decisions))
+	for i, d := range cfg.Decisions {
+		if d.Object != nil {
+			v, ok := jsontext.DecodePy(d.Object)
+			if !ok { // a number beyond a double
+				respelled, _ := checktest.Respell(d.Object)
+				v = string(respelled)
+			}
+			objects[i] = v
+		} else {
+			objects[i] = d.Text
+		}
+	}
+	cfg.Decisions = nil
+	return []any{cfg, g.keys, objects}
+}
+
+// referenceReadExpected is readExpected as it was written, with gjson
+// finding the values and statuses read as json.loads reads them.
 func referenceReadExpected(expected []scenario.Field) expectedScript {
 	e := expectedScript{fields: expected, toolCalls: -1, observations: -1}
 	length := func(v gjson.Result) int {
@@ -97,7 +120,8 @@ func referenceReadExpected(expected []scenario.Field) expectedScript {
 		case "statuses":
 			s := &statusCounts{}
 			each(v, func(_, x gjson.Result) bool {
-				s.add(x.Str)
+				status, _ := jsontext.StringToken([]byte(x.Raw)) // as json.loads reads it
+				s.add(status)
 				return true
 			})
 			e.statuses = s
@@ -172,11 +196,12 @@ func TestAdmittedAttemptMatchesSscanf(t *testing.T) {
 // numbers as literals, an integer kept exact ("-0" is 0), any other number
 // a double; strings as the library decodes them, but where it decodes an
 // unpaired surrogate escape to U+FFFD the reference keeps it. Text the
-// library refuses (a number beyond a double) stays text, as plain keeps it.
+// library refuses (a number beyond a double) stays text, as plainOf keeps
+// it.
 func pyReference(raw json.RawMessage) any {
 	v, err := jsontext.DecodeUseNumber(raw)
 	if err != nil {
-		return plain(raw)
+		return string(raw)
 	}
 	beyond := false
 	var conv func(v any) any
@@ -205,7 +230,7 @@ func pyReference(raw json.RawMessage) any {
 	}
 	out := conv(v)
 	if beyond {
-		return plain(raw)
+		return string(raw)
 	}
 	return out
 }

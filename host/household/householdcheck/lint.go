@@ -3,7 +3,6 @@ package householdcheck
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/deskcheck/deskcheck/scenario"
 )
@@ -33,44 +32,35 @@ func lintHousehold(g *given, exp *expectedScript) []scenario.Problem {
 				Message: fmt.Sprintf("the decision is nested more than %d levels deep, deeper than the runtime reads", maxDecisionDepth)})
 		}
 	}
-	warn := func(key, format string, args ...any) {
-		name := "statuses-vs-" + strings.ToLower(key)
-		switch {
-		case key == "statuses":
-			name = "timeout-not-last"
-		case exp.statuses == nil && key == "effects":
-			name = "effects-vs-attempts"
-		case key == "toolCalls":
-			name = "toolcalls-vs-attempts"
-		}
+	warn := func(name, key, format string, args ...any) {
 		out = append(out, scenario.Problem{Pointer: "/expected/" + key, Warning: true, Name: name, Message: fmt.Sprintf(format, args...)})
 	}
 	if exp.statuses != nil {
 		st := exp.statuses
 		n := len(st.list)
 		if exp.has("attempts") && exp.attempts != n {
-			warn("attempts", "%d statuses but %d attempts expected", n, exp.attempts)
+			warn("statuses-vs-attempts", "attempts", "%d statuses but %d attempts expected", n, exp.attempts)
 		}
 		if exp.effects != st.ok+st.timeout {
-			warn("effects", "%d statuses are ok or timeout (tool runs started) but %d effects expected", st.ok+st.timeout, exp.effects)
+			warn("statuses-vs-effects", "effects", "%d statuses are ok or timeout (tool runs started) but %d effects expected", st.ok+st.timeout, exp.effects)
 		}
 		if exp.has("denied") && exp.denied != st.denied {
-			warn("denied", "%d statuses are denied but %d denied expected", st.denied, exp.denied)
+			warn("statuses-vs-denied", "denied", "%d statuses are denied but %d denied expected", st.denied, exp.denied)
 		}
 		if exp.has("invalid") && exp.invalid != st.invalid {
-			warn("invalid", "%d statuses are invalid but %d invalid expected", st.invalid, exp.invalid)
+			warn("statuses-vs-invalid", "invalid", "%d statuses are invalid but %d invalid expected", st.invalid, exp.invalid)
 		}
 		if st.timeout > 1 || (st.timeout == 1 && st.list[n-1] != "timeout") {
-			warn("statuses", "a timeout ends the run: only the last status can be timeout")
+			warn("timeout-not-last", "statuses", "a timeout ends the run: only the last status can be timeout")
 		}
 		if exp.observations >= 0 && exp.observations != n-st.timeout {
-			warn("observations", "%d observations but %d statuses that are not timeout (each of them sends one back)", exp.observations, n-st.timeout)
+			warn("statuses-vs-observations", "observations", "%d observations but %d statuses that are not timeout (each of them sends one back)", exp.observations, n-st.timeout)
 		}
 	} else if exp.has("attempts") && exp.effects > exp.attempts {
-		warn("effects", "%d effects expected from %d attempts: each attempt runs its tool at most once", exp.effects, exp.attempts)
+		warn("effects-vs-attempts", "effects", "%d effects expected from %d attempts: each attempt runs its tool at most once", exp.effects, exp.attempts)
 	}
 	if exp.toolCalls >= 0 && exp.has("attempts") && exp.toolCalls != exp.attempts {
-		warn("toolCalls", "%d recorded tool calls but %d attempts expected", exp.toolCalls, exp.attempts)
+		warn("toolcalls-vs-attempts", "toolCalls", "%d recorded tool calls but %d attempts expected", exp.toolCalls, exp.attempts)
 	}
 	return out
 }

@@ -78,6 +78,8 @@ var Household = scenario.Declare(&scenario.Scenario{
         "deadlineSeconds": 30
       }`,
 	SourceKey: "household",
+	Picture:   picture,
+	Deciding:  []string{"admitted", "denied", "invalid"},
 }, scenario.Kind[*given, scripted, *evidence]{
 	Decode:   decodeGiven,
 	Plan:     plan,
@@ -174,15 +176,6 @@ func statusWord(s household.Status) any {
 		return string(household.StatusTimeout)
 	}
 	return string(s)
-}
-
-// plain decodes JSON text the model produced into plain JSON values.
-func plain(raw json.RawMessage) any {
-	var v any
-	if err := json.Unmarshal(raw, &v); err != nil {
-		return string(raw)
-	}
-	return v
 }
 
 func stringsValue(list []string) []any {

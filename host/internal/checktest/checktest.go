@@ -9,11 +9,11 @@ import (
 	"encoding/json"
 	"math/rand"
 	"os"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/deskcheck/deskcheck/internal/jsontext"
 	"github.com/deskcheck/deskcheck/scenario"
 )
 
@@ -25,45 +25,55 @@ type Case struct {
 }
 
 // Desk reads the cases of the desk file at path, keeping each expected
-// block's keys in file order.
+// block's keys in file order. It reads the file as the hosts read JSON
+// (internal/jsontext): keys and strings with their escapes decoded, an
+// unpaired surrogate kept; each given block stays as written.
 func Desk(t testing.TB, path string) []Case {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	require.NoError(t, err)
-	var desk struct {
-		Cases []struct {
-			ID       string          `json:"id"`
-			Given    json.RawMessage `json:"given"`
-			Expected json.RawMessage `json:"expected"`
-		} `json:"cases"`
-	}
-	require.NoError(t, json.Unmarshal(data, &desk), path)
-	out := make([]Case, len(desk.Cases))
-	for i, c := range desk.Cases {
-		out[i] = Case{ID: c.ID, Given: c.Given, Expected: Fields(t, string(c.Expected))}
+	top, ok := jsontext.ReadHostMembers(data, nil)
+	require.True(t, ok, "%s is not one JSON object", path)
+	cases, ok := top.Get("cases")
+	require.True(t, ok, "%s has no cases", path)
+	list, ok := jsontext.HostElements(cases)
+	require.True(t, ok, "%s: the cases are not a list", path)
+	out := make([]Case, len(list))
+	for i, c := range list {
+		ms, ok := jsontext.ReadHostMembers(c, nil)
+		require.True(t, ok, "%s: case %d is not an object", path, i)
+		var id string
+		if raw, ok := ms.Get("id"); ok {
+			id, ok = jsontext.HostString(raw)
+			require.True(t, ok, "%s: the id of case %d is not a string", path, i)
+		}
+		given, _ := ms.Get("given")
+		expected, _ := ms.Get("expected")
+		out[i] = Case{ID: id, Given: given, Expected: Fields(t, string(expected))}
 	}
 	return out
 }
 
 // Fields reads an expected block (JSON, "" for none) into its fields, in
-// order.
+// order, a repeated key as often as it is written; keys are read as the
+// hosts read them, values stay as written.
 func Fields(t testing.TB, block string) []scenario.Field {
 	t.Helper()
 	if block == "" {
 		return nil
 	}
-	dec := json.NewDecoder(strings.NewReader(block))
-	tok, err := dec.Token()
-	require.NoError(t, err)
-	require.Equal(t, json.Delim('{'), tok, "an expected block is an object")
+	raw := []byte(block)
+	i := jsontext.SkipSpace(raw, 0)
+	require.True(t, i < len(raw) && raw[i] == '{', "an expected block is an object")
 	var out []scenario.Field
-	for dec.More() {
-		k, err := dec.Token()
-		require.NoError(t, err)
-		var raw json.RawMessage
-		require.NoError(t, dec.Decode(&raw))
-		out = append(out, scenario.Field{Key: k.(string), Raw: raw})
-	}
+	ok := jsontext.WholeObject(raw, func(keyTok []byte, plain bool, start int) int {
+		end := jsontext.ScanHostValue(raw, start, 1)
+		if end >= 0 {
+			out = append(out, scenario.Field{Key: jsontext.StringValue(keyTok, plain), Raw: json.RawMessage(raw[start:end:end])})
+		}
+		return end
+	})
+	require.True(t, ok, "the expected block is not one JSON object: %s", block)
 	return out
 }
 

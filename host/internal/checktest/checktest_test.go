@@ -7,7 +7,6 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -17,31 +16,8 @@ import (
 	"github.com/deskcheck/deskcheck/scenario"
 )
 
-// recorder is a testing.TB whose failures are recorded instead of failing
-// the test that holds it.
-type recorder struct {
-	testing.TB
-	failed bool
-}
-
-func (r *recorder) Fail()                 { r.failed = true }
-func (r *recorder) Error(...any)          { r.failed = true }
-func (r *recorder) Errorf(string, ...any) { r.failed = true }
-func (r *recorder) FailNow()              { r.failed = true; runtime.Goexit() }
-func (r *recorder) Fatal(...any)          { r.FailNow() }
-func (r *recorder) Fatalf(string, ...any) { r.FailNow() }
-
 // fails reports whether f fails the test it is given.
-func fails(t *testing.T, f func(t testing.TB)) bool {
-	r := &recorder{TB: t}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		f(r)
-	}()
-	<-done
-	return r.failed
-}
+func fails(t *testing.T, f func(t testing.TB)) bool { return Fails(t, f) }
 
 func writeDesk(t *testing.T, text string) string {
 	path := filepath.Join(t.TempDir(), "desk.json")

@@ -81,6 +81,8 @@ var Fallback = scenario.Declare(&scenario.Scenario{
         "handlers": ["decline", "fail"]
       }`,
 	SourceKey: "fallback",
+	Picture:   picture,
+	Deciding:  []string{"fallback"},
 }, scenario.Kind[*fallbackGiven, fallbackPlan, fallbackEvidence]{
 	Decode:   decodeFallback,
 	Plan:     planFallback,
@@ -204,6 +206,8 @@ var Classify = scenario.Declare(&scenario.Scenario{
         "kind": "error"
       }`,
 	SourceKey: "fallback",
+	Picture:   picture,
+	Deciding:  []string{"classify"},
 }, scenario.Kind[*classifyGiven, struct{}, struct{}]{
 	Decode: decodeClassify,
 	Run:    runClassify,

@@ -32,4 +32,6 @@ var Family = scenario.Family{
 	Points:    Points,
 	Mutants:   Mutants,
 	Generate:  Generate,
+	Shapes:    shapes,
+	Worst:     worst,
 }

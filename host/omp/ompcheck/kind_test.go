@@ -41,9 +41,12 @@ func TestOneDecodePerCase(t *testing.T) {
 	all, _ := verifier.Select(desks, nil)
 	require.Len(t, all, n)
 	assert.Equal(t, int64(n), scenario.Calls.Decodes.Load()-before, "one decode per case at load")
-	results := verifier.Run(t.Context(), all, nil)
+	results, err := verifier.Run(t.Context(), all, verifier.RunOptions{})
+	require.NoError(t, err)
 	for _, f := range reg.Faults() {
-		results = append(results, verifier.Run(t.Context(), all, &f)...)
+		under, err := verifier.Run(t.Context(), all, verifier.RunOptions{Fault: &f})
+		require.NoError(t, err)
+		results = append(results, under...)
 	}
 	controls := 0
 	for _, r := range results {

@@ -91,7 +91,7 @@ func buildChanges() []scenario.ReleaseChange {
 			return g.Revise.Exists()
 		})},
 		"tool-deny-text": {"no wrapper case has its tool's own policy deny", wrapper(func(g *wrapperGiven) bool {
-			return g.Approval.IsObject() && omp.NormalizePolicy(g.Approval.Get("policy").Value()) == omp.PolicyDeny
+			return g.Approval.IsObject() && omp.NormalizePolicy(jsValue(g.Approval.Get("policy"))) == omp.PolicyDeny
 		})},
 		"fallback":   {"no fallback case", named("fallback")},
 		"classifier": {"no classify-error case", named("classify-error")},

@@ -84,14 +84,14 @@ func lintTools(g *wrapperGiven) []scenario.Problem {
 	var out []scenario.Problem
 	name := g.Tool
 	if (name == "bash" || name == "write") && g.HasApproval {
-		out = append(out, scenario.Problem{Pointer: "/given/approval", Warning: true, Message: fmt.Sprintf(
+		out = append(out, scenario.Problem{Pointer: "/given/approval", Warning: true, Name: "fake-tool", Message: fmt.Sprintf(
 			"given.approval replaces the real %s tool's own declaration: the case calls a fake tool named %s that declares exactly this, and none of %s's rules apply; drop approval to use them",
 			name, name, name)})
 	}
 	if g.realTool() && name == "write" {
 		if p := g.lint.writePath; p != nil {
 			if dev, ok := omp.ParseXdName(omp.UnwrapHashlinePath(*p)); ok && dev != "" && dev != omp.XdReportIssue && dev != "resolve" && dev != "reject" && dev != "propose" {
-				out = append(out, scenario.Problem{Pointer: "/given/args/path", Warning: true, Message: fmt.Sprintf(
+				out = append(out, scenario.Problem{Pointer: "/given/args/path", Warning: true, Name: "xd-device", Message: fmt.Sprintf(
 					"xd://%s would need a mounted xd:// device, which reads session state and is not modelled: the model declares exec, as the host does with no device mounted", dev)})
 			}
 		}

@@ -45,11 +45,13 @@ var Wrapper = scenario.Declare(&scenario.Scenario{
 		{Name: limitCopyBytes, Pointer: "/given", Measured: true, Default: 4 << 20, Help: "the given block but its choices, times repeat, and the choices once"},
 	},
 	Warnings: []scenario.Warning{
-		{Name: "unknown-mode", Help: "an approval mode the host does not know (no tier auto-approved up to 18.2.0, every tier from 18.2.3)"},
+		{Name: "unknown-mode", Help: "an approval mode the host does not know (every tier auto-approved, as yolo, from 18.2.3 and on the default 18.3.4; no tier on 17.2.15 … 18.2.0)"},
 		{Name: "non-object-policies", Help: "userPolicies that are not an object (read by own property up to 18.2.0, as {} from 18.2.3)"},
 		{Name: "unknown-tier", Help: "an approval tier the host does not know (it is treated as exec)"},
 		{Name: "effects-vs-calls", Help: "more effects expected than calls made"},
 		{Name: "choices-vs-prompts", Help: "the number of scripted choices differs from the prompts expected"},
+		{Name: "fake-tool", Help: "approval given with tool bash or write: a fake tool replaces the real tool's own declaration"},
+		{Name: "xd-device", Help: "a write to an xd:// device, which would need a mounted device (not modelled: exec is declared)"},
 	},
 	Shape: firstTitle,
 	Template: `{
@@ -66,14 +68,9 @@ var Wrapper = scenario.Declare(&scenario.Scenario{
         "revise": { "action": "inspect" },
         "safetyCheck": false
       }`,
-	Examples: []scenario.Example{{Name: "bash", Given: `{
-        "tool": "bash",
-        "args": { "command": "git push origin main" },
-        "settings": { "bash.patterns": [{ "match": "git push *", "approval": "prompt" }, { "match": "git *", "approval": "allow" }] },
-        "mode": "always-ask",
-        "choices": ["Deny"]
-      }`}},
 	SourceKey: "wrapper",
+	Picture:   picture,
+	Deciding:  []string{"resolve"},
 }, scenario.Kind[*wrapperGiven, wrapperPlan, wrapperEvidence]{
 	Decode:   decodeWrapper,
 	Plan:     planWrapper,

@@ -1,7 +1,7 @@
 // Command gendesks writes a generated suite of desks into a folder, for
 // benchmarks and scale tests: gendesks -cases 100000 -per-file 1000 -out DIR;
 // gendesks -worst NAME -out DIR writes one family's worst case at the
-// default limits instead (gen.WorstCases).
+// default limits instead (gen.WorstCases: every family's Worst desks).
 package main
 
 import (
@@ -17,7 +17,7 @@ func main() {
 	total := flag.Int("cases", 1000, "cases in all")
 	per := flag.Int("per-file", 1000, "cases per file")
 	out := flag.String("out", "", "folder to write the desks into (created)")
-	worst := flag.String("worst", "", "write the worst-case desk of this name instead (one of gen.WorstCases)")
+	worst := flag.String("worst", "", "write the worst-case desk of this name instead (one of a family's Worst desks)")
 	flag.Parse()
 	if *out == "" || *total < 1 || *per < 1 {
 		fmt.Fprintln(os.Stderr, "usage: gendesks -cases N -per-file N -out DIR")

@@ -1,0 +1,107 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// memoryChild is the environment variable that makes TestMemoryChild run
+// deskcheck with the arguments it holds (separated by unit separators, 0x1f) and print its
+// peak resident memory.
+const memoryChild = "DESKCHECK_MEMORY_CHILD"
+
+// TestMemoryChild, in a child process, runs deskcheck as its main does
+// and prints "peak N" (VmHWM, bytes) and "exit N".
+func TestMemoryChild(t *testing.T) {
+	args := os.Getenv(memoryChild)
+	if args == "" {
+		t.Skip("run as a child of a memory test")
+	}
+	startCollector()
+	code := run(strings.Split(args, "\x1f"), io.Discard, io.Discard)
+	status, err := os.ReadFile("/proc/self/status")
+	require.NoError(t, err)
+	for _, line := range strings.Split(string(status), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, err := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")))
+			require.NoError(t, err)
+			fmt.Printf("peak %d\nexit %d\n", kb<<10, code)
+		}
+	}
+}
+
+// peakOf runs deskcheck with args in a child process and returns its
+// peak resident memory in bytes and its exit code.
+func peakOf(t *testing.T, args ...string) (peak int64, code int) {
+	t.Helper()
+	if runtime.GOOS != "linux" {
+		t.Skip("the peak is read from /proc/self/status")
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestMemoryChild$", "-test.count=1")
+	cmd.Env = append(os.Environ(), memoryChild+"="+strings.Join(args, "\x1f"))
+	var errOut bytes.Buffer
+	cmd.Stderr = &errOut
+	out, err := cmd.Output()
+	require.NoError(t, err, errOut.String())
+	_, err = fmt.Sscanf(string(out[bytes.Index(out, []byte("peak ")):]), "peak %d\nexit %d", &peak, &code)
+	require.NoError(t, err, string(out))
+	return peak, code
+}
+
+// bigTraceReport writes a report whose one case holds 200,000 trace
+// events and returns its path and size.
+func bigTraceReport(t *testing.T) (string, int64) {
+	t.Helper()
+	data, err := os.ReadFile("../../reports/testdata/boundary.json")
+	require.NoError(t, err)
+	var doc map[string]any
+	require.NoError(t, json.Unmarshal(data, &doc))
+	events := make([]any, 200000)
+	for i := range events {
+		events[i] = map[string]any{"seq": i/8 + 1, "kind": "resolve", "text": "resolve (original input): allow"}
+	}
+	doc["cases"].([]any)[0].(map[string]any)["trace"] = events
+	big, err := json.Marshal(doc)
+	require.NoError(t, err)
+	path := filepath.Join(t.TempDir(), "report.json")
+	require.NoError(t, os.WriteFile(path, big, 0o600))
+	return path, int64(len(big))
+}
+
+// TestRenderAndDiffMemory: report render of a report whose one case holds
+// 200,000 trace events, and diff of it against itself, peak within a few
+// times the report's size over what a small report takes (about 4.5 and 2
+// times it; the schema validator once decoded every event, 14 times it,
+// and diff held both reports whole and a copy of each file's text, 6
+// times it).
+func TestRenderAndDiffMemory(t *testing.T) {
+	path, size := bigTraceReport(t)
+	small := "../../reports/testdata/boundary.json"
+	for _, tc := range []struct {
+		name        string
+		small, args []string
+		times       int64
+	}{
+		{"render", []string{"report", "render", small}, []string{"report", "render", path}, 6},
+		{"diff", []string{"diff", small, small}, []string{"diff", path, path}, 3},
+	} {
+		base, code := peakOf(t, tc.small...)
+		require.Equal(t, 0, code, tc.name)
+		peak, code := peakOf(t, tc.args...)
+		require.Equal(t, 0, code, tc.name)
+		t.Logf("%s of a report of %d bytes: peak %d MB, %d MB over a small report's", tc.name, size, peak>>20, (peak-base)>>20)
+		assert.Less(t, peak-base, tc.times*size, "%s within %d times the report's size", tc.name, tc.times)
+	}
+}

@@ -1,0 +1,341 @@
+// Package sandbox runs a real-code harness (a runtime such as bun, node or
+// python over deskcheck's harness files and a host's release) inside
+// bubblewrap: new user, mount, PID, IPC, UTS and network namespaces, a
+// read-only view of only the runtime, the libraries it and the release's
+// native modules load, the release and the harness files, and one writable
+// temporary folder. Nothing started inside outlives the sandbox (a PID
+// namespace whose first process dies with its parent), and the time limit
+// is enforced from outside by killing the sandbox.
+//
+// It knows no host family: a family declares its harness as a Spec.
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Spec is what a family's harness needs to run.
+type Spec struct {
+	// Runtime is the runtime binary (bun, node, python).
+	Runtime string
+	// Args follow the runtime on its command line: paths deskcheck chose,
+	// never desk content.
+	Args []string
+	// ReadOnly are the folders and files the runtime may read besides
+	// itself and its libraries: the release, the harness files.
+	ReadOnly []string
+	// Native are shared objects the release loads (a native addon): the
+	// libraries they need become readable too.
+	Native []string
+	// Temp is the one writable folder (the caller makes it and removes
+	// it). The working folder, HOME and TMPDIR are inside it.
+	Temp string
+	// Dir is the working folder, inside Temp or ReadOnly.
+	Dir string
+	// Env is the whole environment (built from nothing by the caller).
+	Env []string
+	// Limit bounds the sandbox's life; zero means no bound.
+	Limit time.Duration
+	// Stderr receives the runtime's standard error; nil discards it.
+	Stderr io.Writer
+	// Probe are the runtime's arguments for a run that only shows the
+	// sandbox can be made; nil means --version.
+	Probe []string
+	// Require refuses to run without bubblewrap; otherwise the runtime
+	// runs with what can be had (a new network namespace through unshare
+	// when the OS allows one) and Isolation says what is missing.
+	Require bool
+	// NoSandbox runs without bubblewrap or unshare even where they work
+	// (tests of the fallback); with Require it is an error.
+	NoSandbox bool
+}
+
+// ErrUnavailable is wrapped by Start's error when Require is set and the
+// sandbox cannot be made here.
+var ErrUnavailable = errors.New("the sandbox (bubblewrap) cannot be set up here")
+
+// Proc is one running sandbox.
+type Proc struct {
+	// Isolation says what the sandbox allowed, in a sentence for reports.
+	Isolation string
+	// Sandboxed is true when bubblewrap holds the process.
+	Sandboxed bool
+	Stdin     io.WriteCloser
+	Stdout    io.ReadCloser
+	cmd       *exec.Cmd
+	timer     *time.Timer
+	stopCtx   func() bool
+	waitOnce  sync.Once
+	waitErr   error
+}
+
+// bwrapPath finds bubblewrap: on PATH, else the Debian location.
+func bwrapPath() (string, error) {
+	if p, err := exec.LookPath("bwrap"); err == nil {
+		return p, nil
+	}
+	if _, err := os.Stat("/usr/bin/bwrap"); err == nil {
+		return "/usr/bin/bwrap", nil
+	}
+	return "", errors.New("bwrap is not installed (Debian: apt-get install bubblewrap)")
+}
+
+// probes caches, per runtime, whether the sandbox works here.
+var probes sync.Map // runtime → error (nil when it works)
+
+// Check says whether a sandbox for spec's runtime can be made here: it
+// runs the runtime with spec.Probe inside one.
+func Check(spec Spec) error {
+	probeArgs := spec.Probe
+	if probeArgs == nil {
+		probeArgs = []string{"--version"}
+	}
+	key := strings.Join(append([]string{spec.Runtime}, probeArgs...), "\x00")
+	if v, ok := probes.Load(key); ok {
+		if v == nil {
+			return nil
+		}
+		return v.(error)
+	}
+	err := probe(spec.Runtime, probeArgs)
+	if err == nil {
+		probes.Store(key, nil)
+	} else {
+		probes.Store(key, err)
+	}
+	return err
+}
+
+func probe(runtime string, probeArgs []string) error {
+	bw, err := bwrapPath()
+	if err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp("", "deskcheck-probe-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	args, _, err := arguments(Spec{Runtime: runtime, Args: probeArgs, Temp: tmp, Dir: tmp})
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command(bw, args...)
+	cmd.Env = []string{"PATH=/nonexistent"}
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("bwrap failed here (%v: %s)", err, strings.TrimSpace(string(out)))
+	}
+	return nil
+}
+
+// arguments builds bwrap's command line for spec, and the sentence that
+// says what it allows.
+func arguments(spec Spec) ([]string, string, error) {
+	runtime, err := filepath.Abs(spec.Runtime)
+	if err != nil {
+		return nil, "", err
+	}
+	libs, err := Libraries(append([]string{runtime}, spec.Native...))
+	if err != nil {
+		return nil, "", err
+	}
+	// --as-pid-1: the runtime is the first process of its PID namespace,
+	// so bwrap ends only once the kernel has ended everything in it
+	// (with an init of bwrap's own, bwrap could end first).
+	args := []string{
+		"--unshare-user", "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try",
+		"--die-with-parent", "--new-session", "--as-pid-1", "--cap-drop", "ALL",
+		"--hostname", "deskcheck-sandbox",
+		"--proc", "/proc", "--dev", "/dev",
+	}
+	bind := func(p string) { args = append(args, "--ro-bind", p, p) }
+	bind(runtime)
+	for _, l := range libs {
+		bind(l)
+	}
+	loaderCache := ""
+	if _, err := os.Stat("/etc/ld.so.cache"); err == nil {
+		bind("/etc/ld.so.cache")
+		loaderCache = " and the loader's cache (/etc/ld.so.cache)"
+	}
+	for _, p := range spec.ReadOnly {
+		a, err := filepath.Abs(p)
+		if err != nil {
+			return nil, "", err
+		}
+		if !within(a, spec.Temp) {
+			bind(a)
+		}
+	}
+	args = append(args, "--bind", spec.Temp, spec.Temp)
+	// Read-only files inside the writable folder (the harness files)
+	// are mounted read-only over it.
+	for _, p := range spec.ReadOnly {
+		if a, _ := filepath.Abs(p); within(a, spec.Temp) && a != spec.Temp {
+			args = append(args, "--ro-bind", a, a)
+		}
+	}
+	var shown []string
+	for _, p := range spec.ReadOnly {
+		if a, _ := filepath.Abs(p); within(a, spec.Temp) {
+			rel, _ := filepath.Rel(spec.Temp, a)
+			shown = append(shown, rel+" in the temporary folder")
+		} else {
+			shown = append(shown, a)
+		}
+	}
+	args = append(args, "--remount-ro", "/", "--chdir", spec.Dir, "--", runtime)
+	args = append(args, spec.Args...)
+	isolation := fmt.Sprintf("sandbox (bubblewrap): new user, mount, PID, IPC, UTS and network namespaces, no network at all, "+
+		"no capability; the files visible are the runtime, %d libraries it and the release load%s, /proc and a minimal /dev of the sandbox's own, and read-only: %s; "+
+		"the one writable folder is the run's temporary folder; nothing started inside outlives the run",
+		len(libs), loaderCache, strings.Join(shown, ", "))
+	return args, isolation, nil
+}
+
+// within reports whether p is dir or inside it.
+func within(p, dir string) bool {
+	return p == dir || strings.HasPrefix(p, dir+string(filepath.Separator))
+}
+
+// Start starts spec's runtime in a sandbox. The caller reads Stdout,
+// writes Stdin, and calls Wait (or Kill then Wait); the time limit and
+// the end of ctx kill the sandbox.
+func Start(ctx context.Context, spec Spec) (*Proc, error) {
+	if spec.Temp == "" || spec.Dir == "" {
+		return nil, errors.New("sandbox: no temporary folder")
+	}
+	var argv []string
+	p := &Proc{}
+	sandboxErr := errors.New("not asked for")
+	if !spec.NoSandbox {
+		sandboxErr = Check(spec)
+	}
+	switch {
+	case sandboxErr == nil:
+		bw, _ := bwrapPath()
+		args, isolation, err := arguments(spec)
+		if err != nil {
+			return nil, err
+		}
+		argv = append([]string{bw}, args...)
+		p.Isolation, p.Sandboxed = isolation, true
+	case spec.Require:
+		return nil, fmt.Errorf("%w: %v", ErrUnavailable, sandboxErr)
+	default:
+		argv = append([]string{spec.Runtime}, spec.Args...)
+		p.Isolation = fmt.Sprintf("NO SANDBOX (%v): the runtime sees every file the user can read and write, and what it starts may outlive the run", sandboxErr)
+		if u, why := netns(spec.Runtime, spec.NoSandbox); u != "" {
+			argv = append([]string{u, "-rn", "--"}, argv...)
+			p.Isolation += "; new network namespace (unshare -rn): no network at all"
+		} else {
+			p.Isolation += "; no new network namespace (" + why + "): the OS does not keep it off the network"
+		}
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = spec.Dir
+	cmd.Env = spec.Env
+	if cmd.Env == nil {
+		cmd.Env = []string{}
+	}
+	// A process group of its own: the time limit and the end of the run
+	// kill the whole group (bwrap, and through --die-with-parent the
+	// sandbox's first process with its PID namespace). The process dies
+	// with deskcheck's (Go never ends the thread that started it: no
+	// goroutine here locks one).
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	var err error
+	if p.Stdin, err = cmd.StdinPipe(); err != nil {
+		return nil, err
+	}
+	if p.Stdout, err = cmd.StdoutPipe(); err != nil {
+		return nil, err
+	}
+	cmd.Stderr = spec.Stderr
+	p.cmd = cmd
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	if spec.Limit > 0 {
+		p.timer = time.AfterFunc(spec.Limit, p.Kill)
+	}
+	p.stopCtx = context.AfterFunc(ctx, p.Kill)
+	return p, nil
+}
+
+// Kill ends the whole sandbox.
+func (p *Proc) Kill() {
+	if p.cmd.Process != nil {
+		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+	}
+}
+
+// Wait waits for the sandbox to end; it may be called more than once.
+func (p *Proc) Wait() error {
+	p.waitOnce.Do(func() {
+		p.waitErr = p.cmd.Wait()
+		if !p.Sandboxed {
+			p.Kill() // anything left in its group
+		}
+		if p.timer != nil {
+			p.timer.Stop()
+		}
+		if p.stopCtx != nil {
+			p.stopCtx()
+		}
+	})
+	return p.waitErr
+}
+
+// netnsProbe caches whether unshare -rn works here.
+var netnsProbe struct {
+	once sync.Once
+	path string
+	why  string
+}
+
+// netns returns the unshare program when a new user and network namespace
+// can be made without bubblewrap, else why not.
+func netns(runtime string, off bool) (string, string) {
+	if off {
+		return "", "not asked for"
+	}
+	netnsProbe.once.Do(func() {
+		p, err := exec.LookPath("unshare")
+		if err != nil {
+			netnsProbe.why = "unshare is not installed"
+			return
+		}
+		probe := exec.Command(p, "-rn", "--", runtime, "--version")
+		probe.Env = []string{"PATH=/nonexistent"}
+		if out, err := probe.CombinedOutput(); err != nil {
+			netnsProbe.why = fmt.Sprintf("unshare -rn failed here (%v: %s)", err, strings.TrimSpace(string(out)))
+			return
+		}
+		netnsProbe.path = p
+	})
+	return netnsProbe.path, netnsProbe.why
+}
+
+// sortedUnique sorts and deduplicates s.
+func sortedUnique(s []string) []string {
+	sort.Strings(s)
+	out := s[:0]
+	for i, x := range s {
+		if i == 0 || x != s[i-1] {
+			out = append(out, x)
+		}
+	}
+	return out
+}

@@ -1,0 +1,145 @@
+package sandbox
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestLibraries(t *testing.T) {
+	script := filepath.Join(t.TempDir(), "script")
+	require.NoError(t, os.WriteFile(script, []byte("#!/nonexistent\n"), 0o755))
+	libs, err := Libraries([]string{script})
+	require.NoError(t, err)
+	assert.Empty(t, libs, "a file that is not ELF loads nothing")
+
+	_, err = Libraries([]string{filepath.Join(t.TempDir(), "missing")})
+	assert.Error(t, err)
+
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("no /bin/sh to read")
+	}
+	libs, err = Libraries([]string{"/bin/sh"})
+	require.NoError(t, err)
+	assert.True(t, slices.ContainsFunc(libs, func(l string) bool { return strings.HasPrefix(filepath.Base(l), "libc.so") }), "%v", libs)
+	assert.True(t, slices.ContainsFunc(libs, func(l string) bool { return strings.HasPrefix(filepath.Base(l), "ld-linux") }), "%v", libs)
+}
+
+// TestArgumentsShowOnlyWhatIsDeclared: the sandbox gets every namespace,
+// dies with its parent, and sees the runtime, its libraries, the declared
+// folders and the one writable folder, nothing else.
+func TestArgumentsShowOnlyWhatIsDeclared(t *testing.T) {
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("no ELF program to take as the runtime")
+	}
+	tmp := t.TempDir()
+	release := t.TempDir()
+	harness := filepath.Join(tmp, "harness")
+	args, isolation, err := arguments(Spec{Runtime: "/bin/sh", Args: []string{"x"}, ReadOnly: []string{release, harness}, Temp: tmp, Dir: tmp})
+	require.NoError(t, err)
+	for _, flag := range []string{"--unshare-user", "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--die-with-parent", "--new-session"} {
+		assert.Contains(t, args, flag)
+	}
+	var writable, readable []string
+	for i := 0; i < len(args); i++ {
+		switch args[i] {
+		case "--bind":
+			writable = append(writable, args[i+1])
+		case "--ro-bind":
+			readable = append(readable, args[i+1])
+		case "--":
+			i = len(args)
+		}
+	}
+	assert.Equal(t, []string{tmp}, writable)
+	assert.Contains(t, readable, release)
+	assert.Contains(t, readable, harness, "a read-only folder inside the writable one is mounted read-only")
+	for _, r := range readable {
+		assert.False(t, r == "/" || r == "/usr" || r == "/bin" || r == "/home" || r == "/run" || r == "/tmp", r)
+	}
+	assert.Contains(t, isolation, "network")
+	assert.Equal(t, []string{"/bin/sh", "x"}, args[len(args)-2:])
+}
+
+// TestRequireRefusesWithoutSandbox: a run that requires the sandbox is
+// refused where it cannot be had; one that does not runs and says so.
+func TestRequireRefusesWithoutSandbox(t *testing.T) {
+	tmp := t.TempDir()
+	_, err := Start(context.Background(), Spec{Runtime: "/bin/true", Temp: tmp, Dir: tmp, Require: true, NoSandbox: true})
+	assert.ErrorIs(t, err, ErrUnavailable)
+
+	if _, err := os.Stat("/bin/true"); err != nil {
+		t.Skip("no /bin/true")
+	}
+	p, err := Start(context.Background(), Spec{Runtime: "/bin/true", Temp: tmp, Dir: tmp, NoSandbox: true})
+	require.NoError(t, err)
+	assert.False(t, p.Sandboxed)
+	assert.Contains(t, p.Isolation, "NO SANDBOX (not asked for)")
+	require.NoError(t, p.Wait())
+}
+
+// TestSandboxHidesTheHost runs a shell as the runtime: inside, the user's
+// files, the host's programs and sockets are absent, and only the
+// temporary folder can be written.
+func TestSandboxHidesTheHost(t *testing.T) {
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("no /bin/sh")
+	}
+	if err := Check(Spec{Runtime: "/bin/sh", Probe: []string{"-c", ":"}}); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("the sandbox is missing in CI: %v", err)
+		}
+		t.Skipf("skipping: %v", err)
+	}
+	tmp := t.TempDir()
+	script := `for p in /etc/passwd /usr/bin/env /bin/ls /root /home /run /var/run/docker.sock /tmp/.X11-unix; do [ -e "$p" ] && echo "visible $p"; done
+echo x > /written 2>/dev/null && echo "wrote /"
+echo x > "$TMPDIR/ok" && echo "wrote tmp"
+echo "pid $$"`
+	p, err := Start(context.Background(), Spec{Runtime: "/bin/sh", Args: []string{"-c", script}, Temp: tmp, Dir: tmp, Env: []string{"TMPDIR=" + tmp}, Probe: []string{"-c", ":"}, Require: true})
+	require.NoError(t, err)
+	require.True(t, p.Sandboxed)
+	out, err := io.ReadAll(p.Stdout)
+	require.NoError(t, err)
+	require.NoError(t, p.Wait())
+	assert.Equal(t, "wrote tmp\npid 1\n", string(out), "the runtime is the first process of its own PID namespace")
+	assert.FileExists(t, filepath.Join(tmp, "ok"))
+}
+
+// TestNothingOutlivesTheSandbox: a process the runtime leaves running in
+// the background is gone once Wait returns.
+func TestNothingOutlivesTheSandbox(t *testing.T) {
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("no /bin/sh")
+	}
+	if err := Check(Spec{Runtime: "/bin/sh", Probe: []string{"-c", ":"}}); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("the sandbox is missing in CI: %v", err)
+		}
+		t.Skipf("skipping: %v", err)
+	}
+	tmp := t.TempDir()
+	marker := "deskcheck-left-behind-" + filepath.Base(tmp)
+	p, err := Start(context.Background(), Spec{Runtime: "/bin/sh", Args: []string{"-c", "(exec >/dev/null 2>&1; while :; do :; done) & echo started # " + marker},
+		Temp: tmp, Dir: tmp, Probe: []string{"-c", ":"}, Require: true})
+	require.NoError(t, err)
+	out, err := io.ReadAll(p.Stdout)
+	require.NoError(t, err)
+	assert.Equal(t, "started\n", string(out))
+	_ = p.Wait()
+	entries, err := os.ReadDir("/proc")
+	require.NoError(t, err)
+	for _, e := range entries {
+		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err == nil && strings.Contains(string(cmdline), marker) {
+			t.Errorf("process %s is still running: %q", e.Name(), cmdline)
+		}
+	}
+}

@@ -1,0 +1,275 @@
+package realhost
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"sort"
+
+	"github.com/deskcheck/deskcheck/host/omp"
+	"github.com/deskcheck/deskcheck/internal/jsontext"
+	"github.com/deskcheck/deskcheck/internal/jsonx"
+	"github.com/deskcheck/deskcheck/scenario"
+	"github.com/deskcheck/deskcheck/verifier"
+)
+
+// Verdict is a case's outcome on the real code.
+type Verdict string
+
+// The verdicts.
+const (
+	Holds         Verdict = "holds on the real code"
+	DoesNotHold   Verdict = "does not hold on the real code"
+	Disagree      Verdict = "model and real code disagree"
+	NotApplicable Verdict = "not applicable"
+	Errored       Verdict = "could not run on the real code"
+)
+
+// Inertness is what every report states about what ran.
+const Inertness = "host code executed: yes (the release's own modules); desk content executed: no"
+
+// CaseResult is one case's three columns and its verdict.
+type CaseResult struct {
+	Case    *verifier.Case
+	Verdict Verdict
+	// Authored is the expected block as written.
+	Authored string
+	// Model and Real are what the model and the real code observed.
+	Model map[string]any
+	Real  map[string]any
+	// RealMismatches are the authored keys that do not hold on the real
+	// code; ModelMismatches those that do not hold on the model.
+	RealMismatches  []verifier.Mismatch
+	ModelMismatches []verifier.Mismatch
+	// Differ lists the observed keys on which model and real code differ.
+	Differ []string
+	// Repro is a one-case desk reproducing a disagreement: the case's
+	// given block and, as expected, what the real code observed.
+	Repro []byte
+	// Reason says why a case is not applicable or could not run.
+	Reason string
+	// AbsentTouched names the stand-ins for modules absent from
+	// substituted dependencies that the case used (each threw).
+	AbsentTouched []string
+}
+
+// Summary counts verdicts.
+type Summary struct {
+	Cases         int `json:"cases"`
+	Holds         int `json:"holds"`
+	DoesNotHold   int `json:"doesNotHold"`
+	Disagree      int `json:"disagree"`
+	NotApplicable int `json:"notApplicable"`
+	Errored       int `json:"errored"`
+}
+
+// OK reports whether the run passes: some case ran and every case that
+// could run holds with the model agreeing.
+func (s Summary) OK() bool {
+	return s.Holds > 0 && s.DoesNotHold == 0 && s.Disagree == 0 && s.Errored == 0
+}
+
+// Run is a desk selection judged on one real host.
+type Run struct {
+	Hello   Hello
+	Model   string
+	Results []CaseResult
+	Summary Summary
+}
+
+// Options steer Judge.
+type Options struct {
+	// Fault switches a deliberate fault of the model on (tests only:
+	// it shows that a wrong model is reported as disagreeing).
+	Fault *scenario.QualifiedFault
+	// Release is the model release to compare with: the real host's
+	// release when the model knows it, else "" (the model's default).
+	Release string
+}
+
+// ModelRelease returns the model release to compare a real host with: its
+// own release when the model knows it, else the newest modelled release.
+func ModelRelease(h Hello) (string, string) {
+	if _, _, err := omp.Lookup(h.Release); err == nil {
+		v, g, _ := omp.Lookup(h.Release)
+		return v.String(), fmt.Sprintf("deskcheck's model of omp@%s (group %s)", v, g)
+	}
+	n := omp.Newest()
+	g, _ := omp.GroupOf(n)
+	return n.String(), fmt.Sprintf("deskcheck's model of omp@%s (group %s): the model has no release %q, so the newest is compared", n, g, h.Release)
+}
+
+// Judge runs cases on the model and on the real host and gives each its
+// verdict. Cases of other hosts than omp are not applicable.
+func Judge(ctx context.Context, h *Host, cases []*verifier.Case, opts Options) (*Run, error) {
+	release, modelName := ModelRelease(h.Hello)
+	if opts.Release != "" {
+		release = opts.Release
+	}
+	run := &Run{Hello: h.Hello, Model: modelName, Results: make([]CaseResult, len(cases))}
+	var reqs []Request
+	var idx []int
+	for i, c := range cases {
+		r := &run.Results[i]
+		r.Case, r.Authored = c, c.ExpectedRaw
+		_, fam := c.Spec()
+		if fam == nil || fam.Host.Name != "omp" {
+			r.Verdict, r.Reason = NotApplicable, "not an omp case: only the omp host has a real-host driver"
+			continue
+		}
+		reqs = append(reqs, Request{Scenario: c.Scenario, Given: c.Given.Raw})
+		idx = append(idx, i)
+	}
+	answers, err := h.RunAll(reqs)
+	if err != nil {
+		return nil, err
+	}
+	for j, a := range answers {
+		r := &run.Results[idx[j]]
+		c := r.Case
+		sc, _ := c.Spec()
+		// The model judges the case pinned to the release, as
+		// deskcheck verify -host omp@V does: a case whose hosts range
+		// excludes the release, or whose scenario the release lacks, is
+		// not applicable there.
+		ms, err := verifier.Run(ctx, []*verifier.Case{c}, verifier.RunOptions{Pin: verifier.Hosts{"omp": release}, Fault: opts.Fault})
+		if err != nil {
+			return nil, err
+		}
+		m := ms[0]
+		r.AbsentTouched = a.AbsentTouched
+		if m.Status == verifier.NotApplicable {
+			switch {
+			case a.Error != "":
+				r.Verdict, r.Reason = Errored, a.Error
+			case a.NotApplicable != "":
+				r.Verdict, r.Reason = NotApplicable, fmt.Sprintf("%s: %s (the model: %s)", h.Hello.Source, a.NotApplicable, m.Reason)
+			case modelRunsOn(ctx, c, release):
+				// The model can run it: the case's own range leaves the
+				// release out.
+				r.Verdict, r.Reason = NotApplicable, m.Reason
+			default:
+				r.Verdict, r.Reason = Disagree, fmt.Sprintf("the model: %s, but %s runs the case", m.Reason, h.Hello.Source)
+				r.Real = a.Observed
+			}
+			continue
+		}
+		switch {
+		case a.Error != "":
+			r.Verdict, r.Reason = Errored, a.Error
+			continue
+		case a.NotApplicable != "":
+			r.Verdict, r.Reason = Disagree, fmt.Sprintf("%s: %s, but the model runs the case", h.Hello.Source, a.NotApplicable)
+			r.Model = plain(m.Observed)
+			continue
+		}
+		for k, v := range a.Observed {
+			a.Observed[k] = scenario.Normalize(v)
+		}
+		r.Real = a.Observed
+		r.RealMismatches = verifier.Compare(c.Expected, r.Real, sc)
+		if m.Status == verifier.Errored {
+			r.Verdict, r.Reason = Errored, "the model could not run the case: "+m.Err
+			continue
+		}
+		r.Model = plain(m.Observed)
+		r.ModelMismatches = m.Mismatches
+		r.Differ = differ(r.Model, r.Real)
+		switch {
+		case len(r.Differ) > 0:
+			r.Verdict = Disagree
+			r.Repro = reproDesk(c, r.Real, r.Differ, h.Hello)
+		case len(r.RealMismatches) > 0:
+			r.Verdict = DoesNotHold
+		default:
+			r.Verdict = Holds
+		}
+	}
+	for _, r := range run.Results {
+		run.Summary.Cases++
+		switch r.Verdict {
+		case Holds:
+			run.Summary.Holds++
+		case DoesNotHold:
+			run.Summary.DoesNotHold++
+		case Disagree:
+			run.Summary.Disagree++
+		case NotApplicable:
+			run.Summary.NotApplicable++
+		default:
+			run.Summary.Errored++
+		}
+	}
+	return run, nil
+}
+
+// plain turns observations into plain JSON values, as the harness's are
+// once decoded: written as the reports write them (an unpaired surrogate
+// as its escape) and read as JSON.parse reads them.
+func plain(obs map[string]any) map[string]any {
+	v, ok := jsontext.DecodeJS(jsonx.Append(nil, obs))
+	if m, isObject := v.(map[string]any); ok && isObject {
+		return m
+	}
+	return obs
+}
+
+// differ returns the keys whose values differ between a and b.
+func differ(a, b map[string]any) []string {
+	keys := map[string]bool{}
+	for k := range a {
+		keys[k] = true
+	}
+	for k := range b {
+		keys[k] = true
+	}
+	var out []string
+	for k := range keys {
+		if !reflect.DeepEqual(a[k], b[k]) {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// reproDesk is a one-case desk for a disagreement: the given block as
+// written and, as expected, the block the scenario suggests from what the
+// real code observed (as observe would print it), so that the desk holds on
+// the real code and fails on the model as it is.
+func reproDesk(c *verifier.Case, real map[string]any, keys []string, hello Hello) []byte {
+	given := json.RawMessage(c.Given.Raw)
+	if len(bytes.TrimSpace(given)) == 0 {
+		given = json.RawMessage("{}")
+	}
+	sugg := verifier.SuggestionsFrom(c, real)
+	expected := json.RawMessage(verifier.FormatExpected(sugg, "      "))
+	desk := map[string]any{
+		"schemaVersion": 1,
+		"id":            "real-host-" + c.Desk.ID + "-" + c.ID,
+		"title":         "deskcheck's OMP model and the real code disagree",
+		"cases": []any{map[string]any{
+			"id":       c.ID,
+			"title":    fmt.Sprintf("The model and %s disagree on %v", hello.Source, keys),
+			"scenario": c.Scenario,
+			"given":    given,
+			"expected": expected,
+			"why":      fmt.Sprintf("Found by deskcheck-host verify; expected is what %s (%s) observed.", hello.Source, hello.Release),
+		}},
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(desk)
+	return b.Bytes()
+}
+
+// modelRunsOn says whether the model runs c once as release without
+// erring, whatever releases c selects.
+func modelRunsOn(ctx context.Context, c *verifier.Case, release string) bool {
+	rs, err := verifier.Run(ctx, []*verifier.Case{c}, verifier.RunOptions{Once: true, Release: release})
+	return err == nil && rs[0].Status != verifier.Errored
+}

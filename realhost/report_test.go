@@ -1,0 +1,107 @@
+package realhost
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/deskcheck/deskcheck/internal/jsontext"
+)
+
+// sampleRun is a run of the bundled desk's first three cases with one
+// verdict of each failing kind, on a substituted release.
+func sampleRun(t *testing.T) *Run {
+	cs := bundledCases(t)[:4]
+	real := map[string]any{"outcome": "throw", "effects": 1.0}
+	run := &Run{
+		Hello: Hello{Package: "@oh-my-pi/pi-coding-agent", Release: "18.3.4", Bun: "1.4.2", Source: "omp@18.3.4",
+			Substituted: map[string]string{"@oh-my-pi/pi-utils": "18.2.9"}, Isolation: "sandbox (bubblewrap): no network at all"},
+		Model: "deskcheck's model of omp@18.3.4 (group G3)",
+		Results: []CaseResult{
+			{Case: cs[0], Verdict: Holds, Authored: cs[0].ExpectedRaw, Model: real, Real: real},
+			{Case: cs[1], Verdict: DoesNotHold, Authored: cs[1].ExpectedRaw, Model: real, Real: real},
+			{Case: cs[2], Verdict: Disagree, Authored: cs[2].ExpectedRaw, Model: map[string]any{"outcome": "return"}, Real: real, Differ: []string{"outcome"},
+				Repro: reproDesk(cs[2], real, []string{"outcome"}, Hello{Source: "omp@18.3.4", Release: "18.3.4"})},
+			{Case: cs[3], Verdict: NotApplicable, Reason: "omp@17.3.5: no fallback <here>"},
+		},
+		Summary: Summary{Cases: 4, Holds: 1, DoesNotHold: 1, Disagree: 1, NotApplicable: 1},
+	}
+	return run
+}
+
+func TestReportFormats(t *testing.T) {
+	run := sampleRun(t)
+	for _, f := range Formats {
+		t.Run(f, func(t *testing.T) {
+			var b bytes.Buffer
+			require.NoError(t, Write(&b, f, []*Run{run}, true))
+			out := b.String()
+			switch f {
+			case "json":
+				require.True(t, json.Valid(b.Bytes()))
+			case "junit":
+				require.NoError(t, xml.Unmarshal(b.Bytes(), new(struct{})))
+				assert.Contains(t, out, `failures="2"`)
+				assert.Contains(t, out, `skipped="1"`)
+			case "html":
+				assert.Contains(t, out, "no fallback &lt;here&gt;", "text is escaped")
+			}
+			for _, want := range []string{"holds on the real code", "does not hold on the real code", "model and real code disagree", "SUBSTITUTED", "omp@18.3.4"} {
+				assert.Contains(t, out, want, f)
+			}
+			if f != "junit" && f != "html" { // they escape the apostrophe
+				assert.Contains(t, out, Inertness, f)
+			}
+		})
+	}
+	assert.Error(t, Write(new(bytes.Buffer), "xml", nil, false))
+}
+
+func TestReproDeskLoads(t *testing.T) {
+	run := sampleRun(t)
+	repro := run.Results[2].Repro
+	require.True(t, json.Valid(repro), "%s", repro)
+	assert.Contains(t, string(repro), `"outcome": "throw"`)
+}
+
+// TestReportsEscapeWhatCameFromInside: a lone surrogate the real code
+// observed is written as its escape in every format (report.json reads
+// back to the same value), and the terminal controls a checkout's
+// package name or an error it threw may hold (ESC, a C1 CSI, U+202E)
+// never reach the output raw.
+func TestReportsEscapeWhatCameFromInside(t *testing.T) {
+	run := sampleRun(t)
+	lone := "tool \xed\xa0\x80 end" // U+D800 alone, as deskcheck holds a host's string
+	run.Hello.Package = "evil\x1b[2J\u202epkg\u009b31m"
+	run.Results[1].Real = map[string]any{"outcome": "return", "input": lone}
+	run.Results[3].Reason = "thrown: \x1b]0;title\x07 and \u202e"
+	for _, f := range Formats {
+		t.Run(f, func(t *testing.T) {
+			var b bytes.Buffer
+			require.NoError(t, Write(&b, f, []*Run{run}, true))
+			out := b.String()
+			assert.Contains(t, out, `\ud800`, "the lone surrogate is written as its escape")
+			assert.NotContains(t, out, "\ufffd")
+			for _, raw := range []string{"\x1b", "\u202e", "\u009b", "\x07", "\xed\xa0\x80"} {
+				assert.NotContains(t, out, raw, "%q reached the %s output raw", raw, f)
+			}
+			if f == "json" {
+				var doc struct {
+					RealHost []struct {
+						Cases []struct {
+							Real json.RawMessage `json:"real"`
+						} `json:"cases"`
+					} `json:"realHost"`
+				}
+				require.NoError(t, json.Unmarshal(b.Bytes(), &doc))
+				v, ok := jsontext.DecodeJS(doc.RealHost[0].Cases[1].Real)
+				require.True(t, ok)
+				assert.Equal(t, lone, v.(map[string]any)["input"], "report.json reads back to the observed value")
+			}
+		})
+	}
+}

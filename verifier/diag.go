@@ -1,0 +1,216 @@
+package verifier
+
+import (
+	"unicode/utf8"
+
+	"github.com/deskcheck/deskcheck/internal/jsontext"
+
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Severity of a diagnostic.
+type Severity string
+
+// Severities.
+const (
+	Error   Severity = "error"
+	Warning Severity = "warning"
+)
+
+// Diagnostic is one problem found in a case file.
+type Diagnostic struct {
+	Severity Severity `json:"severity"`
+	File     string   `json:"file"`
+	Line     int      `json:"line,omitempty"`
+	Col      int      `json:"col,omitempty"`
+	Pointer  string   `json:"pointer,omitempty"`
+	Summary  string   `json:"summary"`
+	Detail   string   `json:"detail,omitempty"`
+	// Name is a warning's stable name (choices-vs-prompts), by which a
+	// desk or case acknowledges it.
+	Name string `json:"name,omitempty"`
+	// Acknowledged is the reason the desk or case gives for a warning it
+	// acknowledges; "" when it is not acknowledged.
+	Acknowledged string `json:"acknowledged,omitempty"`
+
+	// more, on the line that counts the problems left out of a file's
+	// list, is their number; that line sorts after the file's others.
+	more int
+	// at is set while the position is still to be found: the pointer
+	// names a key (atKey) or a value of desk at's file.
+	at    *Desk
+	atKey bool
+}
+
+// moreDiagnostic says how many problems of file were left out.
+func moreDiagnostic(file string, sev Severity, n int) Diagnostic {
+	return Diagnostic{Severity: sev, File: file, Summary: fmt.Sprintf("… and %s more", Thousands(n)), more: n}
+}
+
+// Thousands writes n with a comma between groups of three digits, as
+// every message and page of deskcheck writes a count.
+func Thousands(n int) string {
+	s := strconv.Itoa(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	if neg {
+		b.WriteByte('-')
+	}
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// String renders the diagnostic as file:line:col: severity: summary
+// (pointer) [name], on one line; an acknowledged warning as
+// file:line:col: acknowledged name: reason (pointer), without repeating
+// what it warns about: control characters of a file name, a key in a
+// pointer or a summary are written as escapes, so that no file can move
+// the cursor, end the line or change the colours of a terminal.
+func (d Diagnostic) String() string {
+	loc := inert(d.File)
+	if d.Line > 0 {
+		loc = fmt.Sprintf("%s:%d:%d", loc, d.Line, d.Col)
+	}
+	if d.Acknowledged != "" {
+		s := fmt.Sprintf("%s: acknowledged %s: %s", loc, inert(d.Name), inert(d.Acknowledged))
+		if d.Pointer != "" {
+			s += " (" + inert(d.Pointer) + ")"
+		}
+		return s
+	}
+	s := fmt.Sprintf("%s: %s: %s", loc, d.Severity, inert(d.Summary))
+	if d.Pointer != "" {
+		s += " (" + inert(d.Pointer) + ")"
+	}
+	if d.Name != "" {
+		s += " [" + inert(d.Name) + "]"
+	}
+	return s
+}
+
+// inert writes the C0 and C1 controls, DEL, the line and paragraph
+// separators and the bidirectional controls of s as \u escapes, and a
+// host's unpaired surrogate (a key of a case may hold one) as its escape.
+func inert(s string) string {
+	clean := !jsontext.HasSurrogate(s)
+	for _, r := range s {
+		if isControl(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		if u, ok := jsontext.SurrogateAt(s, i); ok {
+			fmt.Fprintf(&b, "\\u%04x", u)
+			i += 3
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		if isControl(r) {
+			fmt.Fprintf(&b, "\\u%04x", r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func isControl(r rune) bool {
+	return r < 0x20 || 0x7f <= r && r <= 0x9f || r == 0x2028 || r == 0x2029 ||
+		0x202a <= r && r <= 0x202e || 0x2066 <= r && r <= 0x2069 || r == 0x200e || r == 0x200f || r == 0x061c
+}
+
+// Diagnostics is a list of diagnostics.
+type Diagnostics []Diagnostic
+
+// HasErrors reports whether any diagnostic is an error.
+func (ds Diagnostics) HasErrors() bool {
+	for _, d := range ds {
+		if d.Severity == Error {
+			return true
+		}
+	}
+	return false
+}
+
+// Unacknowledged counts the warnings no desk or case acknowledges.
+func (ds Diagnostics) Unacknowledged() int {
+	n := 0
+	for _, d := range ds {
+		if d.Severity == Warning && d.Acknowledged == "" {
+			n++
+		}
+	}
+	return n
+}
+
+// Sort orders diagnostics by file, position and summary.
+func (ds Diagnostics) Sort() {
+	sort.SliceStable(ds, func(i, j int) bool {
+		a, b := ds[i], ds[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if (a.more > 0) != (b.more > 0) {
+			return b.more > 0
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Col != b.Col {
+			return a.Col < b.Col
+		}
+		return a.Summary < b.Summary
+	})
+}
+
+// capPerFile keeps at most limit diagnostics of each file, in order, and
+// replaces the rest of a file's list by one line that counts them (an
+// error when any of them is). ds must be sorted; lines that already count
+// left-out problems are kept and their counts added up.
+func (ds Diagnostics) capPerFile(limit int) Diagnostics {
+	var out Diagnostics
+	for i := 0; i < len(ds); {
+		j := i
+		for j < len(ds) && ds[j].File == ds[i].File {
+			j++
+		}
+		kept, more, sev := 0, 0, Warning
+		for _, d := range ds[i:j] {
+			switch {
+			case d.more > 0:
+				more += d.more
+				if d.Severity == Error {
+					sev = Error
+				}
+			case kept < limit:
+				out = append(out, d)
+				kept++
+			default:
+				more++
+				if d.Severity == Error {
+					sev = Error
+				}
+			}
+		}
+		if more > 0 {
+			out = append(out, moreDiagnostic(ds[i].File, sev, more))
+		}
+		i = j
+	}
+	return out
+}
