@@ -53,8 +53,11 @@ type Config struct {
 	// "tcp" (two loopback ports).
 	Network string
 	// Wrap is put before the interpreter's command line: the sandbox,
-	// e.g. ["unshare", "-rn", "--"].
+	// e.g. ["unshare", "-rn", "--"]. Start, when set, is used instead.
 	Wrap []string
+	// Start starts the interpreter's command (a sandbox of the caller's
+	// choosing); nil starts it here, after Wrap.
+	Start func(context.Context, Command) (*Started, error)
 	// MaxTurns and Timeout are the adapter's model-turn limit and
 	// request timeout (6 and 60 s when zero); ItemLimit bounds one item
 	// (120 s when zero).
@@ -85,6 +88,63 @@ type Result struct {
 	Strays  []recorders.Stray
 	// Stderr is the adapter's standard error, clipped.
 	Stderr string
+	// Isolation says what held the adapter process, in a sentence.
+	Isolation string
+}
+
+// Command is the adapter process a Config's Start starts: the venv's
+// interpreter with its arguments, in the run folder (Dir, the one folder
+// it may write, holding the recorders' sockets), with the whole
+// environment. ReadOnly are the shipped files in the run folder, which
+// the process may read and never write.
+type Command struct {
+	Python   string
+	Args     []string
+	Dir      string
+	Env      []string
+	ReadOnly []string
+	Stderr   io.Writer
+}
+
+// Started is a started adapter process: its standard input and output,
+// how to end it (with everything it started) and wait for it, and what
+// held it.
+type Started struct {
+	Stdin     io.WriteCloser
+	Stdout    io.ReadCloser
+	Kill      func()
+	Wait      func() error
+	Isolation string
+}
+
+// startHere starts c after wrap, in a process group of its own.
+func startHere(c Command, wrap []string) (*Started, error) {
+	args := append(append(append([]string(nil), wrap...), c.Python), c.Args...)
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Dir = c.Dir
+	cmd.Env = c.Env
+	cmd.Stderr = c.Stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	isolation := "no sandbox: the adapter sees every file the user can read"
+	if len(wrap) > 0 {
+		isolation = "started after " + strings.Join(wrap, " ")
+	}
+	return &Started{
+		Stdin: stdin, Stdout: stdout, Isolation: isolation,
+		Kill: func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) },
+		Wait: cmd.Wait,
+	}, nil
 }
 
 func (c Config) withDefaults() Config {
@@ -143,34 +203,35 @@ func Run(ctx context.Context, cfg Config, items []recorders.Item) (*Result, erro
 	}
 	defer rec.Close()
 
-	args := append(append([]string(nil), cfg.Wrap...), cfg.Python, "-B", "-E", "-s", "-X", "utf8", filepath.Join(folder, ScriptName(cfg.Adapter)))
-	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Dir = folder
-	home := filepath.Join(folder, "home")
-	cmd.Env = []string{
-		"HOME=" + home, "XDG_CONFIG_HOME=" + home, "XDG_CACHE_HOME=" + home, "XDG_DATA_HOME=" + home,
-		"XDG_STATE_HOME=" + home, "TMPDIR=" + filepath.Join(folder, "tmp"), "PATH=/nonexistent",
-		"LANG=C.UTF-8", "TZ=UTC", "PYTHONHASHSEED=0", "OPENAI_AGENTS_DISABLE_TRACING=1",
-		"LANGSMITH_TRACING=false", "LANGCHAIN_TRACING_V2=false",
-		// langchain-openai probes TCP keep-alive options on a throwaway
-		// AF_INET socket unless this is 0; the gateway is a Unix socket.
-		"LANGCHAIN_OPENAI_TCP_KEEPALIVE=0",
-	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, err
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
 	var stderr clipped
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
+	res := &Result{}
+	home := filepath.Join(folder, "home")
+	command := Command{
+		Python: cfg.Python,
+		Args:   []string{"-B", "-E", "-s", "-X", "utf8", filepath.Join(folder, ScriptName(cfg.Adapter))},
+		Dir:    folder,
+		Env: []string{
+			"HOME=" + home, "XDG_CONFIG_HOME=" + home, "XDG_CACHE_HOME=" + home, "XDG_DATA_HOME=" + home,
+			"XDG_STATE_HOME=" + home, "TMPDIR=" + filepath.Join(folder, "tmp"), "PATH=/nonexistent",
+			"LANG=C.UTF-8", "TZ=UTC", "PYTHONHASHSEED=0", "OPENAI_AGENTS_DISABLE_TRACING=1",
+			"LANGSMITH_TRACING=false", "LANGCHAIN_TRACING_V2=false",
+			// langchain-openai probes TCP keep-alive options on a throwaway
+			// AF_INET socket unless this is 0; the gateway is a Unix socket.
+			"LANGCHAIN_OPENAI_TCP_KEEPALIVE=0",
+		},
+		ReadOnly: []string{filepath.Join(folder, "arena_common.py"), filepath.Join(folder, ScriptName(cfg.Adapter))},
+		Stderr:   &stderr,
+	}
+	start := cfg.Start
+	if start == nil {
+		start = func(_ context.Context, c Command) (*Started, error) { return startHere(c, cfg.Wrap) }
+	}
+	proc, err := start(ctx, command)
+	if err != nil {
 		return nil, err
 	}
-	kill := func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	stdin, stdout, kill := proc.Stdin, proc.Stdout, proc.Kill
+	res.Isolation = proc.Isolation
 	defer kill()
 	lines := make(chan string)
 	go func() {
@@ -181,7 +242,6 @@ func Run(ctx context.Context, cfg Config, items []recorders.Item) (*Result, erro
 			lines <- sc.Text()
 		}
 	}()
-	res := &Result{}
 	gateway, fixture := rec.Gateway.Addr, rec.Fixture.Addr
 	var fault any
 	if cfg.Fault != "" {
@@ -239,7 +299,7 @@ func Run(ctx context.Context, cfg Config, items []recorders.Item) (*Result, erro
 	}
 	stdin.Close()
 	waited := make(chan error, 1)
-	go func() { waited <- cmd.Wait() }()
+	go func() { waited <- proc.Wait() }()
 	select {
 	case <-waited:
 	case <-time.After(5 * time.Second):

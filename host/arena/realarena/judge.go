@@ -370,9 +370,12 @@ func provenance(cfg Config, res *Result, cases []Case) (Provenance, error) {
 			p.MockTokens.Completion += m.CompletionTokens
 		}
 	}
-	if len(cfg.Wrap) > 0 {
+	switch {
+	case cfg.Start != nil:
+		p.Network = res.Isolation
+	case len(cfg.Wrap) > 0:
 		p.Network = "new network namespace (" + strings.Join(cfg.Wrap, " ") + "): no network at all; two Unix sockets in the run folder"
-	} else {
+	default:
 		p.Network = "no new network namespace: the adapter's clients point only at the recorders (" + cfg.Network + "), but the OS does not stop other connections"
 	}
 	table, _ := json.Marshal(recorders.Table)

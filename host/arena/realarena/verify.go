@@ -22,6 +22,9 @@ type VerifyOptions struct {
 	// NoNetNS runs the adapters without a new network namespace (on
 	// loopback TCP) where unshare is refused.
 	NoNetNS bool
+	// Start, when set, starts each adapter process (in a sandbox of the
+	// command's choosing) instead of unshare -rn.
+	Start func(context.Context, Command) (*Started, error)
 }
 
 // Verify judges desk's arena cases on each selected installed adapter and
@@ -58,7 +61,9 @@ func Verify(ctx context.Context, w io.Writer, desk []byte, opt VerifyOptions) in
 		fmt.Fprintf(w, "n/a  %s  not applicable to the arena adapters (another scenario)\n", id)
 	}
 	wrap, network := []string{"unshare", "-rn", "--"}, "unix"
-	if err := exec.CommandContext(ctx, "unshare", "-rn", "--", "true").Run(); err != nil {
+	if opt.Start != nil {
+		wrap = nil
+	} else if err := exec.CommandContext(ctx, "unshare", "-rn", "--", "true").Run(); err != nil {
 		if !opt.NoNetNS {
 			fmt.Fprintf(w, "deskcheck-host: unshare -rn is refused here (%v); -no-netns runs the adapters without a new network namespace\n", err)
 			return 2
@@ -77,7 +82,7 @@ func Verify(ctx context.Context, w io.Writer, desk []byte, opt VerifyOptions) in
 			}
 			continue
 		}
-		j, err := Judge(ctx, Config{Adapter: name, Python: py, Fault: opt.Fault, Wrap: wrap, Network: network}, cases)
+		j, err := Judge(ctx, Config{Adapter: name, Python: py, Fault: opt.Fault, Wrap: wrap, Start: opt.Start, Network: network}, cases)
 		if err != nil {
 			fmt.Fprintf(w, "ERRORED %s: %v\n", name, err)
 			code = max(code, 1)

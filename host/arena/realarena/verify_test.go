@@ -2,10 +2,13 @@ package realarena
 
 import (
 	"context"
+	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestVerifyRefusesBadInput(t *testing.T) {
@@ -36,4 +39,24 @@ func TestVerifyPrintsTheSeedsTable(t *testing.T) {
 	assert.True(t, strings.HasPrefix(out, "FAULT SWITCHED ON: deny-all — results do not describe the adapter\n"), out)
 	assert.Contains(t, out, "DOES NOT HOLD  arena-desk/arena-protected-file-allowed  (effects)")
 	assert.Regexp(t, `\[fault deny-all\] +10/10 +0/14 `, out)
+}
+
+// TestRunStartsThroughTheGivenStart: a Config's Start receives the whole
+// command (the interpreter, the adapter script in the run folder, the
+// environment built from nothing, the shipped files to keep read-only)
+// and its refusal is the run's error.
+func TestRunStartsThroughTheGivenStart(t *testing.T) {
+	var got Command
+	refused := errors.New("no sandbox here")
+	_, err := Run(context.Background(), Config{Adapter: "vanilla", Python: "/venv/bin/python", Start: func(_ context.Context, c Command) (*Started, error) {
+		got = c
+		return nil, refused
+	}}, nil)
+	require.ErrorIs(t, err, refused)
+	assert.Equal(t, "/venv/bin/python", got.Python)
+	require.NotEmpty(t, got.Args)
+	assert.Equal(t, filepath.Join(got.Dir, "adapter_vanilla.py"), got.Args[len(got.Args)-1])
+	assert.Equal(t, []string{filepath.Join(got.Dir, "arena_common.py"), filepath.Join(got.Dir, "adapter_vanilla.py")}, got.ReadOnly)
+	assert.Contains(t, got.Env, "PATH=/nonexistent")
+	assert.NoDirExists(t, got.Dir, "the run folder is removed")
 }
