@@ -10,12 +10,14 @@ import (
 
 // mayExecute are the only packages allowed to start a program: the
 // real-host driver, which starts bun on its own harness, the sandbox it
-// starts it in, and its command.
+// starts it in, and its command; the arena's real-framework driver, which
+// starts the adapters' Python, and the sandbox start it is given.
 var mayExecute = map[string]bool{
 	"github.com/deskcheck/deskcheck/realhost":             true,
 	"github.com/deskcheck/deskcheck/internal/sandbox":     true,
 	"github.com/deskcheck/deskcheck/cmd/deskcheck-host":   true,
 	"github.com/deskcheck/deskcheck/host/arena/realarena": true,
+	"github.com/deskcheck/deskcheck/pysandbox":            true,
 }
 
 // TestNothingCanExecute lists the dependencies of every non-test package of
