@@ -181,6 +181,12 @@ func installInto(ctx context.Context, partial, dir, v string, rel Release, npm s
 			tail = append(tail, line)
 		}
 	}
+	if fetched < total {
+		// The count closes here: npm fetches no tarball its cache holds,
+		// and none of an optional package for another platform.
+		fmt.Fprintf(progress, "  %d/%d packages fetched (%s); the other %d were in npm's cache or are optional for another platform\n",
+			fetched, total, time.Since(start).Round(time.Second), total-fetched)
+	}
 	if err := cmd.Wait(); err != nil {
 		return nil, fmt.Errorf("npm ci for omp@%s failed: %v\n%s", v, err, strings.Join(tail, "\n"))
 	}

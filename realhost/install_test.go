@@ -129,6 +129,20 @@ func TestFailedInstallLeavesNothing(t *testing.T) {
 	}
 }
 
+// TestInstallProgressCloses: the count of packages fetched ends with a
+// line that accounts for every package of the lock, also when npm took
+// some from its cache.
+func TestInstallProgressCloses(t *testing.T) {
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("no /bin/sh for the fake npm")
+	}
+	npm := fakeNPM(t, "for p in a b c; do echo \"npm http fetch GET 200 https://registry.example/$p/-/$p-1.0.0.tgz 5ms\" >&2; done; exit 1")
+	var out bytes.Buffer
+	_, err := Install(context.Background(), t.TempDir(), "18.1.16", InstallOptions{NPM: npm, Progress: &out})
+	require.Error(t, err)
+	assert.Regexp(t, `(?m)^  3/\d+ packages fetched \(\d+s\); the other \d+ were in npm's cache or are optional for another platform$`, out.String())
+}
+
 // syncWriter is a writer safe for two installs at once.
 type syncWriter struct {
 	mu sync.Mutex

@@ -184,7 +184,7 @@ func caseAnnotation(c *Case, file string) annotation {
 // annotations lists every annotation of r and ds: errors (problems of the
 // files, then failed cases, then missed faults), warnings and notices (the
 // acknowledged warnings), each kind spread over the files.
-func (g GitHub) annotations(r *Report) (errs, warns, notes []annotation) {
+func (g GitHub) annotations(r *Report) (errs, warns, notes []annotation, left leftOut) {
 	ds := g.Diagnostics
 	if ds == nil && r != nil {
 		ds = r.Diagnostics
@@ -193,6 +193,13 @@ func (g GitHub) annotations(r *Report) (errs, warns, notes []annotation) {
 		ds = nil
 	}
 	for _, d := range ds {
+		if e, w, n := d.LeftOut(); e+w+n > 0 {
+			// The problems a file's list left out have no line: they
+			// are counted in the notice of what is not annotated.
+			left.errs, left.warns, left.notes = left.errs+e, left.warns+w, left.notes+n
+			left.files = append(left.files, d.File)
+			continue
+		}
 		a := diagnosticAnnotation(d)
 		switch a.level {
 		case "error":
@@ -223,7 +230,14 @@ func (g GitHub) annotations(r *Report) (errs, warns, notes []annotation) {
 		}
 	}
 	byFile := func(a annotation) string { return a.file }
-	return spread(errs, byFile), spread(warns, byFile), spread(notes, byFile)
+	return spread(errs, byFile), spread(warns, byFile), spread(notes, byFile), left
+}
+
+// leftOut counts the problems of the files that their lists left out:
+// errors, warnings and acknowledged warnings.
+type leftOut struct {
+	errs, warns, notes int
+	files              []string
 }
 
 // Write renders r, and the diagnostics, as workflow commands.
@@ -245,18 +259,20 @@ func (g GitHub) WriteDiagnostics(w io.Writer, line string) error {
 }
 
 func (g GitHub) writeAnnotations(p *printer, r *Report) {
-	errs, warns, notes := g.annotations(r)
-	g.printNotes(p, errs, warns, notes)
+	errs, warns, notes, left := g.annotations(r)
+	g.printNotes(p, errs, warns, notes, left)
 }
 
 // print prints errs and warns within the limits, errors first, then the
 // notice of those left out.
-func (g GitHub) print(p *printer, errs, warns []annotation) { g.printNotes(p, errs, warns, nil) }
+func (g GitHub) print(p *printer, errs, warns []annotation) {
+	g.printNotes(p, errs, warns, nil, leftOut{})
+}
 
 // printNotes prints errs, warns and notes within the limits, errors first,
 // then the notice of those left out. The notices of acknowledged warnings
 // leave room in GitHub's notices of the step for that one.
-func (g GitHub) printNotes(p *printer, errs, warns, notes []annotation) {
+func (g GitHub) printNotes(p *printer, errs, warns, notes []annotation, left leftOut) {
 	maxErrs, maxWarns := g.limits()
 	shownErrs, shownWarns, shownNotes := min(len(errs), maxErrs), min(len(warns), maxWarns), min(len(notes), GitHubLimit-1)
 	for _, a := range errs[:shownErrs] {
@@ -268,7 +284,7 @@ func (g GitHub) printNotes(p *printer, errs, warns, notes []annotation) {
 	for _, a := range notes[:shownNotes] {
 		a.print(p)
 	}
-	moreErrs, moreWarns, moreNotes := len(errs)-shownErrs, len(warns)-shownWarns, len(notes)-shownNotes
+	moreErrs, moreWarns, moreNotes := len(errs)-shownErrs+left.errs, len(warns)-shownWarns+left.warns, len(notes)-shownNotes+left.notes
 	if moreErrs == 0 && moreWarns == 0 && moreNotes == 0 {
 		return
 	}
@@ -286,9 +302,15 @@ func (g GitHub) printNotes(p *printer, errs, warns, notes []annotation) {
 	for _, a := range append(append(errs[shownErrs:], warns[shownWarns:]...), notes[shownNotes:]...) {
 		files[a.file] = true
 	}
+	for _, f := range left.files {
+		files[f] = true
+	}
 	where := g.Where
 	if where == "" {
 		where = "the step summary and report.json in the report folder"
+	}
+	if len(left.files) > 0 {
+		where += ", which lists the first problems of each file and counts the rest (-max-diagnostics raises how many)"
 	}
 	ghCommand(p, "notice", [][2]string{{"title", "deskcheck: more than GitHub shows"}},
 		fmt.Sprintf("%s in %s not annotated (GitHub shows %d of each kind per step); every one is in %s", strings.Join(parts, " and "), plural(len(files), "file", "files"), GitHubLimit, where))

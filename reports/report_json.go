@@ -14,6 +14,7 @@ import (
 	"github.com/deskcheck/deskcheck/internal/jsonx"
 	"github.com/deskcheck/deskcheck/internal/parallel"
 	"github.com/deskcheck/deskcheck/schema"
+	"github.com/tidwall/gjson"
 )
 
 // ReportSchema is the draft-07 JSON Schema of report.json.
@@ -170,7 +171,11 @@ func CheckJSON(data []byte) error {
 	}
 	if len(problems) > 0 {
 		var msgs []string
-		for _, p := range problems {
+		for i, p := range problems {
+			if i == evidenceProblemsShown {
+				msgs = append(msgs, fmt.Sprintf("and %d more", len(problems)-i))
+				break
+			}
 			where := p.Pointer
 			if p.Key != "" {
 				where += "/" + p.Key
@@ -178,12 +183,27 @@ func CheckJSON(data []byte) error {
 			if where == "" {
 				where = "/"
 			}
-			msgs = append(msgs, where+": "+p.Message)
+			msg := where + ": " + p.Message
+			if len(msg) > evidenceProblemBytes {
+				msg = clipUTF8(msg, evidenceProblemBytes) + "…"
+			}
+			msgs = append(msgs, msg)
 		}
-		return fmt.Errorf("not deskcheck evidence: %s", strings.Join(msgs, "; "))
+		hint := ""
+		if gjson.GetBytes(data, "executionPolicy").Exists() && gjson.GetBytes(data, "cases").IsArray() && !gjson.GetBytes(data, "formatVersion").Exists() {
+			hint = " (this looks like a case file: verify it, then render the report.json that verify writes)"
+		}
+		return fmt.Errorf("not deskcheck evidence%s: %s", hint, strings.Join(msgs, "; "))
 	}
 	return checkVerdicts(data)
 }
+
+// evidenceProblemsShown is how many problems of a file that is not a
+// report the error names; the rest are counted.
+const evidenceProblemsShown = 20
+
+// evidenceProblemBytes bounds each problem the error names.
+const evidenceProblemBytes = 300
 
 // ReadJSON reads saved evidence, checking it with CheckJSON first.
 func ReadJSON(data []byte) (*Report, error) {

@@ -236,6 +236,14 @@ func diagnosticItems(ds verifier.Diagnostics) []sarifItem {
 		if d.Detail != "" {
 			msg += "\n" + d.Detail
 		}
+		if e, w, a := d.LeftOut(); e+w+a > 0 {
+			// A count of problems left out of a file's list is no
+			// problem of its own: a note, which opens no alert of
+			// error or warning level.
+			level = "note"
+			msg += fmt.Sprintf(" not listed: %s, %s and %s (-max-diagnostics raises how many are listed)",
+				plural(e, "error", "errors"), plural(w, "warning", "warnings"), plural(a, "acknowledged warning", "acknowledged warnings"))
+		}
 		props := map[string]string{}
 		if d.Pointer != "" {
 			props["pointer"] = d.Pointer

@@ -213,6 +213,9 @@ type Limit struct {
 	Measured bool
 	Default  int
 	Help     string
+	// Flag, when set, is a command-line flag of its own for this limit:
+	// -FLAG N is -limit SCENARIO.NAME=N.
+	Flag string
 }
 
 // Observable is one expected key and how it is compared.

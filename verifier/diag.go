@@ -38,16 +38,37 @@ type Diagnostic struct {
 
 	// more, on the line that counts the problems left out of a file's
 	// list, is their number; that line sorts after the file's others.
-	more int
+	// moreErrors and moreAcked are how many of them are errors and
+	// acknowledged warnings.
+	more, moreErrors, moreAcked int
 	// at is set while the position is still to be found: the pointer
 	// names a key (atKey) or a value of desk at's file.
 	at    *Desk
 	atKey bool
 }
 
-// moreDiagnostic says how many problems of file were left out.
-func moreDiagnostic(file string, sev Severity, n int) Diagnostic {
-	return Diagnostic{Severity: sev, File: file, Summary: fmt.Sprintf("… and %s more", Thousands(n)), more: n}
+// moreDiagnostic says how many problems of file were left out: n, of
+// which errs are errors and acked acknowledged warnings. It is an error
+// when any of them is, a warning when any is an unacknowledged warning,
+// and otherwise acknowledged, so that a count of acknowledged warnings
+// never fails -fail-on-warn.
+func moreDiagnostic(file string, n, errs, acked int) Diagnostic {
+	sev := Error
+	if errs == 0 {
+		sev = Warning
+	}
+	d := Diagnostic{Severity: sev, File: file, Summary: fmt.Sprintf("… and %s more", Thousands(n)), more: n, moreErrors: errs, moreAcked: acked}
+	if errs == 0 && acked == n {
+		d.Acknowledged = "each of them is acknowledged"
+	}
+	return d
+}
+
+// LeftOut is, for the line that counts the problems left out of a file's
+// list, how many of them are errors, warnings no desk acknowledges and
+// acknowledged warnings; for any other diagnostic, zeros.
+func (d Diagnostic) LeftOut() (errors, warnings, acknowledged int) {
+	return d.moreErrors, d.more - d.moreErrors - d.moreAcked, d.moreAcked
 }
 
 // Thousands writes n with a comma between groups of three digits, as
@@ -189,26 +210,27 @@ func (ds Diagnostics) capPerFile(limit int) Diagnostics {
 		for j < len(ds) && ds[j].File == ds[i].File {
 			j++
 		}
-		kept, more, sev := 0, 0, Warning
+		kept, more, errs, acked := 0, 0, 0, 0
 		for _, d := range ds[i:j] {
 			switch {
 			case d.more > 0:
 				more += d.more
-				if d.Severity == Error {
-					sev = Error
-				}
+				errs += d.moreErrors
+				acked += d.moreAcked
 			case kept < limit:
 				out = append(out, d)
 				kept++
 			default:
 				more++
 				if d.Severity == Error {
-					sev = Error
+					errs++
+				} else if d.Acknowledged != "" {
+					acked++
 				}
 			}
 		}
 		if more > 0 {
-			out = append(out, moreDiagnostic(ds[i].File, sev, more))
+			out = append(out, moreDiagnostic(ds[i].File, more, errs, acked))
 		}
 		i = j
 	}

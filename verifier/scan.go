@@ -73,7 +73,7 @@ func (r *reporter) add(off int, pointer func() string, format string, args ...an
 
 func (r *reporter) done() Diagnostics {
 	if r.more > 0 {
-		r.ds = append(r.ds, moreDiagnostic(r.d.Path, Error, r.more))
+		r.ds = append(r.ds, moreDiagnostic(r.d.Path, r.more, r.more, 0))
 	}
 	return r.ds
 }

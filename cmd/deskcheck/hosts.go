@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/deskcheck/deskcheck/scenario"
@@ -32,6 +33,9 @@ func (f *hostFlag) Set(v string) error {
 	}
 	if f.pins == nil {
 		f.pins = verifier.Hosts{}
+	}
+	if was, ok := f.pins[name]; ok && was != version {
+		return fmt.Errorf("%s@%s: -host names %s once (already %s@%s): a case is judged on one release of a host", name, version, name, name, was)
 	}
 	f.pins[name] = version
 	return nil

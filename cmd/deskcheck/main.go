@@ -648,8 +648,8 @@ func readReport(path string, limit int64, stderr io.Writer) ([]byte, int) {
 }
 
 // limitFlags registers the input limits on fs: the file limits, -limit
-// for every limit a scenario declares, and -max-repeat and -max-choices
-// as names of wrapper.repeat and wrapper.choices.
+// for every limit a scenario declares, and the flag of its own a limit
+// may declare (-max-repeat for wrapper.repeat, say).
 func limitFlags(fs *flag.FlagSet, reg *scenario.Registry) *verifier.Limits {
 	l := verifier.DefaultLimits
 	l.Scenario = map[string]int{}
@@ -664,8 +664,15 @@ func limitFlags(fs *flag.FlagSet, reg *scenario.Registry) *verifier.Limits {
 	fs.Var(intLimit{&l.TraceBytes, "-max-trace-bytes"}, "max-trace-bytes", "most `BYTES` of trace text one run may record")
 	fs.Var(intLimit{&l.Diagnostics, "-max-diagnostics"}, "max-diagnostics", "most problems (`N`) listed for one file; the rest are counted")
 	fs.Var(scenarioLimit{l.Scenario, ""}, "limit", "set a scenario's limit, as `SCENARIO.NAME=N` (repeatable; known: "+strings.Join(verifier.LimitNames(reg), ", ")+")")
-	fs.Var(scenarioLimit{l.Scenario, "wrapper.repeat"}, "max-repeat", "largest given.repeat of a wrapper case (same as -limit wrapper.repeat=`N`)")
-	fs.Var(scenarioLimit{l.Scenario, "wrapper.choices"}, "max-choices", "most scripted choices in one wrapper case (same as -limit wrapper.choices=`N`)")
+	for _, n := range reg.Names() {
+		sc, _, _ := reg.Lookup(n)
+		for _, x := range sc.Limits {
+			if x.Flag != "" {
+				name := n + "." + x.Name
+				fs.Var(scenarioLimit{l.Scenario, name}, x.Flag, x.Help+" (same as -limit "+name+"=`N`)")
+			}
+		}
+	}
 	return &l
 }
 

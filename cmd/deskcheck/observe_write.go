@@ -88,14 +88,14 @@ func observeWrite(sel selection, paths []string, interactive, force bool, stdout
 		}
 		c := byID[r.Case.FullID()]
 		if r.Status == verifier.Errored {
-			fmt.Fprintf(stdout, "%s — could not run, left as it is: %s\n", r.Case.FullID(), firstLineOf(r.Err))
+			fmt.Fprintf(stdout, "%s — could not run, left as it is: %s\n", reports.OneLine(r.Case.FullID()), reports.OneLine(firstLineOf(r.Err)))
 			continue
 		}
 		keys, values, diff := reports.ExpectedBlock(c)
 		if len(diff) == 0 {
 			continue
 		}
-		label := r.Case.FullID() + " — " + r.Case.Title
+		label := reports.OneLine(r.Case.FullID() + " — " + r.Case.Title)
 		on := ""
 		if c.Release != "" && len(c.Releases) > 0 {
 			on = "observed on " + c.Releases[0].Host + " " + c.Release
@@ -105,7 +105,7 @@ func observeWrite(sel selection, paths []string, interactive, force bool, stdout
 			// written must hold on all of them, or none is written.
 			st := settle(r.Case, spans)
 			if len(st.conflict) > 0 {
-				fmt.Fprintf(stdout, "%s\n%s", label, unsettled(r.Case, spans, st.conflict))
+				fmt.Fprintf(stdout, "%s\n%s", label, reports.Visible(unsettled(r.Case, spans, st.conflict)))
 				unsettledCases++
 				continue
 			}
@@ -114,7 +114,7 @@ func observeWrite(sel selection, paths []string, interactive, force bool, stdout
 		d := r.Case.Desk
 		e, err := blockEdit(d, r.Case, keys, values)
 		if err != nil {
-			fmt.Fprintf(stderr, "deskcheck: %s: %v\n", d.Path, err)
+			fmt.Fprintf(stderr, "deskcheck: %s: %s\n", reports.OneLine(d.Path), reports.OneLine(err.Error()))
 			return exitInvalid
 		}
 		if sameText(d.Text()[e.start:e.end], e.text) {
@@ -122,9 +122,9 @@ func observeWrite(sel selection, paths []string, interactive, force bool, stdout
 		}
 		e.id, e.label, e.diff = r.Case.FullID(), label, diff
 		if on != "" {
-			fmt.Fprintf(stdout, "%s\n  (%s)\n%s\n", e.label, on, strings.Join(diff, "\n"))
+			fmt.Fprintf(stdout, "%s\n  (%s)\n%s\n", e.label, reports.OneLine(on), reports.Visible(strings.Join(diff, "\n")))
 		} else {
-			fmt.Fprintf(stdout, "%s\n%s\n", e.label, strings.Join(diff, "\n"))
+			fmt.Fprintf(stdout, "%s\n%s\n", e.label, reports.Visible(strings.Join(diff, "\n")))
 		}
 		if interactive {
 			fmt.Fprintf(stderr, "rewrite this block? [y/N/q] ")

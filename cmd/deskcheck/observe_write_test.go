@@ -683,3 +683,28 @@ func TestObserveWriteReleaseRangeCRLF(t *testing.T) {
 	twice, _ := os.ReadFile(path)
 	assert.Equal(t, string(once), string(twice))
 }
+
+// TestObserveWriteShowsNoControls: what observe -w prints of a case (its
+// title, the values it rewrites) reaches the terminal escaped, as every
+// other text output does: a title could clear the screen or set the
+// window's title.
+func TestObserveWriteShowsNoControls(t *testing.T) {
+	t.Setenv("CI", "")
+	hostile := "x\u001b]0;owned\u0007\u001b[2J\u009b31m\u202eFAKE PASS"
+	quoted, err := json.Marshal(hostile)
+	require.NoError(t, err)
+	desk := `{"schemaVersion":1,"id":"esc","title":"t","label":"DO NOT EXECUTE","domain":"d","executionPolicy":"Inert",` +
+		`"sources":{"s":"x"},"cases":[{"id":"c0","title":` + string(quoted) + `,"scenario":"wrapper",` +
+		`"given":{"mode":"yolo","args":{"note":` + string(quoted) + `}},"expected":{"outcome":"throw","effects":0},"why":"w","sourceRefs":["s"]}],"sourceOnly":[]}`
+	path := filepath.Join(t.TempDir(), "desk.json")
+	require.NoError(t, os.WriteFile(path, []byte(desk), 0o600))
+	code, out, errOut := runCLI(t, "observe", "-w", path)
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, `esc/c0 — x\u001b]0;owned\u0007\u001b[2J\u009b31m\u202eFAKE PASS`)
+	for _, r := range out + errOut {
+		if r == '\n' {
+			continue
+		}
+		assert.False(t, r < 0x20 || (r >= 0x7f && r <= 0x9f) || (r >= 0x202a && r <= 0x202e), "a raw %U reached the terminal:\n%s", r, out)
+	}
+}

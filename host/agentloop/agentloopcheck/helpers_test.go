@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/deskcheck/deskcheck/host/agentloop"
-	"github.com/deskcheck/deskcheck/host/internal/checktest"
+	"github.com/deskcheck/deskcheck/internal/checktest"
 	"github.com/deskcheck/deskcheck/scenario"
 )
 

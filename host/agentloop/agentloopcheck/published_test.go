@@ -6,7 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/deskcheck/deskcheck/host/internal/checktest"
+	"github.com/deskcheck/deskcheck/internal/checktest"
 )
 
 // publishedTrace is one of the four step-by-step traces the "Permission to

@@ -11,7 +11,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/deskcheck/deskcheck/host/household"
-	"github.com/deskcheck/deskcheck/host/internal/checktest"
+	"github.com/deskcheck/deskcheck/internal/checktest"
 	"github.com/deskcheck/deskcheck/internal/jsontext"
 	"github.com/deskcheck/deskcheck/scenario"
 )

@@ -40,8 +40,8 @@ var Wrapper = scenario.Declare(&scenario.Scenario{
 		{Key: "declared", Comparer: Declared},
 	},
 	Limits: []scenario.Limit{
-		{Name: "repeat", Pointer: "/given/repeat", Default: 1000, Help: "largest given.repeat of a wrapper case"},
-		{Name: "choices", Pointer: "/given/choices", Count: true, Default: 1000, Help: "most scripted choices in one wrapper case"},
+		{Name: "repeat", Pointer: "/given/repeat", Default: 1000, Help: "largest given.repeat of a wrapper case", Flag: "max-repeat"},
+		{Name: "choices", Pointer: "/given/choices", Count: true, Default: 1000, Help: "most scripted choices in one wrapper case", Flag: "max-choices"},
 		{Name: limitCopyBytes, Pointer: "/given", Measured: true, Default: 4 << 20, Help: "the given block but its choices, times repeat, and the choices once"},
 	},
 	Warnings: []scenario.Warning{

@@ -12,7 +12,7 @@ import (
 
 	"github.com/deskcheck/deskcheck/cases"
 	"github.com/deskcheck/deskcheck/host/all"
-	"github.com/deskcheck/deskcheck/host/internal/checktest"
+	"github.com/deskcheck/deskcheck/internal/checktest"
 	"github.com/deskcheck/deskcheck/verifier"
 )
 
@@ -47,7 +47,7 @@ func TestSpellingChangesNothing(t *testing.T) {
 	// The families' test desks, among them a spelling desk each, whose
 	// strings hold what only a host's own reader keeps: lone surrogates in
 	// keys, values, ids and answers. Those pass as written.
-	paths, err := filepath.Glob("../../*/*check/testdata/*.json")
+	paths, err := filepath.Glob("../../host/*/*check/testdata/*.json")
 	require.NoError(t, err)
 	spelling := 0
 	for _, path := range paths {
