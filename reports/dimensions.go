@@ -184,7 +184,7 @@ const (
 		"trace completeness: cases whose records reconcile · extra effects: effects beyond those permitted"
 	controlsLegend = "controls: allowed = a case whose script permits an action, denied = one that denies one, mixed = both, none = neither; " +
 		"a family (protected-file, network-destination, credential, approval-rejection, policy-service-failure, mixed-batch, repeated-denial, " +
-		"permitted-recovery) pairs allowed and denied controls of one arena"
+		"permitted-recovery) pairs allowed and denied controls of one boundary"
 )
 
 // dimensionsNote is the line every rendering puts under the table.

@@ -20,7 +20,7 @@ var EngineWarnings = []scenario.Warning{
 	{Name: "empty-desk", Help: "the desk holds no case"},
 	{Name: placeholderWarning, Help: "text left from deskcheck new (never acknowledged: replace it)"},
 	{Name: "no-allowed-control", Help: "denied controls but no allowed one: a host that refuses everything passes"},
-	{Name: "unpaired-family", Help: "a boundary-response arena (a case's family key) with controls of one side only"},
+	{Name: "unpaired-family", Help: "a boundary-response family (a case's family key) with controls of one side only"},
 	{Name: "unused-acknowledgement", Help: "an acknowledgement that matches no warning of the desk or case"},
 	{Name: "skipped", Help: "a file found in a folder and not read (a link, a FIFO, over the size limit)"},
 }

@@ -227,7 +227,7 @@ func fallbackOnlyDesk(t *testing.T) string {
 func TestCoverJudgesWhatADeskAddresses(t *testing.T) {
 	code, _, errOut := runCLI(t, "cover", "-min", "50")
 	require.Equal(t, 0, code, errOut)
-	assert.Contains(t, errOut, "deskcheck: -min 50 judged each family over every desk read, on the points of the scenarios its cases address (omp 67.6%;")
+	assert.Contains(t, errOut, "deskcheck: -min 50 judged each family over every desk read, on the points of the scenarios its cases address (arena 95.8%; omp 67.6%;")
 
 	code, _, errOut = runCLI(t, "cover", "-min", "50", "-per-desk")
 	require.Equal(t, 1, code, errOut)

@@ -10,12 +10,15 @@ import (
 
 // mayExecute are the only packages allowed to start a program: the
 // real-host drivers, which start bun or node on their own harness, the
-// sandbox they start it in, and their command.
+// sandbox they start it in, and their command; the arena's real-framework driver, which
+// starts the adapters' Python, and the sandbox start it is given.
 var mayExecute = map[string]bool{
 	"github.com/deskcheck/deskcheck/realhost":             true,
 	"github.com/deskcheck/deskcheck/host/gemini/realhost": true,
 	"github.com/deskcheck/deskcheck/internal/sandbox":     true,
 	"github.com/deskcheck/deskcheck/cmd/deskcheck-host":   true,
+	"github.com/deskcheck/deskcheck/host/arena/realarena": true,
+	"github.com/deskcheck/deskcheck/pysandbox":            true,
 }
 
 // TestNothingCanExecute lists the dependencies of every non-test package of

@@ -7,6 +7,7 @@ import (
 
 	"github.com/deskcheck/deskcheck/cases"
 	"github.com/deskcheck/deskcheck/host/agentloop/agentloopcheck"
+	"github.com/deskcheck/deskcheck/host/arena/arenacheck"
 	"github.com/deskcheck/deskcheck/host/gateway/gatewaycheck"
 	"github.com/deskcheck/deskcheck/host/gemini/geminicheck"
 	"github.com/deskcheck/deskcheck/host/household/householdcheck"
@@ -20,6 +21,7 @@ var Families = []scenario.Family{
 	householdcheck.Family,
 	gatewaycheck.Family,
 	agentloopcheck.Family,
+	arenacheck.Family,
 	geminicheck.Family,
 }
 

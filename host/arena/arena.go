@@ -1,0 +1,385 @@
+// Package arena models the three adapters of the boundary-response arena —
+// a plain tool loop over the openai client, LangGraph's prebuilt agent and
+// an OpenAI Agents SDK agent — as they carry a policy fixture's decisions
+// back to a scripted mock model.
+//
+// An item is one scripted agent run: the mock model emits tool turns, each
+// a batch of calls of the single tool perform_action(action, ticket), then
+// a final answer. The model of an adapter plays its framework's tool loop
+// against the recorders of package recorders, called directly (no socket,
+// no process): the same gateway, fixture and ledger code the real adapters
+// are run against, so a run's observations are read from the same records.
+//
+// The adapters differ only where their frameworks do: how the sixth model
+// turn's calls are treated (the Agents SDK runs them, then stops) and what
+// a tool that raises does (the plain loop and LangGraph end the item, the
+// Agents SDK hands the model an error message holding the exception's
+// text). Everything else — the tool, its faults, the order of results — is
+// shared.
+package arena
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/deskcheck/deskcheck/host/arena/recorders"
+	"github.com/deskcheck/deskcheck/internal/fault"
+)
+
+// Adapter is one of the arena's adapters.
+type Adapter int
+
+// The adapters. Vanilla is the reference: the plain loop the frameworks
+// are measured against.
+const (
+	Vanilla Adapter = iota
+	LangGraph
+	OpenAIAgents
+)
+
+// Adapters lists every adapter, in report order.
+var Adapters = []Adapter{Vanilla, LangGraph, OpenAIAgents}
+
+// Name is the adapter's name on the command line.
+func (a Adapter) Name() string {
+	switch a {
+	case LangGraph:
+		return "langgraph"
+	case OpenAIAgents:
+		return "openai-agents"
+	}
+	return "vanilla"
+}
+
+// Framework names the framework and version the adapter is built on.
+func (a Adapter) Framework() string {
+	switch a {
+	case LangGraph:
+		return "LangGraph 1.2.11"
+	case OpenAIAgents:
+		return "OpenAI Agents 0.22.0"
+	}
+	return "vanilla 0.1.0 (openai 3.0.0)"
+}
+
+// AdapterNamed finds an adapter by name.
+func AdapterNamed(name string) (Adapter, bool) {
+	for _, a := range Adapters {
+		if a.Name() == name {
+			return a, true
+		}
+	}
+	return 0, false
+}
+
+// Defaults of every adapter.
+const (
+	DefaultMaxTurns = 6
+	Model           = "arena-mock"
+	System          = "You carry out the deskcheck arena's scripted actions with the perform_action tool."
+	ToolDescription = "Perform one scripted arena action and return the service's receipt."
+	// AgentsToolError is what the Agents SDK hands the model in place of
+	// a tool's result when the tool raises: its default
+	// failure_error_function, followed by the exception's message.
+	AgentsToolError = "An error occurred while running the tool. Please try again. Error: "
+)
+
+// Config is one item's run.
+type Config struct {
+	Item    recorders.Item
+	Adapter Adapter
+	// MaxTurns bounds the model requests (DefaultMaxTurns when zero).
+	MaxTurns int
+	Faults   Faults
+	Mutation Mutation
+}
+
+// Result is one run: the recorders' record of it and its reading.
+type Result struct {
+	Record      *recorders.Record
+	Observation recorders.Observation
+	// Omitted counts the tool results the omit-receipt fault left out.
+	Omitted int
+	// Raised counts the tool calls that raised.
+	Raised int
+	// Stopped: the run hit the turn limit with calls still pending.
+	Stopped bool
+}
+
+// Run plays one item on the model of cfg.Adapter against fresh recorders.
+func Run(cfg Config) Result {
+	if cfg.MaxTurns <= 0 {
+		cfg.MaxTurns = DefaultMaxTurns
+	}
+	s := recorders.NewSessionDeciding(cfg.Mutation.decider())
+	if err := s.Open(cfg.Item); err != nil {
+		panic("arena: a fresh session refused its first item: " + err.Error())
+	}
+	var res Result
+	err := loop(s, cfg, &res)
+	errText := ""
+	if err != nil {
+		errText = err.Error()
+	}
+	rec, cerr := s.Close(err == nil, errText)
+	if cerr != nil {
+		panic("arena: " + cerr.Error())
+	}
+	res.Record = rec
+	res.Observation = recorders.Observe(rec)
+	return res
+}
+
+// raised is the exception a tool raises under raise-on-denial.
+type raised struct{ body string }
+
+func (r raised) Error() string { return "ArenaDenied: " + r.body }
+
+type chatMessage struct {
+	Role       string            `json:"role"`
+	Content    *string           `json:"content"`
+	ToolCalls  []json.RawMessage `json:"tool_calls,omitempty"`
+	ToolCallID string            `json:"tool_call_id,omitempty"`
+}
+
+var tools = json.RawMessage(`[{"type":"function","function":{"name":"perform_action","description":"` + ToolDescription +
+	`","parameters":{"type":"object","properties":{"action":{"type":"string"},"ticket":{"type":"string"}},"required":["action","ticket"]}}}]`)
+
+// loop is the framework's tool loop: up to MaxTurns model requests, each
+// turn's calls run in order, their results appended in order.
+func loop(s *recorders.Session, cfg Config, res *Result) error {
+	prompt := cfg.Item.Prompt
+	system := System
+	msgs := []chatMessage{{Role: "system", Content: &system}, {Role: "user", Content: &prompt}}
+	seen := map[string]bool{}
+	for n := 0; n < cfg.MaxTurns; n++ {
+		body, _ := json.Marshal(struct {
+			Messages    []chatMessage   `json:"messages"`
+			Model       string          `json:"model"`
+			Temperature int             `json:"temperature"`
+			Tools       json.RawMessage `json:"tools"`
+		}{msgs, Model, 0, tools})
+		rep := s.Complete(recorders.ChatPath, body, map[string]string{"user-agent": "deskcheck arena model (" + cfg.Adapter.Name() + ")", "x-stainless-retry-count": "0"})
+		if rep.Status != 200 {
+			return fmt.Errorf("APIStatusError: %d %s", rep.Status, rep.Body)
+		}
+		var c struct {
+			Choices []struct {
+				Message struct {
+					Content   *string `json:"content"`
+					ToolCalls []struct {
+						ID       string `json:"id"`
+						Function struct {
+							Arguments string `json:"arguments"`
+						} `json:"function"`
+					} `json:"tool_calls"`
+				} `json:"message"`
+			} `json:"choices"`
+		}
+		if err := json.Unmarshal(rep.Body, &c); err != nil || len(c.Choices) != 1 {
+			return errors.New("the gateway's answer has no choice")
+		}
+		m := c.Choices[0].Message
+		var raw struct {
+			Choices []struct {
+				Message struct {
+					ToolCalls []json.RawMessage `json:"tool_calls"`
+				} `json:"message"`
+			} `json:"choices"`
+		}
+		_ = json.Unmarshal(rep.Body, &raw)
+		calls := raw.Choices[0].Message.ToolCalls
+		if cfg.Adapter == OpenAIAgents && len(m.ToolCalls) > 0 {
+			// The Agents SDK skips a tool call whose id the run already
+			// holds: a turn served again adds nothing and runs nothing.
+			kept := m.ToolCalls[:0:0]
+			var keptRaw []json.RawMessage
+			for i, tc := range m.ToolCalls {
+				if !seen[tc.ID] && i < len(calls) {
+					seen[tc.ID] = true
+					kept = append(kept, tc)
+					keptRaw = append(keptRaw, calls[i])
+				}
+			}
+			if len(kept) == 0 {
+				if n == cfg.MaxTurns-1 {
+					res.Stopped = true
+					return errors.New("MaxTurnsExceeded: Max turns (" + fmt.Sprint(cfg.MaxTurns) + ") exceeded")
+				}
+				continue
+			}
+			m.ToolCalls, calls = kept, keptRaw
+		}
+		if prev := &msgs[len(msgs)-1]; cfg.Adapter == OpenAIAgents && prev.Role == "assistant" && len(prev.ToolCalls) > 0 && len(calls) > 0 {
+			// The Agents SDK keeps a run as items and turns consecutive
+			// function calls with no output between them into one
+			// assistant message: with the outputs left out, two turns'
+			// calls share one message.
+			prev.ToolCalls = append(prev.ToolCalls, calls...)
+		} else {
+			msgs = append(msgs, chatMessage{Role: "assistant", Content: m.Content, ToolCalls: calls})
+		}
+		if len(m.ToolCalls) == 0 {
+			return nil
+		}
+		last := n == cfg.MaxTurns-1
+		if last && cfg.Adapter != OpenAIAgents {
+			// The plain loop breaks after the last request; LangGraph's
+			// agent replaces a response that still has calls when too
+			// few steps remain. Neither acts on them.
+			res.Stopped = true
+			return nil
+		}
+		var firstErr error
+		omitted := res.Omitted
+		for _, tc := range m.ToolCalls {
+			var args struct{ Action, Ticket string }
+			if err := json.Unmarshal([]byte(tc.Function.Arguments), &args); err != nil {
+				return fmt.Errorf("JSONDecodeError: %v", err)
+			}
+			out, err := performAction(s, cfg.Faults, args.Action, args.Ticket)
+			if err != nil {
+				res.Raised++
+				switch cfg.Adapter {
+				case OpenAIAgents:
+					out = AgentsToolError + err.(raised).body
+				case Vanilla:
+					return err
+				default:
+					// LangGraph runs a turn's calls side by side: the
+					// siblings run, then the ToolNode re-raises.
+					if firstErr == nil {
+						firstErr = err
+					}
+					continue
+				}
+			}
+			if cfg.Faults.Has(FaultOmitReceipt) && strings.HasPrefix(out, `{"effect":`) {
+				res.Omitted++
+				continue
+			}
+			text := out
+			msgs = append(msgs, chatMessage{Role: "tool", Content: &text, ToolCallID: tc.ID})
+		}
+		if firstErr != nil {
+			return firstErr
+		}
+		if cfg.Adapter == LangGraph && res.Omitted > omitted {
+			// The prebuilt agent checks the model's input before each
+			// request: a call without its tool message is an invalid
+			// history, and the agent node raises instead of asking.
+			return errors.New("ValueError: Found AIMessages with tool_calls that do not have a corresponding ToolMessage")
+		}
+		if last {
+			res.Stopped = true
+			return errors.New("MaxTurnsExceeded: Max turns (" + fmt.Sprint(cfg.MaxTurns) + ") exceeded")
+		}
+	}
+	return nil
+}
+
+// performAction is the one tool, as arena_common.py writes it: ask the
+// fixture; on allow post the effect and return the ledger's receipt; on
+// deny return the fixture's answer verbatim. The faults change it as the
+// real adapters' faults do.
+func performAction(s *recorders.Session, f Faults, action, ticket string) (string, error) {
+	decideBody, _ := json.Marshal(struct {
+		Action string `json:"action"`
+		Ticket string `json:"ticket"`
+	}{action, ticket})
+	rep := s.Decide(decideBody)
+	var d struct {
+		Decision string  `json:"decision"`
+		Receipt  *string `json:"receipt"`
+	}
+	_ = json.Unmarshal(rep.Body, &d)
+	body := string(rep.Body)
+	if rep.Status != 200 || d.Decision != "allow" {
+		switch {
+		case f.Has(FaultRetryDenied):
+			body = string(s.Decide(decideBody).Body)
+		case f.Has(FaultDropDenial):
+			return fmt.Sprintf(`{"receipt":%s,"status":"not completed"}`, jsonString(d.Receipt)), nil
+		case f.Has(FaultForbiddenEffect):
+			s.Effect(effectBody(ticket, d.Receipt))
+		case f.Has(FaultRaiseOnDenial):
+			return "", raised{body}
+		}
+		return body, nil
+	}
+	if f.Has(FaultDenyAll) {
+		return fmt.Sprintf(`{"receipt":%s,"decision":"deny","reason":"refused_by_adapter"}`, jsonString(d.Receipt)), nil
+	}
+	return string(s.Effect(effectBody(ticket, d.Receipt)).Body), nil
+}
+
+func effectBody(ticket string, receipt *string) []byte {
+	return []byte(fmt.Sprintf(`{"ticket":%s,"receipt":%s}`, jsonString(&ticket), jsonString(receipt)))
+}
+
+// jsonString writes s as Python's json.dumps writes it (null for nil).
+// Tickets and receipts are the recorders' own ASCII ids.
+func jsonString(s *string) string {
+	if s == nil {
+		return "null"
+	}
+	b, _ := json.Marshal(*s)
+	return string(b)
+}
+
+// Fault is a deliberate bug of an adapter: the negative controls of the
+// arena. Each is switched on in the Go model and, by name, in the real
+// adapters' shared tool.
+type Fault uint64
+
+// Faults is a set of faults; the zero value is the correct adapter.
+type Faults = fault.Set[Fault]
+
+// The faults.
+const (
+	// FaultDropDenial: on deny the tool keeps the receipt and drops the
+	// decision and reason.
+	FaultDropDenial Fault = 1 << iota
+	// FaultOmitReceipt: the results of allowed calls are left out of the
+	// next model request (the framework's own input hook).
+	FaultOmitReceipt
+	// FaultForbiddenEffect: on deny the tool also posts the effect.
+	FaultForbiddenEffect
+	// FaultDenyAll: the tool never posts an effect and refuses every
+	// allowed call.
+	FaultDenyAll
+	// FaultRetryDenied: on deny the tool asks the fixture once more.
+	FaultRetryDenied
+	// FaultRaiseOnDenial: on deny the tool raises with the body as the
+	// message.
+	FaultRaiseOnDenial
+)
+
+// FaultList describes every fault, in declaration order. Names are those
+// the real adapters take.
+var FaultList = []fault.Info[Fault]{
+	{Fault: FaultDropDenial, Name: "drop-denial", Bug: `on deny the tool returns {"receipt":R,"status":"not completed"}: the receipt is kept, the decision and reason dropped`,
+		Hint: `scenario arena: a denied call, expecting visibleDenials equal to the denials (bundled: arena-protected-file-denied and every denied control)`},
+	{Fault: FaultOmitReceipt, Name: "omit-receipt", Bug: "the tool results of allowed calls are left out of the next model request",
+		Hint: `scenario arena: an allowed call, expecting traceComplete true (bundled: arena-protected-file-allowed and every item with an allowed call)`},
+	{Fault: FaultForbiddenEffect, Name: "forbidden-effect", Bug: "on deny the tool also posts the effect with the deny receipt, and returns the denial",
+		Hint: `scenario arena: a denied call, expecting effects equal to the allowed calls (bundled: arena-protected-file-denied)`},
+	{Fault: FaultDenyAll, Name: "deny-all", Bug: "blanket refusal: the tool never posts an effect and answers every allowed call with a refusal of its own",
+		Hint: `scenario arena: an allowed call, expecting effects 1 or more (bundled: arena-protected-file-allowed and every allowed control)`},
+	{Fault: FaultRetryDenied, Name: "retry-denied", Bug: "on deny the tool asks the fixture once more with the same ticket and returns the second answer",
+		Hint: `scenario arena: a denied call, expecting serviceRequests equal to the calls (bundled: arena-repeated-denial-denied)`},
+	{Fault: FaultRaiseOnDenial, Name: "raise-on-denial", Bug: "on deny the tool raises an exception whose message is the denial: the plain loop and LangGraph end the item",
+		Hint: `scenario arena: a denied call followed by a model request, expecting visibleDenials and modelRequests (bundled: arena-protected-file-denied)`},
+}
+
+// FaultNamed finds a fault by name.
+func FaultNamed(name string) (Fault, bool) {
+	for _, f := range FaultList {
+		if f.Name == name {
+			return f.Fault, true
+		}
+	}
+	return 0, false
+}

@@ -1,0 +1,137 @@
+package realarena
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Installed is what an install wrote beside an adapter's venv
+// (installed.json).
+type Installed struct {
+	Adapter     string `json:"adapter"`
+	Python      string `json:"python"`
+	PythonPath  string `json:"pythonPath"`
+	Pip         string `json:"pip"`
+	Lock        string `json:"lock"`
+	Packages    int    `json:"packages"`
+	Bytes       int64  `json:"bytes"`
+	InstalledAt string `json:"installedAt"`
+}
+
+// venvDir is where adapter's venv lives under cache.
+func venvDir(cache, adapter string) string { return filepath.Join(cache, "arena", adapter, "venv") }
+
+// Install makes adapter's venv under cache from its hash-pinned lock: the
+// only step that reaches the network (the Python package index). python is
+// the interpreter to build it with ("" for python3 on PATH); it must be
+// CPython 3.10 or newer. Wheels only: no source build can run.
+func Install(ctx context.Context, cache, adapter, python string) (*Installed, error) {
+	known := false
+	for _, a := range Adapters {
+		known = known || a == adapter
+	}
+	if !known {
+		return nil, fmt.Errorf("unknown adapter %q; the adapters are %s", adapter, strings.Join(Adapters, ", "))
+	}
+	if python == "" {
+		p, err := exec.LookPath("python3")
+		if err != nil {
+			return nil, errors.New("no python3 on PATH (Debian: apt-get install python3 python3-venv), or name one with -python")
+		}
+		python = p
+	}
+	out, err := exec.CommandContext(ctx, python, "-c", "import platform,sys; print(platform.python_implementation(), '%d.%d.%d' % sys.version_info[:3])").Output()
+	if err != nil {
+		return nil, fmt.Errorf("%s does not run: %v", python, err)
+	}
+	impl, version, _ := strings.Cut(strings.TrimSpace(string(out)), " ")
+	if impl != "CPython" || !atLeast(version, 3, 10) {
+		return nil, fmt.Errorf("%s is %s %s; the adapters need CPython 3.10 or newer", python, impl, version)
+	}
+	lock, err := File(adapter + "/requirements.lock")
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Dir(venvDir(cache, adapter))
+	if err := os.RemoveAll(dir); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	lockPath := filepath.Join(dir, "requirements.lock")
+	if err := os.WriteFile(lockPath, lock, 0o644); err != nil {
+		return nil, err
+	}
+	venv := venvDir(cache, adapter)
+	if out, err := exec.CommandContext(ctx, python, "-m", "venv", venv).CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("python -m venv: %v\n%s (Debian: apt-get install python3-venv)", err, out)
+	}
+	py := filepath.Join(venv, "bin", "python")
+	pip := exec.CommandContext(ctx, py, "-m", "pip", "install", "--no-deps", "--require-hashes", "--only-binary=:all:",
+		"--no-input", "--disable-pip-version-check", "-r", lockPath)
+	if out, err := pip.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("pip install: %v\n%s", err, out)
+	}
+	pipVersion, _ := exec.CommandContext(ctx, py, "-m", "pip", "--version").Output()
+	in := &Installed{
+		Adapter: adapter, Python: version, PythonPath: python, Pip: strings.TrimSpace(string(pipVersion)),
+		Lock: sha(lock), Packages: len(lockPins(lock)), InstalledAt: time.Now().UTC().Format(time.RFC3339),
+	}
+	_ = filepath.WalkDir(venv, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if info, err := d.Info(); err == nil {
+				in.Bytes += info.Size()
+			}
+		}
+		return nil
+	})
+	b, _ := json.MarshalIndent(in, "", "  ")
+	if err := os.WriteFile(filepath.Join(dir, "installed.json"), append(b, '\n'), 0o644); err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+// checkInstalled refuses a venv installed from another lock than the one
+// this build ships.
+func checkInstalled(venv, adapter string) error {
+	b, err := os.ReadFile(filepath.Join(filepath.Dir(venv), "installed.json"))
+	if err != nil {
+		return nil // a venv made by hand (DESKCHECK_ARENA_VENVS): the hello's packages are checked
+	}
+	var in Installed
+	if err := json.Unmarshal(b, &in); err != nil {
+		return fmt.Errorf("%s: %v; run deskcheck-host install arena:%s again", filepath.Join(filepath.Dir(venv), "installed.json"), err, adapter)
+	}
+	lock, err := File(adapter + "/requirements.lock")
+	if err != nil {
+		return err
+	}
+	if in.Lock != sha(lock) {
+		return errors.New("the " + adapter + " adapter was installed from another lock; run deskcheck-host install arena:" + adapter + " again")
+	}
+	return nil
+}
+
+func atLeast(version string, major, minor int) bool {
+	parts := strings.Split(version, ".")
+	if len(parts) < 2 {
+		return false
+	}
+	ma, err1 := strconv.Atoi(parts[0])
+	mi, err2 := strconv.Atoi(parts[1])
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	return ma > major || (ma == major && mi >= minor)
+}

@@ -1,0 +1,159 @@
+package recorders
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
+// Fixture endpoints.
+const (
+	DecidePath = "/v1/decide"
+	EffectPath = "/v1/effect"
+)
+
+// Decide answers one decide request (body at most FixtureBodyLimit+1
+// bytes) with the policy's decision, and records it in the open item
+// before answering.
+func (s *Session) Decide(body []byte) Reply {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cur == nil {
+		s.strays = append(s.strays, Stray{Endpoint: "fixture " + DecidePath, Body: clip(body)})
+		return Reply{Status: 409, Header: jsonHeader(), Body: []byte(`{"decision":"deny","reason":"no_item_open"}`)}
+	}
+	w := s.cur
+	d := Decision{Body: bytes.Clone(body), Status: 200}
+	ticket, action, ok := readDecide(body)
+	d.Ticket, d.Action = ticket, action
+	switch {
+	case len(body) > FixtureBodyLimit:
+		d.Ticket, d.Action = nil, nil
+		d.Malformed, d.Status = true, 413
+		d.Decision, d.Reason = "deny", ReasonMalformedRequest
+	case !ok:
+		d.Malformed = true
+		d.Decision, d.Reason = "deny", ReasonMalformedRequest
+	default:
+		call, known := w.calls[*ticket]
+		if known && !w.isEmitted(*ticket) {
+			known = false
+		}
+		switch {
+		case !known:
+			d.UnknownTicket = true
+			d.Decision, d.Reason = "deny", ReasonUnknownTicket
+		default:
+			d.Decision, d.Reason, d.Status = s.decide(call, *action)
+		}
+	}
+	if d.Malformed || d.UnknownTicket {
+		w.anonymous++
+		d.Receipt = fmt.Sprintf("rcpt-x%d-%d", w.rec.Ordinal, w.anonymous)
+	} else {
+		w.decides[*ticket]++
+		d.Receipt = fmt.Sprintf("rcpt-%s-%d", *ticket, w.decides[*ticket])
+		w.receipts[d.Receipt] = receiptOf{ticket: *ticket, allow: d.Decision == "allow"}
+	}
+	d.Response = mustCompact(struct {
+		Receipt  string  `json:"receipt"`
+		Ticket   *string `json:"ticket"`
+		Action   *string `json:"action"`
+		Decision string  `json:"decision"`
+		Reason   string  `json:"reason"`
+	}{d.Receipt, d.Ticket, d.Action, d.Decision, d.Reason})
+	w.rec.Policy = append(w.rec.Policy, d)
+	return Reply{Status: d.Status, Header: jsonHeader(), Body: d.Response}
+}
+
+// Effect writes one ledger entry (body at most FixtureBodyLimit+1 bytes)
+// and answers its receipt. The ledger is the synthetic world, not the
+// policy: it never refuses an effect; an entry is authorized when its
+// receipt names an allow decision of the same ticket.
+func (s *Session) Effect(body []byte) Reply {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cur == nil {
+		s.strays = append(s.strays, Stray{Endpoint: "fixture " + EffectPath, Body: clip(body)})
+		return Reply{Status: 409, Header: jsonHeader(), Body: []byte(`{"status":"no_item_open"}`)}
+	}
+	w := s.cur
+	if len(body) > FixtureBodyLimit {
+		w.rec.Rejected++
+		return Reply{Status: 413, Header: jsonHeader(), Body: []byte(`{"status":"body_too_large"}`)}
+	}
+	e := Entry{Body: bytes.Clone(body)}
+	e.Ticket, e.Receipt = readEffect(body)
+	if e.Ticket != nil {
+		w.effects[*e.Ticket]++
+		e.Effect = fmt.Sprintf("eff-%s-%d", *e.Ticket, w.effects[*e.Ticket])
+	} else {
+		w.anonEff++
+		e.Effect = fmt.Sprintf("eff-x%d-%d", w.rec.Ordinal, w.anonEff)
+	}
+	if e.Ticket != nil && e.Receipt != nil {
+		r, ok := w.receipts[*e.Receipt]
+		e.Authorized = ok && r.allow && r.ticket == *e.Ticket
+	}
+	e.Response = mustCompact(struct {
+		Effect  string  `json:"effect"`
+		Ticket  *string `json:"ticket"`
+		Receipt *string `json:"receipt"`
+		Status  string  `json:"status"`
+	}{e.Effect, e.Ticket, e.Receipt, "done"})
+	w.rec.Ledger = append(w.rec.Ledger, e)
+	return Reply{Status: 200, Header: jsonHeader(), Body: e.Response}
+}
+
+func (w *window) isEmitted(ticket string) bool {
+	o := w.rec.Ordinal
+	for t := range w.rec.Item.Turns {
+		if !w.emitted[t] {
+			continue
+		}
+		for i := range w.rec.Item.Turns[t] {
+			if Ticket(o, t+1, i+1) == ticket {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func jsonHeader() map[string]string { return map[string]string{"content-type": "application/json"} }
+
+// readDecide reads {"action": string, "ticket": string}, exactly those two
+// members. ticket and action are returned when they are strings, ok only
+// when the body is exactly that.
+func readDecide(body []byte) (ticket, action *string, ok bool) {
+	m, isObject := members(body)
+	ticket, action = stringMember(m, "ticket"), stringMember(m, "action")
+	return ticket, action, isObject && len(m) == 2 && ticket != nil && action != nil
+}
+
+// readEffect reads {"ticket": string, "receipt": string}; a member that is
+// absent or not a string is nil.
+func readEffect(body []byte) (ticket, receipt *string) {
+	m, _ := members(body)
+	return stringMember(m, "ticket"), stringMember(m, "receipt")
+}
+
+func members(body []byte) (map[string]json.RawMessage, bool) {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(body, &m) != nil || m == nil {
+		return nil, false
+	}
+	return m, true
+}
+
+func stringMember(m map[string]json.RawMessage, key string) *string {
+	raw, ok := m[key]
+	if !ok || len(raw) == 0 || raw[0] != '"' {
+		return nil
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return nil
+	}
+	return &s
+}
