@@ -57,11 +57,21 @@ func TestHeapAllocatedSeesAShortPeak(t *testing.T) {
 	assert.GreaterOrEqual(t, got, uint64(64<<20))
 }
 
+// allocPerByte bounds what loading a file at the size limit allocates, per
+// byte of the file. A case that fails the schema is checked against every
+// scenario's fragment, so the worst shape (an unknown key in every case)
+// grows with the scenarios: 29 times its size with six, 32 with eight.
+const allocPerByte = 40
+
 // TestSixteenMiBOfAnyShape loads files at the size limit made of the
 // shapes that used to crash deskcheck or take it minutes: each must come
 // back in a few seconds, in memory bounded by a small multiple of its
 // size (all it allocates, which bounds the most it holds at once), with
 // at most Diagnostics problems listed and the rest counted.
+//
+// The allocation bound is not checked under the race detector, whose
+// instrumentation changes what is allocated (a valid desk at the limit:
+// 731 MiB under it, 302 MiB without); .ci/run checks it in a plain pass.
 func TestSixteenMiBOfAnyShape(t *testing.T) {
 	if testing.Short() {
 		t.Skip("16 MiB files")
@@ -104,7 +114,9 @@ func TestSixteenMiBOfAnyShape(t *testing.T) {
 		t.Logf("%s: %d bytes, %v (%v of processor time), %d MiB allocated, %d diagnostics", tt.reason, len(tt.data), took.Round(time.Millisecond), cpu.Round(time.Millisecond), allocated>>20, len(ds))
 		assert.Less(t, cpu, budget, tt.reason)
 		assert.Less(t, took, hang, tt.reason)
-		assert.Less(t, allocated, uint64(32*len(tt.data)), "%s: memory bounded by the file size", tt.reason)
+		if !raceEnabled {
+			assert.Less(t, allocated, uint64(allocPerByte*len(tt.data)), "%s: memory bounded by the file size", tt.reason)
+		}
 		assert.LessOrEqual(t, len(ds), DefaultLimits.Diagnostics+1, tt.reason)
 		if tt.want == "" {
 			assert.False(t, ds.HasErrors(), "%s: %v", tt.reason, ds)
