@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unicode/utf16"
 )
 
 // The TOML loader (policy/toml-loader.js loadPoliciesFromToml) and the
@@ -609,9 +610,10 @@ func toolNameWarning(name string, i int) string {
 	return fmt.Sprintf("Rule #%d: Unrecognized tool name %q. Did you mean %q?", i+1, name, closest)
 }
 
-// levenshtein counts edits between UTF-16 strings, as fast-levenshtein.
+// levenshtein counts edits between the strings' UTF-16 code units, as
+// fast-levenshtein does (it compares charCodeAt values).
 func levenshtein(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
+	ra, rb := utf16.Encode([]rune(a)), utf16.Encode([]rune(b))
 	prev := make([]int, len(rb)+1)
 	cur := make([]int, len(rb)+1)
 	for j := range prev {

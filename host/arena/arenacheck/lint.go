@@ -133,30 +133,10 @@ func tableDecision(c call) (decision, reason string) {
 // "".
 func nearLabel(label string) string {
 	for _, r := range recorders.Table {
-		if distance(label, r.Label) <= 2 {
+		if scenario.EditDistance(label, r.Label) <= 2 {
 			return r.Label
 		}
 	}
 	return ""
 }
 
-// distance is the Levenshtein distance of two ASCII labels.
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
