@@ -139,4 +139,3 @@ func nearLabel(label string) string {
 	}
 	return ""
 }
-
