@@ -156,8 +156,19 @@ func install(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	if fs.NArg() != 1 {
-		fmt.Fprintln(stderr, "deskcheck-host: usage: deskcheck-host install [-substitute] omp@V")
+		fmt.Fprintln(stderr, "deskcheck-host: usage: deskcheck-host install [-substitute] omp@V | NAME@V | arena")
 		return exitInvalid
+	}
+	if t, ok, err := parseTarget(fs.Arg(0), true); ok {
+		if err != nil {
+			fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
+			return exitInvalid
+		}
+		if *sub {
+			fmt.Fprintf(stderr, "deskcheck-host: -substitute is for omp releases only\n")
+			return exitInvalid
+		}
+		return installOther(ctx, t, stdout, stderr)
 	}
 	v, err := realhost.ParseHost(fs.Arg(0))
 	if err != nil {
@@ -208,6 +219,7 @@ func list(args []string, stdout, stderr io.Writer) int {
 		all = append(all, r.Version)
 	}
 	fmt.Fprintf(stdout, "installable: %s\n", strings.Join(all, ", "))
+	listOthers(c, stdout)
 	return exitPass
 }
 
@@ -217,8 +229,15 @@ func remove(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	if fs.NArg() != 1 {
-		fmt.Fprintln(stderr, "deskcheck-host: usage: deskcheck-host remove omp@V")
+		fmt.Fprintln(stderr, "deskcheck-host: usage: deskcheck-host remove omp@V | NAME@V | arena")
 		return exitInvalid
+	}
+	if t, ok, err := parseTarget(fs.Arg(0), true); ok {
+		if err != nil {
+			fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
+			return exitInvalid
+		}
+		return removeOther(t, stdout, stderr)
 	}
 	v, err := realhost.ParseHost(fs.Arg(0))
 	if err != nil {
@@ -379,15 +398,50 @@ func verify(ctx context.Context, args []string, stdout, stderr io.Writer, fault 
 		fmt.Fprintf(stderr, "deskcheck-host: -max-answer-bytes must be positive, not %d\n", *maxAnswer)
 		return exitInvalid
 	}
+	var other target
+	var isOther bool
+	if *hostFlag != "" {
+		var err error
+		if other, isOther, err = parseTarget(*hostFlag, false); err != nil {
+			fmt.Fprintf(stderr, "deskcheck-host: -host: %v\n", err)
+			return exitInvalid
+		}
+		if isOther && *srcFlag != "" {
+			fmt.Fprintln(stderr, "deskcheck-host: give -host or -host-src, not both")
+			return exitInvalid
+		}
+	}
+	if isOther && other.adapters != nil {
+		if *format != "text" || *out != "" || *runRe != "" {
+			fmt.Fprintln(stderr, "deskcheck-host: the arena adapters' runs print text only, to standard output: -format, -out and -run do not apply")
+			return exitInvalid
+		}
+		arenaFault := ""
+		if fault != nil {
+			arenaFault = fault.Fault.Name
+		}
+		return verifyArena(ctx, other, fs.Args(), arenaFault, stdout, stderr)
+	}
 	selected, code := loadCases(fs.Args(), *runRe, *limits, stderr)
 	if code != exitPass {
 		return code
 	}
-	h, done, code := startHost(ctx, *hostFlag, *srcFlag, *bun, *maxAnswer, *allowChanged, stderr)
-	if code != exitPass {
-		return code
+	var h realhost.Harness
+	if isOther {
+		fh, code := openFamily(ctx, other, *maxAnswer, stderr)
+		if code != exitPass {
+			return code
+		}
+		defer fh.Close()
+		h = fh
+	} else {
+		oh, done, code := startHost(ctx, *hostFlag, *srcFlag, *bun, *maxAnswer, *allowChanged, stderr)
+		if code != exitPass {
+			return code
+		}
+		defer done()
+		h = oh
 	}
-	defer done()
 	res, err := realhost.Judge(ctx, h, selected, realhost.Options{Fault: fault})
 	if err != nil {
 		fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)

@@ -135,3 +135,25 @@ func atLeast(version string, major, minor int) bool {
 	}
 	return ma > major || (ma == major && mi >= minor)
 }
+
+// Lookup reads what the install of adapter under cache recorded.
+func Lookup(cache, adapter string) (*Installed, error) {
+	b, err := os.ReadFile(filepath.Join(filepath.Dir(venvDir(cache, adapter)), "installed.json"))
+	if err != nil {
+		return nil, fmt.Errorf("the %s adapter is not installed in %s", adapter, cache)
+	}
+	var in Installed
+	if err := json.Unmarshal(b, &in); err != nil {
+		return nil, fmt.Errorf("the %s adapter's install record: %v", adapter, err)
+	}
+	return &in, nil
+}
+
+// Remove removes adapter's venv from cache.
+func Remove(cache, adapter string) error {
+	dir := filepath.Dir(venvDir(cache, adapter))
+	if _, err := os.Stat(dir); err != nil {
+		return fmt.Errorf("the %s adapter is not installed in %s", adapter, cache)
+	}
+	return os.RemoveAll(dir)
+}
