@@ -64,6 +64,11 @@ func OpenFamily(ctx context.Context, fam realcode.Family, cache, version string,
 		}
 		return nil, fmt.Errorf("%s@%s: %w", fam.Host, version, err)
 	}
+	if f.proc == nil {
+		_ = h.Close()
+		os.RemoveAll(tmp)
+		return nil, fmt.Errorf("%s@%s: the family's harness started no process through the sandbox", fam.Host, version)
+	}
 	f.h = h
 	f.hello = Hello{
 		Host: fam.Host, Package: fam.Package, Release: h.Release(), Runtime: h.Runtime(),

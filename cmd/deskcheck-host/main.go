@@ -1,18 +1,19 @@
-// Command deskcheck-host runs deskcheck cases through the real code of the
-// OMP coding agent: a published release installed into deskcheck's cache
-// folder, or a local checkout.
+// Command deskcheck-host runs deskcheck cases through real code: a
+// published release of the OMP coding agent or of the Gemini CLI's policy
+// engine installed into deskcheck's cache folder, a local OMP checkout, or
+// the arena's adapters on their real Python frameworks.
 //
 // Usage:
 //
-//	deskcheck-host install [-substitute] omp@V
+//	deskcheck-host install [-substitute] omp@V | gemini@V | arena | ADAPTER[@V]
 //	deskcheck-host list
-//	deskcheck-host remove omp@V
-//	deskcheck-host verify [-host omp@V | -host-src DIR] [-allow-changed-release] [-run REGEX] [-v] [-format text|json|markdown|junit|html] [-out DIR|none] [limits] [PATH...]
+//	deskcheck-host remove omp@V | gemini@V | ADAPTER
+//	deskcheck-host verify [-host omp@V | -host gemini@V | -host arena | -host ADAPTER[@V] | -host-src DIR] [-allow-changed-release] [-run REGEX] [-v] [-format text|json|markdown|junit|html] [-out DIR|none] [limits] [PATH...]
 //	deskcheck-host drift [-run REGEX] [-format text|json] [PATH...]
 //
 // It is a command of its own, apart from deskcheck, because it starts a
-// program (bun, running deskcheck's harness over the release's modules):
-// deskcheck itself cannot start any. The cache folder is $DESKCHECK_CACHE
+// program (bun, node or python, running deskcheck's harness over the
+// release's modules, in a sandbox): deskcheck itself cannot start any. The cache folder is $DESKCHECK_CACHE
 // when set, else deskcheck/ in the user's cache folder. Exit codes: 0 every
 // case holds on the real code and the model agrees; 1 a case does not hold,
 // the model and the real code disagree, or a case could not run; 2 invalid
@@ -47,13 +48,13 @@ const (
 	exitInvalid = 2
 )
 
-const usage = `deskcheck-host runs deskcheck cases through the real OMP code.
+const usage = `deskcheck-host runs deskcheck cases through real code: OMP's, the Gemini CLI's, the arena's frameworks'.
 
 Usage:
-  deskcheck-host install [-substitute] omp@V   install a release (the only step that uses the network)
+  deskcheck-host install [-substitute] HOST    install a release (the only step that uses the network)
   deskcheck-host list                          list the installed releases
-  deskcheck-host remove omp@V                  remove an installed release
-  deskcheck-host verify [-host omp@V | -host-src DIR] [-allow-changed-release] [-run REGEX] [-v] [-format FORMAT] [-out DIR|none] [limits] [PATH...]
+  deskcheck-host remove HOST                   remove an installed release
+  deskcheck-host verify [-host HOST | -host-src DIR] [-allow-changed-release] [-run REGEX] [-v] [-format FORMAT] [-out DIR|none] [limits] [PATH...]
   deskcheck-host drift [-run REGEX] [-format text|json] [PATH...]
 
 verify runs every case on the model and on the real code and shows three
@@ -61,6 +62,11 @@ columns per case (authored expectation, model, real code) with a verdict:
 "holds on the real code", "does not hold on the real code" or "model and
 real code disagree" (with a one-case desk to reproduce). drift runs the
 cases on every installed release and shows what differs between them.
+
+HOST is omp@V, gemini@V (the newest installed when -host names no
+version), arena (its three adapters) or one adapter, vanilla@0.1.0,
+langgraph@1.2.11 or openai-agents@0.22.0; verify's default is the newest
+installed omp release. The arena's runs print text only.
 
 With no PATH the bundled desks are used. FORMAT is text, json, markdown,
 junit or html; -out DIR writes all five. The limits are deskcheck's, counted
@@ -377,7 +383,7 @@ func startHost(ctx context.Context, hostFlag, srcFlag, bun string, maxAnswer int
 
 func verify(ctx context.Context, args []string, stdout, stderr io.Writer, fault *scenario.QualifiedFault) int {
 	fs := newFlags("verify", stderr)
-	hostFlag := fs.String("host", "", "the installed release to run on, omp@V (default: the newest installed)")
+	hostFlag := fs.String("host", "", "the installed release to run on: omp@V, gemini@V, arena or an adapter (default: the newest installed omp release)")
 	srcFlag := fs.String("host-src", "", "a local OMP checkout's packages/coding-agent (dependencies installed) to run on instead")
 	bun := fs.String("bun", "", "the bun binary for -host-src (default: an installed release's, else bun on PATH)")
 	runRe := fs.String("run", "", "run only the cases whose <desk-id>/<case-id> matches REGEX")
