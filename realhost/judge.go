@@ -294,10 +294,13 @@ func modelRunsOn(ctx context.Context, c *verifier.Case, release string) bool {
 	return err == nil && rs[0].Status != verifier.Errored
 }
 
+// HostName is the host OMP's bun harness runs.
+const HostName = "omp"
+
 // hostOf is the host a harness runs: OMP's bun harness names none.
 func hostOf(h Hello) string {
 	if h.Host == "" {
-		return "omp"
+		return HostName
 	}
 	return h.Host
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -286,4 +287,97 @@ func readDesk(p string) ([]byte, error) {
 func frameworkOf(name string) string {
 	a, _ := arena.AdapterNamed(name)
 	return a.Framework()
+}
+
+// defaultJobs is -jobs' default: a harness per processor, at most four.
+func defaultJobs() int { return min(runtime.GOMAXPROCS(0), 4) }
+
+// expandHosts reads -host: one value, or several separated by commas,
+// where NAME@* is every installed release of NAME, oldest first. The
+// arena names one run of its own and is not combined.
+func expandHosts(flagValue string, stderr io.Writer) ([]string, int) {
+	if flagValue == "" {
+		return nil, exitPass
+	}
+	c, ok := cache(stderr)
+	if !ok {
+		return nil, exitInvalid
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, item := range strings.Split(flagValue, ",") {
+		item = strings.TrimSpace(item)
+		var expanded []string
+		name, version, _ := strings.Cut(item, "@")
+		switch {
+		case item == "":
+			fmt.Fprintf(stderr, "deskcheck-host: -host %q: an empty value\n", flagValue)
+			return nil, exitInvalid
+		case version == "*":
+			versions, err := installedVersions(c, name)
+			if err != nil {
+				fmt.Fprintf(stderr, "deskcheck-host: -host %s: %v\n", item, err)
+				return nil, exitInvalid
+			}
+			if len(versions) == 0 {
+				fmt.Fprintf(stderr, "deskcheck-host: -host %s: no %s release is installed in %s\n", item, name, c)
+				return nil, exitInvalid
+			}
+			for _, v := range versions {
+				expanded = append(expanded, name+"@"+v)
+			}
+		default:
+			expanded = []string{item}
+		}
+		for _, e := range expanded {
+			if !seen[e] {
+				seen[e] = true
+				out = append(out, e)
+			}
+		}
+	}
+	if len(out) > 1 {
+		for _, h := range out {
+			if t, ours, _ := parseTarget(h, false); ours && t.adapters != nil {
+				fmt.Fprintf(stderr, "deskcheck-host: -host %s: the arena runs on its own (-host arena runs every adapter)\n", h)
+				return nil, exitInvalid
+			}
+		}
+	}
+	return out, exitPass
+}
+
+// installedVersions lists the installed releases of the host name.
+func installedVersions(c, name string) ([]string, error) {
+	for _, f := range real.Families() {
+		if f.Host == name {
+			in, err := f.List(c)
+			var vs []string
+			for _, r := range in {
+				vs = append(vs, r.Version)
+			}
+			return vs, err
+		}
+	}
+	if name == ompHost {
+		in, err := realhost.List(c)
+		var vs []string
+		for _, r := range in {
+			vs = append(vs, r.Version)
+		}
+		return vs, err
+	}
+	return nil, fmt.Errorf("%q is no host with releases; the hosts are %s", name, strings.Join(releaseHosts(), ", "))
+}
+
+// ompHost is OMP's host name: its releases run on the bun harness of
+// realhost.
+var ompHost = realhost.HostName
+
+func releaseHosts() []string {
+	out := []string{ompHost}
+	for _, f := range real.Families() {
+		out = append(out, f.Host)
+	}
+	return out
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -179,4 +180,68 @@ func TestVerifyArenaDeskOnARealFramework(t *testing.T) {
 	require.Equal(t, exitPass, code, "%s\n%s", out, errOut)
 	assert.Regexp(t, regexp.MustCompile(`(?m)^LangGraph 1\.2\.11 +10/10 +14/14 +16/16 +16/16 +1\.00 \(24/24\) +0$`), out)
 	assert.Contains(t, out, `"network":"sandbox (bubblewrap)`)
+}
+
+func TestExpandHosts(t *testing.T) {
+	cache := t.TempDir()
+	t.Setenv("DESKCHECK_CACHE", cache)
+	for _, v := range []string{"0.50.0", "0.61.0"} {
+		pkg := filepath.Join(cache, "gemini", v, "package")
+		require.NoError(t, os.MkdirAll(pkg, 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(pkg, "package.json"), []byte("{}"), 0o644))
+	}
+	for _, tc := range []struct {
+		flag string
+		want []string
+		err  string
+	}{
+		{flag: "", want: nil},
+		{flag: "gemini@0.61.0", want: []string{"gemini@0.61.0"}},
+		{flag: "gemini@*", want: []string{"gemini@0.50.0", "gemini@0.61.0"}},
+		{flag: "gemini@0.61.0, gemini@*", want: []string{"gemini@0.61.0", "gemini@0.50.0"}},
+		{flag: "omp@18.3.4,gemini@0.50.0", want: []string{"omp@18.3.4", "gemini@0.50.0"}},
+		{flag: "arena", want: []string{"arena"}},
+		{flag: "omp@*", err: "-host omp@*: no omp release is installed in"},
+		{flag: "nope@*", err: `"nope" is no host with releases; the hosts are omp, gemini`},
+		{flag: "gemini@0.61.0,", err: "an empty value"},
+		{flag: "arena,gemini@0.61.0", err: "the arena runs on its own"},
+	} {
+		t.Run(tc.flag, func(t *testing.T) {
+			var stderr bytes.Buffer
+			got, code := expandHosts(tc.flag, &stderr)
+			if tc.err != "" {
+				assert.Equal(t, exitInvalid, code)
+				assert.Contains(t, stderr.String(), tc.err)
+				return
+			}
+			require.Equal(t, exitPass, code, stderr.String())
+			assert.Equal(t, tc.want, got)
+		})
+	}
+	code, _, errOut := runCmd(t, nil, "verify", "-host", "gemini@*", "-jobs", "0")
+	assert.Equal(t, exitInvalid, code)
+	assert.Contains(t, errOut, "-jobs must be at least 1, not 0")
+}
+
+// TestVerifyEveryInstalledRelease: -host NAME@* runs the desk on every
+// installed release at once, with the verdicts of one run per release,
+// in the order of the releases.
+func TestVerifyEveryInstalledRelease(t *testing.T) {
+	requireFamily(t, "gemini", "0.58.0")
+	requireFamily(t, "gemini", "0.61.0")
+	desk := filepath.Join("..", "..", "host", "gemini", "geminicheck", "testdata", "releases-desk.json")
+	code, together, errOut := runCmd(t, nil, "verify", "-host", "gemini@0.58.0,gemini@0.61.0", "-jobs", "2", desk)
+	require.Equal(t, exitPass, code, "%s\n%s", together, errOut)
+	var apart string
+	for _, v := range []string{"0.58.0", "0.61.0"} {
+		code, out, errOut := runCmd(t, nil, "verify", "-host", "gemini@"+v, desk)
+		require.Equal(t, exitPass, code, "%s\n%s", out, errOut)
+		apart += out
+	}
+	assert.Equal(t, maskRoots(apart), maskRoots(together))
+}
+
+// maskRoots hides the temporary folders a run names.
+func maskRoots(s string) string {
+	return regexp.MustCompile(`deskcheck-host-[0-9]+`).ReplaceAllString(s, "deskcheck-host-N")
 }
