@@ -3,7 +3,6 @@ package geminicheck
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/deskcheck/deskcheck/host/gemini"
@@ -52,7 +51,7 @@ func unmodelledIn(expr string) []string {
 	for i, r := range rs {
 		out[i] = r.Version
 	}
-	slices.SortFunc(out, compareVersions)
+	slices.SortFunc(out, scenario.CompareVersions)
 	return out
 }
 
@@ -65,17 +64,4 @@ func releaseList(vs []string) string {
 		return "gemini " + strings.Join(vs, ", ")
 	}
 	return fmt.Sprintf("%d gemini releases (%s … %s)", len(vs), vs[0], vs[len(vs)-1])
-}
-
-// compareVersions orders MAJOR.MINOR.PATCH numerically.
-func compareVersions(a, b string) int {
-	pa, pb := strings.Split(a, "."), strings.Split(b, ".")
-	for i := 0; i < len(pa) && i < len(pb); i++ {
-		x, _ := strconv.Atoi(pa[i])
-		y, _ := strconv.Atoi(pb[i])
-		if x != y {
-			return x - y
-		}
-	}
-	return len(pa) - len(pb)
 }
