@@ -109,11 +109,15 @@ func installOther(ctx context.Context, t target, stdout, stderr io.Writer) int {
 		return exitPass
 	}
 	for _, a := range t.adapters {
-		fmt.Fprintf(stdout, "%s: installing %s from its hash-pinned lock (pip, wheels only)\n", a, frameworkOf(a))
+		fmt.Fprintf(stdout, "%s: %s from its hash-pinned lock (pip, wheels only)\n", a, frameworkOf(a))
 		in, err := realarena.Install(ctx, c, a, "")
 		if err != nil {
 			fmt.Fprintf(stderr, "deskcheck-host: %s: %v\n", a, err)
 			return exitFail
+		}
+		if in.Kept {
+			fmt.Fprintf(stdout, "%s: already installed from this lock (%d packages on Python %s)\n", a, in.Packages, in.Python)
+			continue
 		}
 		fmt.Fprintf(stdout, "%s: installed %d packages on Python %s (%d MB)\n", a, in.Packages, in.Python, in.Bytes>>20)
 	}
@@ -160,7 +164,8 @@ func listOthers(c string, stdout io.Writer) {
 	}
 	for _, a := range realarena.Adapters {
 		if in, err := realarena.Lookup(c, a); err == nil {
-			fmt.Fprintf(stdout, "%s@%-8s %8d MB  %s  (Python %s)\n", a, adapterVersion(a), in.Bytes>>20, in.InstalledAt, in.Python)
+			day, _, _ := strings.Cut(in.InstalledAt, "T")
+			fmt.Fprintf(stdout, "%s@%-8s %8d MB  %s  (Python %s)\n", a, adapterVersion(a), in.Bytes>>20, day, in.Python)
 		}
 	}
 	fmt.Fprintf(stdout, "installable: %s (or %s: all three)\n", strings.Join(adapterNames(), ", "), arenaHost)

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -244,4 +246,31 @@ func TestVerifyEveryInstalledRelease(t *testing.T) {
 // maskRoots hides the temporary folders a run names.
 func maskRoots(s string) string {
 	return regexp.MustCompile(`deskcheck-host-[0-9]+`).ReplaceAllString(s, "deskcheck-host-N")
+}
+
+// TestArenaInstallKeepsAVenvOfTheSameLock: installing an adapter that is
+// installed from the same lock changes nothing; list shows it.
+func TestArenaInstallKeepsAVenvOfTheSameLock(t *testing.T) {
+	cache := t.TempDir()
+	t.Setenv("DESKCHECK_CACHE", cache)
+	lock, err := realarena.File("vanilla/requirements.lock")
+	require.NoError(t, err)
+	venv := filepath.Join(cache, "arena", "vanilla", "venv")
+	require.NoError(t, os.MkdirAll(filepath.Join(venv, "bin"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(venv, "bin", "python"), nil, 0o755))
+	rec, err := json.Marshal(realarena.Installed{Adapter: "vanilla", Python: "3.11.7", Lock: sha256Hex(lock), Packages: 16, Bytes: 47 << 20, InstalledAt: "2026-12-01T10:00:00Z"})
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(cache, "arena", "vanilla", "installed.json"), rec, 0o644))
+	code, out, errOut := runCmd(t, nil, "install", "vanilla@0.1.0")
+	require.Equal(t, exitPass, code, errOut)
+	assert.Contains(t, out, "vanilla: already installed from this lock (16 packages on Python 3.11.7)")
+	assert.FileExists(t, filepath.Join(venv, "bin", "python"))
+	code, out, _ = runCmd(t, nil, "list")
+	require.Equal(t, exitPass, code)
+	assert.Regexp(t, regexp.MustCompile(`(?m)^vanilla@0\.1\.0 +47 MB  2026-12-01  \(Python 3\.11\.7\)$`), out)
+}
+
+func sha256Hex(b []byte) string {
+	sum := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(sum[:])
 }

@@ -303,12 +303,16 @@ func List(cache string) ([]realcode.Installed, error) {
 	var out []realcode.Installed
 	for _, t := range ts {
 		dir := installDir(cache, t.Version)
+		if _, err := os.Stat(filepath.Join(dir, "package", "package.json")); err != nil {
+			continue
+		}
+		// The install's marker, else (an install of an older layout)
+		// the folder itself: the tarball's files carry npm's fixed date.
 		info, err := os.Stat(filepath.Join(dir, marker))
 		if err != nil {
-			if _, perr := os.Stat(filepath.Join(dir, "package", "package.json")); perr != nil {
+			if info, err = os.Stat(dir); err != nil {
 				continue
 			}
-			info, _ = os.Stat(filepath.Join(dir, "package", "package.json"))
 		}
 		out = append(out, realcode.Installed{Version: t.Version, Dir: dir, Bytes: size(dir), InstalledAt: info.ModTime()})
 	}
