@@ -386,3 +386,12 @@ func releaseHosts() []string {
 	}
 	return out
 }
+
+// parseOMP reads omp@V (or a bare V); a name of no host says which hosts
+// there are.
+func parseOMP(s string) (string, error) {
+	if name, _, ok := strings.Cut(s, "@"); ok && name != ompHost {
+		return "", fmt.Errorf("%q: no host is named %q; the hosts are omp@V, %s", s, name, hostNames())
+	}
+	return realhost.ParseHost(s)
+}

@@ -274,3 +274,12 @@ func sha256Hex(b []byte) string {
 	sum := sha256.Sum256(b)
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
+
+func TestUnknownHostNamesTheHosts(t *testing.T) {
+	t.Setenv("DESKCHECK_CACHE", t.TempDir())
+	for _, args := range [][]string{{"install", "claude@1.0.0"}, {"remove", "claude@1.0.0"}, {"verify", "-host", "claude@1.0.0"}} {
+		code, _, errOut := runCmd(t, nil, args...)
+		assert.Equal(t, exitInvalid, code, "%v", args)
+		assert.Contains(t, errOut, `"claude@1.0.0": no host is named "claude"; the hosts are omp@V, gemini@V, arena, vanilla@0.1.0, langgraph@1.2.11, openai-agents@0.22.0`, "%v", args)
+	}
+}

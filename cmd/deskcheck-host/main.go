@@ -181,7 +181,7 @@ func install(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return installOther(ctx, t, stdout, stderr)
 	}
-	v, err := realhost.ParseHost(fs.Arg(0))
+	v, err := parseOMP(fs.Arg(0))
 	if err != nil {
 		fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
 		return exitInvalid
@@ -250,7 +250,7 @@ func remove(args []string, stdout, stderr io.Writer) int {
 		}
 		return removeOther(t, stdout, stderr)
 	}
-	v, err := realhost.ParseHost(fs.Arg(0))
+	v, err := parseOMP(fs.Arg(0))
 	if err != nil {
 		fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
 		return exitInvalid
@@ -354,7 +354,7 @@ func startHost(ctx context.Context, hostFlag, srcFlag, bun string, maxAnswer int
 			}
 			v = "omp@" + installed[len(installed)-1].Version
 		}
-		ver, err := realhost.ParseHost(v)
+		ver, err := parseOMP(v)
 		if err != nil {
 			fmt.Fprintf(stderr, "deskcheck-host: -host: %v\n", err)
 			return nil, nil, exitInvalid
