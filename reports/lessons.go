@@ -155,7 +155,7 @@ func lessonStatus(s verifier.Status) string {
 	case verifier.NotApplicable:
 		return "N/A"
 	}
-	return strings.ToUpper(string(s))
+	return oneLine(strings.ToUpper(string(s)))
 }
 
 // writeLessonsText prints each lesson with a line per case: where it ran,
@@ -235,7 +235,7 @@ func writeLessonsMarkdown(p *printer, lessons []Lesson) {
 			if j == 0 {
 				name = mdCell(l.Desk + "/" + l.Name)
 			}
-			p.printf("<tr><td>%s</td><td>%s</td><td><code>%s</code></td><td><code>%s</code></td><td>%s</td></tr>\n", name, mdCell(r.Host), mdCell(r.ID), mdCell(r.Answer), r.Status)
+			p.printf("<tr><td>%s</td><td>%s</td><td><code>%s</code></td><td><code>%s</code></td><td>%s</td></tr>\n", name, mdCell(r.Host), mdCell(r.ID), mdCell(r.Answer), mdCell(r.Status))
 		}
 		if l.More > 0 {
 			p.printf("<tr><td></td><td colspan=\"4\">%s more in report.json</td></tr>\n", plural(l.More, "case", "cases"))

@@ -205,3 +205,25 @@ func TestLessonAnswer(t *testing.T) {
 	assert.Equal(t, "(no expected key)", lessonAnswer(LessonCase{}))
 	assert.Equal(t, `decision: "allow"`, lessonAnswer(LessonCase{Key: "decision", Observed: json.RawMessage(`"allow"`)}))
 }
+
+// TestLessonsHostile: any text in a lesson's names, ids, hosts and values
+// leaves every format well formed.
+func TestLessonsHostile(t *testing.T) {
+	base := stableReport(t, lessonsDesk)
+	for _, text := range []string{hostileText, "</details>\n\n# h", "]]>", "<!--", "\xff", "::error::x", "|"} {
+		r := withText(base, text)
+		value, err := json.Marshal(map[string]string{text: text})
+		require.NoError(t, err)
+		r.Lessons = nil
+		for _, l := range base.Lessons {
+			l.Desk, l.Name = text, text
+			l.Cases = append([]LessonCase{}, l.Cases...)
+			for i := range l.Cases {
+				c := &l.Cases[i]
+				c.ID, c.Host, c.On, c.Release, c.Key, c.Observed = text, text, text, text, text, value
+			}
+			r.Lessons = append(r.Lessons, l)
+		}
+		checkWellFormed(t, r, false)
+	}
+}
