@@ -158,6 +158,28 @@ func lessonStatus(s verifier.Status) string {
 	return oneLine(strings.ToUpper(string(s)))
 }
 
+// lessonLine names a case's lesson and the cases of the report beside it,
+// each with its host and answer: what explain says of the lesson.
+func lessonLine(r *Report, c *Case) string {
+	line := oneLine(c.Lesson)
+	for _, l := range r.Lessons {
+		if l.Desk != c.Desk || l.Name != c.Lesson {
+			continue
+		}
+		var beside []string
+		for _, x := range l.Cases {
+			if x.ID != c.ID {
+				row := newLessonRow(x)
+				beside = append(beside, oneLine(x.ID)+" on "+oneLine(x.Host)+" ("+row.Answer+", "+row.Status+")")
+			}
+		}
+		if len(beside) > 0 {
+			line += "; beside it: " + strings.Join(beside, "; ")
+		}
+	}
+	return line
+}
+
 // writeLessonsText prints each lesson with a line per case: where it ran,
 // its id, the answer observed and its status, the columns aligned across
 // the section.

@@ -227,3 +227,16 @@ func TestLessonsHostile(t *testing.T) {
 		checkWellFormed(t, r, false)
 	}
 }
+
+// TestExplainNamesTheLesson: explain names a case's lesson and the cases
+// beside it, each with its host, answer and status; a case without a
+// lesson gets no such line.
+func TestExplainNamesTheLesson(t *testing.T) {
+	r := stableReport(t, lessonsDesk)
+	var buf bytes.Buffer
+	require.NoError(t, Explain{}.Write(&buf, r))
+	out := buf.String()
+	assert.Contains(t, out, "\nlesson:   deny-ranked-first; beside it: gemini-deny-first on gemini (decision: \"deny\", PASS)\n")
+	assert.Contains(t, out, "\nlesson:   order-versus-priority; beside it: omp-order on omp (declared: {\"policy\":\"allow\",\"tier\":\"write\"}, PASS)\n")
+	assert.Equal(t, 4, strings.Count(out, "\nlesson:   "), "one line per case with a lesson")
+}
