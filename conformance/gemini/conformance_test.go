@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/deskcheck/deskcheck/cases"
 	"github.com/deskcheck/deskcheck/host/gemini"
 	"github.com/deskcheck/deskcheck/host/gemini/geminicheck"
 	"github.com/deskcheck/deskcheck/host/gemini/realhost"
@@ -57,22 +58,56 @@ func installed(t *testing.T, version string) (core, node string) {
 	return core, node
 }
 
-func deskGivens(t *testing.T, path string) (ids []string, givens [][]byte) {
+// deskCase is one policy-check case of a desk the real code is held to.
+type deskCase struct {
+	id    string // desk-id/case-id
+	hosts string // its gemini range: its own hosts' key, else its desk's
+	given []byte
+	// expected is the expected block, by key.
+	expected map[string]json.RawMessage
+}
+
+// releasesDesk is the desk of the family's own tests whose cases teach the
+// group boundaries.
+const releasesDesk = "../../host/gemini/geminicheck/testdata/releases-desk.json"
+
+// deskCases returns the policy-check cases of every bundled desk (a desk
+// that teaches several hosts holds some) and of the releases desk, in file
+// order.
+func deskCases(t *testing.T) []deskCase {
 	t.Helper()
-	data, err := os.ReadFile(path)
+	var out []deskCase
+	add := func(data []byte, path string) {
+		var d struct {
+			ID    string            `json:"id"`
+			Hosts map[string]string `json:"hosts"`
+			Cases []struct {
+				ID       string                     `json:"id"`
+				Scenario string                     `json:"scenario"`
+				Hosts    map[string]string          `json:"hosts"`
+				Given    json.RawMessage            `json:"given"`
+				Expected map[string]json.RawMessage `json:"expected"`
+			} `json:"cases"`
+		}
+		require.NoError(t, json.Unmarshal(data, &d), path)
+		for _, c := range d.Cases {
+			if c.Scenario != geminicheck.PolicyCheck.Name {
+				continue
+			}
+			r, ok := c.Hosts[geminicheck.Family.Host.Name]
+			if !ok {
+				r = d.Hosts[geminicheck.Family.Host.Name]
+			}
+			out = append(out, deskCase{id: d.ID + "/" + c.ID, hosts: r, given: c.Given, expected: c.Expected})
+		}
+	}
+	for _, f := range cases.Files() {
+		add(f.Data, f.Path)
+	}
+	data, err := os.ReadFile(releasesDesk)
 	require.NoError(t, err)
-	var d struct {
-		Cases []struct {
-			ID    string          `json:"id"`
-			Given json.RawMessage `json:"given"`
-		} `json:"cases"`
-	}
-	require.NoError(t, json.Unmarshal(data, &d))
-	for _, c := range d.Cases {
-		ids = append(ids, c.ID)
-		givens = append(givens, c.Given)
-	}
-	return ids, givens
+	add(data, releasesDesk)
+	return out
 }
 
 // compared are the observed keys the differential holds equal; the texts
@@ -99,11 +134,8 @@ type corpusCase struct {
 
 func corpus(t *testing.T) []corpusCase {
 	var out []corpusCase
-	for _, path := range []string{"../../cases/gemini-desk.json", "../../host/gemini/geminicheck/testdata/releases-desk.json"} {
-		ids, givens := deskGivens(t, path)
-		for i := range ids {
-			out = append(out, corpusCase{ids[i], givens[i]})
-		}
+	for _, c := range deskCases(t) {
+		out = append(out, corpusCase{c.id, c.given})
 	}
 	for i, g := range Random(1, randomCases) {
 		out = append(out, corpusCase{fmt.Sprintf("random-%04d", i), g})
@@ -219,40 +251,30 @@ func TestCorpusReachesEveryDecision(t *testing.T) {
 	}
 }
 
-// TestDesksPassOnRealCode: every case of the bundled desk and of the
-// releases desk holds, as authored, on the real code of every hash class
-// its range selects.
+// TestDesksPassOnRealCode: every policy-check case of every bundled desk
+// and of the releases desk holds, as authored, on the real code of every
+// hash class its range selects.
 func TestDesksPassOnRealCode(t *testing.T) {
 	cases := corpus(t)
 	index := map[string]int{}
 	for i, c := range cases {
 		index[c.id] = i
 	}
-	for _, path := range []string{"../../cases/gemini-desk.json", "../../host/gemini/geminicheck/testdata/releases-desk.json"} {
-		data, err := os.ReadFile(path)
-		require.NoError(t, err)
-		var d struct {
-			Cases []struct {
-				ID       string                     `json:"id"`
-				Hosts    map[string]string          `json:"hosts"`
-				Expected map[string]json.RawMessage `json:"expected"`
-			} `json:"cases"`
-		}
-		require.NoError(t, json.Unmarshal(data, &d))
-		for _, c := range d.Cases {
-			selected, err := geminicheck.Family.Host.SelectReleases(c.Hosts["gemini"])
-			require.NoError(t, err)
-			for _, r := range selected {
-				if !slices.Contains(hashClasses, r.Version) {
-					continue // proven identical to its class's release by TestHashClasses
-				}
-				real := runReal(t, r.Version, cases)[index[c.ID]]
-				for key, raw := range c.Expected {
-					var want any
-					require.NoError(t, json.Unmarshal(raw, &want))
-					cmp, _ := geminicheck.PolicyCheck.Expected.Comparer(key)
-					assert.True(t, cmp.Match(want, real[key]), "%s on gemini %s: %s expected %s, real %v", c.ID, r.Version, key, raw, real[key])
-				}
+	desk := deskCases(t)
+	require.NotEmpty(t, desk)
+	for _, c := range desk {
+		selected, err := geminicheck.Family.Host.SelectReleases(c.hosts)
+		require.NoError(t, err, c.id)
+		for _, r := range selected {
+			if !slices.Contains(hashClasses, r.Version) {
+				continue // proven identical to its class's release by TestHashClasses
+			}
+			real := runReal(t, r.Version, cases)[index[c.id]]
+			for key, raw := range c.expected {
+				var want any
+				require.NoError(t, json.Unmarshal(raw, &want))
+				cmp, _ := geminicheck.PolicyCheck.Expected.Comparer(key)
+				assert.True(t, cmp.Match(want, real[key]), "%s on gemini %s: %s expected %s, real %v", c.id, r.Version, key, raw, real[key])
 			}
 		}
 	}
