@@ -46,6 +46,8 @@ type Report struct {
 	// (acknowledged or not), so that a format rendered again from the
 	// saved report says what the run's own output said.
 	Diagnostics verifier.Diagnostics `json:"diagnostics,omitempty"`
+	// RealCode is the model-against-real-code section (realcode.go).
+	RealCode RealCode `json:"realCode,omitempty"`
 	// origin is what Build was told of the run, for Stamp.
 	origin Origin
 	// registry holds the scenarios of the run the report was built from.
