@@ -27,8 +27,6 @@ const (
 	RealErrored       RealVerdict = "could not run on the real code"
 )
 
-// realVerdicts are the verdicts in the order the summary counts them.
-var realVerdicts = []RealVerdict{RealHolds, RealDoesNotHold, RealDisagree, RealNotApplicable, RealErrored}
 
 // failing says whether the verdict fails the real-code run.
 func (v RealVerdict) failing() bool {
