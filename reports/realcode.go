@@ -27,7 +27,6 @@ const (
 	RealErrored       RealVerdict = "could not run on the real code"
 )
 
-
 // failing says whether the verdict fails the real-code run.
 func (v RealVerdict) failing() bool {
 	return v == RealDoesNotHold || v == RealDisagree || v == RealErrored
