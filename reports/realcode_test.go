@@ -16,7 +16,7 @@ import (
 )
 
 // realCodeFixture is the section of testdata/realcode-section.json: a run
-// on omp with a case of each verdict, and one on gemini.
+// with a case of each verdict, and a run on a second host.
 func realCodeFixture(t testing.TB) RealCode {
 	t.Helper()
 	data, err := os.ReadFile("testdata/realcode-section.json")
@@ -78,7 +78,8 @@ func TestRealCodeShownInEveryFormat(t *testing.T) {
 	require.NoError(t, JSON{}.Write(&saved, r))
 	require.NoError(t, CheckJSON(saved.Bytes()), "the section matches the report schema")
 	assert.Equal(t, "model and real code disagree", gjson.GetBytes(saved.Bytes(), "realCode.0.cases.2.verdict").String())
-	assert.Equal(t, "gemini", gjson.GetBytes(saved.Bytes(), "realCode.1.host.name").String())
+	second := r.RealCode[1].Host
+	assert.Equal(t, second.Name, gjson.GetBytes(saved.Bytes(), "realCode.1.host.name").String())
 	back, err := ReadJSON(saved.Bytes())
 	require.NoError(t, err)
 	for _, f := range Formats(Text{}) {
@@ -95,7 +96,7 @@ func TestRealCodeShownInEveryFormat(t *testing.T) {
 			switch f.Name {
 			case "junit":
 				require.NoError(t, xml.Unmarshal(a.Bytes(), new(struct{})))
-				assert.Contains(t, out, `<testsuite name="real host omp@18.3.4 (@oh-my-pi/pi-coding-agent 18.3.4) on bun 1.4.2" tests="5" failures="2" errors="1" skipped="1">`)
+				assert.Contains(t, out, `<testsuite name="real host `+r.RealCode[0].Host.hostLine()+`" tests="5" failures="2" errors="1" skipped="1">`)
 			case "sarif":
 				assert.Contains(t, out, `"ruleId":"real-code/model-and-real-code-disagree"`)
 				assert.Contains(t, out, `"ruleId":"real-code/could-not-run-on-the-real-code"`)
@@ -105,7 +106,7 @@ func TestRealCodeShownInEveryFormat(t *testing.T) {
 				assert.Contains(t, strings.ToLower(out), "model against real code", f.Name)
 			}
 			if f.Name != "sarif" {
-				assert.Contains(t, out, "gemini@0.61.0", f.Name)
+				assert.Contains(t, out, second.Source, f.Name)
 			}
 		})
 	}
@@ -157,6 +158,7 @@ func TestRealCodeContradictions(t *testing.T) {
 	for _, c := range append(twice, twice[0]) {
 		dup = append(dup, c.Value())
 	}
+	first := realCodeFixture(t)[0].Host
 	mismatch := []any{map[string]any{"field": "outcome", "comparison": "exact", "expected": "throw", "observed": "return"}}
 	for _, tt := range []struct {
 		name, doc, want string
@@ -172,12 +174,12 @@ func TestRealCodeContradictions(t *testing.T) {
 		{"not applicable with a mismatch", edit("realCode.0.cases.3.realMismatches", mismatch),
 			"/realCode/0/cases/3: case boundary-desk/boundary-approve-one-call is not applicable, yet lists 1 mismatch on the real code"},
 		{"a case twice", edit("realCode.0.cases", dup),
-			"/realCode/0/cases/5: case boundary-desk/boundary-approval-does-not-persist is listed twice on omp@18.3.4 (first at /realCode/0/cases/0)"},
+			"/realCode/0/cases/5: case boundary-desk/boundary-approval-does-not-persist is listed twice on " + first.Source + " (first at /realCode/0/cases/0)"},
 		{"a summary the cases do not add up to", edit("realCode.1.summary.notApplicable", 2),
 			"/realCode/1/summary: the summary counts 1 cases: 0 hold on the real code, 0 do not hold, 0 model and real code disagree, 2 not applicable, 0 could not run, but the cases are 1 cases: 0 hold on the real code, 0 do not hold, 0 model and real code disagree, 1 not applicable, 0 could not run"},
 		{"an unknown verdict", edit("realCode.0.cases.0.verdict", "mostly holds"), "/realCode/0/cases/0/verdict"},
 		{"an unknown key", edit("realCode.0.cases.0.note", "x"), "/realCode/0/cases/0"},
-		{"a host without its source", edit("realCode.0.host", map[string]any{"name": "omp"}), "/realCode/0/host"},
+		{"a host without its source", edit("realCode.0.host", map[string]any{"name": first.Name}), "/realCode/0/host"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := ReadJSON([]byte(tt.doc))
@@ -196,22 +198,23 @@ func TestRealCodeContradictions(t *testing.T) {
 func TestRealCodeDiff(t *testing.T) {
 	base := realCodeReport(t)
 	head := realCodeReport(t)
-	omp := &head.RealCode[0]
-	omp.Host.Source = "omp@18.4.0"
+	run := &head.RealCode[0]
+	name, was, other := run.Host.Name, run.Host.Source, head.RealCode[1].Host
+	run.Host.Source = name + "@99.0.0"
 	// boundary-approval-does-not-persist regresses, boundary-auto-approve-mode
-	// is fixed, boundary-deny-one-call leaves; gemini's run is gone.
-	omp.Cases[0].Verdict, omp.Cases[0].Mismatches = RealDoesNotHold, []RealMismatch{{Field: "effects", Comparison: "exact", Expected: json.RawMessage("1"), Observed: json.RawMessage("0")}}
-	omp.Cases[1].Verdict, omp.Cases[1].Mismatches = RealHolds, nil
-	omp.Cases = omp.Cases[:4]
-	omp.Summary = RealCodeSummary{Cases: 4, Holds: 1, DoesNotHold: 1, Disagree: 1, NotApplicable: 1}
+	// is fixed, boundary-deny-one-call leaves; the second host's run is gone.
+	run.Cases[0].Verdict, run.Cases[0].Mismatches = RealDoesNotHold, []RealMismatch{{Field: "effects", Comparison: "exact", Expected: json.RawMessage("1"), Observed: json.RawMessage("0")}}
+	run.Cases[1].Verdict, run.Cases[1].Mismatches = RealHolds, nil
+	run.Cases = run.Cases[:4]
+	run.Summary = RealCodeSummary{Cases: 4, Holds: 1, DoesNotHold: 1, Disagree: 1, NotApplicable: 1}
 	head.RealCode = head.RealCode[:1]
 	d := Compare(base, head, "base.json", "head.json")
 	assert.True(t, d.Regressed)
 	assert.Equal(t, []RealCodeChange{
-		{Host: "omp", ID: "boundary-desk/boundary-approval-does-not-persist", Change: RealRegressed, Before: RealHolds, After: RealDoesNotHold, BeforeOn: "omp@18.3.4", AfterOn: "omp@18.4.0"},
-		{Host: "omp", ID: "boundary-desk/boundary-auto-approve-mode", Change: RealFixed, Before: RealDoesNotHold, After: RealHolds, BeforeOn: "omp@18.3.4", AfterOn: "omp@18.4.0"},
-		{Host: "omp", ID: "boundary-desk/boundary-deny-one-call", Change: RealRemoved, Before: RealErrored, BeforeOn: "omp@18.3.4"},
-		{Host: "gemini", Change: RealHostOnly, BeforeOn: "gemini@0.61.0"},
+		{Host: name, ID: "boundary-desk/boundary-approval-does-not-persist", Change: RealRegressed, Before: RealHolds, After: RealDoesNotHold, BeforeOn: was, AfterOn: run.Host.Source},
+		{Host: name, ID: "boundary-desk/boundary-auto-approve-mode", Change: RealFixed, Before: RealDoesNotHold, After: RealHolds, BeforeOn: was, AfterOn: run.Host.Source},
+		{Host: name, ID: "boundary-desk/boundary-deny-one-call", Change: RealRemoved, Before: RealErrored, BeforeOn: was},
+		{Host: other.Name, Change: RealHostOnly, BeforeOn: other.Source},
 	}, d.RealCode)
 	var text, md, gh, js bytes.Buffer
 	require.NoError(t, DiffText(&text, d))
