@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -325,4 +326,29 @@ func outsideCode(md string) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// TestRealCodeMarkdownBounded: inside a report's Markdown, which a step
+// summary holds, a host lists a bounded number of cases and one-case
+// desks and counts the rest; on its own the section lists every case.
+func TestRealCodeMarkdownBounded(t *testing.T) {
+	rc := realCodeFixture(t)
+	disagree := rc[0].Cases[2]
+	run := &rc[0]
+	run.Cases = nil
+	for i := 0; i < realCodeRows+100; i++ {
+		c := disagree
+		c.ID = "case-" + strconv.Itoa(i)
+		run.Cases = append(run.Cases, c)
+	}
+	run.Summary = RealCodeSummary{Cases: len(run.Cases), Disagree: len(run.Cases)}
+	r := stableReport(t, "../cases/boundary-desk.json")
+	r.RealCode = rc
+	md := renderAs(t, "markdown", r)
+	assert.Contains(t, md, "100 more cases are not listed here; `report.json` holds them all.")
+	assert.Equal(t, realCodeRepros, strings.Count(md, ": model and real code disagree on "), "one-case desks shown")
+	assert.Contains(t, md, "##### More disagreements")
+	var alone bytes.Buffer
+	require.NoError(t, WriteRealCode(&alone, "markdown", rc, false))
+	assert.Equal(t, realCodeRows+100, strings.Count(alone.String(), ": model and real code disagree on "), "on its own every case")
 }

@@ -146,9 +146,18 @@ func rcText(s string) string {
 	return b.String()
 }
 
+// Inside a report's Markdown, which a step summary bounds, each host lists
+// at most realCodeRows cases and realCodeRepros one-case desks; the rest
+// are counted. On its own the section lists them all.
+const (
+	realCodeRows   = 500
+	realCodeRepros = 20
+)
+
 // writeRealCodeMarkdown writes the section under a heading of level
 // (## on its own, ### inside a report), each host a level below.
 func writeRealCodeMarkdown(p *printer, rc RealCode, level string) {
+	inReport := level != "##"
 	if level == "##" {
 		p.printf("## On the real host code\n\n")
 	} else {
@@ -161,12 +170,16 @@ func writeRealCodeMarkdown(p *printer, rc RealCode, level string) {
 		if run.Substitution != "" {
 			p.printf("- **%s**\n", rcText(run.Substitution))
 		}
-		if level != "##" && run.Model != "" {
+		if inReport && run.Model != "" {
 			p.printf("- model compared: %s\n", rcText(run.Model))
 		}
 		p.printf("- %s\n\n", run.Summary.tally())
 		p.printf("| case | verdict | authored | model | real |\n|---|---|---|---|---|\n")
-		for _, c := range run.Cases {
+		for i, c := range run.Cases {
+			if inReport && i == realCodeRows {
+				p.printf("\n%d more cases are not listed here; `report.json` holds them all.\n", len(run.Cases)-i)
+				break
+			}
 			v := rcText(string(c.Verdict))
 			if c.Reason != "" {
 				v += ": " + rcText(c.Reason)
@@ -180,8 +193,14 @@ func writeRealCodeMarkdown(p *printer, rc RealCode, level string) {
 			}
 			p.printf("| %s | %s | %s | %s | %s |\n", rcCell(c.Desk+"/"+c.ID), v, rcCell(realAuthored(c.Authored)), model, real)
 		}
+		repros := 0
 		for _, c := range run.Cases {
+			if c.Verdict == RealDisagree && inReport && repros == realCodeRepros {
+				p.printf("\n%s## More disagreements\n\nTheir one-case desks are in `report.json`.\n", level)
+				break
+			}
 			if c.Verdict == RealDisagree {
+				repros++
 				p.printf("\n%s## %s/%s: model and real code disagree on %s\n\n```json\n%s```\n", level, rcText(c.Desk), rcText(c.ID), rcText(strings.Join(c.Differ, ", ")), Visible(reproText(c.Repro)))
 			}
 		}
