@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/deskcheck/deskcheck/internal/jsontext"
+	"github.com/deskcheck/deskcheck/reports"
 )
 
 // sampleRun is a run of the bundled desk's first three cases with one
@@ -104,4 +105,20 @@ func TestReportsEscapeWhatCameFromInside(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestVerdictsAreTheSections: each verdict Judge gives is one the report
+// section knows, so that reports counts and colours it as it is.
+func TestVerdictsAreTheSections(t *testing.T) {
+	for v, want := range map[Verdict]reports.RealVerdict{
+		Holds: reports.RealHolds, DoesNotHold: reports.RealDoesNotHold, Disagree: reports.RealDisagree,
+		NotApplicable: reports.RealNotApplicable, Errored: reports.RealErrored,
+	} {
+		assert.Equal(t, want, reports.RealVerdict(v))
+	}
+	rc := Section([]*Run{sampleRun(t)})
+	require.Len(t, rc, 1)
+	assert.Equal(t, "omp", rc[0].Host.Name)
+	assert.Equal(t, reports.RealCodeSummary(sampleRun(t).Summary), rc[0].Summary)
+	assert.Equal(t, []string{"outcome"}, rc[0].Cases[2].Differ)
 }

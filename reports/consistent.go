@@ -36,7 +36,7 @@ func checkConsistent(r *Report) error {
 			return contradiction(where, "case %s is %s, but its releases' verdicts make it %s", id, c.Status, want)
 		}
 	}
-	return nil
+	return checkRealCode(r.RealCode)
 }
 
 // foldReleases is a case's status from its releases' verdicts, as verify

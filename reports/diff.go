@@ -45,6 +45,9 @@ type Diff struct {
 	// Dimensions are the suite's boundary-response figures before and
 	// after.
 	Dimensions []DimensionChange `json:"dimensions"`
+	// RealCode lists the verdicts on real hosts that changed, when a
+	// report holds a real-code section (realcode_diff.go).
+	RealCode []RealCodeChange `json:"realCode,omitempty"`
 	// NewFailing counts the new cases that fail or could not run.
 	NewFailing int `json:"newFailing"`
 	// Regressed is set when a case went from pass to fail, a new case
@@ -234,6 +237,8 @@ func Compare(base, head *Report, baseFile, headFile string) *Diff {
 			d.Dimensions = append(d.Dimensions, DimensionChange{Dimension: b[i].Name, Before: b[i].Cells[0].Text, After: h[i].Cells[0].Text})
 		}
 	}
+	d.RealCode = compareRealCode(base.RealCode, head.RealCode)
+	d.Regressed = d.Regressed || d.realRegressions() > 0
 	return d
 }
 
@@ -365,6 +370,9 @@ func (d *Diff) Headline() string {
 		if n := d.countFaults(FaultNewlyMissed); n > 0 {
 			parts = append(parts, plural(n, "fault newly missed", "faults newly missed"))
 		}
+		if n := d.realRegressions(); n > 0 {
+			parts = append(parts, plural(n, "case regressed on the real code", "cases regressed on the real code"))
+		}
 		verdict = "REGRESSION — " + strings.Join(parts, ", ")
 	}
 	return fmt.Sprintf("diff %s · %s", verdict, d.countsLine())
@@ -460,6 +468,7 @@ func DiffText(w io.Writer, d *Diff) error {
 			p.printf("  %-*s  %s → %s%s\n", width, x.Dimension, x.Before, x.After, mark)
 		}
 	}
+	writeRealCodeDiffText(p, d)
 	p.printf("%s\n", d.Headline())
 	return p.err
 }
@@ -542,6 +551,7 @@ func DiffMarkdown(w io.Writer, d *Diff) error {
 		}
 		p.printf("</table>\n\n")
 	}
+	writeRealCodeDiffMarkdown(p, d)
 	return p.err
 }
 
@@ -588,6 +598,7 @@ func DiffGitHub(w io.Writer, d *Diff, g GitHub) error {
 			errs = append(errs, annotation{level: "error", title: "fault " + f.Fault + " newly missed", message: "no case fails any more when " + f.Bug + "\nto catch it: " + f.Hint})
 		}
 	}
+	errs = append(errs, realCodeDiffAnnotations(d)...)
 	byFile := func(a annotation) string { return a.file }
 	p := &printer{w: w}
 	if g.Where == "" {

@@ -49,6 +49,8 @@ type Report struct {
 	// Lessons are the lessons asked of several hosts (see Lesson); absent
 	// when no case names one.
 	Lessons []Lesson `json:"lessons,omitempty"`
+	// RealCode is the model-against-real-code section (realcode.go).
+	RealCode RealCode `json:"realCode,omitempty"`
 	// origin is what Build was told of the run, for Stamp.
 	origin Origin
 	// registry holds the scenarios of the run the report was built from.

@@ -244,6 +244,7 @@ type leftOut struct {
 func (g GitHub) Write(w io.Writer, r *Report) error {
 	p := &printer{w: w}
 	g.writeAnnotations(p, r)
+	realCodeAnnotations(p, r.RealCode)
 	p.printf("%s\n", Headline(r))
 	return p.err
 }

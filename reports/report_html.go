@@ -194,6 +194,7 @@ type htmlStrengthResult struct {
 
 type htmlPage struct {
 	R         *Report
+	RealCode  template.HTML // the real-code section (realcode_section.go)
 	registry  *scenario.Registry
 	Line      string
 	Verdicts  []verdict
@@ -355,6 +356,10 @@ func (x HTML) Write(w io.Writer, r *Report) error {
 			page.Passing = append(page.Passing, newHTMLCase(c, files))
 			page.draw(&page.Passing[len(page.Passing)-1])
 		}
+	}
+	var err error
+	if page.RealCode, err = realCodeHTMLSection(r.RealCode); err != nil {
+		return err
 	}
 	if err := htmlTemplate.ExecuteTemplate(w, "top", page); err != nil {
 		return err

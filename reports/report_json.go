@@ -70,6 +70,9 @@ func (JSON) Write(w io.Writer, r *Report) error {
 	if len(r.Lessons) > 0 {
 		head = append(head, named{"lessons", r.Lessons})
 	}
+	if len(r.RealCode) > 0 {
+		head = append(head, named{"realCode", r.RealCode})
+	}
 	for _, f := range head {
 		if err := field(f.name, f.v, false); err != nil {
 			return err

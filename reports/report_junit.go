@@ -34,6 +34,7 @@ type junitSuites struct {
 	Skipped  int          `xml:"skipped,attr"`
 	Time     string       `xml:"time,attr"`
 	Suites   []junitSuite `xml:"testsuite"`
+	Real     []rcSuite    `xml:",any"` // the real-code section's suites
 }
 
 type junitSuite struct {
@@ -159,6 +160,7 @@ func (JUnit) Write(w io.Writer, r *Report) error {
 		}
 		doc.Suites[i].Properties.List = append(doc.Suites[i].Properties.List, props...)
 	}
+	doc.Real = realCodeSuites(r.RealCode)
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err
 	}

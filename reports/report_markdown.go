@@ -125,6 +125,7 @@ func (Markdown) Write(w io.Writer, r *Report) error {
 			p.printf("%s more source-only %s in `report.json`.\n\n", verifier.Thousands(n), map[bool]string{true: "claim is", false: "claims are"}[n == 1])
 		}
 	}
+	writeRealCodeMarkdownSection(p, r.RealCode)
 	return p.err
 }
 

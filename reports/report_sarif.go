@@ -357,6 +357,7 @@ func (s SARIF) write(w io.Writer, r *Report) error {
 	if r != nil {
 		errs = append(errs, caseItems(r)...)
 		errs = append(errs, s.faultItems(r)...)
+		errs = append(errs, realCodeItems(r)...)
 		version = r.Provenance.Deskcheck
 		props["verdict"] = r.Verdict
 		props["summary"] = SummaryLine(r.Summary)

@@ -84,6 +84,7 @@ func (t Text) Write(w io.Writer, r *Report) error {
 		writeCoverageText(p, r.Coverage, false)
 		p.printf("\n")
 	}
+	writeRealCodeSection(p, r.RealCode, t.Verbose)
 	p.printf("%s\n", SummaryLine(r.Summary))
 	switch {
 	case r.Summary.SourceOnly == 1:

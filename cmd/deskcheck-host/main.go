@@ -482,7 +482,7 @@ func verify(ctx context.Context, args []string, stdout, stderr io.Writer, fault 
 		return exitFail
 	}
 	if *out != "" && *out != noOut {
-		written, err := writeReports(*out, fs.Args(), runs)
+		written, err := writeReports(ctx, *out, fs.Args(), reportRun{args: args, run: *runRe, limits: *limits, answerBytes: *maxAnswer, fault: fault, runs: runs})
 		if err != nil {
 			// The results above stand; the folder is an error of its own.
 			fmt.Fprintf(stderr, "deskcheck-host: the results above stand, but the report folder was not written: %s (-out names another folder; -out none writes none)\n", reports.OneLine(err.Error()))
@@ -576,22 +576,31 @@ const noOut = "none"
 // bounds its own.
 const maxReportBytes = 4 << 30
 
-// writeReports writes the five report files into dir with deskcheck's
-// folder writer: privately (folder 0700, files 0600), swapped in as a
-// whole, refusing a folder that holds other files or links, the working
-// folder, and a folder inside a desk folder that is read.
-func writeReports(dir string, paths []string, runs []*realhost.Run) ([]string, error) {
+// writeReports writes the report of the run (modelReport: the model's
+// results with the real hosts' as its real-code section) into dir, as
+// report.txt, report.json, report.md, report.junit.xml and report.html,
+// each a rendering of the one report, as deskcheck report render renders
+// report.json. It writes with deskcheck's folder writer: privately
+// (folder 0700, files 0600), swapped in as a whole, refusing a folder
+// that holds other files or links, the working folder, and a folder
+// inside a desk folder that is read.
+func writeReports(ctx context.Context, dir string, paths []string, rr reportRun) ([]string, error) {
 	var caseDirs []string
 	for _, p := range paths {
 		if info, err := os.Stat(p); err == nil && info.IsDir() {
 			caseDirs = append(caseDirs, p)
 		}
 	}
-	var files []folder.File
-	for _, f := range []struct{ name, format string }{
-		{"report.txt", "text"}, {"report.json", "json"}, {"report.md", "markdown"}, {"report.junit.xml", "junit"}, {"report.html", "html"},
-	} {
-		files = append(files, folder.File{Name: f.name, Render: func(w io.Writer) error { return realhost.Write(w, f.format, runs, true) }})
+	rep, err := modelReport(ctx, rr)
+	if err != nil {
+		return nil, err
+	}
+	files := []folder.File{{Name: "report.txt", Render: func(w io.Writer) error { return reports.Text{}.Write(w, rep) }}}
+	for _, f := range []struct {
+		name string
+		r    reports.Reporter
+	}{{"report.json", reports.JSON{}}, {"report.md", reports.Markdown{}}, {"report.junit.xml", reports.JUnit{}}, {"report.html", reports.HTML{}}} {
+		files = append(files, folder.File{Name: f.name, Render: func(w io.Writer) error { return f.r.Write(w, rep) }})
 	}
 	return folder.Writer{CaseDirs: caseDirs, MaxBytes: maxReportBytes}.Write(dir, files)
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -18,7 +19,7 @@ func TestReportsArePrivate(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "out")
 	require.NoError(t, os.MkdirAll(dir, 0o700))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "report.txt"), []byte("old"), 0o644))
-	_, err := writeReports(dir, nil, []*realhost.Run{{}})
+	_, err := writeReports(context.Background(), dir, nil, reportRun{runs: []*realhost.Run{{}}})
 	require.NoError(t, err)
 	info, err := os.Stat(dir)
 	require.NoError(t, err)
@@ -29,7 +30,7 @@ func TestReportsArePrivate(t *testing.T) {
 		assert.Equal(t, os.FileMode(0o600), info.Mode().Perm(), name)
 	}
 	fresh := filepath.Join(t.TempDir(), "a", "b")
-	_, err = writeReports(fresh, nil, []*realhost.Run{{}})
+	_, err = writeReports(context.Background(), fresh, nil, reportRun{runs: []*realhost.Run{{}}})
 	require.NoError(t, err)
 	info, err = os.Stat(fresh)
 	require.NoError(t, err)

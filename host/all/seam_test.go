@@ -45,6 +45,7 @@ var (
 		"result",      // a SARIF result, a text report's result line
 		"denied",      // a boundary-response control
 		"diagnostics", // the limit on problems listed per file
+		"model",       // the model a real host's results are compared with
 	}
 )
 
