@@ -428,7 +428,7 @@ func releaseNotes(b *Boundary) []string {
 		}
 	}
 	for _, x := range bases {
-		out = append(out, "retry amplification \""+oneLine(x)+"\": service requests over the "+oneLine(x)+" actions, where the service decides every one (not over the permitted actions)")
+		out = append(out, "retry amplification marked "+oneLine(x)+": service requests over the "+oneLine(x)+" actions, where the service decides every one (not over the permitted actions)")
 	}
 	return out
 }

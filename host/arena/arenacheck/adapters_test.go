@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"flag"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -17,6 +19,8 @@ import (
 	"github.com/deskcheck/deskcheck/scenario"
 	"github.com/deskcheck/deskcheck/verifier"
 )
+
+var update = flag.Bool("update", false, "rewrite the goldens under testdata/")
 
 // adapterDesk is a desk of one denied item whose case names hosts (none
 // when empty).
@@ -234,4 +238,44 @@ func TestAdapterColumns(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestAdapterTableGolden: the text and Markdown of the boundary-response
+// section of the bundled desk, correct and under a fault that shows on two
+// frameworks only: one column per adapter, the scripted basis named, the
+// provenance under the table.
+func TestAdapterTableGolden(t *testing.T) {
+	reg := arenaRegistry(t)
+	d := bundledDesk(t, reg)
+	for _, tt := range []struct{ fault, golden string }{
+		{"", "dimensions.txt"},
+		{"arena/raise-on-denial", "dimensions-raise-on-denial.txt"},
+	} {
+		r := reportOf(t, reg, d, tt.fault)
+		var text, md bytes.Buffer
+		require.NoError(t, reports.Text{Dimensions: true}.Write(&text, r))
+		require.NoError(t, reports.Markdown{}.Write(&md, r))
+		got := section(text.String(), "Boundary response\n", "  controls: ") + "\n" + section(md.String(), "## Boundary response", "<details>")
+		path := filepath.Join("testdata", tt.golden)
+		if *update {
+			require.NoError(t, os.MkdirAll("testdata", 0o755))
+			require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
+		}
+		want, err := os.ReadFile(path)
+		require.NoError(t, err)
+		assert.Equal(t, string(want), got, "go test ./host/arena/arenacheck -update")
+	}
+}
+
+// section is s from the first from up to the next to after it.
+func section(s, from, to string) string {
+	i := strings.Index(s, from)
+	if i < 0 {
+		return ""
+	}
+	j := strings.Index(s[i:], to)
+	if j < 0 {
+		return s[i:]
+	}
+	return s[i : i+j]
 }

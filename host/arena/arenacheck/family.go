@@ -56,7 +56,7 @@ func Releases() []scenario.Release {
 				{Name: "mode", Value: "mock"},
 				{Name: "turn limit", Value: strconv.Itoa(arena.DefaultMaxTurns) + " model requests"},
 				{Name: "timeout", Value: strconv.Itoa(arena.RequestTimeoutSeconds) + " s per model request, " + strconv.Itoa(arena.ItemLimitSeconds) + " s per item"},
-				{Name: "run", Value: "deskcheck's Go model of the adapter (deskcheck-host runs the framework)"},
+				{Name: "figures", Value: "from the Go model of the adapter (deskcheck-host verify runs the framework itself)"},
 			},
 		}
 	}
