@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -278,4 +280,49 @@ func section(s, from, to string) string {
 		return s[i:]
 	}
 	return s[i : i+j]
+}
+
+// TestFailureNamesTheAdapter: an item of six tool turns, expected as the
+// plain loop observes it, holds on the plain loop and LangGraph, which
+// leave the sixth turn's calls, and fails on the Agents SDK, which runs
+// them; the failure names that adapter and shows its run.
+func TestFailureNamesTheAdapter(t *testing.T) {
+	reg := arenaRegistry(t)
+	turns := strings.TrimSuffix(strings.Repeat(`[{"action": "file.read.workspace"}], `, 6), ", ")
+	desk := func(hosts, expected string) []byte {
+		return bytes.Replace(bytes.Replace(adapterDesk(hosts), []byte(`[[{"action": "file.read.protected"}]]`), []byte("["+turns+"]"), 1),
+			[]byte(`{"decisions": ["deny"], "reasons": ["protected_path"], "effects": 0, "visibleDenials": 1,
+                  "serviceRequests": 1, "modelRequests": 2, "traceComplete": true}`), []byte(expected), 1)
+	}
+	six := func(v string) string { return "[" + strings.TrimSuffix(strings.Repeat(v+", ", 6), ", ") + "]" }
+	d, ds := verifier.Load(reg, "six.json", desk("", `{"decisions": `+six(`"allow"`)+`, "reasons": `+six(`"allowed"`)+`, "effects": 6}`), verifier.Limits{})
+	require.False(t, ds.HasErrors(), "%v", ds)
+	ref, err := verifier.Run(context.Background(), d.Cases, verifier.RunOptions{Once: true, Release: "vanilla@0.1.0"})
+	require.NoError(t, err)
+	expected := fmt.Sprintf(`{"decisions": %s, "reasons": %s, "effects": %v, "modelRequests": %v, "traceComplete": %v}`,
+		jsonOf(t, ref[0].Observed["decisions"]), jsonOf(t, ref[0].Observed["reasons"]), ref[0].Observed["effects"], ref[0].Observed["modelRequests"], ref[0].Observed["traceComplete"])
+
+	for _, tt := range []struct {
+		hosts, status, failedOn string
+	}{
+		{"", "fail", "fails on arena openai-agents@0.22.0; holds on vanilla@0.1.0, langgraph@1.2.11; shown: the run on openai-agents@0.22.0"},
+		{"vanilla langgraph", "pass", ""},
+		{"openai-agents", "fail", "fails on arena openai-agents@0.22.0"},
+	} {
+		d, ds := verifier.Load(reg, "six.json", desk(tt.hosts, expected), verifier.Limits{})
+		require.False(t, ds.HasErrors(), "%v", ds)
+		res, err := verifier.Run(context.Background(), d.Cases, verifier.RunOptions{})
+		require.NoError(t, err)
+		assert.Equal(t, tt.status, string(res[0].Status), tt.hosts)
+		s := &verifier.SuiteResult{Registry: reg, Desks: []*verifier.Desk{d}, Results: res, Summary: verifier.Summarize(res, nil)}
+		r := reports.Build(s, reports.Origin{Time: time.Unix(0, 0)})
+		assert.Equal(t, tt.failedOn, reports.FailedOn(&r.Cases[0]), tt.hosts)
+	}
+}
+
+func jsonOf(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	require.NoError(t, err)
+	return string(b)
 }
