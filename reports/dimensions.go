@@ -3,10 +3,12 @@ package reports
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/deskcheck/deskcheck/internal/jsonx"
+	"github.com/deskcheck/deskcheck/scenario"
 	"github.com/deskcheck/deskcheck/verifier"
 )
 
@@ -15,6 +17,79 @@ import (
 type Boundary struct {
 	Suite verifier.Dimensions `json:"suite"`
 	Desks []DeskDimensions    `json:"desks"`
+	// Releases are the columns of the host releases that ask for one
+	// (scenario.Release.Column), in registry order, each summing the
+	// cases judged on it; none when no case was judged on such a release.
+	Releases []ReleaseDimensions `json:"releases,omitempty"`
+}
+
+// ReleaseDimensions are the dimensions of the cases judged on one host
+// release that has a column of its own, with what its runs were run with.
+type ReleaseDimensions struct {
+	Host    string `json:"host"`
+	Release string `json:"release"`
+	// Column is the column's heading.
+	Column     string           `json:"column"`
+	Provenance []ProvenanceFact `json:"provenance"`
+	verifier.Dimensions
+}
+
+// ProvenanceFact is one named value of a release column's provenance.
+type ProvenanceFact struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+// releaseTally sums the dimensions per host release, from each case's
+// verdict on the release.
+type releaseTally struct {
+	tally map[[2]string]*verifier.DimensionTally
+}
+
+// Add counts the releases each result was judged on.
+func (t *releaseTally) Add(results []verifier.Result) {
+	for i := range results {
+		r := &results[i]
+		for _, v := range r.Releases {
+			if v.Status != verifier.Pass && v.Status != verifier.Fail {
+				continue
+			}
+			if t.tally == nil {
+				t.tally = map[[2]string]*verifier.DimensionTally{}
+			}
+			key := [2]string{v.Host, v.Release}
+			d := t.tally[key]
+			if d == nil {
+				d = &verifier.DimensionTally{}
+				t.tally[key] = d
+			}
+			d.Add([]verifier.Result{{Case: r.Case, Status: v.Status, Boundary: v.Boundary}})
+		}
+	}
+}
+
+// columns are the tallied releases that ask for a column, in the
+// registry's order.
+func (t *releaseTally) columns(reg *scenario.Registry) []ReleaseDimensions {
+	if len(t.tally) == 0 || reg == nil {
+		return nil
+	}
+	var out []ReleaseDimensions
+	for _, f := range reg.Families() {
+		for _, rel := range f.Host.Releases {
+			key := [2]string{f.Host.Name, rel.Version}
+			d := t.tally[key]
+			if rel.Column == "" || d == nil {
+				continue
+			}
+			rd := ReleaseDimensions{Host: f.Host.Name, Release: rel.Version, Column: rel.Column, Provenance: []ProvenanceFact{}, Dimensions: d.Dimensions()}
+			for _, x := range rel.Provenance {
+				rd.Provenance = append(rd.Provenance, ProvenanceFact{Name: x.Name, Value: x.Value})
+			}
+			out = append(out, rd)
+		}
+	}
+	return out
 }
 
 // DeskDimensions are the dimensions of one desk.
@@ -82,6 +157,9 @@ func caseBoundary(r verifier.Result) CaseBoundary {
 // suite.
 func buildBoundary(s *verifier.SuiteResult) *Boundary {
 	b := &Boundary{Suite: verifier.SumDimensions(s.Results), Desks: []DeskDimensions{}}
+	var rt releaseTally
+	rt.Add(s.Results)
+	b.Releases = rt.columns(s.Registry)
 	byDesk := map[*verifier.Desk][]verifier.Result{}
 	for _, r := range s.Results {
 		byDesk[r.Case.Desk] = append(byDesk[r.Case.Desk], r)
@@ -116,12 +194,16 @@ type dimensionCell struct {
 }
 
 // dimensionTable lays the section out as rows (the six dimensions) by
-// columns (each desk, then the suite).
+// columns (each desk, each release column, then the suite).
 func dimensionTable(b *Boundary) (columns []string, rows []dimensionRow) {
-	all := make([]verifier.Dimensions, 0, len(b.Desks)+1)
+	all := make([]verifier.Dimensions, 0, len(b.Desks)+len(b.Releases)+1)
 	for _, d := range b.Desks {
 		columns = append(columns, oneLine(d.Desk))
 		all = append(all, d.Dimensions)
+	}
+	for _, r := range b.Releases {
+		columns = append(columns, oneLine(r.Column))
+		all = append(all, r.Dimensions)
 	}
 	columns = append(columns, "suite")
 	all = append(all, b.Suite)
@@ -146,11 +228,7 @@ func dimensionTable(b *Boundary) (columns []string, rows []dimensionRow) {
 		{"allowed work", "allowedWork", func(d verifier.Dimensions) dimensionCell { return frac(d.AllowedWork) }},
 		{"fail closed", "failClosed", func(d verifier.Dimensions) dimensionCell { return frac(d.FailClosed) }},
 		{"retry amplification", "retryAmplification", func(d verifier.Dimensions) dimensionCell {
-			c := frac(d.RetryAmplification.Dimension)
-			if c.Applicable {
-				c.Text = d.RetryAmplification.Ratio + " (" + c.Text + ")"
-			}
-			return c
+			return frac(d.RetryAmplification.Dimension)
 		}},
 		{"trace completeness", "traceCompleteness", func(d verifier.Dimensions) dimensionCell { return frac(d.TraceCompleteness) }},
 		{"extra effects", "extraEffects", func(d verifier.Dimensions) dimensionCell {
@@ -159,7 +237,16 @@ func dimensionTable(b *Boundary) (columns []string, rows []dimensionRow) {
 	} {
 		row := dimensionRow{Name: spec.name, Key: spec.key, Means: dimensionMeans[spec.key]}
 		for _, d := range all {
-			row.Cells = append(row.Cells, spec.cell(d))
+			c := spec.cell(d)
+			if spec.key == "retryAmplification" && c.Applicable {
+				// A figure whose denominator is not the permitted actions
+				// says which it is: "1.00 (24/24 scripted)".
+				if x := d.RetryAmplification.Basis; x != "" {
+					c.Text += " " + oneLine(x)
+				}
+				c.Text = d.RetryAmplification.Ratio + " (" + c.Text + ")"
+			}
+			row.Cells = append(row.Cells, c)
 		}
 		rows = append(rows, row)
 	}
@@ -221,6 +308,9 @@ func writeDimensionsText(p *printer, b *Boundary) {
 		line(r.Name, cells)
 	}
 	p.printf("  %s\n", dimensionsNote)
+	for _, line := range releaseNotes(b) {
+		p.printf("%s", wrap("  "+line+"\n", DefaultWidth))
+	}
 	p.printf("%s", wrap("  "+dimensionsLegend+"\n", DefaultWidth))
 	p.printf("%s", wrap("  "+controlsLegend+"\n", DefaultWidth))
 	c := b.Suite.Controls
@@ -251,7 +341,7 @@ func pageTable(b *Boundary) (columns []string, rows []dimensionRow, folded bool)
 		columns, rows = dimensionTable(b)
 		return columns, rows, false
 	}
-	columns, rows = dimensionTable(&Boundary{Suite: b.Suite})
+	columns, rows = dimensionTable(&Boundary{Suite: b.Suite, Releases: b.Releases})
 	return columns, rows, true
 }
 
@@ -275,6 +365,12 @@ func writeDimensionsMarkdown(p *printer, b *Boundary) {
 	p.printf("</table>\n\n%s. %s.", dimensionsNote, dimensionsLegend)
 	if folded {
 		p.printf(" The figures of each of the %s desks are in `report.json`.", verifier.Thousands(len(b.Desks)))
+	}
+	if notes := releaseNotes(b); len(notes) > 0 {
+		p.printf("\n")
+		for _, line := range notes {
+			p.printf("\n- %s", mdValue(line))
+		}
 	}
 	p.printf("\n\n<details>\n<summary>Controls and families</summary>\n<p>%s.</p>\n<table>", controlsLegend)
 	p.printf("\n<tr><th>desk</th><th>allowed</th><th>denied</th><th>mixed</th><th>none</th><th>families</th></tr>\n")
@@ -307,6 +403,32 @@ func dimensionProperties(d verifier.Dimensions) []junitProperty {
 	out := make([]junitProperty, 0, len(rows))
 	for _, r := range rows {
 		out = append(out, junitProperty{Name: "boundary." + r.Key, Value: r.Cells[0].Text})
+	}
+	return out
+}
+
+// releaseNotes are the lines under the table that say what each release
+// column's runs were run with ("LangGraph 1.2.11: framework LangGraph
+// 1.2.11; mode mock; …") and name the amplification bases shown.
+func releaseNotes(b *Boundary) []string {
+	var out, bases []string
+	for _, d := range b.Desks {
+		if x := d.RetryAmplification.Basis; x != "" && !slices.Contains(bases, x) {
+			bases = append(bases, x)
+		}
+	}
+	for _, r := range b.Releases {
+		facts := make([]string, len(r.Provenance))
+		for i, x := range r.Provenance {
+			facts[i] = oneLine(x.Name) + " " + oneLine(x.Value)
+		}
+		out = append(out, oneLine(r.Column)+" ("+oneLine(r.Host)+" "+oneLine(r.Release)+"): "+strings.Join(facts, "; "))
+		if x := r.RetryAmplification.Basis; x != "" && !slices.Contains(bases, x) {
+			bases = append(bases, x)
+		}
+	}
+	for _, x := range bases {
+		out = append(out, "retry amplification marked "+oneLine(x)+": service requests over the "+oneLine(x)+" actions, where the service decides every one (not over the permitted actions)")
 	}
 	return out
 }

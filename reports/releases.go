@@ -10,13 +10,15 @@ import (
 // releaseList writes releases as "18.1.16, 18.1.17" or, past three,
 // "17.2.15 … 18.3.4 (10 releases)"; runs are sets of consecutive releases
 // (of one case), so a list with a gap reads "13.19.0, 14.9.9, 18.1.16 …
-// 18.3.4 (10 releases)".
+// 18.3.4 (10 releases)". Named releases are listed one by one.
 func releaseList(runs [][]string) string {
 	var parts []string
 	total := 0
 	for _, run := range runs {
 		total += len(run)
-		if len(run) <= 2 {
+		if len(run) <= 2 || strings.Contains(run[0], "@") {
+			// Named releases (NAME@VERSION) are programs, not a span of
+			// versions: each is named.
 			parts = append(parts, strings.Join(run, ", "))
 		} else {
 			parts = append(parts, run[0]+" … "+run[len(run)-1])

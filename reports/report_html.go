@@ -482,9 +482,11 @@ func newChart(ts []*deskTally) *htmlChart {
 
 // htmlDimensions is the boundary-response section as the page lays it out.
 type htmlDimensions struct {
-	Columns   []string
-	Rows      []dimensionRow
-	Note      string
+	Columns []string
+	Rows    []dimensionRow
+	Note    string
+	// Notes are the lines under the table about the release columns.
+	Notes     []string
 	Folded    bool
 	DeskCount int
 	Desks     []DeskDimensions
@@ -496,7 +498,7 @@ func newHTMLDimensions(b *Boundary) *htmlDimensions {
 		return nil
 	}
 	columns, rows, folded := pageTable(b)
-	d := &htmlDimensions{Columns: columns, Rows: rows, Note: dimensionsNote, Folded: folded, DeskCount: len(b.Desks), Desks: b.Desks}
+	d := &htmlDimensions{Columns: columns, Rows: rows, Note: dimensionsNote, Notes: releaseNotes(b), Folded: folded, DeskCount: len(b.Desks), Desks: b.Desks}
 	if len(d.Desks) > htmlDeskRows {
 		d.MoreDesks = len(d.Desks) - htmlDeskRows
 		d.Desks = d.Desks[:htmlDeskRows]

@@ -50,12 +50,14 @@ type Stream struct {
 	// host families used and the failures to choose the located from.
 	dims     []DeskDimensions
 	suiteDim verifier.DimensionTally
-	cover    verifier.CoverageTally
-	files    []File
-	used     map[string]bool
-	failed   []failure
-	desks    int
-	lines    [][]byte
+	// releaseDim sums the dimensions per release that has a column.
+	releaseDim releaseTally
+	cover      verifier.CoverageTally
+	files      []File
+	used       map[string]bool
+	failed     []failure
+	desks      int
+	lines      [][]byte
 }
 
 // NewStream starts a report made by the run o describes. traces keeps
@@ -88,6 +90,7 @@ func (st *Stream) Desk(d *verifier.Desk, results []verifier.Result, claims []*ve
 		st.dims = append(st.dims, DeskDimensions{Desk: strings.Clone(d.ID), Dimensions: verifier.SumDimensions(results)})
 	}
 	st.suiteDim.Add(results)
+	st.releaseDim.Add(results)
 	st.cover.Add(results)
 	f := st.o.file(d)
 	f.Path, f.Desk, f.SHA256 = strings.Clone(f.Path), strings.Clone(f.Desk), strings.Clone(f.SHA256)
@@ -254,7 +257,7 @@ func (st *Stream) Finish(s *verifier.SuiteResult) (*Report, error) {
 		Verdict:       "fail",
 		Provenance:    o.provenanceOf(s.Registry, st.used, st.files, s.Hosts),
 		Summary:       s.Summary,
-		Dimensions:    &Boundary{Suite: st.suiteDim.Dimensions(), Desks: st.dims},
+		Dimensions:    &Boundary{Suite: st.suiteDim.Dimensions(), Desks: st.dims, Releases: st.releaseDim.columns(s.Registry)},
 		Cases:         make([]Case, 0, st.n),
 		SourceOnly:    st.claims,
 		origin:        o,

@@ -20,6 +20,11 @@ type Boundary struct {
 	// ServiceRequests is the number of requests the service saw;
 	// ServiceExpected, how many the reference decision lets through.
 	ServiceRequests, ServiceExpected int
+	// AmplificationBasis names what ServiceExpected counts when it is not
+	// the actions the reference decision lets through: "scripted" where
+	// the service decides every scripted action. A release column whose
+	// cases share a basis shows it beside its figure.
+	AmplificationBasis string
 	// Complete: scripted actions, emitted calls, policy events and
 	// receipts reconcile one to one.
 	Complete bool

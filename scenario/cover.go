@@ -46,4 +46,8 @@ type Candidate struct {
 	Aims []string
 	// Title says in a line what the candidate does.
 	Title string
+	// Hosts, when set, is the release range of the family's host the
+	// candidate's case is judged on (its hosts key): the releases where
+	// the reference run it is made from holds. Empty: the host's default.
+	Hosts string
 }

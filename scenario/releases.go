@@ -10,7 +10,11 @@ import (
 // Releases of one Group behave the same on every case, so the engine runs
 // a case once per group and judges every release of the group by that run.
 type Release struct {
-	// Version is MAJOR.MINOR.PATCH.
+	// Version is MAJOR.MINOR.PATCH. A host whose releases are distinct
+	// programs of one contract (the arena's adapters) writes each as
+	// NAME@MAJOR.MINOR.PATCH: its releases are then named, a range names
+	// programs rather than bounds (see SelectReleases), and a case that
+	// names none is judged on every one (see Default).
 	Version string
 	// Group names the release's behaviour group.
 	Group string
@@ -18,6 +22,37 @@ type Release struct {
 	// the reason of "not applicable": "has no file-write fallback" is
 	// shown as "omp 17.3.5 has no file-write fallback".
 	Lacks map[string]string
+	// Column, when set, gives the release a column of its own in the
+	// report's boundary-response table, with this heading ("LangGraph
+	// 1.2.11"): the dimensions of the cases judged on it.
+	Column string
+	// Provenance says, for that column, what the release's runs were run
+	// with (framework version, mode, limits), in order.
+	Provenance []Fact
+}
+
+// Fact is one named value of a release's provenance.
+type Fact struct {
+	Name, Value string
+}
+
+// Named reports whether the host's releases are named programs
+// (NAME@VERSION) rather than versions of one program.
+func (h Host) Named() bool {
+	return len(h.Releases) > 0 && strings.Contains(h.Releases[0].Version, "@")
+}
+
+// Default returns the releases a case that names no range is judged on:
+// every named release, or the newest version; nil when the host has no
+// release axis.
+func (h Host) Default() []Release {
+	if h.Named() {
+		return h.Releases
+	}
+	if r, ok := h.Newest(); ok {
+		return []Release{r}
+	}
+	return nil
 }
 
 // Newest returns the host's newest modelled release; false when the host
@@ -29,10 +64,11 @@ func (h Host) Newest() (Release, bool) {
 	return h.Releases[len(h.Releases)-1], true
 }
 
-// Release finds a modelled release by version.
+// Release finds a modelled release by version; a named release also by
+// its name alone ("langgraph" for "langgraph@1.2.11").
 func (h Host) Release(version string) (Release, bool) {
 	for _, r := range h.Releases {
-		if r.Version == version {
+		if name, _, named := strings.Cut(r.Version, "@"); r.Version == version || (named && name == version) {
 			return r, true
 		}
 	}
@@ -93,6 +129,10 @@ func (v version) cmp(w version) int {
 // <V, =V or a bare V (exactly V) — or * (every modelled release); V is a
 // full MAJOR.MINOR.PATCH. A range that does not parse or selects no
 // modelled release is an error that lists the modelled releases.
+//
+// The releases of a named host are selected by name instead: words
+// separated by spaces, any of which selects — NAME, NAME@V (V must be the
+// version modelled for NAME) or * (every release).
 func (h Host) SelectReleases(expr string) ([]Release, error) {
 	known := "modelled " + h.Name + " releases: " + h.ReleaseNames()
 	if len(h.Releases) == 0 {
@@ -101,6 +141,9 @@ func (h Host) SelectReleases(expr string) ([]Release, error) {
 	words := strings.Fields(expr)
 	if len(words) == 0 {
 		return nil, fmt.Errorf("empty release range; write * for every release (%s)", known)
+	}
+	if h.Named() {
+		return h.selectNamed(expr, words, known)
 	}
 	type comparator struct {
 		op string
@@ -152,6 +195,47 @@ func (h Host) SelectReleases(expr string) ([]Release, error) {
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("release range %q selects no modelled release (%s)", expr, known)
+	}
+	return out, nil
+}
+
+// selectNamed is SelectReleases for a host of named releases: the union
+// of what each word names, in the host's order.
+func (h Host) selectNamed(expr string, words []string, known string) ([]Release, error) {
+	names := make([]string, len(h.Releases))
+	for i, r := range h.Releases {
+		names[i], _, _ = strings.Cut(r.Version, "@")
+	}
+	chosen := make([]bool, len(h.Releases))
+	for _, w := range words {
+		if w == "*" {
+			for i := range chosen {
+				chosen[i] = true
+			}
+			continue
+		}
+		name, _, versioned := strings.Cut(w, "@")
+		i := 0
+		for i < len(names) && names[i] != name {
+			i++
+		}
+		switch {
+		case i == len(names):
+			hint := ""
+			if near := Closest(name, names); near != "" {
+				hint = fmt.Sprintf("; did you mean %q?", near)
+			}
+			return nil, fmt.Errorf("release range %q: %q names no modelled %s release (%s)%s", expr, w, h.Name, known, hint)
+		case versioned && h.Releases[i].Version != w:
+			return nil, fmt.Errorf("release range %q: %q is not modelled: %s models %s (%s)", expr, w, name, h.Releases[i].Version, known)
+		}
+		chosen[i] = true
+	}
+	var out []Release
+	for i, r := range h.Releases {
+		if chosen[i] {
+			out = append(out, r)
+		}
 	}
 	return out, nil
 }

@@ -70,3 +70,55 @@ func TestCompareVersions(t *testing.T) {
 		assert.Equal(t, tc.want, CompareVersions(tc.a, tc.b), "%s vs %s", tc.a, tc.b)
 	}
 }
+
+// TestSelectNamedReleases: a host whose releases are programs
+// (NAME@VERSION) takes a list of names, any of which selects.
+func TestSelectNamedReleases(t *testing.T) {
+	h := Host{Name: "arena", Releases: []Release{
+		{Version: "vanilla@0.1.0", Group: "vanilla"}, {Version: "langgraph@1.2.11", Group: "langgraph"}, {Version: "openai-agents@0.22.0", Group: "openai-agents"},
+	}}
+	all := []string{"vanilla@0.1.0", "langgraph@1.2.11", "openai-agents@0.22.0"}
+	tests := []struct {
+		expr    string
+		want    []string
+		problem string
+	}{
+		{"*", all, ""},
+		{"langgraph", []string{"langgraph@1.2.11"}, ""},
+		{"langgraph@1.2.11", []string{"langgraph@1.2.11"}, ""},
+		{"openai-agents  vanilla", []string{"vanilla@0.1.0", "openai-agents@0.22.0"}, ""},
+		{"vanilla vanilla@0.1.0", []string{"vanilla@0.1.0"}, ""},
+		{"vanilla *", all, ""},
+		{"langraph", nil, `"langraph" names no modelled arena release (modelled arena releases: vanilla@0.1.0, langgraph@1.2.11, openai-agents@0.22.0); did you mean "langgraph"?`},
+		{"langgraph@1.3.0", nil, `"langgraph@1.3.0" is not modelled: langgraph models langgraph@1.2.11`},
+		{"langgraph@", nil, `"langgraph@" is not modelled`},
+		{">=0.1.0", nil, `">=0.1.0" names no modelled arena release`},
+		{"", nil, "empty release range"},
+	}
+	for _, tt := range tests {
+		got, err := h.SelectReleases(tt.expr)
+		if tt.problem != "" {
+			require.Error(t, err, tt.expr)
+			assert.Contains(t, err.Error(), tt.problem, tt.expr)
+			continue
+		}
+		require.NoError(t, err, tt.expr)
+		var names []string
+		for _, r := range got {
+			names = append(names, r.Version)
+		}
+		assert.Equal(t, tt.want, names, tt.expr)
+	}
+	assert.True(t, h.Named())
+	assert.Len(t, h.Default(), 3, "a named host's cases are judged on every program by default")
+	r, ok := h.Release("openai-agents")
+	assert.True(t, ok)
+	assert.Equal(t, "openai-agents@0.22.0", r.Version)
+	_, ok = h.Release("0.22.0")
+	assert.False(t, ok)
+
+	versions := Host{Name: "omp", Releases: []Release{{Version: "18.2.3"}, {Version: "18.3.4"}}}
+	assert.False(t, versions.Named())
+	assert.Equal(t, []Release{{Version: "18.3.4"}}, versions.Default(), "a versioned host's default is its newest")
+	assert.Nil(t, Host{Name: "gateway"}.Default())
+}

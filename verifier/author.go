@@ -170,11 +170,12 @@ func everyKey(ctx context.Context, sc *scenario.Scenario, fam *scenario.Family, 
 
 // placeholderDesk is the desk of `deskcheck new` around one case of sc
 // with the given block as written and the expected block, observed on the
-// newest release of its host (fam), which its hosts key names.
+// newest release of its host (fam), which its hosts key names; a host of
+// named releases gets no hosts key (its cases are judged on every one).
 func placeholderDesk(sc *scenario.Scenario, fam *scenario.Family, given string, expected []Suggestion) []byte {
 	scenarioName, source := sc.Name, sc.SourceKey
 	hosts := ""
-	if r, ok := fam.Host.Newest(); ok {
+	if r, ok := fam.Host.Newest(); ok && !fam.Host.Named() {
 		hosts = fmt.Sprintf("\n  \"hosts\": {%s: %s},", jsonValue(fam.Host.Name), jsonValue(r.Version))
 	}
 	return []byte(fmt.Sprintf(`{

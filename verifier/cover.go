@@ -46,6 +46,8 @@ type Made struct {
 	// (one of them is set).
 	Point  string
 	Mutant string
+	// Hosts is the case's release range of its host ("" for none).
+	Hosts string
 
 	host     string
 	mutantID int
@@ -340,7 +342,7 @@ func (s *Search) Reach(ctx context.Context, point scenario.Point) *Made {
 			return &Made{
 				ID: "reach-" + slug(point.Name), Title: "Reaches " + point.Name + ": " + c.Title,
 				Why:      "No case of the desk reaches " + point.Name + " (" + point.Text + "); this one does, with the expected block the correct model observes.",
-				Scenario: c.Scenario, Given: c.Given, Expected: p.expected, Point: point.Name, host: s.fam.Host.Name,
+				Scenario: c.Scenario, Given: c.Given, Expected: p.expected, Point: point.Name, Hosts: c.Hosts, host: s.fam.Host.Name,
 			}
 		}
 	}
@@ -570,7 +572,7 @@ func (s *Search) Kill(ctx context.Context, m scenario.Mutant) *Made {
 		ID: "kill-" + slug(fam.Host.Name+"/"+m.Name), Title: "Kills " + fam.Host.Name + "/" + m.Name + ": " + c.Title,
 		Why:      "A host where " + m.Text + " passes every case of the desk; this case fails on it and passes on the correct host.",
 		Scenario: c.Scenario, Given: c.Given, Expected: good.expected, Mutant: fam.Host.Name + "/" + m.Name,
-		host: fam.Host.Name, mutantID: m.ID,
+		Hosts: c.Hosts, host: fam.Host.Name, mutantID: m.ID,
 	}
 }
 
@@ -609,8 +611,12 @@ func MadeDesk(reg *scenario.Registry, id, title string, made []*Made) []byte {
 		if sc != nil {
 			src = jsonValue(sc.SourceKey)
 		}
-		fmt.Fprintf(&b, "\n    {\n      \"id\": %s,\n      \"title\": %s,\n      \"scenario\": %s,\n      \"given\": %s,\n      \"expected\": %s,\n      \"why\": %s,\n      \"sourceRefs\": [%s]\n    }",
-			jsonValue(m.ID), jsonValue(m.Title), jsonValue(m.Scenario), indentJSON(m.Given, "      "), FormatExpected(m.Expected, "      "), jsonValue(m.Why), src)
+		hosts := ""
+		if m.Hosts != "" {
+			hosts = fmt.Sprintf("\n      \"hosts\": {%s: %s},", jsonValue(m.host), jsonValue(m.Hosts))
+		}
+		fmt.Fprintf(&b, "\n    {\n      \"id\": %s,\n      \"title\": %s,\n      \"scenario\": %s,%s\n      \"given\": %s,\n      \"expected\": %s,\n      \"why\": %s,\n      \"sourceRefs\": [%s]\n    }",
+			jsonValue(m.ID), jsonValue(m.Title), jsonValue(m.Scenario), hosts, indentJSON(m.Given, "      "), FormatExpected(m.Expected, "      "), jsonValue(m.Why), src)
 	}
 	b.WriteString("\n  ],\n  \"sourceOnly\": []\n}\n")
 	return []byte(b.String())

@@ -25,19 +25,17 @@ type Dimension struct {
 type Amplification struct {
 	Dimension
 	Ratio string `json:"-"`
+	// Basis names what the denominator counts when every case counted
+	// names it (scenario.Boundary.AmplificationBasis: "scripted");
+	// empty for the actions the reference decision lets through, or when
+	// the cases name different bases.
+	Basis string `json:"-"`
 }
 
 // MarshalJSON writes the dimension with its ratio, or a null ratio when
-// it is not applicable.
+// it is not applicable, and its basis when it has one.
 func (a Amplification) MarshalJSON() ([]byte, error) {
-	var ratio any
-	if a.Applicable {
-		ratio = a.Ratio
-	}
-	return json.Marshal(struct {
-		Dimension
-		Ratio any `json:"ratio"`
-	}{a.Dimension, ratio})
+	return a.AppendJSON(nil), nil
 }
 
 // AppendJSON appends what json.Marshal writes for d.
@@ -59,9 +57,14 @@ func (d Dimension) appendFields(b []byte, end string) []byte {
 func (a Amplification) AppendJSON(b []byte) []byte {
 	b = a.Dimension.appendFields(append(b, '{'), `,"ratio":`)
 	if !a.Applicable {
-		return append(b, "null}"...)
+		b = append(b, "null"...)
+	} else {
+		b = jsonx.AppendString(b, a.Ratio)
 	}
-	return append(jsonx.AppendString(b, a.Ratio), '}')
+	if a.Basis != "" {
+		b = jsonx.AppendString(append(b, `,"basis":`...), a.Basis)
+	}
+	return append(b, '}')
 }
 
 // UnmarshalJSON reads what MarshalJSON writes.
@@ -69,11 +72,12 @@ func (a *Amplification) UnmarshalJSON(b []byte) error {
 	var x struct {
 		Dimension
 		Ratio *string `json:"ratio"`
+		Basis string  `json:"basis"`
 	}
 	if err := json.Unmarshal(b, &x); err != nil {
 		return err
 	}
-	a.Dimension = x.Dimension
+	a.Dimension, a.Basis = x.Dimension, x.Basis
 	if x.Ratio != nil {
 		a.Ratio = *x.Ratio
 	}
@@ -155,6 +159,10 @@ func SumDimensions(results []Result) Dimensions {
 type DimensionTally struct {
 	d      Dimensions
 	arenas map[string]*ArenaPairing
+	// basis is the amplification basis of the cases counted so far;
+	// mixed, that they named different ones.
+	basis        string
+	based, mixed bool
 }
 
 // Add counts the executed cases among results.
@@ -208,6 +216,12 @@ func (t *DimensionTally) Add(results []Result) {
 		}
 		d.RetryAmplification.Numerator += b.ServiceRequests
 		d.RetryAmplification.Denominator += b.ServiceExpected
+		switch {
+		case !t.based:
+			t.basis, t.based = b.AmplificationBasis, true
+		case t.basis != b.AmplificationBasis:
+			t.mixed = true
+		}
 		d.TraceCompleteness.Denominator++
 		if b.Complete {
 			d.TraceCompleteness.Numerator++
@@ -224,6 +238,9 @@ func (t *DimensionTally) Dimensions() Dimensions {
 	}
 	if d.RetryAmplification.Applicable {
 		d.RetryAmplification.Ratio = Ratio(d.RetryAmplification.Numerator, d.RetryAmplification.Denominator)
+		if !t.mixed {
+			d.RetryAmplification.Basis = t.basis
+		}
 	}
 	d.BlanketRefusal.Detectable = d.BlanketRefusal.AllowedControls > 0
 	d.Arenas = make([]ArenaPairing, 0, len(t.arenas))

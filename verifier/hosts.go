@@ -24,7 +24,8 @@ func readHosts(v gjson.Result) map[string]string {
 
 // checkHosts checks the desk's hosts and every case's, and resolves the
 // releases each case is judged on: those its range selects (the case's
-// own range, else the desk's), or the newest when neither names its host.
+// own range, else the desk's), or the host's default when neither names
+// its host (the newest version; every program of a host of named releases).
 func (d *Desk) checkHosts() Diagnostics {
 	var ds Diagnostics
 	var names []string
@@ -72,8 +73,7 @@ func (d *Desk) checkHosts() Diagnostics {
 			expr, ok = d.Hosts[name]
 		}
 		if !ok {
-			r, _ := c.fam.Host.Newest()
-			c.releases = []scenario.Release{r}
+			c.releases = c.fam.Host.Default()
 			continue
 		}
 		c.Range = expr

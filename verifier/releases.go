@@ -21,6 +21,9 @@ type ReleaseVerdict struct {
 	Status  Status `json:"status"`
 	// Reason says why the case is not applicable to the release.
 	Reason string `json:"reason,omitempty"`
+	// Boundary is the case's part in the boundary-response dimensions on
+	// this release (nil when it was not run there or scripts no action).
+	Boundary *scenario.Boundary `json:"-"`
 }
 
 // Hosts pins host families to one release each, as -host omp@V does:
@@ -28,7 +31,9 @@ type ReleaseVerdict struct {
 type Hosts map[string]string
 
 // ParseHost reads one -host value, FAMILY@VERSION, against the registry:
-// the family must model releases and VERSION must be one of them.
+// the family must model releases and VERSION must be one of them (of a
+// host of named releases, NAME@VERSION or NAME alone). The version
+// returned is the release's own.
 func ParseHost(reg *scenario.Registry, v string) (family, version string, err error) {
 	name, ver, ok := strings.Cut(v, "@")
 	var names []string
@@ -51,10 +56,11 @@ func ParseHost(reg *scenario.Registry, v string) (family, version string, err er
 		if len(f.Host.Releases) == 0 {
 			return "", "", fmt.Errorf("-host %q: host %s models no releases (hosts with releases: %s)", v, name, strings.Join(names, ", "))
 		}
-		if _, known := f.Host.Release(ver); !known {
+		r, known := f.Host.Release(ver)
+		if !known {
 			return "", "", fmt.Errorf("-host %q: %s %s is not a modelled release (modelled %s releases: %s)", v, name, ver, name, f.Host.ReleaseNames())
 		}
-		return name, ver, nil
+		return name, r.Version, nil
 	}
 	return "", "", fmt.Errorf("-host %q: unknown host %q (hosts with releases: %s)%s", v, name, strings.Join(names, ", "), suggest(name, names))
 }
@@ -135,8 +141,9 @@ func planFor(c *Case, pin Hosts) plan {
 		p.runs[g].release = r.Version // releases are oldest first: the last is the newest
 		p.runs[g].members = append(p.runs[g].members, i)
 	}
-	// Newest group first: its run is the one a passing case shows.
-	for i, j := 0, len(p.runs)-1; i < j; i, j = i+1, j-1 {
+	// Newest group first: its run is the one a passing case shows. Named
+	// releases have no newest: the first, the host's reference, is shown.
+	for i, j := 0, len(p.runs)-1; i < j && !h.Named(); i, j = i+1, j-1 {
 		p.runs[i], p.runs[j] = p.runs[j], p.runs[i]
 	}
 	return p
@@ -172,6 +179,9 @@ func judge(ctx context.Context, c *Case, pin Hosts, fault *scenario.QualifiedFau
 		asked |= r.Asked
 		for _, i := range run.members {
 			p.verdicts[i].Status = r.Status
+			if r.Status != Errored {
+				p.verdicts[i].Boundary = r.Boundary
+			}
 		}
 		if !have || (shown.Status == Pass && r.Status != Pass) {
 			shown, have = r, true

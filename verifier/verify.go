@@ -50,7 +50,8 @@ type Result struct {
 	Releases []ReleaseVerdict
 	// Release is the release whose run the evidence above (observed
 	// values, mismatches, trace) comes from: the newest that did not pass,
-	// or the newest when all passed.
+	// or the newest when all passed (of named releases, the first in the
+	// host's order).
 	Release string
 	// Reason says why a not-applicable case was not judged.
 	Reason string

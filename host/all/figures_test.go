@@ -227,7 +227,11 @@ var dimensionNames = []struct {
 		if !d.RetryAmplification.Applicable {
 			return "n/a"
 		}
-		return d.RetryAmplification.Ratio + " (" + fraction(d.RetryAmplification.Dimension) + ")"
+		basis := ""
+		if b := d.RetryAmplification.Basis; b != "" {
+			basis = " " + b
+		}
+		return d.RetryAmplification.Ratio + " (" + fraction(d.RetryAmplification.Dimension) + basis + ")"
 	}},
 	{"trace completeness", func(d verifier.Dimensions) string { return fraction(d.TraceCompleteness) }},
 	{"extra effects", func(d verifier.Dimensions) string { return strconv.Itoa(d.ExtraEffects) }},

@@ -64,6 +64,18 @@ func (a Adapter) Framework() string {
 	return "vanilla 0.1.0 (openai 3.0.0)"
 }
 
+// Version is the version a case names the adapter by: its framework's
+// release, or for the plain loop the adapter contract's own.
+func (a Adapter) Version() string {
+	switch a {
+	case LangGraph:
+		return "1.2.11"
+	case OpenAIAgents:
+		return "0.22.0"
+	}
+	return "0.1.0"
+}
+
 // AdapterNamed finds an adapter by name.
 func AdapterNamed(name string) (Adapter, bool) {
 	for _, a := range Adapters {
@@ -74,12 +86,15 @@ func AdapterNamed(name string) (Adapter, bool) {
 	return 0, false
 }
 
-// Defaults of every adapter.
+// Defaults of every adapter. The models play the turn limit; the
+// timeouts are those the real adapters run with (a model reads no clock).
 const (
-	DefaultMaxTurns = 6
-	Model           = "arena-mock"
-	System          = "You carry out the deskcheck arena's scripted actions with the perform_action tool."
-	ToolDescription = "Perform one scripted arena action and return the service's receipt."
+	DefaultMaxTurns       = 6
+	RequestTimeoutSeconds = 60
+	ItemLimitSeconds      = 120
+	Model                 = "arena-mock"
+	System                = "You carry out the deskcheck arena's scripted actions with the perform_action tool."
+	ToolDescription       = "Perform one scripted arena action and return the service's receipt."
 	// AgentsToolError is what the Agents SDK hands the model in place of
 	// a tool's result when the tool raises: its default
 	// failure_error_function, followed by the exception's message.

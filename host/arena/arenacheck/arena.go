@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/deskcheck/deskcheck/host/arena"
 	"github.com/deskcheck/deskcheck/host/arena/recorders"
@@ -112,13 +113,18 @@ type evidence struct {
 	trace *scenario.Trace
 }
 
-// runArena plays the item once on the reference adapter's model.
+// runArena plays the item once on the model of the adapter env.Release
+// names (the reference, the plain loop, when it names none).
 func runArena(ctx context.Context, g given, env scenario.Env) (scenario.Observation, evidence, error) {
 	if err := ctx.Err(); err != nil {
 		return scenario.Observation{}, evidence{}, err
 	}
+	ad, ok := adapterOf(env.Release)
+	if !ok {
+		return scenario.Observation{}, evidence{}, fmt.Errorf("arena: no adapter %q (the adapters are %s)", env.Release, adapterNames())
+	}
 	res := arena.Run(arena.Config{
-		Item: g.item(), Adapter: arena.Vanilla,
+		Item: g.item(), Adapter: ad,
 		Faults: adapter.FaultSet[arena.Fault](env), Mutation: adapter.Mutation(mutants, env.Mutant),
 	})
 	if env.Trace != nil {
@@ -172,7 +178,7 @@ func runBoundary(s script, e evidence) *scenario.Boundary {
 // scripted actions.
 func Boundary(decisions []string, effects int, res arena.Result) *scenario.Boundary {
 	ob := res.Observation
-	b := &scenario.Boundary{Actions: len(ob.Calls), Complete: ob.Complete, ServiceRequests: ob.ServiceRequests}
+	b := &scenario.Boundary{Actions: len(ob.Calls), Complete: ob.Complete, ServiceRequests: ob.ServiceRequests, AmplificationBasis: "scripted"}
 	for i, c := range ob.Calls {
 		d := ""
 		if i < len(decisions) {
@@ -286,4 +292,13 @@ func labelOf(c call) string {
 		return c.Action + " (unavailable)"
 	}
 	return c.Action
+}
+
+// adapterNames lists the adapters' names: "vanilla, langgraph, openai-agents".
+func adapterNames() string {
+	names := make([]string, len(arena.Adapters))
+	for i, a := range arena.Adapters {
+		names[i] = a.Name()
+	}
+	return strings.Join(names, ", ")
 }

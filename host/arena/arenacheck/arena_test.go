@@ -100,7 +100,7 @@ func TestRunNarratesInScriptOrder(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []any{"allow", "deny"}, ob.Values["decisions"])
 	b := runBoundary(script{decisions: []string{"allow", "deny"}, effects: 1}, ev)
-	assert.Equal(t, scenario.Boundary{Actions: 2, Denied: 1, DeniedVisible: 1, Permitted: 1, Worked: 1, FailClosed: true, ServiceRequests: 2, ServiceExpected: 2, Complete: true}, *b)
+	assert.Equal(t, scenario.Boundary{Actions: 2, Denied: 1, DeniedVisible: 1, Permitted: 1, Worked: 1, FailClosed: true, ServiceRequests: 2, ServiceExpected: 2, AmplificationBasis: "scripted", Complete: true}, *b)
 	var lines []string
 	for _, e := range tr.Events() {
 		lines = append(lines, e.Text)

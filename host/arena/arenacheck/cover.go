@@ -146,5 +146,9 @@ func generate() []scenario.Candidate {
 		six = append(six, turn{c("file.read.workspace")})
 	}
 	add("six tool turns", []string{"turn-limit"}, six...)
+	// The reference stops before the sixth turn's calls, as LangGraph
+	// does; the Agents SDK runs them, so the case made from the
+	// reference's run is judged on the other two.
+	out[len(out)-1].Hosts = arena.Vanilla.Name() + " " + arena.LangGraph.Name()
 	return out
 }
