@@ -120,6 +120,9 @@ func Install(ctx context.Context, cache, v string, opts InstallOptions) (*Instal
 			return nil, fmt.Errorf("omp@%s: %w: %d files differ from those recorded at install (%s); remove it and install it again", v, ErrChanged, len(changed), summarize(changed))
 		}
 		fmt.Fprintf(progress, "  its files are those recorded at install\n")
+		if in.PNPM == "" {
+			fmt.Fprintf(progress, "  it was installed by npm ci, its files its own: remove it and install it again to share them through the store\n")
+		}
 		return in, nil
 	}
 	// An unfinished install (no marker) is never taken for one: it is
