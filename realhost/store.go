@@ -31,11 +31,12 @@ func StoreDir(cache string) string { return filepath.Join(cache, storeName) }
 // workspaceFile is pnpm's settings file, written into each install.
 const workspaceFile = "pnpm-workspace.yaml"
 
-// workspaceYAML is the pnpm-workspace.yaml of a release: npm's flat
-// layout (node-linker hoisted: every package where npm ci puts it, its
-// files hard links into the store), and the release's package.json
-// overrides, which pnpm reads only from here (npm's file:./absent stub is
-// installed as a package folder of its own, the same failing index.js).
+// workspaceYAML is the pnpm-workspace.yaml of a release: a flat
+// node_modules as npm makes (node-linker hoisted, rather than pnpm's
+// folders of links, which resolve modules otherwise), each file a hard
+// link into the store, and the release's package.json overrides, which
+// pnpm reads only from here (npm's file:./absent stub is installed as a
+// package folder of its own, the same failing index.js).
 func workspaceYAML(packageJSON []byte) ([]byte, error) {
 	var pkg struct {
 		Overrides map[string]string `json:"overrides"`
