@@ -163,13 +163,13 @@ func installInto(ctx context.Context, partial, dir, cache, v string, rel Release
 	start := time.Now()
 	// pnpm import reads the pinned package-lock.json (no resolution of
 	// its own); the install takes exactly what it wrote.
-	if err := runPNPM(ctx, opts, partial, progress, nil, "import"); err != nil {
+	if err := runPNPM(ctx, opts, partial, nil, "import"); err != nil {
 		return nil, fmt.Errorf("pnpm import for omp@%s failed: %w", v, err)
 	}
 	summary := regexp.MustCompile(`Progress: resolved ([0-9]+), reused ([0-9]+), downloaded ([0-9]+), added ([0-9]+), done`)
 	downloading := regexp.MustCompile(`^Downloading (\S+?):`)
 	seen := map[string]bool{}
-	err := runPNPM(ctx, opts, partial, progress, func(line string) {
+	err := runPNPM(ctx, opts, partial, func(line string) {
 		if m := downloading.FindStringSubmatch(line); m != nil && !seen[m[1]] {
 			seen[m[1]] = true
 			fmt.Fprintf(progress, "  downloading %s (%s)\n", m[1], time.Since(start).Round(time.Second))

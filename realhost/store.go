@@ -188,7 +188,7 @@ func HumanBytes(n int64) string { return humanBytes(n) }
 
 // runPNPM runs pnpm with args in dir; each line it prints goes to line
 // (when not nil), and its error lines into the error of a failed run.
-func runPNPM(ctx context.Context, opts InstallOptions, dir string, progress io.Writer, line func(string), args ...string) error {
+func runPNPM(ctx context.Context, opts InstallOptions, dir string, line func(string), args ...string) error {
 	cmd, err := pnpmCommand(ctx, opts, dir, args...)
 	if err != nil {
 		return err
