@@ -419,3 +419,37 @@ func TestChangedLinkedFileIsCaught(t *testing.T) {
 		assert.Equal(t, []string{"node_modules/pkg/shared.js"}, changed, in.Version)
 	}
 }
+
+// TestWorkspaceYAML: pnpm's settings for a release hold the flat layout,
+// hard links and the release's overrides, sorted; a package.json that
+// cannot be read, or an override that YAML's quotes cannot hold, is an
+// error rather than a settings file that says something else.
+func TestWorkspaceYAML(t *testing.T) {
+	for _, tc := range []struct {
+		name, pkg, want, err string
+	}{
+		{"overrides", `{"overrides": {"react": "file:./absent", "@a/b": "1.2.3"}}`,
+			"nodeLinker: hoisted\npackageImportMethod: hardlink\nupdateNotifier: false\noverrides:\n  '@a/b': '1.2.3'\n  'react': 'file:./absent'\n", ""},
+		{"none", `{}`, "nodeLinker: hoisted\npackageImportMethod: hardlink\nupdateNotifier: false\n", ""},
+		{"not JSON", `{"overrides": `, "", "the release's package.json"},
+		{"a quote", `{"overrides": {"x": "1' evil: 'y"}}`, "", "cannot be written"},
+		{"a line break", `{"overrides": {"x\ny": "1"}}`, "", "cannot be written"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := workspaceYAML([]byte(tc.pkg))
+			if tc.err != "" {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), tc.err)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, strings.SplitN(string(got), "\n", 2)[1])
+		})
+	}
+	for _, r := range Releases() {
+		pkg, err := releaseFiles.ReadFile("releases/" + r.Version + "/package.json")
+		require.NoError(t, err)
+		_, err = workspaceYAML(pkg)
+		assert.NoError(t, err, r.Version)
+	}
+}
