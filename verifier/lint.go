@@ -150,7 +150,11 @@ func lintCase(c *Case, limits Limits) Diagnostics {
 		if err := c.compiled.Err(); err != nil {
 			ds = append(ds, d.diag(Error, c.Pointer+"/given", false, "%s", err.Error()))
 		}
-		for _, p := range c.compiled.Problems() {
+		problems := c.compiled.Problems()
+		if c.fam != nil && len(c.releases) > 0 {
+			problems = append(problems[:len(problems):len(problems)], c.compiled.RangeProblems(c.Range, c.releases)...)
+		}
+		for _, p := range problems {
 			if p.Warning {
 				ds = append(ds, d.warn(p.Name, c.Pointer+p.Pointer, p.Key, "%s", p.Message))
 				continue

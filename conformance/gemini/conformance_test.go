@@ -18,6 +18,7 @@ import (
 	"github.com/deskcheck/deskcheck/host/gemini"
 	"github.com/deskcheck/deskcheck/host/gemini/geminicheck"
 	"github.com/deskcheck/deskcheck/host/gemini/realhost"
+	driver "github.com/deskcheck/deskcheck/realhost"
 	"github.com/deskcheck/deskcheck/scenario"
 )
 
@@ -47,7 +48,7 @@ func installed(t *testing.T, version string) (core, node string) {
 	_, err := os.Stat(filepath.Join(core, "dist", "src", "policy", "policy-engine.js"))
 	node, nerr := exec.LookPath("node")
 	if err != nil || nerr != nil {
-		msg := fmt.Sprintf("gemini %s is not installed in %s (host/gemini/realhost/install.sh %s %s), or node is missing", version, cacheDir(), cacheDir(), version)
+		msg := fmt.Sprintf("gemini %s is not installed in %s (deskcheck-host install gemini@%s), or node is missing", version, cacheDir(), version)
 		if os.Getenv("CI") == "true" {
 			t.Fatal(msg)
 		}
@@ -129,20 +130,26 @@ func runReal(t *testing.T, version string, cases []corpusCase) []map[string]any 
 	if got, ok := answers.byRelease[version]; ok && len(got) == len(cases) {
 		return got
 	}
-	core, node := installed(t, version)
-	cmd, err := realhost.Prepare(t.TempDir(), core, node)
+	installed(t, version)
+	// The release runs as deskcheck-host verify runs it: in the sandbox.
+	h, err := driver.OpenFamily(context.Background(), realhost.Family, cacheDir(), version, 0)
 	require.NoError(t, err)
-	p, err := realhost.Start(context.Background(), cmd)
-	require.NoError(t, err)
-	defer p.Close()
-	assert.Equal(t, version, p.Hello.Release)
-	out := make([]map[string]any, len(cases))
+	defer h.Close()
+	assert.Equal(t, version, h.Info().Release)
+	if os.Getenv("CI") == "true" {
+		require.True(t, h.Info().Sandboxed, h.Info().Isolation)
+	}
+	reqs := make([]driver.Request, len(cases))
 	for i, c := range cases {
-		hg, err := geminicheck.HarnessGiven(c.given)
-		require.NoError(t, err, c.id)
-		a, err := p.Check(c.id, hg)
-		require.NoError(t, err, "%s on gemini %s: %s", c.id, version, c.given)
-		out[i] = a.Observed()
+		reqs[i] = driver.Request{Scenario: geminicheck.PolicyCheck.Name, Given: string(c.given)}
+	}
+	as, err := h.RunAll(reqs)
+	require.NoError(t, err, "gemini %s", version)
+	out := make([]map[string]any, len(cases))
+	for i, a := range as {
+		require.Empty(t, a.Error, "%s on gemini %s: %s", cases[i].id, version, cases[i].given)
+		require.Empty(t, a.NotApplicable, cases[i].id)
+		out[i] = a.Observed
 	}
 	answers.byRelease[version] = out
 	return out
