@@ -103,6 +103,7 @@ func lintDesk(d *Desk, limits Limits) Diagnostics {
 	ds = append(ds, lintWork(d, limits)...)
 	ds = append(ds, lintCopies(d, limits)...)
 	ds = append(ds, lintPairing(d)...)
+	ds = append(ds, lintLessons(d)...)
 	for _, cl := range d.Claims {
 		refs(cl.Pointer, cl.SourceRefs)
 	}

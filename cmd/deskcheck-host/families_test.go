@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -281,5 +282,24 @@ func TestUnknownHostNamesTheHosts(t *testing.T) {
 		code, _, errOut := runCmd(t, nil, args...)
 		assert.Equal(t, exitInvalid, code, "%v", args)
 		assert.Contains(t, errOut, `"claude@1.0.0": no host is named "claude"; the hosts are omp@V, gemini@V, arena, vanilla@0.1.0, langgraph@1.2.11, openai-agents@0.22.0`, "%v", args)
+	}
+}
+
+// TestCrossAgentDeskOnTheRealCode: the cross-agent desk holds on the real
+// code of both hosts, OMP's cases on a release of each of its groups and
+// Gemini's on its newest, in one run of several releases.
+func TestCrossAgentDeskOnTheRealCode(t *testing.T) {
+	omp := []string{"17.3.5", "18.1.16", "18.2.3", "18.3.4"}
+	var hosts []string
+	for _, v := range omp {
+		requireRelease(t, v)
+		hosts = append(hosts, "omp@"+v)
+	}
+	requireFamily(t, "gemini", "0.61.0")
+	hosts = append(hosts, "gemini@0.61.0")
+	code, out, errOut := runCmd(t, nil, "verify", "-host", strings.Join(hosts, ","), "-jobs", "2", "../../cases/cross-agent-desk.json")
+	require.Equal(t, exitPass, code, "%s\n%s", out, errOut)
+	for _, h := range hosts {
+		assert.Regexp(t, regexp.MustCompile(`(?m)^`+regexp.QuoteMeta(h)+`: 18 cases: 9 hold on the real code, 0 do not hold, 0 model and real code disagree, 9 not applicable, 0 could not run$`), out)
 	}
 }
