@@ -1,7 +1,6 @@
 package realhost
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,7 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -40,6 +38,9 @@ type Installed struct {
 	Substituted map[string]string `json:"substituted,omitempty"`
 	Bytes       int64             `json:"bytes"`
 	InstalledAt time.Time         `json:"installedAt"`
+	// PNPM is the version of pnpm that installed it from the store; ""
+	// for an install made by npm ci, whose files are its own.
+	PNPM string `json:"pnpm,omitempty"`
 }
 
 // marker is the file an install writes last: its presence means the
@@ -56,18 +57,25 @@ type InstallOptions struct {
 	Substitute bool
 	// Progress receives one line per step; nil discards them.
 	Progress io.Writer
-	// NPM is the npm program; "" finds npm on PATH.
-	NPM string
+	// PNPM is the pnpm program; "" runs pnpm PNPMVersion with npm exec.
+	PNPM string
+	// Store is the pnpm store to install from and into; "" is the
+	// cache's own (StoreDir). It must be on the cache's file system.
+	Store string
 }
 
 // ErrNeedsSubstitute is wrapped by Install's error for a release whose
 // exact dependencies are not published, when Substitute is not set.
 var ErrNeedsSubstitute = errors.New("the release cannot be installed exactly as published")
 
-// Install installs release v into cache with npm ci --ignore-scripts from
-// the pinned package.json and package-lock.json. It is the only step of
-// deskcheck that reaches the network (the npm registry). An install that
-// is already complete is left as it is.
+// Install installs release v into cache from the pinned package.json and
+// package-lock.json, with pnpm (PNPMVersion) and no install scripts, in
+// npm's flat layout: every file a hard link into the cache's store, which
+// holds each file of every release once; a release whose packages are in
+// the store already downloads and copies nothing. It is the only step of
+// deskcheck that reaches the network (the npm registry, for pnpm and the
+// packages the store lacks). An install that is already complete is left
+// as it is.
 func Install(ctx context.Context, cache, v string, opts InstallOptions) (*Installed, error) {
 	rel, err := LookupRelease(v)
 	if err != nil {
@@ -112,17 +120,14 @@ func Install(ctx context.Context, cache, v string, opts InstallOptions) (*Instal
 			return nil, fmt.Errorf("omp@%s: %w: %d files differ from those recorded at install (%s); remove it and install it again", v, ErrChanged, len(changed), summarize(changed))
 		}
 		fmt.Fprintf(progress, "  its files are those recorded at install\n")
-		return in, nil
-	}
-	npm := opts.NPM
-	if npm == "" {
-		if npm, err = exec.LookPath("npm"); err != nil {
-			return nil, fmt.Errorf("installing a release needs npm (Debian: apt-get install npm): %w", err)
+		if in.PNPM == "" {
+			fmt.Fprintf(progress, "  it was installed by npm ci, its files its own: remove it and install it again to share them through the store\n")
 		}
+		return in, nil
 	}
 	// An unfinished install (no marker) is never taken for one: it is
 	// removed, and the new one is made in a folder of its own and renamed
-	// into place once npm is done.
+	// into place once pnpm is done.
 	if err := os.RemoveAll(dir); err != nil {
 		return nil, err
 	}
@@ -134,7 +139,7 @@ func Install(ctx context.Context, cache, v string, opts InstallOptions) (*Instal
 		os.RemoveAll(partial)
 		return nil, err
 	}
-	in, err := installInto(ctx, partial, dir, v, rel, npm, progress)
+	in, err := installInto(ctx, partial, dir, cache, v, rel, opts, progress)
 	if err != nil {
 		os.RemoveAll(partial)
 		os.RemoveAll(dir)
@@ -143,52 +148,38 @@ func Install(ctx context.Context, cache, v string, opts InstallOptions) (*Instal
 	return in, nil
 }
 
-// installInto runs npm ci in the folder partial, renames it to dir, warms
-// the transpiler cache, records the files' hashes and writes the marker,
-// last.
-func installInto(ctx context.Context, partial, dir, v string, rel Release, npm string, progress io.Writer) (*Installed, error) {
+// installInto installs the release in the folder partial with pnpm,
+// renames it to dir, warms the transpiler cache, records the files' hashes
+// and writes the marker, last.
+func installInto(ctx context.Context, partial, dir, cache, v string, rel Release, opts InstallOptions, progress io.Writer) (*Installed, error) {
 	if err := writeTree(partial, rel); err != nil {
 		return nil, err
 	}
-	lock, _ := releaseFiles.ReadFile("releases/" + v + "/package-lock.json")
-	total := strings.Count(string(lock), `"integrity": "`)
-	fmt.Fprintf(progress, "installing omp@%s into %s: %d packages from the npm registry, no install scripts\n", v, dir, total)
+	store := opts.Store
+	if store == "" {
+		store = StoreDir(cache)
+	}
+	fmt.Fprintf(progress, "installing omp@%s into %s with pnpm %s: the packages the store at %s lacks from the npm registry, the rest hard-linked; no install scripts\n", v, dir, PNPMVersion, store)
 	start := time.Now()
-	cmd := exec.CommandContext(ctx, npm, "ci", "--ignore-scripts", "--omit=optional", "--no-audit", "--no-fund", "--loglevel=http", "--progress=false")
-	cmd.Dir = partial
-	stderr, err := cmd.StderrPipe()
+	// pnpm import reads the pinned package-lock.json (no resolution of
+	// its own); the install takes exactly what it wrote.
+	if err := runPNPM(ctx, opts, partial, nil, "import"); err != nil {
+		return nil, fmt.Errorf("pnpm import for omp@%s failed: %w", v, err)
+	}
+	summary := regexp.MustCompile(`Progress: resolved ([0-9]+), reused ([0-9]+), downloaded ([0-9]+), added ([0-9]+), done`)
+	downloading := regexp.MustCompile(`^Downloading (\S+?):`)
+	seen := map[string]bool{}
+	err := runPNPM(ctx, opts, partial, func(line string) {
+		if m := downloading.FindStringSubmatch(line); m != nil && !seen[m[1]] {
+			seen[m[1]] = true
+			fmt.Fprintf(progress, "  downloading %s (%s)\n", m[1], time.Since(start).Round(time.Second))
+		}
+		if m := summary.FindStringSubmatch(line); m != nil {
+			fmt.Fprintf(progress, "  %s packages: %s already in the store, %s downloaded (%s)\n", m[1], m[2], m[3], time.Since(start).Round(time.Second))
+		}
+	}, "install", "--frozen-lockfile", "--ignore-scripts", "--no-optional", "--reporter=append-only", "--store-dir", store)
 	if err != nil {
-		return nil, err
-	}
-	cmd.Stdout = io.Discard
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	var tail []string
-	fetched := 0
-	tarball := regexp.MustCompile(`GET [0-9]+ \S+\.tgz`)
-	sc := bufio.NewScanner(stderr)
-	for sc.Scan() {
-		line := sc.Text()
-		if tarball.MatchString(line) {
-			fetched++
-			if fetched == total || fetched%10 == 0 {
-				fmt.Fprintf(progress, "  %d/%d packages fetched (%s)\n", fetched, total, time.Since(start).Round(time.Second))
-			}
-			continue
-		}
-		if strings.Contains(line, "npm error") || strings.Contains(line, "ERR") {
-			tail = append(tail, line)
-		}
-	}
-	if fetched < total {
-		// The count closes here: npm fetches no tarball its cache holds,
-		// and none of an optional package for another platform.
-		fmt.Fprintf(progress, "  %d/%d packages fetched (%s); the other %d were in npm's cache or are optional for another platform\n",
-			fetched, total, time.Since(start).Round(time.Second), total-fetched)
-	}
-	if err := cmd.Wait(); err != nil {
-		return nil, fmt.Errorf("npm ci for omp@%s failed: %v\n%s", v, err, strings.Join(tail, "\n"))
+		return nil, fmt.Errorf("pnpm install for omp@%s failed: %w", v, err)
 	}
 	if err := finishInstall(partial, v); err != nil {
 		return nil, err
@@ -203,12 +194,13 @@ func installInto(ctx context.Context, partial, dir, v string, rel Release, npm s
 		return nil, err
 	}
 	size := dirSize(dir)
-	in := &Installed{Version: v, Dir: dir, Substituted: rel.Substituted, Bytes: size, InstalledAt: time.Now().UTC().Truncate(time.Second)}
+	in := &Installed{Version: v, Dir: dir, Substituted: rel.Substituted, Bytes: size, InstalledAt: time.Now().UTC().Truncate(time.Second), PNPM: PNPMVersion}
 	data, _ := json.MarshalIndent(in, "", "  ")
 	if err := os.WriteFile(filepath.Join(dir, marker), append(data, '\n'), 0o644); err != nil {
 		return nil, err
 	}
-	fmt.Fprintf(progress, "installed omp@%s in %s (%s on disk; the hashes of its files recorded)\n", v, time.Since(start).Round(time.Second), humanBytes(size))
+	fresh, _ := newBytes(dir)
+	fmt.Fprintf(progress, "installed omp@%s in %s (%s of files, %s of them new to the cache; the hashes of its files recorded)\n", v, time.Since(start).Round(time.Second), humanBytes(size), humanBytes(fresh))
 	return in, nil
 }
 
@@ -251,9 +243,20 @@ func warmCache(ctx context.Context, dir, v string, substituted map[string]string
 	return nil
 }
 
-// writeTree writes the release's package.json, lockfile and the stub
-// package into dir.
+// writeTree writes the release's package.json, lockfile, pnpm's settings
+// and the stub package into dir.
 func writeTree(dir string, rel Release) error {
+	pkg, err := releaseFiles.ReadFile("releases/" + rel.Version + "/package.json")
+	if err != nil {
+		return err
+	}
+	ws, err := workspaceYAML(pkg)
+	if err != nil {
+		return err
+	}
+	if err := writeFile(filepath.Join(dir, workspaceFile), ws); err != nil {
+		return err
+	}
 	files := map[string]string{
 		"package.json":      "releases/" + rel.Version + "/package.json",
 		"package-lock.json": "releases/" + rel.Version + "/package-lock.json",
@@ -304,7 +307,7 @@ func writeFile(path string, data []byte) error {
 	return os.WriteFile(path, data, 0o644)
 }
 
-// finishInstall makes the installed tree runnable: npm ran no install
+// finishInstall makes the installed tree runnable: pnpm ran no install
 // script, so bun is not yet executable; and for a release whose native
 // addon is of another version than its pi-natives (a substitution),
 // pi-natives is moved out of node_modules with the addon's files beside

@@ -22,7 +22,11 @@
 // release's own modules run; the desk's content (its commands, paths,
 // texts) is never executed.
 //
-// The one step that reaches the network is Install: npm ci --ignore-scripts
-// on the package.json and package-lock.json deskcheck ships per release
-// (releases/), into the cache folder.
+// The one step that reaches the network is Install: pnpm (a pinned
+// version, run through npm exec) installs the package-lock.json deskcheck
+// ships per release (releases/) with no install scripts, in npm's flat
+// layout, into the cache folder; every file is a hard link into the
+// cache's content-addressed store, so releases share the files they have
+// in common and a release whose packages are in the store downloads
+// nothing.
 package realhost

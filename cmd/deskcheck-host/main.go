@@ -218,12 +218,22 @@ func list(args []string, stdout, stderr io.Writer) int {
 	if len(installed) == 0 {
 		fmt.Fprintln(stdout, "no release is installed; install one with: deskcheck-host install omp@V")
 	}
+	usage, err := realhost.DiskUsage(c, installed)
+	if err != nil {
+		fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
+		return exitFail
+	}
 	for _, in := range installed {
 		note := ""
 		if len(in.Substituted) > 0 {
 			note = "  (substituted dependencies)"
 		}
-		fmt.Fprintf(stdout, "omp@%-8s %8d MB  %s%s\n", in.Version, in.Bytes>>20, in.InstalledAt.Format(time.DateOnly), note)
+		fmt.Fprintf(stdout, "omp@%-8s %8d MB  %s  own %s%s\n", in.Version, in.Bytes>>20, in.InstalledAt.Format(time.DateOnly), realhost.HumanBytes(usage.Own[in.Version]), note)
+	}
+	if len(installed) > 0 {
+		fmt.Fprintf(stdout, "shared by two releases or more: %s, counted once; the store %s holds %s, %s of it (its index, files of removed releases) linked by none\n",
+			realhost.HumanBytes(usage.Shared), realhost.StoreDir(c), realhost.HumanBytes(usage.Store), realhost.HumanBytes(usage.Unlinked))
+		fmt.Fprintf(stdout, "the cache folder takes %s on disk\n", realhost.HumanBytes(usage.Total))
 	}
 	var all []string
 	for _, r := range realhost.Releases() {

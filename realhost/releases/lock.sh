@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Maintainer's script: writes releases/<V>/package.json for one published
 # OMP release and resolves its package-lock.json against the npm registry
-# (metadata only, nothing is installed). deskcheck-host and the conformance
-# tests install from the committed pair with `npm ci --ignore-scripts`.
+# (metadata only, nothing is installed). deskcheck-host installs from the
+# committed pair with pnpm (pnpm import, then a frozen install with no
+# install scripts; realhost/store.go).
 #
 #   lock.sh VERSION [-substitute]
 #
