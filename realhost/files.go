@@ -14,6 +14,9 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
 )
 
 // filesRecord is the file an install writes with the hash of every file
@@ -25,20 +28,50 @@ const filesRecord = "deskcheck-files.json"
 var ErrChanged = errors.New("the installed release's files changed since it was installed")
 
 // record is what filesRecord holds: the SHA-256 of every regular file and
-// the target of every link, by path inside the install.
+// the target of every link, by path inside the install, and what the file
+// system says of each file when it was hashed (its size, modification
+// time and inode).
 type record struct {
-	Files map[string]string `json:"files"`
-	Links map[string]string `json:"links,omitempty"`
+	Files map[string]string   `json:"files"`
+	Links map[string]string   `json:"links,omitempty"`
+	Stats map[string]fileStat `json:"stats,omitempty"`
+	// RecordedAt is when the walk that hashed the files began (ns): a
+	// file modified within a second of it is read again every time, since
+	// a write in the same tick of the file system's clock would leave its
+	// time as recorded.
+	RecordedAt int64 `json:"recordedAt,omitempty"`
+}
+
+// fileStat is a file's size, modification time (ns) and inode: a write
+// through any link changes the time, a file put in its place the inode.
+type fileStat [3]int64
+
+func statOf(info fs.FileInfo) fileStat {
+	st := fileStat{info.Size(), info.ModTime().UnixNano()}
+	if sys, ok := info.Sys().(*syscall.Stat_t); ok {
+		st[2] = int64(sys.Ino)
+	}
+	return st
 }
 
 // recordFiles hashes every file of the install in dir (but the record
 // itself and the marker written after it).
 func recordFiles(dir string) (record, error) {
-	rec := record{Files: map[string]string{}, Links: map[string]string{}}
+	rec, _, err := walkFiles(dir, nil)
+	return rec, err
+}
+
+// walkFiles records the install in dir; a file whose size, time and inode
+// are those known records, from longer than a second before known's walk,
+// keeps known's hash without being read again. It also counts the files
+// it read that a record made now could vouch for next time.
+func walkFiles(dir string, known *record) (record, int, error) {
+	vouchable := 0
+	rec := record{Files: map[string]string{}, Links: map[string]string{}, Stats: map[string]fileStat{}, RecordedAt: time.Now().UnixNano()}
 	// The install folder itself may be reached through a link.
 	dir, err := filepath.EvalSymlinks(dir)
 	if err != nil {
-		return rec, err
+		return rec, 0, err
 	}
 	var paths []string
 	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -47,7 +80,7 @@ func recordFiles(dir string) (record, error) {
 		}
 		rel, _ := filepath.Rel(dir, p)
 		switch {
-		case rel == filesRecord || rel == marker:
+		case rel == filesRecord || rel == marker || strings.HasPrefix(rel, ".record-"):
 		case d.Type()&fs.ModeSymlink != 0:
 			target, err := os.Readlink(p)
 			if err != nil {
@@ -55,12 +88,25 @@ func recordFiles(dir string) (record, error) {
 			}
 			rec.Links[rel] = target
 		case d.Type().IsRegular():
+			info, err := d.Info()
+			if err != nil {
+				return err
+			}
+			st := statOf(info)
+			rec.Stats[rel] = st
+			if known != nil && known.Stats[rel] == st && known.Files[rel] != "" && st[1] < known.RecordedAt-int64(time.Second) {
+				rec.Files[rel] = known.Files[rel]
+				return nil
+			}
+			if st[1] < rec.RecordedAt-int64(time.Second) {
+				vouchable++
+			}
 			paths = append(paths, rel)
 		}
 		return nil
 	})
 	if err != nil {
-		return rec, err
+		return rec, 0, err
 	}
 	sums := make([]string, len(paths))
 	errs := make([]error, len(paths))
@@ -82,14 +128,18 @@ func recordFiles(dir string) (record, error) {
 	wg.Wait()
 	for i, p := range paths {
 		if errs[i] != nil {
-			return rec, errs[i]
+			return rec, 0, errs[i]
 		}
 		rec.Files[p] = sums[i]
 	}
-	return rec, nil
+	return rec, vouchable, nil
 }
 
+// hashed counts the files hashed, for the tests.
+var hashed atomic.Int64
+
 func hashFile(path string) (string, error) {
+	hashed.Add(1)
 	f, err := os.Open(path)
 	if err != nil {
 		return "", err
@@ -126,7 +176,8 @@ func changedFiles(dir string) ([]string, error) {
 	if err := json.Unmarshal(data, &want); err != nil {
 		return nil, fmt.Errorf("%w: its record of files cannot be read (%v); install it again", ErrChanged, err)
 	}
-	have, err := recordFiles(dir)
+	// A file the file system shows as it was when hashed is not read again.
+	have, vouchable, err := walkFiles(dir, &want)
 	if err != nil {
 		return nil, err
 	}
@@ -152,7 +203,39 @@ func changedFiles(dir string) ([]string, error) {
 		}
 	}
 	sort.Strings(changed)
+	if len(changed) == 0 && vouchable > 0 {
+		// Unchanged files that had to be read (a record from before the
+		// sizes and times were kept, a file copied back in place) are
+		// recorded as they are now, so the next run need not read them;
+		// a cache that cannot be written is only read again.
+		if data, err := json.Marshal(have); err == nil {
+			_ = writeAtomic(filepath.Join(dir, filesRecord), data)
+		}
+	}
 	return changed, nil
+}
+
+// writeAtomic replaces the file at path with data through a temporary file
+// beside it.
+func writeAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), ".record-*")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(f.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
 }
 
 // summarize names the first few changed paths and counts the rest.

@@ -3,6 +3,7 @@ package realhost
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -452,4 +454,56 @@ func TestWorkspaceYAML(t *testing.T) {
 		_, err = workspaceYAML(pkg)
 		assert.NoError(t, err, r.Version)
 	}
+}
+
+// TestRecordCheckReadsOnlyWhatChanged: a check reads again only the files
+// whose size, time or inode differ from the record's (and those modified
+// near the record's time); a record without them is read whole once and
+// then kept with them; a file changed and one replaced are caught.
+func TestRecordCheckReadsOnlyWhatChanged(t *testing.T) {
+	_, installed := fakeStore(t)
+	dir := installed[0].Dir
+	old := time.Now().Add(-time.Hour)
+	require.NoError(t, filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			return os.Chtimes(p, old, old)
+		}
+		return err
+	}))
+	require.NoError(t, writeRecord(dir))
+	count := func() int64 {
+		before := hashed.Load()
+		changed, err := changedFiles(dir)
+		require.NoError(t, err)
+		require.Empty(t, changed)
+		return hashed.Load() - before
+	}
+	assert.Zero(t, count(), "every file is as recorded")
+
+	// A record of hashes only (made before stats were kept) is read whole,
+	// then written with them.
+	data, err := os.ReadFile(filepath.Join(dir, filesRecord))
+	require.NoError(t, err)
+	var rec record
+	require.NoError(t, json.Unmarshal(data, &rec))
+	files := len(rec.Files)
+	require.Positive(t, files)
+	rec.Stats, rec.RecordedAt = nil, 0
+	data, err = json.Marshal(rec)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, filesRecord), data, 0o644))
+	assert.Equal(t, int64(files), count())
+	assert.Zero(t, count(), "the record was kept with the files' stats")
+
+	// A write keeps the size and changes the time; a file put in place
+	// with the old time changes the inode.
+	target := filepath.Join(dir, "node_modules", "pkg", "shared.js")
+	f, err := os.OpenFile(target, os.O_WRONLY, 0)
+	require.NoError(t, err)
+	_, err = f.WriteAt([]byte("X"), 0)
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+	changed, err := changedFiles(dir)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"node_modules/pkg/shared.js"}, changed)
 }
