@@ -23,6 +23,7 @@ var EngineWarnings = []scenario.Warning{
 	{Name: "unpaired-family", Help: "a boundary-response family (a case's family key) with controls of one side only"},
 	{Name: "unused-acknowledgement", Help: "an acknowledgement that matches no warning of the desk or case"},
 	{Name: "skipped", Help: "a file found in a folder and not read (a link, a FIFO, over the size limit)"},
+	{Name: skippedName, Help: "later checks of a file or of some of its cases skipped: its errors make them meaningless"},
 }
 
 // WarningNames returns every warning name lint can raise, sorted: the
@@ -118,7 +119,9 @@ func acknowledge(d *Desk, ds Diagnostics) Diagnostics {
 			}
 		}
 	}
-	unused(desk)
+	if !d.partial {
+		unused(desk) // a case left out may have used them
+	}
 	for _, c := range d.Cases {
 		unused(cases[c.Pointer])
 	}
