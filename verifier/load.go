@@ -365,7 +365,7 @@ func Load(reg *scenario.Registry, path string, data []byte, limits Limits) (*Des
 			} else {
 				ds = append(ds, d.diag(Error, p.Pointer, false, "%s", msg))
 			}
-			broken.add(p.Pointer)
+			broken.add(p.Pointer, p.Key)
 		}
 	}
 	ds = append(ds, d.build(root, &broken)...)

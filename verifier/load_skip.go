@@ -36,15 +36,20 @@ func skipLine(file, summary string) Diagnostic {
 
 // brokenParts are the parts of a file that its schema errors leave out of
 // the later checks: the cases with schema errors of their own, and, for
-// an error anywhere else (the desk's own keys, the cases key itself, a
-// source-only claim), the desk's hosts and all of lint.
+// an error anywhere else (a value of the desk's own keys, the cases key
+// itself, a source-only claim), the desk's hosts and all of lint. A key
+// of the desk's own that the format does not know breaks nothing: the
+// later checks do not read it.
 type brokenParts struct {
 	desk  bool
 	cases map[int]bool
 }
 
-// add takes the pointer of a schema problem.
-func (b *brokenParts) add(ptr string) {
+// add takes a schema problem: its pointer, and the key it names, if any.
+func (b *brokenParts) add(ptr, key string) {
+	if ptr == "" && key != "" {
+		return
+	}
 	if rest, ok := strings.CutPrefix(ptr, "/cases/"); ok {
 		tok, _, _ := strings.Cut(rest, "/")
 		if i, err := strconv.Atoi(tok); err == nil && i >= 0 && strconv.Itoa(i) == tok {
