@@ -23,7 +23,7 @@ var EngineWarnings = []scenario.Warning{
 	{Name: "unpaired-family", Help: "a boundary-response family (a case's family key) with controls of one side only"},
 	{Name: "unused-acknowledgement", Help: "an acknowledgement that matches no warning of the desk or case"},
 	{Name: "skipped", Help: "a file found in a folder and not read (a link, a FIFO, over the size limit)"},
-	{Name: skippedName, Help: "later checks of a file or of some of its cases skipped: its errors make them meaningless"},
+	{Name: skippedName, Help: "later checks skipped for a file or some of its cases, whose errors make them meaningless (fix the errors)"},
 }
 
 // WarningNames returns every warning name lint can raise, sorted: the
