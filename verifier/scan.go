@@ -257,9 +257,10 @@ func (c *checker) push(kind byte) {
 	f.repeat = -1
 }
 
-// endMember is called at the comma or closing brace that ends a member
-// of the innermost object: a repeated member ends there, and is blanked
-// out unless a repeated member around it will be, whole.
+// endMember is called, while a repeated member is being read, at the
+// comma or closing brace that ends a member of the innermost object: a
+// repeated member ends there, and is blanked out unless a repeated member
+// around it will be, whole.
 func (c *checker) endMember() {
 	if len(c.frames) != len(c.kinds) {
 		return
@@ -328,14 +329,18 @@ func (c *checker) run() {
 			if c.kinds[len(c.kinds)-1] == '{' {
 				switch b {
 				case ',':
-					c.endMember()
+					if c.repeats > 0 {
+						c.endMember()
+					}
 					c.comma = c.i
 					c.i++
 					if !c.key() {
 						return
 					}
 				case '}':
-					c.endMember()
+					if c.repeats > 0 {
+						c.endMember()
+					}
 					c.i++
 					c.pop()
 					continue
