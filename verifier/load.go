@@ -328,13 +328,12 @@ func Load(reg *scenario.Registry, path string, data []byte, limits Limits) (*Des
 	if ds := d.precheck(limits); len(ds) > 0 {
 		return nil, d.finish(append(ds, skipWhole(path, skipUnread)))
 	}
-	ds, fatal, text := d.read(limits)
+	ds, fatal, text, doc := d.read(limits)
 	if fatal {
 		return nil, d.finish(append(ds, skipWhole(path, skipUnread)))
 	}
-	doc := data
-	if len(ds) > 0 {
-		doc = []byte(text) // the first value of each repeated key
+	if doc == nil {
+		doc = data // no key repeats: the file itself
 	}
 	root := gjson.Parse(text)
 	d.root = root

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // check is the first thing that reads a case file, and the only reader
@@ -46,16 +47,18 @@ func (d *Desk) check(limits Limits) Diagnostics {
 // the end of its value, is overwritten with spaces: the first value of
 // each key is the one read, and every byte keeps its offset, so that
 // positions found in the copy are those of the file.
-func (d *Desk) read(limits Limits) (ds Diagnostics, fatal bool, text string) {
+//
+// The copy is returned as doc, and as text without a second copy: neither
+// is written to again.
+func (d *Desk) read(limits Limits) (ds Diagnostics, fatal bool, text string, doc []byte) {
 	c := &checker{d: d, s: d.text, limits: limits, rep: newReporter(d, limits.Diagnostics), firstOnly: true}
 	c.run()
 	ds = c.rep.done()
 	fatal = c.syntax || c.rep.fatal
-	text = d.text
-	if c.blank != nil && !fatal {
-		text = string(c.blank)
+	if c.blank == nil || fatal {
+		return ds, fatal, d.text, nil
 	}
-	return ds, fatal, text
+	return ds, fatal, unsafe.String(&c.blank[0], len(c.blank)), c.blank
 }
 
 // reporter collects one file's problems up to a cap and counts the rest.
