@@ -326,11 +326,11 @@ func Load(reg *scenario.Registry, path string, data []byte, limits Limits) (*Des
 	d.SHA256 = hex.EncodeToString(sum[:])
 
 	if ds := d.precheck(limits); len(ds) > 0 {
-		return nil, d.finish(append(ds, skipWhole(path, skipUnread)))
+		return nil, unread(ds, path)
 	}
 	ds, fatal, text, doc := d.read(limits)
 	if fatal {
-		return nil, d.finish(append(ds, skipWhole(path, skipUnread)))
+		return nil, unread(ds, path)
 	}
 	if doc == nil {
 		doc = data // no key repeats: the file itself
@@ -379,6 +379,16 @@ func Load(reg *scenario.Registry, path string, data []byte, limits Limits) (*Des
 		ds = append(ds, skip)
 	}
 	return nil, d.finish(ds)
+}
+
+// unread adds the checks-skipped line to the problems of a file the first
+// reader could not hand on. They come located, in file order and capped,
+// and are not capped again: a syntax error is listed even past the cap,
+// as the problem that explains why the rest of the file was not read.
+func unread(ds Diagnostics, path string) Diagnostics {
+	ds = append(ds, skipWhole(path, skipUnread))
+	ds.Sort()
+	return ds
 }
 
 // Scan applies the reading rules of case files to any JSON file: within

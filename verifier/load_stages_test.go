@@ -226,3 +226,17 @@ func TestDiagnosticOrder(t *testing.T) {
 	_, again := Load(testReg, "order.json", data, Limits{Diagnostics: 25})
 	assert.Equal(t, diagStrings(ds), diagStrings(again), "the same list every time")
 }
+
+// TestSyntaxErrorPastTheCap: a file with more duplicate keys than its list
+// holds, then a syntax error, lists the syntax error too, the one problem
+// that says why the rest was not read, and then the checks-skipped line
+// and the count.
+func TestSyntaxErrorPastTheCap(t *testing.T) {
+	data := []byte(`{"a":1` + strings.Repeat(`,"a":1`, 30) + `,}`)
+	_, ds := Load(testReg, "cut.json", data, Limits{Diagnostics: 10})
+	lines := diagStrings(ds)
+	require.Len(t, lines, 13, strings.Join(lines, "\n"))
+	assert.Contains(t, lines[10], "malformed JSON: invalid character '}' looking for beginning of object key string")
+	assert.Equal(t, skippedLine("cut.json", skippedUnread), lines[11])
+	assert.Equal(t, "cut.json: error: … and 20 more", lines[12])
+}
