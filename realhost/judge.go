@@ -8,7 +8,7 @@ import (
 	"reflect"
 	"sort"
 
-	"github.com/deskcheck/deskcheck/host/omp"
+	"github.com/deskcheck/deskcheck/host/all"
 	"github.com/deskcheck/deskcheck/internal/jsontext"
 	"github.com/deskcheck/deskcheck/internal/jsonx"
 	"github.com/deskcheck/deskcheck/scenario"
@@ -92,31 +92,51 @@ type Options struct {
 // ModelRelease returns the model release to compare a real host with: its
 // own release when the model knows it, else the newest modelled release.
 func ModelRelease(h Hello) (string, string) {
-	if _, _, err := omp.Lookup(h.Release); err == nil {
-		v, g, _ := omp.Lookup(h.Release)
-		return v.String(), fmt.Sprintf("deskcheck's model of omp@%s (group %s)", v, g)
+	host := hostOf(h)
+	var fam *scenario.Family
+	for _, f := range all.Registry().Families() {
+		if f.Host.Name == host {
+			fam = &f
+		}
 	}
-	n := omp.Newest()
-	g, _ := omp.GroupOf(n)
-	return n.String(), fmt.Sprintf("deskcheck's model of omp@%s (group %s): the model has no release %q, so the newest is compared", n, g, h.Release)
+	if fam == nil {
+		return "", fmt.Sprintf("deskcheck has no model of host %q", host)
+	}
+	if r, ok := fam.Host.Release(h.Release); ok {
+		return r.Version, fmt.Sprintf("deskcheck's model of %s@%s (group %s)", host, r.Version, r.Group)
+	}
+	n, ok := fam.Host.Newest()
+	if !ok {
+		return "", fmt.Sprintf("deskcheck's model of %s", host)
+	}
+	return n.Version, fmt.Sprintf("deskcheck's model of %s@%s (group %s): the model has no release %q, so the newest is compared", host, n.Version, n.Group, h.Release)
+}
+
+// Harness is a running harness: it says what it runs and answers cases
+// in order.
+type Harness interface {
+	Info() Hello
+	RunAll(reqs []Request) ([]Answer, error)
 }
 
 // Judge runs cases on the model and on the real host and gives each its
 // verdict. Cases of other hosts than omp are not applicable.
-func Judge(ctx context.Context, h *Host, cases []*verifier.Case, opts Options) (*Run, error) {
-	release, modelName := ModelRelease(h.Hello)
+func Judge(ctx context.Context, h Harness, cases []*verifier.Case, opts Options) (*Run, error) {
+	hello := h.Info()
+	host := hostOf(hello)
+	release, modelName := ModelRelease(hello)
 	if opts.Release != "" {
 		release = opts.Release
 	}
-	run := &Run{Hello: h.Hello, Model: modelName, Results: make([]CaseResult, len(cases))}
+	run := &Run{Hello: hello, Model: modelName, Results: make([]CaseResult, len(cases))}
 	var reqs []Request
 	var idx []int
 	for i, c := range cases {
 		r := &run.Results[i]
 		r.Case, r.Authored = c, c.ExpectedRaw
 		_, fam := c.Spec()
-		if fam == nil || fam.Host.Name != "omp" {
-			r.Verdict, r.Reason = NotApplicable, "not an omp case: only the omp host has a real-host driver"
+		if fam == nil || fam.Host.Name != host {
+			r.Verdict, r.Reason = NotApplicable, fmt.Sprintf("not a %s case: it is judged on the real code of its own host", host)
 			continue
 		}
 		reqs = append(reqs, Request{Scenario: c.Scenario, Given: c.Given.Raw})
@@ -134,7 +154,7 @@ func Judge(ctx context.Context, h *Host, cases []*verifier.Case, opts Options) (
 		// deskcheck verify -host omp@V does: a case whose hosts range
 		// excludes the release, or whose scenario the release lacks, is
 		// not applicable there.
-		ms, err := verifier.Run(ctx, []*verifier.Case{c}, verifier.RunOptions{Pin: verifier.Hosts{"omp": release}, Fault: opts.Fault})
+		ms, err := verifier.Run(ctx, []*verifier.Case{c}, verifier.RunOptions{Pin: verifier.Hosts{host: release}, Fault: opts.Fault})
 		if err != nil {
 			return nil, err
 		}
@@ -145,13 +165,13 @@ func Judge(ctx context.Context, h *Host, cases []*verifier.Case, opts Options) (
 			case a.Error != "":
 				r.Verdict, r.Reason = Errored, a.Error
 			case a.NotApplicable != "":
-				r.Verdict, r.Reason = NotApplicable, fmt.Sprintf("%s: %s (the model: %s)", h.Hello.Source, a.NotApplicable, m.Reason)
+				r.Verdict, r.Reason = NotApplicable, fmt.Sprintf("%s: %s (the model: %s)", hello.Source, a.NotApplicable, m.Reason)
 			case modelRunsOn(ctx, c, release):
 				// The model can run it: the case's own range leaves the
 				// release out.
 				r.Verdict, r.Reason = NotApplicable, m.Reason
 			default:
-				r.Verdict, r.Reason = Disagree, fmt.Sprintf("the model: %s, but %s runs the case", m.Reason, h.Hello.Source)
+				r.Verdict, r.Reason = Disagree, fmt.Sprintf("the model: %s, but %s runs the case", m.Reason, hello.Source)
 				r.Real = a.Observed
 			}
 			continue
@@ -161,7 +181,7 @@ func Judge(ctx context.Context, h *Host, cases []*verifier.Case, opts Options) (
 			r.Verdict, r.Reason = Errored, a.Error
 			continue
 		case a.NotApplicable != "":
-			r.Verdict, r.Reason = Disagree, fmt.Sprintf("%s: %s, but the model runs the case", h.Hello.Source, a.NotApplicable)
+			r.Verdict, r.Reason = Disagree, fmt.Sprintf("%s: %s, but the model runs the case", hello.Source, a.NotApplicable)
 			r.Model = plain(m.Observed)
 			continue
 		}
@@ -180,7 +200,7 @@ func Judge(ctx context.Context, h *Host, cases []*verifier.Case, opts Options) (
 		switch {
 		case len(r.Differ) > 0:
 			r.Verdict = Disagree
-			r.Repro = reproDesk(c, r.Real, r.Differ, h.Hello)
+			r.Repro = reproDesk(c, r.Real, r.Differ, hello)
 		case len(r.RealMismatches) > 0:
 			r.Verdict = DoesNotHold
 		default:
@@ -249,7 +269,7 @@ func reproDesk(c *verifier.Case, real map[string]any, keys []string, hello Hello
 	desk := map[string]any{
 		"schemaVersion": 1,
 		"id":            "real-host-" + c.Desk.ID + "-" + c.ID,
-		"title":         "deskcheck's OMP model and the real code disagree",
+		"title":         fmt.Sprintf("deskcheck's model of %s and the real code disagree", hostOf(hello)),
 		"cases": []any{map[string]any{
 			"id":       c.ID,
 			"title":    fmt.Sprintf("The model and %s disagree on %v", hello.Source, keys),
@@ -272,4 +292,15 @@ func reproDesk(c *verifier.Case, real map[string]any, keys []string, hello Hello
 func modelRunsOn(ctx context.Context, c *verifier.Case, release string) bool {
 	rs, err := verifier.Run(ctx, []*verifier.Case{c}, verifier.RunOptions{Once: true, Release: release})
 	return err == nil && rs[0].Status != verifier.Errored
+}
+
+// HostName is the host OMP's bun harness runs.
+const HostName = "omp"
+
+// hostOf is the host a harness runs: OMP's bun harness names none.
+func hostOf(h Hello) string {
+	if h.Host == "" {
+		return HostName
+	}
+	return h.Host
 }

@@ -23,9 +23,14 @@ import (
 // Hello is the harness's first line, with what the driver adds: how it was
 // isolated and, for a local checkout, which commit it is.
 type Hello struct {
-	Package     string          `json:"package"`
-	Release     string          `json:"release"`
-	Bun         string          `json:"bun"`
+	// Host is the family's host name; "" is omp (the bun harness).
+	Host    string `json:"-"`
+	Package string `json:"package"`
+	Release string `json:"release"`
+	Bun     string `json:"bun"`
+	// Runtime names a family harness's runtime ("node v22.1.0"); OMP's
+	// is Bun.
+	Runtime     string          `json:"runtime,omitempty"`
 	Root        string          `json:"root"`
 	Modules     map[string]bool `json:"modules"`
 	Adaptations []string        `json:"adaptations"`
@@ -272,6 +277,9 @@ type Host struct {
 	// transpiler cache).
 	keep func(tmp string) error
 }
+
+// Info is the harness's hello.
+func (h *Host) Info() Hello { return h.Hello }
 
 // Start starts the harness in its sandbox and reads its hello line.
 func Start(ctx context.Context, spec Spec) (*Host, error) {

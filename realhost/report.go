@@ -66,7 +66,11 @@ func substitution(h Hello) string {
 }
 
 func hostLine(h Hello) string {
-	s := fmt.Sprintf("%s (%s %s) on bun %s", h.Source, h.Package, h.Release, h.Bun)
+	runtime := "bun " + h.Bun
+	if h.Runtime != "" {
+		runtime = h.Runtime
+	}
+	s := fmt.Sprintf("%s (%s %s) on %s", h.Source, h.Package, h.Release, runtime)
 	if h.Commit != "" {
 		s += ", commit " + h.Commit
 	}

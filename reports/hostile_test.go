@@ -258,7 +258,7 @@ func checkWellFormed(t *testing.T, r *Report, cmark bool) {
 var mdOwnLine = regexp.MustCompile(`^(` +
 	`## deskcheck: (strength (PASS|FAIL) — [0-9]+ of [0-9]+ (addressed )?faults caught(, [0-9]+ not addressed)? · cases )?(PASS|FAIL) — [0-9]+ passed, [0-9]+ failed(, [0-9]+ errored)?(, [0-9]+ not applicable)?` +
 	`|\| cases \| passed \| failed \| errored \| not applicable \| source-only \(not executed\) \||\|---:\|---:\|---:\|---:\|---:\|---:\||\|( [0-9]+ \|){6}` +
-	`|### Host releases` +
+	`|### Host releases|### Lessons across hosts` +
 	`|## Boundary response|## Boundary coverage|### What failed|### Failures|### Source-only claims \(not executed\)|### Suite strength: [0-9]+ of [0-9]+ (addressed )?faults caught(, [0-9]+ not addressed)?` +
 	`|Separate dimensions, not a combined score; n/a = zero denominator\. denial propagation: [a-z ·:]+\.( The figures of each of the [0-9,]+ desks are in ` + "`report.json`" + `\.)?` +
 	`|[0-9,]+ of [0-9,]+ failed or errored cases? are shown, the first failure of each file before the second of any; [0-9,]+ more (is|are) not shown here\. ` + "`report.json`" + ` in the report folder holds the evidence of every case\.` +

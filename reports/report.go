@@ -46,6 +46,9 @@ type Report struct {
 	// (acknowledged or not), so that a format rendered again from the
 	// saved report says what the run's own output said.
 	Diagnostics verifier.Diagnostics `json:"diagnostics,omitempty"`
+	// Lessons are the lessons asked of several hosts (see Lesson); absent
+	// when no case names one.
+	Lessons []Lesson `json:"lessons,omitempty"`
 	// origin is what Build was told of the run, for Stamp.
 	origin Origin
 	// registry holds the scenarios of the run the report was built from.
@@ -235,6 +238,7 @@ type Case struct {
 	Title      string              `json:"title"`
 	Scenario   string              `json:"scenario"`
 	Arena      string              `json:"family,omitempty"` // the case's boundary-response arena
+	Lesson     string              `json:"lesson,omitempty"` // the case's lesson key
 	Status     verifier.Status     `json:"status"`
 	Why        string              `json:"why,omitempty"`
 	SourceRefs []SourceRef         `json:"sourceRefs"`
@@ -264,6 +268,8 @@ type Case struct {
 	Release string `json:"release,omitempty"`
 	// Reason says why a not-applicable case was not judged.
 	Reason string `json:"reason,omitempty"`
+	// lesson is the case's row of its lesson (nil when it names none).
+	lesson *LessonCase
 }
 
 // SourceRef is a sourceRefs key resolved to its source text.
@@ -301,6 +307,7 @@ func Build(s *verifier.SuiteResult, o Origin) *Report {
 	}
 	parallel.For(len(s.Results), func(i int) { r.Cases[i] = newCase(&s.Results[i], s.Unshown) })
 	locate(s.Results, r.Cases, locatedCases, locateBudget)
+	r.Lessons = lessonsOf(r.Cases)
 	for _, cl := range s.Claims {
 		r.SourceOnly = append(r.SourceOnly, newClaim(cl))
 	}
@@ -315,13 +322,15 @@ func newCase(res *verifier.Result, unshown bool) Case {
 	if !unshown {
 		suggested = res.Suggestions()
 	}
-	return Case{
-		Desk: c.Desk.ID, ID: c.ID, Title: c.Title, Scenario: c.Scenario, Arena: c.Arena, Status: res.Status, Why: c.Why,
+	out := Case{
+		Desk: c.Desk.ID, ID: c.ID, Title: c.Title, Scenario: c.Scenario, Arena: c.Arena, Lesson: c.Lesson, Status: res.Status, Why: c.Why,
 		SourceRefs: resolve(c.Desk, c.SourceRefs), Given: compact(c.Given.Raw), Expected: compact(c.ExpectedRaw), Observed: res.Observed,
 		Mismatches: nonNil(res.Mismatches), Comparisons: asserted(c, res.Comparisons), Suggested: nonNilSuggested(suggested),
 		Unit: res.Unit, Dimensions: caseBoundary(*res), Trace: nonNilEvents(res.Trace), Error: res.Err,
 		Range: c.Range, Releases: res.Releases, Release: res.Release, Reason: res.Reason,
 	}
+	out.lesson = lessonCase(res, &out)
+	return out
 }
 
 func newClaim(cl *verifier.Claim) Claim {

@@ -45,6 +45,9 @@ func (e Explain) Write(w io.Writer, r *Report) error {
 			p.printf("why:      %s\n", oneLine(c.Why))
 		}
 		p.printf("scenario: %s\n", oneLine(c.Scenario))
+		if c.Lesson != "" {
+			p.printf("lesson:   %s\n", lessonLine(r, &c))
+		}
 		if j := JudgedOn(&c); j != "" {
 			p.printf("releases: %s\n", oneLine(j))
 		}

@@ -227,6 +227,10 @@ type htmlPage struct {
 	// Drawn counts the cards drawn with pictures, Undrawn those left
 	// without.
 	Drawn, Undrawn int
+	// Lessons are the lessons asked of several hosts the page lists;
+	// MoreLessons counts those left out.
+	Lessons     []shownLesson
+	MoreLessons int
 }
 
 // draw gives a card its pictures while the page has drawn fewer than
@@ -257,6 +261,7 @@ func (x HTML) Write(w io.Writer, r *Report) error {
 		}
 	}
 	page.ReleaseGrid = releaseGrid(r)
+	page.Lessons, page.MoreLessons = shownLessons(r.Lessons, htmlLessonRows)
 	if len(page.Claims) > htmlDeskRows {
 		page.MoreClaims = len(page.Claims) - htmlDeskRows
 		page.Claims = page.Claims[:htmlDeskRows]

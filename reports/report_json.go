@@ -67,6 +67,9 @@ func (JSON) Write(w io.Writer, r *Report) error {
 	if len(r.Diagnostics) > 0 {
 		head = append(head, named{"diagnostics", r.Diagnostics})
 	}
+	if len(r.Lessons) > 0 {
+		head = append(head, named{"lessons", r.Lessons})
+	}
 	for _, f := range head {
 		if err := field(f.name, f.v, false); err != nil {
 			return err
@@ -264,6 +267,9 @@ func (c *Case) appendJSON(b []byte) []byte {
 	str("scenario", c.Scenario)
 	if c.Arena != "" {
 		str("family", c.Arena)
+	}
+	if c.Lesson != "" {
+		str("lesson", c.Lesson)
 	}
 	str("status", string(c.Status))
 	if c.Why != "" {

@@ -79,6 +79,7 @@ func (Markdown) Write(w io.Writer, r *Report) error {
 	p.printf("| %d | %d | %d | %d | %d | %d |\n\n", s.Cases, s.Passed, s.Failed, s.Errored, s.NotApplicable, s.SourceOnly)
 	writeDesksMarkdown(p, r)
 	writeReleasesMarkdown(p, r)
+	writeLessonsMarkdown(p, r.Lessons)
 	if r.Dimensions != nil {
 		writeDimensionsMarkdown(p, r.Dimensions)
 	}

@@ -66,6 +66,7 @@ func (t Text) Write(w io.Writer, r *Report) error {
 	for _, cl := range r.SourceOnly {
 		p.printf("%s %s/%s  source-only claim; not executed: %s\n", paint("36", "NOT EXECUTED"), oneLine(cl.Desk), oneLine(cl.ID), oneLine(cl.NotExecuted))
 	}
+	writeLessonsText(p, r.Lessons)
 	if r.Strength != nil {
 		p.printf("\n")
 		writeStrengthText(p, r.Strength)

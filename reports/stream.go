@@ -195,9 +195,14 @@ func (st *Stream) lean(c *Case) Case {
 	// status, error, unit, releases and dimensions) is the run's own.
 	l := Case{
 		Desk: strings.Clone(c.Desk), ID: strings.Clone(c.ID), Line: c.Line, Column: c.Column, Title: strings.Clone(c.Title),
-		Scenario: strings.Clone(c.Scenario), Arena: strings.Clone(c.Arena), Status: c.Status, Why: strings.Clone(c.Why),
+		Scenario: strings.Clone(c.Scenario), Arena: strings.Clone(c.Arena), Lesson: strings.Clone(c.Lesson), Status: c.Status, Why: strings.Clone(c.Why),
 		Unit: c.Unit, Dimensions: c.Dimensions, Error: c.Error, Range: strings.Clone(c.Range), Releases: c.Releases,
 		Release: c.Release, Reason: c.Reason,
+	}
+	if c.lesson != nil {
+		x := *c.lesson
+		x.ID, x.Key = strings.Clone(x.ID), strings.Clone(x.Key)
+		l.lesson = &x
 	}
 	// So are the values it observed and its trace (the family decoders
 	// copy what they read); the expected block's keys are the file's.
@@ -264,6 +269,7 @@ func (st *Stream) Finish(s *verifier.SuiteResult) (*Report, error) {
 		st.cases[i] = nil
 	}
 	st.cases = nil
+	r.Lessons = lessonsOf(r.Cases)
 	if s.Passed() {
 		r.Verdict = "pass"
 	}

@@ -43,6 +43,12 @@ type Kind[G, S, E any] struct {
 	// Suggest picks the expected keys worth asserting for a case, in
 	// canonical order, from its given block and what was observed.
 	Suggest func(g G, observed map[string]any) []string
+	// Ranged, when set, is the lint that depends on the releases a case
+	// is judged on: expr is the case's release range for its host (its
+	// own, else its desk's; "" when neither names one) and selected the
+	// releases judged. Problems' pointers are relative to the case, as
+	// Plan's are.
+	Ranged func(g G, expr string, selected []Release) []Problem
 	// Group, when set, names the run group of release r for this case:
 	// releases with the same answer share one run. Nil: the release's
 	// own Group. A host whose groups differ for some cases only (one
@@ -96,6 +102,9 @@ func Declare[G, S, E any](sc *Scenario, k Kind[G, S, E]) *Scenario {
 	if k.Group != nil {
 		sc.kind.group = func(g any, r Release) string { return k.Group(g.(G), r) }
 	}
+	if k.Ranged != nil {
+		sc.kind.ranged = func(g any, expr string, rs []Release) []Problem { return k.Ranged(g.(G), expr, rs) }
+	}
 	return sc
 }
 
@@ -107,6 +116,7 @@ type erased struct {
 	run     func(context.Context, any, Env, any) (Observation, error)
 	suggest func(any, map[string]any) []string
 	group   func(any, Release) string
+	ranged  func(any, string, []Release) []Problem
 	control bool
 }
 
@@ -165,6 +175,15 @@ func (c *Compiled) Err() error { return c.err }
 
 // Problems are the plan's lint problems.
 func (c *Compiled) Problems() []Problem { return c.problems }
+
+// RangeProblems are the lint problems of judging the case on the releases
+// selected by the range expr (the scenario's Ranged; none without it).
+func (c *Compiled) RangeProblems(expr string, selected []Release) []Problem {
+	if c.err != nil || c.sc.kind == nil || c.sc.kind.ranged == nil {
+		return nil
+	}
+	return c.sc.kind.ranged(c.given, expr, selected)
+}
 
 // Script counts the actions the case scripts as permitted and as denied.
 func (c *Compiled) Script() (permitted, denied int) { return c.permit, c.deny }

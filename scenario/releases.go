@@ -170,3 +170,19 @@ type ReleaseChange struct {
 	// (GivenOf reads its given block); nil when no desk key reaches it.
 	Exercised func(c *Compiled) bool
 }
+
+// CompareVersions orders two MAJOR.MINOR.PATCH versions numerically: -1,
+// 0 or 1; one that is no such version sorts before every version.
+func CompareVersions(a, b string) int {
+	va, okA := parseVersion(a)
+	vb, okB := parseVersion(b)
+	switch {
+	case !okA && !okB:
+		return strings.Compare(a, b)
+	case !okA:
+		return -1
+	case !okB:
+		return 1
+	}
+	return va.cmp(vb)
+}

@@ -58,3 +58,15 @@ func TestSelectReleases(t *testing.T) {
 	assert.Equal(t, "omp 17.3.5 has no file-write fallback", h.NotApplicable(Release{Version: "17.3.5", Lacks: map[string]string{"fallback": "has no file-write fallback"}}, "fallback"))
 	assert.Equal(t, "", h.NotApplicable(Release{Version: "18.3.4"}, "fallback"))
 }
+
+func TestCompareVersions(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want int
+	}{
+		{"0.9.0", "0.10.0", -1}, {"0.10.0", "0.9.0", 1}, {"1.2.3", "1.2.3", 0},
+		{"x", "0.1.0", -1}, {"0.1.0", "x", 1}, {"a", "b", -1}, {"1.2", "1.2.0", -1},
+	} {
+		assert.Equal(t, tc.want, CompareVersions(tc.a, tc.b), "%s vs %s", tc.a, tc.b)
+	}
+}

@@ -21,6 +21,8 @@ var EngineWarnings = []scenario.Warning{
 	{Name: placeholderWarning, Help: "text left from deskcheck new (never acknowledged: replace it)"},
 	{Name: "no-allowed-control", Help: "denied controls but no allowed one: a host that refuses everything passes"},
 	{Name: "unpaired-family", Help: "a boundary-response family (a case's family key) with controls of one side only"},
+	{Name: lessonOneCase, Help: "a lesson key no other case of the desk shares: nothing stands beside it"},
+	{Name: lessonHostTwice, Help: "two cases of one lesson on the same host: a lesson asks each host once"},
 	{Name: "unused-acknowledgement", Help: "an acknowledgement that matches no warning of the desk or case"},
 	{Name: "skipped", Help: "a file found in a folder and not read (a link, a FIFO, over the size limit)"},
 	{Name: skippedName, Help: "later checks skipped for a file or some of its cases, whose errors make them meaningless (fix the errors)"},

@@ -82,7 +82,8 @@ func lintIDs(d *Desk) Diagnostics {
 // the placeholders of `deskcheck new`. Of a partial desk (some cases left
 // out for their schema errors), what reads all the cases together, which
 // the missing ones would change, is not checked: an empty desk, the
-// pairing of controls, the desk's acknowledgements that nothing used.
+// pairing of controls, lessons, the desk's acknowledgements that nothing
+// used.
 func lintDesk(d *Desk, limits Limits) Diagnostics {
 	var ds Diagnostics
 	if !strings.Contains(strings.ToUpper(d.Label), "DO NOT EXECUTE") {
@@ -106,8 +107,10 @@ func lintDesk(d *Desk, limits Limits) Diagnostics {
 	ds = append(ds, lintWork(d, limits)...)
 	ds = append(ds, lintCopies(d, limits)...)
 	if !d.partial {
-		// Pairing reads the cases together: not one is missing.
+		// Pairing and lessons read the cases together: not one is
+		// missing.
 		ds = append(ds, lintPairing(d)...)
+		ds = append(ds, lintLessons(d)...)
 	}
 	for _, cl := range d.Claims {
 		refs(cl.Pointer, cl.SourceRefs)
@@ -156,7 +159,11 @@ func lintCase(c *Case, limits Limits) Diagnostics {
 		if err := c.compiled.Err(); err != nil {
 			ds = append(ds, d.diag(Error, c.Pointer+"/given", false, "%s", err.Error()))
 		}
-		for _, p := range c.compiled.Problems() {
+		problems := c.compiled.Problems()
+		if c.fam != nil && len(c.releases) > 0 {
+			problems = append(problems[:len(problems):len(problems)], c.compiled.RangeProblems(c.Range, c.releases)...)
+		}
+		for _, p := range problems {
 			if p.Warning {
 				ds = append(ds, d.warn(p.Name, c.Pointer+p.Pointer, p.Key, "%s", p.Message))
 				continue

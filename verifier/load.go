@@ -99,6 +99,9 @@ type Case struct {
 	// Range is the release range that applies to the case (its own or
 	// the desk's); "" when neither names its host.
 	Range string
+	// Lesson is the case's lesson key: the cases of one desk that share
+	// it are one lesson asked of different hosts; "" when it names none.
+	Lesson string
 
 	releases []scenario.Release // what Range selects, or the newest, resolved at load
 	sc       *scenario.Scenario
@@ -573,6 +576,8 @@ func (d *Desk) readCase(c gjson.Result, i int, whole func(base, section, key str
 			cs.Scenario = hostText(v)
 		case "family":
 			cs.Arena = hostText(v)
+		case "lesson":
+			cs.Lesson = hostText(v)
 		case "acknowledge":
 			cs.Acknowledge = acknowledgements(v)
 			d.caseAcks = true

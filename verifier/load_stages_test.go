@@ -104,6 +104,13 @@ func TestOneLoadListsEveryStage(t *testing.T) {
 				"error: wrong type: expected integer, found number (/cases/1/given/repeat)",
 				`warning: later checks (whole numbers, hosts, lint) were skipped for cases "b" (/cases/0) and "a" (/cases/1), whose schema errors make them meaningless; so were lint's checks that read all cases together [checks-skipped]`,
 			}},
+		{"a lesson whose other case fails the schema is not judged alone",
+			stageDesk(strings.Replace(stageCase("a", "", ""), `"scenario"`, `"lesson":"pair","scenario"`, 1),
+				`{"id":"g","lesson":"pair","title":"t","scenario":"policy-check","given":{"tool":"read_file","tol":1},"expected":{"decision":"allow","outcome":"allowed"}}`),
+			[]string{
+				`error: given key "tol" is not read by scenario policy-check; did you mean "tool"? (/cases/1/given/tol)`,
+				`warning: later checks (whole numbers, hosts, lint) were skipped for case "g" (/cases/1), whose schema errors make them meaningless; so were lint's checks that read all cases together [checks-skipped]`,
+			}},
 		{"a desk key the format does not know breaks nothing",
 			[]byte(`{"schemaVersion":1,"id":"s","title":"t","label":"teaching","soruces":{"w":"x"},"cases":[` + stageCase("a", "", "") + `]}`),
 			[]string{

@@ -1,18 +1,19 @@
-// Command deskcheck-host runs deskcheck cases through the real code of the
-// OMP coding agent: a published release installed into deskcheck's cache
-// folder, or a local checkout.
+// Command deskcheck-host runs deskcheck cases through real code: a
+// published release of the OMP coding agent or of the Gemini CLI's policy
+// engine installed into deskcheck's cache folder, a local OMP checkout, or
+// the arena's adapters on their real Python frameworks.
 //
 // Usage:
 //
-//	deskcheck-host install [-substitute] omp@V
+//	deskcheck-host install [-substitute] omp@V | gemini@V | arena | ADAPTER[@V]
 //	deskcheck-host list
-//	deskcheck-host remove omp@V
-//	deskcheck-host verify [-host omp@V | -host-src DIR] [-allow-changed-release] [-run REGEX] [-v] [-format text|json|markdown|junit|html] [-out DIR|none] [limits] [PATH...]
+//	deskcheck-host remove omp@V | gemini@V | ADAPTER
+//	deskcheck-host verify [-host omp@V | -host gemini@V | -host NAME@*,... | -host arena | -host ADAPTER[@V] | -host-src DIR] [-jobs N] [-allow-changed-release] [-run REGEX] [-v] [-format text|json|markdown|junit|html] [-out DIR|none] [limits] [PATH...]
 //	deskcheck-host drift [-run REGEX] [-format text|json] [PATH...]
 //
 // It is a command of its own, apart from deskcheck, because it starts a
-// program (bun, running deskcheck's harness over the release's modules):
-// deskcheck itself cannot start any. The cache folder is $DESKCHECK_CACHE
+// program (bun, node or python, running deskcheck's harness over the
+// release's modules, in a sandbox): deskcheck itself cannot start any. The cache folder is $DESKCHECK_CACHE
 // when set, else deskcheck/ in the user's cache folder. Exit codes: 0 every
 // case holds on the real code and the model agrees; 1 a case does not hold,
 // the model and the real code disagree, or a case could not run; 2 invalid
@@ -20,6 +21,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -29,6 +31,7 @@ import (
 	"os/signal"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -47,13 +50,13 @@ const (
 	exitInvalid = 2
 )
 
-const usage = `deskcheck-host runs deskcheck cases through the real OMP code.
+const usage = `deskcheck-host runs deskcheck cases through real code: OMP's, the Gemini CLI's, the arena's frameworks'.
 
 Usage:
-  deskcheck-host install [-substitute] omp@V   install a release (the only step that uses the network)
+  deskcheck-host install [-substitute] HOST    install a release (the only step that uses the network)
   deskcheck-host list                          list the installed releases
-  deskcheck-host remove omp@V                  remove an installed release
-  deskcheck-host verify [-host omp@V | -host-src DIR] [-allow-changed-release] [-run REGEX] [-v] [-format FORMAT] [-out DIR|none] [limits] [PATH...]
+  deskcheck-host remove HOST                   remove an installed release
+  deskcheck-host verify [-host HOST[,HOST...] | -host-src DIR] [-jobs N] [-allow-changed-release] [-run REGEX] [-v] [-format FORMAT] [-out DIR|none] [limits] [PATH...]
   deskcheck-host drift [-run REGEX] [-format text|json] [PATH...]
 
 verify runs every case on the model and on the real code and shows three
@@ -61,6 +64,14 @@ columns per case (authored expectation, model, real code) with a verdict:
 "holds on the real code", "does not hold on the real code" or "model and
 real code disagree" (with a one-case desk to reproduce). drift runs the
 cases on every installed release and shows what differs between them.
+
+HOST is omp@V, gemini@V (the newest installed when -host names no
+version), arena (its three adapters) or one adapter, vanilla@0.1.0,
+langgraph@1.2.11 or openai-agents@0.22.0; verify's default is the newest
+installed omp release. The arena's runs print text only. verify -host
+takes several, separated by commas, and NAME@* for every installed
+release of NAME (omp@*, gemini@*): each release runs in a harness of its
+own, at most -jobs at once, and the output gives each release's section.
 
 With no PATH the bundled desks are used. FORMAT is text, json, markdown,
 junit or html; -out DIR writes all five. The limits are deskcheck's, counted
@@ -156,10 +167,21 @@ func install(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	if fs.NArg() != 1 {
-		fmt.Fprintln(stderr, "deskcheck-host: usage: deskcheck-host install [-substitute] omp@V")
+		fmt.Fprintln(stderr, "deskcheck-host: usage: deskcheck-host install [-substitute] omp@V | NAME@V | arena")
 		return exitInvalid
 	}
-	v, err := realhost.ParseHost(fs.Arg(0))
+	if t, ok, err := parseTarget(fs.Arg(0), true); ok {
+		if err != nil {
+			fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
+			return exitInvalid
+		}
+		if *sub {
+			fmt.Fprintf(stderr, "deskcheck-host: -substitute is for omp releases only\n")
+			return exitInvalid
+		}
+		return installOther(ctx, t, stdout, stderr)
+	}
+	v, err := parseOMP(fs.Arg(0))
 	if err != nil {
 		fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
 		return exitInvalid
@@ -208,6 +230,7 @@ func list(args []string, stdout, stderr io.Writer) int {
 		all = append(all, r.Version)
 	}
 	fmt.Fprintf(stdout, "installable: %s\n", strings.Join(all, ", "))
+	listOthers(c, stdout)
 	return exitPass
 }
 
@@ -217,10 +240,17 @@ func remove(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	if fs.NArg() != 1 {
-		fmt.Fprintln(stderr, "deskcheck-host: usage: deskcheck-host remove omp@V")
+		fmt.Fprintln(stderr, "deskcheck-host: usage: deskcheck-host remove omp@V | NAME@V | arena")
 		return exitInvalid
 	}
-	v, err := realhost.ParseHost(fs.Arg(0))
+	if t, ok, err := parseTarget(fs.Arg(0), true); ok {
+		if err != nil {
+			fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
+			return exitInvalid
+		}
+		return removeOther(t, stdout, stderr)
+	}
+	v, err := parseOMP(fs.Arg(0))
 	if err != nil {
 		fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
 		return exitInvalid
@@ -324,7 +354,7 @@ func startHost(ctx context.Context, hostFlag, srcFlag, bun string, maxAnswer int
 			}
 			v = "omp@" + installed[len(installed)-1].Version
 		}
-		ver, err := realhost.ParseHost(v)
+		ver, err := parseOMP(v)
 		if err != nil {
 			fmt.Fprintf(stderr, "deskcheck-host: -host: %v\n", err)
 			return nil, nil, exitInvalid
@@ -358,7 +388,7 @@ func startHost(ctx context.Context, hostFlag, srcFlag, bun string, maxAnswer int
 
 func verify(ctx context.Context, args []string, stdout, stderr io.Writer, fault *scenario.QualifiedFault) int {
 	fs := newFlags("verify", stderr)
-	hostFlag := fs.String("host", "", "the installed release to run on, omp@V (default: the newest installed)")
+	hostFlag := fs.String("host", "", "the installed release to run on: omp@V, gemini@V, arena or an adapter (default: the newest installed omp release)")
 	srcFlag := fs.String("host-src", "", "a local OMP checkout's packages/coding-agent (dependencies installed) to run on instead")
 	bun := fs.String("bun", "", "the bun binary for -host-src (default: an installed release's, else bun on PATH)")
 	runRe := fs.String("run", "", "run only the cases whose <desk-id>/<case-id> matches REGEX")
@@ -367,6 +397,7 @@ func verify(ctx context.Context, args []string, stdout, stderr io.Writer, fault 
 	limits := limitFlags(fs)
 	allowChanged := fs.Bool("allow-changed-release", false, "run an installed release whose files differ from those recorded at install (every report then lists them)")
 	maxAnswer := fs.Int64("max-answer-bytes", realhost.DefaultMaxAnswerBytes, "most `BYTES` the harness may answer in all, over every case of the run")
+	jobs := fs.Int("jobs", defaultJobs(), "most releases run at once when -host names several (each one harness process)")
 	out := fs.String("out", "", "also write report.txt, report.json, report.md, report.junit.xml and report.html into DIR, as deskcheck writes its folder (none: no folder)")
 	if code, ok := parse(fs, args); !ok {
 		return code
@@ -379,24 +410,73 @@ func verify(ctx context.Context, args []string, stdout, stderr io.Writer, fault 
 		fmt.Fprintf(stderr, "deskcheck-host: -max-answer-bytes must be positive, not %d\n", *maxAnswer)
 		return exitInvalid
 	}
+	hosts, code := expandHosts(*hostFlag, stderr)
+	if code != exitPass {
+		return code
+	}
+	if len(hosts) > 1 && *srcFlag != "" {
+		fmt.Fprintln(stderr, "deskcheck-host: give -host or -host-src, not both")
+		return exitInvalid
+	}
+	if len(hosts) == 1 {
+		other, isOther, err := parseTarget(hosts[0], false)
+		if err != nil {
+			fmt.Fprintf(stderr, "deskcheck-host: -host: %v\n", err)
+			return exitInvalid
+		}
+		if isOther && *srcFlag != "" {
+			fmt.Fprintln(stderr, "deskcheck-host: give -host or -host-src, not both")
+			return exitInvalid
+		}
+		if isOther && other.adapters != nil {
+			if *format != "text" || *out != "" || *runRe != "" {
+				fmt.Fprintln(stderr, "deskcheck-host: the arena adapters' runs print text only, to standard output: -format, -out and -run do not apply")
+				return exitInvalid
+			}
+			arenaFault := ""
+			if fault != nil {
+				arenaFault = fault.Fault.Name
+			}
+			return verifyArena(ctx, other, fs.Args(), arenaFault, stdout, stderr)
+		}
+	}
+	if *jobs < 1 {
+		fmt.Fprintf(stderr, "deskcheck-host: -jobs must be at least 1, not %d\n", *jobs)
+		return exitInvalid
+	}
 	selected, code := loadCases(fs.Args(), *runRe, *limits, stderr)
 	if code != exitPass {
 		return code
 	}
-	h, done, code := startHost(ctx, *hostFlag, *srcFlag, *bun, *maxAnswer, *allowChanged, stderr)
-	if code != exitPass {
-		return code
+	if len(hosts) == 0 {
+		hosts = []string{""}
 	}
-	defer done()
-	res, err := realhost.Judge(ctx, h, selected, realhost.Options{Fault: fault})
-	if err != nil {
-		fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
-		if errors.Is(err, realhost.ErrAnswerLimit) {
-			return exitInvalid
-		}
-		return exitFail
+	// One harness per release, at most -jobs at once, each kept alive
+	// for all of its release's cases; what each says on standard error is
+	// printed in the order of the releases.
+	runs := make([]*realhost.Run, len(hosts))
+	codes := make([]int, len(hosts))
+	msgs := make([]bytes.Buffer, len(hosts))
+	sem := make(chan struct{}, *jobs)
+	var wg sync.WaitGroup
+	for i, hs := range hosts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			runs[i], codes[i] = judgeOn(ctx, hs, *srcFlag, *bun, *maxAnswer, *allowChanged, selected, fault, &msgs[i])
+		}()
 	}
-	runs := []*realhost.Run{res}
+	wg.Wait()
+	worst := exitPass
+	for i := range hosts {
+		_, _ = stderr.Write(msgs[i].Bytes())
+		worst = max(worst, codes[i])
+	}
+	if worst != exitPass {
+		return worst
+	}
 	if err := realhost.Write(stdout, *format, runs, *verbose); err != nil {
 		fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
 		return exitFail
@@ -413,10 +493,48 @@ func verify(ctx context.Context, args []string, stdout, stderr io.Writer, fault 
 		}
 		fmt.Fprintf(stderr, "reports: %s\n", strings.Join(written, ", "))
 	}
-	if !res.Summary.OK() {
-		return exitFail
+	for _, r := range runs {
+		if !r.Summary.OK() {
+			return exitFail
+		}
 	}
 	return exitPass
+}
+
+// judgeOn starts the harness of one -host value (OMP's when it names no
+// other family; "" is the newest installed OMP release or -host-src) and
+// judges the cases on it.
+func judgeOn(ctx context.Context, hostFlag, srcFlag, bun string, maxAnswer int64, allowChanged bool, selected []*verifier.Case, fault *scenario.QualifiedFault, stderr io.Writer) (*realhost.Run, int) {
+	other, isOther, err := parseTarget(hostFlag, false)
+	if err != nil {
+		fmt.Fprintf(stderr, "deskcheck-host: -host: %v\n", err)
+		return nil, exitInvalid
+	}
+	var h realhost.Harness
+	if isOther {
+		fh, code := openFamily(ctx, other, maxAnswer, stderr)
+		if code != exitPass {
+			return nil, code
+		}
+		defer fh.Close()
+		h = fh
+	} else {
+		oh, done, code := startHost(ctx, hostFlag, srcFlag, bun, maxAnswer, allowChanged, stderr)
+		if code != exitPass {
+			return nil, code
+		}
+		defer done()
+		h = oh
+	}
+	res, err := realhost.Judge(ctx, h, selected, realhost.Options{Fault: fault})
+	if err != nil {
+		fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
+		if errors.Is(err, realhost.ErrAnswerLimit) {
+			return nil, exitInvalid
+		}
+		return nil, exitFail
+	}
+	return res, exitPass
 }
 
 func validFormat(f string) bool {

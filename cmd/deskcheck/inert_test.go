@@ -11,7 +11,8 @@ import (
 // mayExecute are the only packages allowed to start a program: the
 // real-host drivers, which start bun or node on their own harness, the
 // sandbox they start it in, and their command; the arena's real-framework driver, which
-// starts the adapters' Python, and the sandbox start it is given.
+// starts the adapters' Python, and the sandbox start it is given; and the
+// list of the families' declared harnesses, which the command reads.
 var mayExecute = map[string]bool{
 	"github.com/deskcheck/deskcheck/realhost":             true,
 	"github.com/deskcheck/deskcheck/host/gemini/realhost": true,
@@ -19,6 +20,7 @@ var mayExecute = map[string]bool{
 	"github.com/deskcheck/deskcheck/cmd/deskcheck-host":   true,
 	"github.com/deskcheck/deskcheck/host/arena/realarena": true,
 	"github.com/deskcheck/deskcheck/pysandbox":            true,
+	"github.com/deskcheck/deskcheck/host/all/real":        true,
 }
 
 // TestNothingCanExecute lists the dependencies of every non-test package of

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -15,9 +16,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/deskcheck/deskcheck/cases"
 	"github.com/deskcheck/deskcheck/host/gemini"
 	"github.com/deskcheck/deskcheck/host/gemini/geminicheck"
 	"github.com/deskcheck/deskcheck/host/gemini/realhost"
+	driver "github.com/deskcheck/deskcheck/realhost"
 	"github.com/deskcheck/deskcheck/scenario"
 )
 
@@ -47,7 +50,7 @@ func installed(t *testing.T, version string) (core, node string) {
 	_, err := os.Stat(filepath.Join(core, "dist", "src", "policy", "policy-engine.js"))
 	node, nerr := exec.LookPath("node")
 	if err != nil || nerr != nil {
-		msg := fmt.Sprintf("gemini %s is not installed in %s (host/gemini/realhost/install.sh %s %s), or node is missing", version, cacheDir(), cacheDir(), version)
+		msg := fmt.Sprintf("gemini %s is not installed in %s (deskcheck-host install gemini@%s), or node is missing", version, cacheDir(), version)
 		if os.Getenv("CI") == "true" {
 			t.Fatal(msg)
 		}
@@ -56,22 +59,56 @@ func installed(t *testing.T, version string) (core, node string) {
 	return core, node
 }
 
-func deskGivens(t *testing.T, path string) (ids []string, givens [][]byte) {
+// deskCase is one policy-check case of a desk the real code is held to.
+type deskCase struct {
+	id    string // desk-id/case-id
+	hosts string // its gemini range: its own hosts' key, else its desk's
+	given []byte
+	// expected is the expected block, by key.
+	expected map[string]json.RawMessage
+}
+
+// releasesDesk is the desk of the family's own tests whose cases teach the
+// group boundaries.
+const releasesDesk = "../../host/gemini/geminicheck/testdata/releases-desk.json"
+
+// deskCases returns the policy-check cases of every bundled desk (a desk
+// that teaches several hosts holds some) and of the releases desk, in file
+// order.
+func deskCases(t *testing.T) []deskCase {
 	t.Helper()
-	data, err := os.ReadFile(path)
+	var out []deskCase
+	add := func(data []byte, path string) {
+		var d struct {
+			ID    string            `json:"id"`
+			Hosts map[string]string `json:"hosts"`
+			Cases []struct {
+				ID       string                     `json:"id"`
+				Scenario string                     `json:"scenario"`
+				Hosts    map[string]string          `json:"hosts"`
+				Given    json.RawMessage            `json:"given"`
+				Expected map[string]json.RawMessage `json:"expected"`
+			} `json:"cases"`
+		}
+		require.NoError(t, json.Unmarshal(data, &d), path)
+		for _, c := range d.Cases {
+			if c.Scenario != geminicheck.PolicyCheck.Name {
+				continue
+			}
+			r, ok := c.Hosts[geminicheck.Family.Host.Name]
+			if !ok {
+				r = d.Hosts[geminicheck.Family.Host.Name]
+			}
+			out = append(out, deskCase{id: d.ID + "/" + c.ID, hosts: r, given: c.Given, expected: c.Expected})
+		}
+	}
+	for _, f := range cases.Files() {
+		add(f.Data, f.Path)
+	}
+	data, err := os.ReadFile(releasesDesk)
 	require.NoError(t, err)
-	var d struct {
-		Cases []struct {
-			ID    string          `json:"id"`
-			Given json.RawMessage `json:"given"`
-		} `json:"cases"`
-	}
-	require.NoError(t, json.Unmarshal(data, &d))
-	for _, c := range d.Cases {
-		ids = append(ids, c.ID)
-		givens = append(givens, c.Given)
-	}
-	return ids, givens
+	add(data, releasesDesk)
+	return out
 }
 
 // compared are the observed keys the differential holds equal; the texts
@@ -98,11 +135,8 @@ type corpusCase struct {
 
 func corpus(t *testing.T) []corpusCase {
 	var out []corpusCase
-	for _, path := range []string{"../../cases/gemini-desk.json", "../../host/gemini/geminicheck/testdata/releases-desk.json"} {
-		ids, givens := deskGivens(t, path)
-		for i := range ids {
-			out = append(out, corpusCase{ids[i], givens[i]})
-		}
+	for _, c := range deskCases(t) {
+		out = append(out, corpusCase{c.id, c.given})
 	}
 	for i, g := range Random(1, randomCases) {
 		out = append(out, corpusCase{fmt.Sprintf("random-%04d", i), g})
@@ -115,37 +149,79 @@ func corpus(t *testing.T) []corpusCase {
 	return out
 }
 
-// answers keeps each release's answers to the corpus: both tests read
-// them, and a release runs once per process.
-var answers = struct {
-	sync.Mutex
+// answers keeps each hash class's answers to the corpus: every test reads
+// them, and the corpus runs once per process, on as many releases at once
+// as there are processors.
+var answers struct {
+	once      sync.Once
 	byRelease map[string][]map[string]any
-}{byRelease: map[string][]map[string]any{}}
+	errs      map[string]error
+}
 
-// runReal answers every case of the corpus on the installed release.
+// runReal answers every case of the corpus on the installed release, one
+// of the hash classes.
 func runReal(t *testing.T, version string, cases []corpusCase) []map[string]any {
-	answers.Lock()
-	defer answers.Unlock()
-	if got, ok := answers.byRelease[version]; ok && len(got) == len(cases) {
-		return got
+	t.Helper()
+	for _, v := range hashClasses {
+		installed(t, v)
 	}
-	core, node := installed(t, version)
-	cmd, err := realhost.Prepare(t.TempDir(), core, node)
-	require.NoError(t, err)
-	p, err := realhost.Start(context.Background(), cmd)
-	require.NoError(t, err)
-	defer p.Close()
-	assert.Equal(t, version, p.Hello.Release)
-	out := make([]map[string]any, len(cases))
+	answers.once.Do(func() {
+		answers.byRelease = map[string][]map[string]any{}
+		answers.errs = map[string]error{}
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+		for _, v := range hashClasses {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				sem <- struct{}{}
+				defer func() { <-sem }()
+				out, err := answerOn(v, cases)
+				mu.Lock()
+				defer mu.Unlock()
+				answers.byRelease[v], answers.errs[v] = out, err
+			}()
+		}
+		wg.Wait()
+	})
+	require.NoError(t, answers.errs[version], "gemini %s", version)
+	got, ok := answers.byRelease[version]
+	require.True(t, ok, "gemini %s is no hash class", version)
+	require.Len(t, got, len(cases))
+	return got
+}
+
+// answerOn runs the corpus on one release as deskcheck-host verify runs
+// it: in the sandbox.
+func answerOn(version string, cases []corpusCase) ([]map[string]any, error) {
+	h, err := driver.OpenFamily(context.Background(), realhost.Family, cacheDir(), version, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer h.Close()
+	if h.Info().Release != version {
+		return nil, fmt.Errorf("the harness loaded %s", h.Info().Release)
+	}
+	if os.Getenv("CI") == "true" && !h.Info().Sandboxed {
+		return nil, fmt.Errorf("not sandboxed in CI: %s", h.Info().Isolation)
+	}
+	reqs := make([]driver.Request, len(cases))
 	for i, c := range cases {
-		hg, err := geminicheck.HarnessGiven(c.given)
-		require.NoError(t, err, c.id)
-		a, err := p.Check(c.id, hg)
-		require.NoError(t, err, "%s on gemini %s: %s", c.id, version, c.given)
-		out[i] = a.Observed()
+		reqs[i] = driver.Request{Scenario: geminicheck.PolicyCheck.Name, Given: string(c.given)}
 	}
-	answers.byRelease[version] = out
-	return out
+	as, err := h.RunAll(reqs)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]map[string]any, len(cases))
+	for i, a := range as {
+		if a.Error != "" || a.NotApplicable != "" {
+			return nil, fmt.Errorf("%s: %s%s\n  given %s", cases[i].id, a.Error, a.NotApplicable, cases[i].given)
+		}
+		out[i] = a.Observed
+	}
+	return out, nil
 }
 
 // TestModelAgreesWithRealCode: on every hash class, every case of the
@@ -212,40 +288,30 @@ func TestCorpusReachesEveryDecision(t *testing.T) {
 	}
 }
 
-// TestDesksPassOnRealCode: every case of the bundled desk and of the
-// releases desk holds, as authored, on the real code of every hash class
-// its range selects.
+// TestDesksPassOnRealCode: every policy-check case of every bundled desk
+// and of the releases desk holds, as authored, on the real code of every
+// hash class its range selects.
 func TestDesksPassOnRealCode(t *testing.T) {
 	cases := corpus(t)
 	index := map[string]int{}
 	for i, c := range cases {
 		index[c.id] = i
 	}
-	for _, path := range []string{"../../cases/gemini-desk.json", "../../host/gemini/geminicheck/testdata/releases-desk.json"} {
-		data, err := os.ReadFile(path)
-		require.NoError(t, err)
-		var d struct {
-			Cases []struct {
-				ID       string                     `json:"id"`
-				Hosts    map[string]string          `json:"hosts"`
-				Expected map[string]json.RawMessage `json:"expected"`
-			} `json:"cases"`
-		}
-		require.NoError(t, json.Unmarshal(data, &d))
-		for _, c := range d.Cases {
-			selected, err := geminicheck.Family.Host.SelectReleases(c.Hosts["gemini"])
-			require.NoError(t, err)
-			for _, r := range selected {
-				if !slices.Contains(hashClasses, r.Version) {
-					continue // proven identical to its class's release by TestHashClasses
-				}
-				real := runReal(t, r.Version, cases)[index[c.ID]]
-				for key, raw := range c.Expected {
-					var want any
-					require.NoError(t, json.Unmarshal(raw, &want))
-					cmp, _ := geminicheck.PolicyCheck.Expected.Comparer(key)
-					assert.True(t, cmp.Match(want, real[key]), "%s on gemini %s: %s expected %s, real %v", c.ID, r.Version, key, raw, real[key])
-				}
+	desk := deskCases(t)
+	require.NotEmpty(t, desk)
+	for _, c := range desk {
+		selected, err := geminicheck.Family.Host.SelectReleases(c.hosts)
+		require.NoError(t, err, c.id)
+		for _, r := range selected {
+			if !slices.Contains(hashClasses, r.Version) {
+				continue // proven identical to its class's release by TestHashClasses
+			}
+			real := runReal(t, r.Version, cases)[index[c.id]]
+			for key, raw := range c.expected {
+				var want any
+				require.NoError(t, json.Unmarshal(raw, &want))
+				cmp, _ := geminicheck.PolicyCheck.Expected.Comparer(key)
+				assert.True(t, cmp.Match(want, real[key]), "%s on gemini %s: %s expected %s, real %v", c.id, r.Version, key, raw, real[key])
 			}
 		}
 	}

@@ -38,15 +38,12 @@ func TestInertUnderStrace(t *testing.T) {
 	p, err := realhost.Start(context.Background(), traced)
 	require.NoError(t, err)
 	n := 0
-	for _, path := range []string{"../../cases/gemini-desk.json", "../../host/gemini/geminicheck/testdata/releases-desk.json"} {
-		ids, givens := deskGivens(t, path)
-		for i := range ids {
-			hg, err := geminicheck.HarnessGiven(givens[i])
-			require.NoError(t, err)
-			_, err = p.Check(ids[i], hg)
-			require.NoError(t, err, ids[i])
-			n++
-		}
+	for _, c := range deskCases(t) {
+		hg, err := geminicheck.HarnessGiven(c.given)
+		require.NoError(t, err)
+		_, err = p.Check(c.id, hg)
+		require.NoError(t, err, c.id)
+		n++
 	}
 	require.NoError(t, p.Close())
 	data, err := os.ReadFile(trace)

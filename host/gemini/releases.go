@@ -98,17 +98,19 @@ func Lookup(version string) (Release, error) {
 	return Release{}, fmt.Errorf("gemini %s is not a modelled release (modelled: %s)", version, strings.Join(names, ", "))
 }
 
-// Unmodelled are the stable releases the registry serves below 0.40.0, by
-// what keeps them out of the model (spec §1.1).
+// Unmodelled are the stable releases the registry serves below 0.40.0,
+// oldest first within each group, by what keeps them out of the model
+// (spec §1.1). A case's range that reaches them is judged on the modelled
+// releases it selects only, with the lint warning unmodelled-release.
 var Unmodelled = []struct {
 	Versions []string
 	Why      string
 }{
-	{[]string{"0.32.1", "0.33.0", "0.33.1", "0.33.2", "0.34.0", "0.35.0", "0.35.1", "0.35.2", "0.36.0"}, "the engine turns a headless ask into deny"},
+	{[]string{"0.32.1", "0.33.0", "0.33.1", "0.33.2", "0.34.0", "0.35.0", "0.35.2", "0.35.3", "0.36.0"}, "the engine turns a headless ask into deny"},
 	{[]string{"0.31.0"}, "four tiers, admin 4"},
-	{[]string{"0.24.0", "0.30.1"}, "three tiers; a session \"always allow\" beats user rules"},
-	{[]string{"0.13.0", "0.22.4"}, "the engine is not the only confirmation path"},
-	{[]string{"0.1.4", "0.12.0"}, "no TOML loader in the core package"},
+	{[]string{"0.24.0", "0.24.5", "0.25.0", "0.25.2", "0.26.0", "0.27.0", "0.27.4", "0.28.1", "0.28.2", "0.29.0", "0.30.0", "0.30.1"}, "three tiers; a session \"always allow\" beats user rules"},
+	{[]string{"0.13.0", "0.14.0", "0.15.1", "0.15.3", "0.15.4", "0.16.0", "0.17.0", "0.17.1", "0.18.4", "0.19.1", "0.19.4", "0.20.0", "0.20.2", "0.21.3", "0.22.4"}, "the engine is not the only confirmation path"},
+	{[]string{"0.1.4", "0.1.5", "0.1.7", "0.1.9", "0.1.10", "0.1.11", "0.1.13", "0.1.14", "0.1.15", "0.1.16", "0.1.18", "0.1.19", "0.1.20", "0.1.21", "0.1.22", "0.2.1", "0.2.2", "0.3.4", "0.4.0", "0.4.1", "0.5.5", "0.6.1", "0.7.0", "0.8.2", "0.9.0", "0.10.0", "0.11.3", "0.12.0"}, "no TOML loader in the core package"},
 }
 
 // Change is one behaviour change between groups.

@@ -25,6 +25,9 @@ type Installed struct {
 	Packages    int    `json:"packages"`
 	Bytes       int64  `json:"bytes"`
 	InstalledAt string `json:"installedAt"`
+	// Kept is true when Install found the venv installed from the same
+	// lock and left it as it was.
+	Kept bool `json:"-"`
 }
 
 // venvDir is where adapter's venv lives under cache.
@@ -60,6 +63,13 @@ func Install(ctx context.Context, cache, adapter, python string) (*Installed, er
 	lock, err := File(adapter + "/requirements.lock")
 	if err != nil {
 		return nil, err
+	}
+	// A venv installed from this lock is kept as it is.
+	if in, err := Lookup(cache, adapter); err == nil && in.Lock == sha(lock) {
+		if _, err := os.Stat(filepath.Join(venvDir(cache, adapter), "bin", "python")); err == nil {
+			in.Kept = true
+			return in, nil
+		}
 	}
 	dir := filepath.Dir(venvDir(cache, adapter))
 	if err := os.RemoveAll(dir); err != nil {
@@ -134,4 +144,26 @@ func atLeast(version string, major, minor int) bool {
 		return false
 	}
 	return ma > major || (ma == major && mi >= minor)
+}
+
+// Lookup reads what the install of adapter under cache recorded.
+func Lookup(cache, adapter string) (*Installed, error) {
+	b, err := os.ReadFile(filepath.Join(filepath.Dir(venvDir(cache, adapter)), "installed.json"))
+	if err != nil {
+		return nil, fmt.Errorf("the %s adapter is not installed in %s", adapter, cache)
+	}
+	var in Installed
+	if err := json.Unmarshal(b, &in); err != nil {
+		return nil, fmt.Errorf("the %s adapter's install record: %v", adapter, err)
+	}
+	return &in, nil
+}
+
+// Remove removes adapter's venv from cache.
+func Remove(cache, adapter string) error {
+	dir := filepath.Dir(venvDir(cache, adapter))
+	if _, err := os.Stat(dir); err != nil {
+		return fmt.Errorf("the %s adapter is not installed in %s", adapter, cache)
+	}
+	return os.RemoveAll(dir)
 }

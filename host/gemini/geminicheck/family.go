@@ -16,10 +16,13 @@ import (
 	"github.com/deskcheck/deskcheck/scenario"
 )
 
+// hostName is the family's host name, in hosts ranges and -host gemini@V.
+const hostName = "gemini"
+
 // Family is the Gemini CLI host with its scenario and its faults.
 var Family = scenario.Family{
 	Host: scenario.Host{
-		Name:      "gemini",
+		Name:      hostName,
 		Model:     "host/gemini",
 		Reference: gemini.Package + " " + releaseNames() + " in six behaviour groups (policy engine, TOML loader, default policies, shell heuristics), read from each release's npm tarball; checked against the real code by conformance/gemini",
 		Releases:  Releases,

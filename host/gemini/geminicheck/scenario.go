@@ -44,6 +44,8 @@ var PolicyCheck = scenario.Declare(&scenario.Scenario{
 		{Name: "remembered", Pointer: "/given/remembered", Count: true, Default: DefaultRememberedLimit, Help: "most remembered answers in one policy-check case"},
 	},
 	Warnings: []scenario.Warning{
+		{Name: "trust-not-read", Help: "trustedFolder: false on releases before 0.58.0, whose engine does not read it"},
+		{Name: "unmodelled-release", Help: "a hosts range that also covers releases older than the oldest modelled one"},
 		{Name: "unknown-mode", Help: "a mode that is none of the four: no modes rule matches it and no YOLO branch runs"},
 		{Name: "deny-never-decides", Help: "a deny rule a rule of higher priority that allows or asks is always tried first for"},
 		{Name: "shadowed-rule", Help: "an allow or ask_user rule a rule tried first always decides for"},
@@ -89,6 +91,7 @@ var PolicyCheck = scenario.Declare(&scenario.Scenario{
 }, scenario.Kind[*given, struct{}, struct{}]{
 	Decode:  decodeGiven,
 	Plan:    plan,
+	Ranged:  ranged,
 	Run:     run,
 	Suggest: suggest,
 })

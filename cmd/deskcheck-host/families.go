@@ -1,0 +1,397 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/deskcheck/deskcheck/host/all"
+	"github.com/deskcheck/deskcheck/host/all/real"
+	"github.com/deskcheck/deskcheck/host/arena"
+	"github.com/deskcheck/deskcheck/host/arena/realarena"
+	"github.com/deskcheck/deskcheck/internal/realcode"
+	"github.com/deskcheck/deskcheck/pysandbox"
+	"github.com/deskcheck/deskcheck/realhost"
+	"github.com/deskcheck/deskcheck/verifier"
+)
+
+// A target is what install, remove and verify -host name: an OMP release
+// (the bun harness of realhost), a release of a family that declares its
+// harness through realcode, or the arena's adapters.
+type target struct {
+	// fam is the declared family; nil for OMP and the arena.
+	fam *realcode.Family
+	// version is the release ("" for the newest installed).
+	version string
+	// adapters are the arena adapters named; nil when not the arena.
+	adapters []string
+}
+
+// arenaHost is the name that selects every arena adapter.
+const arenaHost = "arena"
+
+// adapterVersion is the framework version an adapter pins ("1.2.11").
+func adapterVersion(name string) string {
+	for _, a := range realarena.Adapters {
+		if a == name {
+			for _, f := range strings.Fields(frameworkOf(name)) {
+				if f != "" && f[0] >= '0' && f[0] <= '9' {
+					return f
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// parseTarget reads NAME@V, NAME, or (for OMP) a bare V.
+func parseTarget(s string, needVersion bool) (target, bool, error) {
+	name, version, hasVersion := strings.Cut(s, "@")
+	for _, f := range real.Families() {
+		if name != f.Host {
+			continue
+		}
+		if !hasVersion {
+			if needVersion {
+				return target{}, true, fmt.Errorf("%q: name a release, %s@VERSION; the releases are %s", s, f.Host, strings.Join(f.Releases(), ", "))
+			}
+			return target{fam: &f}, true, nil
+		}
+		if !slices.Contains(f.Releases(), version) {
+			return target{}, true, fmt.Errorf("%s@%s is not a release deskcheck-host can install; the releases are %s", f.Host, version, strings.Join(f.Releases(), ", "))
+		}
+		return target{fam: &f, version: version}, true, nil
+	}
+	if s == arenaHost {
+		return target{adapters: append([]string(nil), realarena.Adapters...)}, true, nil
+	}
+	adapter := strings.TrimPrefix(name, arenaHost+":")
+	if slices.Contains(realarena.Adapters, adapter) {
+		if hasVersion && version != adapterVersion(adapter) {
+			return target{}, true, fmt.Errorf("%s: the %s adapter pins %s %s", s, adapter, adapter, adapterVersion(adapter))
+		}
+		return target{adapters: []string{adapter}}, true, nil
+	}
+	return target{}, false, nil
+}
+
+// hostNames lists what -host and install accept besides omp@V.
+func hostNames() string {
+	var names []string
+	for _, f := range real.Families() {
+		names = append(names, f.Host+"@V")
+	}
+	names = append(names, arenaHost)
+	for _, a := range realarena.Adapters {
+		names = append(names, a+"@"+adapterVersion(a))
+	}
+	return strings.Join(names, ", ")
+}
+
+// installOther installs a declared family's release or arena adapters.
+func installOther(ctx context.Context, t target, stdout, stderr io.Writer) int {
+	c, ok := cache(stderr)
+	if !ok {
+		return exitInvalid
+	}
+	if t.fam != nil {
+		if err := t.fam.Install(ctx, c, t.version, stdout); err != nil {
+			fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
+			return exitFail
+		}
+		return exitPass
+	}
+	for _, a := range t.adapters {
+		fmt.Fprintf(stdout, "%s: %s from its hash-pinned lock (pip, wheels only)\n", a, frameworkOf(a))
+		in, err := realarena.Install(ctx, c, a, "")
+		if err != nil {
+			fmt.Fprintf(stderr, "deskcheck-host: %s: %v\n", a, err)
+			return exitFail
+		}
+		if in.Kept {
+			fmt.Fprintf(stdout, "%s: already installed from this lock (%d packages on Python %s)\n", a, in.Packages, in.Python)
+			continue
+		}
+		fmt.Fprintf(stdout, "%s: installed %d packages on Python %s (%d MB)\n", a, in.Packages, in.Python, in.Bytes>>20)
+	}
+	return exitPass
+}
+
+// removeOther removes a declared family's release or arena adapters.
+func removeOther(t target, stdout, stderr io.Writer) int {
+	c, ok := cache(stderr)
+	if !ok {
+		return exitInvalid
+	}
+	if t.fam != nil {
+		if err := t.fam.Remove(c, t.version); err != nil {
+			fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
+			return exitInvalid
+		}
+		fmt.Fprintf(stdout, "removed %s@%s\n", t.fam.Host, t.version)
+		return exitPass
+	}
+	for _, a := range t.adapters {
+		if err := realarena.Remove(c, a); err != nil {
+			fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
+			return exitInvalid
+		}
+		fmt.Fprintf(stdout, "removed %s\n", a)
+	}
+	return exitPass
+}
+
+// listOthers lists the installed releases of the declared families and
+// the installed arena adapters.
+func listOthers(c string, stdout io.Writer) {
+	for _, f := range real.Families() {
+		in, err := f.List(c)
+		if err != nil {
+			fmt.Fprintf(stdout, "%s: %v\n", f.Host, err)
+			continue
+		}
+		for _, r := range in {
+			fmt.Fprintf(stdout, "%s@%-8s %8d MB  %s\n", f.Host, r.Version, r.Bytes>>20, r.InstalledAt.Format(time.DateOnly))
+		}
+		fmt.Fprintf(stdout, "installable: %s\n", strings.Join(prefixed(f.Host+"@", f.Releases()), ", "))
+	}
+	for _, a := range realarena.Adapters {
+		if in, err := realarena.Lookup(c, a); err == nil {
+			day, _, _ := strings.Cut(in.InstalledAt, "T")
+			fmt.Fprintf(stdout, "%s@%-8s %8d MB  %s  (Python %s)\n", a, adapterVersion(a), in.Bytes>>20, day, in.Python)
+		}
+	}
+	fmt.Fprintf(stdout, "installable: %s (or %s: all three)\n", strings.Join(adapterNames(), ", "), arenaHost)
+}
+
+func prefixed(p string, s []string) []string {
+	out := make([]string, len(s))
+	for i, x := range s {
+		out[i] = p + x
+	}
+	return out
+}
+
+func adapterNames() []string {
+	var out []string
+	for _, a := range realarena.Adapters {
+		out = append(out, a+"@"+adapterVersion(a))
+	}
+	return out
+}
+
+// openFamily starts release t.version of a declared family (the newest
+// installed when none is named) in the sandbox.
+func openFamily(ctx context.Context, t target, maxAnswer int64, stderr io.Writer) (*realhost.FamilyHost, int) {
+	c, ok := cache(stderr)
+	if !ok {
+		return nil, exitInvalid
+	}
+	if t.version == "" {
+		in, _ := t.fam.List(c)
+		if len(in) == 0 {
+			fmt.Fprintf(stderr, "deskcheck-host: no %s release is installed in %s; install one with: deskcheck-host install %s@V (the releases are %s)\n", t.fam.Host, c, t.fam.Host, strings.Join(t.fam.Releases(), ", "))
+			return nil, exitInvalid
+		}
+		t.version = in[len(in)-1].Version
+	} else if in, _ := t.fam.List(c); !slices.ContainsFunc(in, func(r realcode.Installed) bool { return r.Version == t.version }) {
+		fmt.Fprintf(stderr, "deskcheck-host: %s@%s is not installed in %s; install it with: deskcheck-host install %s@%s\n", t.fam.Host, t.version, c, t.fam.Host, t.version)
+		return nil, exitInvalid
+	}
+	h, err := realhost.OpenFamily(ctx, *t.fam, c, t.version, maxAnswer)
+	if err != nil {
+		fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
+		if errors.Is(err, realhost.ErrAnswerLimit) {
+			return nil, exitInvalid
+		}
+		return nil, exitFail
+	}
+	if !h.Info().Sandboxed {
+		fmt.Fprintf(stderr, "deskcheck-host: warning: %s\n", h.Info().Isolation)
+	}
+	return h, exitPass
+}
+
+// verifyArena runs the desks' arena cases on the adapters named, each in
+// the sandbox (pysandbox), and prints per adapter a line per case, the
+// seed's table and each run's provenance.
+func verifyArena(ctx context.Context, t target, paths []string, fault string, stdout, stderr io.Writer) int {
+	var desks [][]byte
+	if len(paths) == 0 {
+		for _, d := range all.Desks() {
+			if _, _, err := realarena.CasesOf(d.Data); err == nil && hasArenaCase(d.Data) {
+				desks = append(desks, d.Data)
+			}
+		}
+	} else {
+		for _, p := range paths {
+			info, err := os.Stat(p)
+			if err != nil {
+				fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
+				return exitInvalid
+			}
+			files := []string{p}
+			if info.IsDir() {
+				files, _ = filepath.Glob(filepath.Join(p, "*.json"))
+			}
+			for _, f := range files {
+				data, err := readDesk(f)
+				if err != nil {
+					fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
+					return exitInvalid
+				}
+				desks = append(desks, data)
+			}
+		}
+	}
+	if len(desks) == 0 {
+		fmt.Fprintln(stderr, "deskcheck-host: no desk with an arena case: nothing was run")
+		return exitInvalid
+	}
+	code := exitPass
+	for _, d := range desks {
+		c := realarena.Verify(ctx, stdout, d, realarena.VerifyOptions{Adapters: t.adapters, Fault: fault, Start: pysandbox.Start})
+		code = max(code, c)
+	}
+	return code
+}
+
+// hasArenaCase says whether a desk holds a case that the arena adapters
+// run.
+func hasArenaCase(desk []byte) bool {
+	cases, _, err := realarena.CasesOf(desk)
+	return err == nil && len(cases) > 0
+}
+
+// readDesk reads a desk within deskcheck's file-size limit.
+func readDesk(p string) ([]byte, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	limit := verifier.DefaultLimits.FileSize
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s: over %d bytes", p, limit)
+	}
+	return data, nil
+}
+
+// frameworkOf names the framework and version an adapter runs.
+func frameworkOf(name string) string {
+	a, _ := arena.AdapterNamed(name)
+	return a.Framework()
+}
+
+// defaultJobs is -jobs' default: a harness per processor, at most four.
+func defaultJobs() int { return min(runtime.GOMAXPROCS(0), 4) }
+
+// expandHosts reads -host: one value, or several separated by commas,
+// where NAME@* is every installed release of NAME, oldest first. The
+// arena names one run of its own and is not combined.
+func expandHosts(flagValue string, stderr io.Writer) ([]string, int) {
+	if flagValue == "" {
+		return nil, exitPass
+	}
+	c, ok := cache(stderr)
+	if !ok {
+		return nil, exitInvalid
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, item := range strings.Split(flagValue, ",") {
+		item = strings.TrimSpace(item)
+		var expanded []string
+		name, version, _ := strings.Cut(item, "@")
+		switch {
+		case item == "":
+			fmt.Fprintf(stderr, "deskcheck-host: -host %q: an empty value\n", flagValue)
+			return nil, exitInvalid
+		case version == "*":
+			versions, err := installedVersions(c, name)
+			if err != nil {
+				fmt.Fprintf(stderr, "deskcheck-host: -host %s: %v\n", item, err)
+				return nil, exitInvalid
+			}
+			if len(versions) == 0 {
+				fmt.Fprintf(stderr, "deskcheck-host: -host %s: no %s release is installed in %s\n", item, name, c)
+				return nil, exitInvalid
+			}
+			for _, v := range versions {
+				expanded = append(expanded, name+"@"+v)
+			}
+		default:
+			expanded = []string{item}
+		}
+		for _, e := range expanded {
+			if !seen[e] {
+				seen[e] = true
+				out = append(out, e)
+			}
+		}
+	}
+	if len(out) > 1 {
+		for _, h := range out {
+			if t, ours, _ := parseTarget(h, false); ours && t.adapters != nil {
+				fmt.Fprintf(stderr, "deskcheck-host: -host %s: the arena runs on its own (-host arena runs every adapter)\n", h)
+				return nil, exitInvalid
+			}
+		}
+	}
+	return out, exitPass
+}
+
+// installedVersions lists the installed releases of the host name.
+func installedVersions(c, name string) ([]string, error) {
+	for _, f := range real.Families() {
+		if f.Host == name {
+			in, err := f.List(c)
+			var vs []string
+			for _, r := range in {
+				vs = append(vs, r.Version)
+			}
+			return vs, err
+		}
+	}
+	if name == ompHost {
+		in, err := realhost.List(c)
+		var vs []string
+		for _, r := range in {
+			vs = append(vs, r.Version)
+		}
+		return vs, err
+	}
+	return nil, fmt.Errorf("%q is no host with releases; the hosts are %s", name, strings.Join(releaseHosts(), ", "))
+}
+
+// ompHost is OMP's host name: its releases run on the bun harness of
+// realhost.
+var ompHost = realhost.HostName
+
+func releaseHosts() []string {
+	out := []string{ompHost}
+	for _, f := range real.Families() {
+		out = append(out, f.Host)
+	}
+	return out
+}
+
+// parseOMP reads omp@V (or a bare V); a name of no host says which hosts
+// there are.
+func parseOMP(s string) (string, error) {
+	if name, _, ok := strings.Cut(s, "@"); ok && name != ompHost {
+		return "", fmt.Errorf("%q: no host is named %q; the hosts are omp@V, %s", s, name, hostNames())
+	}
+	return realhost.ParseHost(s)
+}

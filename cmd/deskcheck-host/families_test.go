@@ -1,0 +1,305 @@
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/deskcheck/deskcheck/host/all"
+	"github.com/deskcheck/deskcheck/host/all/real"
+	"github.com/deskcheck/deskcheck/host/arena/realarena"
+	"github.com/deskcheck/deskcheck/realhost"
+	"github.com/deskcheck/deskcheck/verifier"
+)
+
+func TestParseTarget(t *testing.T) {
+	for _, tc := range []struct {
+		arg         string
+		needVersion bool
+		family      string
+		version     string
+		adapters    []string
+		notOurs     bool
+		err         string
+	}{
+		{arg: "gemini@0.61.0", needVersion: true, family: "gemini", version: "0.61.0"},
+		{arg: "gemini", family: "gemini"},
+		{arg: "gemini", needVersion: true, err: `"gemini": name a release, gemini@VERSION; the releases are 0.40.0, `},
+		{arg: "gemini@0.62.0", err: "gemini@0.62.0 is not a release deskcheck-host can install; the releases are 0.40.0, "},
+		{arg: "arena", adapters: []string{"vanilla", "langgraph", "openai-agents"}},
+		{arg: "langgraph@1.2.11", adapters: []string{"langgraph"}},
+		{arg: "openai-agents@0.22.0", adapters: []string{"openai-agents"}},
+		{arg: "arena:vanilla", adapters: []string{"vanilla"}},
+		{arg: "langgraph@1.0.0", err: "langgraph@1.0.0: the langgraph adapter pins langgraph 1.2.11"},
+		{arg: "omp@18.3.4", notOurs: true},
+		{arg: "18.3.4", notOurs: true},
+		{arg: "nope@1", notOurs: true},
+	} {
+		t.Run(tc.arg, func(t *testing.T) {
+			got, ours, err := parseTarget(tc.arg, tc.needVersion)
+			if tc.notOurs {
+				assert.False(t, ours)
+				return
+			}
+			require.True(t, ours)
+			if tc.err != "" {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), tc.err)
+				return
+			}
+			require.NoError(t, err)
+			if tc.family != "" {
+				require.NotNil(t, got.fam)
+				assert.Equal(t, tc.family, got.fam.Host)
+			}
+			assert.Equal(t, tc.version, got.version)
+			assert.Equal(t, tc.adapters, got.adapters)
+		})
+	}
+}
+
+func TestFamilyUsageErrors(t *testing.T) {
+	t.Setenv("DESKCHECK_CACHE", t.TempDir())
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"install", "gemini@0.62.0"}, "gemini@0.62.0 is not a release"},
+		{[]string{"install", "gemini"}, "name a release"},
+		{[]string{"install", "-substitute", "gemini@0.61.0"}, "-substitute is for omp releases only"},
+		{[]string{"remove", "gemini@0.61.0"}, "gemini@0.61.0 is not installed"},
+		{[]string{"verify", "-host", "gemini@0.61.0"}, "gemini@0.61.0 is not installed in"},
+		{[]string{"verify", "-host", "gemini"}, "no gemini release is installed"},
+		{[]string{"verify", "-host", "arena", "-format", "json"}, "the arena adapters' runs print text only"},
+		{[]string{"verify", "-host", "gemini@0.61.0", "-host-src", "x"}, "give -host or -host-src, not both"},
+		{[]string{"remove", "vanilla"}, "the vanilla adapter is not installed"},
+	} {
+		code, _, errOut := runCmd(t, nil, tc.args...)
+		assert.Equal(t, exitInvalid, code, "%v: %s", tc.args, errOut)
+		assert.Contains(t, errOut, tc.want, "%v", tc.args)
+	}
+}
+
+func TestListShowsEveryFamily(t *testing.T) {
+	cache := t.TempDir()
+	t.Setenv("DESKCHECK_CACHE", cache)
+	pkg := filepath.Join(cache, "gemini", "0.50.0", "package")
+	require.NoError(t, os.MkdirAll(pkg, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(pkg, "package.json"), make([]byte, 3<<20), 0o644))
+	code, out, _ := runCmd(t, nil, "list")
+	require.Equal(t, exitPass, code)
+	assert.Regexp(t, regexp.MustCompile(`(?m)^gemini@0\.50\.0 +3 MB  \d{4}-\d\d-\d\d$`), out)
+	assert.Contains(t, out, "installable: gemini@0.40.0, gemini@0.44.1")
+	assert.Contains(t, out, "installable: vanilla@0.1.0, langgraph@1.2.11, openai-agents@0.22.0 (or arena: all three)")
+	code, out, _ = runCmd(t, nil, "remove", "gemini@0.50.0")
+	require.Equal(t, exitPass, code)
+	assert.Contains(t, out, "removed gemini@0.50.0")
+	assert.NoDirExists(t, pkg)
+}
+
+// requireFamily skips (outside CI) unless release v of host is installed.
+func requireFamily(t *testing.T, host, v string) {
+	t.Helper()
+	cache, err := realhost.CacheDir()
+	require.NoError(t, err)
+	for _, f := range real.Families() {
+		if f.Host != host {
+			continue
+		}
+		in, _ := f.List(cache)
+		for _, r := range in {
+			if r.Version == v {
+				return
+			}
+		}
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("%s@%s is missing in CI", host, v)
+	}
+	t.Skipf("skipping the real-code test: %s@%s is not installed (deskcheck-host install %s@%s)", host, v, host, v)
+}
+
+// TestVerifyGeminiDeskOnTheRealEngine: the bundled Gemini desk holds on
+// the release's own policy engine, run in the sandbox; a wrong expectation
+// does not hold; a model fault disagrees, with a one-case desk.
+func TestVerifyGeminiDeskOnTheRealEngine(t *testing.T) {
+	requireFamily(t, "gemini", "0.61.0")
+	code, out, errOut := runCmd(t, nil, "verify", "-host", "gemini@0.61.0", "../../cases/gemini-desk.json")
+	require.Equal(t, exitPass, code, "%s\n%s", out, errOut)
+	assert.Contains(t, out, "== real host: gemini@0.61.0 (@google/gemini-cli-core 0.61.0) on node v")
+	assert.Contains(t, out, "model compared: deskcheck's model of gemini@0.61.0 (group G6)")
+	assert.Contains(t, out, "gemini@0.61.0: 25 cases: 25 hold on the real code, 0 do not hold, 0 model and real code disagree, 0 not applicable, 0 could not run")
+	if os.Getenv("CI") == "true" {
+		assert.Contains(t, out, "isolation: sandbox (bubblewrap)")
+	}
+
+	code, out, errOut = runCmd(t, nil, "verify", "-host", "gemini@0.61.0", filepath.Join("testdata", "gemini-wrong.json"))
+	require.Equal(t, exitFail, code, "%s\n%s", out, errOut)
+	assert.Contains(t, out, "FAIL  gemini-wrong/deny-does-not-beat-allow\n      does not hold on the real code\n")
+	assert.Contains(t, out, `on the real code decision: expected "deny", observed "allow"`)
+
+	fault, err := all.Registry().LookupFault("gemini/deny-beats-allow")
+	require.NoError(t, err)
+	code, out, errOut = runCmd(t, &fault, "verify", "-host", "gemini@0.61.0", "-format", "json", "../../cases/gemini-desk.json")
+	require.Equal(t, exitFail, code, "%s\n%s", out, errOut)
+	var report struct {
+		RealHost []struct {
+			Summary realhost.Summary
+			Cases   []struct {
+				Verdict realhost.Verdict
+				Repro   json.RawMessage
+			}
+		}
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &report), out)
+	require.Positive(t, report.RealHost[0].Summary.Disagree, "fault %s", fault.Name)
+	for _, c := range report.RealHost[0].Cases {
+		if c.Verdict == realhost.Disagree {
+			desk, ds := verifier.Load(all.Registry(), "repro.json", c.Repro, verifier.Limits{})
+			require.NotNil(t, desk, "%v", ds)
+		}
+	}
+}
+
+// TestVerifyArenaDeskOnARealFramework: the bundled arena desk gives the
+// seed's figures on LangGraph, run in the sandbox.
+func TestVerifyArenaDeskOnARealFramework(t *testing.T) {
+	if _, err := realarena.Python("langgraph"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal(err)
+		}
+		t.Skipf("skipping the real-framework test: %v", err)
+	}
+	code, out, errOut := runCmd(t, nil, "verify", "-host", "langgraph@1.2.11", "../../cases/arena-desk.json")
+	require.Equal(t, exitPass, code, "%s\n%s", out, errOut)
+	assert.Regexp(t, regexp.MustCompile(`(?m)^LangGraph 1\.2\.11 +10/10 +14/14 +16/16 +16/16 +1\.00 \(24/24\) +0$`), out)
+	assert.Contains(t, out, `"network":"sandbox (bubblewrap)`)
+}
+
+func TestExpandHosts(t *testing.T) {
+	cache := t.TempDir()
+	t.Setenv("DESKCHECK_CACHE", cache)
+	for _, v := range []string{"0.50.0", "0.61.0"} {
+		pkg := filepath.Join(cache, "gemini", v, "package")
+		require.NoError(t, os.MkdirAll(pkg, 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(pkg, "package.json"), []byte("{}"), 0o644))
+	}
+	for _, tc := range []struct {
+		flag string
+		want []string
+		err  string
+	}{
+		{flag: "", want: nil},
+		{flag: "gemini@0.61.0", want: []string{"gemini@0.61.0"}},
+		{flag: "gemini@*", want: []string{"gemini@0.50.0", "gemini@0.61.0"}},
+		{flag: "gemini@0.61.0, gemini@*", want: []string{"gemini@0.61.0", "gemini@0.50.0"}},
+		{flag: "omp@18.3.4,gemini@0.50.0", want: []string{"omp@18.3.4", "gemini@0.50.0"}},
+		{flag: "arena", want: []string{"arena"}},
+		{flag: "omp@*", err: "-host omp@*: no omp release is installed in"},
+		{flag: "nope@*", err: `"nope" is no host with releases; the hosts are omp, gemini`},
+		{flag: "gemini@0.61.0,", err: "an empty value"},
+		{flag: "arena,gemini@0.61.0", err: "the arena runs on its own"},
+	} {
+		t.Run(tc.flag, func(t *testing.T) {
+			var stderr bytes.Buffer
+			got, code := expandHosts(tc.flag, &stderr)
+			if tc.err != "" {
+				assert.Equal(t, exitInvalid, code)
+				assert.Contains(t, stderr.String(), tc.err)
+				return
+			}
+			require.Equal(t, exitPass, code, stderr.String())
+			assert.Equal(t, tc.want, got)
+		})
+	}
+	code, _, errOut := runCmd(t, nil, "verify", "-host", "gemini@*", "-jobs", "0")
+	assert.Equal(t, exitInvalid, code)
+	assert.Contains(t, errOut, "-jobs must be at least 1, not 0")
+}
+
+// TestVerifyEveryInstalledRelease: -host NAME@* runs the desk on every
+// installed release at once, with the verdicts of one run per release,
+// in the order of the releases.
+func TestVerifyEveryInstalledRelease(t *testing.T) {
+	requireFamily(t, "gemini", "0.58.0")
+	requireFamily(t, "gemini", "0.61.0")
+	desk := filepath.Join("..", "..", "host", "gemini", "geminicheck", "testdata", "releases-desk.json")
+	code, together, errOut := runCmd(t, nil, "verify", "-host", "gemini@0.58.0,gemini@0.61.0", "-jobs", "2", desk)
+	require.Equal(t, exitPass, code, "%s\n%s", together, errOut)
+	var apart string
+	for _, v := range []string{"0.58.0", "0.61.0"} {
+		code, out, errOut := runCmd(t, nil, "verify", "-host", "gemini@"+v, desk)
+		require.Equal(t, exitPass, code, "%s\n%s", out, errOut)
+		apart += out
+	}
+	assert.Equal(t, maskRoots(apart), maskRoots(together))
+}
+
+// maskRoots hides the temporary folders a run names.
+func maskRoots(s string) string {
+	return regexp.MustCompile(`deskcheck-host-[0-9]+`).ReplaceAllString(s, "deskcheck-host-N")
+}
+
+// TestArenaInstallKeepsAVenvOfTheSameLock: installing an adapter that is
+// installed from the same lock changes nothing; list shows it.
+func TestArenaInstallKeepsAVenvOfTheSameLock(t *testing.T) {
+	cache := t.TempDir()
+	t.Setenv("DESKCHECK_CACHE", cache)
+	lock, err := realarena.File("vanilla/requirements.lock")
+	require.NoError(t, err)
+	venv := filepath.Join(cache, "arena", "vanilla", "venv")
+	require.NoError(t, os.MkdirAll(filepath.Join(venv, "bin"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(venv, "bin", "python"), nil, 0o755))
+	rec, err := json.Marshal(realarena.Installed{Adapter: "vanilla", Python: "3.11.7", Lock: sha256Hex(lock), Packages: 16, Bytes: 47 << 20, InstalledAt: "2026-12-01T10:00:00Z"})
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(cache, "arena", "vanilla", "installed.json"), rec, 0o644))
+	code, out, errOut := runCmd(t, nil, "install", "vanilla@0.1.0")
+	require.Equal(t, exitPass, code, errOut)
+	assert.Contains(t, out, "vanilla: already installed from this lock (16 packages on Python 3.11.7)")
+	assert.FileExists(t, filepath.Join(venv, "bin", "python"))
+	code, out, _ = runCmd(t, nil, "list")
+	require.Equal(t, exitPass, code)
+	assert.Regexp(t, regexp.MustCompile(`(?m)^vanilla@0\.1\.0 +47 MB  2026-12-01  \(Python 3\.11\.7\)$`), out)
+}
+
+func sha256Hex(b []byte) string {
+	sum := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+func TestUnknownHostNamesTheHosts(t *testing.T) {
+	t.Setenv("DESKCHECK_CACHE", t.TempDir())
+	for _, args := range [][]string{{"install", "claude@1.0.0"}, {"remove", "claude@1.0.0"}, {"verify", "-host", "claude@1.0.0"}} {
+		code, _, errOut := runCmd(t, nil, args...)
+		assert.Equal(t, exitInvalid, code, "%v", args)
+		assert.Contains(t, errOut, `"claude@1.0.0": no host is named "claude"; the hosts are omp@V, gemini@V, arena, vanilla@0.1.0, langgraph@1.2.11, openai-agents@0.22.0`, "%v", args)
+	}
+}
+
+// TestCrossAgentDeskOnTheRealCode: the cross-agent desk holds on the real
+// code of both hosts, OMP's cases on a release of each of its groups and
+// Gemini's on its newest, in one run of several releases.
+func TestCrossAgentDeskOnTheRealCode(t *testing.T) {
+	omp := []string{"17.3.5", "18.1.16", "18.2.3", "18.3.4"}
+	var hosts []string
+	for _, v := range omp {
+		requireRelease(t, v)
+		hosts = append(hosts, "omp@"+v)
+	}
+	requireFamily(t, "gemini", "0.61.0")
+	hosts = append(hosts, "gemini@0.61.0")
+	code, out, errOut := runCmd(t, nil, "verify", "-host", strings.Join(hosts, ","), "-jobs", "2", "../../cases/cross-agent-desk.json")
+	require.Equal(t, exitPass, code, "%s\n%s", out, errOut)
+	for _, h := range hosts {
+		assert.Regexp(t, regexp.MustCompile(`(?m)^`+regexp.QuoteMeta(h)+`: 18 cases: 9 hold on the real code, 0 do not hold, 0 model and real code disagree, 9 not applicable, 0 could not run$`), out)
+	}
+}

@@ -1,0 +1,123 @@
+package realhost
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+
+	"github.com/deskcheck/deskcheck/host/gemini"
+	"github.com/deskcheck/deskcheck/host/gemini/geminicheck"
+	"github.com/deskcheck/deskcheck/internal/realcode"
+)
+
+// Family is the Gemini CLI's real code for deskcheck-host: the modelled
+// releases of @google/gemini-cli-core, installed by exact version and
+// checked against the registry's sha512, each run by its own policy
+// engine under node.
+var Family = realcode.Family{
+	Host:    Host,
+	Package: gemini.Package,
+	Releases: func() []string {
+		ts, _ := Tarballs()
+		return versions(ts)
+	},
+	Install: Install,
+	List:    List,
+	Remove:  Remove,
+	Open:    Open,
+}
+
+// Open prepares a run of installed release version in temp and starts its
+// harness with start: node (the one on PATH) running the harness over the
+// release's policy modules, which it may read with the shared
+// dependencies; the harness files are read-only, and everything the run
+// writes lies in temp.
+func Open(ctx context.Context, cache, version, temp string, start realcode.Start) (realcode.Harness, error) {
+	core := CoreDir(cache, version)
+	node, err := exec.LookPath("node")
+	if err != nil {
+		return nil, errors.New("node is not on PATH: the Gemini CLI's policy engine runs on node")
+	}
+	if node, err = filepath.EvalSymlinks(node); err != nil {
+		return nil, err
+	}
+	if node, err = filepath.Abs(node); err != nil {
+		return nil, err
+	}
+	c, err := Prepare(temp, core, node)
+	if err != nil {
+		return nil, fmt.Errorf("gemini@%s: %w (install it with: deskcheck-host install gemini@%s)", version, err, version)
+	}
+	p, err := start(ctx, realcode.Program{
+		Runtime:  node,
+		Args:     c.Args,
+		Env:      c.Env,
+		Temp:     temp,
+		Dir:      c.Dir,
+		ReadOnly: []string{installDir(cache, version), depsDir(cache), filepath.Join(temp, "harness")},
+	})
+	if err != nil {
+		return nil, err
+	}
+	s, err := NewSession(p.Stdin, p.Stdout)
+	if err != nil {
+		p.Kill()
+		_ = p.Wait()
+		return nil, err
+	}
+	if s.Hello.Release != version {
+		p.Kill()
+		_ = p.Wait()
+		return nil, fmt.Errorf("gemini@%s: the installed package says it is %s", version, s.Hello.Release)
+	}
+	return &harness{Session: s, proc: p}, nil
+}
+
+// harness is a started harness.
+type harness struct {
+	*Session
+	proc *realcode.Proc
+}
+
+func (h *harness) Release() string       { return h.Hello.Release }
+func (h *harness) Runtime() string       { return "node " + h.Hello.Node }
+func (h *harness) Adaptations() []string { return h.Hello.Adaptations }
+
+// Run answers each case: a policy-check case's given, its policy files as
+// TOML text, goes to the release's engine; a case of another scenario is
+// not applicable.
+func (h *harness) Run(ctx context.Context, cases []realcode.Case) ([]realcode.Answer, error) {
+	out := make([]realcode.Answer, len(cases))
+	for i, c := range cases {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if c.Scenario != geminicheck.PolicyCheck.Name {
+			out[i].NotApplicable = fmt.Sprintf("the harness runs %s cases only", geminicheck.PolicyCheck.Name)
+			continue
+		}
+		given, err := geminicheck.HarnessGiven(c.Given)
+		if err != nil {
+			out[i].Error = "the given block cannot be handed to the engine: " + err.Error()
+			continue
+		}
+		a, err := h.Check(c.ID, given)
+		switch {
+		case err != nil && a.ID == c.ID && a.Error != "":
+			out[i].Error = a.Error
+		case err != nil:
+			return nil, err
+		default:
+			out[i].Observed = a.Observed()
+		}
+	}
+	return out, nil
+}
+
+// Close ends the harness: its input closes and the process exits.
+func (h *harness) Close() error {
+	_ = h.proc.Stdin.Close()
+	return h.proc.Wait()
+}

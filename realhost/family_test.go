@@ -1,0 +1,146 @@
+package realhost
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/deskcheck/deskcheck/host/all"
+	"github.com/deskcheck/deskcheck/host/gemini"
+	"github.com/deskcheck/deskcheck/host/gemini/geminicheck"
+	"github.com/deskcheck/deskcheck/internal/realcode"
+	"github.com/deskcheck/deskcheck/verifier"
+)
+
+// modelHarness answers as the Gemini model of a release does, with one
+// observed key changed for the case ids in tamper: a harness of another
+// family than OMP, with no process.
+type modelHarness struct {
+	release string
+	tamper  map[int]bool
+	asked   int
+}
+
+func (m *modelHarness) Info() Hello {
+	return Hello{Host: geminicheck.Family.Host.Name, Package: gemini.Package, Release: m.release, Source: "gemini@" + m.release}
+}
+
+func (m *modelHarness) RunAll(reqs []Request) ([]Answer, error) {
+	out := make([]Answer, len(reqs))
+	for i, r := range reqs {
+		m.asked++
+		obs, err := geminicheck.Check([]byte(r.Given), m.release, gemini.Faults{})
+		if err != nil {
+			out[i].Error = err.Error()
+			continue
+		}
+		if m.tamper[i] {
+			if obs["decision"] == gemini.Allow {
+				obs["decision"] = gemini.Deny
+			} else {
+				obs["decision"] = gemini.Allow
+			}
+		}
+		out[i].Observed = obs
+	}
+	return out, nil
+}
+
+func loadDesk(t *testing.T, path string) []*verifier.Case {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	desk, ds := verifier.Load(all.Registry(), path, data, verifier.Limits{})
+	require.False(t, ds.HasErrors(), "%v", ds)
+	return desk.Cases
+}
+
+// TestJudgeAnyFamilysHarness: the driver judges a family's harness as it
+// judges OMP's: the family's own cases hold, another host's are not
+// applicable, and a disagreement gets a one-case desk that loads.
+func TestJudgeAnyFamilysHarness(t *testing.T) {
+	cases := append(loadDesk(t, "../cases/gemini-desk.json"), loadDesk(t, "../cases/boundary-desk.json")...)
+	h := &modelHarness{release: "0.61.0"}
+	run, err := Judge(context.Background(), h, cases, Options{})
+	require.NoError(t, err)
+	assert.Equal(t, Summary{Cases: 40, Holds: 25, NotApplicable: 15}, run.Summary)
+	assert.Equal(t, 25, h.asked, "only the host's own cases go to its harness")
+	assert.Equal(t, "deskcheck's model of gemini@0.61.0 (group G6)", run.Model)
+	for _, r := range run.Results[25:] {
+		assert.Equal(t, "not a gemini case: it is judged on the real code of its own host", r.Reason)
+	}
+
+	h = &modelHarness{release: "0.61.0", tamper: map[int]bool{3: true}}
+	run, err = Judge(context.Background(), h, cases[:25], Options{})
+	require.NoError(t, err)
+	assert.Equal(t, 1, run.Summary.Disagree)
+	r := run.Results[3]
+	assert.Equal(t, Disagree, r.Verdict)
+	assert.Equal(t, []string{"decision"}, r.Differ)
+	desk, ds := verifier.Load(all.Registry(), "repro.json", r.Repro, verifier.Limits{})
+	require.NotNil(t, desk, "%v\n%s", ds, r.Repro)
+	assert.Contains(t, string(r.Repro), `"title": "deskcheck's model of gemini and the real code disagree"`)
+}
+
+// TestModelReleaseOfAFamily: a release the model has is compared as
+// itself, another as the newest.
+func TestModelReleaseOfAFamily(t *testing.T) {
+	v, name := ModelRelease(Hello{Host: "gemini", Release: "0.50.0"})
+	assert.Equal(t, "0.50.0", v)
+	assert.Equal(t, "deskcheck's model of gemini@0.50.0 (group G2)", name)
+	v, name = ModelRelease(Hello{Host: "gemini", Release: "0.99.0"})
+	assert.Equal(t, "0.61.0", v)
+	assert.Contains(t, name, `the model has no release "0.99.0", so the newest is compared`)
+	v, name = ModelRelease(Hello{Host: "nosuch", Release: "1.0.0"})
+	assert.Empty(t, v)
+	assert.Equal(t, `deskcheck has no model of host "nosuch"`, name)
+}
+
+// TestOpenFamilyNeedsTheSandboxsStart: a family whose Open starts no
+// process through the driver's start is refused, and one whose Open fails
+// leaves no temporary folder.
+func TestOpenFamilyNeedsTheSandboxsStart(t *testing.T) {
+	tmpRoot := t.TempDir()
+	t.Setenv("TMPDIR", tmpRoot)
+	fam := realcode.Family{Host: "toy", Open: func(ctx context.Context, cache, version, temp string, start realcode.Start) (realcode.Harness, error) {
+		return nopHarness{}, nil
+	}}
+	_, err := OpenFamily(context.Background(), fam, t.TempDir(), "1.0.0", 0)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "started no process through the sandbox")
+	fam.Open = func(ctx context.Context, cache, version, temp string, start realcode.Start) (realcode.Harness, error) {
+		return nil, errors.New("not installed")
+	}
+	_, err = OpenFamily(context.Background(), fam, t.TempDir(), "1.0.0", 0)
+	require.EqualError(t, err, "toy@1.0.0: not installed")
+	left, _ := filepath.Glob(filepath.Join(tmpRoot, "deskcheck-host-*"))
+	assert.Empty(t, left)
+}
+
+type nopHarness struct{}
+
+func (nopHarness) Release() string       { return "1.0.0" }
+func (nopHarness) Runtime() string       { return "none" }
+func (nopHarness) Adaptations() []string { return nil }
+func (nopHarness) Close() error          { return nil }
+func (nopHarness) Run(context.Context, []realcode.Case) ([]realcode.Answer, error) {
+	return nil, nil
+}
+
+// TestAnswerLimit: a harness that answers more than the bound is stopped
+// with ErrAnswerLimit.
+func TestAnswerLimit(t *testing.T) {
+	r := &answerLimit{r: strings.NewReader(strings.Repeat("x", 100)), left: 10}
+	buf := make([]byte, 64)
+	n, err := r.Read(buf)
+	assert.Equal(t, 10, n)
+	require.NoError(t, err)
+	_, err = r.Read(buf)
+	assert.ErrorIs(t, err, ErrAnswerLimit)
+}
