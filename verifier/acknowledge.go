@@ -25,6 +25,7 @@ var EngineWarnings = []scenario.Warning{
 	{Name: lessonHostTwice, Help: "two cases of one lesson on the same host: a lesson asks each host once"},
 	{Name: "unused-acknowledgement", Help: "an acknowledgement that matches no warning of the desk or case"},
 	{Name: "skipped", Help: "a file found in a folder and not read (a link, a FIFO, over the size limit)"},
+	{Name: skippedName, Help: "later checks skipped for a file or some of its cases, whose errors make them meaningless (fix the errors)"},
 }
 
 // WarningNames returns every warning name lint can raise, sorted: the
@@ -120,7 +121,9 @@ func acknowledge(d *Desk, ds Diagnostics) Diagnostics {
 			}
 		}
 	}
-	unused(desk)
+	if !d.partial {
+		unused(desk) // a case left out may have used them
+	}
 	for _, c := range d.Cases {
 		unused(cases[c.Pointer])
 	}

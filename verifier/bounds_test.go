@@ -80,7 +80,7 @@ func TestSixteenMiBOfAnyShape(t *testing.T) {
 	tests := []struct {
 		reason string
 		data   []byte
-		want   string // in the first diagnostic; "" for none
+		want   string // in a diagnostic; "" for none
 		more   bool   // problems beyond the cap are counted
 	}{
 		{"opening brackets only: no stack overflow, the nesting is named", fill("", "[", "", sixteenMiB), "nesting deeper than 64 levels", false},
@@ -117,13 +117,13 @@ func TestSixteenMiBOfAnyShape(t *testing.T) {
 		if !raceEnabled {
 			assert.Less(t, allocated, uint64(allocPerByte*len(tt.data)), "%s: memory bounded by the file size", tt.reason)
 		}
-		assert.LessOrEqual(t, len(ds), DefaultLimits.Diagnostics+1, tt.reason)
+		assert.LessOrEqual(t, len(ds), DefaultLimits.Diagnostics+2, tt.reason) // and the count of the rest, and the checks skipped
 		if tt.want == "" {
 			assert.False(t, ds.HasErrors(), "%s: %v", tt.reason, ds)
 			continue
 		}
 		require.NotEmpty(t, ds, tt.reason)
-		assert.Contains(t, ds[0].Summary, tt.want, tt.reason)
+		assert.Contains(t, strings.Join(diagStrings(ds), "\n"), tt.want, tt.reason)
 		last := ds[len(ds)-1]
 		if tt.more {
 			assert.Regexp(t, `^… and [0-9,]+ more$`, last.Summary, tt.reason)

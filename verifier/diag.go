@@ -41,6 +41,10 @@ type Diagnostic struct {
 	// moreErrors and moreAcked are how many of them are errors and
 	// acknowledged warnings.
 	more, moreErrors, moreAcked int
+	// skip marks the line that says which later checks of a file were
+	// skipped; it sorts after the file's located problems, before the
+	// count of those left out.
+	skip bool
 	// at is set while the position is still to be found: the pointer
 	// names a key (atKey) or a value of desk at's file.
 	at    *Desk
@@ -179,15 +183,17 @@ func (ds Diagnostics) Unacknowledged() int {
 	return n
 }
 
-// Sort orders diagnostics by file, position and summary.
+// Sort orders diagnostics by file, then position and summary; within a
+// file, the checks-skipped line and then the count of problems left out
+// come last.
 func (ds Diagnostics) Sort() {
 	sort.SliceStable(ds, func(i, j int) bool {
 		a, b := ds[i], ds[j]
 		if a.File != b.File {
 			return a.File < b.File
 		}
-		if (a.more > 0) != (b.more > 0) {
-			return b.more > 0
+		if ra, rb := a.rank(), b.rank(); ra != rb {
+			return ra < rb
 		}
 		if a.Line != b.Line {
 			return a.Line < b.Line
@@ -199,9 +205,22 @@ func (ds Diagnostics) Sort() {
 	})
 }
 
+// rank orders the lines of a file: its problems, the line that says
+// which checks were skipped, the count of problems left out.
+func (d *Diagnostic) rank() int {
+	switch {
+	case d.more > 0:
+		return 2
+	case d.skip:
+		return 1
+	}
+	return 0
+}
+
 // capPerFile keeps at most limit diagnostics of each file, in order, and
 // replaces the rest of a file's list by one line that counts them (an
-// error when any of them is). ds must be sorted; lines that already count
+// error when any of them is); the checks-skipped line is always kept.
+// ds must be sorted; lines that already count
 // left-out problems are kept and their counts added up.
 func (ds Diagnostics) capPerFile(limit int) Diagnostics {
 	var out Diagnostics
@@ -217,6 +236,8 @@ func (ds Diagnostics) capPerFile(limit int) Diagnostics {
 				more += d.more
 				errs += d.moreErrors
 				acked += d.moreAcked
+			case d.skip:
+				out = append(out, d)
 			case kept < limit:
 				out = append(out, d)
 				kept++

@@ -76,13 +76,21 @@ func FuzzLoad(f *testing.F) {
 		if (desk == nil) != ds.HasErrors() {
 			t.Fatalf("desk %v with diagnostics %v", desk != nil, ds)
 		}
-		if len(ds) > DefaultLimits.Diagnostics+2 { // and a syntax error, and the count of the rest
+		if len(ds) > DefaultLimits.Diagnostics+3 { // and a syntax error, the checks skipped and the count of the rest
 			t.Fatalf("%d diagnostics for one file, over the cap", len(ds))
 		}
+		skips := 0
 		for i, d := range ds {
 			if d.more > 0 {
 				if i != len(ds)-1 {
 					t.Fatalf("the count of left-out problems is not last: %v", ds)
+				}
+				continue
+			}
+			if d.skip {
+				skips++
+				if i != len(ds)-1 && ds[i+1].more == 0 || skips > 1 || !ds.HasErrors() {
+					t.Fatalf("the checks-skipped line is not one, after the errors, before the count: %v", ds)
 				}
 				continue
 			}

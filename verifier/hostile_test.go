@@ -247,7 +247,13 @@ func TestManyKeysStayFast(t *testing.T) {
 	cpu := cpuTime() - cpu0
 	t.Logf("200,000 keys: %v of processor time", cpu)
 	assert.Less(t, cpu, 5*time.Second)
-	require.Len(t, ds, 1)
-	assert.Contains(t, ds[0].Summary, `duplicate key "k17" (first at 1:`)
-	assert.Equal(t, "/sources/k17", ds[0].Pointer)
+	var errs Diagnostics
+	for _, d := range ds {
+		if d.Severity == Error {
+			errs = append(errs, d)
+		}
+	}
+	require.Len(t, errs, 1, diagStrings(ds))
+	assert.Contains(t, errs[0].Summary, `duplicate key "k17" (first at 1:`)
+	assert.Equal(t, "/sources/k17", errs[0].Pointer)
 }

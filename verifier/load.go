@@ -46,6 +46,9 @@ type Desk struct {
 	Acknowledge map[string]string
 	// caseAcks: at least one case acknowledges a warning.
 	caseAcks bool
+	// partial: some of the file's cases were left out of Cases, for
+	// their schema errors, so lint skips what reads the cases together.
+	partial bool
 
 	reg     *scenario.Registry
 	limits  Limits
@@ -310,34 +313,52 @@ func (ds Diagnostics) resolve() {
 // it passes, whose nesting is therefore within the depth limit, is read by
 // gjson and the schema validator. Every stage is linear in the size of the
 // file, and at most limits.Diagnostics problems are listed.
+//
+// One call lists every problem of the file that its earlier problems leave
+// meaningful to look for (see loadStages): a key given twice does not stop
+// the later checks, which read its first value; a case whose own schema
+// errors leave it unreadable is left out of the later checks, the other
+// cases are not. When the file has errors, what of it could be read is
+// linted here too (the cross-desk checks of Lint aside); a desk without
+// errors is linted by Lint, with the others. Where later checks were
+// skipped, one warning named checks-skipped says which and why.
 func Load(reg *scenario.Registry, path string, data []byte, limits Limits) (*Desk, Diagnostics) {
 	limits = limits.WithDefaults()
 	d := &Desk{Path: path, text: string(data), reg: reg, limits: limits}
 	sum := sha256.Sum256(data)
 	d.SHA256 = hex.EncodeToString(sum[:])
 
-	if ds := d.scan(limits); len(ds) > 0 {
-		return nil, ds
+	if ds := d.precheck(limits); len(ds) > 0 {
+		return nil, unread(ds, path)
 	}
-	root := gjson.Parse(d.text)
+	ds, fatal, text, doc := d.read(limits)
+	if fatal {
+		return nil, unread(ds, path)
+	}
+	if doc == nil {
+		doc = data // no key repeats: the file itself
+	}
+	root := gjson.Parse(text)
 	d.root = root
 	for _, key := range []string{"cases", "sourceOnly"} {
 		n := 0
 		root.Get(key).ForEach(func(_, _ gjson.Result) bool { n++; return true })
 		if n > limits.Cases {
-			return nil, d.finish(Diagnostics{d.diag(Error, "/"+key, false, "%s", overLimit("the number of entries in "+key, int64(n), int64(limits.Cases)))})
+			ds = append(ds, d.diag(Error, "/"+key, false, "%s", overLimit("the number of entries in "+key, int64(n), int64(limits.Cases))))
+			return nil, d.finish(append(ds, skipWhole(path, skipUnread)))
 		}
 	}
 
 	if v := root.Get("schemaVersion"); v.Type == gjson.Number && v.Raw != strconv.Itoa(SchemaVersion) {
-		return nil, d.finish(Diagnostics{d.diag(Error, "/schemaVersion", false, "unsupported schemaVersion %s; this deskcheck reads %d", v.Raw, SchemaVersion)})
+		ds = append(ds, d.diag(Error, "/schemaVersion", false, "unsupported schemaVersion %s; this deskcheck reads %d", v.Raw, SchemaVersion))
+		return nil, d.finish(append(ds, skipWhole(path, fmt.Sprintf(skipVersion, SchemaVersion))))
 	}
-	problems, err := ValidateCases(reg, data)
+	problems, err := ValidateCases(reg, doc)
 	if err != nil {
 		return nil, Diagnostics{{Severity: Error, File: path, Line: 1, Col: 1, Summary: err.Error()}}
 	}
+	var broken brokenParts
 	if len(problems) > 0 {
-		ds := make(Diagnostics, 0, len(problems))
 		ex := explainer{reg: reg, root: root}
 		for _, p := range problems {
 			msg := ex.explain(p)
@@ -346,16 +367,31 @@ func Load(reg *scenario.Registry, path string, data []byte, limits Limits) (*Des
 			} else {
 				ds = append(ds, d.diag(Error, p.Pointer, false, "%s", msg))
 			}
+			broken.add(p.Pointer, p.Key)
 		}
-		return nil, d.finish(ds)
 	}
-	if ds := d.build(root); len(ds) > 0 {
-		return nil, d.finish(ds)
+	ds = append(ds, d.build(root, &broken)...)
+	ds = append(ds, d.checkHosts(broken.desk)...)
+	if len(ds) == 0 {
+		return d, nil
 	}
-	if ds := d.checkHosts(); len(ds) > 0 {
-		return nil, d.finish(ds)
+	if !broken.desk {
+		ds = append(ds, lintDesk(d, limits)...)
 	}
-	return d, nil
+	if skip, ok := broken.skipped(d); ok {
+		ds = append(ds, skip)
+	}
+	return nil, d.finish(ds)
+}
+
+// unread adds the checks-skipped line to the problems of a file the first
+// reader could not hand on. They come located, in file order and capped,
+// and are not capped again: a syntax error is listed even past the cap,
+// as the problem that explains why the rest of the file was not read.
+func unread(ds Diagnostics, path string) Diagnostics {
+	ds = append(ds, skipWhole(path, skipUnread))
+	ds.Sort()
+	return ds
 }
 
 // Scan applies the reading rules of case files to any JSON file: within
@@ -386,6 +422,15 @@ func Scan(path string, data []byte, limits Limits) Diagnostics {
 
 // scan is Scan for the desk's own text.
 func (d *Desk) scan(limits Limits) Diagnostics {
+	if ds := d.precheck(limits); len(ds) > 0 {
+		return ds
+	}
+	return d.check(limits)
+}
+
+// precheck is what scan checks before reading the JSON: the size, that
+// there is something, no byte-order mark, UTF-8.
+func (d *Desk) precheck(limits Limits) Diagnostics {
 	data := d.text
 	fail := func(off int, format string, args ...any) Diagnostics {
 		line, col := d.position().at(off)
@@ -401,7 +446,7 @@ func (d *Desk) scan(limits Limits) Diagnostics {
 	case !utf8.ValidString(data):
 		return fail(firstInvalidUTF8([]byte(data)), "invalid UTF-8")
 	}
-	return d.check(limits)
+	return nil
 }
 
 // finish locates, sorts and caps one file's diagnostics.
@@ -415,7 +460,11 @@ func (d *Desk) finish(ds Diagnostics) Diagnostics {
 // case. It also rejects counts written as 1.0, 2e0 or beyond 15 digits: the
 // schema accepts them as integers, but they are not what an author means by
 // a count and not every reader reads them the same.
-func (d *Desk) build(root gjson.Result) Diagnostics {
+//
+// The parts broken names (the cases whose own schema errors leave them
+// unread, and with an error outside the cases, the claims) are not read;
+// the rest is. A case whose scenario is unknown is added to broken.
+func (d *Desk) build(root gjson.Result, broken *brokenParts) Diagnostics {
 	var ds Diagnostics
 	// whole checks a count; its pointer is built only for a diagnostic.
 	whole := func(base, section, key string, v gjson.Result) {
@@ -440,18 +489,34 @@ func (d *Desk) build(root gjson.Result) Diagnostics {
 			whole("", "/", "schemaVersion", v)
 			d.SchemaVersion = int(v.Int())
 		case "sources":
+			if broken.desk {
+				break // only lint reads them, and lint is skipped
+			}
 			v.ForEach(func(k, v gjson.Result) bool {
 				d.Sources[hostText(k)] = hostText(v)
 				return true
 			})
 		case "cases":
+			if !v.IsArray() {
+				break
+			}
 			i := 0
 			v.ForEach(func(_, c gjson.Result) bool {
-				d.Cases = append(d.Cases, d.readCase(c, i, whole))
+				if !broken.cases[i] {
+					if cs := d.readCase(c, i, whole); cs != nil {
+						d.Cases = append(d.Cases, cs)
+					} else {
+						broken.addCase(i)
+					}
+				}
 				i++
 				return true
 			})
+			d.partial = len(broken.cases) > 0
 		case "sourceOnly":
+			if !v.IsArray() || broken.desk {
+				break
+			}
 			i := 0
 			v.ForEach(func(_, c gjson.Result) bool {
 				cl := &Claim{Desk: d, Pointer: "/sourceOnly/" + strconv.Itoa(i)}
@@ -496,7 +561,8 @@ func isWholeNumber(raw string) bool {
 	return true
 }
 
-// readCase reads case number i of a schema-valid document.
+// readCase reads case number i of a document, which the schema found
+// valid; nil when its scenario is none of the registry's.
 func (d *Desk) readCase(c gjson.Result, i int, whole func(base, section, key string, v gjson.Result)) *Case {
 	cs := &Case{Desk: d, Pointer: "/cases/" + strconv.Itoa(i)}
 	var expected gjson.Result
@@ -528,7 +594,10 @@ func (d *Desk) readCase(c gjson.Result, i int, whole func(base, section, key str
 		}
 		return true
 	})
-	sc, fam, _ := d.reg.Lookup(cs.Scenario)
+	sc, fam, ok := d.reg.Lookup(cs.Scenario)
+	if !ok {
+		return nil
+	}
 	cs.sc, cs.fam = sc, fam
 	cs.units = make([]int, len(sc.Limits))
 	for j, l := range sc.Limits {

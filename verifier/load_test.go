@@ -18,44 +18,56 @@ func diagStrings(ds Diagnostics) []string {
 	return out
 }
 
+// Lines that say which later checks of a file were skipped.
+const (
+	skippedUnread = "later checks (schema, whole numbers, hosts, lint) were skipped for the whole file: it must first read as JSON within the limits"
+	skippedCaseA  = `later checks (whole numbers, hosts, lint) were skipped for case "a" (/cases/0), whose schema errors make them meaningless; so were lint's checks that read all cases together`
+)
+
+func skippedLine(file, summary string) string {
+	return file + ": warning: " + summary + " [checks-skipped]"
+}
+
 func TestLoadRejectsBadFiles(t *testing.T) {
 	tests := []struct {
 		reason string
 		file   string
 		want   []string
+		// skipped is what the checks-skipped line says, "" for none.
+		skipped string
 	}{
 		{"malformed JSON points at the offending character", "malformed.json",
-			[]string{"testdata/invalid/malformed.json:6:16: error: malformed JSON: invalid character '}' looking for beginning of object key string"}},
+			[]string{"testdata/invalid/malformed.json:6:16: error: malformed JSON: invalid character '}' looking for beginning of object key string"}, skippedUnread},
 		{"a duplicate key gives both positions", "duplicate-key.json",
-			[]string{`testdata/invalid/duplicate-key.json:12:61: error: duplicate key "effects" (first at 12:47) (/cases/0/expected/effects)`}},
+			[]string{`testdata/invalid/duplicate-key.json:12:61: error: duplicate key "effects" (first at 12:47) (/cases/0/expected/effects)`}, ""},
 		{"an unknown scenario lists the known ones", "unknown-scenario.json",
-			[]string{`testdata/invalid/unknown-scenario.json:10:19: error: unknown scenario "gatway" (known: ` + strings.Join(testReg.Names(), ", ") + `); did you mean "gateway"? (/cases/0/scenario)`}},
+			[]string{`testdata/invalid/unknown-scenario.json:10:19: error: unknown scenario "gatway" (known: ` + strings.Join(testReg.Names(), ", ") + `); did you mean "gateway"? (/cases/0/scenario)`}, skippedCaseA},
 		{"an unknown given key is named at its key, with a suggestion", "unknown-given-key.json",
-			[]string{`testdata/invalid/unknown-given-key.json:11:37: error: given key "mdoe" is not read by scenario wrapper; did you mean "mode"? (/cases/0/given/mdoe)`}},
+			[]string{`testdata/invalid/unknown-given-key.json:11:37: error: given key "mdoe" is not read by scenario wrapper; did you mean "mode"? (/cases/0/given/mdoe)`}, skippedCaseA},
 		{"an unknown settings key is named with a suggestion", "unknown-settings-key.json",
-			[]string{`testdata/invalid/unknown-settings-key.json:11:73: error: unknown key "bash.pattern"; did you mean "bash.patterns"? (/cases/0/given/settings/bash.pattern)`}},
+			[]string{`testdata/invalid/unknown-settings-key.json:11:73: error: unknown key "bash.pattern"; did you mean "bash.patterns"? (/cases/0/given/settings/bash.pattern)`}, skippedCaseA},
 		{"a misspelled expected key never passes vacuously", "misspelled-expected.json",
-			[]string{`testdata/invalid/misspelled-expected.json:12:55: error: expected key "promts" is not observed by scenario wrapper; did you mean "prompts"? (/cases/0/expected/promts)`}},
+			[]string{`testdata/invalid/misspelled-expected.json:12:55: error: expected key "promts" is not observed by scenario wrapper; did you mean "prompts"? (/cases/0/expected/promts)`}, skippedCaseA},
 		{"wrong types are named at their values", "wrong-type.json",
 			[]string{
 				"testdata/invalid/wrong-type.json:11:47: error: wrong type: expected integer, found string (/cases/0/given/repeat)",
 				"testdata/invalid/wrong-type.json:12:52: error: wrong type: expected integer, found string (/cases/0/expected/effects)",
-			}},
+			}, skippedCaseA},
 		{"outcome and effects are required", "missing-outcome.json",
 			[]string{
 				`testdata/invalid/missing-outcome.json:12:19: error: missing required key "effects" (/cases/0/expected)`,
 				`testdata/invalid/missing-outcome.json:12:19: error: missing required key "outcome" (/cases/0/expected)`,
-			}},
-		{"an empty file", "empty.json", []string{"testdata/invalid/empty.json:1:1: error: empty file: a case file is a JSON object"}},
-		{"a byte-order mark", "bom.json", []string{"testdata/invalid/bom.json:1:1: error: file starts with a byte-order mark; save it as UTF-8 without one"}},
-		{"invalid UTF-8", "invalid-utf8.json", []string{"testdata/invalid/invalid-utf8.json:1:43: error: invalid UTF-8"}},
+			}, skippedCaseA},
+		{"an empty file", "empty.json", []string{"testdata/invalid/empty.json:1:1: error: empty file: a case file is a JSON object"}, skippedUnread},
+		{"a byte-order mark", "bom.json", []string{"testdata/invalid/bom.json:1:1: error: file starts with a byte-order mark; save it as UTF-8 without one"}, skippedUnread},
+		{"invalid UTF-8", "invalid-utf8.json", []string{"testdata/invalid/invalid-utf8.json:1:43: error: invalid UTF-8"}, skippedUnread},
 		{"data after the top-level value", "trailing-data.json",
-			[]string{"testdata/invalid/trailing-data.json:2:1: error: malformed JSON: invalid character '{' after top-level value"}},
-		{"a top level that is not an object", "top-level-array.json", []string{"testdata/invalid/top-level-array.json:1:1: error: the top level must be a JSON object"}},
+			[]string{"testdata/invalid/trailing-data.json:2:1: error: malformed JSON: invalid character '{' after top-level value"}, skippedUnread},
+		{"a top level that is not an object", "top-level-array.json", []string{"testdata/invalid/top-level-array.json:1:1: error: the top level must be a JSON object"}, skippedUnread},
 		{"an unsupported schemaVersion", "schema-version-2.json",
-			[]string{"testdata/invalid/schema-version-2.json:2:20: error: unsupported schemaVersion 2; this deskcheck reads 1 (/schemaVersion)"}},
+			[]string{"testdata/invalid/schema-version-2.json:2:20: error: unsupported schemaVersion 2; this deskcheck reads 1 (/schemaVersion)"}, "later checks (schema, whole numbers, hosts, lint) were skipped for the whole file: they check files of schemaVersion 1"},
 		{"NaN is not JSON", "nan.json",
-			[]string{"testdata/invalid/nan.json:1:128: error: malformed JSON: NaN is not JSON: JSON has no such number (write a finite number, or null)"}},
+			[]string{"testdata/invalid/nan.json:1:128: error: malformed JSON: NaN is not JSON: JSON has no such number (write a finite number, or null)"}, skippedUnread},
 	}
 	for _, tt := range tests {
 		t.Run(tt.reason, func(t *testing.T) {
@@ -64,7 +76,11 @@ func TestLoadRejectsBadFiles(t *testing.T) {
 			require.NoError(t, err)
 			desk, ds := Load(testReg, path, data, Limits{})
 			assert.Nil(t, desk, "no desk comes back from a file with errors")
-			assert.Equal(t, tt.want, diagStrings(ds), tt.reason)
+			want := tt.want
+			if tt.skipped != "" {
+				want = append(want, skippedLine(path, tt.skipped))
+			}
+			assert.Equal(t, want, diagStrings(ds), tt.reason)
 			assert.True(t, ds.HasErrors())
 		})
 	}
@@ -100,8 +116,9 @@ func fieldKeys(fs []Field) []string {
 func TestLoadNestingLimit(t *testing.T) {
 	deep := `{"schemaVersion":1,"id":"d","title":"t","cases":[],"sources":{"x":` + repeatString("[", 64) + repeatString("]", 64) + `}}`
 	_, ds := Load(testReg, "deep.json", []byte(deep), Limits{})
-	require.Len(t, ds, 1)
+	require.Len(t, ds, 2)
 	assert.Contains(t, ds[0].Summary, "nesting deeper than 64 levels")
+	assert.Equal(t, skippedLine("deep.json", skippedUnread), ds[1].String(), "nothing past the first reader reads a file nested too deep")
 }
 
 func repeatString(s string, n int) string {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // check is the first thing that reads a case file, and the only reader
@@ -38,12 +39,36 @@ func (d *Desk) check(limits Limits) Diagnostics {
 	return c.rep.done()
 }
 
+// read is check for Load, which goes on past a duplicate key: it also
+// says whether any problem is of another kind (fatal), which leaves the
+// later readers nothing they can read, and returns the text those
+// readers are to read. That is the file itself, or, when a key repeats,
+// a copy in which every repeated member, from the comma before it to
+// the end of its value, is overwritten with spaces: the first value of
+// each key is the one read, and every byte keeps its offset, so that
+// positions found in the copy are those of the file.
+//
+// The copy is returned as doc, and as text without a second copy: neither
+// is written to again.
+func (d *Desk) read(limits Limits) (ds Diagnostics, fatal bool, text string, doc []byte) {
+	c := &checker{d: d, s: d.text, limits: limits, rep: newReporter(d, limits.Diagnostics), firstOnly: true}
+	c.run()
+	ds = c.rep.done()
+	fatal = c.syntax || c.rep.fatal
+	if c.blank == nil || fatal {
+		return ds, fatal, d.text, nil
+	}
+	return ds, fatal, unsafe.String(&c.blank[0], len(c.blank)), c.blank
+}
+
 // reporter collects one file's problems up to a cap and counts the rest.
 type reporter struct {
 	d    *Desk
 	cap  int
 	ds   Diagnostics
 	more int
+	// fatal is set by any problem but a duplicate key.
+	fatal bool
 }
 
 func newReporter(d *Desk, cap int) *reporter {
@@ -59,6 +84,13 @@ func (r *reporter) full() bool { return len(r.ds) >= r.cap }
 // add records a problem at byte offset off; pointer is called only when
 // the problem is kept.
 func (r *reporter) add(off int, pointer func() string, format string, args ...any) {
+	r.fatal = true
+	r.duplicate(off, pointer, format, args...)
+}
+
+// duplicate is add for a duplicate key, the one problem after which the
+// file is still read by the later checks.
+func (r *reporter) duplicate(off int, pointer func() string, format string, args ...any) {
 	if r.full() {
 		r.more++
 		return
@@ -91,6 +123,9 @@ type frame struct {
 	// object, a map once it grows large.
 	keys []scanKey
 	many map[string]int
+	// repeat is the offset of the comma before a member whose key
+	// repeats an earlier one, while its value is read; -1 when none.
+	repeat int
 }
 
 type scanKey struct {
@@ -110,6 +145,14 @@ type checker struct {
 	frames []frame
 	// syntax is set once the text is found not to be JSON.
 	syntax bool
+	// firstOnly asks for the text with every repeated member blanked
+	// out: blank is that copy, made at the first repeat, comma is the
+	// offset of the last comma read between members, and repeats counts
+	// the open frames whose repeated member is being read.
+	firstOnly bool
+	blank     []byte
+	comma     int
+	repeats   int
 }
 
 // syntaxError reports where the text stops being JSON, in encoding/json's
@@ -214,6 +257,33 @@ func (c *checker) push(kind byte) {
 	f.obj, f.tok, f.index, f.key = kind == '{', tok, 0, ""
 	f.keys = f.keys[:0]
 	f.many = nil
+	f.repeat = -1
+}
+
+// endMember is called, while a repeated member is being read, at the
+// comma or closing brace that ends a member of the innermost object: a
+// repeated member ends there, and is blanked out unless a repeated member
+// around it will be, whole.
+func (c *checker) endMember() {
+	if len(c.frames) != len(c.kinds) {
+		return
+	}
+	f := &c.frames[len(c.frames)-1]
+	if f.repeat < 0 {
+		return
+	}
+	from := f.repeat
+	f.repeat = -1
+	c.repeats--
+	if c.repeats > 0 {
+		return
+	}
+	if c.blank == nil {
+		c.blank = []byte(c.s)
+	}
+	for i := from; i < c.i; i++ {
+		c.blank[i] = ' '
+	}
 }
 
 // pop closes the innermost container.
@@ -262,11 +332,18 @@ func (c *checker) run() {
 			if c.kinds[len(c.kinds)-1] == '{' {
 				switch b {
 				case ',':
+					if c.repeats > 0 {
+						c.endMember()
+					}
+					c.comma = c.i
 					c.i++
 					if !c.key() {
 						return
 					}
 				case '}':
+					if c.repeats > 0 {
+						c.endMember()
+					}
 					c.i++
 					c.pop()
 					continue
@@ -419,7 +496,13 @@ func (c *checker) key() bool {
 				c.rep.more++
 			} else {
 				fl, fc := c.d.position().at(first)
-				c.rep.add(kstart, c.pointer, "duplicate key %s (first at %d:%d)", jsontext.Quote(name), fl, fc)
+				c.rep.duplicate(kstart, c.pointer, "duplicate key %s (first at %d:%d)", jsontext.Quote(name), fl, fc)
+			}
+			// A repeat is never an object's first member: a comma
+			// came before it.
+			if c.firstOnly {
+				f.repeat = c.comma
+				c.repeats++
 			}
 		}
 	}

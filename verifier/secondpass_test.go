@@ -212,8 +212,9 @@ func TestDiagnosticsAreCappedPerFile(t *testing.T) {
 	b.WriteString(`}}`)
 	_, ds := Load(testReg, "dups.json", []byte(b.String()), Limits{Diagnostics: 10})
 	require.Len(t, ds, 11)
-	assert.Equal(t, "dups.json: error: … and 7,990 more", ds[10].String(), "the rest are counted, never listed")
-	for _, d := range ds[:10] {
+	assert.Equal(t, "dups.json: error: … and 7,991 more", ds[10].String(), "the rest are counted, never listed")
+	assert.Equal(t, "empty-desk", ds[0].Name, "lint reads the desk past its duplicate keys")
+	for _, d := range ds[1:10] {
 		assert.Contains(t, d.Summary, `duplicate key "a"`)
 	}
 	assert.Equal(t, "7,990", Thousands(7990))

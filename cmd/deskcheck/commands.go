@@ -43,6 +43,14 @@ func init() {
 		{name: "validate", run: validate,
 			usage: []usageLine{{"validate", "[-format text|github|sarif] [-max-annotations N] [-fail-on-warn] [limits] [PATH...]"}},
 			about: "Checks the desks at PATH against the schema and lint only; nothing runs.\n\n" +
+				"One run lists every problem of a file, in file order: repeated keys, schema\n" +
+				"errors, counts that are not whole numbers, release ranges and lint. Only\n" +
+				"what an earlier error makes meaningless is skipped, and one checks-skipped\n" +
+				"warning, last in the file's list, says what: everything, for a file that\n" +
+				"does not read as JSON within the limits or has another schemaVersion; the\n" +
+				"whole numbers, hosts and lint of a case with schema errors of its own (the\n" +
+				"other cases are checked); lint, for a desk key whose value the schema\n" +
+				"refuses. Of a repeated key, the first value is the one checked.\n\n" +
 				"Warnings, by the name an \"acknowledge\" key gives them:\n" + warningList()},
 		{name: "report", run: report,
 			usage: []usageLine{

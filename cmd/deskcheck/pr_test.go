@@ -143,7 +143,8 @@ func TestGitHubOfValidateAndFaults(t *testing.T) {
 	code, out, _ := runCLI(t, "validate", "-format", "github", "../../verifier/testdata/invalid/misspelled-expected.json")
 	assert.Equal(t, 2, code)
 	assert.Regexp(t, `(?m)^::error file=[^,]*misspelled-expected\.json,line=\d+,col=\d+,title=deskcheck error::expected key`, out)
-	assert.Regexp(t, `(?m)^validate FAIL — 1 file, 1 error, 0 warnings$`, out)
+	assert.Regexp(t, `(?m)^::warning file=[^,]*misspelled-expected\.json,title=deskcheck warning checks-skipped::later checks`, out)
+	assert.Regexp(t, `(?m)^validate FAIL — 1 file, 1 error, 1 warning$`, out, "the line that says which checks were skipped counts as a warning")
 
 	code, out, _ = runCLI(t, "validate", "-format", "github")
 	assert.Equal(t, 0, code)
