@@ -27,6 +27,26 @@ type Case struct {
 	Expected map[string]any
 	// Raw is the case's bytes (they enter the run id).
 	Raw []byte
+	// Range is the case's arena range (its own, else its desk's); ""
+	// names every adapter.
+	Range string
+}
+
+// On says whether the case is judged on adapter: its range selects it.
+func (c Case) On(adapter string) bool {
+	if c.Range == "" {
+		return true
+	}
+	rs, err := arenacheck.Family.Host.SelectReleases(c.Range)
+	if err != nil {
+		return false
+	}
+	for _, r := range rs {
+		if name, _, _ := strings.Cut(r.Version, "@"); name == adapter {
+			return true
+		}
+	}
+	return false
 }
 
 // CasesOf reads the arena cases of a desk; the ids of its other cases are
@@ -34,6 +54,7 @@ type Case struct {
 func CasesOf(desk []byte) (cases []Case, notApplicable []string, err error) {
 	var d struct {
 		ID    string            `json:"id"`
+		Hosts map[string]string `json:"hosts"`
 		Cases []json.RawMessage `json:"cases"`
 	}
 	if err := json.Unmarshal(desk, &d); err != nil {
@@ -41,8 +62,9 @@ func CasesOf(desk []byte) (cases []Case, notApplicable []string, err error) {
 	}
 	for i, raw := range d.Cases {
 		var c struct {
-			ID       string `json:"id"`
-			Scenario string `json:"scenario"`
+			ID       string            `json:"id"`
+			Scenario string            `json:"scenario"`
+			Hosts    map[string]string `json:"hosts"`
 			Given    struct {
 				Turns [][]struct {
 					Action      string `json:"action"`
@@ -59,7 +81,10 @@ func CasesOf(desk []byte) (cases []Case, notApplicable []string, err error) {
 			notApplicable = append(notApplicable, id)
 			continue
 		}
-		cs := Case{ID: id, Expected: c.Expected, Raw: raw}
+		cs := Case{ID: id, Expected: c.Expected, Raw: raw, Range: d.Hosts[arenacheck.Family.Host.Name]}
+		if r, ok := c.Hosts[arenacheck.Family.Host.Name]; ok {
+			cs.Range = r
+		}
 		for _, t := range c.Given.Turns {
 			var turn []recorders.Action
 			for _, a := range t {

@@ -102,3 +102,30 @@ func TestEvidenceIsVersionedAndDeterministic(t *testing.T) {
 	assert.Contains(t, a, `"parentId":null,"delegationId":null`)
 	assert.Contains(t, a, `"record":"decide"`)
 }
+
+// TestCasesOfReadsTheirRanges: a case is judged on the adapters its range
+// names, its own range before its desk's; none names every adapter.
+func TestCasesOfReadsTheirRanges(t *testing.T) {
+	desk := []byte(`{"id":"d","hosts":{"arena":"vanilla langgraph"},"cases":[
+	  {"id":"desk","scenario":"arena","given":{"turns":[]},"expected":{}},
+	  {"id":"own","scenario":"arena","hosts":{"arena":"openai-agents@0.22.0"},"given":{"turns":[]},"expected":{}},
+	  {"id":"bad","scenario":"arena","hosts":{"arena":"langraph"},"given":{"turns":[]},"expected":{}}]}`)
+	cs, _, err := CasesOf(desk)
+	require.NoError(t, err)
+	require.Len(t, cs, 3)
+	on := func(c Case) []string {
+		var out []string
+		for _, a := range Adapters {
+			if c.On(a) {
+				out = append(out, a)
+			}
+		}
+		return out
+	}
+	assert.Equal(t, []string{"vanilla", "langgraph"}, on(cs[0]))
+	assert.Equal(t, []string{"openai-agents"}, on(cs[1]))
+	assert.Empty(t, on(cs[2]), "a range that selects nothing judges the case nowhere")
+	cs, _, err = CasesOf([]byte(`{"id":"d","cases":[{"id":"x","scenario":"arena","given":{"turns":[]},"expected":{}}]}`))
+	require.NoError(t, err)
+	assert.Equal(t, Adapters, on(cs[0]))
+}

@@ -82,7 +82,18 @@ func Verify(ctx context.Context, w io.Writer, desk []byte, opt VerifyOptions) in
 			}
 			continue
 		}
-		j, err := Judge(ctx, Config{Adapter: name, Python: py, Fault: opt.Fault, Wrap: wrap, Start: opt.Start, Network: network}, cases)
+		var on []Case
+		for _, c := range cases {
+			if c.On(name) {
+				on = append(on, c)
+			} else {
+				fmt.Fprintf(w, "n/a  %s  not judged on %s: its hosts range is %q\n", c.ID, name, c.Range)
+			}
+		}
+		if len(on) == 0 {
+			continue
+		}
+		j, err := Judge(ctx, Config{Adapter: name, Python: py, Fault: opt.Fault, Wrap: wrap, Start: opt.Start, Network: network}, on)
 		if err != nil {
 			fmt.Fprintf(w, "ERRORED %s: %v\n", name, err)
 			code = max(code, 1)
