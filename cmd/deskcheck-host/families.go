@@ -72,6 +72,10 @@ func parseTarget(s string, needVersion bool) (target, bool, error) {
 	if s == arenaHost {
 		return target{adapters: append([]string(nil), realarena.Adapters...)}, true, nil
 	}
+	if name == arenaHost && hasVersion {
+		// arena@NAME[@VERSION], as deskcheck verify -host pins an adapter.
+		name, version, hasVersion = strings.Cut(version, "@")
+	}
 	adapter := strings.TrimPrefix(name, arenaHost+":")
 	if slices.Contains(realarena.Adapters, adapter) {
 		if hasVersion && version != adapterVersion(adapter) {
