@@ -24,7 +24,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/deskcheck/deskcheck/host/arena/recorders"
+	"github.com/deskcheck/deskcheck/recorders"
 	"github.com/deskcheck/deskcheck/internal/fault"
 )
 

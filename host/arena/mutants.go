@@ -1,6 +1,6 @@
 package arena
 
-import "github.com/deskcheck/deskcheck/host/arena/recorders"
+import "github.com/deskcheck/deskcheck/recorders"
 
 // MutationKind is what a generated mutant changes in the fixture's policy.
 type MutationKind int

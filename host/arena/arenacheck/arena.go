@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/deskcheck/deskcheck/host/arena"
-	"github.com/deskcheck/deskcheck/host/arena/recorders"
+	"github.com/deskcheck/deskcheck/recorders"
 	"github.com/deskcheck/deskcheck/host/internal/adapter"
 	"github.com/deskcheck/deskcheck/scenario"
 )

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/deskcheck/deskcheck/host/arena/recorders"
+	"github.com/deskcheck/deskcheck/recorders"
 	"github.com/deskcheck/deskcheck/scenario"
 )
 

@@ -23,7 +23,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/deskcheck/deskcheck/host/arena/recorders"
+	"github.com/deskcheck/deskcheck/recorders"
 )
 
 //go:embed adapters/*.py adapters/*/requirements.lock adapters/*/requirements.in adapters/constraints.txt

@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/deskcheck/deskcheck/host/arena/recorders"
+	"github.com/deskcheck/deskcheck/recorders"
 )
 
 // TestArenaStraceHelper is the process TestArenaInertUnderStrace traces:

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/deskcheck/deskcheck/host/arena/recorders"
+	"github.com/deskcheck/deskcheck/recorders"
 )
 
 // python returns the adapter's interpreter, or skips the test saying how
