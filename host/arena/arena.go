@@ -24,8 +24,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/deskcheck/deskcheck/recorders"
 	"github.com/deskcheck/deskcheck/internal/fault"
+	"github.com/deskcheck/deskcheck/recorders"
 )
 
 // Adapter is one of the arena's adapters.

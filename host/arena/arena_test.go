@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/deskcheck/deskcheck/recorders"
 	"github.com/deskcheck/deskcheck/internal/fault"
+	"github.com/deskcheck/deskcheck/recorders"
 )
 
 // desk is the bundled arena desk's sixteen scripts: labels, "!" marking an

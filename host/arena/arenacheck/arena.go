@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"github.com/deskcheck/deskcheck/host/arena"
-	"github.com/deskcheck/deskcheck/recorders"
 	"github.com/deskcheck/deskcheck/host/internal/adapter"
+	"github.com/deskcheck/deskcheck/recorders"
 	"github.com/deskcheck/deskcheck/scenario"
 )
 

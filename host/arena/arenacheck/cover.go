@@ -5,8 +5,8 @@ import (
 	"sync"
 
 	"github.com/deskcheck/deskcheck/host/arena"
-	"github.com/deskcheck/deskcheck/recorders"
 	"github.com/deskcheck/deskcheck/host/internal/adapter"
+	"github.com/deskcheck/deskcheck/recorders"
 	"github.com/deskcheck/deskcheck/scenario"
 )
 

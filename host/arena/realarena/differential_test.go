@@ -16,8 +16,8 @@ import (
 	"github.com/deskcheck/deskcheck/cases"
 	"github.com/deskcheck/deskcheck/host/arena"
 	"github.com/deskcheck/deskcheck/host/arena/arenacheck"
-	"github.com/deskcheck/deskcheck/recorders"
 	"github.com/deskcheck/deskcheck/internal/fault"
+	"github.com/deskcheck/deskcheck/recorders"
 	"github.com/deskcheck/deskcheck/scenario"
 )
 
