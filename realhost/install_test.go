@@ -310,13 +310,19 @@ func TestInstallFromTheStore(t *testing.T) {
 	}
 	linked := 0
 	require.NoError(t, filepath.WalkDir(filepath.Join(first.Dir, "node_modules"), func(p string, d fs.DirEntry, err error) error {
-		if err != nil || !d.Type().IsRegular() || strings.Contains(p, string(filepath.Separator)+".") {
+		if err != nil || !d.Type().IsRegular() {
 			return err
+		}
+		// pnpm's own state (a name starting with a dot inside the
+		// install; the cache folder's own path may hold one, as
+		// ~/.cache does).
+		rel, _ := filepath.Rel(first.Dir, p)
+		if strings.Contains(string(filepath.Separator)+rel, string(filepath.Separator)+".") {
+			return nil
 		}
 		if data, err := os.ReadFile(p); err == nil && stubFiles[string(data)] {
 			return nil
 		}
-		rel, _ := filepath.Rel(first.Dir, p)
 		assert.Equal(t, inodeOf(t, p), inodeOf(t, filepath.Join(second.Dir, rel)), "%s is a copy, not a link", rel)
 		linked++
 		return nil
