@@ -120,11 +120,13 @@ func scanAgrees(t testingT, data []byte) {
 			off--
 		}
 		msg := se.Error()
-		// NaN and the infinities are named instead, at the value's start.
-		if off > 0 && data[off-1] == '-' && notANumber(string(data[off-1:])) != "" {
+		// NaN and the infinities are named instead, at the value's start;
+		// after the top-level value there is no value to name.
+		afterTop := strings.Contains(msg, "after top-level value")
+		if !afterTop && off > 0 && data[off-1] == '-' && notANumber(string(data[off-1:])) != "" {
 			off--
 		}
-		if w := notANumber(string(data[off:])); w != "" {
+		if w := notANumber(string(data[off:])); w != "" && !afterTop {
 			msg = w + " is not JSON: JSON has no such number (write a finite number, or null)"
 		}
 		line, col := d.position().at(off)
