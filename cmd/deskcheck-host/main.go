@@ -74,7 +74,10 @@ release of NAME (omp@*, gemini@*): each release runs in a harness of its
 own, at most -jobs at once, and the output gives each release's section.
 
 With no PATH the bundled desks are used. FORMAT is text, json, markdown,
-junit or html; -out DIR writes all five. The limits are deskcheck's, counted
+junit or html. -out DIR writes a deskcheck report of the run: the model's
+results with the real code's as its model-against-real-code section, in
+report.json (deskcheck report render and diff read it) and its four
+renderings. The limits are deskcheck's, counted
 before anything runs (-max-file-size, -max-work, -max-run-work,
 -max-copy-bytes), and -max-answer-bytes, the most the harness may answer in
 all; a run over one exits 2 naming it.
@@ -408,7 +411,7 @@ func verify(ctx context.Context, args []string, stdout, stderr io.Writer, fault 
 	allowChanged := fs.Bool("allow-changed-release", false, "run an installed release whose files differ from those recorded at install (every report then lists them)")
 	maxAnswer := fs.Int64("max-answer-bytes", realhost.DefaultMaxAnswerBytes, "most `BYTES` the harness may answer in all, over every case of the run")
 	jobs := fs.Int("jobs", defaultJobs(), "most releases run at once when -host names several (each one harness process)")
-	out := fs.String("out", "", "also write report.txt, report.json, report.md, report.junit.xml and report.html into DIR, as deskcheck writes its folder (none: no folder)")
+	out := fs.String("out", "", "also write a deskcheck report of the run, the real code's results in its realCode section, as report.json, report.txt, report.md, report.junit.xml and report.html into DIR, as deskcheck writes its folder (none: no folder)")
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
