@@ -71,7 +71,7 @@ func OpenFamily(ctx context.Context, fam realcode.Family, cache, version string,
 	}
 	f.h = h
 	f.hello = Hello{
-		Host: fam.Host, Package: fam.Package, Release: h.Release(), Runtime: h.Runtime(),
+		Name: fam.Host, Package: fam.Package, Release: h.Release(), Runtime: h.Runtime(),
 		Root: tmp, Adaptations: h.Adaptations(), Source: fam.Host + "@" + version,
 		Isolation: f.proc.Isolation, Sandboxed: f.proc.Sandboxed,
 	}

@@ -28,7 +28,7 @@ type modelHarness struct {
 }
 
 func (m *modelHarness) Info() Hello {
-	return Hello{Host: geminicheck.Family.Host.Name, Package: gemini.Package, Release: m.release, Source: "gemini@" + m.release}
+	return Hello{Name: geminicheck.Family.Host.Name, Package: gemini.Package, Release: m.release, Source: "gemini@" + m.release}
 }
 
 func (m *modelHarness) RunAll(reqs []Request) ([]Answer, error) {
@@ -91,13 +91,13 @@ func TestJudgeAnyFamilysHarness(t *testing.T) {
 // TestModelReleaseOfAFamily: a release the model has is compared as
 // itself, another as the newest.
 func TestModelReleaseOfAFamily(t *testing.T) {
-	v, name := ModelRelease(Hello{Host: "gemini", Release: "0.50.0"})
+	v, name := ModelRelease(Hello{Name: "gemini", Release: "0.50.0"})
 	assert.Equal(t, "0.50.0", v)
 	assert.Equal(t, "deskcheck's model of gemini@0.50.0 (group G2)", name)
-	v, name = ModelRelease(Hello{Host: "gemini", Release: "0.99.0"})
+	v, name = ModelRelease(Hello{Name: "gemini", Release: "0.99.0"})
 	assert.Equal(t, "0.61.0", v)
 	assert.Contains(t, name, `the model has no release "0.99.0", so the newest is compared`)
-	v, name = ModelRelease(Hello{Host: "nosuch", Release: "1.0.0"})
+	v, name = ModelRelease(Hello{Name: "nosuch", Release: "1.0.0"})
 	assert.Empty(t, v)
 	assert.Equal(t, `deskcheck has no model of host "nosuch"`, name)
 }

@@ -11,20 +11,21 @@ import (
 	"github.com/deskcheck/deskcheck/host/all"
 	"github.com/deskcheck/deskcheck/internal/jsontext"
 	"github.com/deskcheck/deskcheck/internal/jsonx"
+	"github.com/deskcheck/deskcheck/reports"
 	"github.com/deskcheck/deskcheck/scenario"
 	"github.com/deskcheck/deskcheck/verifier"
 )
 
-// Verdict is a case's outcome on the real code.
-type Verdict string
+// Verdict is a case's outcome on the real code: the report section's.
+type Verdict = reports.RealVerdict
 
 // The verdicts.
 const (
-	Holds         Verdict = "holds on the real code"
-	DoesNotHold   Verdict = "does not hold on the real code"
-	Disagree      Verdict = "model and real code disagree"
-	NotApplicable Verdict = "not applicable"
-	Errored       Verdict = "could not run on the real code"
+	Holds         = reports.RealHolds
+	DoesNotHold   = reports.RealDoesNotHold
+	Disagree      = reports.RealDisagree
+	NotApplicable = reports.RealNotApplicable
+	Errored       = reports.RealErrored
 )
 
 // Inertness is what every report states about what ran.
@@ -55,21 +56,8 @@ type CaseResult struct {
 	AbsentTouched []string
 }
 
-// Summary counts verdicts.
-type Summary struct {
-	Cases         int `json:"cases"`
-	Holds         int `json:"holds"`
-	DoesNotHold   int `json:"doesNotHold"`
-	Disagree      int `json:"disagree"`
-	NotApplicable int `json:"notApplicable"`
-	Errored       int `json:"errored"`
-}
-
-// OK reports whether the run passes: some case ran and every case that
-// could run holds with the model agreeing.
-func (s Summary) OK() bool {
-	return s.Holds > 0 && s.DoesNotHold == 0 && s.Disagree == 0 && s.Errored == 0
-}
+// Summary counts verdicts, as the report section does.
+type Summary = reports.RealCodeSummary
 
 // Run is a desk selection judged on one real host.
 type Run struct {
@@ -92,7 +80,7 @@ type Options struct {
 // ModelRelease returns the model release to compare a real host with: its
 // own release when the model knows it, else the newest modelled release.
 func ModelRelease(h Hello) (string, string) {
-	host := hostOf(h)
+	host := HostOf(h)
 	var fam *scenario.Family
 	for _, f := range all.Registry().Families() {
 		if f.Host.Name == host {
@@ -123,7 +111,7 @@ type Harness interface {
 // verdict. Cases of other hosts than omp are not applicable.
 func Judge(ctx context.Context, h Harness, cases []*verifier.Case, opts Options) (*Run, error) {
 	hello := h.Info()
-	host := hostOf(hello)
+	host := HostOf(hello)
 	release, modelName := ModelRelease(hello)
 	if opts.Release != "" {
 		release = opts.Release
@@ -208,19 +196,7 @@ func Judge(ctx context.Context, h Harness, cases []*verifier.Case, opts Options)
 		}
 	}
 	for _, r := range run.Results {
-		run.Summary.Cases++
-		switch r.Verdict {
-		case Holds:
-			run.Summary.Holds++
-		case DoesNotHold:
-			run.Summary.DoesNotHold++
-		case Disagree:
-			run.Summary.Disagree++
-		case NotApplicable:
-			run.Summary.NotApplicable++
-		default:
-			run.Summary.Errored++
-		}
+		run.Summary.Add(r.Verdict)
 	}
 	return run, nil
 }
@@ -269,7 +245,7 @@ func reproDesk(c *verifier.Case, real map[string]any, keys []string, hello Hello
 	desk := map[string]any{
 		"schemaVersion": 1,
 		"id":            "real-host-" + c.Desk.ID + "-" + c.ID,
-		"title":         fmt.Sprintf("deskcheck's model of %s and the real code disagree", hostOf(hello)),
+		"title":         fmt.Sprintf("deskcheck's model of %s and the real code disagree", HostOf(hello)),
 		"cases": []any{map[string]any{
 			"id":       c.ID,
 			"title":    fmt.Sprintf("The model and %s disagree on %v", hello.Source, keys),
@@ -297,10 +273,10 @@ func modelRunsOn(ctx context.Context, c *verifier.Case, release string) bool {
 // HostName is the host OMP's bun harness runs.
 const HostName = "omp"
 
-// hostOf is the host a harness runs: OMP's bun harness names none.
-func hostOf(h Hello) string {
-	if h.Host == "" {
+// HostOf is the host a harness runs: OMP's bun harness names none.
+func HostOf(h Hello) string {
+	if h.Name == "" {
 		return HostName
 	}
-	return h.Host
+	return h.Name
 }

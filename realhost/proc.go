@@ -18,38 +18,14 @@ import (
 
 	"github.com/deskcheck/deskcheck/internal/jsontext"
 	"github.com/deskcheck/deskcheck/internal/sandbox"
+	"github.com/deskcheck/deskcheck/reports"
 )
 
 // Hello is the harness's first line, with what the driver adds: how it was
-// isolated and, for a local checkout, which commit it is.
-type Hello struct {
-	// Host is the family's host name; "" is omp (the bun harness).
-	Host    string `json:"-"`
-	Package string `json:"package"`
-	Release string `json:"release"`
-	Bun     string `json:"bun"`
-	// Runtime names a family harness's runtime ("node v22.1.0"); OMP's
-	// is Bun.
-	Runtime     string          `json:"runtime,omitempty"`
-	Root        string          `json:"root"`
-	Modules     map[string]bool `json:"modules"`
-	Adaptations []string        `json:"adaptations"`
-	// Source is "omp@V" for an installed release, "checkout DIR" for a
-	// local source tree.
-	Source string `json:"source"`
-	// Commit is the checkout's commit when it can be read, else "".
-	Commit string `json:"commit,omitempty"`
-	// Substituted lists the dependencies installed at another version
-	// than the release asks for; every result names them.
-	Substituted map[string]string `json:"substituted,omitempty"`
-	// Isolation says what the sandbox allowed the process.
-	Isolation string `json:"isolation"`
-	// Sandboxed is true when the harness ran in the sandbox.
-	Sandboxed bool `json:"sandboxed"`
-	// Changed lists the files of an installed release that differ from
-	// those recorded at install, when the user let it run anyway.
-	Changed []string `json:"changed,omitempty"`
-}
+// isolated and, for a local checkout, which commit it is. It is the host
+// of the report's real-code section as it is: Name is the family's host
+// name, "" for OMP's bun harness, whose hello does not say it.
+type Hello = reports.RealCodeHost
 
 // Spec says what to start.
 type Spec struct {

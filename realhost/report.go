@@ -35,20 +35,17 @@ func Section(runs []*Run) reports.RealCode {
 	return rc
 }
 
-// HostName is the host family whose code ran.
-func (h Hello) HostName() string { return hostOf(h) }
-
 func (run *Run) section() reports.RealCodeRun {
 	h := run.Hello
 	out := reports.RealCodeRun{
-		Host: reports.RealCodeHost{Name: hostOf(h), Package: h.Package, Release: h.Release, Bun: h.Bun, Runtime: h.Runtime, Root: h.Root,
-			Modules: h.Modules, Adaptations: h.Adaptations, Source: h.Source, Commit: h.Commit, Substituted: h.Substituted,
-			Isolation: h.Isolation, Sandboxed: h.Sandboxed, Changed: h.Changed},
+		Host:      h,
 		Inertness: Inertness, Substitution: substitution(h), Model: run.Model,
-		Summary: reports.RealCodeSummary(run.Summary), Cases: []reports.RealCodeCase{},
+		Summary: run.Summary, Cases: []reports.RealCodeCase{},
 	}
+	// The section names every host, OMP's too, so that diff pairs runs.
+	out.Host.Name = HostOf(h)
 	for _, r := range run.Results {
-		c := reports.RealCodeCase{Verdict: reports.RealVerdict(r.Verdict), Reason: r.Reason, Authored: json.RawMessage(r.Authored),
+		c := reports.RealCodeCase{Verdict: r.Verdict, Reason: r.Reason, Authored: json.RawMessage(r.Authored),
 			Model: rawJSON(r.Model, r.Model == nil), Real: rawJSON(r.Real, r.Real == nil), Differ: r.Differ,
 			Releases: []string{h.Source}, Absent: r.AbsentTouched}
 		if r.Case != nil {

@@ -82,6 +82,18 @@ type RealCodeSummary struct {
 	Errored       int `json:"errored"`
 }
 
+// Add counts one case of verdict v.
+func (s *RealCodeSummary) Add(v RealVerdict) {
+	s.Cases++
+	*s.count(v)++
+}
+
+// OK reports whether the run passes: some case ran and every case that
+// could run holds with the model agreeing.
+func (s RealCodeSummary) OK() bool {
+	return s.Holds > 0 && s.DoesNotHold == 0 && s.Disagree == 0 && s.Errored == 0
+}
+
 // count is the summary's count of v.
 func (s *RealCodeSummary) count(v RealVerdict) *int {
 	switch v {
@@ -293,8 +305,7 @@ func checkRealCode(rc RealCode) error {
 			if err := checkRealVerdict(c); err != "" {
 				return contradiction(where, "case %s %s", id, err)
 			}
-			seen.Cases++
-			*seen.count(c.Verdict)++
+			seen.Add(c.Verdict)
 		}
 		if seen != run.Summary {
 			return contradiction(at+"/summary", "the summary counts %s, but the cases are %s", run.Summary.tally(), seen.tally())

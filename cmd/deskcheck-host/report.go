@@ -41,7 +41,7 @@ func modelReport(ctx context.Context, rr reportRun) (*reports.Report, error) {
 	pin := verifier.Hosts{}
 	for i, run := range rr.runs {
 		if release, _ := realhost.ModelRelease(run.Hello); release != "" {
-			pin[run.Hello.HostName()] = release
+			pin[realhost.HostOf(run.Hello)] = release
 		}
 		if i > 0 {
 			continue // every run judges the same selection
