@@ -14,6 +14,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/deskcheck/deskcheck/scenario"
 )
 
 // CacheDir is where releases are installed: $DESKCHECK_CACHE when set,
@@ -401,7 +403,7 @@ func List(cache string) ([]*Installed, error) {
 			out = append(out, in)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return versionLess(out[i].Version, out[j].Version) })
+	sort.Slice(out, func(i, j int) bool { return scenario.CompareVersions(out[i].Version, out[j].Version) < 0 })
 	return out, nil
 }
 

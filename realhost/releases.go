@@ -6,8 +6,9 @@ import (
 	"fmt"
 	"io/fs"
 	"sort"
-	"strconv"
 	"strings"
+
+	"github.com/deskcheck/deskcheck/scenario"
 )
 
 // The pinned package.json and package-lock.json of every release, and the
@@ -54,7 +55,7 @@ func Releases() []Release {
 		}
 		out = append(out, r)
 	}
-	sort.Slice(out, func(i, j int) bool { return versionLess(out[i].Version, out[j].Version) })
+	sort.Slice(out, func(i, j int) bool { return scenario.CompareVersions(out[i].Version, out[j].Version) < 0 })
 	return out
 }
 
@@ -91,17 +92,4 @@ func ParseHost(s string) (string, error) {
 		return "", err
 	}
 	return v, nil
-}
-
-// versionLess orders MAJOR.MINOR.PATCH numerically.
-func versionLess(a, b string) bool {
-	pa, pb := strings.Split(a, "."), strings.Split(b, ".")
-	for i := 0; i < len(pa) && i < len(pb); i++ {
-		x, _ := strconv.Atoi(pa[i])
-		y, _ := strconv.Atoi(pb[i])
-		if x != y {
-			return x < y
-		}
-	}
-	return len(pa) < len(pb)
 }
