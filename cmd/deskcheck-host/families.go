@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -227,42 +225,35 @@ func openFamily(ctx context.Context, t target, maxAnswer int64, stderr io.Writer
 // the sandbox (pysandbox), and prints per adapter a line per case, the
 // seed's table and each run's provenance.
 func verifyArena(ctx context.Context, t target, paths []string, fault string, stdout, stderr io.Writer) int {
-	var desks [][]byte
+	var inputs []verifier.Input
 	if len(paths) == 0 {
 		for _, d := range all.Desks() {
-			if _, _, err := realarena.CasesOf(d.Data); err == nil && hasArenaCase(d.Data) {
-				desks = append(desks, d.Data)
-			}
+			inputs = append(inputs, verifier.Input{Path: d.Path, Data: d.Data})
 		}
 	} else {
-		for _, p := range paths {
-			info, err := os.Stat(p)
+		in, ds, err := verifier.ReadPaths(paths, verifier.DefaultLimits)
+		for _, d := range ds {
+			fmt.Fprintln(stderr, d.String())
+		}
+		if err != nil || ds.HasErrors() {
 			if err != nil {
 				fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
-				return exitInvalid
 			}
-			files := []string{p}
-			if info.IsDir() {
-				files, _ = filepath.Glob(filepath.Join(p, "*.json"))
-			}
-			for _, f := range files {
-				data, err := readDesk(f)
-				if err != nil {
-					fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
-					return exitInvalid
-				}
-				desks = append(desks, data)
-			}
+			return exitInvalid
 		}
+		inputs = in
 	}
-	if len(desks) == 0 {
+	code, ran := exitPass, false
+	for _, in := range inputs {
+		if !hasArenaCase(in.Data) {
+			continue
+		}
+		ran = true
+		code = max(code, realarena.Verify(ctx, stdout, in.Data, realarena.VerifyOptions{Adapters: t.adapters, Fault: fault, Start: pysandbox.Start}))
+	}
+	if !ran {
 		fmt.Fprintln(stderr, "deskcheck-host: no desk with an arena case: nothing was run")
 		return exitInvalid
-	}
-	code := exitPass
-	for _, d := range desks {
-		c := realarena.Verify(ctx, stdout, d, realarena.VerifyOptions{Adapters: t.adapters, Fault: fault, Start: pysandbox.Start})
-		code = max(code, c)
 	}
 	return code
 }
@@ -272,24 +263,6 @@ func verifyArena(ctx context.Context, t target, paths []string, fault string, st
 func hasArenaCase(desk []byte) bool {
 	cases, _, err := realarena.CasesOf(desk)
 	return err == nil && len(cases) > 0
-}
-
-// readDesk reads a desk within deskcheck's file-size limit.
-func readDesk(p string) ([]byte, error) {
-	f, err := os.Open(p)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	limit := verifier.DefaultLimits.FileSize
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("%s: over %d bytes", p, limit)
-	}
-	return data, nil
 }
 
 // frameworkOf names the framework and version an adapter runs.

@@ -85,6 +85,8 @@ func TestFamilyUsageErrors(t *testing.T) {
 		{[]string{"verify", "-host", "arena", "-format", "json"}, "the arena adapters' runs print text only"},
 		{[]string{"verify", "-host", "gemini@0.61.0", "-host-src", "x"}, "give -host or -host-src, not both"},
 		{[]string{"remove", "vanilla"}, "the vanilla adapter is not installed"},
+		{[]string{"verify", "-host", "vanilla", "../../cases/gemini-desk.json"}, "no desk with an arena case: nothing was run"},
+		{[]string{"verify", "-host", "arena", "testdata/no-such-desk.json"}, "no-such-desk.json"},
 	} {
 		code, _, errOut := runCmd(t, nil, tc.args...)
 		assert.Equal(t, exitInvalid, code, "%v: %s", tc.args, errOut)
