@@ -1,15 +1,14 @@
-// Package pysandbox starts a Python adapter process of the real arena runs
-// (host/arena/realarena) inside the real-code sandbox of internal/sandbox:
+// Package pysandbox is the real-code sandbox of internal/sandbox for a
+// harness whose runtime is a venv's Python interpreter (a family that
+// declares realcode.SandboxPythonVenv, as the arena's adapters do):
 // bubblewrap with no network, a read-only view of the venv, the Python
-// installation the venv was made from and the shipped adapter files, and
-// the run folder (which holds the recorders' Unix sockets) as the one
-// writable folder. A deskcheck-host command passes Start as the runs'
-// Start; host/ packages may not import the sandbox themselves.
+// installation the venv was made from and the harness files, and the run
+// folder as the one writable folder. The driver (realhost) starts such a
+// family's harness with it; host/ packages may not import the sandbox.
 package pysandbox
 
 import (
 	"bufio"
-	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -17,36 +16,21 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/deskcheck/deskcheck/host/arena/realarena"
+	"github.com/deskcheck/deskcheck/internal/realcode"
 	"github.com/deskcheck/deskcheck/internal/sandbox"
 )
 
-// Start starts c inside the sandbox, or fails (wrapping
-// sandbox.ErrUnavailable) where bubblewrap cannot make one.
-func Start(ctx context.Context, c realarena.Command) (*realarena.Started, error) {
-	spec, err := Spec(c)
-	if err != nil {
-		return nil, err
-	}
-	p, err := sandbox.Start(ctx, spec)
-	if err != nil {
-		return nil, err
-	}
-	return &realarena.Started{
-		Stdin: p.Stdin, Stdout: p.Stdout, Isolation: p.Isolation,
-		Kill: p.Kill, Wait: p.Wait,
-	}, nil
-}
-
-// Spec is the sandbox for c: the interpreter is the venv's, the venv's
+// Spec is the sandbox for p: the interpreter is the venv's, the venv's
 // folder and the Python installation named by its pyvenv.cfg are
 // readable, with every shared object under them (so the libraries their
-// extension modules load are readable too).
-func Spec(c realarena.Command) (sandbox.Spec, error) {
-	if !filepath.IsAbs(c.Python) || !filepath.IsAbs(c.Dir) {
-		return sandbox.Spec{}, fmt.Errorf("pysandbox: the interpreter (%q) and the run folder (%q) must be absolute paths", c.Python, c.Dir)
+// extension modules load are readable too), besides p's own read-only
+// folders; p.Temp is the one writable folder. It refuses to run without
+// bubblewrap (Require).
+func Spec(p realcode.Program) (sandbox.Spec, error) {
+	if !filepath.IsAbs(p.Runtime) || !filepath.IsAbs(p.Temp) || !filepath.IsAbs(p.Dir) {
+		return sandbox.Spec{}, fmt.Errorf("pysandbox: the interpreter (%q) and the run folders (%q, %q) must be absolute paths", p.Runtime, p.Temp, p.Dir)
 	}
-	venv := filepath.Dir(filepath.Dir(c.Python))
+	venv := filepath.Dir(filepath.Dir(p.Runtime))
 	home, err := venvHome(filepath.Join(venv, "pyvenv.cfg"))
 	if err != nil {
 		return sandbox.Spec{}, err
@@ -57,14 +41,14 @@ func Spec(c realarena.Command) (sandbox.Spec, error) {
 		return sandbox.Spec{}, err
 	}
 	return sandbox.Spec{
-		Runtime:  c.Python,
-		Args:     c.Args,
-		ReadOnly: append([]string{venv, installation}, c.ReadOnly...),
-		Native:   native,
-		Temp:     c.Dir,
-		Dir:      c.Dir,
-		Env:      c.Env,
-		Stderr:   c.Stderr,
+		Runtime:  p.Runtime,
+		Args:     p.Args,
+		ReadOnly: append([]string{venv, installation}, p.ReadOnly...),
+		Native:   append(native, p.Native...),
+		Temp:     p.Temp,
+		Dir:      p.Dir,
+		Env:      p.Env,
+		Stderr:   p.Stderr,
 		Require:  true,
 	}, nil
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/deskcheck/deskcheck/cases"
 	"github.com/deskcheck/deskcheck/host/arena/realarena"
+	"github.com/deskcheck/deskcheck/internal/realcode"
 	"github.com/deskcheck/deskcheck/internal/sandbox"
 )
 
@@ -38,7 +39,7 @@ func TestEachAdapterHoldsInTheSandbox(t *testing.T) {
 			}
 			t.Skip(err)
 		}
-		j, err := realarena.Judge(context.Background(), realarena.Config{Adapter: name, Python: py, Start: Start}, cs)
+		j, err := realarena.Judge(context.Background(), realarena.Config{Adapter: name, Python: py, Start: start}, cs)
 		if errors.Is(err, sandbox.ErrUnavailable) && os.Getenv("CI") != "true" {
 			t.Skip(err)
 		}
@@ -50,16 +51,30 @@ func TestEachAdapterHoldsInTheSandbox(t *testing.T) {
 	}
 }
 
+// start starts an adapter's command in the sandbox Spec makes, its run
+// folder the one writable folder.
+func start(ctx context.Context, c realarena.Command) (*realarena.Started, error) {
+	spec, err := Spec(realcode.Program{Runtime: c.Python, Args: c.Args, Env: c.Env, Temp: c.Dir, Dir: c.Dir, ReadOnly: c.ReadOnly, Stderr: c.Stderr})
+	if err != nil {
+		return nil, err
+	}
+	p, err := sandbox.Start(ctx, spec)
+	if err != nil {
+		return nil, err
+	}
+	return &realarena.Started{Stdin: p.Stdin, Stdout: p.Stdout, Isolation: p.Isolation, Kill: p.Kill, Wait: p.Wait}, nil
+}
+
 // TestSpecRefusesWhatIsNotAVenv: an interpreter without a pyvenv.cfg
 // beside its folder, a relative path, or a pyvenv.cfg without an absolute
 // home is refused before anything starts.
 func TestSpecRefusesWhatIsNotAVenv(t *testing.T) {
 	dir := t.TempDir()
-	_, err := Spec(realarena.Command{Python: "python3", Dir: dir})
+	_, err := Spec(realcode.Program{Runtime: "python3", Temp: dir, Dir: dir})
 	assert.ErrorContains(t, err, "must be absolute paths")
 	py := filepath.Join(dir, "venv", "bin", "python")
 	require.NoError(t, os.MkdirAll(filepath.Dir(py), 0o700))
-	_, err = Spec(realarena.Command{Python: py, Dir: dir})
+	_, err = Spec(realcode.Program{Runtime: py, Temp: dir, Dir: dir})
 	assert.ErrorContains(t, err, "not a venv's interpreter")
 	for cfg, want := range map[string]string{
 		"version = 3.11\n":    "has no home line",
@@ -68,14 +83,14 @@ func TestSpecRefusesWhatIsNotAVenv(t *testing.T) {
 		"include = false\n\n": "has no home line",
 	} {
 		require.NoError(t, os.WriteFile(filepath.Join(dir, "venv", "pyvenv.cfg"), []byte(cfg), 0o600))
-		_, err = Spec(realarena.Command{Python: py, Dir: dir})
+		_, err = Spec(realcode.Program{Runtime: py, Temp: dir, Dir: dir})
 		assert.ErrorContains(t, err, want, cfg)
 	}
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "venv", "pyvenv.cfg"), []byte("home = "+filepath.Join(dir, "py", "bin")+"\n"), 0o600))
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, "py", "lib"), 0o700))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "py", "lib", "libpython3.so.1"), nil, 0o600))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "venv", "m.so"), nil, 0o600))
-	s, err := Spec(realarena.Command{Python: py, Dir: dir, Args: []string{"a.py"}})
+	s, err := Spec(realcode.Program{Runtime: py, Temp: dir, Dir: dir, Args: []string{"a.py"}})
 	require.NoError(t, err)
 	assert.Equal(t, []string{filepath.Join(dir, "venv"), filepath.Join(dir, "py")}, s.ReadOnly)
 	assert.ElementsMatch(t, []string{filepath.Join(dir, "venv", "m.so"), filepath.Join(dir, "py", "lib", "libpython3.so.1")}, s.Native)

@@ -2,6 +2,7 @@ package realhost
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/deskcheck/deskcheck/internal/realcode"
 	"github.com/deskcheck/deskcheck/internal/sandbox"
+	"github.com/deskcheck/deskcheck/pysandbox"
 )
 
 // FamilyHost is a family's harness (declared through realcode) started by
@@ -25,10 +27,11 @@ type FamilyHost struct {
 }
 
 // OpenFamily starts release version of fam, installed in cache, in the
-// sandbox of internal/sandbox: the family's runtime with its harness, the
-// release and the harness files read-only, one writable temporary folder
-// removed by Close, an environment the family built from nothing, the
-// time limit and the bound on what the harness may answer.
+// sandbox of internal/sandbox the family's runtime needs (fam.Sandbox:
+// SandboxSpec): the family's runtime with its harness, the release and
+// the harness files read-only, one writable temporary folder removed by
+// Close, an environment the family built from nothing, the time limit and
+// the bound on what the harness may answer.
 func OpenFamily(ctx context.Context, fam realcode.Family, cache, version string, maxAnswer int64) (*FamilyHost, error) {
 	if maxAnswer <= 0 {
 		maxAnswer = DefaultMaxAnswerBytes
@@ -39,11 +42,13 @@ func OpenFamily(ctx context.Context, fam realcode.Family, cache, version string,
 	}
 	f := &FamilyHost{tmp: tmp, ctx: ctx}
 	start := func(ctx context.Context, p realcode.Program) (*realcode.Proc, error) {
-		proc, err := sandbox.Start(ctx, sandbox.Spec{
-			Runtime: p.Runtime, Args: p.Args, ReadOnly: p.ReadOnly, Native: p.Native,
-			Temp: p.Temp, Dir: p.Dir, Env: p.Env, Limit: DefaultLimit,
-			Stderr: limitedWriter{&f.err, &f.mu, 64 << 10},
-		})
+		p.Stderr = limitedWriter{&f.err, &f.mu, 64 << 10}
+		spec, err := SandboxSpec(fam.Sandbox, p)
+		if err != nil {
+			return nil, err
+		}
+		spec.Limit = DefaultLimit
+		proc, err := sandbox.Start(ctx, spec)
 		if err != nil {
 			return nil, err
 		}
@@ -78,8 +83,48 @@ func OpenFamily(ctx context.Context, fam realcode.Family, cache, version string,
 	return f, nil
 }
 
+// SandboxSpec is the sandbox a family's runtime needs for p: the
+// runtime's own (its libraries and p.Native readable; where bubblewrap
+// cannot be made, it runs with a warning), or a venv's interpreter's
+// (pysandbox: never without bubblewrap).
+func SandboxSpec(kind realcode.Sandbox, p realcode.Program) (sandbox.Spec, error) {
+	switch kind {
+	case realcode.SandboxRuntime:
+		return sandbox.Spec{
+			Runtime: p.Runtime, Args: p.Args, ReadOnly: p.ReadOnly, Native: p.Native,
+			Temp: p.Temp, Dir: p.Dir, Env: p.Env, Stderr: p.Stderr,
+		}, nil
+	case realcode.SandboxPythonVenv:
+		return pysandbox.Spec(p)
+	}
+	return sandbox.Spec{}, fmt.Errorf("no sandbox is known for a runtime of kind %q", kind)
+}
+
 // Info is the harness's hello.
 func (f *FamilyHost) Info() Hello { return f.hello }
+
+// RunCases answers the cases in order, with the boundary-response counts
+// the harness's recorders made, when it makes any.
+func (f *FamilyHost) RunCases(cases []realcode.Case) ([]realcode.Answer, error) {
+	as, err := f.h.Run(f.ctx, cases)
+	if err != nil {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		return nil, fmt.Errorf("the harness stopped answering: %w\n%s", err, strings.TrimSpace(f.err.String()))
+	}
+	if len(as) != len(cases) {
+		return nil, fmt.Errorf("the harness answered %d of %d cases", len(as), len(cases))
+	}
+	return as, nil
+}
+
+// Provenance is what the harness said of its run, or nil.
+func (f *FamilyHost) Provenance() json.RawMessage {
+	if p, ok := f.h.(realcode.Provenanced); ok {
+		return p.Provenance()
+	}
+	return nil
+}
 
 // RunAll answers the requests in order.
 func (f *FamilyHost) RunAll(reqs []Request) ([]Answer, error) {
@@ -87,14 +132,9 @@ func (f *FamilyHost) RunAll(reqs []Request) ([]Answer, error) {
 	for i, r := range reqs {
 		cases[i] = realcode.Case{ID: fmt.Sprint(i), Scenario: r.Scenario, Given: []byte(r.Given)}
 	}
-	as, err := f.h.Run(f.ctx, cases)
+	as, err := f.RunCases(cases)
 	if err != nil {
-		f.mu.Lock()
-		defer f.mu.Unlock()
-		return nil, fmt.Errorf("the harness stopped answering: %w\n%s", err, strings.TrimSpace(f.err.String()))
-	}
-	if len(as) != len(reqs) {
-		return nil, fmt.Errorf("the harness answered %d of %d cases", len(as), len(reqs))
+		return nil, err
 	}
 	out := make([]Answer, len(as))
 	for i, a := range as {

@@ -11,6 +11,7 @@ import (
 	"github.com/deskcheck/deskcheck/host/all"
 	"github.com/deskcheck/deskcheck/internal/jsontext"
 	"github.com/deskcheck/deskcheck/internal/jsonx"
+	"github.com/deskcheck/deskcheck/internal/realcode"
 	"github.com/deskcheck/deskcheck/reports"
 	"github.com/deskcheck/deskcheck/scenario"
 	"github.com/deskcheck/deskcheck/verifier"
@@ -65,6 +66,13 @@ type Run struct {
 	Model   string
 	Results []CaseResult
 	Summary Summary
+	// Dimensions are the boundary-response dimensions of the cases the
+	// model and the real code both ran, on each, when the harness's
+	// recorders count them (realcode.Answer.Boundary); nil otherwise.
+	Dimensions *reports.RealCodeDimensions
+	// Provenance is what the harness said of its run
+	// (realcode.Provenanced), or nil.
+	Provenance json.RawMessage
 }
 
 // Options steer Judge.
@@ -107,6 +115,14 @@ type Harness interface {
 	RunAll(reqs []Request) ([]Answer, error)
 }
 
+// caseRunner is a harness declared through realcode: it is given each
+// case's id and expected block beside its given block, and its answers
+// may carry the boundary-response counts of its recorders.
+type caseRunner interface {
+	RunCases(cases []realcode.Case) ([]realcode.Answer, error)
+	Provenance() json.RawMessage
+}
+
 // Judge runs cases on the model and on the real host and gives each its
 // verdict. Cases of other hosts than omp are not applicable.
 func Judge(ctx context.Context, h Harness, cases []*verifier.Case, opts Options) (*Run, error) {
@@ -130,10 +146,12 @@ func Judge(ctx context.Context, h Harness, cases []*verifier.Case, opts Options)
 		reqs = append(reqs, Request{Scenario: c.Scenario, Given: c.Given.Raw})
 		idx = append(idx, i)
 	}
-	answers, err := h.RunAll(reqs)
+	answers, bounds, err := runRequests(h, reqs, idx, cases)
 	if err != nil {
 		return nil, err
 	}
+	var realTally, modelTally verifier.DimensionTally
+	counted := false
 	for j, a := range answers {
 		r := &run.Results[idx[j]]
 		c := r.Case
@@ -194,11 +212,67 @@ func Judge(ctx context.Context, h Harness, cases []*verifier.Case, opts Options)
 		default:
 			r.Verdict = Holds
 		}
+		if bounds != nil && bounds[j] != nil {
+			status := verifier.Pass
+			if r.Verdict != Holds {
+				status = verifier.Fail
+			}
+			realTally.Add([]verifier.Result{{Case: c, Status: status, Boundary: bounds[j]}})
+			modelTally.Add([]verifier.Result{{Case: c, Status: m.Status, Boundary: m.Boundary}})
+			counted = true
+		}
 	}
 	for _, r := range run.Results {
 		run.Summary.Add(r.Verdict)
 	}
+	if counted {
+		run.Dimensions = &reports.RealCodeDimensions{Column: column(host, hello), Real: realTally.Dimensions(), Model: modelTally.Dimensions()}
+	}
+	if cr, ok := h.(caseRunner); ok {
+		run.Provenance = cr.Provenance()
+	}
 	return run, nil
+}
+
+// runRequests answers the requests on h: through RunCases, with each
+// case's id and expected block and the recorders' counts, for a harness
+// declared through realcode; through RunAll otherwise (bounds is nil).
+func runRequests(h Harness, reqs []Request, idx []int, cases []*verifier.Case) ([]Answer, []*scenario.Boundary, error) {
+	cr, ok := h.(caseRunner)
+	if !ok {
+		answers, err := h.RunAll(reqs)
+		return answers, nil, err
+	}
+	rc := make([]realcode.Case, len(reqs))
+	for j, r := range reqs {
+		c := cases[idx[j]]
+		rc[j] = realcode.Case{ID: c.Desk.ID + "/" + c.ID, Scenario: r.Scenario, Given: []byte(r.Given), Expected: []byte(c.ExpectedRaw)}
+	}
+	as, err := cr.RunCases(rc)
+	if err != nil {
+		return nil, nil, err
+	}
+	answers := make([]Answer, len(as))
+	bounds := make([]*scenario.Boundary, len(as))
+	for j, a := range as {
+		answers[j] = Answer{Observed: a.Observed, NotApplicable: a.NotApplicable, Error: a.Error}
+		bounds[j] = a.Boundary
+	}
+	return answers, bounds, nil
+}
+
+// column is the heading of a run's row in the boundary-response table:
+// the release's own column when the model gives it one, else the source.
+func column(host string, h Hello) string {
+	for _, f := range all.Registry().Families() {
+		if f.Host.Name != host {
+			continue
+		}
+		if r, ok := f.Host.Release(h.Release); ok && r.Column != "" {
+			return r.Column
+		}
+	}
+	return h.Source
 }
 
 // plain turns observations into plain JSON values, as the harness's are

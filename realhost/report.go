@@ -41,6 +41,7 @@ func (run *Run) section() reports.RealCodeRun {
 		Host:      h,
 		Inertness: Inertness, Substitution: substitution(h), Model: run.Model,
 		Summary: run.Summary, Cases: []reports.RealCodeCase{},
+		Dimensions: run.Dimensions, Provenance: run.Provenance,
 	}
 	// The section names every host, OMP's too, so that diff pairs runs.
 	out.Host.Name = HostOf(h)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/deskcheck/deskcheck/internal/jsonx"
+	"github.com/deskcheck/deskcheck/verifier"
 )
 
 // The "model against real code" section: a desk selection run on the
@@ -47,6 +48,21 @@ type RealCodeRun struct {
 	Model   string          `json:"model,omitempty"`
 	Summary RealCodeSummary `json:"summary"`
 	Cases   []RealCodeCase  `json:"cases"`
+	// Dimensions are the boundary-response dimensions on the real code
+	// and on the model, for a harness whose recorders count them.
+	Dimensions *RealCodeDimensions `json:"dimensions,omitempty"`
+	// Provenance is what the harness said of its run (a JSON object).
+	Provenance json.RawMessage `json:"provenance,omitempty"`
+}
+
+// RealCodeDimensions are a run's boundary-response dimensions over the
+// cases both the model and the real code ran: each on its own, never
+// one score, reported and not judged.
+type RealCodeDimensions struct {
+	// Column is the run's row heading: the release's column.
+	Column string              `json:"column"`
+	Real   verifier.Dimensions `json:"real"`
+	Model  verifier.Dimensions `json:"model"`
 }
 
 // RealCodeHost is what the harness said of the code it ran.

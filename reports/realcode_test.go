@@ -14,6 +14,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/deskcheck/deskcheck/internal/jsonx"
+	"github.com/deskcheck/deskcheck/verifier"
 )
 
 // realCodeFixture is the section of testdata/realcode-section.json: a run
@@ -351,4 +352,74 @@ func TestRealCodeMarkdownBounded(t *testing.T) {
 	var alone bytes.Buffer
 	require.NoError(t, WriteRealCode(&alone, "markdown", rc, false))
 	assert.Equal(t, realCodeRows+100, strings.Count(alone.String(), ": model and real code disagree on "), "on its own every case")
+}
+
+// realCodeWithDimensions is the fixture with the boundary-response
+// dimensions and the provenance of a harness that counts them on its
+// first run: the real code loses one allowed action the model does not.
+func realCodeWithDimensions(t testing.TB) RealCode {
+	rc := realCodeFixture(t)
+	dim := func(n, d int) verifier.Dimension {
+		return verifier.Dimension{Numerator: n, Denominator: d, Applicable: d > 0}
+	}
+	model := verifier.Dimensions{DenialPropagation: dim(2, 2), AllowedWork: dim(3, 3), FailClosed: dim(4, 4), TraceCompleteness: dim(4, 4),
+		RetryAmplification: verifier.Amplification{Dimension: dim(5, 5), Ratio: "1.00", Basis: "scripted"}, Arenas: []verifier.ArenaPairing{}}
+	real := model
+	real.AllowedWork = dim(2, 3)
+	real.RetryAmplification = verifier.Amplification{Dimension: dim(6, 5), Ratio: "1.20", Basis: "scripted"}
+	real.ExtraEffects = 1
+	rc[0].Dimensions = &RealCodeDimensions{Column: "Framework 1.0", Real: real, Model: model}
+	rc[0].Provenance = json.RawMessage(`{"runId": "run-1", "network": "none"}`)
+	return rc
+}
+
+// TestRealCodeDimensionsInEveryFormat: a run whose harness counts the
+// boundary-response dimensions shows the model's row and the real code's
+// in every format of the section and of a report, with the harness's
+// provenance, and a saved report.json renders them again.
+func TestRealCodeDimensionsInEveryFormat(t *testing.T) {
+	rc := realCodeWithDimensions(t)
+	var text bytes.Buffer
+	require.NoError(t, WriteRealCode(&text, "text", rc, false))
+	golden(t, "realcode-dimensions.txt", text.Bytes())
+	for _, f := range RealCodeFormats {
+		var buf bytes.Buffer
+		require.NoError(t, WriteRealCode(&buf, f, rc, false))
+		out := buf.String()
+		switch f {
+		case "json":
+			assert.Equal(t, int64(2), gjson.Get(out, "realHost.0.dimensions.real.allowedWork.numerator").Int())
+			assert.Equal(t, "1.00", gjson.Get(out, "realHost.0.dimensions.model.retryAmplification.ratio").String())
+			assert.Equal(t, "run-1", gjson.Get(out, "realHost.0.provenance.runId").String())
+		case "junit":
+			assert.Contains(t, out, `<property name="boundary.allowedWork" value="2/3"></property>`)
+			assert.Contains(t, out, `<property name="model.boundary.allowedWork" value="3/3"></property>`)
+			assert.Contains(t, out, `<property name="provenance" value="{&#34;runId&#34;:&#34;run-1&#34;,&#34;network&#34;:&#34;none&#34;}"></property>`)
+		case "markdown":
+			assert.Contains(t, out, "| release | denials | allowed | fail closed | complete | amplification (scripted) | extra effects |\n|---|---|---|---|---|---|---|\n")
+			assert.Contains(t, out, "| Framework 1.0 | 2/2 | 2/3 | 4/4 | 4/4 | 1.20 (6/5) | 1 |\n")
+		case "html":
+			assert.Contains(t, out, "<tr><td>Framework 1.0</td><td>2/2</td><td>2/3</td>")
+			assert.Contains(t, out, "<th>amplification (scripted)</th>")
+		}
+	}
+	r := stableReport(t, "../cases/boundary-desk.json")
+	r.RealCode = rc
+	var saved bytes.Buffer
+	require.NoError(t, JSON{}.Write(&saved, r))
+	require.NoError(t, CheckJSON(saved.Bytes()), "the dimensions match the report schema")
+	back, err := ReadJSON(saved.Bytes())
+	require.NoError(t, err)
+	for _, f := range []string{"text", "markdown", "junit"} {
+		a, b := renderAs(t, f, r), renderAs(t, f, back)
+		assert.Equal(t, a, b, "rendered from report.json, the %s format is the same", f)
+		assert.Contains(t, a, "Framework 1.0", f)
+	}
+	var page, again bytes.Buffer
+	require.NoError(t, HTML{}.Write(&page, r))
+	require.NoError(t, HTML{Registry: testReg}.Write(&again, back))
+	assert.Equal(t, page.String(), again.String(), "rendered from report.json, the html format is the same")
+	assert.Contains(t, page.String(), `<section class="real-dimensions"><h3>Boundary response on the real code, by release</h3>`)
+	assert.Contains(t, renderAs(t, "text", r), "Model against real code\n")
+	assert.Contains(t, renderAs(t, "text", r), "model of Framework 1.0 (Go)  2/2      3/3      4/4          4/4       1.00 (5/5)                0\n")
 }

@@ -62,6 +62,9 @@ func writeRealCodeText(p *printer, rc RealCode, verbose bool) {
 		if run.Model != "" {
 			p.printf("   model compared: %s\n", oneLine(run.Model))
 		}
+		if pv := realProvenance(run); pv != "" {
+			p.printf("   provenance: %s\n", pv)
+		}
 		if verbose {
 			p.printf("   root: %s\n", oneLine(h.Root))
 			for _, a := range h.Adaptations {
@@ -99,6 +102,7 @@ func writeRealCodeText(p *printer, rc RealCode, verbose bool) {
 		}
 		p.printf("%s: %s\n", oneLine(h.Source), run.Summary.tally())
 	}
+	writeRealDimText(p, rc)
 }
 
 // writeRealCodeJSON writes the section on its own: {"realHost": [...]}.
@@ -173,6 +177,9 @@ func writeRealCodeMarkdown(p *printer, rc RealCode, level string) {
 		if inReport && run.Model != "" {
 			p.printf("- model compared: %s\n", rcText(run.Model))
 		}
+		if pv := realProvenance(run); pv != "" {
+			p.printf("- provenance: %s\n", rcCell(pv))
+		}
 		p.printf("- %s\n\n", run.Summary.tally())
 		p.printf("| case | verdict | authored | model | real |\n|---|---|---|---|---|\n")
 		for i, c := range run.Cases {
@@ -206,6 +213,7 @@ func writeRealCodeMarkdown(p *printer, rc RealCode, level string) {
 		}
 		p.printf("\n")
 	}
+	writeRealDimMarkdown(p, rc, level)
 }
 
 // The JUnit shape of the section: one suite per real host, one test case
@@ -254,6 +262,10 @@ func realCodeSuites(rc RealCode) []rcSuite {
 		if run.Substitution != "" {
 			s.Properties = append(s.Properties, rcProperty{"substitution", oneLine(run.Substitution)})
 		}
+		if pv := realProvenance(run); pv != "" {
+			s.Properties = append(s.Properties, rcProperty{"provenance", pv})
+		}
+		s.Properties = append(s.Properties, realDimProperties(run.Dimensions)...)
 		for _, c := range run.Cases {
 			tc := rcTestcase{Name: oneLine(c.ID), Classname: oneLine(c.Desk), Out: oneLine(string(c.Verdict))}
 			detail := fmt.Sprintf("authored: %s\nmodel: %s\nreal: %s\n", oneLine(realAuthored(c.Authored)), oneLine(realJSON(c.Model)), oneLine(realJSON(c.Real)))
@@ -298,19 +310,23 @@ var realCodeHTML = template.Must(template.New("real").Funcs(template.FuncMap{
 	"shown":   func(raw json.RawMessage) bool { return len(raw) > 0 && realJSON(raw) != "{}" },
 	"compact": func(raw json.RawMessage) string { return oneLine(realAuthored(raw)) }, "vis": oneLine,
 	"join": func(s []string, sep string) string { return oneLine(strings.Join(s, sep)) }, "repro": func(raw json.RawMessage) string { return Visible(reproText(raw)) },
+	"dims": realDimTable, "provenance": realProvenance, "dimnote": func() string { return realDimNote }, "dimtitle": func() string { return realDimTitle },
 }).Parse(`{{define "page"}}<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>deskcheck: on the real host code</title>
 <style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #999;padding:.3em;vertical-align:top}code,pre{font-size:.85em;white-space:pre-wrap}.holds{background:#e6f4e6}.fail{background:#fbe3e3}</style></head><body>
 <h1>On the real host code</h1>
 {{range .}}<section><h2>{{host .Host}}</h2>
 {{template "run" .}}</section>
-{{end}}</body></html>
+{{end}}{{template "dims" .}}</body></html>
 {{end}}{{define "section"}}<section id="real-code">
 <h2>Model against real code</h2>
 {{range .}}<section class="real-host"><h3>{{host .Host}}</h3>
 {{template "run" .}}</section>
-{{end}}</section>
-{{end}}{{define "run"}}<ul><li>{{vis .Inertness}}</li><li>isolation: {{vis .Host.Isolation}}</li>{{with .Substitution}}<li><strong>{{vis .}}</strong></li>{{end}}<li>model compared: {{vis .Model}}</li>
+{{end}}{{template "dims" .}}</section>
+{{end}}{{define "dims"}}{{with dims .}}<section class="real-dimensions"><h3>{{dimtitle}}</h3>
+<table>{{range $i, $r := .}}<tr>{{range $r}}{{if eq $i 0}}<th>{{.}}</th>{{else}}<td>{{.}}</td>{{end}}{{end}}</tr>
+{{end}}</table><p>{{dimnote}}</p></section>
+{{end}}{{end}}{{define "run"}}<ul><li>{{vis .Inertness}}</li><li>isolation: {{vis .Host.Isolation}}</li>{{with .Substitution}}<li><strong>{{vis .}}</strong></li>{{end}}<li>model compared: {{vis .Model}}</li>{{with provenance .}}<li>provenance: <code>{{.}}</code></li>{{end}}
 <li>{{.Summary.Cases}} cases: {{.Summary.Holds}} hold on the real code, {{.Summary.DoesNotHold}} do not hold, {{.Summary.Disagree}} model and real code disagree, {{.Summary.NotApplicable}} not applicable, {{.Summary.Errored}} could not run</li></ul>
 <table><tr><th>case</th><th>verdict</th><th>authored</th><th>model</th><th>real</th></tr>
 {{range .Cases}}<tr class="{{if eq (print .Verdict) "holds on the real code"}}holds{{else}}fail{{end}}"><td><code>{{vis .Desk}}/{{vis .ID}}</code></td><td>{{vis (print .Verdict)}}{{with .Reason}}<br>{{vis .}}{{end}}{{with .Differ}}<br>differ on: {{join . ", "}}{{end}}</td><td><code>{{compact .Authored}}</code></td><td><code>{{if shown .Model}}{{json .Model}}{{end}}</code></td><td><code>{{if shown .Real}}{{json .Real}}{{end}}</code>{{with .Repro}}<details><summary>one-case desk</summary><pre>{{repro .}}</pre></details>{{end}}</td></tr>

@@ -10,54 +10,42 @@ import (
 	"strings"
 	"time"
 
-	"github.com/deskcheck/deskcheck/host/all"
 	"github.com/deskcheck/deskcheck/host/all/real"
-	"github.com/deskcheck/deskcheck/host/arena"
-	"github.com/deskcheck/deskcheck/host/arena/realarena"
 	"github.com/deskcheck/deskcheck/internal/realcode"
-	"github.com/deskcheck/deskcheck/pysandbox"
 	"github.com/deskcheck/deskcheck/realhost"
-	"github.com/deskcheck/deskcheck/verifier"
 )
 
 // A target is what install, remove and verify -host name: an OMP release
-// (the bun harness of realhost), a release of a family that declares its
-// harness through realcode, or the arena's adapters.
+// (the bun harness of realhost) or a release of a family that declares
+// its harness through realcode.
 type target struct {
-	// fam is the declared family; nil for OMP and the arena.
+	// fam is the declared family; nil for OMP.
 	fam *realcode.Family
-	// version is the release ("" for the newest installed).
+	// version is the release: "" for the newest installed, or for a
+	// family whose bare name selects every release (Every), for all.
 	version string
-	// adapters are the arena adapters named; nil when not the arena.
-	adapters []string
 }
 
-// arenaHost is the name that selects every arena adapter.
-const arenaHost = "arena"
-
-// adapterVersion is the framework version an adapter pins ("1.2.11").
-func adapterVersion(name string) string {
-	for _, a := range realarena.Adapters {
-		if a == name {
-			for _, f := range strings.Fields(frameworkOf(name)) {
-				if f != "" && f[0] >= '0' && f[0] <= '9' {
-					return f
-				}
-			}
-		}
-	}
-	return ""
-}
-
-// parseTarget reads NAME@V, NAME, or (for OMP) a bare V.
+// parseTarget reads NAME@V, NAME, or a spelling the family resolves
+// (realcode.Family.Resolve); ours is false for OMP (omp@V or a bare V)
+// and for a name of no declared family.
 func parseTarget(s string, needVersion bool) (target, bool, error) {
 	name, version, hasVersion := strings.Cut(s, "@")
 	for _, f := range real.Families() {
+		if f.Resolve != nil {
+			v, ok, err := f.Resolve(s)
+			if err != nil {
+				return target{}, true, err
+			}
+			if ok {
+				return target{fam: &f, version: v}, true, nil
+			}
+		}
 		if name != f.Host {
 			continue
 		}
 		if !hasVersion {
-			if needVersion {
+			if needVersion && !f.Every {
 				return target{}, true, fmt.Errorf("%q: name a release, %s@VERSION; the releases are %s", s, f.Host, strings.Join(f.Releases(), ", "))
 			}
 			return target{fam: &f}, true, nil
@@ -67,20 +55,6 @@ func parseTarget(s string, needVersion bool) (target, bool, error) {
 		}
 		return target{fam: &f, version: version}, true, nil
 	}
-	if s == arenaHost {
-		return target{adapters: append([]string(nil), realarena.Adapters...)}, true, nil
-	}
-	if name == arenaHost && hasVersion {
-		// arena@NAME[@VERSION], as deskcheck verify -host pins an adapter.
-		name, version, hasVersion = strings.Cut(version, "@")
-	}
-	adapter := strings.TrimPrefix(name, arenaHost+":")
-	if slices.Contains(realarena.Adapters, adapter) {
-		if hasVersion && version != adapterVersion(adapter) {
-			return target{}, true, fmt.Errorf("%s: the %s adapter pins %s %s", s, adapter, adapter, adapterVersion(adapter))
-		}
-		return target{adapters: []string{adapter}}, true, nil
-	}
 	return target{}, false, nil
 }
 
@@ -88,70 +62,78 @@ func parseTarget(s string, needVersion bool) (target, bool, error) {
 func hostNames() string {
 	var names []string
 	for _, f := range real.Families() {
+		if f.Every {
+			names = append(names, f.Host)
+		}
 		names = append(names, f.Host+"@V")
-	}
-	names = append(names, arenaHost)
-	for _, a := range realarena.Adapters {
-		names = append(names, a+"@"+adapterVersion(a))
 	}
 	return strings.Join(names, ", ")
 }
 
-// installOther installs a declared family's release or arena adapters.
+// versions are the releases t names: its own, or every release of a
+// family whose bare name selects them all (installed ones when
+// installed is set).
+func versions(c string, t target, installed bool) ([]string, error) {
+	if t.version != "" || !t.fam.Every {
+		return []string{t.version}, nil
+	}
+	if !installed {
+		return t.fam.Releases(), nil
+	}
+	in, err := t.fam.List(c)
+	var vs []string
+	for _, r := range in {
+		vs = append(vs, r.Version)
+	}
+	if err == nil && len(vs) == 0 {
+		err = fmt.Errorf("no %s release is installed in %s; install them with: deskcheck-host install %s (the releases are %s)", t.fam.Host, c, t.fam.Host, strings.Join(t.fam.Releases(), ", "))
+	}
+	return vs, err
+}
+
+// installOther installs a declared family's release (or every release,
+// for a family whose bare name selects them all).
 func installOther(ctx context.Context, t target, stdout, stderr io.Writer) int {
 	c, ok := cache(stderr)
 	if !ok {
 		return exitInvalid
 	}
-	if t.fam != nil {
-		if err := t.fam.Install(ctx, c, t.version, stdout); err != nil {
+	vs, _ := versions(c, t, false)
+	for _, v := range vs {
+		if err := t.fam.Install(ctx, c, v, stdout); err != nil {
 			fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
 			return exitFail
 		}
-		return exitPass
-	}
-	for _, a := range t.adapters {
-		fmt.Fprintf(stdout, "%s: %s from its hash-pinned lock (pip, wheels only)\n", a, frameworkOf(a))
-		in, err := realarena.Install(ctx, c, a, "")
-		if err != nil {
-			fmt.Fprintf(stderr, "deskcheck-host: %s: %v\n", a, err)
-			return exitFail
-		}
-		if in.Kept {
-			fmt.Fprintf(stdout, "%s: already installed from this lock (%d packages on Python %s)\n", a, in.Packages, in.Python)
-			continue
-		}
-		fmt.Fprintf(stdout, "%s: installed %d packages on Python %s (%d MB)\n", a, in.Packages, in.Python, in.Bytes>>20)
 	}
 	return exitPass
 }
 
-// removeOther removes a declared family's release or arena adapters.
+// removeOther removes a declared family's release (or every installed
+// release, for a family whose bare name selects them all).
 func removeOther(t target, stdout, stderr io.Writer) int {
 	c, ok := cache(stderr)
 	if !ok {
 		return exitInvalid
 	}
-	if t.fam != nil {
-		if err := t.fam.Remove(c, t.version); err != nil {
-			fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
-			return exitInvalid
-		}
-		fmt.Fprintf(stdout, "removed %s@%s\n", t.fam.Host, t.version)
-		return exitPass
+	vs, err := versions(c, t, true)
+	if err != nil {
+		fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
+		return exitInvalid
 	}
-	for _, a := range t.adapters {
-		if err := realarena.Remove(c, a); err != nil {
+	for _, v := range vs {
+		if err := t.fam.Remove(c, v); err != nil {
 			fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
 			return exitInvalid
 		}
-		fmt.Fprintf(stdout, "removed %s\n", a)
+		fmt.Fprintf(stdout, "removed %s@%s\n", t.fam.Host, v)
 	}
 	return exitPass
 }
 
-// listOthers lists the installed releases of the declared families and
-// the installed arena adapters.
+// listOthers lists the installed releases of the declared families: each
+// with its size, date, what it alone takes beside what the family's
+// releases share, and its note; then what they share and what can be
+// installed.
 func listOthers(c string, stdout io.Writer) {
 	for _, f := range real.Families() {
 		in, err := f.List(c)
@@ -160,31 +142,34 @@ func listOthers(c string, stdout io.Writer) {
 			continue
 		}
 		for _, r := range in {
-			fmt.Fprintf(stdout, "%s@%-8s %8d MB  %s\n", f.Host, r.Version, r.Bytes>>20, r.InstalledAt.Format(time.DateOnly))
+			line := fmt.Sprintf("%s@%-8s %8d MB  %s", f.Host, r.Version, r.Bytes>>20, r.InstalledAt.Format(time.DateOnly))
+			if r.Own > 0 {
+				line += "  own " + realhost.HumanBytes(r.Own)
+			}
+			if r.Note != "" {
+				line += "  (" + r.Note + ")"
+			}
+			fmt.Fprintln(stdout, line)
 		}
-		fmt.Fprintf(stdout, "installable: %s\n", strings.Join(prefixed(f.Host+"@", f.Releases()), ", "))
-	}
-	for _, a := range realarena.Adapters {
-		if in, err := realarena.Lookup(c, a); err == nil {
-			day, _, _ := strings.Cut(in.InstalledAt, "T")
-			fmt.Fprintf(stdout, "%s@%-8s %8d MB  %s  (Python %s)\n", a, adapterVersion(a), in.Bytes>>20, day, in.Python)
+		if f.Shared != nil {
+			if s, err := f.Shared(c); err != nil {
+				fmt.Fprintf(stdout, "%s: %v\n", f.Host, err)
+			} else if s != "" {
+				fmt.Fprintf(stdout, "%s: %s\n", f.Host, s)
+			}
 		}
+		every := ""
+		if f.Every {
+			every = fmt.Sprintf(" (or %s: all of them)", f.Host)
+		}
+		fmt.Fprintf(stdout, "installable: %s%s\n", strings.Join(prefixed(f.Host+"@", f.Releases()), ", "), every)
 	}
-	fmt.Fprintf(stdout, "installable: %s (or %s: all three)\n", strings.Join(adapterNames(), ", "), arenaHost)
 }
 
 func prefixed(p string, s []string) []string {
 	out := make([]string, len(s))
 	for i, x := range s {
 		out[i] = p + x
-	}
-	return out
-}
-
-func adapterNames() []string {
-	var out []string
-	for _, a := range realarena.Adapters {
-		out = append(out, a+"@"+adapterVersion(a))
 	}
 	return out
 }
@@ -221,62 +206,12 @@ func openFamily(ctx context.Context, t target, maxAnswer int64, stderr io.Writer
 	return h, exitPass
 }
 
-// verifyArena runs the desks' arena cases on the adapters named, each in
-// the sandbox (pysandbox), and prints per adapter a line per case, the
-// seed's table and each run's provenance.
-func verifyArena(ctx context.Context, t target, paths []string, fault string, stdout, stderr io.Writer) int {
-	var inputs []verifier.Input
-	if len(paths) == 0 {
-		for _, d := range all.Desks() {
-			inputs = append(inputs, verifier.Input{Path: d.Path, Data: d.Data})
-		}
-	} else {
-		in, ds, err := verifier.ReadPaths(paths, verifier.DefaultLimits)
-		for _, d := range ds {
-			fmt.Fprintln(stderr, d.String())
-		}
-		if err != nil || ds.HasErrors() {
-			if err != nil {
-				fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
-			}
-			return exitInvalid
-		}
-		inputs = in
-	}
-	code, ran := exitPass, false
-	for _, in := range inputs {
-		if !hasArenaCase(in.Data) {
-			continue
-		}
-		ran = true
-		code = max(code, realarena.Verify(ctx, stdout, in.Data, realarena.VerifyOptions{Adapters: t.adapters, Fault: fault, Start: pysandbox.Start}))
-	}
-	if !ran {
-		fmt.Fprintln(stderr, "deskcheck-host: no desk with an arena case: nothing was run")
-		return exitInvalid
-	}
-	return code
-}
-
-// hasArenaCase says whether a desk holds a case that the arena adapters
-// run.
-func hasArenaCase(desk []byte) bool {
-	cases, _, err := realarena.CasesOf(desk)
-	return err == nil && len(cases) > 0
-}
-
-// frameworkOf names the framework and version an adapter runs.
-func frameworkOf(name string) string {
-	a, _ := arena.AdapterNamed(name)
-	return a.Framework()
-}
-
 // defaultJobs is -jobs' default: a harness per processor, at most four.
 func defaultJobs() int { return min(runtime.GOMAXPROCS(0), 4) }
 
 // expandHosts reads -host: one value, or several separated by commas,
-// where NAME@* is every installed release of NAME, oldest first. The
-// arena names one run of its own and is not combined.
+// where NAME@* is every installed release of NAME, oldest first, as is
+// the bare name of a family whose bare name selects every release.
 func expandHosts(flagValue string, stderr io.Writer) ([]string, int) {
 	if flagValue == "" {
 		return nil, exitPass
@@ -310,19 +245,19 @@ func expandHosts(flagValue string, stderr io.Writer) ([]string, int) {
 			}
 		default:
 			expanded = []string{item}
+			if t, ours, err := parseTarget(item, false); ours && err == nil && t.fam.Every && t.version == "" {
+				vs, err := versions(c, t, true)
+				if err != nil {
+					fmt.Fprintf(stderr, "deskcheck-host: -host %s: %v\n", item, err)
+					return nil, exitInvalid
+				}
+				expanded = prefixed(t.fam.Host+"@", vs)
+			}
 		}
 		for _, e := range expanded {
 			if !seen[e] {
 				seen[e] = true
 				out = append(out, e)
-			}
-		}
-	}
-	if len(out) > 1 {
-		for _, h := range out {
-			if t, ours, _ := parseTarget(h, false); ours && t.adapters != nil {
-				fmt.Fprintf(stderr, "deskcheck-host: -host %s: the arena runs on its own (-host arena runs every adapter)\n", h)
-				return nil, exitInvalid
 			}
 		}
 	}

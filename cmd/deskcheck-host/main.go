@@ -5,10 +5,10 @@
 //
 // Usage:
 //
-//	deskcheck-host install [-substitute] omp@V | gemini@V | arena | ADAPTER[@V]
+//	deskcheck-host install [-substitute] omp@V | gemini@V | arena | arena@ADAPTER[@V]
 //	deskcheck-host list
-//	deskcheck-host remove omp@V | gemini@V | ADAPTER
-//	deskcheck-host verify [-host omp@V | -host gemini@V | -host NAME@*,... | -host arena | -host ADAPTER[@V] | -host-src DIR] [-jobs N] [-allow-changed-release] [-run REGEX] [-v] [-format text|json|markdown|junit|html] [-out DIR|none] [limits] [PATH...]
+//	deskcheck-host remove omp@V | gemini@V | arena | arena@ADAPTER
+//	deskcheck-host verify [-host omp@V | -host gemini@V | -host NAME@*,... | -host arena | -host arena@ADAPTER[@V] | -host-src DIR] [-jobs N] [-allow-changed-release] [-run REGEX] [-v] [-format text|json|markdown|junit|html] [-out DIR|none] [limits] [PATH...]
 //	deskcheck-host drift [-run REGEX] [-format text|json] [PATH...]
 //
 // It is a command of its own, apart from deskcheck, because it starts a
@@ -66,12 +66,13 @@ real code disagree" (with a one-case desk to reproduce). drift runs the
 cases on every installed release and shows what differs between them.
 
 HOST is omp@V, gemini@V (the newest installed when -host names no
-version), arena (its three adapters) or one adapter, vanilla@0.1.0,
-langgraph@1.2.11 or openai-agents@0.22.0; verify's default is the newest
-installed omp release. The arena's runs print text only. verify -host
-takes several, separated by commas, and NAME@* for every installed
-release of NAME (omp@*, gemini@*): each release runs in a harness of its
-own, at most -jobs at once, and the output gives each release's section.
+version), arena (every installed adapter) or one adapter,
+arena@vanilla@0.1.0, arena@langgraph@1.2.11 or arena@openai-agents@0.22.0
+(arena@NAME and NAME@V too); verify's default is the newest installed omp
+release. verify -host takes several, separated by commas, and NAME@* for
+every installed release of NAME (omp@*, gemini@*, arena@*): each release
+runs in a harness of its own, at most -jobs at once, and the output gives
+each release's section.
 
 With no PATH the bundled desks are used. FORMAT is text, json, markdown,
 junit or html. -out DIR writes a deskcheck report of the run: the model's
@@ -401,7 +402,7 @@ func startHost(ctx context.Context, hostFlag, srcFlag, bun string, maxAnswer int
 
 func verify(ctx context.Context, args []string, stdout, stderr io.Writer, fault *scenario.QualifiedFault) int {
 	fs := newFlags("verify", stderr)
-	hostFlag := fs.String("host", "", "the installed release to run on: omp@V, gemini@V, arena or an adapter (default: the newest installed omp release)")
+	hostFlag := fs.String("host", "", "the installed release to run on: omp@V, gemini@V, arena or arena@ADAPTER (default: the newest installed omp release)")
 	srcFlag := fs.String("host-src", "", "a local OMP checkout's packages/coding-agent (dependencies installed) to run on instead")
 	bun := fs.String("bun", "", "the bun binary for -host-src (default: an installed release's, else bun on PATH)")
 	runRe := fs.String("run", "", "run only the cases whose <desk-id>/<case-id> matches REGEX")
@@ -432,7 +433,7 @@ func verify(ctx context.Context, args []string, stdout, stderr io.Writer, fault 
 		return exitInvalid
 	}
 	if len(hosts) == 1 {
-		other, isOther, err := parseTarget(hosts[0], false)
+		_, isOther, err := parseTarget(hosts[0], false)
 		if err != nil {
 			fmt.Fprintf(stderr, "deskcheck-host: -host: %v\n", err)
 			return exitInvalid
@@ -440,17 +441,6 @@ func verify(ctx context.Context, args []string, stdout, stderr io.Writer, fault 
 		if isOther && *srcFlag != "" {
 			fmt.Fprintln(stderr, "deskcheck-host: give -host or -host-src, not both")
 			return exitInvalid
-		}
-		if isOther && other.adapters != nil {
-			if *format != "text" || *out != "" || *runRe != "" {
-				fmt.Fprintln(stderr, "deskcheck-host: the arena adapters' runs print text only, to standard output: -format, -out and -run do not apply")
-				return exitInvalid
-			}
-			arenaFault := ""
-			if fault != nil {
-				arenaFault = fault.Fault.Name
-			}
-			return verifyArena(ctx, other, fs.Args(), arenaFault, stdout, stderr)
 		}
 	}
 	if *jobs < 1 {

@@ -6,13 +6,17 @@
 // driver (realhost) installs, lists and removes releases through it, and
 // starts the harness only through the Start it passes in, which is the
 // sandbox: no package of host/ starts a harness itself. The package
-// imports nothing of deskcheck's engine.
+// imports nothing of deskcheck's engine; of the families' vocabulary
+// (scenario) it takes the boundary-response counts a harness may report.
 package realcode
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"time"
+
+	"github.com/deskcheck/deskcheck/scenario"
 )
 
 // Program is a harness process to start: a runtime running the family's
@@ -58,13 +62,26 @@ type Installed struct {
 	Dir         string
 	Bytes       int64
 	InstalledAt time.Time
+	// Own is what the release alone takes on disk, beside what it shares
+	// with other releases (Family.Shared); zero when the family keeps no
+	// shared files.
+	Own int64
+	// Note says more of the install in a few words ("Python 3.11.7").
+	Note string
 }
 
 // Case is one case for a harness: its given block as written.
 type Case struct {
+	// ID is the case's DESK/CASE.
 	ID       string
 	Scenario string
 	Given    []byte
+	// Expected is the case's expected block as written, given to the
+	// harness's Go side only, never to the real code: a harness whose
+	// recorders count the boundary-response dimensions takes their
+	// denominators from it, as the model does. Nil where the driver does
+	// not pass it.
+	Expected []byte
 }
 
 // Answer is a harness's answer to one case: the observations keyed as
@@ -73,7 +90,36 @@ type Answer struct {
 	Observed      map[string]any
 	NotApplicable string
 	Error         string
+	// Boundary is the case's part in the boundary-response dimensions on
+	// the real code, counted from the harness's own recorders; nil when
+	// the harness counts none.
+	Boundary *scenario.Boundary
 }
+
+// Provenanced is a Harness that says, after its run, exactly what ran
+// (a run id, the packages it found, its settings): every report of the
+// run shows it.
+type Provenanced interface {
+	Provenance() json.RawMessage
+}
+
+// Sandbox names what a family's runtime needs of the sandbox the driver
+// starts it in.
+type Sandbox string
+
+// The sandboxes.
+const (
+	// SandboxRuntime: the runtime is a program (bun, node) whose
+	// libraries, with those of Program.Native, are made readable;
+	// where bubblewrap cannot make the sandbox, a published release
+	// runs with a warning and the isolation line says what is missing.
+	SandboxRuntime Sandbox = ""
+	// SandboxPythonVenv: the runtime is a venv's interpreter; the venv,
+	// the Python installation its pyvenv.cfg names and every shared
+	// object under them are made readable, and nothing runs where
+	// bubblewrap cannot make the sandbox.
+	SandboxPythonVenv Sandbox = "python-venv"
+)
 
 // Harness is a running harness on one release.
 type Harness interface {
@@ -109,4 +155,19 @@ type Family struct {
 	// Open prepares a run of an installed release in the writable
 	// folder temp and starts its harness with start.
 	Open func(ctx context.Context, cache, version, temp string, start Start) (Harness, error)
+	// Sandbox is what the family's runtime needs of the sandbox.
+	Sandbox Sandbox
+	// Every makes the bare host name select every installed release (a
+	// family whose releases are alternatives side by side, not
+	// successive versions); otherwise it selects the newest installed.
+	Every bool
+	// Resolve reads the other spellings of a release the family accepts
+	// (a short name, an alias) besides HOST@VERSION: ok is false when s
+	// is none of the family's; version is "" for the bare host name. Nil
+	// reads HOST@VERSION only.
+	Resolve func(s string) (version string, ok bool, err error)
+	// Shared says in a line what the installed releases share on disk
+	// (a download cache, a store) and how much it takes; nil when they
+	// share nothing.
+	Shared func(cache string) (string, error)
 }

@@ -6,11 +6,13 @@
 package real
 
 import (
+	"github.com/deskcheck/deskcheck/host/arena/realarena"
 	geminireal "github.com/deskcheck/deskcheck/host/gemini/realhost"
 	"github.com/deskcheck/deskcheck/internal/realcode"
 )
 
-// Families are the declared harnesses, in registry order.
+// Families are the declared harnesses, in the order deskcheck-host lists
+// them.
 func Families() []realcode.Family {
-	return []realcode.Family{geminireal.Family}
+	return []realcode.Family{geminireal.Family, realarena.Family}
 }

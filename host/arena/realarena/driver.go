@@ -111,7 +111,7 @@ type Command struct {
 // held it.
 type Started struct {
 	Stdin     io.WriteCloser
-	Stdout    io.ReadCloser
+	Stdout    io.Reader
 	Kill      func()
 	Wait      func() error
 	Isolation string
@@ -168,9 +168,46 @@ func (c Config) withDefaults() Config {
 
 // Run runs items, one after another, in one fresh adapter process.
 func Run(ctx context.Context, cfg Config, items []recorders.Item) (*Result, error) {
+	p, err := StartProcess(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer p.Close()
+	recs, err := p.Items(items)
+	if err != nil {
+		return nil, err
+	}
+	res := p.End()
+	res.Records = recs
+	return res, nil
+}
+
+// Process is one running adapter process with its recorders and run
+// folder: it has said hello, and runs items until it is ended.
+type Process struct {
+	cfg    Config
+	ctx    context.Context
+	cancel context.CancelFunc
+	folder string
+	rec    *recorders.Recorders
+	proc   *Started
+	lines  chan string
+	stderr *clipped
+	// Hello is what the adapter said it is; Isolation what held it.
+	Hello     Hello
+	Isolation string
+	// runErr is the error that ended the process's items: every later
+	// item is errored with it.
+	runErr error
+	ended  bool
+}
+
+// StartProcess makes the run folder (in cfg.Dir), serves the recorders
+// in it, starts the adapter through cfg's Start (or after cfg.Wrap),
+// sends the config and reads the hello, refusing a venv whose packages
+// differ from the lock.
+func StartProcess(ctx context.Context, cfg Config) (_ *Process, err error) {
 	cfg = cfg.withDefaults()
-	ctx, cancel := context.WithTimeout(ctx, cfg.ProcessLimit)
-	defer cancel()
 	known := false
 	for _, a := range Adapters {
 		known = known || a == cfg.Adapter
@@ -178,33 +215,34 @@ func Run(ctx context.Context, cfg Config, items []recorders.Item) (*Result, erro
 	if !known {
 		return nil, fmt.Errorf("unknown adapter %q; the adapters are %s", cfg.Adapter, strings.Join(Adapters, ", "))
 	}
-	folder, err := os.MkdirTemp(cfg.Dir, "arena-")
-	if err != nil {
-		return nil, err
+	p := &Process{cfg: cfg, stderr: &clipped{}}
+	p.ctx, p.cancel = context.WithTimeout(ctx, cfg.ProcessLimit)
+	defer func() {
+		if err != nil {
+			p.Close()
+		}
+	}()
+	if p.folder, err = os.MkdirTemp(cfg.Dir, "arena-"); err != nil {
+		return p, err
 	}
-	defer os.RemoveAll(folder)
 	for _, d := range []string{"home", "tmp"} {
-		if err := os.Mkdir(filepath.Join(folder, d), 0o700); err != nil {
-			return nil, err
+		if err := os.Mkdir(filepath.Join(p.folder, d), 0o700); err != nil {
+			return p, err
 		}
 	}
 	for _, name := range []string{"arena_common.py", ScriptName(cfg.Adapter)} {
 		b, err := File(name)
 		if err != nil {
-			return nil, err
+			return p, err
 		}
-		if err := os.WriteFile(filepath.Join(folder, name), b, 0o600); err != nil {
-			return nil, err
+		if err := os.WriteFile(filepath.Join(p.folder, name), b, 0o600); err != nil {
+			return p, err
 		}
 	}
-	rec, err := recorders.Start(cfg.Network, filepath.Join(folder, "gateway.sock"), filepath.Join(folder, "fixture.sock"))
-	if err != nil {
-		return nil, err
+	if p.rec, err = recorders.Start(cfg.Network, filepath.Join(p.folder, "gateway.sock"), filepath.Join(p.folder, "fixture.sock")); err != nil {
+		return p, err
 	}
-	defer rec.Close()
-
-	var stderr clipped
-	res := &Result{}
+	folder := p.folder
 	home := filepath.Join(folder, "home")
 	command := Command{
 		Python: cfg.Python,
@@ -220,95 +258,127 @@ func Run(ctx context.Context, cfg Config, items []recorders.Item) (*Result, erro
 			"LANGCHAIN_OPENAI_TCP_KEEPALIVE=0",
 		},
 		ReadOnly: []string{filepath.Join(folder, "arena_common.py"), filepath.Join(folder, ScriptName(cfg.Adapter))},
-		Stderr:   &stderr,
+		Stderr:   p.stderr,
 	}
 	start := cfg.Start
 	if start == nil {
 		start = func(_ context.Context, c Command) (*Started, error) { return startHere(c, cfg.Wrap) }
 	}
-	proc, err := start(ctx, command)
-	if err != nil {
-		return nil, err
+	if p.proc, err = start(p.ctx, command); err != nil {
+		return p, err
 	}
-	stdin, stdout, kill := proc.Stdin, proc.Stdout, proc.Kill
-	res.Isolation = proc.Isolation
-	defer kill()
-	lines := make(chan string)
-	go func() {
+	p.Isolation = p.proc.Isolation
+	p.lines = make(chan string)
+	go func(stdout io.Reader, lines chan<- string) {
 		defer close(lines)
 		sc := bufio.NewScanner(stdout)
 		sc.Buffer(make([]byte, 64<<10), 1<<20)
 		for sc.Scan() {
 			lines <- sc.Text()
 		}
-	}()
-	gateway, fixture := rec.Gateway.Addr, rec.Fixture.Addr
+	}(p.proc.Stdout, p.lines)
 	var fault any
 	if cfg.Fault != "" {
 		fault = cfg.Fault
 	}
-	if err := writeLine(stdin, map[string]any{"config": map[string]any{
-		"gateway": gateway, "fixture": fixture, "model": "arena-mock", "maxTurns": cfg.MaxTurns,
+	if err := writeLine(p.proc.Stdin, map[string]any{"config": map[string]any{
+		"gateway": p.rec.Gateway.Addr, "fixture": p.rec.Fixture.Addr, "model": "arena-mock", "maxTurns": cfg.MaxTurns,
 		"timeout": int(cfg.Timeout / time.Second), "fault": fault,
 	}}); err != nil {
-		return nil, err
+		return p, err
 	}
-	line, err := next(ctx, lines, cfg.ItemLimit)
+	line, err := next(p.ctx, p.lines, cfg.ItemLimit)
 	if err != nil {
-		return nil, fmt.Errorf("the adapter did not say hello: %w; stderr: %s", err, stderr.String())
+		return p, fmt.Errorf("the adapter did not say hello: %w; stderr: %s", err, p.stderr.String())
 	}
 	var h struct {
 		Hello *Hello `json:"hello"`
 	}
 	if err := json.Unmarshal([]byte(line), &h); err != nil || h.Hello == nil {
-		return nil, fmt.Errorf("the adapter's first line is not a hello: %q", line)
+		return p, fmt.Errorf("the adapter's first line is not a hello: %q", line)
 	}
-	res.Hello = *h.Hello
-	if res.Hello.Adapter != cfg.Adapter {
-		return nil, fmt.Errorf("the %s adapter introduced itself as %q", cfg.Adapter, res.Hello.Adapter)
+	p.Hello = *h.Hello
+	if p.Hello.Adapter != cfg.Adapter {
+		return p, fmt.Errorf("the %s adapter introduced itself as %q", cfg.Adapter, p.Hello.Adapter)
 	}
-	if err := checkPackages(cfg.Adapter, res.Hello.Packages); err != nil {
-		return nil, err
+	if err := checkPackages(cfg.Adapter, p.Hello.Packages); err != nil {
+		return p, err
 	}
-	var runErr error
+	return p, nil
+}
+
+// Items runs items one after another, each in its window, and returns
+// the recorders' record of each. An adapter that does not finish an item
+// within the item limit is killed: that item and every later one are
+// errored with why.
+func (p *Process) Items(items []recorders.Item) ([]*recorders.Record, error) {
+	var out []*recorders.Record
 	for _, it := range items {
-		if err := rec.Session.Open(it); err != nil {
+		if err := p.rec.Session.Open(it); err != nil {
 			return nil, err
 		}
 		done, text := false, ""
-		if runErr == nil {
-			runErr = writeLine(stdin, map[string]string{"item": it.ID, "prompt": it.Prompt})
+		if p.runErr == nil {
+			p.runErr = writeLine(p.proc.Stdin, map[string]string{"item": it.ID, "prompt": it.Prompt})
 		}
-		if runErr == nil {
-			line, err := next(ctx, lines, cfg.ItemLimit)
+		if p.runErr == nil {
+			line, err := next(p.ctx, p.lines, p.cfg.ItemLimit)
 			if err != nil {
-				runErr = fmt.Errorf("the adapter did not finish item %s: %w", it.ID, err)
-				kill()
+				p.runErr = fmt.Errorf("the adapter did not finish item %s: %w", it.ID, err)
+				p.proc.Kill()
 			} else {
 				done, text = answer(line, it.ID)
 			}
 		}
-		if runErr != nil {
-			text = runErr.Error()
+		if p.runErr != nil {
+			text = p.runErr.Error()
 		}
-		r, err := rec.Session.Close(done, text)
+		r, err := p.rec.Session.Close(done, text)
 		if err != nil {
 			return nil, err
 		}
-		res.Records = append(res.Records, r)
+		out = append(out, r)
 	}
-	stdin.Close()
-	waited := make(chan error, 1)
-	go func() { waited <- proc.Wait() }()
-	select {
-	case <-waited:
-	case <-time.After(5 * time.Second):
-		kill()
-		<-waited
+	return out, nil
+}
+
+// End closes the adapter's input, waits 5 s for it to end (then kills
+// it), and returns what was seen besides the items: the hello, the
+// requests no item's window held, the adapter's standard error and what
+// held it.
+func (p *Process) End() *Result {
+	if !p.ended {
+		p.ended = true
+		p.proc.Stdin.Close()
+		waited := make(chan error, 1)
+		go func() { waited <- p.proc.Wait() }()
+		select {
+		case <-waited:
+		case <-time.After(5 * time.Second):
+			p.proc.Kill()
+			<-waited
+		}
 	}
-	res.Strays = rec.Session.Strays()
-	res.Stderr = stderr.String()
-	return res, nil
+	return &Result{Hello: p.Hello, Strays: p.rec.Session.Strays(), Stderr: p.stderr.String(), Isolation: p.Isolation}
+}
+
+// Close ends the process (killing what is left of it), stops the
+// recorders and removes the run folder.
+func (p *Process) Close() {
+	if p.proc != nil {
+		p.proc.Kill()
+		if !p.ended {
+			p.ended = true
+			_ = p.proc.Wait()
+		}
+	}
+	if p.rec != nil {
+		p.rec.Close()
+	}
+	if p.folder != "" {
+		os.RemoveAll(p.folder)
+	}
+	p.cancel()
 }
 
 func answer(line, id string) (done bool, text string) {

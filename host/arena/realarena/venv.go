@@ -26,6 +26,13 @@ func Python(adapter string) (string, error) {
 		}
 		venv = venvDir(cache, adapter)
 	}
+	return interpreter(venv, adapter)
+}
+
+// interpreter returns the interpreter of the venv of adapter at venv,
+// refusing one that is missing (saying how to install it) or installed
+// from another lock.
+func interpreter(venv, adapter string) (string, error) {
 	py := filepath.Join(venv, "bin", "python")
 	if _, err := os.Stat(py); err != nil {
 		return "", errors.New("the " + adapter + " adapter is not installed at " + venv + ": deskcheck-host install arena:" + adapter +
