@@ -2,6 +2,7 @@ package realhost
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	"github.com/deskcheck/deskcheck/host/gemini"
 	"github.com/deskcheck/deskcheck/host/gemini/geminicheck"
 	"github.com/deskcheck/deskcheck/internal/realcode"
+	"github.com/deskcheck/deskcheck/scenario"
 	"github.com/deskcheck/deskcheck/verifier"
 )
 
@@ -143,4 +145,88 @@ func TestAnswerLimit(t *testing.T) {
 	require.NoError(t, err)
 	_, err = r.Read(buf)
 	assert.ErrorIs(t, err, ErrAnswerLimit)
+}
+
+// TestSandboxSpecByRuntime: a runtime binary's sandbox takes the
+// program's folders as given and may run without bubblewrap; a venv's
+// interpreter gets pysandbox's, which requires it and refuses what is not
+// a venv; an unknown kind is refused.
+func TestSandboxSpecByRuntime(t *testing.T) {
+	dir := t.TempDir()
+	p := realcode.Program{Runtime: "/usr/bin/node", Args: []string{"h.mjs"}, Temp: dir, Dir: dir, ReadOnly: []string{"/rel"}, Native: []string{"/rel/a.node"}}
+	s, err := SandboxSpec(realcode.SandboxRuntime, p)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"/rel"}, s.ReadOnly)
+	assert.Equal(t, []string{"/rel/a.node"}, s.Native)
+	assert.False(t, s.Require)
+	_, err = SandboxSpec(realcode.SandboxPythonVenv, p)
+	assert.ErrorContains(t, err, "not a venv's interpreter")
+	venv := filepath.Join(dir, "venv")
+	require.NoError(t, os.MkdirAll(filepath.Join(venv, "bin"), 0o700))
+	require.NoError(t, os.WriteFile(filepath.Join(venv, "pyvenv.cfg"), []byte("home = "+filepath.Join(dir, "py", "bin")+"\n"), 0o600))
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "py", "bin"), 0o700))
+	p.Runtime = filepath.Join(venv, "bin", "python")
+	s, err = SandboxSpec(realcode.SandboxPythonVenv, p)
+	require.NoError(t, err)
+	assert.True(t, s.Require, "a venv's interpreter never runs without bubblewrap")
+	assert.Equal(t, []string{venv, filepath.Join(dir, "py"), "/rel"}, s.ReadOnly)
+	_, err = SandboxSpec("jvm", p)
+	assert.EqualError(t, err, `no sandbox is known for a runtime of kind "jvm"`)
+}
+
+// countingHarness is a declared family's harness whose recorders count
+// the boundary-response dimensions: it answers as the Gemini model does,
+// each case counted as one permitted action that worked, except those in
+// lost; it checks that it is given each case's id and expected block.
+type countingHarness struct {
+	modelHarness
+	lost map[string]bool
+	ids  []string
+}
+
+func (c *countingHarness) RunCases(cases []realcode.Case) ([]realcode.Answer, error) {
+	reqs := make([]Request, len(cases))
+	for i, rc := range cases {
+		reqs[i] = Request{Scenario: rc.Scenario, Given: string(rc.Given)}
+		c.ids = append(c.ids, rc.ID)
+		if len(rc.Expected) == 0 {
+			return nil, errors.New("no expected block for " + rc.ID)
+		}
+	}
+	as, err := c.RunAll(reqs)
+	out := make([]realcode.Answer, len(as))
+	for i, a := range as {
+		worked := 1
+		if c.lost[cases[i].ID] {
+			worked = 0
+		}
+		out[i] = realcode.Answer{Observed: a.Observed, Error: a.Error,
+			Boundary: &scenario.Boundary{Actions: 1, Permitted: 1, Worked: worked, FailClosed: true, Complete: true}}
+	}
+	return out, err
+}
+
+func (c *countingHarness) Provenance() json.RawMessage { return json.RawMessage(`{"runId":"toy"}`) }
+
+// TestJudgeCountsTheRealCodesDimensions: a harness that counts the
+// dimensions gets them summed over the cases both sides ran, beside the
+// model's, with its provenance and its release's column; one that counts
+// none gets no table.
+func TestJudgeCountsTheRealCodesDimensions(t *testing.T) {
+	cases := append(loadDesk(t, "../cases/gemini-desk.json")[:3], loadDesk(t, "../cases/boundary-desk.json")[:2]...)
+	h := &countingHarness{modelHarness: modelHarness{release: "0.61.0"}, lost: map[string]bool{"gemini-desk/gemini-tie-first-in-file": true}}
+	run, err := Judge(context.Background(), h, cases, Options{})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"gemini-desk/gemini-priority-beats-deny", "gemini-desk/gemini-priority-deny-first", "gemini-desk/gemini-tie-first-in-file"}, h.ids)
+	require.NotNil(t, run.Dimensions)
+	assert.Equal(t, "gemini@0.61.0", run.Dimensions.Column, "a release without a column of its own is named by its source")
+	assert.Equal(t, verifier.Dimension{Numerator: 2, Denominator: 3, Applicable: true}, run.Dimensions.Real.AllowedWork)
+	assert.Equal(t, 3, run.Dimensions.Real.TraceCompleteness.Denominator)
+	assert.JSONEq(t, `{"runId":"toy"}`, string(run.Provenance))
+	assert.Equal(t, run.Dimensions, Section([]*Run{run})[0].Dimensions)
+
+	plain, err := Judge(context.Background(), &modelHarness{release: "0.61.0"}, cases, Options{})
+	require.NoError(t, err)
+	assert.Nil(t, plain.Dimensions)
+	assert.Nil(t, plain.Provenance)
 }

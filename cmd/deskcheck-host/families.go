@@ -245,7 +245,14 @@ func expandHosts(flagValue string, stderr io.Writer) ([]string, int) {
 			}
 		default:
 			expanded = []string{item}
-			if t, ours, err := parseTarget(item, false); ours && err == nil && t.fam.Every && t.version == "" {
+			t, ours, err := parseTarget(item, false)
+			switch {
+			case !ours || err != nil:
+			case t.version != "":
+				// One spelling per release, so that a release named twice
+				// runs once.
+				expanded = []string{t.fam.Host + "@" + t.version}
+			case t.fam.Every:
 				vs, err := versions(c, t, true)
 				if err != nil {
 					fmt.Fprintf(stderr, "deskcheck-host: -host %s: %v\n", item, err)

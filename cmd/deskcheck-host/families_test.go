@@ -211,8 +211,9 @@ func TestExpandHosts(t *testing.T) {
 		{flag: "gemini@*", want: []string{"gemini@0.50.0", "gemini@0.61.0"}},
 		{flag: "gemini@0.61.0, gemini@*", want: []string{"gemini@0.61.0", "gemini@0.50.0"}},
 		{flag: "omp@18.3.4,gemini@0.50.0", want: []string{"omp@18.3.4", "gemini@0.50.0"}},
-		{flag: "arena@langgraph", want: []string{"arena@langgraph"}},
+		{flag: "arena@langgraph", want: []string{"arena@langgraph@1.2.11"}},
 		{flag: "arena", err: "-host arena: no arena release is installed in"},
+		{flag: "arena@*", err: "-host arena@*: no arena release is installed in"},
 		{flag: "omp@*", err: "-host omp@*: no omp release is installed in"},
 		{flag: "nope@*", err: `"nope" is no host with releases; the hosts are omp, gemini`},
 		{flag: "gemini@0.61.0,", err: "an empty value"},
@@ -228,6 +229,24 @@ func TestExpandHosts(t *testing.T) {
 			require.Equal(t, exitPass, code, stderr.String())
 			assert.Equal(t, tc.want, got)
 		})
+	}
+	// Installed adapters: the bare arena is each of them, in report order.
+	for _, a := range []string{"openai-agents", "vanilla"} {
+		require.NoError(t, os.MkdirAll(filepath.Join(cache, "arena", a), 0o755))
+		rec, err := json.Marshal(realarena.Installed{Adapter: a, Python: "3.11.7", InstalledAt: "2026-12-01T10:00:00Z"})
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(cache, "arena", a, "installed.json"), rec, 0o644))
+	}
+	for flag, want := range map[string][]string{
+		"arena":                 {"arena@vanilla@0.1.0", "arena@openai-agents@0.22.0"},
+		"arena@*":               {"arena@vanilla@0.1.0", "arena@openai-agents@0.22.0"},
+		"gemini@0.61.0,arena":   {"gemini@0.61.0", "arena@vanilla@0.1.0", "arena@openai-agents@0.22.0"},
+		"vanilla,arena@vanilla": {"arena@vanilla@0.1.0"},
+	} {
+		var stderr bytes.Buffer
+		got, code := expandHosts(flag, &stderr)
+		require.Equal(t, exitPass, code, stderr.String())
+		assert.Equal(t, want, got, flag)
 	}
 	code, _, errOut := runCmd(t, nil, "verify", "-host", "gemini@*", "-jobs", "0")
 	assert.Equal(t, exitInvalid, code)
