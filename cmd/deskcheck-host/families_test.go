@@ -295,7 +295,14 @@ func TestArenaInstallKeepsAVenvOfTheSameLock(t *testing.T) {
 	assert.FileExists(t, filepath.Join(venv, "bin", "python"))
 	code, out, _ = runCmd(t, nil, "list")
 	require.Equal(t, exitPass, code)
-	assert.Regexp(t, regexp.MustCompile(`(?m)^arena@vanilla@0\.1\.0 +47 MB  2026-12-01  \(Python 3\.11\.7\)$`), out)
+	assert.Regexp(t, regexp.MustCompile(`(?m)^arena@vanilla@0\.1\.0 +47 MB  2026-12-01  own 47 MB  \(Python 3\.11\.7\)$`), out)
+	assert.NotContains(t, out, "wheel cache", "no wheel cache yet")
+	wheels := filepath.Join(cache, "arena", "wheels")
+	require.NoError(t, os.MkdirAll(wheels, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(wheels, "openai-3.0.0-py3-none-any.whl"), make([]byte, 2<<20), 0o644))
+	code, out, _ = runCmd(t, nil, "list")
+	require.Equal(t, exitPass, code)
+	assert.Contains(t, out, "\narena: the wheel cache "+wheels+" holds 2 MB, shared by every adapter's install\n")
 }
 
 func sha256Hex(b []byte) string {

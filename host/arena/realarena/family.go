@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -35,6 +37,7 @@ var Family = realcode.Family{
 	Sandbox: realcode.SandboxPythonVenv,
 	Every:   true,
 	Resolve: resolve,
+	Shared:  shared,
 }
 
 // releases are the adapters as NAME@VERSION, in report order.
@@ -95,7 +98,7 @@ func install(ctx context.Context, cache, version string, progress io.Writer) err
 		return err
 	}
 	name := a.Name()
-	fmt.Fprintf(progress, "%s: %s from its hash-pinned lock (pip, wheels only)\n", name, a.Framework())
+	fmt.Fprintf(progress, "%s: %s from its hash-pinned lock (pip, wheels only, through the wheel cache %s)\n", name, a.Framework(), wheelsDir(cache))
 	in, err := Install(ctx, cache, name, "")
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
@@ -104,7 +107,7 @@ func install(ctx context.Context, cache, version string, progress io.Writer) err
 		fmt.Fprintf(progress, "%s: already installed from this lock (%d packages on Python %s)\n", name, in.Packages, in.Python)
 		return nil
 	}
-	fmt.Fprintf(progress, "%s: installed %d packages on Python %s (%d MB)\n", name, in.Packages, in.Python, in.Bytes>>20)
+	fmt.Fprintf(progress, "%s: installed %d packages on Python %s (%d MB; %d downloaded, %d from the wheel cache)\n", name, in.Packages, in.Python, in.Bytes>>20, in.Downloaded, in.Cached)
 	return nil
 }
 
@@ -119,10 +122,42 @@ func list(cache string) ([]realcode.Installed, error) {
 		at, _ := time.Parse(time.RFC3339, in.InstalledAt)
 		out = append(out, realcode.Installed{
 			Version: a.Name() + "@" + a.Version(), Dir: filepath.Dir(venvDir(cache, a.Name())),
-			Bytes: in.Bytes, InstalledAt: at, Note: "Python " + in.Python,
+			Bytes: in.Bytes, Own: in.Bytes, InstalledAt: at, Note: "Python " + in.Python,
 		})
 	}
 	return out, nil
+}
+
+// shared says what the wheel cache holds; "" when there is none.
+func shared(cache string) (string, error) {
+	dir := wheelsDir(cache)
+	if _, err := os.Stat(dir); err != nil {
+		return "", nil
+	}
+	n, err := treeBytes(dir)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("the wheel cache %s holds %d MB, shared by every adapter's install", dir, n>>20), nil
+}
+
+// treeBytes adds up the sizes of the files under dir.
+func treeBytes(dir string) (int64, error) {
+	var n int64
+	err := filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.Type().IsRegular() {
+			info, err := d.Info()
+			if err != nil {
+				return err
+			}
+			n += info.Size()
+		}
+		return nil
+	})
+	return n, err
 }
 
 // open starts the installed adapter version names in the run folder temp,

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -25,6 +26,10 @@ type Installed struct {
 	Packages    int    `json:"packages"`
 	Bytes       int64  `json:"bytes"`
 	InstalledAt string `json:"installedAt"`
+	// Downloaded and Cached count the wheels pip downloaded and those it
+	// took from the wheel cache.
+	Downloaded int `json:"downloaded"`
+	Cached     int `json:"cached"`
 	// Kept is true when Install found the venv installed from the same
 	// lock and left it as it was.
 	Kept bool `json:"-"`
@@ -32,6 +37,12 @@ type Installed struct {
 
 // venvDir is where adapter's venv lives under cache.
 func venvDir(cache, adapter string) string { return filepath.Join(cache, "arena", adapter, "venv") }
+
+// wheelsDir is the wheel cache under cache, which every adapter's install
+// shares: pip downloads into it the wheels of a lock it lacks, and
+// installs the venv from it alone, each wheel checked against the lock's
+// hash; a wheel one install downloaded is not downloaded by the next.
+func wheelsDir(cache string) string { return filepath.Join(cache, "arena", "wheels") }
 
 // Install makes adapter's venv under cache from its hash-pinned lock: the
 // only step that reaches the network (the Python package index). python is
@@ -87,7 +98,24 @@ func Install(ctx context.Context, cache, adapter, python string) (*Installed, er
 		return nil, fmt.Errorf("python -m venv: %v\n%s (Debian: apt-get install python3-venv)", err, out)
 	}
 	py := filepath.Join(venv, "bin", "python")
-	pip := exec.CommandContext(ctx, py, "-m", "pip", "install", "--no-deps", "--require-hashes", "--only-binary=:all:",
+	// The wheels go into the wheel cache first, each downloaded only
+	// when the cache lacks it and checked against the lock's hashes;
+	// the venv is then installed from the cache alone.
+	// Installs of several adapters at once take turns at the cache, so
+	// that none installs a wheel another is still writing.
+	unlock, err := lockWheels(cache)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	download := exec.CommandContext(ctx, py, "-m", "pip", "download", "--no-deps", "--require-hashes", "--only-binary=:all:",
+		"--no-input", "--disable-pip-version-check", "-d", wheelsDir(cache), "-r", lockPath)
+	out, err = download.CombinedOutput()
+	if err != nil {
+		return nil, fmt.Errorf("pip download: %v\n%s", err, out)
+	}
+	downloaded, cached := pipFetches(out)
+	pip := exec.CommandContext(ctx, py, "-m", "pip", "install", "--no-index", "--find-links", wheelsDir(cache), "--no-deps", "--require-hashes", "--only-binary=:all:",
 		"--no-input", "--disable-pip-version-check", "-r", lockPath)
 	if out, err := pip.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("pip install: %v\n%s", err, out)
@@ -96,6 +124,7 @@ func Install(ctx context.Context, cache, adapter, python string) (*Installed, er
 	in := &Installed{
 		Adapter: adapter, Python: version, PythonPath: python, Pip: strings.TrimSpace(string(pipVersion)),
 		Lock: sha(lock), Packages: len(lockPins(lock)), InstalledAt: time.Now().UTC().Format(time.RFC3339),
+		Downloaded: downloaded, Cached: cached,
 	}
 	_ = filepath.WalkDir(venv, func(_ string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
@@ -131,6 +160,38 @@ func checkInstalled(venv, adapter string) error {
 		return errors.New("the " + adapter + " adapter was installed from another lock; run deskcheck-host install arena:" + adapter + " again")
 	}
 	return nil
+}
+
+// lockWheels waits for the wheel cache's lock (an flock on
+// arena/wheels.lock in the cache folder) and returns its release.
+func lockWheels(cache string) (func(), error) {
+	if err := os.MkdirAll(filepath.Join(cache, "arena"), 0o755); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(filepath.Join(cache, "arena", "wheels.lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("the wheel cache's lock: %w", err)
+	}
+	return func() { f.Close() }, nil
+}
+
+// pipFetches counts the wheels pip download's output says it saved and
+// those it found in the folder already.
+func pipFetches(out []byte) (downloaded, cached int) {
+	for _, line := range strings.Split(string(out), "\n") {
+		line = strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(line, "Saved "):
+			downloaded++
+		case strings.HasPrefix(line, "File was already downloaded "):
+			cached++
+		}
+	}
+	return downloaded, cached
 }
 
 func atLeast(version string, major, minor int) bool {

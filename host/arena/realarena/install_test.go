@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -26,6 +27,20 @@ func TestInstallRefusesBadInput(t *testing.T) {
 	assert.True(t, atLeast("4.0.0", 3, 10))
 	assert.False(t, atLeast("3.9.18", 3, 10))
 	assert.False(t, atLeast("x", 3, 10))
+}
+
+// TestPipFetches: the wheels pip download saved and those it found in
+// the wheel cache are counted from its output.
+func TestPipFetches(t *testing.T) {
+	out := "Collecting openai==3.0.0 (from -r requirements.lock (line 9))\n" +
+		"  File was already downloaded /c/arena/wheels/openai-3.0.0-py3-none-any.whl\n" +
+		"Collecting distro==1.9.0 (from -r requirements.lock (line 3))\n" +
+		"  Downloading distro-1.9.0-py3-none-any.whl (20 kB)\n" +
+		"Saved /c/arena/wheels/distro-1.9.0-py3-none-any.whl\n" +
+		"Successfully downloaded openai distro\n"
+	downloaded, cached := pipFetches([]byte(out))
+	assert.Equal(t, 1, downloaded)
+	assert.Equal(t, 1, cached)
 }
 
 func TestInstalledFromAnotherLock(t *testing.T) {
@@ -65,4 +80,29 @@ func TestInstallFromTheIndex(t *testing.T) {
 	res, err := Run(context.Background(), Config{Adapter: "vanilla", Python: py, Network: "tcp"}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, "3.0.0", res.Hello.Packages["openai"])
+	assert.Positive(t, in.Downloaded)
+	assert.Zero(t, in.Cached, "the wheel cache was empty")
+
+	// A second adapter takes the wheels the first downloaded from the
+	// cache: openai 3.0.0 and its dependencies are downloaded once.
+	second, err := Install(context.Background(), cache, "openai-agents", "")
+	require.NoError(t, err)
+	assert.Positive(t, second.Cached)
+	wheels, err := filepath.Glob(filepath.Join(wheelsDir(cache), "openai-3.0.0-*.whl"))
+	require.NoError(t, err)
+	assert.Len(t, wheels, 1)
+}
+
+// TestInstallsTakeTurnsAtTheWheelCache: while one install holds the
+// wheel cache's lock, another cannot take it; once released, it can.
+func TestInstallsTakeTurnsAtTheWheelCache(t *testing.T) {
+	cache := t.TempDir()
+	unlock, err := lockWheels(cache)
+	require.NoError(t, err)
+	f, err := os.Open(filepath.Join(cache, "arena", "wheels.lock"))
+	require.NoError(t, err)
+	defer f.Close()
+	assert.ErrorIs(t, syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB), syscall.EWOULDBLOCK)
+	unlock()
+	require.NoError(t, syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB))
 }
