@@ -18,7 +18,8 @@ const (
 
 // RealCodeChange is a case whose verdict on a real host changed, or a
 // real host that one report has and the other has not (ID empty). Cases
-// are matched by host name and <desk>/<case>.
+// are matched by host name (by source, for a host a report runs on
+// several releases) and <desk>/<case>.
 type RealCodeChange struct {
 	Host   string      `json:"host"`
 	ID     string      `json:"id,omitempty"`
@@ -35,14 +36,15 @@ type RealCodeChange struct {
 // head, host by host in the head's order, regressions first within each.
 func compareRealCode(base, head RealCode) []RealCodeChange {
 	var out []RealCodeChange
+	key := realRunKey(base, head)
 	before := map[string]*RealCodeRun{}
 	for i := range base {
-		before[base[i].Host.hostName()] = &base[i]
+		before[key(base[i].Host)] = &base[i]
 	}
 	seen := map[string]bool{}
 	for i := range head {
 		h := &head[i]
-		name := h.Host.hostName()
+		name := key(h.Host)
 		seen[name] = true
 		b, ok := before[name]
 		if !ok {
@@ -86,11 +88,33 @@ func compareRealCode(base, head RealCode) []RealCodeChange {
 		out = append(append(out, regressed...), rest...)
 	}
 	for i := range base {
-		if name := base[i].Host.hostName(); !seen[name] {
+		if name := key(base[i].Host); !seen[name] {
 			out = append(out, RealCodeChange{Host: name, Change: RealHostOnly, BeforeOn: base[i].Host.Source})
 		}
 	}
 	return out
+}
+
+// realRunKey is what pairs a run of the base with one of the head: its
+// host's name, or, for a host that one report runs on several releases
+// (-host omp@*, the arena's adapters), its source, so that each release
+// is compared with the same release.
+func realRunKey(reports ...RealCode) func(RealCodeHost) string {
+	multi := map[string]bool{}
+	for _, rc := range reports {
+		runs := map[string]int{}
+		for _, run := range rc {
+			name := run.Host.hostName()
+			runs[name]++
+			multi[name] = multi[name] || runs[name] > 1
+		}
+	}
+	return func(h RealCodeHost) string {
+		if multi[h.hostName()] {
+			return h.Source
+		}
+		return h.hostName()
+	}
 }
 
 // realRegressions counts the real-code verdicts that regressed.

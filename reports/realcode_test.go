@@ -423,3 +423,29 @@ func TestRealCodeDimensionsInEveryFormat(t *testing.T) {
 	assert.Contains(t, renderAs(t, "text", r), "Model against real code\n")
 	assert.Contains(t, renderAs(t, "text", r), "model of Framework 1.0 (Go)  2/2      3/3      4/4          4/4       1.00 (5/5)                0\n")
 }
+
+// TestRealCodeDiffOfSeveralReleases: where a report runs one host on
+// several releases (the arena's adapters, -host NAME@*), each release is
+// compared with the same release of the other report, not with the
+// host's last run.
+func TestRealCodeDiffOfSeveralReleases(t *testing.T) {
+	runOn := func(source string, v RealVerdict) RealCodeRun {
+		c := RealCodeCase{Desk: "d", ID: "c", Scenario: "s", Verdict: v, Authored: json.RawMessage("{}")}
+		if v == RealDoesNotHold {
+			c.Mismatches = []RealMismatch{{Field: "effects", Comparison: "exact", Expected: json.RawMessage("1"), Observed: json.RawMessage("0")}}
+		}
+		var s RealCodeSummary
+		s.Add(v)
+		return RealCodeRun{Host: RealCodeHost{Name: "toy", Source: source}, Summary: s, Cases: []RealCodeCase{c}}
+	}
+	base := RealCode{runOn("toy@a@1", RealHolds), runOn("toy@b@1", RealHolds)}
+	head := RealCode{runOn("toy@a@1", RealHolds), runOn("toy@b@1", RealDoesNotHold)}
+	assert.Equal(t, []RealCodeChange{
+		{Host: "toy@b@1", ID: "d/c", Change: RealRegressed, Before: RealHolds, After: RealDoesNotHold, BeforeOn: "toy@b@1", AfterOn: "toy@b@1"},
+	}, compareRealCode(base, head))
+	assert.Empty(t, compareRealCode(base, base))
+	assert.Equal(t, []RealCodeChange{
+		{Host: "toy@a@1", ID: "d/c", Change: RealRegressed, Before: RealHolds, After: RealDoesNotHold, BeforeOn: "toy@a@1", AfterOn: "toy@a@1"},
+		{Host: "toy@b@1", Change: RealHostOnly, BeforeOn: "toy@b@1"},
+	}, compareRealCode(base, RealCode{runOn("toy@a@1", RealDoesNotHold)}), "a release the head lacks is listed as in the base only")
+}
