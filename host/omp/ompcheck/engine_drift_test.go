@@ -13,7 +13,7 @@ import (
 
 func driftOf(t *testing.T, in ...verifier.Input) verifier.Drift {
 	t.Helper()
-	desks, ds := verifier.LoadAll(reg, in, verifier.Limits{})
+	desks, ds := verifier.LoadAll(registered, in, verifier.Limits{})
 	require.False(t, ds.HasErrors(), "%v", ds)
 	cases, _ := verifier.Select(desks, nil)
 	return verifier.MeasureDrift(context.Background(), cases)
@@ -26,7 +26,7 @@ func unreleased(t *testing.T) []verifier.Input {
 	var out []verifier.Input
 	for _, f := range all.Desks() {
 		in := verifier.Input{Path: f.Path, Data: f.Data}
-		desks, ds := verifier.LoadAll(reg, []verifier.Input{in}, verifier.Limits{})
+		desks, ds := verifier.LoadAll(registered, []verifier.Input{in}, verifier.Limits{})
 		require.False(t, ds.HasErrors(), "%v", ds)
 		cases, _ := verifier.Select(desks, nil)
 		bare := len(cases) > 0
@@ -91,7 +91,7 @@ func TestDriftBoundaryDesk(t *testing.T) {
 // TestDriftReleasesDesk: the desk of the project's own exercises every
 // change a desk key reaches, whatever its cases' ranges say.
 func TestDriftReleasesDesk(t *testing.T) {
-	d := driftOf(t, append(unreleased(t), readInput(t, releasesDesk))...)
+	d := driftOf(t, append(unreleased(t), readDesk(t, releasesDeskPath))...)
 	assert.Equal(t, []string{"missing-context", "legacy-names"}, unexercisedIDs(d))
 	assert.Positive(t, d.Skipped, "the cases of hosts without releases are not compared")
 	for _, c := range d.Cases {

@@ -37,7 +37,7 @@ func statusesOf(r verifier.Result, s verifier.Status) []string {
 // TestReleasesDeskPinned: the desk of the project's own, each lesson
 // pinned to the releases §1 says it holds on, passes on every one of them.
 func TestReleasesDeskPinned(t *testing.T) {
-	suite, ds, err := verifier.Verify(context.Background(), []verifier.Input{readInput(t, releasesDesk)}, verifier.Options{Registry: reg})
+	suite, ds, err := verifier.Verify(context.Background(), []verifier.Input{readDesk(t, releasesDeskPath)}, verifier.Options{Registry: registered})
 	require.NoError(t, err)
 	require.False(t, ds.HasErrors(), "%v", ds)
 	assert.True(t, suite.Passed())
@@ -58,9 +58,9 @@ func TestReleasesDeskPinned(t *testing.T) {
 // exactly on the releases §1 predicts, and names them; a fallback or
 // classifier case is not applicable before 18.1.16, never a failure.
 func TestReleasesDeskStar(t *testing.T) {
-	in := readInput(t, releasesDesk)
+	in := readDesk(t, releasesDeskPath)
 	in.Data = regexp.MustCompile(`"hosts": \{"omp": "[^"]*"\}`).ReplaceAll(in.Data, []byte(`"hosts": {"omp": "*"}`))
-	suite, ds, err := verifier.Verify(context.Background(), []verifier.Input{in}, verifier.Options{Registry: reg})
+	suite, ds, err := verifier.Verify(context.Background(), []verifier.Input{in}, verifier.Options{Registry: registered})
 	require.NoError(t, err)
 	require.False(t, ds.HasErrors(), "%v", ds)
 	g0, g1, g2, g3 := omp.G0, omp.G1, omp.G2, omp.G3
@@ -108,7 +108,7 @@ func TestBoundaryDeskOnEveryRelease(t *testing.T) {
 	in := bundled(t, "cases/boundary-desk.json")
 	for _, v := range omp.Releases() {
 		g, _ := omp.GroupOf(v)
-		suite, _, err := verifier.Verify(context.Background(), []verifier.Input{in}, verifier.Options{Registry: reg, Hosts: verifier.Hosts{"omp": v.String()}})
+		suite, _, err := verifier.Verify(context.Background(), []verifier.Input{in}, verifier.Options{Registry: registered, Hosts: verifier.Hosts{"omp": v.String()}})
 		require.NoError(t, err)
 		var failed []string
 		for _, r := range suite.Results {
@@ -127,7 +127,7 @@ func TestBoundaryDeskOnEveryRelease(t *testing.T) {
 			assert.Equal(t, verifier.Summary{Cases: 15, Passed: 1, Failed: 11, NotApplicable: 3, SourceOnly: 3}, suite.Summary, "%s", v)
 		}
 	}
-	suite, _, err := verifier.Verify(context.Background(), []verifier.Input{in}, verifier.Options{Registry: reg})
+	suite, _, err := verifier.Verify(context.Background(), []verifier.Input{in}, verifier.Options{Registry: registered})
 	require.NoError(t, err)
 	for _, r := range suite.Results {
 		assert.Equal(t, []string{omp.Newest().String()}, r.JudgedOn(), "with no hosts and no -host, the newest release")
@@ -142,7 +142,7 @@ func TestPinOutsideRange(t *testing.T) {
 	  {"id": "a", "title": "t", "scenario": "wrapper", "given": {"approval": "read"}, "expected": {"outcome": "return", "effects": 1}},
 	  {"id": "b", "title": "t", "scenario": "wrapper", "hosts": {"omp": "*"}, "given": {"approval": "read"}, "expected": {"outcome": "return", "effects": 1}}]}`
 	in := []verifier.Input{{Path: "d.json", Data: []byte(desk)}}
-	suite, ds, err := verifier.Verify(context.Background(), in, verifier.Options{Registry: reg, Hosts: verifier.Hosts{"omp": "17.3.5"}})
+	suite, ds, err := verifier.Verify(context.Background(), in, verifier.Options{Registry: registered, Hosts: verifier.Hosts{"omp": "17.3.5"}})
 	require.NoError(t, err)
 	require.NotNil(t, suite, "%v", ds)
 	a, b := suite.Results[0], suite.Results[1]
@@ -153,7 +153,7 @@ func TestPinOutsideRange(t *testing.T) {
 	assert.Equal(t, verifier.Summary{Cases: 2, Passed: 1, NotApplicable: 1}, suite.Summary)
 	assert.True(t, suite.Passed())
 
-	suite, _, err = verifier.Verify(context.Background(), in[:1], verifier.Options{Registry: reg, Hosts: verifier.Hosts{"omp": "14.9.9"}, Run: regexp.MustCompile(`d/a`)})
+	suite, _, err = verifier.Verify(context.Background(), in[:1], verifier.Options{Registry: registered, Hosts: verifier.Hosts{"omp": "14.9.9"}, Run: regexp.MustCompile(`d/a`)})
 	require.NoError(t, err)
 	assert.False(t, suite.Passed(), "nothing judged is no evidence")
 }
@@ -165,7 +165,7 @@ func TestHostsInvalid(t *testing.T) {
 	}
 	// bare is a host that models no releases.
 	var bare string
-	for _, f := range reg.Families() {
+	for _, f := range registered.Families() {
 		if len(f.Host.Releases) == 0 {
 			bare = f.Host.Name
 			break
@@ -192,9 +192,9 @@ func TestHostsInvalid(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, ds := verifier.LoadAll(reg, []verifier.Input{{Path: "d.json", Data: []byte(tt.data)}}, verifier.Limits{})
+			_, ds := verifier.LoadAll(registered, []verifier.Input{{Path: "d.json", Data: []byte(tt.data)}}, verifier.Limits{})
 			require.True(t, ds.HasErrors(), "%v", ds)
-			assert.Contains(t, strings.Join(diagStrings(ds), "\n"), tt.want)
+			assert.Contains(t, strings.Join(diagLines(ds), "\n"), tt.want)
 		})
 	}
 }
@@ -202,10 +202,10 @@ func TestHostsInvalid(t *testing.T) {
 // TestStrengthSkipsNotApplicable: under -host a case not applicable to the
 // release is neither run under the faults nor left out as failing.
 func TestStrengthSkipsNotApplicable(t *testing.T) {
-	suite, _, err := verifier.Verify(context.Background(), []verifier.Input{readInput(t, releasesDesk)}, verifier.Options{Registry: reg, Hosts: verifier.Hosts{"omp": "18.3.4"}})
+	suite, _, err := verifier.Verify(context.Background(), []verifier.Input{readDesk(t, releasesDeskPath)}, verifier.Options{Registry: registered, Hosts: verifier.Hosts{"omp": "18.3.4"}})
 	require.NoError(t, err)
 	assert.Equal(t, verifier.Summary{Cases: 12, Passed: 7, NotApplicable: 5}, suite.Summary)
-	q, err := reg.LookupFault("omp/revision-ignored")
+	q, err := registered.LookupFault("omp/revision-ignored")
 	require.NoError(t, err)
 	s := verifier.MeasureStrengthPinned(context.Background(), suite.Results, []scenario.QualifiedFault{q}, suite.Hosts)
 	assert.Empty(t, s.Excluded)
@@ -219,9 +219,9 @@ func TestReleaseMeaningWarnings(t *testing.T) {
 	desk := `{"schemaVersion": 1, "id": "d", "title": "t", "label": "DO NOT EXECUTE", "cases": [
 	  {"id": "a", "title": "t", "scenario": "wrapper", "given": {"mode": "ask", "userPolicies": "deny"}, "expected": {"outcome": "return", "effects": 1}},
 	  {"id": "b", "title": "t", "scenario": "wrapper", "given": {"userPolicies": null}, "expected": {"outcome": "return", "effects": 1}}]}`
-	_, ds := verifier.LoadAll(reg, []verifier.Input{{Path: "d.json", Data: []byte(desk)}}, verifier.Limits{})
+	_, ds := verifier.LoadAll(registered, []verifier.Input{{Path: "d.json", Data: []byte(desk)}}, verifier.Limits{})
 	require.False(t, ds.HasErrors(), "%v", ds)
-	got := strings.Join(diagStrings(ds), "\n")
+	got := strings.Join(diagLines(ds), "\n")
 	assert.Contains(t, got, `mode "ask" is not one the host knows (always-ask, write, yolo, matched exactly), and what it means depends on the release: omp 13.19.0 … 14.9.9 have no approval gate, so the mode means nothing; omp 17.2.15 … 18.2.0 keep it as a mode that auto-approves no tier`)
 	assert.Contains(t, got, "; omp 18.2.3 … 18.3.4 read it as yolo, which auto-approves every tier (/cases/0/given/mode)")
 	assert.Contains(t, got, "userPolicies is not an object, and what it means depends on the release: omp 13.19.0 … 14.9.9 have no approval gate, so it means nothing; omp 17.2.15 … 18.2.0 read its own properties")
@@ -232,7 +232,7 @@ func TestReleaseMeaningWarnings(t *testing.T) {
 // hostNames lists the registered hosts as the unknown-host message does.
 func hostNames() string {
 	var names []string
-	for _, f := range reg.Families() {
+	for _, f := range registered.Families() {
 		names = append(names, f.Host.Name)
 	}
 	return strings.Join(names, ", ")
@@ -244,7 +244,7 @@ func hostNames() string {
 // error and no result once the trace goes over its limit.
 func TestRunOptions(t *testing.T) {
 	ctx := context.Background()
-	cases := loadCases(t, releasesDesk)
+	cases := loadDeskCases(t, releasesDeskPath)
 	byID := func(rs []verifier.Result) map[string]verifier.Result {
 		out := map[string]verifier.Result{}
 		for _, r := range rs {

@@ -14,7 +14,7 @@ import (
 func TestStrengthOfTheBoundaryDesk(t *testing.T) {
 	cases := boundaryCases(t)
 	all := ompFaults(t)
-	s := verifier.MeasureStrength(context.Background(), run(t, cases), all)
+	s := verifier.MeasureStrength(context.Background(), runCases(t, cases), all)
 	require.Len(t, s.Faults, len(all))
 	assert.Empty(t, s.Excluded)
 	caught := map[string][]string{}
@@ -40,15 +40,15 @@ func TestStrengthExcludesCasesThatFailAlready(t *testing.T) {
 	cases := boundaryCases(t)
 	cases[0].Expected[1].Value = gjson.Parse("99") // effects: a wrong expectation
 	cases[0].Expected[1].Want = 99.0
-	s := verifier.MeasureStrength(context.Background(), run(t, cases[:1]), ompFaults(t)[:1])
+	s := verifier.MeasureStrength(context.Background(), runCases(t, cases[:1]), ompFaults(t)[:1])
 	assert.Equal(t, []string{"boundary-desk/boundary-approval-does-not-persist"}, s.Excluded)
 	assert.False(t, s.Faults[0].Caught(), "a case that fails anyway catches nothing")
 }
 
 func TestScenarioDeskCatchesTheDeskGaps(t *testing.T) {
-	cases := loadCases(t, "testdata/omp-desk.json")
+	cases := loadDeskCases(t, "testdata/omp-desk.json")
 	gaps := ompFaults(t, "revision-ignored", "yolo-user-allow-beats-tool-prompt", "approve-case-insensitive")
-	for _, f := range verifier.MeasureStrength(context.Background(), run(t, cases), gaps).Faults {
+	for _, f := range verifier.MeasureStrength(context.Background(), runCases(t, cases), gaps).Faults {
 		assert.True(t, f.Caught(), f.Fault.Name)
 	}
 }
@@ -56,11 +56,11 @@ func TestScenarioDeskCatchesTheDeskGaps(t *testing.T) {
 func TestAskedNamesTheFaultsARunChecked(t *testing.T) {
 	cases := boundaryCases(t)
 	byID := map[string]verifier.Result{}
-	for _, r := range run(t, cases) {
+	for _, r := range runCases(t, cases) {
 		byID[r.Case.FullID()] = r
 	}
 	id := func(name string) uint64 {
-		q, err := reg.LookupFault(name)
+		q, err := registered.LookupFault(name)
 		require.NoError(t, err)
 		return q.ID
 	}

@@ -15,33 +15,33 @@ import (
 
 // The tests of this package's engine_ files run OMP's desks through the
 // engine, with every family registered, as the command does.
-var reg = all.Registry()
+var registered = all.Registry()
 
-// releasesDesk is the family's desk of lessons pinned to releases.
-const releasesDesk = "testdata/releases-desk.json"
+// releasesDeskPath is the family's desk of lessons pinned to releases.
+const releasesDeskPath = "testdata/releases-desk.json"
 
-func readInput(t *testing.T, path string) verifier.Input {
+func readDesk(t *testing.T, path string) verifier.Input {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	require.NoError(t, err)
 	return verifier.Input{Path: path, Data: data}
 }
 
-// loadCases loads the desks at paths, which must be valid, and returns
+// loadDeskCases loads the desks at paths, which must be valid, and returns
 // their cases.
-func loadCases(t *testing.T, paths ...string) []*verifier.Case {
+func loadDeskCases(t *testing.T, paths ...string) []*verifier.Case {
 	t.Helper()
 	var in []verifier.Input
 	for _, p := range paths {
-		in = append(in, readInput(t, p))
+		in = append(in, readDesk(t, p))
 	}
-	desks, ds := verifier.LoadAll(reg, in, verifier.Limits{})
+	desks, ds := verifier.LoadAll(registered, in, verifier.Limits{})
 	require.False(t, ds.HasErrors(), "%v", ds)
 	cases, _ := verifier.Select(desks, nil)
 	return cases
 }
 
-func diagStrings(ds verifier.Diagnostics) []string {
+func diagLines(ds verifier.Diagnostics) []string {
 	out := make([]string, len(ds))
 	for i, d := range ds {
 		out[i] = d.String()
@@ -53,7 +53,7 @@ func diagStrings(ds verifier.Diagnostics) []string {
 func ompFaults(t *testing.T, names ...string) []scenario.QualifiedFault {
 	t.Helper()
 	var out []scenario.QualifiedFault
-	for _, q := range reg.Faults() {
+	for _, q := range registered.Faults() {
 		if q.Host == ompcheck.Family.Host.Name {
 			out = append(out, q)
 		}
@@ -64,7 +64,7 @@ func ompFaults(t *testing.T, names ...string) []scenario.QualifiedFault {
 	}
 	var some []scenario.QualifiedFault
 	for _, n := range names {
-		q, err := reg.LookupFault(ompcheck.Family.Host.Name + "/" + n)
+		q, err := registered.LookupFault(ompcheck.Family.Host.Name + "/" + n)
 		require.NoError(t, err)
 		some = append(some, q)
 	}
@@ -86,14 +86,14 @@ func bundled(t *testing.T, path string) verifier.Input {
 // boundaryCases are the cases of the bundled seed desk.
 func boundaryCases(t *testing.T) []*verifier.Case {
 	t.Helper()
-	desks, ds := verifier.LoadAll(reg, []verifier.Input{bundled(t, "cases/boundary-desk.json")}, verifier.Limits{})
+	desks, ds := verifier.LoadAll(registered, []verifier.Input{bundled(t, "cases/boundary-desk.json")}, verifier.Limits{})
 	require.False(t, ds.HasErrors(), "%v", ds)
 	cases, _ := verifier.Select(desks, nil)
 	return cases
 }
 
-// run judges cases on the releases each selects.
-func run(t *testing.T, cases []*verifier.Case) []verifier.Result {
+// runCases judges cases on the releases each selects.
+func runCases(t *testing.T, cases []*verifier.Case) []verifier.Result {
 	t.Helper()
 	out, err := verifier.Run(context.Background(), cases, verifier.RunOptions{})
 	require.NoError(t, err)
