@@ -37,8 +37,8 @@ func TestCompare(t *testing.T) {
 		{"the empty substring matches any error", field("errorIncludes", `""`), nil},
 		{"a substring of any title matches", field("promptIncludes", `"Reason: r"`), nil},
 		{"no title holds it", field("promptIncludes", `"Origin"`), mm("promptIncludes", scenario.AnySubstring.Name(), "Origin", []any{"Allow tool: a", "Allow tool: b\nReason: r"})},
-		{"a key the scenario does not observe is a mismatch", field("promts", "2"), mm("promts", "not observed by scenario wrapper", 2.0, nil)},
-		{"a key with no observation is a mismatch", field("rpcRequests", "0"), mm("rpcRequests", "not observed by scenario wrapper", 0.0, nil)},
+		{"a key the scenario does not observe is a mismatch", field("promts", "2"), mm("promts", named("not observed by scenario {prompt}"), 2.0, nil)},
+		{"a key with no observation is a mismatch", field("rpcRequests", "0"), mm("rpcRequests", named("not observed by scenario {prompt}"), 0.0, nil)},
 	}
 	for _, tt := range tests {
 		got := Compare([]Field{tt.field}, obs, sc)
