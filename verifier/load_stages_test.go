@@ -187,7 +187,7 @@ func TestOneLoadListsEveryStage(t *testing.T) {
 // all twelve lines in one run; before, the duplicate key alone was listed,
 // and it took four runs, fixing each round, to see them all.
 func TestEveryStageInOneRun(t *testing.T) {
-	path := filepath.Join("testdata", "invalid", "every-stage.json")
+	path := filepath.Join("testdata/invalid", "every-stage.json")
 	data, err := os.ReadFile(path)
 	require.NoError(t, err)
 	desk, ds := Load(testReg, path, data, Limits{})

@@ -5,6 +5,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/deskcheck/deskcheck/host/all"
@@ -98,4 +99,17 @@ func runCases(t *testing.T, cases []*verifier.Case) []verifier.Result {
 	out, err := verifier.Run(context.Background(), cases, verifier.RunOptions{})
 	require.NoError(t, err)
 	return out
+}
+
+// TestVerifyOMPDesk: the family's own desk verifies whole, every case
+// passing and its one claim left to the source.
+func TestVerifyOMPDesk(t *testing.T) {
+	suite, ds, err := verifier.Verify(context.Background(), []verifier.Input{readDesk(t, "testdata/omp-desk.json")}, verifier.Options{Registry: registered})
+	require.NoError(t, err)
+	require.False(t, ds.HasErrors(), "%v", ds)
+	for _, r := range suite.Results {
+		assert.Equal(t, verifier.Pass, r.Status, "%s: %v %s", r.Case.FullID(), r.Mismatches, r.Err)
+	}
+	assert.Equal(t, verifier.Summary{Cases: 23, Passed: 23, SourceOnly: 1}, suite.Summary)
+	assert.True(t, suite.Passed())
 }
