@@ -49,23 +49,6 @@ func verifyOne(t *testing.T, data []byte) Result {
 	return suite.Results[0]
 }
 
-// refused loads and lints a one-case desk and returns its errors.
-func refused(t *testing.T, data []byte) Diagnostics {
-	t.Helper()
-	desks, ds := LoadAll(testReg, []Input{{Path: "values.json", Data: data}}, Limits{})
-	if !ds.HasErrors() {
-		ds = append(ds, Lint(desks, Limits{})...)
-	}
-	var errs Diagnostics
-	for _, d := range ds {
-		if d.Severity == Error {
-			errs = append(errs, d)
-		}
-	}
-	require.NotEmpty(t, errs, "the desk is refused")
-	return errs
-}
-
 // TestObservePasteValidateVerify: for every scenario, the expected block
 // observe proposes, pasted into the case, validates and verifies; also on
 // the values this issue is about (a negative, fractional and huge policy

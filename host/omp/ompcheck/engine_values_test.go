@@ -92,12 +92,3 @@ func TestKeysDifferingInASurrogateAreTwoKeys(t *testing.T) {
 	assert.Contains(t, ds[0].String(), `values.json:11:53: error: duplicate key "a\ud800" (first at 11:34)`)
 	assert.True(t, strings.HasSuffix(ds[0].String(), `(/cases/0/given/userPolicies/a\ud800)`), ds[0].String())
 }
-
-// diagText is the diagnostics as printed, a line each.
-func diagText(ds verifier.Diagnostics) string {
-	var b strings.Builder
-	for _, d := range ds {
-		b.WriteString(d.String() + "\n")
-	}
-	return b.String()
-}
