@@ -86,17 +86,6 @@ func breakDesks(t testing.TB) []string {
 	return out
 }
 
-func findCase(t *testing.T, r *Report, id string) *Case {
-	t.Helper()
-	for i := range r.Cases {
-		if r.Cases[i].Desk+"/"+r.Cases[i].ID == id {
-			return &r.Cases[i]
-		}
-	}
-	t.Fatalf("no case %s", id)
-	return nil
-}
-
 // drawingOf is the drawing c's scenario declares of its run, as the
 // registry's scenario returns it.
 func drawingOf(t *testing.T, c *Case) *scenario.Drawing {
