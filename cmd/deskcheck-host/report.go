@@ -40,8 +40,8 @@ func modelReport(ctx context.Context, rr reportRun) (*reports.Report, error) {
 	seen := map[*verifier.Desk]bool{}
 	pin := verifier.Hosts{}
 	for i, run := range rr.runs {
-		if release, _ := realhost.ModelRelease(run.Hello); release != "" {
-			pin[realhost.HostOf(run.Hello)] = release
+		if release, _ := realhost.ModelRelease(run.Host, run.Hello); release != "" {
+			pin[run.Host] = release
 		}
 		if i > 0 {
 			continue // every run judges the same selection

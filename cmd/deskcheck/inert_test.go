@@ -9,13 +9,16 @@ import (
 )
 
 // mayExecute are the only packages allowed to start a program: the
-// real-host drivers, which start bun or node on their own harness, the
-// sandbox they start it in, and their command; the arena's real-framework driver, which
+// real-host driver, which starts a family's harness (bun, node) in the
+// sandbox, the sandbox, and their command; the families' declared real
+// code, whose installs run npm or pnpm (their harnesses start only
+// through the sandbox the driver passes); the arena's real-framework driver, which
 // starts the adapters' Python, and the sandbox start it is given; and the
 // list of the families' declared harnesses, which the command reads.
 var mayExecute = map[string]bool{
 	"github.com/deskcheck/deskcheck/realhost":             true,
 	"github.com/deskcheck/deskcheck/host/gemini/realhost": true,
+	"github.com/deskcheck/deskcheck/host/omp/realhost":    true,
 	"github.com/deskcheck/deskcheck/internal/sandbox":     true,
 	"github.com/deskcheck/deskcheck/cmd/deskcheck-host":   true,
 	"github.com/deskcheck/deskcheck/host/arena/realarena": true,

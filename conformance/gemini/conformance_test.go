@@ -20,6 +20,7 @@ import (
 	"github.com/deskcheck/deskcheck/host/gemini"
 	"github.com/deskcheck/deskcheck/host/gemini/geminicheck"
 	"github.com/deskcheck/deskcheck/host/gemini/realhost"
+	"github.com/deskcheck/deskcheck/internal/realcode"
 	driver "github.com/deskcheck/deskcheck/realhost"
 	"github.com/deskcheck/deskcheck/scenario"
 )
@@ -195,7 +196,7 @@ func runReal(t *testing.T, version string, cases []corpusCase) []map[string]any 
 // answerOn runs the corpus on one release as deskcheck-host verify runs
 // it: in the sandbox.
 func answerOn(version string, cases []corpusCase) ([]map[string]any, error) {
-	h, err := driver.OpenFamily(context.Background(), realhost.Family, cacheDir(), version, 0)
+	h, err := driver.OpenFamily(context.Background(), realhost.Family, realcode.OpenOptions{Cache: cacheDir(), Version: version}, driver.Bounds{})
 	if err != nil {
 		return nil, err
 	}

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/deskcheck/deskcheck/host/omp"
-	"github.com/deskcheck/deskcheck/realhost"
+	driver "github.com/deskcheck/deskcheck/realhost"
 )
 
 const (
@@ -42,7 +42,7 @@ const installHint = "install them with deskcheck-host (go run ./cmd/deskcheck-ho
 // differential share.
 func releaseDir(t *testing.T, v string) string {
 	t.Helper()
-	cache, err := realhost.CacheDir()
+	cache, err := driver.CacheDir()
 	if err != nil {
 		t.Fatal(err)
 	}
