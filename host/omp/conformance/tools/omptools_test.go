@@ -1,4 +1,4 @@
-package omptools
+package tools
 
 import (
 	"bufio"
@@ -254,7 +254,7 @@ func TestGenerateCovers(t *testing.T) {
 	if len(a) < 3000 {
 		t.Fatalf("%d cases, want at least 3000", len(a))
 	}
-	readme, err := os.ReadFile("../../docs/real-host.md")
+	readme, err := os.ReadFile("../../../../docs/real-host.md")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package ompconformance
+package conformance
 
 import (
 	"fmt"
@@ -33,11 +33,11 @@ func thousands(n int) string {
 // TestReadmeFigures holds the figures the READMEs state about the
 // differential to the code.
 func TestReadmeFigures(t *testing.T) {
-	main, err := os.ReadFile(filepath.Join("..", "..", "docs", "real-host.md"))
+	main, err := os.ReadFile(filepath.Join("..", "..", "..", "docs", "real-host.md"))
 	require.NoError(t, err)
 	here, err := os.ReadFile("README.md")
 	require.NoError(t, err)
-	for name, text := range map[string]string{"docs/real-host.md": string(main), "conformance/omp/README.md": string(here)} {
+	for name, text := range map[string]string{"docs/real-host.md": string(main), "host/omp/conformance/README.md": string(here)} {
 		assert.Contains(t, text, thousands(generatedCases)+" ", name)
 		assert.Contains(t, text, thousands(minPerGroup), name)
 		assert.Contains(t, text, fmt.Sprintf("%d more at the edges", edgeCases), name)

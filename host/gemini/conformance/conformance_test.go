@@ -1,4 +1,4 @@
-package gemini
+package conformance
 
 import (
 	"context"
@@ -71,7 +71,7 @@ type deskCase struct {
 
 // releasesDesk is the desk of the family's own tests whose cases teach the
 // group boundaries.
-const releasesDesk = "../../host/gemini/geminicheck/testdata/releases-desk.json"
+const releasesDesk = "../geminicheck/testdata/releases-desk.json"
 
 // deskCases returns the policy-check cases of every bundled desk (a desk
 // that teaches several hosts holds some) and of the releases desk, in file

@@ -1,4 +1,4 @@
-package ompconformance
+package conformance
 
 import (
 	"archive/tar"
@@ -59,7 +59,7 @@ func integrities(t *testing.T) map[string]string {
 func TestTarballIntegritiesMatchLockfiles(t *testing.T) {
 	want := integrities(t)
 	for _, r := range ompreal.Releases() {
-		lock, err := os.ReadFile(filepath.Join("..", "..", "host", "omp", "realhost", "releases", r.Version, "package-lock.json"))
+		lock, err := os.ReadFile(filepath.Join("..", "realhost", "releases", r.Version, "package-lock.json"))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package ompconformance
+package conformance
 
 import (
 	"bytes"
@@ -244,7 +244,7 @@ var generated = sync.OnceValue(func() []byte { return Generate(generatedSeed, ge
 
 // bundledDesk is the seed desk.
 func bundledDesk(t *testing.T) []byte {
-	data, err := os.ReadFile(filepath.Join("..", "..", "cases", "boundary-desk.json"))
+	data, err := os.ReadFile(filepath.Join("..", "..", "..", "cases", "boundary-desk.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -369,7 +369,7 @@ func TestConformanceDetectsFaults(t *testing.T) {
 	for _, f := range omp.FaultList {
 		if omp.ToolDeclarationFault(f.Fault) {
 			// The faults of the bash and write tools' own declarations are
-			// held to the releases' real tools by conformance/omptools.
+			// held to the releases' real tools by host/omp/conformance/tools.
 			continue
 		}
 		t.Run(f.Name, func(t *testing.T) {
