@@ -142,7 +142,7 @@ func Judge(ctx context.Context, h Harness, cases []*verifier.Case, opts Options)
 		c := r.Case
 		sc, _ := c.Spec()
 		// The model judges the case pinned to the release, as
-		// deskcheck verify -host omp@V does: a case whose hosts range
+		// deskcheck verify -host NAME@V does: a case whose hosts range
 		// excludes the release, or whose scenario the release lacks, is
 		// not applicable there.
 		ms, err := verifier.Run(ctx, []*verifier.Case{c}, verifier.RunOptions{Pin: verifier.Hosts{host: release}, Fault: opts.Fault})

@@ -36,7 +36,7 @@ type reportRun struct {
 // selected cases, as deskcheck verify -host NAME@V writes them for the
 // model release each real host was compared with, and the real hosts'
 // results as its real-code section. Where the real code ran on several
-// releases of a host (-host omp@*), each case of that host is judged on
+// releases of a host (-host NAME@*), each case of that host is judged on
 // the model of each of them, and its verdicts on all of them are the
 // case's releases (modelResults); the provenance then pins no one
 // release of that host.

@@ -6,7 +6,10 @@
 // driver (realhost) installs, lists and removes releases through it, and
 // starts the harness only through the Start it passes in, which is the
 // sandbox: no package of host/ starts a harness itself. The package
-// imports nothing of deskcheck's engine.
+// imports nothing of deskcheck's engine. It also holds what the families'
+// installs share (files.go): a folder's size, a file replaced whole, the
+// lock installs take turns by, and a bounded copy of a process's standard
+// error.
 package realcode
 
 import (
