@@ -15,16 +15,17 @@ import (
 	"github.com/deskcheck/deskcheck/host/arena"
 	"github.com/deskcheck/deskcheck/host/arena/realarena"
 	"github.com/deskcheck/deskcheck/internal/realcode"
+	"github.com/deskcheck/deskcheck/internal/sandbox"
 	"github.com/deskcheck/deskcheck/pysandbox"
 	"github.com/deskcheck/deskcheck/realhost"
 	"github.com/deskcheck/deskcheck/verifier"
 )
 
-// A target is what install, remove and verify -host name: an OMP release
-// (the bun harness of realhost), a release of a family that declares its
-// harness through realcode, or the arena's adapters.
+// A target is what install, remove and verify -host name: a release of a
+// family that declares its real code through realcode (host/all/real), or
+// the arena's adapters.
 type target struct {
-	// fam is the declared family; nil for OMP and the arena.
+	// fam is the declared family; nil for the arena.
 	fam *realcode.Family
 	// version is the release ("" for the newest installed).
 	version string
@@ -49,9 +50,14 @@ func adapterVersion(name string) string {
 	return ""
 }
 
-// parseTarget reads NAME@V, NAME, or (for OMP) a bare V.
+// parseTarget reads NAME@V, NAME, or a bare V of the default family
+// (defaultFamily); it is not ours when NAME names no host.
 func parseTarget(s string, needVersion bool) (target, bool, error) {
 	name, version, hasVersion := strings.Cut(s, "@")
+	if !hasVersion && !isHostName(name) {
+		// A bare version, of the default family.
+		name, version, hasVersion = defaultFamily().Host, s, true
+	}
 	for _, f := range real.Families() {
 		if name != f.Host {
 			continue
@@ -84,7 +90,34 @@ func parseTarget(s string, needVersion bool) (target, bool, error) {
 	return target{}, false, nil
 }
 
-// hostNames lists what -host and install accept besides omp@V.
+// isHostName says whether name is a family's host name, the arena's or
+// an adapter's.
+func isHostName(name string) bool {
+	for _, f := range real.Families() {
+		if f.Host == name {
+			return true
+		}
+	}
+	adapter := strings.TrimPrefix(name, arenaHost+":")
+	return name == arenaHost || slices.Contains(realarena.Adapters, adapter)
+}
+
+// defaultFamily is the family verify runs without -host and drift runs:
+// the first that host/all/real lists.
+func defaultFamily() realcode.Family { return real.Families()[0] }
+
+// sourceFamily is the first family that runs a source folder
+// (-host-src), if any.
+func sourceFamily() (realcode.Family, bool) {
+	for _, f := range real.Families() {
+		if f.Sources != "" {
+			return f, true
+		}
+	}
+	return realcode.Family{}, false
+}
+
+// hostNames lists what -host and install accept.
 func hostNames() string {
 	var names []string
 	for _, f := range real.Families() {
@@ -97,15 +130,19 @@ func hostNames() string {
 	return strings.Join(names, ", ")
 }
 
-// installOther installs a declared family's release or arena adapters.
-func installOther(ctx context.Context, t target, stdout, stderr io.Writer) int {
+// installTarget installs a declared family's release or arena adapters.
+func installTarget(ctx context.Context, t target, substitute bool, stdout, stderr io.Writer) int {
 	c, ok := cache(stderr)
 	if !ok {
 		return exitInvalid
 	}
 	if t.fam != nil {
-		if err := t.fam.Install(ctx, c, t.version, stdout); err != nil {
+		err := t.fam.Install(ctx, c, t.version, realcode.InstallOptions{Substitute: substitute, Progress: stdout, Start: realhost.InstallStart()})
+		if err != nil {
 			fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
+			if errors.Is(err, realcode.ErrNeedsSubstitute) {
+				return exitInvalid
+			}
 			return exitFail
 		}
 		return exitPass
@@ -126,8 +163,8 @@ func installOther(ctx context.Context, t target, stdout, stderr io.Writer) int {
 	return exitPass
 }
 
-// removeOther removes a declared family's release or arena adapters.
-func removeOther(t target, stdout, stderr io.Writer) int {
+// removeTarget removes a declared family's release or arena adapters.
+func removeTarget(t target, stdout, stderr io.Writer) int {
 	c, ok := cache(stderr)
 	if !ok {
 		return exitInvalid
@@ -150,10 +187,16 @@ func removeOther(t target, stdout, stderr io.Writer) int {
 	return exitPass
 }
 
-// listOthers lists the installed releases of the declared families and
-// the installed arena adapters.
-func listOthers(c string, stdout io.Writer) {
+// listAll lists the installed releases of the declared families and the
+// installed arena adapters.
+func listAll(c string, stdout io.Writer) error {
 	for _, f := range real.Families() {
+		if f.Listing != nil {
+			if err := f.Listing(c, stdout); err != nil {
+				return err
+			}
+			continue
+		}
 		in, err := f.List(c)
 		if err != nil {
 			fmt.Fprintf(stdout, "%s: %v\n", f.Host, err)
@@ -171,6 +214,7 @@ func listOthers(c string, stdout io.Writer) {
 		}
 	}
 	fmt.Fprintf(stdout, "installable: %s (or %s: all three)\n", strings.Join(adapterNames(), ", "), arenaHost)
+	return nil
 }
 
 func prefixed(p string, s []string) []string {
@@ -190,27 +234,30 @@ func adapterNames() []string {
 }
 
 // openFamily starts release t.version of a declared family (the newest
-// installed when none is named) in the sandbox.
-func openFamily(ctx context.Context, t target, maxAnswer int64, stderr io.Writer) (*realhost.FamilyHost, int) {
+// installed when none is named), or the source folder src, in the
+// sandbox.
+func openFamily(ctx context.Context, t target, src, runtime string, maxAnswer int64, allowChanged bool, stderr io.Writer) (*realhost.FamilyHost, int) {
 	c, ok := cache(stderr)
 	if !ok {
 		return nil, exitInvalid
 	}
-	if t.version == "" {
-		in, _ := t.fam.List(c)
-		if len(in) == 0 {
-			fmt.Fprintf(stderr, "deskcheck-host: no %s release is installed in %s; install one with: deskcheck-host install %s@V (the releases are %s)\n", t.fam.Host, c, t.fam.Host, strings.Join(t.fam.Releases(), ", "))
-			return nil, exitInvalid
+	if src == "" {
+		if code := pickVersion(c, &t, stderr); code != exitPass {
+			return nil, code
 		}
-		t.version = in[len(in)-1].Version
-	} else if in, _ := t.fam.List(c); !slices.ContainsFunc(in, func(r realcode.Installed) bool { return r.Version == t.version }) {
-		fmt.Fprintf(stderr, "deskcheck-host: %s@%s is not installed in %s; install it with: deskcheck-host install %s@%s\n", t.fam.Host, t.version, c, t.fam.Host, t.version)
-		return nil, exitInvalid
 	}
-	h, err := realhost.OpenFamily(ctx, *t.fam, c, t.version, maxAnswer)
+	h, err := realhost.OpenFamily(ctx, *t.fam, realcode.OpenOptions{Cache: c, Version: t.version, Source: src, Runtime: runtime, AllowChanged: allowChanged}, realhost.Bounds{MaxAnswerBytes: maxAnswer})
 	if err != nil {
-		fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
-		if errors.Is(err, realhost.ErrAnswerLimit) {
+		if errors.Is(err, realcode.ErrSource) {
+			fmt.Fprintf(stderr, "deskcheck-host: -host-src: %v\n", err)
+		} else {
+			fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
+		}
+		switch {
+		case errors.Is(err, realhost.ErrAnswerLimit), errors.Is(err, realcode.ErrChanged), errors.Is(err, realcode.ErrSource):
+			return nil, exitInvalid
+		case src != "" && errors.Is(err, sandbox.ErrUnavailable):
+			fmt.Fprintln(stderr, "deskcheck-host: a checkout is code of unknown origin and runs only in the sandbox; nothing was run")
 			return nil, exitInvalid
 		}
 		return nil, exitFail
@@ -219,6 +266,29 @@ func openFamily(ctx context.Context, t target, maxAnswer int64, stderr io.Writer
 		fmt.Fprintf(stderr, "deskcheck-host: warning: %s\n", h.Info().Isolation)
 	}
 	return h, exitPass
+}
+
+// pickVersion checks that t's release is installed, or picks the newest
+// installed one when t names none.
+func pickVersion(c string, t *target, stderr io.Writer) int {
+	in, _ := t.fam.List(c)
+	if t.version == "" {
+		if len(in) == 0 {
+			fmt.Fprintf(stderr, "deskcheck-host: no %s release is installed in %s; install one with: deskcheck-host install %s@V (the releases are %s)\n", t.fam.Host, c, t.fam.Host, strings.Join(t.fam.Releases(), ", "))
+			return exitInvalid
+		}
+		t.version = in[len(in)-1].Version
+		return exitPass
+	}
+	if !slices.ContainsFunc(in, func(r realcode.Installed) bool { return r.Version == t.version }) {
+		hint := ""
+		if t.fam.Substitute != nil && t.fam.Substitute(t.version) != "" {
+			hint = " -substitute"
+		}
+		fmt.Fprintf(stderr, "deskcheck-host: %s@%s is not installed in %s; install it with: deskcheck-host install%s %s@%s\n", t.fam.Host, t.version, c, hint, t.fam.Host, t.version)
+		return exitInvalid
+	}
+	return exitPass
 }
 
 // verifyArena runs the desks' arena cases on the adapters named, each in
@@ -341,34 +411,13 @@ func installedVersions(c, name string) ([]string, error) {
 			return vs, err
 		}
 	}
-	if name == ompHost {
-		in, err := realhost.List(c)
-		var vs []string
-		for _, r := range in {
-			vs = append(vs, r.Version)
-		}
-		return vs, err
-	}
 	return nil, fmt.Errorf("%q is no host with releases; the hosts are %s", name, strings.Join(releaseHosts(), ", "))
 }
 
-// ompHost is OMP's host name: its releases run on the bun harness of
-// realhost.
-var ompHost = realhost.HostName
-
 func releaseHosts() []string {
-	out := []string{ompHost}
+	var out []string
 	for _, f := range real.Families() {
 		out = append(out, f.Host)
 	}
 	return out
-}
-
-// parseOMP reads omp@V (or a bare V); a name of no host says which hosts
-// there are.
-func parseOMP(s string) (string, error) {
-	if name, _, ok := strings.Cut(s, "@"); ok && name != ompHost {
-		return "", fmt.Errorf("%q: no host is named %q; the hosts are omp@V, %s", s, name, hostNames())
-	}
-	return realhost.ParseHost(s)
 }

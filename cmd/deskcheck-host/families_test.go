@@ -43,8 +43,9 @@ func TestParseTarget(t *testing.T) {
 		{arg: "arena@langgraph@1.2.11", adapters: []string{"langgraph"}},
 		{arg: "arena@langgraph@1.0.0", err: "the langgraph adapter pins langgraph 1.2.11"},
 		{arg: "langgraph@1.0.0", err: "langgraph@1.0.0: the langgraph adapter pins langgraph 1.2.11"},
-		{arg: "omp@18.3.4", notOurs: true},
-		{arg: "18.3.4", notOurs: true},
+		{arg: "omp@18.3.4", family: "omp", version: "18.3.4"},
+		{arg: "18.3.4", family: "omp", version: "18.3.4"},
+		{arg: "omp@9.9.9", err: "omp@9.9.9 is not a release deskcheck-host can install; the releases are 13.19.0, "},
 		{arg: "nope@1", notOurs: true},
 	} {
 		t.Run(tc.arg, func(t *testing.T) {

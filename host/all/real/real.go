@@ -7,10 +7,13 @@ package real
 
 import (
 	geminireal "github.com/deskcheck/deskcheck/host/gemini/realhost"
+	ompreal "github.com/deskcheck/deskcheck/host/omp/realhost"
 	"github.com/deskcheck/deskcheck/internal/realcode"
 )
 
-// Families are the declared harnesses, in registry order.
+// Families are the declared harnesses, in registry order. The first is
+// deskcheck-host's default: verify without -host runs its newest
+// installed release, and drift runs its installed releases.
 func Families() []realcode.Family {
-	return []realcode.Family{geminireal.Family}
+	return []realcode.Family{ompreal.Family, geminireal.Family}
 }

@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -17,15 +16,17 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/deskcheck/deskcheck/internal/realcode"
 )
 
 // filesRecord is the file an install writes with the hash of every file
 // it installed; each run checks the install against it.
 const filesRecord = "deskcheck-files.json"
 
-// ErrChanged is wrapped by Start's error for an installed release whose
+// ErrChanged is realcode's: Open's error for an installed release whose
 // files are not those recorded at install.
-var ErrChanged = errors.New("the installed release's files changed since it was installed")
+var ErrChanged = realcode.ErrChanged
 
 // record is what filesRecord holds: the SHA-256 of every regular file and
 // the target of every link, by path inside the install, and what the file
@@ -209,40 +210,8 @@ func changedFiles(dir string) ([]string, error) {
 		// recorded as they are now, so the next run need not read them;
 		// a cache that cannot be written is only read again.
 		if data, err := json.Marshal(have); err == nil {
-			_ = writeAtomic(filepath.Join(dir, filesRecord), data)
+			_ = realcode.WriteAtomic(filepath.Join(dir, filesRecord), data)
 		}
 	}
 	return changed, nil
-}
-
-// writeAtomic replaces the file at path with data through a temporary file
-// beside it.
-func writeAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), ".record-*")
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(f.Name(), 0o644)
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-	}
-	return err
-}
-
-// summarize names the first few changed paths and counts the rest.
-func summarize(paths []string) string {
-	const shown = 5
-	if len(paths) <= shown {
-		return strings.Join(paths, ", ")
-	}
-	return fmt.Sprintf("%s and %d more", strings.Join(paths[:shown], ", "), len(paths)-shown)
 }

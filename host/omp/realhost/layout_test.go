@@ -206,9 +206,9 @@ func keys(m map[string]bool) []string {
 // optional dependency npm leaves out and pnpm installs as the failing
 // stub (the native addons of other platforms, loaded on none here).
 func TestInstallResolvesAsNPM(t *testing.T) {
-	installed := installedForTest(t, "18.1.16")
-	cache := filepath.Dir(installed.Dir)
-	all, err := List(cache)
+	one := installedForTest(t, "18.1.16")
+	cache := filepath.Dir(one.Dir)
+	all, err := installed(cache)
 	require.NoError(t, err)
 	for _, in := range all {
 		if in.PNPM == "" {

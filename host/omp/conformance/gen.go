@@ -1,14 +1,15 @@
-// Package ompconformance checks deskcheck's model of the OMP host
+// Package conformance checks deskcheck's model of the OMP host
 // (host/omp) against the published releases it models. Its tests run the
-// same cases through deskcheck and through the harness of
-// realhost, a bun program that drives each release's own code,
-// and require every observation to agree.
+// same cases through deskcheck and through OMP's harness
+// (host/omp/realhost, run by the driver realhost in its sandbox), a bun
+// program that drives each release's own code, and require every
+// observation to agree.
 //
 // This file holds what the tests need that is not a test: a seeded,
 // reproducible generator of random cases, and the printer that turns a
 // disagreement into a one-case desk. Nothing here runs a program or
 // touches the network.
-package ompconformance
+package conformance
 
 import (
 	"bytes"

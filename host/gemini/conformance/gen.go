@@ -1,8 +1,8 @@
-// Package gemini holds the Gemini model to the real code: the bundled
+// Package conformance holds the Gemini model to the real code: the bundled
 // desk, the releases desk and seeded random policy-check cases run on the
 // model and on each hash class's installed release, every observed key
 // compared.
-package gemini
+package conformance
 
 import (
 	"encoding/json"
@@ -130,7 +130,7 @@ func Random(seed uint64, n int) [][]byte {
 		}
 		data, err := json.Marshal(g)
 		if err != nil {
-			panic(fmt.Sprintf("conformance/gemini: %v", err))
+			panic(fmt.Sprintf("host/gemini/conformance: %v", err))
 		}
 		out = append(out, data)
 	}

@@ -1,4 +1,4 @@
-package omptools
+package tools
 
 import (
 	"bufio"
@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/deskcheck/deskcheck/host/omp"
-	"github.com/deskcheck/deskcheck/realhost"
+	driver "github.com/deskcheck/deskcheck/realhost"
 )
 
 const (
@@ -42,7 +42,7 @@ const installHint = "install them with deskcheck-host (go run ./cmd/deskcheck-ho
 // differential share.
 func releaseDir(t *testing.T, v string) string {
 	t.Helper()
-	cache, err := realhost.CacheDir()
+	cache, err := driver.CacheDir()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +254,7 @@ func TestGenerateCovers(t *testing.T) {
 	if len(a) < 3000 {
 		t.Fatalf("%d cases, want at least 3000", len(a))
 	}
-	readme, err := os.ReadFile("../../docs/real-host.md")
+	readme, err := os.ReadFile("../../../../docs/real-host.md")
 	if err != nil {
 		t.Fatal(err)
 	}

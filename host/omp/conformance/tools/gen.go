@@ -1,7 +1,7 @@
-// Package omptools compares the model's declarations of the OMP tools'
+// Package tools compares the model's declarations of the OMP tools'
 // own approval (host/omp: the bash and write tools) with the published
 // releases' real tool objects, on generated cases. See README.md.
-package omptools
+package tools
 
 import (
 	"fmt"

@@ -3,7 +3,6 @@ package realhost
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -12,24 +11,11 @@ import (
 	"regexp"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
 
+	"github.com/deskcheck/deskcheck/internal/realcode"
 	"github.com/deskcheck/deskcheck/scenario"
 )
-
-// CacheDir is where releases are installed: $DESKCHECK_CACHE when set,
-// else deskcheck/ in the user's cache folder.
-func CacheDir() (string, error) {
-	if d := os.Getenv("DESKCHECK_CACHE"); d != "" {
-		return filepath.Abs(d)
-	}
-	d, err := os.UserCacheDir()
-	if err != nil {
-		return "", fmt.Errorf("no cache folder: %w (set DESKCHECK_CACHE)", err)
-	}
-	return filepath.Join(d, "deskcheck"), nil
-}
 
 // Installed describes one installed release.
 type Installed struct {
@@ -59,6 +45,9 @@ type InstallOptions struct {
 	Substitute bool
 	// Progress receives one line per step; nil discards them.
 	Progress io.Writer
+	// Start is the sandbox the install's first run of the harness
+	// starts in (it fills bun's transpiler cache).
+	Start realcode.Start
 	// PNPM is the pnpm program; "" runs pnpm PNPMVersion with npm exec.
 	PNPM string
 	// Store is the pnpm store to install from and into; "" is the
@@ -66,9 +55,9 @@ type InstallOptions struct {
 	Store string
 }
 
-// ErrNeedsSubstitute is wrapped by Install's error for a release whose
+// ErrNeedsSubstitute is realcode's: Install's error for a release whose
 // exact dependencies are not published, when Substitute is not set.
-var ErrNeedsSubstitute = errors.New("the release cannot be installed exactly as published")
+var ErrNeedsSubstitute = realcode.ErrNeedsSubstitute
 
 // Install installs release v into cache from the pinned package.json and
 // package-lock.json, with pnpm (PNPMVersion) and no install scripts, in
@@ -84,7 +73,7 @@ func Install(ctx context.Context, cache, v string, opts InstallOptions) (*Instal
 		return nil, err
 	}
 	if rel.Substitute != "" && !opts.Substitute {
-		return nil, fmt.Errorf("omp@%s: %w: %s; install it with -substitute to run it on the nearest published dependencies (every result then says so)", v, ErrNeedsSubstitute, rel.Substitute)
+		return nil, fmt.Errorf("%s@%s: %w: %s; install it with -substitute to run it on the nearest published dependencies (every result then says so)", Host, v, ErrNeedsSubstitute, rel.Substitute)
 	}
 	progress := opts.Progress
 	if progress == nil {
@@ -104,7 +93,7 @@ func Install(ctx context.Context, cache, v string, opts InstallOptions) (*Instal
 		if _, err := os.Stat(filepath.Join(dir, filesRecord)); err != nil {
 			// An install made before installs recorded their files.
 			if _, err := os.Stat(filepath.Join(dir, transpilerCache)); err != nil {
-				if err := warmCache(ctx, dir, v, in.Substituted, progress); err != nil {
+				if err := warmCache(ctx, dir, v, in.Substituted, opts.Start, progress); err != nil {
 					return nil, err
 				}
 			}
@@ -119,7 +108,7 @@ func Install(ctx context.Context, cache, v string, opts InstallOptions) (*Instal
 			return nil, fmt.Errorf("omp@%s: %w", v, err)
 		}
 		if len(changed) > 0 {
-			return nil, fmt.Errorf("omp@%s: %w: %d files differ from those recorded at install (%s); remove it and install it again", v, ErrChanged, len(changed), summarize(changed))
+			return nil, fmt.Errorf("omp@%s: %w: %d files differ from those recorded at install (%s); remove it and install it again", v, ErrChanged, len(changed), realcode.Summarize(changed))
 		}
 		fmt.Fprintf(progress, "  its files are those recorded at install\n")
 		if in.PNPM == "" {
@@ -189,13 +178,13 @@ func installInto(ctx context.Context, partial, dir, cache, v string, rel Release
 	if err := os.Rename(partial, dir); err != nil {
 		return nil, err
 	}
-	if err := warmCache(ctx, dir, v, rel.Substituted, progress); err != nil {
+	if err := warmCache(ctx, dir, v, rel.Substituted, opts.Start, progress); err != nil {
 		return nil, err
 	}
 	if err := writeRecord(dir); err != nil {
 		return nil, err
 	}
-	size := dirSize(dir)
+	size := realcode.DirSize(dir)
 	in := &Installed{Version: v, Dir: dir, Substituted: rel.Substituted, Bytes: size, InstalledAt: time.Now().UTC().Truncate(time.Second), PNPM: PNPMVersion}
 	data, _ := json.MarshalIndent(in, "", "  ")
 	if err := os.WriteFile(filepath.Join(dir, marker), append(data, '\n'), 0o644); err != nil {
@@ -210,38 +199,38 @@ func installInto(ctx context.Context, partial, dir, cache, v string, rel Release
 // beside the install), waiting for another install or removal of it to
 // end; the function returned releases it.
 func lockRelease(cache, v string, progress io.Writer) (func(), error) {
-	f, err := os.OpenFile(filepath.Join(cache, ".omp@"+v+".lock"), os.O_RDWR|os.O_CREATE, 0o644)
-	if err != nil {
-		return nil, err
-	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	return realcode.Lock(filepath.Join(cache, ".omp@"+v+".lock"), func() {
 		fmt.Fprintf(progress, "waiting for another install or removal of omp@%s to end\n", v)
-		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
-			f.Close()
-			return nil, err
-		}
-	}
-	return func() {
-		_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
-		f.Close()
-	}, nil
+	})
 }
 
 // warmCache runs the harness once with no case, writing bun's transpiler
 // cache into the install, which every later run starts from (a copy):
 // loading the release then costs about half the CPU. Its hello also shows
 // that the install runs.
-func warmCache(ctx context.Context, dir, v string, substituted map[string]string, progress io.Writer) error {
+func warmCache(ctx context.Context, dir, v string, substituted map[string]string, start realcode.Start, progress io.Writer) error {
+	if start == nil {
+		return fmt.Errorf("omp@%s is installed but its harness cannot start: the install was given no sandbox to start it in", v)
+	}
+	tmp, err := os.MkdirTemp("", "deskcheck-host-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
 	spec := ForInstalled(&Installed{Version: v, Dir: dir, Substituted: substituted})
 	spec.warm = true
-	h, err := Start(ctx, spec)
+	stderr := &realcode.Head{N: 64 << 10}
+	h, err := open(ctx, spec, tmp, start, stderr)
 	if err != nil {
-		return fmt.Errorf("omp@%s is installed but its harness does not start: %w", v, err)
+		return fmt.Errorf("omp@%s is installed but its harness does not start: %w\n%s", v, err, stderr)
 	}
 	if err := h.Close(); err != nil {
 		return fmt.Errorf("omp@%s: the harness's first run failed: %w", v, err)
 	}
-	fmt.Fprintf(progress, "  the harness starts: %s %s on bun %s; transpiler cache written\n", h.Hello.Package, h.Hello.Release, h.Hello.Bun)
+	if err := copyDir(filepath.Join(tmp, transpilerCache), spec.TranspilerCache); err != nil {
+		return err
+	}
+	fmt.Fprintf(progress, "  the harness starts: %s %s on bun %s; transpiler cache written\n", h.hello.Package, h.hello.Release, h.hello.Bun)
 	return nil
 }
 
@@ -395,8 +384,8 @@ func Lookup(cache, v string) (*Installed, error) {
 	return in, nil
 }
 
-// List returns the installed releases, oldest first.
-func List(cache string) ([]*Installed, error) {
+// installed returns the installed releases, oldest first.
+func installed(cache string) ([]*Installed, error) {
 	var out []*Installed
 	for _, r := range Releases() {
 		if in, err := readInstalled(installDir(cache, r.Version)); err == nil {
@@ -423,19 +412,6 @@ func Remove(cache, v string) error {
 	}
 	defer unlock()
 	return os.RemoveAll(dir)
-}
-
-func dirSize(dir string) int64 {
-	var n int64
-	_ = filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
-		if err == nil && d.Type().IsRegular() {
-			if info, err := d.Info(); err == nil {
-				n += info.Size()
-			}
-		}
-		return nil
-	})
-	return n
 }
 
 func humanBytes(n int64) string {

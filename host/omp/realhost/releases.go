@@ -78,18 +78,3 @@ func LookupRelease(version string) (Release, error) {
 	}
 	return Release{}, fmt.Errorf("omp@%s is not a release deskcheck can install; the releases are %s", version, strings.Join(names, ", "))
 }
-
-// ParseHost reads "omp@V" (or a bare V).
-func ParseHost(s string) (string, error) {
-	v, ok := strings.CutPrefix(s, "omp@")
-	if !ok {
-		if strings.Contains(s, "@") {
-			return "", fmt.Errorf("%q: only the omp host has a real-host driver (write omp@VERSION)", s)
-		}
-		v = s
-	}
-	if _, err := LookupRelease(v); err != nil {
-		return "", err
-	}
-	return v, nil
-}

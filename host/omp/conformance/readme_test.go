@@ -1,4 +1,4 @@
-package ompconformance
+package conformance
 
 import (
 	"fmt"
@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/deskcheck/deskcheck/host/omp"
-	"github.com/deskcheck/deskcheck/realhost"
+	ompreal "github.com/deskcheck/deskcheck/host/omp/realhost"
 )
 
 // What the harness finds absent from 18.3.4's substituted dependencies;
@@ -33,11 +33,11 @@ func thousands(n int) string {
 // TestReadmeFigures holds the figures the READMEs state about the
 // differential to the code.
 func TestReadmeFigures(t *testing.T) {
-	main, err := os.ReadFile(filepath.Join("..", "..", "docs", "real-host.md"))
+	main, err := os.ReadFile(filepath.Join("..", "..", "..", "docs", "real-host.md"))
 	require.NoError(t, err)
 	here, err := os.ReadFile("README.md")
 	require.NoError(t, err)
-	for name, text := range map[string]string{"docs/real-host.md": string(main), "conformance/omp/README.md": string(here)} {
+	for name, text := range map[string]string{"docs/real-host.md": string(main), "host/omp/conformance/README.md": string(here)} {
 		assert.Contains(t, text, thousands(generatedCases)+" ", name)
 		assert.Contains(t, text, thousands(minPerGroup), name)
 		assert.Contains(t, text, fmt.Sprintf("%d more at the edges", edgeCases), name)
@@ -46,7 +46,7 @@ func TestReadmeFigures(t *testing.T) {
 	assert.Contains(t, strings.Join(strings.Fields(string(main)), " "), fmt.Sprintf("(all %d of them) makes the differential fail", len(omp.FaultList)))
 	assert.Contains(t, string(main), fmt.Sprintf("the %d modules and %d named exports 18.3.4", absentModules, absentExports))
 	assert.Contains(t, string(here), "all twelve releases")
-	assert.Len(t, realhost.Releases(), 12)
+	assert.Len(t, ompreal.Releases(), 12)
 	for g, v := range representatives {
 		assert.Contains(t, string(main), fmt.Sprintf("%s %s", g, v))
 		assert.Contains(t, string(here), fmt.Sprintf("%s %s", g, v))

@@ -1,4 +1,4 @@
-package ompconformance
+package conformance
 
 import (
 	"bytes"
@@ -41,7 +41,7 @@ func TestGeneratedDeskCoversEveryGivenKey(t *testing.T) {
 		require.NotEmpty(t, keys, sc)
 		for _, k := range keys {
 			if sc == "wrapper" && k == "settings" {
-				// Read only by the real bash tool, which conformance/omptools drives.
+				// Read only by the real bash tool, which host/omp/conformance/tools drives.
 				continue
 			}
 			assert.True(t, used[sc][k], "scenario %s: given key %s is generated", sc, k)
@@ -104,7 +104,7 @@ func TestGeneratedStringsHoldLoneSurrogates(t *testing.T) {
 // generator makes.
 func TestReadmesStateTheSurrogateCount(t *testing.T) {
 	figure := fmt.Sprintf("%d,%03d of", generatedSurrogateCases/1000, generatedSurrogateCases%1000)
-	for _, path := range []string{"README.md", "../../docs/values.md"} {
+	for _, path := range []string{"README.md", "../../../docs/values.md"} {
 		data, err := os.ReadFile(path)
 		require.NoError(t, err)
 		assert.Regexp(t, regexp.QuoteMeta(figure)+` (its|the) `+thousands(generatedCases), string(data), path)

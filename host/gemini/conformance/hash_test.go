@@ -1,4 +1,4 @@
-package gemini
+package conformance
 
 import (
 	"crypto/sha256"

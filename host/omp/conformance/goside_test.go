@@ -1,4 +1,4 @@
-package ompconformance
+package conformance
 
 // This file is the only one that knows how deskcheck is put together. When
 // the package layout changes, re-point goObserve (and adapterGap) here and

@@ -1,4 +1,4 @@
-package gemini
+package conformance
 
 import (
 	"context"
@@ -20,6 +20,7 @@ import (
 	"github.com/deskcheck/deskcheck/host/gemini"
 	"github.com/deskcheck/deskcheck/host/gemini/geminicheck"
 	"github.com/deskcheck/deskcheck/host/gemini/realhost"
+	"github.com/deskcheck/deskcheck/internal/realcode"
 	driver "github.com/deskcheck/deskcheck/realhost"
 	"github.com/deskcheck/deskcheck/scenario"
 )
@@ -70,7 +71,7 @@ type deskCase struct {
 
 // releasesDesk is the desk of the family's own tests whose cases teach the
 // group boundaries.
-const releasesDesk = "../../host/gemini/geminicheck/testdata/releases-desk.json"
+const releasesDesk = "../geminicheck/testdata/releases-desk.json"
 
 // deskCases returns the policy-check cases of every bundled desk (a desk
 // that teaches several hosts holds some) and of the releases desk, in file
@@ -195,7 +196,7 @@ func runReal(t *testing.T, version string, cases []corpusCase) []map[string]any 
 // answerOn runs the corpus on one release as deskcheck-host verify runs
 // it: in the sandbox.
 func answerOn(version string, cases []corpusCase) ([]map[string]any, error) {
-	h, err := driver.OpenFamily(context.Background(), realhost.Family, cacheDir(), version, 0)
+	h, err := driver.OpenFamily(context.Background(), realhost.Family, realcode.OpenOptions{Cache: cacheDir(), Version: version}, driver.Bounds{})
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package ompconformance
+package conformance
 
 import (
 	"archive/tar"
@@ -20,7 +20,8 @@ import (
 	"time"
 
 	"github.com/deskcheck/deskcheck/host/omp"
-	"github.com/deskcheck/deskcheck/realhost"
+	ompreal "github.com/deskcheck/deskcheck/host/omp/realhost"
+	driver "github.com/deskcheck/deskcheck/realhost"
 )
 
 // drivenModules are the release files the harness drives: what a desk key
@@ -57,8 +58,8 @@ func integrities(t *testing.T) map[string]string {
 // release lockfiles deskcheck-host installs from saying the same.
 func TestTarballIntegritiesMatchLockfiles(t *testing.T) {
 	want := integrities(t)
-	for _, r := range realhost.Releases() {
-		lock, err := os.ReadFile(filepath.Join("..", "..", "realhost", "releases", r.Version, "package-lock.json"))
+	for _, r := range ompreal.Releases() {
+		lock, err := os.ReadFile(filepath.Join("..", "realhost", "releases", r.Version, "package-lock.json"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -73,8 +74,8 @@ func TestTarballIntegritiesMatchLockfiles(t *testing.T) {
 			t.Errorf("%s: the lockfile pins pi-coding-agent %s %s; testdata/tarballs.json says %s", r.Version, p.Version, p.Integrity, want[r.Version])
 		}
 	}
-	if len(want) != len(realhost.Releases()) {
-		t.Errorf("testdata/tarballs.json names %d releases, deskcheck-host %d", len(want), len(realhost.Releases()))
+	if len(want) != len(ompreal.Releases()) {
+		t.Errorf("testdata/tarballs.json names %d releases, deskcheck-host %d", len(want), len(ompreal.Releases()))
 	}
 }
 
@@ -83,7 +84,7 @@ func TestTarballIntegritiesMatchLockfiles(t *testing.T) {
 // recorded integrity.
 func tarball(t *testing.T, v, integrity string) []byte {
 	t.Helper()
-	cache, err := realhost.CacheDir()
+	cache, err := driver.CacheDir()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,12 +1,14 @@
-package gemini
+package conformance
 
 import (
 	"context"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -35,7 +37,7 @@ func TestInertUnderStrace(t *testing.T) {
 	traced := cmd
 	traced.Program = strace
 	traced.Args = append([]string{"-f", "-qq", "-o", trace, "-e", "trace=connect,socket,execve,openat,unlink,unlinkat,rename,renameat2,mkdir,mkdirat,creat,truncate,symlink,link,chmod,fchmodat", node}, cmd.Args...)
-	p, err := realhost.Start(context.Background(), traced)
+	p, err := startTraced(context.Background(), traced)
 	require.NoError(t, err)
 	n := 0
 	for _, c := range deskCases(t) {
@@ -77,4 +79,46 @@ func TestInertUnderStrace(t *testing.T) {
 	assert.Positive(t, n)
 	assert.Positive(t, changes)
 	t.Logf("%d cases, %d file-changing calls, all inside %s", n, changes, cmd.Root)
+}
+
+// process is a harness started by startTraced.
+type process struct {
+	*realhost.Session
+	cmd   *exec.Cmd
+	stdin io.WriteCloser
+}
+
+// startTraced runs the command c (strace running node) directly, in a
+// process group of its own that ctx's end kills whole, and reads the
+// harness's hello.
+func startTraced(ctx context.Context, c realhost.Command) (*process, error) {
+	cmd := exec.CommandContext(ctx, c.Program, c.Args...)
+	cmd.Env, cmd.Dir = c.Env, c.Dir
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	cmd.Stderr = io.Discard
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	s, err := realhost.NewSession(stdin, stdout)
+	if err != nil {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		_ = cmd.Wait()
+		return nil, err
+	}
+	return &process{Session: s, cmd: cmd, stdin: stdin}, nil
+}
+
+// Close ends the harness: its stdin closes and it exits.
+func (p *process) Close() error {
+	_ = p.stdin.Close()
+	return p.cmd.Wait()
 }

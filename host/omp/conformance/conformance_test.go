@@ -1,4 +1,4 @@
-package ompconformance
+package conformance
 
 import (
 	"bytes"
@@ -16,8 +16,10 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/deskcheck/deskcheck/host/omp"
+	ompreal "github.com/deskcheck/deskcheck/host/omp/realhost"
 	"github.com/deskcheck/deskcheck/internal/jsontext"
-	"github.com/deskcheck/deskcheck/realhost"
+	"github.com/deskcheck/deskcheck/internal/realcode"
+	driver "github.com/deskcheck/deskcheck/realhost"
 )
 
 // generatedCases is the size of the generated set; the seed makes it
@@ -70,12 +72,12 @@ func installHint(v string) string {
 
 // requireInstalled returns the installed release v, skipping the test when
 // it is missing, except in CI (CI=true), where that is a failure.
-func requireInstalled(t *testing.T, v string) *realhost.Installed {
+func requireInstalled(t *testing.T, v string) *ompreal.Installed {
 	t.Helper()
-	cache, err := realhost.CacheDir()
+	cache, err := driver.CacheDir()
 	if err == nil {
-		var in *realhost.Installed
-		if in, err = realhost.Lookup(cache, v); err == nil {
+		var in *ompreal.Installed
+		if in, err = ompreal.Lookup(cache, v); err == nil {
 			return in
 		}
 	}
@@ -89,23 +91,23 @@ func requireInstalled(t *testing.T, v string) *realhost.Installed {
 // hosts keeps one harness process per release for the whole test binary.
 var hosts struct {
 	mu   sync.Mutex
-	byV  map[string]*realhost.Host
-	runs map[string]map[string]realhost.Answer
+	byV  map[string]*driver.FamilyHost
+	runs map[string]map[string]driver.Answer
 }
 
-func host(t *testing.T, in *realhost.Installed) *realhost.Host {
+func host(t *testing.T, in *ompreal.Installed) *driver.FamilyHost {
 	t.Helper()
 	hosts.mu.Lock()
 	defer hosts.mu.Unlock()
 	if h, ok := hosts.byV[in.Version]; ok {
 		return h
 	}
-	h, err := realhost.Start(context.Background(), realhost.ForInstalled(in))
+	h, err := driver.OpenFamily(context.Background(), ompreal.Family, realcode.OpenOptions{Cache: filepath.Dir(in.Dir), Version: in.Version}, driver.Bounds{})
 	if err != nil {
 		t.Fatalf("omp@%s: %v", in.Version, err)
 	}
 	if hosts.byV == nil {
-		hosts.byV = map[string]*realhost.Host{}
+		hosts.byV = map[string]*driver.FamilyHost{}
 	}
 	hosts.byV[in.Version] = h
 	if len(in.Substituted) > 0 {
@@ -126,23 +128,23 @@ func closeHost(v string) {
 }
 
 // realObserve runs a desk's cases through the release's own code.
-func realObserve(t *testing.T, h *realhost.Host, data []byte) (map[string]realhost.Answer, []string) {
+func realObserve(t *testing.T, h *driver.FamilyHost, data []byte) (map[string]driver.Answer, []string) {
 	t.Helper()
-	var reqs []realhost.Request
+	var reqs []driver.Request
 	var ids []string
 	for _, c := range gjson.GetBytes(data, "cases").Array() {
 		ids = append(ids, c.Get("id").Str)
-		reqs = append(reqs, realhost.Request{Scenario: c.Get("scenario").Str, Given: c.Get("given").Raw})
+		reqs = append(reqs, driver.Request{Scenario: c.Get("scenario").Str, Given: c.Get("given").Raw})
 	}
 	answers, err := h.RunAll(reqs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := make(map[string]realhost.Answer, len(ids))
+	out := make(map[string]driver.Answer, len(ids))
 	for i, id := range ids {
 		a := answers[i]
 		if a.Error != "" {
-			t.Fatalf("%s: the harness could not run %s: %s", h.Hello.Source, id, a.Error)
+			t.Fatalf("%s: the harness could not run %s: %s", h.Info().Source, id, a.Error)
 		}
 		out[id] = a
 	}
@@ -179,7 +181,7 @@ type comparison struct {
 	disagreements []Disagreement
 }
 
-func compare(t testing.TB, v string, real map[string]realhost.Answer, model map[string]goCase, ids []string) comparison {
+func compare(t testing.TB, v string, real map[string]driver.Answer, model map[string]goCase, ids []string) comparison {
 	t.Helper()
 	c := comparison{release: v}
 	for _, id := range ids {
@@ -242,7 +244,7 @@ var generated = sync.OnceValue(func() []byte { return Generate(generatedSeed, ge
 
 // bundledDesk is the seed desk.
 func bundledDesk(t *testing.T) []byte {
-	data, err := os.ReadFile(filepath.Join("..", "..", "cases", "boundary-desk.json"))
+	data, err := os.ReadFile(filepath.Join("..", "..", "..", "cases", "boundary-desk.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,7 +253,7 @@ func bundledDesk(t *testing.T) []byte {
 
 // realGenerated runs the generated set through release v once per test
 // binary; the fault test reuses it.
-func realGenerated(t *testing.T, h *realhost.Host, v string) (map[string]realhost.Answer, []string) {
+func realGenerated(t *testing.T, h *driver.FamilyHost, v string) (map[string]driver.Answer, []string) {
 	hosts.mu.Lock()
 	if r, ok := hosts.runs[v]; ok {
 		hosts.mu.Unlock()
@@ -261,7 +263,7 @@ func realGenerated(t *testing.T, h *realhost.Host, v string) (map[string]realhos
 	r, ids := realObserve(t, h, generated())
 	hosts.mu.Lock()
 	if hosts.runs == nil {
-		hosts.runs = map[string]map[string]realhost.Answer{}
+		hosts.runs = map[string]map[string]driver.Answer{}
 	}
 	hosts.runs[v] = r
 	hosts.mu.Unlock()
@@ -293,7 +295,7 @@ func checkRelease(t *testing.T, v string) {
 		t.Logf("NOTE: omp@%s was run on substituted dependencies (spec §1 notes): %v", v, in.Substituted)
 	}
 	if v == "18.3.4" {
-		hello := strings.Join(h.Hello.Adaptations, "\n")
+		hello := strings.Join(h.Info().Adaptations, "\n")
 		if !strings.Contains(hello, fmt.Sprintf("%d modules (", absentModules)) || !strings.Contains(hello, fmt.Sprintf("%d named exports (", absentExports)) {
 			t.Errorf("the harness finds other absent modules or exports in 18.3.4's substitution than the %d and %d the READMEs state:\n%s", absentModules, absentExports, hello)
 		}
@@ -354,7 +356,7 @@ func TestSubstitutedReleasesAgree(t *testing.T) {
 func TestConformanceDetectsFaults(t *testing.T) {
 	type side struct {
 		v    string
-		real map[string]realhost.Answer
+		real map[string]driver.Answer
 	}
 	var sides []side
 	for _, g := range []omp.Group{omp.G2, omp.G3, omp.G1, omp.G0} {
@@ -367,7 +369,7 @@ func TestConformanceDetectsFaults(t *testing.T) {
 	for _, f := range omp.FaultList {
 		if omp.ToolDeclarationFault(f.Fault) {
 			// The faults of the bash and write tools' own declarations are
-			// held to the releases' real tools by conformance/omptools.
+			// held to the releases' real tools by host/omp/conformance/tools.
 			continue
 		}
 		t.Run(f.Name, func(t *testing.T) {

@@ -7,25 +7,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
-
 	"time"
 
 	"github.com/deskcheck/deskcheck/internal/jsontext"
-	"github.com/deskcheck/deskcheck/internal/sandbox"
-	"github.com/deskcheck/deskcheck/reports"
+	"github.com/deskcheck/deskcheck/internal/realcode"
 )
-
-// Hello is the harness's first line, with what the driver adds: how it was
-// isolated and, for a local checkout, which commit it is. It is the host
-// of the report's real-code section as it is: Name is the family's host
-// name, "" for OMP's bun harness, whose hello does not say it.
-type Hello = reports.RealCodeHost
 
 // Spec says what to start.
 type Spec struct {
@@ -38,8 +29,6 @@ type Spec struct {
 	Source      string
 	Commit      string
 	Substituted map[string]string
-	// Limit bounds the whole process's life; zero means DefaultLimit.
-	Limit time.Duration
 	// ReadOnly are the folders the harness may read besides the runtime
 	// and its libraries: the release (or the checkout).
 	ReadOnly []string
@@ -49,44 +38,27 @@ type Spec struct {
 	// Checkout marks a local checkout: arbitrary code, which runs only
 	// in the sandbox.
 	Checkout bool
-	// NoSandbox runs without the sandbox (tests of the fallback; refused
-	// for a checkout).
-	NoSandbox bool
 	// TranspilerCache is a folder of bun's transpiled release modules made
 	// at install time; each run starts from a copy in its temporary
 	// folder, so that nothing outside it is ever written. "" for none.
 	TranspilerCache string
-	// AllowChanged runs an installed release whose files differ from those
-	// recorded at install; the hello (and every report) lists them.
+	// AllowChanged runs an installed release whose files differ from
+	// those recorded at install; the hello (and every report) lists them.
 	AllowChanged bool
 	// installed is the install folder whose files are checked before
 	// the run; "" for a checkout.
 	installed string
-	// MaxAnswerBytes bounds what the harness may print in all, its hello
-	// and every answer; zero means DefaultMaxAnswerBytes.
-	MaxAnswerBytes int64
-	// warm makes the run write TranspilerCache itself (the install step).
+	// warm makes the run start from an empty transpiler cache, which the
+	// install step keeps.
 	warm bool
 }
-
-// DefaultMaxAnswerBytes is what a harness may answer in all, unless the
-// caller says otherwise: far more than any desk's observations, far less
-// than what would exhaust the machine.
-const DefaultMaxAnswerBytes = 64 << 20
-
-// ErrAnswerLimit is wrapped by the error of a run whose harness answered
-// more than its bound.
-var ErrAnswerLimit = errors.New("the harness answered more than the limit")
-
-// DefaultLimit is the time a harness process may live.
-const DefaultLimit = 10 * time.Minute
 
 // ForInstalled is the Spec of an installed release.
 func ForInstalled(in *Installed) Spec {
 	return Spec{
 		Root:            filepath.Join(in.Dir, "node_modules", "@oh-my-pi", "pi-coding-agent"),
 		Bun:             bunPath(in.Dir),
-		Source:          "omp@" + in.Version,
+		Source:          Host + "@" + in.Version,
 		installed:       in.Dir,
 		ReadOnly:        []string{in.Dir},
 		Native:          nativeAddons(in.Dir),
@@ -141,7 +113,7 @@ func ForCheckout(dir, cache, bun string) (Spec, error) {
 		root = alt
 	}
 	if bun == "" {
-		if list, _ := List(cache); len(list) > 0 {
+		if list, _ := installed(cache); len(list) > 0 {
 			bun = bunPath(list[len(list)-1].Dir)
 		} else if p, err := exec.LookPath("bun"); err == nil {
 			bun = p
@@ -236,29 +208,20 @@ func commonDir(gitDir string) string {
 	return p
 }
 
-// Host is one running harness process.
-type Host struct {
-	Hello Hello
-	proc  *sandbox.Proc
+// harness is one running harness process.
+type harness struct {
+	hello realcode.Hello
+	proc  *realcode.Proc
 	out   *bufio.Reader
-	tmp   string
-	mu    sync.Mutex
-	err   strings.Builder
 	ids   int
-	// answered counts the bytes the harness has printed; maxAnswer bounds
-	// them.
-	answered, maxAnswer int64
-	// keep is called with the temporary folder after the process ended
-	// and before the folder is removed (the install step keeps bun's
-	// transpiler cache).
-	keep func(tmp string) error
 }
 
-// Info is the harness's hello.
-func (h *Host) Info() Hello { return h.Hello }
+func (h *harness) Hello() realcode.Hello { return h.hello }
 
-// Start starts the harness in its sandbox and reads its hello line.
-func Start(ctx context.Context, spec Spec) (*Host, error) {
+// open starts the harness of spec with start in the run's writable
+// folder tmp and reads its hello line; what bun writes on standard error
+// also goes to stderr (when not nil).
+func open(ctx context.Context, spec Spec, tmp string, start realcode.Start, stderr io.Writer) (*harness, error) {
 	if _, err := os.Stat(spec.Bun); err != nil {
 		return nil, fmt.Errorf("no bun at %s: %w", spec.Bun, err)
 	}
@@ -268,53 +231,45 @@ func Start(ctx context.Context, spec Spec) (*Host, error) {
 	if spec.installed != "" && !spec.warm {
 		var err error
 		if changed, err = changedFiles(spec.installed); err != nil {
-			return nil, fmt.Errorf("%s: %w", spec.Source, err)
+			return nil, err
 		}
 		if len(changed) > 0 && !spec.AllowChanged {
-			return nil, fmt.Errorf("%s: %w: %d files differ from those recorded at install (%s); install it again (deskcheck-host remove, then install), or run it as it is with -allow-changed-release", spec.Source, ErrChanged, len(changed), summarize(changed))
+			return nil, fmt.Errorf("%w: %d files differ from those recorded at install (%s); install it again (deskcheck-host remove, then install), or run it as it is with -allow-changed-release", ErrChanged, len(changed), realcode.Summarize(changed))
 		}
-	}
-	tmp, err := os.MkdirTemp("", "deskcheck-host-")
-	if err != nil {
-		return nil, err
 	}
 	home := filepath.Join(tmp, "home")
 	agent := filepath.Join(tmp, "agent")
 	// The harness is deskcheck's own, written afresh for every run (never
 	// a stale copy) into the run's temporary folder; bun runs from there.
-	harness := filepath.Join(tmp, "harness")
+	harnessDir := filepath.Join(tmp, "harness")
 	for _, d := range []string{home, agent} {
 		if err := os.Mkdir(d, 0o700); err != nil {
-			os.RemoveAll(tmp)
 			return nil, err
 		}
 	}
-	if err := writeHarness(harness); err != nil {
-		os.RemoveAll(tmp)
+	if err := writeHarness(harnessDir); err != nil {
 		return nil, err
 	}
 	cacheEnv := "0"
 	if spec.TranspilerCache != "" {
 		cacheEnv = filepath.Join(tmp, transpilerCache)
 		if err := os.Mkdir(cacheEnv, 0o700); err != nil {
-			os.RemoveAll(tmp)
 			return nil, err
 		}
 		if !spec.warm {
 			if err := copyDir(spec.TranspilerCache, cacheEnv); err != nil {
-				os.RemoveAll(tmp)
 				return nil, err
 			}
 		}
 	}
-	box := sandbox.Spec{
+	proc, err := start(ctx, realcode.Program{
 		Runtime: spec.Bun,
 		// The argv holds paths deskcheck chose, never desk content.
-		Args:     []string{"--no-install", filepath.Join(harness, "harness.ts"), "--root", spec.Root},
-		ReadOnly: append(append([]string{}, spec.ReadOnly...), harness),
+		Args:     []string{"--no-install", filepath.Join(harnessDir, "harness.ts"), "--root", spec.Root},
+		ReadOnly: append(append([]string{}, spec.ReadOnly...), harnessDir),
 		Native:   spec.Native,
 		Temp:     tmp,
-		Dir:      harness,
+		Dir:      harnessDir,
 		// An environment built from nothing: no proxy variable, no token,
 		// no setting of the user's; only temporary folders.
 		Env: []string{
@@ -332,130 +287,91 @@ func Start(ctx context.Context, spec Spec) (*Host, error) {
 			"TZ=UTC",
 			"LANG=C.UTF-8",
 		},
-		Require:   spec.Checkout,
-		NoSandbox: spec.NoSandbox,
-	}
-	h := &Host{tmp: tmp, maxAnswer: spec.MaxAnswerBytes}
-	if h.maxAnswer <= 0 {
-		h.maxAnswer = DefaultMaxAnswerBytes
-	}
-	box.Limit = spec.Limit
-	if box.Limit <= 0 {
-		box.Limit = DefaultLimit
-	}
-	box.Stderr = limitedWriter{&h.err, &h.mu, 64 << 10}
-	proc, err := sandbox.Start(ctx, box)
+		Stderr:  stderr,
+		Require: spec.Checkout,
+	})
 	if err != nil {
-		os.RemoveAll(tmp)
 		return nil, err
 	}
-	h.proc = proc
-	if spec.warm {
-		h.keep = func(tmp string) error {
-			return copyDir(filepath.Join(tmp, transpilerCache), spec.TranspilerCache)
-		}
-	}
-	h.out = bufio.NewReaderSize(proc.Stdout, 1<<16)
+	h := &harness{proc: proc, out: bufio.NewReaderSize(proc.Stdout, 1<<16)}
 	line, err := h.readLine()
 	if err != nil {
 		h.Close()
-		return nil, fmt.Errorf("the harness did not start: %w\n%s", err, h.stderr())
+		return nil, fmt.Errorf("the harness did not start: %w", err)
 	}
 	var hello struct {
-		Hello *Hello `json:"hello"`
+		Hello *realcode.Hello `json:"hello"`
 	}
 	if err := json.Unmarshal(line, &hello); err != nil || hello.Hello == nil {
 		h.Close()
-		return nil, fmt.Errorf("the harness's first line is not a hello: %.200s\n%s", line, h.stderr())
+		return nil, fmt.Errorf("the harness's first line is not a hello: %.200s", line)
 	}
-	h.Hello = *hello.Hello
-	h.Hello.Source, h.Hello.Commit, h.Hello.Substituted = spec.Source, spec.Commit, spec.Substituted
-	h.Hello.Isolation, h.Hello.Sandboxed = proc.Isolation, proc.Sandboxed
-	h.Hello.Changed = changed
+	h.hello = *hello.Hello
+	h.hello.Source, h.hello.Commit, h.hello.Substituted = spec.Source, spec.Commit, spec.Substituted
+	h.hello.Changed = changed
 	return h, nil
-}
-
-func (h *Host) stderr() string {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.err.String()
 }
 
 // maxLine bounds one answer line.
 const maxLine = 64 << 20
 
-func (h *Host) readLine() ([]byte, error) {
+func (h *harness) readLine() ([]byte, error) {
 	var buf []byte
 	for {
-		part, isPrefix, err := h.out.ReadLine()
-		if err != nil {
-			return nil, err
-		}
+		// ReadSlice, unlike ReadLine, gives a read's error with the part
+		// of a line before it (the driver's bound on answers), never a
+		// part as if it were the whole line.
+		part, err := h.out.ReadSlice('\n')
 		buf = append(buf, part...)
-		h.answered += int64(len(part))
-		if h.answered > h.maxAnswer {
-			h.proc.Kill()
-			return nil, fmt.Errorf("%w: more than %d bytes (-max-answer-bytes)", ErrAnswerLimit, h.maxAnswer)
-		}
 		if len(buf) > maxLine {
 			return nil, fmt.Errorf("an answer line of more than %d bytes", maxLine)
 		}
-		if !isPrefix {
-			return buf, nil
+		switch {
+		case err == nil:
+			return bytes.TrimSuffix(bytes.TrimSuffix(buf, []byte("\n")), []byte("\r")), nil
+		case !errors.Is(err, bufio.ErrBufferFull):
+			return nil, err
 		}
 	}
 }
 
-// Request is one case for the harness.
-type Request struct {
-	Scenario string
-	// Given is the case's given block as written (raw JSON).
-	Given string
-}
-
-// Answer is the harness's answer to one request.
-type Answer struct {
-	Observed map[string]any `json:"observed"`
-	// NotApplicable says why the release cannot run the case.
-	NotApplicable string `json:"notApplicable"`
-	Error         string `json:"error"`
-	// AbsentTouched names the stand-ins for absent dependency modules
-	// (a substitution) the case used; each threw.
-	AbsentTouched []string `json:"absentTouched"`
-}
-
-// RunAll sends every request and reads the answers, in order. Requests
-// are written from a goroutine so that a large desk never deadlocks on
-// full pipes.
-func (h *Host) RunAll(reqs []Request) ([]Answer, error) {
+// Run sends every case and reads the answers, in order. Cases are
+// written from a goroutine so that a large desk never deadlocks on full
+// pipes.
+func (h *harness) Run(ctx context.Context, cases []realcode.Case) ([]realcode.Answer, error) {
 	base := h.ids
-	h.ids += len(reqs)
+	h.ids += len(cases)
 	werr := make(chan error, 1)
 	go func() {
 		w := bufio.NewWriterSize(h.proc.Stdin, 1<<16)
-		for i, r := range reqs {
-			// One line per request: the given block loses its layout
+		for i, c := range cases {
+			// One line per case: the given block loses its layout
 			// whitespace, nothing else (escapes stay as written).
 			var given bytes.Buffer
-			if err := json.Compact(&given, []byte(r.Given)); err != nil || given.Len() == 0 {
+			if err := json.Compact(&given, c.Given); err != nil || given.Len() == 0 {
 				given.Reset()
 				given.WriteString("{}")
 			}
-			sc, _ := json.Marshal(r.Scenario)
+			sc, _ := json.Marshal(c.Scenario)
 			fmt.Fprintf(w, `{"id":%d,"scenario":%s,"given":%s}`+"\n", base+i, sc, given.Bytes())
 		}
 		werr <- w.Flush()
 	}()
-	out := make([]Answer, len(reqs))
-	for i := range reqs {
+	out := make([]realcode.Answer, len(cases))
+	for i := range cases {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		line, err := h.readLine()
 		if err != nil {
-			return nil, fmt.Errorf("the harness stopped answering after %d of %d cases: %w\n%s", i, len(reqs), err, h.stderr())
+			return nil, fmt.Errorf("after %d of %d cases: %w", i, len(cases), err)
 		}
 		var a struct {
-			ID json.Number `json:"id"`
-			Answer
-			Observed json.RawMessage `json:"observed"`
+			ID            json.Number     `json:"id"`
+			Observed      json.RawMessage `json:"observed"`
+			NotApplicable string          `json:"notApplicable"`
+			Error         string          `json:"error"`
+			AbsentTouched []string        `json:"absentTouched"`
 		}
 		dec := json.NewDecoder(strings.NewReader(string(line)))
 		if err := dec.Decode(&a); err != nil {
@@ -464,6 +380,7 @@ func (h *Host) RunAll(reqs []Request) ([]Answer, error) {
 		if a.ID.String() != fmt.Sprint(base+i) {
 			return nil, fmt.Errorf("the harness answered request %s where %d was due", a.ID, base+i)
 		}
+		out[i] = realcode.Answer{NotApplicable: a.NotApplicable, Error: a.Error, AbsentTouched: a.AbsentTouched}
 		// Observations are read as JSON.parse reads them: an unpaired
 		// surrogate the release wrote as its escape stays one.
 		if len(a.Observed) > 0 && string(a.Observed) != "null" {
@@ -472,9 +389,8 @@ func (h *Host) RunAll(reqs []Request) ([]Answer, error) {
 			if !ok || !isObject {
 				return nil, fmt.Errorf("the harness's observations are not a JSON object: %.200s", a.Observed)
 			}
-			a.Answer.Observed = m
+			out[i].Observed = m
 		}
-		out[i] = a.Answer
 	}
 	if err := <-werr; err != nil {
 		return nil, err
@@ -482,46 +398,17 @@ func (h *Host) RunAll(reqs []Request) ([]Answer, error) {
 	return out, nil
 }
 
-// Close ends the harness (end of input, then the sandbox is killed) and
-// removes its temporary folder.
-func (h *Host) Close() error {
+// Close ends the harness: end of input, then, when it has not exited
+// within 5 seconds, the sandbox is killed.
+func (h *harness) Close() error {
 	_ = h.proc.Stdin.Close()
 	waited := make(chan error, 1)
 	go func() { waited <- h.proc.Wait() }()
-	var err error
 	select {
-	case err = <-waited:
+	case err := <-waited:
+		return err
 	case <-time.After(5 * time.Second):
 		h.proc.Kill()
-		err = <-waited
+		return <-waited
 	}
-	if h.keep != nil {
-		if kerr := h.keep(h.tmp); err == nil {
-			err = kerr
-		}
-	}
-	if rerr := os.RemoveAll(h.tmp); err == nil {
-		err = rerr
-	}
-	return err
-}
-
-// limitedWriter keeps the first n bytes written.
-type limitedWriter struct {
-	b  *strings.Builder
-	mu *sync.Mutex
-	n  int
-}
-
-func (w limitedWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if room := w.n - w.b.Len(); room > 0 {
-		if len(p) > room {
-			w.b.Write(p[:room])
-		} else {
-			w.b.Write(p)
-		}
-	}
-	return len(p), nil
 }

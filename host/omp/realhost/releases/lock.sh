@@ -3,7 +3,7 @@
 # OMP release and resolves its package-lock.json against the npm registry
 # (metadata only, nothing is installed). deskcheck-host installs from the
 # committed pair with pnpm (pnpm import, then a frozen install with no
-# install scripts; realhost/store.go).
+# install scripts; host/omp/realhost/store.go).
 #
 #   lock.sh VERSION [-substitute]
 #

@@ -1,4 +1,4 @@
-package ompconformance
+package conformance
 
 import (
 	"strconv"
