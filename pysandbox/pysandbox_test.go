@@ -10,25 +10,42 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tidwall/gjson"
 
-	"github.com/deskcheck/deskcheck/cases"
+	"github.com/deskcheck/deskcheck/host/all"
 	"github.com/deskcheck/deskcheck/host/arena/realarena"
 	"github.com/deskcheck/deskcheck/internal/realcode"
 	"github.com/deskcheck/deskcheck/internal/sandbox"
 )
+
+// adaptersDesk is the bundled desk of the family whose releases are the
+// real adapters: the desk every case of which is of that family.
+func adaptersDesk(t *testing.T) []byte {
+	t.Helper()
+	reg := all.Registry()
+	for _, d := range all.Desks() {
+		scs := gjson.GetBytes(d.Data, "cases.#.scenario").Array()
+		ours := len(scs) > 0
+		for _, sc := range scs {
+			_, f, ok := reg.Lookup(sc.String())
+			require.True(t, ok, sc.String())
+			_, adapter := f.Host.Release(realarena.Adapters[0])
+			ours = ours && f.Host.Named() && adapter
+		}
+		if ours {
+			return d.Data
+		}
+	}
+	t.Fatal("no bundled desk is of the family of the real adapters")
+	return nil
+}
 
 // TestEachAdapterHoldsInTheSandbox judges every installed adapter on the
 // bundled desk with each process inside bubblewrap: the Unix sockets in
 // the run folder are all it reaches, and every case still holds. Under
 // CI=true a missing venv or sandbox fails the test.
 func TestEachAdapterHoldsInTheSandbox(t *testing.T) {
-	var desk []byte
-	for _, f := range cases.Files() {
-		if filepath.Base(f.Path) == "arena-desk.json" {
-			desk = f.Data
-		}
-	}
-	require.NotNil(t, desk)
+	desk := adaptersDesk(t)
 	cs, _, err := realarena.CasesOf(desk)
 	require.NoError(t, err)
 	for _, name := range realarena.Adapters {

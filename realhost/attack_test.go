@@ -1,7 +1,6 @@
 package realhost
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -48,12 +47,10 @@ func fakeCheckout(t *testing.T, attack string) string {
 func runCheckout(t *testing.T, dir string) Answer {
 	t.Helper()
 	in := installedForTest(t, "18.1.16")
-	spec, err := ForCheckout(dir, filepath.Dir(in.Dir), bunPath(in.Dir))
-	require.NoError(t, err)
-	h, err := Start(context.Background(), spec)
+	h, err := openCheckout(in, dir, Bounds{})
 	require.NoError(t, err)
 	answers, err := h.RunAll([]Request{{Scenario: "classify-error", Given: `{"message": "EACCES"}`}})
-	require.NoError(t, err, h.stderr())
+	require.NoError(t, err, h.err.String())
 	_ = h.Close()
 	require.Len(t, answers, 1)
 	return answers[0]
@@ -169,10 +166,7 @@ func TestCheckoutCannotReadFilesIntoAnswers(t *testing.T) {
 // checkout does not run at all.
 func TestCheckoutRefusedWithoutSandbox(t *testing.T) {
 	in := installedForTest(t, "18.1.16")
-	spec, err := ForCheckout(fakeCheckout(t, ""), filepath.Dir(in.Dir), bunPath(in.Dir))
-	require.NoError(t, err)
-	spec.NoSandbox = true
-	h, err := Start(context.Background(), spec)
+	h, err := openCheckout(in, fakeCheckout(t, ""), Bounds{NoSandbox: true})
 	assert.Nil(t, h)
 	assert.ErrorIs(t, err, sandbox.ErrUnavailable)
 }
@@ -181,13 +175,13 @@ func TestCheckoutRefusedWithoutSandbox(t *testing.T) {
 // namespaces and every folder the harness could read.
 func TestSandboxSaysWhatItAllowed(t *testing.T) {
 	in := installedForTest(t, "18.1.16")
-	h, err := Start(context.Background(), ForInstalled(in))
+	h, err := openRelease(in, Bounds{})
 	require.NoError(t, err)
 	defer h.Close()
-	require.True(t, h.Hello.Sandboxed, h.Hello.Isolation)
-	assert.Contains(t, h.Hello.Isolation, "new user, mount, PID, IPC, UTS and network namespaces")
-	assert.Contains(t, h.Hello.Isolation, "read-only: "+in.Dir+", ")
-	assert.Contains(t, h.Hello.Isolation, "the one writable folder is the run's temporary folder")
+	require.True(t, h.Info().Sandboxed, h.Info().Isolation)
+	assert.Contains(t, h.Info().Isolation, "new user, mount, PID, IPC, UTS and network namespaces")
+	assert.Contains(t, h.Info().Isolation, "read-only: "+in.Dir+", ")
+	assert.Contains(t, h.Info().Isolation, "the one writable folder is the run's temporary folder")
 }
 
 // TestAnswersAreBounded: a checkout that answers more than the run's
@@ -195,10 +189,7 @@ func TestSandboxSaysWhatItAllowed(t *testing.T) {
 func TestAnswersAreBounded(t *testing.T) {
 	in := installedForTest(t, "18.1.16")
 	dir := fakeCheckout(t, `(globalThis as any).answer = "x".repeat(1 << 20);`)
-	spec, err := ForCheckout(dir, filepath.Dir(in.Dir), bunPath(in.Dir))
-	require.NoError(t, err)
-	spec.MaxAnswerBytes = 3 << 20
-	h, err := Start(context.Background(), spec)
+	h, err := openCheckout(in, dir, Bounds{MaxAnswerBytes: 3 << 20})
 	require.NoError(t, err)
 	defer h.Close()
 	reqs := make([]Request, 5)
@@ -207,5 +198,5 @@ func TestAnswersAreBounded(t *testing.T) {
 	}
 	_, err = h.RunAll(reqs)
 	assert.ErrorIs(t, err, ErrAnswerLimit)
-	assert.LessOrEqual(t, h.answered, int64(4<<20), "reading stopped at the bound")
+	assert.Contains(t, err.Error(), "more than 3145728 bytes (-max-answer-bytes)")
 }

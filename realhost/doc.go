@@ -1,32 +1,22 @@
-// Package realhost runs deskcheck cases through the real code of the OMP
-// coding agent: a published release of @oh-my-pi/pi-coding-agent installed
-// into deskcheck's cache folder, or a local checkout's packages/coding-agent.
+// Package realhost is deskcheck-host's driver of real code: it installs,
+// lists, removes, sandboxes, runs and judges the real code every family
+// declares through internal/realcode (host/all/real lists them), the same
+// way for each, and names no family.
 //
-// It is the only package of deskcheck that starts a program, and the only
-// program it starts is bun running deskcheck's own harness (harness/), once
-// per release, speaking JSON lines over a pipe. Only cmd/deskcheck-host and
-// the conformance tests import it; cmd/deskcheck never does. It judges
-// through verifier, so it lives beside the engine, not under host/: no
-// package of host/ imports the engine or the reports.
+// A family's package (under host/<name>/) says how a release is installed
+// and how its harness is prepared; the driver starts that harness only in
+// the sandbox of internal/sandbox (OpenFamily; InstallStart for an
+// install that runs it): a read-only view of the runtime, its libraries
+// and the release, one writable temporary folder, no network, a PID
+// namespace that dies with the run, a time limit and a bound on what the
+// harness may answer. A family's source folder (deskcheck-host verify
+// -host-src) runs only in the sandbox. The desk's strings travel only as
+// JSON lines on the harness's standard input.
 //
-// Inert by construction: desk strings travel only on the pipe (never argv,
-// never a shell); HOME and PI_CODING_AGENT_DIR are empty temporary folders;
-// the release's logger is switched off; bun runs with --no-install from the
-// harness folder with an environment built from nothing (no proxy
-// variables). Around it, the sandbox of internal/sandbox (bubblewrap): no
-// network, a read-only view of only bun, its libraries and the release,
-// one writable temporary folder, a PID namespace that dies with the run,
-// and a time limit that kills it. A checkout runs only in the sandbox. The
-// harness itself replaces every file-changing call of node:fs with one
-// that throws and hands the release recording adapters only. The
-// release's own modules run; the desk's content (its commands, paths,
-// texts) is never executed.
-//
-// The one step that reaches the network is Install: pnpm (a pinned
-// version, run through npm exec) installs the package-lock.json deskcheck
-// ships per release (releases/) with no install scripts, in npm's flat
-// layout, into the cache folder; every file is a hard link into the
-// cache's content-addressed store, so releases share the files they have
-// in common and a release whose packages are in the store downloads
-// nothing.
+// It judges through verifier, so it lives beside the engine, not under
+// host/: no package of host/ imports the engine, the reports or this
+// driver. Judge gives each case its verdict on the real code beside the
+// model's, and Section makes the runs the report's "model against real
+// code" section, which the reports render. Only cmd/deskcheck-host and the
+// real-code tests import it; cmd/deskcheck never does.
 package realhost

@@ -29,6 +29,8 @@ type modelHarness struct {
 	asked   int
 }
 
+func (m *modelHarness) Host() string { return geminicheck.Family.Host.Name }
+
 func (m *modelHarness) Info() Hello {
 	return Hello{Name: geminicheck.Family.Host.Name, Package: gemini.Package, Release: m.release, Source: "gemini@" + m.release}
 }
@@ -93,13 +95,13 @@ func TestJudgeAnyFamilysHarness(t *testing.T) {
 // TestModelReleaseOfAFamily: a release the model has is compared as
 // itself, another as the newest.
 func TestModelReleaseOfAFamily(t *testing.T) {
-	v, name := ModelRelease(Hello{Name: "gemini", Release: "0.50.0"})
+	v, name := ModelRelease("gemini", Hello{Release: "0.50.0"})
 	assert.Equal(t, "0.50.0", v)
 	assert.Equal(t, "deskcheck's model of gemini@0.50.0 (group G2)", name)
-	v, name = ModelRelease(Hello{Name: "gemini", Release: "0.99.0"})
+	v, name = ModelRelease("gemini", Hello{Release: "0.99.0"})
 	assert.Equal(t, "0.61.0", v)
 	assert.Contains(t, name, `the model has no release "0.99.0", so the newest is compared`)
-	v, name = ModelRelease(Hello{Name: "nosuch", Release: "1.0.0"})
+	v, name = ModelRelease("nosuch", Hello{Release: "1.0.0"})
 	assert.Empty(t, v)
 	assert.Equal(t, `deskcheck has no model of host "nosuch"`, name)
 }
@@ -110,16 +112,16 @@ func TestModelReleaseOfAFamily(t *testing.T) {
 func TestOpenFamilyNeedsTheSandboxsStart(t *testing.T) {
 	tmpRoot := t.TempDir()
 	t.Setenv("TMPDIR", tmpRoot)
-	fam := realcode.Family{Host: "toy", Open: func(ctx context.Context, cache, version, temp string, start realcode.Start) (realcode.Harness, error) {
+	fam := realcode.Family{Host: "toy", Open: func(ctx context.Context, opts realcode.OpenOptions, start realcode.Start) (realcode.Harness, error) {
 		return nopHarness{}, nil
 	}}
-	_, err := OpenFamily(context.Background(), fam, t.TempDir(), "1.0.0", 0)
+	_, err := OpenFamily(context.Background(), fam, realcode.OpenOptions{Cache: t.TempDir(), Version: "1.0.0"}, Bounds{})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "started no process through the sandbox")
-	fam.Open = func(ctx context.Context, cache, version, temp string, start realcode.Start) (realcode.Harness, error) {
+	fam.Open = func(ctx context.Context, opts realcode.OpenOptions, start realcode.Start) (realcode.Harness, error) {
 		return nil, errors.New("not installed")
 	}
-	_, err = OpenFamily(context.Background(), fam, t.TempDir(), "1.0.0", 0)
+	_, err = OpenFamily(context.Background(), fam, realcode.OpenOptions{Cache: t.TempDir(), Version: "1.0.0"}, Bounds{})
 	require.EqualError(t, err, "toy@1.0.0: not installed")
 	left, _ := filepath.Glob(filepath.Join(tmpRoot, "deskcheck-host-*"))
 	assert.Empty(t, left)
@@ -127,9 +129,7 @@ func TestOpenFamilyNeedsTheSandboxsStart(t *testing.T) {
 
 type nopHarness struct{}
 
-func (nopHarness) Release() string       { return "1.0.0" }
-func (nopHarness) Runtime() string       { return "none" }
-func (nopHarness) Adaptations() []string { return nil }
+func (nopHarness) Hello() realcode.Hello { return realcode.Hello{Release: "1.0.0", Runtime: "none"} }
 func (nopHarness) Close() error          { return nil }
 func (nopHarness) Run(context.Context, []realcode.Case) ([]realcode.Answer, error) {
 	return nil, nil
@@ -138,13 +138,15 @@ func (nopHarness) Run(context.Context, []realcode.Case) ([]realcode.Answer, erro
 // TestAnswerLimit: a harness that answers more than the bound is stopped
 // with ErrAnswerLimit.
 func TestAnswerLimit(t *testing.T) {
-	r := &answerLimit{r: strings.NewReader(strings.Repeat("x", 100)), left: 10}
+	killed := false
+	r := &answerLimit{r: strings.NewReader(strings.Repeat("x", 100)), left: 10, max: 10, kill: func() { killed = true }}
 	buf := make([]byte, 64)
 	n, err := r.Read(buf)
 	assert.Equal(t, 10, n)
 	require.NoError(t, err)
 	_, err = r.Read(buf)
 	assert.ErrorIs(t, err, ErrAnswerLimit)
+	assert.True(t, killed, "the harness is ended")
 }
 
 // TestSandboxSpecByRuntime: a runtime binary's sandbox takes the

@@ -16,17 +16,19 @@ import (
 
 	"github.com/deskcheck/deskcheck/cases"
 	"github.com/deskcheck/deskcheck/host/all"
+	ompreal "github.com/deskcheck/deskcheck/host/omp/realhost"
+	"github.com/deskcheck/deskcheck/internal/realcode"
 	"github.com/deskcheck/deskcheck/verifier"
 )
 
-// installedForTest returns installed release v, skipping when it is
+// installedForTest returns installed OMP release v, skipping when it is
 // missing (failing in CI).
-func installedForTest(t *testing.T, v string) *Installed {
+func installedForTest(t *testing.T, v string) *ompreal.Installed {
 	t.Helper()
 	cache, err := CacheDir()
 	if err == nil {
-		var in *Installed
-		if in, err = Lookup(cache, v); err == nil {
+		var in *ompreal.Installed
+		if in, err = ompreal.Lookup(cache, v); err == nil {
 			return in
 		}
 	}
@@ -35,6 +37,17 @@ func installedForTest(t *testing.T, v string) *Installed {
 	}
 	t.Skipf("skipping: %v", err)
 	return nil
+}
+
+// openRelease opens installed OMP release in through the driver.
+func openRelease(in *ompreal.Installed, b Bounds) (*FamilyHost, error) {
+	return OpenFamily(context.Background(), ompreal.Family, realcode.OpenOptions{Cache: filepath.Dir(in.Dir), Version: in.Version}, b)
+}
+
+// openCheckout opens the OMP checkout dir through the driver, on the bun
+// of installed release in.
+func openCheckout(in *ompreal.Installed, dir string, b Bounds) (*FamilyHost, error) {
+	return OpenFamily(context.Background(), ompreal.Family, realcode.OpenOptions{Cache: filepath.Dir(in.Dir), Source: dir, Runtime: ompreal.ForInstalled(in).Bun}, b)
 }
 
 // bundledCases loads the seed desk.
@@ -57,7 +70,7 @@ func TestStraceHelper(t *testing.T) {
 		t.Skip("only run under TestInertUnderStrace")
 	}
 	in := installedForTest(t, "18.1.16")
-	h, err := Start(context.Background(), ForInstalled(in))
+	h, err := openRelease(in, Bounds{})
 	require.NoError(t, err)
 	res, err := Judge(context.Background(), h, bundledCases(t), Options{Release: "18.1.16"})
 	require.NoError(t, err)
@@ -106,7 +119,7 @@ try { (globalThis as any).answer = fs.readFileSync(%[1]s + "/secret.txt", "utf8"
 // fresh root); no program but bubblewrap and bun is started.
 func TestInertUnderStrace(t *testing.T) {
 	in := installedForTest(t, "18.1.16")
-	tr := traceHelper(t, "TestStraceHelper", "1", "", bunPath(in.Dir), true)
+	tr := traceHelper(t, "TestStraceHelper", "1", "", ompreal.ForInstalled(in).Bun, true)
 	assert.Empty(t, tr.progs, "programs other than bwrap and bun were started")
 	assert.Empty(t, tr.sockets, "sockets were opened")
 	assert.Empty(t, tr.writes, "files outside the temporary folder were written")
@@ -124,7 +137,7 @@ func TestHostileCheckoutUnderStrace(t *testing.T) {
 	defer syscall.Close(fd)
 	require.NoError(t, syscall.Bind(fd, &syscall.SockaddrUnix{Name: filepath.Join(out, "outside.sock")}))
 	require.NoError(t, syscall.Listen(fd, 8))
-	tr := traceHelper(t, "TestStraceHostileHelper", "hostile", out, bunPath(in.Dir), false)
+	tr := traceHelper(t, "TestStraceHostileHelper", "hostile", out, ompreal.ForInstalled(in).Bun, false)
 	assert.Empty(t, tr.progs, "programs other than bwrap and the runtime were started")
 	assert.Empty(t, tr.sockets, "a connection was made")
 	assert.Empty(t, tr.writes, "files outside the temporary folder were written")

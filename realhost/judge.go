@@ -62,6 +62,8 @@ type Summary = reports.RealCodeSummary
 
 // Run is a desk selection judged on one real host.
 type Run struct {
+	// Host is the family's host name.
+	Host    string
 	Hello   Hello
 	Model   string
 	Results []CaseResult
@@ -87,8 +89,7 @@ type Options struct {
 
 // ModelRelease returns the model release to compare a real host with: its
 // own release when the model knows it, else the newest modelled release.
-func ModelRelease(h Hello) (string, string) {
-	host := HostOf(h)
+func ModelRelease(host string, h Hello) (string, string) {
 	var fam *scenario.Family
 	for _, f := range all.Registry().Families() {
 		if f.Host.Name == host {
@@ -111,6 +112,8 @@ func ModelRelease(h Hello) (string, string) {
 // Harness is a running harness: it says what it runs and answers cases
 // in order.
 type Harness interface {
+	// Host is the family's host name.
+	Host() string
 	Info() Hello
 	RunAll(reqs []Request) ([]Answer, error)
 }
@@ -124,15 +127,15 @@ type caseRunner interface {
 }
 
 // Judge runs cases on the model and on the real host and gives each its
-// verdict. Cases of other hosts than omp are not applicable.
+// verdict. Cases of other hosts than the harness's are not applicable.
 func Judge(ctx context.Context, h Harness, cases []*verifier.Case, opts Options) (*Run, error) {
 	hello := h.Info()
-	host := HostOf(hello)
-	release, modelName := ModelRelease(hello)
+	host := h.Host()
+	release, modelName := ModelRelease(host, hello)
 	if opts.Release != "" {
 		release = opts.Release
 	}
-	run := &Run{Hello: hello, Model: modelName, Results: make([]CaseResult, len(cases))}
+	run := &Run{Host: host, Hello: hello, Model: modelName, Results: make([]CaseResult, len(cases))}
 	var reqs []Request
 	var idx []int
 	for i, c := range cases {
@@ -157,7 +160,7 @@ func Judge(ctx context.Context, h Harness, cases []*verifier.Case, opts Options)
 		c := r.Case
 		sc, _ := c.Spec()
 		// The model judges the case pinned to the release, as
-		// deskcheck verify -host omp@V does: a case whose hosts range
+		// deskcheck verify -host NAME@V does: a case whose hosts range
 		// excludes the release, or whose scenario the release lacks, is
 		// not applicable there.
 		ms, err := verifier.Run(ctx, []*verifier.Case{c}, verifier.RunOptions{Pin: verifier.Hosts{host: release}, Fault: opts.Fault})
@@ -206,7 +209,7 @@ func Judge(ctx context.Context, h Harness, cases []*verifier.Case, opts Options)
 		switch {
 		case len(r.Differ) > 0:
 			r.Verdict = Disagree
-			r.Repro = reproDesk(c, r.Real, r.Differ, hello)
+			r.Repro = reproDesk(c, r.Real, r.Differ, host, hello)
 		case len(r.RealMismatches) > 0:
 			r.Verdict = DoesNotHold
 		default:
@@ -255,8 +258,7 @@ func runRequests(h Harness, reqs []Request, idx []int, cases []*verifier.Case) (
 	answers := make([]Answer, len(as))
 	bounds := make([]*scenario.Boundary, len(as))
 	for j, a := range as {
-		answers[j] = Answer{Observed: a.Observed, NotApplicable: a.NotApplicable, Error: a.Error}
-		bounds[j] = a.Boundary
+		answers[j], bounds[j] = a, a.Boundary
 	}
 	return answers, bounds, nil
 }
@@ -309,7 +311,7 @@ func differ(a, b map[string]any) []string {
 // written and, as expected, the block the scenario suggests from what the
 // real code observed (as observe would print it), so that the desk holds on
 // the real code and fails on the model as it is.
-func reproDesk(c *verifier.Case, real map[string]any, keys []string, hello Hello) []byte {
+func reproDesk(c *verifier.Case, real map[string]any, keys []string, host string, hello Hello) []byte {
 	given := json.RawMessage(c.Given.Raw)
 	if len(bytes.TrimSpace(given)) == 0 {
 		given = json.RawMessage("{}")
@@ -319,7 +321,7 @@ func reproDesk(c *verifier.Case, real map[string]any, keys []string, hello Hello
 	desk := map[string]any{
 		"schemaVersion": 1,
 		"id":            "real-host-" + c.Desk.ID + "-" + c.ID,
-		"title":         fmt.Sprintf("deskcheck's model of %s and the real code disagree", HostOf(hello)),
+		"title":         fmt.Sprintf("deskcheck's model of %s and the real code disagree", host),
 		"cases": []any{map[string]any{
 			"id":       c.ID,
 			"title":    fmt.Sprintf("The model and %s disagree on %v", hello.Source, keys),
@@ -342,15 +344,4 @@ func reproDesk(c *verifier.Case, real map[string]any, keys []string, hello Hello
 func modelRunsOn(ctx context.Context, c *verifier.Case, release string) bool {
 	rs, err := verifier.Run(ctx, []*verifier.Case{c}, verifier.RunOptions{Once: true, Release: release})
 	return err == nil && rs[0].Status != verifier.Errored
-}
-
-// HostName is the host OMP's bun harness runs.
-const HostName = "omp"
-
-// HostOf is the host a harness runs: OMP's bun harness names none.
-func HostOf(h Hello) string {
-	if h.Name == "" {
-		return HostName
-	}
-	return h.Name
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/deskcheck/deskcheck/internal/jsonx"
+	"github.com/deskcheck/deskcheck/internal/realcode"
 	"github.com/deskcheck/deskcheck/reports"
 )
 
@@ -43,8 +44,8 @@ func (run *Run) section() reports.RealCodeRun {
 		Summary: run.Summary, Cases: []reports.RealCodeCase{},
 		Dimensions: run.Dimensions, Provenance: run.Provenance,
 	}
-	// The section names every host, OMP's too, so that diff pairs runs.
-	out.Host.Name = HostOf(h)
+	// The section names every run's host, so that diff pairs runs.
+	out.Host.Name = run.Host
 	for _, r := range run.Results {
 		c := reports.RealCodeCase{Verdict: r.Verdict, Reason: r.Reason, Authored: json.RawMessage(r.Authored),
 			Model: rawJSON(r.Model, r.Model == nil), Real: rawJSON(r.Real, r.Real == nil), Differ: r.Differ,
@@ -70,7 +71,7 @@ func (run *Run) section() reports.RealCodeRun {
 func substitution(h Hello) string {
 	changed := ""
 	if len(h.Changed) > 0 {
-		changed = fmt.Sprintf("CHANGED: %d files of the installed release differ from those recorded at install, and it was run as it is (-allow-changed-release): %s", len(h.Changed), summarize(h.Changed))
+		changed = fmt.Sprintf("CHANGED: %d files of the installed release differ from those recorded at install, and it was run as it is (-allow-changed-release): %s", len(h.Changed), realcode.Summarize(h.Changed))
 	}
 	if len(h.Substituted) == 0 {
 		return changed

@@ -18,6 +18,7 @@ func sampleRun(t *testing.T) *Run {
 	cs := bundledCases(t)[:4]
 	real := map[string]any{"outcome": "throw", "effects": 1.0}
 	run := &Run{
+		Host: "omp",
 		Hello: Hello{Package: "@oh-my-pi/pi-coding-agent", Release: "18.3.4", Bun: "1.4.2", Source: "omp@18.3.4",
 			Substituted: map[string]string{"@oh-my-pi/pi-utils": "18.2.9"}, Isolation: "sandbox (bubblewrap): no network at all"},
 		Model: "deskcheck's model of omp@18.3.4 (group G3)",
@@ -25,7 +26,7 @@ func sampleRun(t *testing.T) *Run {
 			{Case: cs[0], Verdict: Holds, Authored: cs[0].ExpectedRaw, Model: real, Real: real},
 			{Case: cs[1], Verdict: DoesNotHold, Authored: cs[1].ExpectedRaw, Model: real, Real: real},
 			{Case: cs[2], Verdict: Disagree, Authored: cs[2].ExpectedRaw, Model: map[string]any{"outcome": "return"}, Real: real, Differ: []string{"outcome"},
-				Repro: reproDesk(cs[2], real, []string{"outcome"}, Hello{Source: "omp@18.3.4", Release: "18.3.4"})},
+				Repro: reproDesk(cs[2], real, []string{"outcome"}, "omp", Hello{Source: "omp@18.3.4", Release: "18.3.4"})},
 			{Case: cs[3], Verdict: NotApplicable, Reason: "omp@17.3.5: no fallback <here>"},
 		},
 		Summary: Summary{Cases: 4, Holds: 1, DoesNotHold: 1, Disagree: 1, NotApplicable: 1},

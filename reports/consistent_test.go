@@ -79,7 +79,7 @@ func TestReadJSONRefusesContradictions(t *testing.T) {
 // TestReadForDiff: the lean read of a report compares as the full one,
 // and refuses what ReadJSON refuses.
 func TestReadForDiff(t *testing.T) {
-	names := []string{"boundary", "failing", "pinned", "releases", "strength"}
+	names := []string{boundaryName, "failing", "pinned", "releases", "strength"}
 	read := func(name string, f func([]byte) (*Report, error)) *Report {
 		data, err := os.ReadFile("testdata/" + name + ".json")
 		require.NoError(t, err)

@@ -96,7 +96,7 @@ func TestComparable(t *testing.T) {
 	require.ErrorAs(t, err, &inc)
 	assert.Len(t, inc.Reasons, 2)
 	assert.Contains(t, err.Error(), "their case schemas differ")
-	assert.Contains(t, err.Error(), "host omp models ")
+	assert.Contains(t, err.Error(), "host "+head.Provenance.Hosts[0].Name+" models ")
 	assert.Contains(t, err.Error(), "(-force compares them anyway)")
 }
 

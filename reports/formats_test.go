@@ -138,17 +138,19 @@ func TestMarkdownCapped(t *testing.T) {
 }
 
 // TestNoCallZero: an event outside any call is never numbered, in any
-// format; the fallback scenario's events are such events.
+// format; a case whose trace begins with such an event is made to fail,
+// so that its trace is shown.
 func TestNoCallZero(t *testing.T) {
 	r := stableReport(t, mutatedDesk(t))
+	outside := 0
 	for i := range r.Cases {
-		if r.Cases[i].Scenario == "fallback" {
+		if len(r.Cases[i].Trace) > 0 && r.Cases[i].Trace[0].Seq == 0 {
+			outside++
 			r.Cases[i].Status = verifier.Fail
 			r.Cases[i].Mismatches = []verifier.Mismatch{{Field: "effects", Comparison: "exact", Expected: 1, Observed: 0}}
-			require.NotEmpty(t, r.Cases[i].Trace)
-			require.Zero(t, r.Cases[i].Trace[0].Seq, "the fallback trace counts no calls")
 		}
 	}
+	require.Positive(t, outside, "a case's trace begins outside any call")
 	for _, f := range Formats(Text{Verbose: true}) {
 		out := renderAs(t, f.Name, r)
 		assert.NotContains(t, out, "call 0", f.Name)
@@ -181,41 +183,41 @@ func TestObserveKeepsEveryAssertionThatHolds(t *testing.T) {
 	}{
 		{
 			name:      "a key that holds but is not suggested stays",
-			expected:  `{"outcome":"return","effects":1,"handlerCalls":0}`,
-			suggested: []verifier.Suggestion{{Key: "outcome", Value: "return"}, {Key: "effects", Value: 1}},
-			block:     "{\n  \"outcome\": \"return\",\n  \"effects\": 1,\n  \"handlerCalls\": 0\n}",
+			expected:  `{"answer":"return","effects":1,"handlerCalls":0}`,
+			suggested: []verifier.Suggestion{{Key: "answer", Value: "return"}, {Key: "effects", Value: 1}},
+			block:     "{\n  \"answer\": \"return\",\n  \"effects\": 1,\n  \"handlerCalls\": 0\n}",
 			why:       "handlerCalls holds; the old block dropped it silently",
 		},
 		{
 			name:      "a substring that holds keeps the author's substring",
-			expected:  `{"outcome":"throw","errorIncludes":"denied"}`,
-			suggested: []verifier.Suggestion{{Key: "outcome", Value: "throw"}, {Key: "errorIncludes", Value: "Tool call denied by user: seed_note"}},
-			block:     "{\n  \"outcome\": \"throw\",\n  \"errorIncludes\": \"denied\"\n}",
+			expected:  `{"answer":"throw","errorIncludes":"denied"}`,
+			suggested: []verifier.Suggestion{{Key: "answer", Value: "throw"}, {Key: "errorIncludes", Value: "Tool call denied by user: seed_note"}},
+			block:     "{\n  \"answer\": \"throw\",\n  \"errorIncludes\": \"denied\"\n}",
 			why:       "the author chose the substring; it holds, so it is not rewritten",
 		},
 		{
 			name:       "a key that does not hold takes the observed value",
-			expected:   `{"outcome":"throw","prompts":2}`,
+			expected:   `{"answer":"throw","prompts":2}`,
 			mismatches: []verifier.Mismatch{{Field: "prompts", Comparison: "exact", Expected: 2, Observed: 1}},
-			suggested:  []verifier.Suggestion{{Key: "outcome", Value: "throw"}, {Key: "prompts", Value: 1}},
-			block:      "{\n  \"outcome\": \"throw\",\n  \"prompts\": 1\n}",
+			suggested:  []verifier.Suggestion{{Key: "answer", Value: "throw"}, {Key: "prompts", Value: 1}},
+			block:      "{\n  \"answer\": \"throw\",\n  \"prompts\": 1\n}",
 			diff:       []string{"  ~ prompts: authored 2, observed 1 (exact)"},
 			why:        "the mismatch is replaced and marked ~",
 		},
 		{
 			name:       "a key that does not hold and has nothing to take its place is listed",
-			expected:   `{"outcome":"return","promptIncludes":"Reason: audit"}`,
+			expected:   `{"answer":"return","promptIncludes":"Reason: audit"}`,
 			mismatches: []verifier.Mismatch{{Field: "promptIncludes", Comparison: "substring of any", Expected: "Reason: audit", Observed: []any{}}},
-			suggested:  []verifier.Suggestion{{Key: "outcome", Value: "return"}},
-			block:      "{\n  \"outcome\": \"return\"\n}",
+			suggested:  []verifier.Suggestion{{Key: "answer", Value: "return"}},
+			block:      "{\n  \"answer\": \"return\"\n}",
 			diff:       []string{`  - promptIncludes: authored "Reason: audit" does not hold (observed [], substring of any); left out of the block above, decide what it should say`},
 			why:        "nothing disappears unsaid",
 		},
 		{
 			name:      "suggested keys the author did not assert are added after the authored ones",
-			expected:  `{"effects":0,"outcome":"throw"}`,
-			suggested: []verifier.Suggestion{{Key: "outcome", Value: "throw"}, {Key: "effects", Value: 0}, {Key: "toolCalls", Value: 1}},
-			block:     "{\n  \"effects\": 0,\n  \"outcome\": \"throw\",\n  \"toolCalls\": 1\n}",
+			expected:  `{"effects":0,"answer":"throw"}`,
+			suggested: []verifier.Suggestion{{Key: "answer", Value: "throw"}, {Key: "effects", Value: 0}, {Key: "toolCalls", Value: 1}},
+			block:     "{\n  \"effects\": 0,\n  \"answer\": \"throw\",\n  \"toolCalls\": 1\n}",
 			diff:      []string{"  + toolCalls: 1 (observed, not asserted)"},
 			why:       "authored order is kept so the pasted block diffs cleanly",
 		},
@@ -306,10 +308,10 @@ func TestGitHubAnnotations(t *testing.T) {
 func TestGitHubDiagnostics(t *testing.T) {
 	var buf bytes.Buffer
 	require.NoError(t, GitHubDiagnostics(&buf, verifier.Diagnostics{
-		{Severity: verifier.Error, File: "desks/a.json", Line: 12, Col: 55, Pointer: "/cases/0/expected/promts", Summary: `expected key "promts" is not observed by scenario wrapper; did you mean "prompts"?`},
+		{Severity: verifier.Error, File: "desks/a.json", Line: 12, Col: 55, Pointer: "/cases/0/expected/promts", Summary: `expected key "promts" is not observed by scenario alpha; did you mean "prompts"?`},
 		{Severity: verifier.Warning, File: "desks/b,c.json", Summary: "the label does not say DO NOT EXECUTE"},
 	}))
-	assert.Equal(t, "::error file=desks/a.json,line=12,col=55,title=deskcheck error::expected key \"promts\" is not observed by scenario wrapper; did you mean \"prompts\"? (/cases/0/expected/promts)\n"+
+	assert.Equal(t, "::error file=desks/a.json,line=12,col=55,title=deskcheck error::expected key \"promts\" is not observed by scenario alpha; did you mean \"prompts\"? (/cases/0/expected/promts)\n"+
 		"::warning file=desks/b%2Cc.json,title=deskcheck warning::the label does not say DO NOT EXECUTE\n", buf.String())
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -36,8 +37,8 @@ const layoutProbe = `<script>
 func TestHTMLLayoutInChromium(t *testing.T) {
 	bin := browser(t)
 	dir := t.TempDir()
-	r := Build(suiteOf(t, "../cases/boundary-desk.json", "../cases/gateway-desk.json", "../cases/household-desk.json", "../cases/omp-edges-desk.json",
-		"../cases/omp-tools-desk.json", "../cases/runner-desk.json", "testdata/gateway-reasons-mutated.json"), fixedOrigin)
+	desks := append(slices.Clone(bundledDesks), "testdata/list-mutated.json")
+	r := Build(suiteOf(t, desks...), fixedOrigin)
 	var buf bytes.Buffer
 	require.NoError(t, HTML{}.Write(&buf, r))
 	page := filepath.Join(dir, "probed.html")
@@ -57,7 +58,7 @@ func TestHTMLLayoutInChromium(t *testing.T) {
 	assert.LessOrEqual(t, facts.Right, facts.Width, "the suite column is inside the window")
 	assert.LessOrEqual(t, facts.Right, facts.BoxRight+1, "and inside the table's scrolling box")
 	assert.GreaterOrEqual(t, facts.Left, facts.BoxLeft)
-	assert.Equal(t, 7, facts.BarLabels, "one label per desk bar")
+	assert.Equal(t, len(desks), facts.BarLabels, "one label per desk bar")
 	assert.Greater(t, facts.GridLabels, 20, "the coverage grids' columns are labelled")
 	assert.Equal(t, []string{"reasons"}, facts.Marked, "the reasons row of the case failing on reasons[1] is marked")
 	if *keep != "" {

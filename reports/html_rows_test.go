@@ -13,7 +13,7 @@ import (
 // reasons[3] marks its reasons row, and "What failed" (and the Markdown
 // summary) count it once under reasons, not once per index.
 func TestHTMLMarksAMismatchInsideAList(t *testing.T) {
-	r := Build(suiteOf(t, "testdata/gateway-reasons-mutated.json"), fixedOrigin)
+	r := Build(suiteOf(t, "testdata/list-mutated.json"), fixedOrigin)
 	var buf bytes.Buffer
 	require.NoError(t, HTML{}.Write(&buf, r))
 	page := buf.String()

@@ -36,23 +36,86 @@ func TestLessonsGoldens(t *testing.T) {
 	}
 }
 
+// lessonsOfDesk reads the lessons desk as its author wrote it: its
+// lessons in the order of each one's first case, each case with its host
+// (the family of its scenario), the releases its hosts range selects,
+// its first expected key and that key's expected value.
+func lessonsOfDesk(t *testing.T) []Lesson {
+	t.Helper()
+	data, err := os.ReadFile(lessonsDesk)
+	require.NoError(t, err)
+	doc := gjson.ParseBytes(data)
+	var out []Lesson
+	at := map[string]int{}
+	for _, c := range doc.Get("cases").Array() {
+		name := c.Get("lesson").String()
+		if name == "" {
+			continue
+		}
+		_, fam, ok := testReg.Lookup(c.Get("scenario").String())
+		require.True(t, ok)
+		host := fam.Host
+		expr := c.Get("hosts." + host.Name).String()
+		if expr == "" {
+			expr = doc.Get("hosts." + host.Name).String()
+		}
+		rels, err := host.SelectReleases(expr)
+		require.NoError(t, err)
+		require.Greater(t, len(rels), 2, "the desk's ranges select several releases")
+		var key string
+		var value json.RawMessage
+		c.Get("expected").ForEach(func(k, v gjson.Result) bool {
+			key, value = k.String(), json.RawMessage(v.Raw)
+			return false
+		})
+		if _, seen := at[name]; !seen {
+			at[name] = len(out)
+			out = append(out, Lesson{Desk: doc.Get("id").String(), Name: name})
+		}
+		out[at[name]].Cases = append(out[at[name]].Cases, LessonCase{
+			ID: c.Get("id").String(), Host: host.Name,
+			On:      fmt.Sprintf("%s %s … %s (%d releases)", host.Name, rels[0].Version, rels[len(rels)-1].Version, len(rels)),
+			Release: rels[len(rels)-1].Version, Key: key, Observed: value,
+		})
+	}
+	require.Len(t, out, 2, "the desk holds two lessons")
+	return out
+}
+
 // TestLessonsGrouped: the cases that share a lesson are grouped per desk,
 // in the order of each lesson's first case; a case without the key is
 // in none, and each row holds the first key asserted, observed, cut to
-// the keys the expected block writes.
+// the keys the expected block writes: what a passing case expects, and
+// something else for the one that fails.
 func TestLessonsGrouped(t *testing.T) {
 	r := stableReport(t, lessonsDesk)
-	want := []Lesson{
-		{Desk: "lessons-desk", Name: "deny-ranked-first", Cases: []LessonCase{
-			{ID: "omp-deny-first", Host: "omp", On: "omp 17.2.15 … 18.3.4 (10 releases)", Release: "18.3.4", Key: "declared", Observed: json.RawMessage(`{"policy":"deny"}`), Status: verifier.Pass},
-			{ID: "gemini-deny-first", Host: "gemini", On: "gemini 0.40.0 … 0.61.0 (10 releases)", Release: "0.61.0", Key: "decision", Observed: json.RawMessage(`"deny"`), Status: verifier.Pass},
-		}},
-		{Desk: "lessons-desk", Name: "order-versus-priority", Cases: []LessonCase{
-			{ID: "omp-order", Host: "omp", On: "omp 17.2.15 … 18.3.4 (10 releases)", Release: "18.3.4", Key: "declared", Observed: json.RawMessage(`{"policy":"allow","tier":"write"}`), Status: verifier.Pass},
-			{ID: "gemini-order", Host: "gemini", On: "gemini 0.40.0 … 0.61.0 (10 releases)", Release: "0.61.0", Key: "decision", Observed: json.RawMessage(`"deny"`), Status: verifier.Fail},
-		}},
+	want := lessonsOfDesk(t)
+	require.Len(t, r.Lessons, len(want))
+	failed := 0
+	for i, l := range r.Lessons {
+		require.Len(t, l.Cases, len(want[i].Cases), l.Name)
+		for k, c := range l.Cases {
+			w := want[i].Cases[k]
+			switch c.Status {
+			case verifier.Pass:
+				assert.JSONEq(t, string(w.Observed), string(c.Observed), "%s: a passing case observed what it expects", c.ID)
+			case verifier.Fail:
+				failed++
+				assert.NotEqual(t, compactOf(t, w.Observed), compactOf(t, c.Observed), "%s: a failing case observed something else", c.ID)
+			}
+			want[i].Cases[k].Observed, want[i].Cases[k].Status = c.Observed, c.Status
+		}
 	}
 	assert.Equal(t, want, r.Lessons)
+	assert.Equal(t, 1, failed, "one case of the desk fails")
+}
+
+// compactOf is raw JSON without its spaces.
+func compactOf(t *testing.T, raw json.RawMessage) string {
+	t.Helper()
+	var b bytes.Buffer
+	require.NoError(t, json.Compact(&b, raw))
+	return b.String()
 }
 
 // TestNoLessonsNoSection: a report none of whose cases names a lesson has
@@ -75,8 +138,18 @@ func TestLessonsReadBack(t *testing.T) {
 	require.NoError(t, JSON{}.Write(&buf, r))
 	require.NoError(t, CheckJSON(buf.Bytes()))
 	assert.Equal(t, int64(2), gjson.GetBytes(buf.Bytes(), "lessons.#").Int())
-	assert.Equal(t, "deny-ranked-first", gjson.GetBytes(buf.Bytes(), `cases.#(id=="omp-deny-first").lesson`).String())
-	assert.False(t, gjson.GetBytes(buf.Bytes(), `cases.#(id=="omp-no-lesson").lesson`).Exists())
+	data, err := os.ReadFile(lessonsDesk)
+	require.NoError(t, err)
+	without := 0
+	for _, c := range gjson.GetBytes(data, "cases").Array() {
+		got := gjson.GetBytes(buf.Bytes(), `cases.#(id=="`+c.Get("id").String()+`").lesson`)
+		assert.Equal(t, c.Get("lesson").Exists(), got.Exists(), c.Get("id").String())
+		assert.Equal(t, c.Get("lesson").String(), got.String(), c.Get("id").String())
+		if !got.Exists() {
+			without++
+		}
+	}
+	assert.Positive(t, without, "a case without a lesson has no lesson key")
 	back, err := ReadJSON(buf.Bytes())
 	require.NoError(t, err)
 	// The file is indented; its values are the run's.
@@ -201,9 +274,9 @@ func TestLessonAnswer(t *testing.T) {
 		require.NoError(t, json.NewEncoder(&buf).Encode(got))
 		assert.JSONEq(t, tt.want, buf.String(), tt.expected)
 	}
-	assert.Equal(t, "decision: not observed", lessonAnswer(LessonCase{Key: "decision"}))
+	assert.Equal(t, "answer: not observed", lessonAnswer(LessonCase{Key: "answer"}))
 	assert.Equal(t, "(no expected key)", lessonAnswer(LessonCase{}))
-	assert.Equal(t, `decision: "allow"`, lessonAnswer(LessonCase{Key: "decision", Observed: json.RawMessage(`"allow"`)}))
+	assert.Equal(t, `answer: "allow"`, lessonAnswer(LessonCase{Key: "answer", Observed: json.RawMessage(`"allow"`)}))
 }
 
 // TestLessonsHostile: any text in a lesson's names, ids, hosts and values
@@ -236,7 +309,21 @@ func TestExplainNamesTheLesson(t *testing.T) {
 	var buf bytes.Buffer
 	require.NoError(t, Explain{}.Write(&buf, r))
 	out := buf.String()
-	assert.Contains(t, out, "\nlesson:   deny-ranked-first; beside it: gemini-deny-first on gemini (decision: \"deny\", PASS)\n")
-	assert.Contains(t, out, "\nlesson:   order-versus-priority; beside it: omp-order on omp (declared: {\"policy\":\"allow\",\"tier\":\"write\"}, PASS)\n")
-	assert.Equal(t, 4, strings.Count(out, "\nlesson:   "), "one line per case with a lesson")
+	lines := 0
+	for _, l := range r.Lessons {
+		for _, c := range l.Cases {
+			var beside []string
+			for _, x := range l.Cases {
+				if x.ID != c.ID {
+					answer, err := json.Marshal(json.RawMessage(x.Observed))
+					require.NoError(t, err)
+					beside = append(beside, fmt.Sprintf("%s on %s (%s: %s, %s)", x.ID, x.Host, x.Key, answer, strings.ToUpper(string(x.Status))))
+				}
+			}
+			assert.Contains(t, out, "\nlesson:   "+l.Name+"; beside it: "+strings.Join(beside, "; ")+"\n")
+			lines++
+		}
+	}
+	assert.Equal(t, 4, lines, "the desk's four cases with a lesson")
+	assert.Equal(t, lines, strings.Count(out, "\nlesson:   "), "one line per case with a lesson")
 }

@@ -3,8 +3,11 @@ package reports
 import (
 	"bytes"
 	"encoding/json"
+	"html/template"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -12,12 +15,19 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/net/html"
 
+	"github.com/deskcheck/deskcheck/host/all"
 	"github.com/deskcheck/deskcheck/scenario"
 	"github.com/deskcheck/deskcheck/verifier"
 )
 
-// bundledDesks are the desks of every host family.
-var bundledDesks = []string{"../cases/boundary-desk.json", "../cases/gateway-desk.json", "../cases/runner-desk.json", "../cases/household-desk.json"}
+// bundledDesks are the desks of the bundled suite, every family's.
+var bundledDesks = func() []string {
+	var out []string
+	for _, d := range all.Desks() {
+		out = append(out, "../"+d.Path)
+	}
+	return out
+}()
 
 // breakDesks copies the bundled desks with one expectation of each changed
 // so that its first case fails where its picture draws the expected value
@@ -76,136 +86,192 @@ func breakDesks(t testing.TB) []string {
 	return out
 }
 
-func findCase(t *testing.T, r *Report, id string) *Case {
+// drawingOf is the drawing c's scenario declares of its run, as the
+// registry's scenario returns it.
+func drawingOf(t *testing.T, c *Case) *scenario.Drawing {
 	t.Helper()
-	for i := range r.Cases {
-		if r.Cases[i].Desk+"/"+r.Cases[i].ID == id {
-			return &r.Cases[i]
-		}
+	sc, _, ok := testReg.Lookup(c.Scenario)
+	require.True(t, ok, c.Scenario)
+	require.NotNil(t, sc.Picture, c.Scenario)
+	var expected map[string]any
+	if c.Status == verifier.Fail {
+		require.NoError(t, json.Unmarshal(c.Expected, &expected))
 	}
-	t.Fatalf("no case %s", id)
-	return nil
+	return sc.Picture(scenario.Seen{Observed: c.Observed, Expected: expected, Trace: c.Trace, Unit: c.Unit})
 }
 
-func TestPicturesOfEachHost(t *testing.T) {
-	r := Build(suiteOf(t, bundledDesks...), fixedOrigin)
-	for _, tt := range []struct {
-		id, title, text string
-	}{
-		{"runner-desk/seed-normal", "Trace by step", "Validated executions attempted, cumulative by step: 1, 2, 2. Blocked or failed requests: 0, 0, 0."},
-		{"boundary-desk/boundary-approval-does-not-persist", "Calls", "call 1: resolve → tool_call → resolve → approval → select → execute → return; call 2: resolve → tool_call → resolve → approval → select → throw."},
-		{"household-desk/fv-typed-claim", "Attempts by decision", "Attempts by status: ok. Decisions taken: 2 of a budget of 4. Outcome: answered."},
-	} {
-		t.Run(tt.id, func(t *testing.T) {
-			pics := casePictures(findCase(t, r, tt.id), testReg)
-			require.Len(t, pics, 1, "a passing case has its run's picture and no mismatch bars")
-			assert.Equal(t, tt.title, pics[0].Title)
-			assert.Equal(t, tt.text, pics[0].Text)
-			assert.Contains(t, string(pics[0].SVG), "<title>"+tt.title+"</title>", "the drawing carries its title")
-		})
+// shapeOf names the shape a drawing draws; "" for its text alone.
+func shapeOf(d *scenario.Drawing) string {
+	switch {
+	case d.Lanes != nil:
+		return "lanes"
+	case d.Series != nil:
+		return "series"
+	case d.Sequence != nil:
+		return "sequence"
+	case d.Strip != nil:
+		return "strip"
 	}
-	gw := casePictures(findCase(t, r, "gateway-desk/"+firstGatewayCase(t, r)), testReg)
-	require.Len(t, gw, 1)
-	assert.True(t, strings.HasPrefix(gw[0].Text, "Decisions by request: "), gw[0].Text)
+	return ""
+}
 
-	// Every case that ran has a picture, whatever its scenario.
+// TestPicturesOfEveryScenario: every case of the bundled suite that ran
+// has a picture, the drawing its scenario declares, titled and said in
+// words as the scenario says, and drawn in the shape it names; the suite
+// draws every shape.
+func TestPicturesOfEveryScenario(t *testing.T) {
+	r := Build(suiteOf(t, bundledDesks...), fixedOrigin)
+	scenarios, shapes := map[string]bool{}, map[string]bool{}
 	for i := range r.Cases {
 		c := &r.Cases[i]
 		pics := casePictures(c, testReg)
 		require.NotEmpty(t, pics, "%s/%s (%s) has a picture", c.Desk, c.ID, c.Scenario)
+		if c.Status == verifier.Pass {
+			require.Len(t, pics, 1, "%s/%s: a passing case has its run's picture and no mismatch bars", c.Desk, c.ID)
+		}
+		d := drawingOf(t, c)
+		require.NotNil(t, d, "%s/%s (%s) is drawn", c.Desk, c.ID, c.Scenario)
+		assert.Equal(t, d.Title, pics[0].Title)
+		assert.Equal(t, d.Text, pics[0].Text)
+		shape := shapeOf(d)
+		shapes[shape] = true
+		scenarios[c.Scenario] = true
+		if shape == "" {
+			assert.Empty(t, pics[0].SVG, "%s/%s: a drawing without a shape is its text alone", c.Desk, c.ID)
+		}
 		for _, p := range pics {
 			assert.NotEmpty(t, p.Text)
 			if p.SVG != "" {
 				assert.True(t, strings.HasPrefix(string(p.SVG), `<svg class="pic" role="img"`))
+				assert.Contains(t, string(p.SVG), "<title>"+html.EscapeString(p.Title)+"</title>", "the drawing carries its title")
 				_, err := html.Parse(strings.NewReader(string(p.SVG)))
 				assert.NoError(t, err)
 			}
 		}
 	}
-}
-
-func firstGatewayCase(t *testing.T, r *Report) string {
-	for _, c := range r.Cases {
-		if c.Scenario == "gateway" {
-			return c.ID
-		}
+	for _, name := range testReg.Names() {
+		assert.True(t, scenarios[name], "a bundled case of %s is drawn", name)
 	}
-	t.Fatal("no gateway case")
-	return ""
+	for _, shape := range []string{"lanes", "series", "sequence", "strip"} {
+		assert.True(t, shapes[shape], "a bundled case is drawn as %s", shape)
+	}
 }
 
 // TestPicturesDrawExpectedBesideObserved: a failing case's picture shows
-// the expected value drawn with the observed one, in marks and in words.
+// the expected value drawn with the observed one, in marks and in words,
+// and the counts it got wrong as bars.
 func TestPicturesDrawExpectedBesideObserved(t *testing.T) {
 	r := Build(suiteOf(t, breakDesks(t)...), fixedOrigin)
-	want := map[string][]string{
-		"runner":    {"Expected validated: 1, 1, 1.", `class="s-exp hollow"`},
-		"gateway":   {"Expected decisions: ", `class="exp stroke"`},
-		"household": {"Expected statuses: ok, ok.", `class="exp"`},
-		"wrapper":   {"Counts that differ: ", "prompts expected "},
-	}
-	seen := map[string]bool{}
+	beside, bars := map[string]bool{}, 0
+	exp := regexp.MustCompile(`class="(s-)?exp( |")`)
 	for i := range r.Cases {
 		c := &r.Cases[i]
 		if c.Status != verifier.Fail {
 			continue
 		}
-		var all strings.Builder
-		for _, p := range casePictures(c, testReg) {
-			all.WriteString(p.Text)
-			all.WriteString(string(p.SVG))
+		var expected map[string]any
+		require.NoError(t, json.Unmarshal(c.Expected, &expected))
+		with, without := draw(c, expected, testReg), draw(c, nil, testReg)
+		require.NotNil(t, with, "%s/%s", c.Desk, c.ID)
+		require.NotNil(t, without, "%s/%s", c.Desk, c.ID)
+		pics := casePictures(c, testReg)
+		assert.Equal(t, *with, pics[0], "%s/%s: the run's picture is drawn with the expected block", c.Desk, c.ID)
+		if with.Text != without.Text && with.SVG != "" {
+			beside[c.Scenario] = true
+			assert.NotEqual(t, with.SVG, without.SVG, "%s/%s: what the words say expected is drawn", c.Desk, c.ID)
+			assert.Regexp(t, exp, string(with.SVG), "%s/%s: in the marks of the expected", c.Desk, c.ID)
+			assert.NotRegexp(t, exp, string(without.SVG), "%s/%s", c.Desk, c.ID)
 		}
-		for _, w := range want[c.Scenario] {
-			assert.Contains(t, all.String(), w, "%s/%s", c.Desk, c.ID)
+		for _, p := range pics[1:] {
+			bars++
+			assert.Equal(t, "Expected against observed", p.Title)
+			assert.Regexp(t, `^Counts that differ: [^ ]+ expected \d+, observed \d+`, p.Text)
 		}
-		seen[c.Scenario] = true
 	}
-	for sc := range want {
-		assert.True(t, seen[sc], "a %s case failed", sc)
-	}
+	assert.GreaterOrEqual(t, len(beside), 3, "the pictures of several scenarios draw the expected beside the observed: %v", beside)
+	assert.Positive(t, bars, "a count that differs is drawn as bars")
 }
 
-// TestPicturesAreBounded: a run of thousands of steps draws a bounded
-// picture and says how much it left out.
-func TestPicturesAreBounded(t *testing.T) {
-	long := make([]any, 5000)
-	for i := range long {
-		long[i] = float64(i)
-	}
-	c := &Case{Scenario: "runner", Status: verifier.Pass, Observed: map[string]any{"validatedSeries": long, "blockedSeries": long}}
-	pics := casePictures(c, testReg)
-	require.Len(t, pics, 1)
-	assert.Contains(t, pics[0].Text, "The first 24 of 5000 steps are drawn.")
-	assert.Contains(t, pics[0].Text, "23 … (5000 in all)")
-	assert.Less(t, len(pics[0].SVG)+len(pics[0].Text), 16000)
+// TestShapesDrawTheExpectedMark: each shape draws a mark of the expected
+// tone in the page's class for it, and its shape's mark.
+func TestShapesDrawTheExpectedMark(t *testing.T) {
+	row := []scenario.Row{{Label: "seen", Marks: []scenario.Placed{{At: 1, Mark: scenario.Cross, Tone: scenario.Expected, Letter: "E"}}}}
+	assert.Contains(t, string(drawSeries("t", &scenario.Series{Lines: []scenario.Line{{Name: "expected", Tone: scenario.Expected, Mark: scenario.Ring, Values: []int{1, 1, 1}}}})), `class="s-exp hollow"`)
+	assert.Contains(t, string(drawSequence("t", &scenario.Sequence{Rows: row})), `class="exp stroke"`)
+	row[0].Marks[0].Mark = scenario.Circle
+	assert.Contains(t, string(drawStrip("t", &scenario.Strip{Cells: 2, Rows: row})), `class="exp"`)
+}
 
-	var trace []scenario.Event
-	for i := 1; i <= 3000; i++ {
-		trace = append(trace, scenario.Event{Seq: i, Kind: "resolve"}, scenario.Event{Seq: i, Kind: "outcome", Text: "return"})
+// TestPicturesAreBounded: a run of thousands of units draws a bounded
+// picture in every shape.
+func TestPicturesAreBounded(t *testing.T) {
+	const n = 5000
+	long := make([]int, n)
+	marks := make([]scenario.Placed, n)
+	lanes := make(scenario.Lanes, n)
+	for i := range long {
+		long[i] = i
+		marks[i] = scenario.Placed{At: i + 1, Mark: scenario.Circle, Tone: scenario.Good, Letter: "a"}
+		lanes[i] = scenario.Lane{Label: "u", Steps: make([]scenario.Step, 2), End: scenario.EndsWell}
 	}
-	c = &Case{Scenario: "wrapper", Unit: "call", Status: verifier.Pass, Trace: trace}
-	pics = casePictures(c, testReg)
-	require.Len(t, pics, 1)
-	assert.Contains(t, pics[0].Text, "The first 24 of 3000 are drawn.")
-	assert.Less(t, len(pics[0].SVG)+len(pics[0].Text), 16000)
+	for name, svg := range map[string]template.HTML{
+		"series":   drawSeries("t", &scenario.Series{Lines: []scenario.Line{{Name: "a", Values: long}, {Name: "b", Values: long}}}),
+		"sequence": drawSequence("t", &scenario.Sequence{Rows: []scenario.Row{{Label: "r", Marks: marks}}, Bars: long}),
+		"strip":    drawStrip("t", &scenario.Strip{Cells: n, Rows: []scenario.Row{{Label: "r", Marks: marks}}, Rules: []scenario.Rule{{At: n / 2}}}),
+		"lanes":    drawLanes("t", lanes),
+	} {
+		assert.NotEmpty(t, svg, name)
+		assert.Less(t, len(svg), 16000, name)
+	}
+	long2 := drawLanes("t", scenario.Lanes{{Label: "u", Steps: make([]scenario.Step, n)}})
+	assert.Equal(t, scenario.LaneSteps, strings.Count(string(long2), `class="step`), "a lane draws its first steps only")
 }
 
 // TestPicturesEscapeCaseText: text from a case reaches the drawing only
-// escaped.
+// escaped: every bundled case's run, with every string it observed and
+// every event's text made hostile, is drawn without markup of its own.
 func TestPicturesEscapeCaseText(t *testing.T) {
 	hostile := `</title></svg><script>alert(1)</script>`
-	c := &Case{Scenario: "gateway", Status: verifier.Fail, Expected: json.RawMessage(`{"decisions":["` + strings.ReplaceAll(hostile, `"`, `\"`) + `"],"prompts":1}`),
-		Observed:   map[string]any{"decisions": []any{hostile}, "prompts": float64(2)},
-		Mismatches: []verifier.Mismatch{{Field: "decisions"}, {Field: "prompts"}}}
-	pics := casePictures(c, testReg)
-	require.Len(t, pics, 2)
-	for _, p := range pics {
-		assert.NotContains(t, string(p.SVG), "<script")
-		assert.NotContains(t, string(p.SVG), "</title></svg>")
+	var spoil func(v any) any
+	spoil = func(v any) any {
+		switch x := v.(type) {
+		case string:
+			return hostile
+		case []any:
+			out := make([]any, len(x))
+			for i := range x {
+				out[i] = spoil(x[i])
+			}
+			return out
+		case map[string]any:
+			out := make(map[string]any, len(x))
+			for k, e := range x {
+				out[k] = spoil(e)
+			}
+			return out
+		}
+		return v
 	}
-	var buf bytes.Buffer
-	require.NoError(t, htmlTemplate.ExecuteTemplate(&buf, "card", htmlCase{C: c, Status: "FAIL", Pictures: pics}))
-	assert.NotContains(t, buf.String(), "<script")
+	r := Build(suiteOf(t, breakDesks(t)...), fixedOrigin)
+	drawn := 0
+	for i := range r.Cases {
+		c := r.Cases[i]
+		c.Observed = spoil(c.Observed).(map[string]any)
+		c.Trace = slices.Clone(c.Trace)
+		for k := range c.Trace {
+			c.Trace[k].Text = hostile
+		}
+		pics := casePictures(&c, testReg)
+		for _, p := range pics {
+			drawn++
+			assert.NotContains(t, string(p.SVG), "<script", "%s/%s", c.Desk, c.ID)
+			assert.NotContains(t, string(p.SVG), "</title></svg>", "%s/%s", c.Desk, c.ID)
+		}
+		var buf bytes.Buffer
+		require.NoError(t, htmlTemplate.ExecuteTemplate(&buf, "card", htmlCase{C: &c, Status: "FAIL", Pictures: pics}))
+		assert.NotContains(t, buf.String(), "<script")
+	}
+	assert.Positive(t, drawn)
 }
 
 // TestDimensionBars: a k-of-n figure is a bar k/n full; n/a has no bar.
@@ -274,12 +340,16 @@ func TestPicturesInChromium(t *testing.T) {
 				}
 			}
 			walk(root)
-			want := 0
-			for i := range r.Cases {
-				want += len(casePictures(&r.Cases[i], testReg))
+			// The cards drawn with their pictures, as the page was written.
+			wantPics, wantCaptions := 0, 0
+			for _, fig := range strings.Split(buf.String(), `<figure class="pics">`)[1:] {
+				fig = fig[:strings.Index(fig, "</figure>")]
+				wantPics += strings.Count(fig, `<svg class="pic" role="img"`)
+				wantCaptions += strings.Count(fig, "<figcaption>")
 			}
-			assert.Equal(t, want, pics, "every picture is on the page")
-			assert.Equal(t, want, captions, "every picture has its text beside it")
+			require.Positive(t, wantPics)
+			assert.Equal(t, wantPics, pics, "every picture is on the page")
+			assert.Equal(t, wantCaptions, captions, "every picture has its text beside it")
 			assert.Positive(t, bars, "the dimensions are drawn as bars")
 			assert.Positive(t, grids, "the coverage is drawn as a grid")
 			if tt.name == "failing" {

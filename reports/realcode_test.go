@@ -161,14 +161,14 @@ func TestRealCodeContradictions(t *testing.T) {
 		dup = append(dup, c.Value())
 	}
 	first := realCodeFixture(t)[0].Host
-	mismatch := []any{map[string]any{"field": "outcome", "comparison": "exact", "expected": "throw", "observed": "return"}}
+	mismatch := []any{map[string]any{"field": "effects", "comparison": "exact", "expected": 0, "observed": 1}}
 	for _, tt := range []struct {
 		name, doc, want string
 	}{
 		{"holds with a mismatch", edit("realCode.0.cases.0.realMismatches", mismatch),
 			"/realCode/0/cases/0: case boundary-desk/boundary-approval-does-not-persist holds on the real code, yet lists 1 mismatch there"},
-		{"holds while model and real code differ", edit("realCode.0.cases.0.differ", []any{"outcome"}),
-			"/realCode/0/cases/0: case boundary-desk/boundary-approval-does-not-persist holds on the real code, yet model and real code differ on outcome"},
+		{"holds while model and real code differ", edit("realCode.0.cases.0.differ", []any{"effects"}),
+			"/realCode/0/cases/0: case boundary-desk/boundary-approval-does-not-persist holds on the real code, yet model and real code differ on effects"},
 		{"does not hold without a mismatch", edit("realCode.0.cases.1.realMismatches", []any{}),
 			"/realCode/0/cases/1: case boundary-desk/boundary-auto-approve-mode does not hold on the real code, yet lists no mismatch there"},
 		{"disagree on nothing", edit("realCode.0.cases.2.differ", nil),

@@ -17,9 +17,11 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tidwall/gjson"
 
 	"github.com/deskcheck/deskcheck/host/all"
 	"github.com/deskcheck/deskcheck/reports/folder"
+	"github.com/deskcheck/deskcheck/scenario"
 	"github.com/deskcheck/deskcheck/verifier"
 )
 
@@ -97,13 +99,43 @@ func withStrength(t testing.TB) *Report {
 	return r
 }
 
-// pinnedReport is the boundary report judged on omp 17.3.5 alone: one
-// failure and three cases not applicable.
+// boundaryDesk is the bundled desk the goldens are made of.
+const boundaryDesk = "../cases/boundary-desk.json"
+
+// boundaryName names the goldens of the boundary desk after its file.
+var boundaryName = strings.TrimSuffix(filepath.Base(boundaryDesk), "-desk.json")
+
+// boundaryFamily is the family of the boundary desk's cases.
+func boundaryFamily(t testing.TB) *scenario.Family {
+	t.Helper()
+	data, err := os.ReadFile(boundaryDesk)
+	require.NoError(t, err)
+	_, f, ok := testReg.Lookup(gjson.GetBytes(data, "cases.0.scenario").String())
+	require.True(t, ok)
+	require.NotEmpty(t, f.Host.Releases, "the boundary desk's family has releases")
+	return f
+}
+
+// pinnedRelease is the older release of the boundary desk's family that
+// the pinned goldens judge it on.
+const pinnedRelease = "17.3.5"
+
+// pinned selects the pinned release of the boundary desk's family.
+func pinned(t testing.TB) verifier.Hosts {
+	t.Helper()
+	f := boundaryFamily(t)
+	_, ok := f.Host.Release(pinnedRelease)
+	require.True(t, ok, "%s is a release of %s", pinnedRelease, f.Host.Name)
+	return verifier.Hosts{f.Host.Name: pinnedRelease}
+}
+
+// pinnedReport is the boundary report judged on the pinned release alone:
+// one failure and three cases not applicable.
 func pinnedReport(t testing.TB) *Report {
 	t.Helper()
-	data, err := os.ReadFile("../cases/boundary-desk.json")
+	data, err := os.ReadFile(boundaryDesk)
 	require.NoError(t, err)
-	suite, _, err := verifier.Verify(context.Background(), []verifier.Input{{Path: "../cases/boundary-desk.json", Data: data}}, verifier.Options{Registry: testReg, Hosts: verifier.Hosts{"omp": "17.3.5"}})
+	suite, _, err := verifier.Verify(context.Background(), []verifier.Input{{Path: boundaryDesk, Data: data}}, verifier.Options{Registry: testReg, Hosts: pinned(t)})
 	require.NoError(t, err)
 	r := Build(suite, fixedOrigin)
 	r.Provenance.Deskcheck, r.Provenance.Revision, r.Provenance.GoVersion = "test", "test", "go-test"
@@ -115,9 +147,13 @@ func pinnedReport(t testing.TB) *Report {
 // returns its path: its cases fail on some releases and hold on others.
 func starredDesk(t testing.TB) string {
 	t.Helper()
-	data, err := os.ReadFile("../host/omp/ompcheck/testdata/releases-desk.json")
+	host := boundaryFamily(t).Host
+	desks, err := filepath.Glob(filepath.Join("..", filepath.FromSlash(host.Model), "*", "testdata", "releases-desk.json"))
 	require.NoError(t, err)
-	data = regexp.MustCompile(`"hosts": \{"omp": "[^"]*"\}`).ReplaceAll(data, []byte(`"hosts": {"omp": "*"}`))
+	require.Len(t, desks, 1, "the boundary desk's family has a releases desk")
+	data, err := os.ReadFile(desks[0])
+	require.NoError(t, err)
+	data = regexp.MustCompile(`"hosts": \{"`+regexp.QuoteMeta(host.Name)+`": "[^"]*"\}`).ReplaceAll(data, []byte(`"hosts": {"`+host.Name+`": "*"}`))
 	path := filepath.Join(t.TempDir(), "releases-desk-starred.json")
 	require.NoError(t, os.WriteFile(path, data, 0o644))
 	return path
@@ -137,7 +173,7 @@ func TestGoldens(t *testing.T) {
 		name   string
 		report *Report
 	}{
-		{"boundary", stableReport(t, "../cases/boundary-desk.json")},
+		{boundaryName, stableReport(t, boundaryDesk)},
 		{"failing", stableReport(t, mutatedDesk(t))},
 		{"strength", withStrength(t)},
 		{"pinned", pinnedReport(t)},
@@ -162,7 +198,7 @@ func TestJSONMatchesItsSchema(t *testing.T) {
 	for _, paths := range [][]string{
 		{"../cases/boundary-desk.json"},
 		{mutatedDesk(t)},
-		{"../host/omp/ompcheck/testdata/omp-desk.json", "../cases/boundary-desk.json"},
+		bundledDesks,
 		{starredDesk(t)},
 	} {
 		var buf bytes.Buffer
@@ -333,7 +369,9 @@ func TestMarkdownShape(t *testing.T) {
 	assert.Contains(t, s, "## Boundary response\n")
 	assert.Contains(t, s, "<tr><td>prompts</td><td>exact</td><td><code>2</code></td><td><code>1</code></td></tr>")
 	assert.Contains(t, s, "<tr><td><code>prompts</code> mismatched</td><td align=\"right\">1</td><td>boundary-desk/boundary-deny-one-call</td></tr>")
-	assert.Contains(t, s, "<p><code>testdata/boundary-desk-mutated.json:140</code> · scenario wrapper</p>")
+	data, err := os.ReadFile(mutatedDesk(t))
+	require.NoError(t, err)
+	assert.Contains(t, s, "<p><code>testdata/boundary-desk-mutated.json:140</code> · scenario "+gjson.GetBytes(data, `cases.#(id=="boundary-deny-one-call").scenario`).String()+"</p>")
 }
 
 func TestReadJSONRejectsOtherDocuments(t *testing.T) {
@@ -417,6 +455,19 @@ func TestSavedReportObservesAsItWas(t *testing.T) {
 // TestHTMLCompactNotApplicable: in the compact table of a large suite a
 // case not applicable is marked so, and not counted as passed.
 func TestHTMLCompactNotApplicable(t *testing.T) {
+	// A case of the boundary desk that holds on the pinned release, repeated.
+	pinnedRun := pinnedReport(t)
+	data, err := os.ReadFile(boundaryDesk)
+	require.NoError(t, err)
+	var held gjson.Result
+	for _, c := range pinnedRun.Cases {
+		if c.Status == verifier.Pass {
+			held = gjson.GetBytes(data, `cases.#(id=="`+c.ID+`")`)
+			break
+		}
+	}
+	require.True(t, held.Exists(), "a boundary case holds on %s", pinnedRelease)
+	host := boundaryFamily(t).Host.Name
 	var b strings.Builder
 	b.WriteString(`{"schemaVersion": 1, "id": "big", "title": "t", "cases": [`)
 	for i := 0; i <= PassingCards; i++ {
@@ -425,16 +476,16 @@ func TestHTMLCompactNotApplicable(t *testing.T) {
 		}
 		hosts := ""
 		if i == 0 {
-			hosts = `"hosts": {"omp": ">=18.1.16"},`
+			hosts = `"hosts": {"` + host + `": ">=18.1.16"},`
 		}
-		fmt.Fprintf(&b, `{"id": "c%d", "title": "t", "scenario": "wrapper", %s "given": {"approval": "read"}, "expected": {"outcome": "return", "effects": 1}}`, i, hosts)
+		fmt.Fprintf(&b, `{"id": "c%d", "title": "t", "scenario": %s, %s "given": %s, "expected": %s}`, i, held.Get("scenario").Raw, hosts, held.Get("given").Raw, held.Get("expected").Raw)
 	}
 	b.WriteString("]}")
-	suite, _, err := verifier.Verify(context.Background(), []verifier.Input{{Path: "big.json", Data: []byte(b.String())}}, verifier.Options{Registry: testReg, Hosts: verifier.Hosts{"omp": "17.3.5"}})
+	suite, _, err := verifier.Verify(context.Background(), []verifier.Input{{Path: "big.json", Data: []byte(b.String())}}, verifier.Options{Registry: testReg, Hosts: pinned(t)})
 	require.NoError(t, err)
 	var out bytes.Buffer
 	require.NoError(t, HTML{}.Write(&out, Build(suite, fixedOrigin)))
 	page := out.String()
 	assert.Contains(t, page, fmt.Sprintf("%d cases passed, 1 not applicable to the release asked for (marked N/A)", PassingCards))
-	assert.Contains(t, page, `<td>N/A — not applicable: omp 17.3.5 is outside the case&#39;s releases (range &#34;&gt;=18.1.16&#34;) — t</td>`)
+	assert.Contains(t, page, `<td>N/A — not applicable: `+host+` `+pinnedRelease+` is outside the case&#39;s releases (range &#34;&gt;=18.1.16&#34;) — t</td>`)
 }

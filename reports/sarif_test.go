@@ -114,7 +114,7 @@ func TestSARIF(t *testing.T) {
 		missed := r.Strength.Faults - r.Strength.Caught
 		require.Len(t, run.Results, missed)
 		for _, res := range run.Results {
-			assert.True(t, strings.HasPrefix(res.RuleID, "fault/omp/"), res.RuleID)
+			assert.True(t, strings.HasPrefix(res.RuleID, "fault/"+boundaryFamily(t).Host.Name+"/"), res.RuleID)
 			assert.Equal(t, "../cases/boundary-desk.json", res.Locations[0].PhysicalLocation.ArtifactLocation.URI)
 			assert.Equal(t, 1, res.Locations[0].PhysicalLocation.Region.StartLine)
 		}
@@ -122,7 +122,7 @@ func TestSARIF(t *testing.T) {
 	})
 	t.Run("diagnostics: one rule per check", func(t *testing.T) {
 		ds := verifier.Diagnostics{
-			{Severity: verifier.Error, File: "desks/a b.json", Line: 12, Col: 55, Pointer: "/cases/0/expected/promts", Summary: `expected key "promts" is not observed by scenario wrapper; did you mean "prompts"?`},
+			{Severity: verifier.Error, File: "desks/a b.json", Line: 12, Col: 55, Pointer: "/cases/0/expected/promts", Summary: `expected key "promts" is not observed by scenario alpha; did you mean "prompts"?`},
 			{Severity: verifier.Warning, File: "desks/a b.json", Line: 3, Col: 12, Pointer: "/label", Summary: "the label should warn readers: DO NOT EXECUTE"},
 			{Severity: verifier.Warning, File: "desks/c.json", Line: 9, Col: 3, Pointer: "/cases/0/family", Summary: "family f has no denied control"},
 			{Severity: verifier.Error, File: "/abs/d.json", Line: 1, Col: 1, Summary: "malformed JSON: unexpected end"},

@@ -8,7 +8,7 @@ import (
 )
 
 func TestSelectReleases(t *testing.T) {
-	h := Host{Name: "omp", Releases: []Release{
+	h := Host{Name: "numbered", Releases: []Release{
 		{Version: "13.19.0", Group: "G0"}, {Version: "17.3.5", Group: "G1"}, {Version: "18.1.16", Group: "G2"},
 		{Version: "18.2.0", Group: "G2"}, {Version: "18.2.3", Group: "G3"}, {Version: "18.3.4", Group: "G3"},
 	}}
@@ -25,7 +25,7 @@ func TestSelectReleases(t *testing.T) {
 		{"=18.2.0", []string{"18.2.0"}, ""},
 		{"<17.0.0", []string{"13.19.0"}, ""},
 		{"* >=18.2.3", []string{"18.2.3", "18.3.4"}, ""},
-		{"18.1.17", nil, `release range "18.1.17" selects no modelled release (modelled omp releases: 13.19.0, 17.3.5`},
+		{"18.1.17", nil, `release range "18.1.17" selects no modelled release (modelled numbered releases: 13.19.0, 17.3.5`},
 		{">=18.3.5", nil, "selects no modelled release"},
 		{">=18.2.3 <18.2.0", nil, "selects no modelled release"},
 		{">=18.1", nil, `">=18.1" is not a comparator`},
@@ -50,13 +50,13 @@ func TestSelectReleases(t *testing.T) {
 		}
 		assert.Equal(t, tt.want, names, tt.expr)
 	}
-	_, err := Host{Name: "gateway"}.SelectReleases("*")
-	assert.EqualError(t, err, "host gateway models no releases")
+	_, err := Host{Name: "unversioned"}.SelectReleases("*")
+	assert.EqualError(t, err, "host unversioned models no releases")
 	r, ok := h.Newest()
 	assert.True(t, ok)
 	assert.Equal(t, "18.3.4", r.Version)
-	assert.Equal(t, "omp 17.3.5 has no file-write fallback", h.NotApplicable(Release{Version: "17.3.5", Lacks: map[string]string{"fallback": "has no file-write fallback"}}, "fallback"))
-	assert.Equal(t, "", h.NotApplicable(Release{Version: "18.3.4"}, "fallback"))
+	assert.Equal(t, "numbered 17.3.5 has no retrying writer", h.NotApplicable(Release{Version: "17.3.5", Lacks: map[string]string{"file-write": "has no retrying writer"}}, "file-write"))
+	assert.Equal(t, "", h.NotApplicable(Release{Version: "18.3.4"}, "file-write"))
 }
 
 func TestCompareVersions(t *testing.T) {
@@ -74,7 +74,7 @@ func TestCompareVersions(t *testing.T) {
 // TestSelectNamedReleases: a host whose releases are programs
 // (NAME@VERSION) takes a list of names, any of which selects.
 func TestSelectNamedReleases(t *testing.T) {
-	h := Host{Name: "arena", Releases: []Release{
+	h := Host{Name: "programs", Releases: []Release{
 		{Version: "vanilla@0.1.0", Group: "vanilla"}, {Version: "langgraph@1.2.11", Group: "langgraph"}, {Version: "openai-agents@0.22.0", Group: "openai-agents"},
 	}}
 	all := []string{"vanilla@0.1.0", "langgraph@1.2.11", "openai-agents@0.22.0"}
@@ -89,10 +89,10 @@ func TestSelectNamedReleases(t *testing.T) {
 		{"openai-agents  vanilla", []string{"vanilla@0.1.0", "openai-agents@0.22.0"}, ""},
 		{"vanilla vanilla@0.1.0", []string{"vanilla@0.1.0"}, ""},
 		{"vanilla *", all, ""},
-		{"langraph", nil, `"langraph" names no modelled arena release (modelled arena releases: vanilla@0.1.0, langgraph@1.2.11, openai-agents@0.22.0); did you mean "langgraph"?`},
+		{"langraph", nil, `"langraph" names no modelled programs release (modelled programs releases: vanilla@0.1.0, langgraph@1.2.11, openai-agents@0.22.0); did you mean "langgraph"?`},
 		{"langgraph@1.3.0", nil, `"langgraph@1.3.0" is not modelled: langgraph models langgraph@1.2.11`},
 		{"langgraph@", nil, `"langgraph@" is not modelled`},
-		{">=0.1.0", nil, `">=0.1.0" names no modelled arena release`},
+		{">=0.1.0", nil, `">=0.1.0" names no modelled programs release`},
 		{"", nil, "empty release range"},
 	}
 	for _, tt := range tests {
@@ -117,8 +117,8 @@ func TestSelectNamedReleases(t *testing.T) {
 	_, ok = h.Release("0.22.0")
 	assert.False(t, ok)
 
-	versions := Host{Name: "omp", Releases: []Release{{Version: "18.2.3"}, {Version: "18.3.4"}}}
+	versions := Host{Name: "numbered", Releases: []Release{{Version: "18.2.3"}, {Version: "18.3.4"}}}
 	assert.False(t, versions.Named())
 	assert.Equal(t, []Release{{Version: "18.3.4"}}, versions.Default(), "a versioned host's default is its newest")
-	assert.Nil(t, Host{Name: "gateway"}.Default())
+	assert.Nil(t, Host{Name: "unversioned"}.Default())
 }

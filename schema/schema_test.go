@@ -39,6 +39,15 @@ func TestBoundaryDeskIsValid(t *testing.T) {
 	assert.Empty(t, problems)
 }
 
+// fixture is the text of a file of testdata: the desks whose cases are of
+// one family's scenario live there, apart from the schema's own tests.
+func fixture(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	return string(data)
+}
+
 func TestValidateProblems(t *testing.T) {
 	tests := []struct {
 		reason string
@@ -67,9 +76,9 @@ func TestValidateProblems(t *testing.T) {
 			[]Problem{{Pointer: "", Message: `missing required key "cases"`}}},
 		{"an id with spaces", `{"schemaVersion":1,"id":"a b","title":"t","cases":[]}`,
 			[]Problem{{Pointer: "/id", Message: "Does not match pattern '^[A-Za-z0-9][A-Za-z0-9._-]*$'"}}},
-		{"per-scenario shapes apply", `{"schemaVersion":1,"id":"d","title":"t","cases":[{"id":"a","title":"t","scenario":"classify-error","given":{"message":"m","mode":"yolo"},"expected":{"permissionDenied":true,"effects":0}}]}`,
+		{"per-scenario shapes apply", fixture(t, "testdata/per-scenario-shape.json"),
 			[]Problem{{Pointer: "/cases/0/given", Key: "mode", Message: `unknown key "mode"`}}},
-		{"counts are non-negative integers", `{"schemaVersion":1,"id":"d","title":"t","cases":[{"id":"a","title":"t","scenario":"wrapper","given":{},"expected":{"outcome":"return","effects":-1,"prompts":1.5}}]}`,
+		{"counts are non-negative integers", fixture(t, "testdata/negative-and-fractional-counts.json"),
 			[]Problem{{Pointer: "/cases/0/expected/effects", Message: "Must be greater than or equal to 0"}, {Pointer: "/cases/0/expected/prompts", Message: "wrong type: expected integer, found number"}}},
 	}
 	for _, tt := range tests {

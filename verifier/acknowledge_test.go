@@ -16,7 +16,7 @@ func ackDesk(deskAck, caseAck string) string {
 	if deskAck != "" {
 		d += `"acknowledge": ` + deskAck + `,`
 	}
-	d += `"cases": [{"id": "c", "title": "t", "scenario": "wrapper",`
+	d += named(`"cases": [{"id": "c", "title": "t", "scenario": "{prompt}",`)
 	if caseAck != "" {
 		d += `"acknowledge": ` + caseAck + `,`
 	}

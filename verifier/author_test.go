@@ -39,7 +39,7 @@ func TestNewDeskValidatesAndVerifies(t *testing.T) {
 	}
 	_, err := NewDesk(context.Background(), testReg, "wraper")
 	assert.ErrorContains(t, err, `unknown scenario "wraper"`)
-	assert.ErrorContains(t, err, `did you mean "wrapper"?`)
+	assert.ErrorContains(t, err, named(`did you mean "{prompt}"?`))
 }
 
 func keysOfGiven(c *Case) []string {

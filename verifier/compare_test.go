@@ -6,15 +6,23 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/tidwall/gjson"
 
-	"github.com/deskcheck/deskcheck/host/omp/ompcheck"
 	"github.com/deskcheck/deskcheck/scenario"
 )
 
+// compared is a scenario of the test's own, whose keys each compare as
+// one of the comparers does.
+var compared = &scenario.Scenario{Name: "compared", Expected: scenario.Observables{
+	{Key: "verdict", Comparer: scenario.Exact}, {Key: "effects", Comparer: scenario.Exact, Count: true},
+	{Key: "prompts", Comparer: scenario.Exact, Count: true}, {Key: "input", Comparer: scenario.JSONEqual},
+	{Key: "errorIncludes", Comparer: scenario.Substring}, {Key: "promptIncludes", Comparer: scenario.AnySubstring},
+	{Key: "rpcRequests", Comparer: scenario.Exact, Count: true}, {Key: "providerSafetyApproved", Comparer: scenario.Exact},
+}}
+
 func TestCompare(t *testing.T) {
-	sc := ompcheck.Wrapper
+	sc := compared
 	field := func(key, raw string) Field { return Field{Key: key, Value: gjson.Parse(raw)} }
 	obs := normalized(map[string]any{
-		"outcome": "throw", "effects": 0, "prompts": 2, "providerSafetyApproved": false,
+		"verdict": "throw", "effects": 0, "prompts": 2, "providerSafetyApproved": false,
 		"input":          map[string]any{"b": 1, "a": []any{"x"}},
 		"errorIncludes":  "Tool call denied by user: seed_note",
 		"promptIncludes": []string{"Allow tool: a", "Allow tool: b\nReason: r"},
@@ -29,7 +37,7 @@ func TestCompare(t *testing.T) {
 		{"zero is asserted, not skipped", field("effects", "0"), nil},
 		{"false is asserted", field("providerSafetyApproved", "true"), mm("providerSafetyApproved", scenario.Exact.Name(), true, false)},
 		{"a count does not match a boolean", field("effects", "false"), mm("effects", scenario.Exact.Name(), false, 0.0)},
-		{"words compare exactly", field("outcome", `"throw"`), nil},
+		{"words compare exactly", field("verdict", `"throw"`), nil},
 		{"input compares as JSON, whatever the key order", field("input", `{"a":["x"],"b":1.0}`), nil},
 		{"input differences are caught", field("input", `{"a":["y"],"b":1}`), mm("input", scenario.JSONEqual.Name(), map[string]any{"a": []any{"y"}, "b": 1.0}, map[string]any{"a": []any{"x"}, "b": 1.0})},
 		{"a substring of the error matches", field("errorIncludes", `"denied by user"`), nil},
@@ -37,8 +45,8 @@ func TestCompare(t *testing.T) {
 		{"the empty substring matches any error", field("errorIncludes", `""`), nil},
 		{"a substring of any title matches", field("promptIncludes", `"Reason: r"`), nil},
 		{"no title holds it", field("promptIncludes", `"Origin"`), mm("promptIncludes", scenario.AnySubstring.Name(), "Origin", []any{"Allow tool: a", "Allow tool: b\nReason: r"})},
-		{"a key the scenario does not observe is a mismatch", field("promts", "2"), mm("promts", "not observed by scenario wrapper", 2.0, nil)},
-		{"a key with no observation is a mismatch", field("rpcRequests", "0"), mm("rpcRequests", "not observed by scenario wrapper", 0.0, nil)},
+		{"a key the scenario does not observe is a mismatch", field("promts", "2"), mm("promts", "not observed by scenario compared", 2.0, nil)},
+		{"a key with no observation is a mismatch", field("rpcRequests", "0"), mm("rpcRequests", "not observed by scenario compared", 0.0, nil)},
 	}
 	for _, tt := range tests {
 		got := Compare([]Field{tt.field}, obs, sc)

@@ -28,79 +28,24 @@ func TestUniquePoints(t *testing.T) {
 }
 
 func TestSlug(t *testing.T) {
-	for in, want := range map[string]string{"wrapper/row-3": "wrapper-row-3", "omp/cap/always-ask/raise": "omp-cap-always-ask-raise", "classify/code-EPERM/drop": "classify-code-eperm-drop", "a  b": "a-b"} {
+	for in, want := range map[string]string{"scenario/row-3": "scenario-row-3", "host/cap/always-ask/raise": "host-cap-always-ask-raise", "classify/code-EPERM/drop": "classify-code-eperm-drop", "a  b": "a-b"} {
 		assert.Equal(t, want, slug(in), in)
 	}
-}
-
-// Coverage comes from what the runs recorded: without making cases it
-// runs nothing more, and the counts agree with the cases listed.
-func TestCoverageOfTheBoundaryDesk(t *testing.T) {
-	results := boundaryResults(t)
-	c := MeasureCoverage(context.Background(), results, false)
-	require.Len(t, c.Desks, 1)
-	require.Len(t, c.Families, 1)
-	d := c.Desks[0]
-	assert.Equal(t, "boundary-desk", d.Desk)
-	assert.Equal(t, "omp", d.Host)
-	byName := map[string]PointStatus{}
-	for _, p := range d.Points {
-		byName[p.Point.Name] = p
-		assert.Nil(t, p.Made, "no case is made without makeCases")
-		assert.LessOrEqual(t, len(p.Cases), ListedCases)
-		assert.Equal(t, p.Count > 0, len(p.Cases) > 0)
-	}
-	// The seven always-ask cases of the desk all end at row 9; every one
-	// is counted.
-	assert.Equal(t, 7, byName["wrapper/row-9"].Count)
-	assert.Zero(t, byName["wrapper/row-8"].Count)
-	assert.Equal(t, []string{"boundary-desk/boundary-deny-before-handler"}, byName["wrapper/row-1"].Cases)
-	assert.Equal(t, d.Reached(), c.Families[0].Reached())
-	pct := d.Percent()
-	assert.Empty(t, c.Missing(pct))
-	assert.Len(t, c.Missing(pct+1), 1)
-}
-
-// Every case made for an unreached point reaches it, passes, and the
-// desk of them loads and runs as printed.
-func TestCoverageMakesCheckedCases(t *testing.T) {
-	c := MeasureCoverage(context.Background(), boundaryResults(t), true)
-	var made []*Made
-	for _, p := range c.Desks[0].Points {
-		if p.Count == 0 {
-			require.NotNil(t, p.Made, "a case for %s", p.Point.Name)
-			assert.Equal(t, p.Point.Name, p.Made.Point)
-			made = append(made, p.Made)
-		}
-	}
-	require.NotEmpty(t, made)
-	desk := MadeDesk(testReg, "made", "made", made)
-	require.NoError(t, CheckMade(context.Background(), testReg, desk, made))
-
-	// A case that claims a point it does not reach is refused.
-	wrong := *made[0]
-	wrong.Point = "wrapper/row-8"
-	if made[0].Point == "wrapper/row-8" {
-		wrong.Point = "wrapper/row-3"
-	}
-	err := CheckMade(context.Background(), testReg, MadeDesk(testReg, "made", "made", []*Made{&wrong}), []*Made{&wrong})
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "does not reach")
 }
 
 // Mutants are scored per desk and family; an equivalent mutant is left
 // out and not run; each survivor gets a case that kills it.
 func TestMutantsOfTheBoundaryDesk(t *testing.T) {
-	keep := regexp.MustCompile(`^omp/cap/`).MatchString
+	keep := regexp.MustCompile(named(`^{host}/cap/`)).MatchString
 	m := MeasureMutants(context.Background(), boundaryResults(t), keep)
 	assert.Empty(t, m.Excluded)
 	require.Len(t, m.Equivalent, 1)
-	assert.Equal(t, "omp/cap/yolo/lower", m.Equivalent[0].FullName())
+	assert.Equal(t, named("{host}/cap/yolo/lower"), m.Equivalent[0].FullName())
 	require.Len(t, m.Results, 4)
 	assert.Equal(t, 4, m.Survived())
 	require.Len(t, m.Desks, 1)
-	assert.Equal(t, MutantScore{Desk: "boundary-desk", Host: "omp", Killed: 0, Total: 4,
-		Survivors: []string{"omp/cap/always-ask/raise", "omp/cap/always-ask/lower", "omp/cap/write/raise", "omp/cap/write/lower"}}, m.Desks[0])
+	assert.Equal(t, MutantScore{Desk: "boundary-desk", Host: hostOf(exPrompt), Killed: 0, Total: 4,
+		Survivors: []string{named("{host}/cap/always-ask/raise"), named("{host}/cap/always-ask/lower"), named("{host}/cap/write/raise"), named("{host}/cap/write/lower")}}, m.Desks[0])
 	var made []*Made
 	for _, r := range m.Results {
 		assert.Equal(t, 15, r.Cases)
@@ -119,7 +64,7 @@ func TestMutantsOfTheBoundaryDesk(t *testing.T) {
 			other.mutantID = r.Mutant.ID
 		}
 	}
-	require.Equal(t, "omp/cap/always-ask/raise", made[0].Mutant, "results come in declaration order")
+	require.Equal(t, named("{host}/cap/always-ask/raise"), made[0].Mutant, "results come in declaration order")
 	err := CheckMade(context.Background(), testReg, MadeDesk(testReg, "kill", "kill", []*Made{&other}), []*Made{&other})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "passes under")
@@ -129,7 +74,7 @@ func TestMutantsOfTheBoundaryDesk(t *testing.T) {
 func TestMutantsExcludeFailingCases(t *testing.T) {
 	results := boundaryResults(t)
 	results[0].Status = Fail
-	m := MeasureMutants(context.Background(), results, regexp.MustCompile(`^omp/cap/always-ask/raise$`).MatchString)
+	m := MeasureMutants(context.Background(), results, regexp.MustCompile(named(`^{host}/cap/always-ask/raise$`)).MatchString)
 	assert.Equal(t, []string{results[0].Case.FullID()}, m.Excluded)
 	require.Len(t, m.Results, 1)
 	assert.Equal(t, 14, m.Results[0].Cases)

@@ -62,9 +62,9 @@ func TestRatio(t *testing.T) {
 }
 
 func TestPairingLint(t *testing.T) {
-	doc := `{"schemaVersion":1,"id":"d","title":"t","label":"DO NOT EXECUTE","cases":[
-{"id":"a","title":"t","scenario":"wrapper","family":"credential","given":{"approval":{"policy":"deny"}},"expected":{"outcome":"throw","effects":0}},
-{"id":"b","title":"t","scenario":"wrapper","family":"protected-file","given":{"mode":"always-ask","ui":false},"expected":{"outcome":"throw","effects":0}}]}`
+	doc := named(`{"schemaVersion":1,"id":"d","title":"t","label":"DO NOT EXECUTE","cases":[
+{"id":"a","title":"t","scenario":"{prompt}","family":"credential","given":{"approval":{"policy":"deny"}},"expected":{"outcome":"throw","effects":0}},
+{"id":"b","title":"t","scenario":"{prompt}","family":"protected-file","given":{"mode":"always-ask","ui":false},"expected":{"outcome":"throw","effects":0}}]}`)
 	_, ds := LoadAll(testReg, []Input{{Path: "denied-only.json", Data: []byte(doc)}}, Limits{})
 	assert.False(t, ds.HasErrors())
 	s := diagStrings(ds)
@@ -72,7 +72,7 @@ func TestPairingLint(t *testing.T) {
 	assert.Contains(t, s, "denied-only.json:2:53: warning: family credential has no allowed control (/cases/0/family) [unpaired-family]")
 	assert.Contains(t, s, "denied-only.json:3:53: warning: family protected-file has no allowed control (/cases/1/family) [unpaired-family]")
 
-	bad := `{"schemaVersion":1,"id":"d","title":"t","label":"DO NOT EXECUTE","cases":[{"id":"a","title":"t","scenario":"wrapper","family":"credentials","given":{},"expected":{"outcome":"return","effects":1}}]}`
+	bad := named(`{"schemaVersion":1,"id":"d","title":"t","label":"DO NOT EXECUTE","cases":[{"id":"a","title":"t","scenario":"{prompt}","family":"credentials","given":{},"expected":{"outcome":"return","effects":1}}]}`)
 	_, ds = LoadAll(testReg, []Input{{Path: "bad-family.json", Data: []byte(bad)}}, Limits{})
 	assert.Contains(t, diagStrings(ds), `bad-family.json:1:127: error: unknown family "credentials" (known: protected-file, network-destination, credential, approval-rejection, policy-service-failure, mixed-batch, repeated-denial, permitted-recovery); did you mean "credential"? (/cases/0/family)`)
 }
@@ -83,7 +83,7 @@ func TestPairingLint(t *testing.T) {
 func TestBlanketRefusalShowsInAllowedWork(t *testing.T) {
 	suite, _, err := Verify(context.Background(), []Input{readInput(t, "../cases/boundary-desk.json")}, Options{Registry: testReg})
 	require.NoError(t, err)
-	fault, err := testReg.LookupFault("omp/deny-all")
+	fault, err := testReg.LookupFault(named("{host}/deny-all"))
 	require.NoError(t, err)
 	cases, _ := Select(suite.Desks, nil)
 	refused := SumDimensions(runAll(context.Background(), cases, nil, &fault))

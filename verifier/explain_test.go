@@ -10,7 +10,7 @@ import (
 // gateway step, an approval) is named with the closest key its fragment
 // allows there.
 func TestNestedKeysGetSuggestions(t *testing.T) {
-	doc := `{"schemaVersion":1,"id":"d","title":"t","label":"DO NOT EXECUTE","cases":[{"id":"a","title":"t","scenario":"gateway",` +
+	doc := named(`{"schemaVersion":1,"id":"d","title":"t","label":"DO NOT EXECUTE","cases":[{"id":"a","title":"t","scenario":"{requests}",`) +
 		`"given":{"principal":"synthetic-operator","steps":[{"request":{},"aprovalId":"x"}],` +
 		`"approvals":[{"id":"a","principal":"p","action":"read","resource":"r","arguments":{},"state":"approved","expiresAt":"2026-06-01T12:00:00Z","consumd":true}]},` +
 		`"expected":{"decisions":["deny"],"reasons":["envelope_missing_key"],"draftEffects":0,"publicationEffects":0}}]}`

@@ -53,14 +53,14 @@ func hostileSeeds() [][]byte {
 		[]byte(`{"title":"` + strings.Repeat(`\u0041`, 200) + `"}`), // escapes
 		[]byte(`{"t":"\uD800","u":"\uDC00\uD800\uDC00","v":"\u00","w":"\q"}`),
 		[]byte(`{"k\u0000ey":1,"k\u0000ey":2}`), // NUL inside a duplicate key
-		desk(`{"id":"a","title":"t","scenario":"wrapper","given":{"mo\u0000de":"yolo"},"expected":{"outcome":"return","effects":1}}`),
-		desk(`{"id":"a","title":"t","scenario":"wrapper","given":{"approval":"paranoid","mode":"Write"},"expect":{"outcome":"throw","effects":0}}`),
-		desk(`{"id":"a","title":"t","scenario":"wrapper","given":{"approval":{"tier":"Read"},"mode":"write","ui":false,"repeat":1000},"expected":{"outcome":"throw","effects":0}}`),
-		desk(`{"id":"a","title":"Placeholder: x","scenario":"wrapper","given":{},"expected":{"outcome":"return","effects":1}},{"id":"a","title":"t","scenario":"classify-error","given":{"message":"m"},"expected":{"permissionDenied":false,"effects":0}}`),
+		desk(named(`{"id":"a","title":"t","scenario":"{prompt}","given":{"mo\u0000de":"yolo"},"expected":{"outcome":"return","effects":1}}`)),
+		desk(named(`{"id":"a","title":"t","scenario":"{prompt}","given":{"approval":"paranoid","mode":"Write"},"expect":{"outcome":"throw","effects":0}}`)),
+		desk(named(`{"id":"a","title":"t","scenario":"{prompt}","given":{"approval":{"tier":"Read"},"mode":"write","ui":false,"repeat":1000},"expected":{"outcome":"throw","effects":0}}`)),
+		desk(named(`{"id":"a","title":"Placeholder: x","scenario":"{prompt}","given":{},"expected":{"outcome":"return","effects":1}},{"id":"a","title":"t","scenario":"{classify}","given":{"message":"m"},"expected":{"permissionDenied":false,"effects":0}}`)),
 		desk(``),
 		[]byte(`{"schemaVersion":1,"id":"new-desk","title":"t","source":{},"cases":[]}`),
-		[]byte(`{"schemaVersion":1,"id":"r","title":"t","hosts":{"omp":">=17.2.15 <18.2.3"},"cases":[{"id":"a","title":"t","scenario":"wrapper","hosts":{"omp":"*"},"given":{"tool":"0","userPolicies":["deny"]},"expected":{"outcome":"throw","effects":0}}]}`),
-		[]byte(`{"schemaVersion":1,"id":"r","title":"t","hosts":{"omp":"^18","opm":"*"},"cases":[{"id":"a","title":"t","scenario":"fallback","hosts":{"gateway":"1.0.0"},"given":{"code":"EACCES","message":"m"},"expected":{"outcome":"throw","effects":0}}]}`),
+		[]byte(named(`{"schemaVersion":1,"id":"r","title":"t","hosts":{"{host}":">=17.2.15 <18.2.3"},"cases":[{"id":"a","title":"t","scenario":"{prompt}","hosts":{"{host}":"*"},"given":{"tool":"0","userPolicies":["deny"]},"expected":{"outcome":"throw","effects":0}}]}`)),
+		[]byte(named(`{"schemaVersion":1,"id":"r","title":"t","hosts":{"{host}":"^18","opm":"*"},"cases":[{"id":"a","title":"t","scenario":"{retry}","hosts":{"{requestsHost}":"1.0.0"},"given":{"code":"EACCES","message":"m"},"expected":{"outcome":"throw","effects":0}}]}`)),
 	}
 }
 
@@ -107,7 +107,7 @@ func FuzzLoad(f *testing.F) {
 	})
 }
 
-var fuzzScenarios = []string{"wrapper", "fallback", "classify-error"}
+var fuzzScenarios = []string{exPrompt.Name, exRetry.Name, exClassify.Name}
 
 // FuzzVerify puts fuzzed given and expected blocks into a valid desk and
 // runs it on every OMP release: a case that loads must run (never
@@ -135,10 +135,10 @@ func FuzzVerify(f *testing.F) {
 	} {
 		f.Add(uint8(0), g, `{"outcome":"throw","effects":0}`)
 	}
-	limits := Limits{Scenario: map[string]int{"wrapper.repeat": 20, "wrapper.choices": 50}}
+	limits := Limits{Scenario: map[string]int{named("{prompt}.repeat"): 20, named("{prompt}.choices"): 50}}
 	f.Fuzz(func(t *testing.T, scenario uint8, given, expected string) {
 		name := fuzzScenarios[int(scenario)%len(fuzzScenarios)]
-		doc := fmt.Sprintf(`{"schemaVersion":1,"id":"fuzz","title":"t","label":"DO NOT EXECUTE","hosts":{"omp":"*"},"cases":[{"id":"a","title":"t","scenario":%q,"given":%s,"expected":%s}]}`, name, given, expected)
+		doc := fmt.Sprintf(named(`{"schemaVersion":1,"id":"fuzz","title":"t","label":"DO NOT EXECUTE","hosts":{"{host}":"*"},"cases":[{"id":"a","title":"t","scenario":%q,"given":%s,"expected":%s}]}`), name, given, expected)
 		desk, _ := Load(testReg, "fuzz.json", []byte(doc), limits)
 		if desk == nil || Lint([]*Desk{desk}, limits).HasErrors() {
 			return

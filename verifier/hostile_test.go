@@ -40,8 +40,8 @@ func TestHostileFiles(t *testing.T) {
 		{"an over-long string", "string-over-limit.json", "1:42: error: the length of a string is 65537, over the limit of 65536 (/title)"},
 		{"an over-long key", "key-over-limit.json", "1:72: error: the length of a key is 65537, over the limit of 65536 (/sources)"},
 		{"nesting beyond the limit", "too-deep.json", "1:125: error: nesting deeper than 64 levels (/sources" + strings.Repeat("/0", 63) + ")"},
-		{"repeat beyond the limit", "repeat-over-limit.json", "1:136: error: repeat is 1001, over the limit of 1000 (raise it with -limit wrapper.repeat=N) (/cases/0/given/repeat)"},
-		{"choices beyond the limit", "choices-over-limit.json", "1:137: error: the number of entries in choices is 1001, over the limit of 1000 (raise it with -limit wrapper.choices=N) (/cases/0/given/choices)"},
+		{"repeat beyond the limit", "repeat-over-limit.json", named("1:136: error: repeat is 1001, over the limit of 1000 (raise it with -limit {prompt}.repeat=N) (/cases/0/given/repeat)")},
+		{"choices beyond the limit", "choices-over-limit.json", named("1:137: error: the number of entries in choices is 1001, over the limit of 1000 (raise it with -limit {prompt}.choices=N) (/cases/0/given/choices)")},
 	}
 	for _, tt := range tests {
 		t.Run(tt.reason, func(t *testing.T) {
@@ -67,8 +67,8 @@ func TestLimitsAreConfigurable(t *testing.T) {
 		{"depth", Limits{Depth: 3}, "nesting deeper than 3 levels"},
 		{"cases per file", Limits{Cases: 10}, "error: the number of entries in cases is 15, over the limit of 10 (/cases)"},
 		{"string length", Limits{String: 100}, "error: the length of a string is 268, over the limit of 100 (/executionPolicy)"},
-		{"repeat", Limits{Scenario: map[string]int{"wrapper.repeat": 1}}, "error: repeat is 2, over the limit of 1 (raise it with -limit wrapper.repeat=N) (/cases/0/given/repeat)"},
-		{"choices", Limits{Scenario: map[string]int{"wrapper.choices": 1}}, "error: the number of entries in choices is 2, over the limit of 1 (raise it with -limit wrapper.choices=N) (/cases/0/given/choices)"},
+		{"repeat", Limits{Scenario: map[string]int{named("{prompt}.repeat"): 1}}, named("error: repeat is 2, over the limit of 1 (raise it with -limit {prompt}.repeat=N) (/cases/0/given/repeat)")},
+		{"choices", Limits{Scenario: map[string]int{named("{prompt}.choices"): 1}}, named("error: the number of entries in choices is 2, over the limit of 1 (raise it with -limit {prompt}.choices=N) (/cases/0/given/choices)")},
 	}
 	for _, tt := range tests {
 		_, ds := LoadAll(testReg, []Input{in}, tt.limits)
@@ -76,9 +76,9 @@ func TestLimitsAreConfigurable(t *testing.T) {
 		assert.Contains(t, strings.Join(diagStrings(ds), "\n"), tt.want, tt.reason)
 	}
 	assert.NoError(t, DefaultLimits.Check())
-	assert.EqualError(t, Limits{Scenario: map[string]int{"wrapper.repeat": 0}}.WithDefaults().Check(), "the wrapper.repeat limit must be positive, not 0")
+	assert.EqualError(t, Limits{Scenario: map[string]int{named("{prompt}.repeat"): 0}}.WithDefaults().Check(), named("the {prompt}.repeat limit must be positive, not 0"))
 	assert.EqualError(t, Limits{Depth: MaxDepth + 1}.WithDefaults().Check(), "the depth limit may be at most 10000, not 10001", "the readers after the first pass recurse once per level")
-	assert.EqualError(t, Limits{Scenario: map[string]int{"wrapper.repet": 3}}.CheckNames(testReg), `no scenario declares the limit "wrapper.repet" (known: `+strings.Join(LimitNames(testReg), ", ")+")")
+	assert.EqualError(t, Limits{Scenario: map[string]int{named("{prompt}.repet"): 3}}.CheckNames(testReg), named(`no scenario declares the limit "{prompt}.repet" (known: `)+strings.Join(LimitNames(testReg), ", ")+")")
 	assert.Equal(t, DefaultLimits, Limits{}.WithDefaults())
 }
 
@@ -168,18 +168,18 @@ func TestNothingIsFetched(t *testing.T) {
 		}
 	}()
 	url := "http://" + ln.Addr().String()
-	desk := fmt.Sprintf(`{
+	desk := fmt.Sprintf(named(`{
   "$schema": %[1]q,
   "schemaVersion": 1, "id": "fetch-canary", "title": "t", "label": "DO NOT EXECUTE",
   "sources": {"remote": %[1]q},
   "cases": [
-    {"id": "w", "title": "t", "scenario": "wrapper", "sourceRefs": ["remote"],
+    {"id": "w", "title": "t", "scenario": "{prompt}", "sourceRefs": ["remote"],
      "given": {"tool": "mcp__fetch", "args": {"$ref": %[1]q, "url": %[1]q}, "revise": {"$schema": %[1]q}, "mode": "always-ask", "ui": "rpc", "choices": [%[1]q], "safetyCheck": %[1]q},
      "expected": {"outcome": "throw", "effects": 0, "promptIncludes": "127"}},
-    {"id": "f", "title": "t", "scenario": "fallback", "given": {"code": "EACCES", "message": %[1]q, "handlers": ["decline"]}, "expected": {"outcome": "throw-same-error", "effects": 0}},
-    {"id": "c", "title": "t", "scenario": "classify-error", "given": {"message": %[1]q}, "expected": {"permissionDenied": false, "effects": 0}}
+    {"id": "f", "title": "t", "scenario": "{retry}", "given": {"code": "EACCES", "message": %[1]q, "handlers": ["decline"]}, "expected": {"outcome": "throw-same-error", "effects": 0}},
+    {"id": "c", "title": "t", "scenario": "{classify}", "given": {"message": %[1]q}, "expected": {"permissionDenied": false, "effects": 0}}
   ]
-}`, url+"/schema.json")
+}`), url+"/schema.json")
 	in := Input{Path: "fetch-canary.json", Data: []byte(desk)}
 	_, ds := LoadAll(testReg, []Input{in}, Limits{})
 	require.False(t, ds.HasErrors(), diagStrings(ds))
@@ -213,10 +213,10 @@ func TestCommandStringsAreData(t *testing.T) {
 	for i, c := range cmds {
 		q := fmt.Sprintf("%q", c)
 		cases = append(cases,
-			fmt.Sprintf(`{"id": "w%d", "title": "t", "scenario": "wrapper", "given": {"tool": "bash", "args": {"command": %s}, "revise": {"command": %s}, "mode": "always-ask", "choices": [%s, "Approve"], "repeat": 2, "userPolicies": {%s: "allow"}, "safetyCheck": %s}, "expected": {"outcome": "return", "effects": 1}}`, i, q, q, q, q, q),
-			fmt.Sprintf(`{"id": "r%d", "title": "t", "scenario": "wrapper", "given": {"tool": %s, "args": {"command": %s}, "ui": "rpc", "mode": "always-ask", "choices": [%s]}, "expected": {"outcome": "throw", "effects": 0}}`, i, q, q, q),
-			fmt.Sprintf(`{"id": "f%d", "title": "t", "scenario": "fallback", "given": {"code": %s, "message": %s, "retryError": {"code": "EACCES", "message": %s}, "handlers": ["fail", "decline"]}, "expected": {"outcome": "throw-same-error", "effects": 0}}`, i, q, q, q),
-			fmt.Sprintf(`{"id": "c%d", "title": "t", "scenario": "classify-error", "given": {"code": %s, "message": %s}, "expected": {"permissionDenied": false, "effects": 0}}`, i, q, q),
+			fmt.Sprintf(named(`{"id": "w%d", "title": "t", "scenario": "{prompt}", "given": {"tool": "bash", "args": {"command": %s}, "revise": {"command": %s}, "mode": "always-ask", "choices": [%s, "Approve"], "repeat": 2, "userPolicies": {%s: "allow"}, "safetyCheck": %s}, "expected": {"outcome": "return", "effects": 1}}`), i, q, q, q, q, q),
+			fmt.Sprintf(named(`{"id": "r%d", "title": "t", "scenario": "{prompt}", "given": {"tool": %s, "args": {"command": %s}, "ui": "rpc", "mode": "always-ask", "choices": [%s]}, "expected": {"outcome": "throw", "effects": 0}}`), i, q, q, q),
+			fmt.Sprintf(named(`{"id": "f%d", "title": "t", "scenario": "{retry}", "given": {"code": %s, "message": %s, "retryError": {"code": "EACCES", "message": %s}, "handlers": ["fail", "decline"]}, "expected": {"outcome": "throw-same-error", "effects": 0}}`), i, q, q, q),
+			fmt.Sprintf(named(`{"id": "c%d", "title": "t", "scenario": "{classify}", "given": {"code": %s, "message": %s}, "expected": {"permissionDenied": false, "effects": 0}}`), i, q, q),
 		)
 	}
 	desk := `{"schemaVersion": 1, "id": "shell-canary", "title": "t", "label": "DO NOT EXECUTE", "cases": [` + strings.Join(cases, ",") + `]}`

@@ -18,14 +18,14 @@ func TestLintLessons(t *testing.T) {
 	require.Len(t, desks, 1)
 	assert.Equal(t, []string{
 		`testdata/lessons/bad-lessons.json:6:31: warning: lesson "alone" has only this case: give the same request to another host under the same lesson, or drop the key (/cases/2/lesson) [lesson-one-case]`,
-		`testdata/lessons/bad-lessons.json:8:33: warning: lesson "twice" asks host omp twice: case "twice-a" asks it already (/cases/3); a lesson holds one case per host (/cases/4/lesson) [lesson-host-twice]`,
+		named(`testdata/lessons/bad-lessons.json:8:33: warning: lesson "twice" asks host {host} twice: case "twice-a" asks it already (/cases/3); a lesson holds one case per host (/cases/4/lesson) [lesson-host-twice]`),
 		`testdata/lessons/bad-lessons.json:10:37: acknowledged lesson-one-case: its other host has no model yet (/cases/6/lesson)`,
 	}, diagStrings(ds))
 	byID := map[string]string{}
 	for _, c := range desks[0].Cases {
 		byID[c.ID] = c.Lesson
 	}
-	assert.Equal(t, map[string]string{"pair-omp": "pair", "pair-gemini": "pair", "alone": "alone", "twice-a": "twice", "twice-b": "twice",
+	assert.Equal(t, map[string]string{"pair-one": "pair", "pair-other": "pair", "alone": "alone", "twice-a": "twice", "twice-b": "twice",
 		"twice-c": "twice", "meant-alone": "meant", "no-lesson": ""}, byID)
 }
 

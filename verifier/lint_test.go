@@ -15,13 +15,13 @@ func TestLint(t *testing.T) {
 	assert.Equal(t, []string{
 		"testdata/invalid/bad-refs.json:5:12: warning: the label should warn readers: DO NOT EXECUTE (/label) [label]",
 		"testdata/invalid/bad-refs.json:12:70: warning: 2 scripted choices but 1 prompts expected (/cases/0/given/choices) [choices-vs-prompts]",
-		"testdata/invalid/bad-refs.json:12:101: error: repeat is 5000, over the limit of 1000 (raise it with -limit wrapper.repeat=N) (/cases/0/given/repeat)",
-		`testdata/invalid/bad-refs.json:14:33: error: sourceRef "wraper" names no key of sources (known: wrapper) (/cases/0/sourceRefs/1)`,
+		named("testdata/invalid/bad-refs.json:12:101: error: repeat is 5000, over the limit of 1000 (raise it with -limit {prompt}.repeat=N) (/cases/0/given/repeat)"),
+		named(`testdata/invalid/bad-refs.json:14:33: error: sourceRef "wraper" names no key of sources (known: {prompt}) (/cases/0/sourceRefs/1)`),
 		`testdata/invalid/bad-refs.json:17:13: error: duplicate id "a" in this desk (first at 9:13) (/cases/1/id)`,
 	}, diagStrings(ds))
 
-	ds = Lint(desks, Limits{Scenario: map[string]int{"wrapper.repeat": 10000, "wrapper.choices": 1}})
-	assert.Contains(t, diagStrings(ds), "testdata/invalid/bad-refs.json:12:70: error: the number of entries in choices is 2, over the limit of 1 (raise it with -limit wrapper.choices=N) (/cases/0/given/choices)")
+	ds = Lint(desks, Limits{Scenario: map[string]int{named("{prompt}.repeat"): 10000, named("{prompt}.choices"): 1}})
+	assert.Contains(t, diagStrings(ds), named("testdata/invalid/bad-refs.json:12:70: error: the number of entries in choices is 2, over the limit of 1 (raise it with -limit {prompt}.choices=N) (/cases/0/given/choices)"))
 }
 
 func TestLintAcrossFiles(t *testing.T) {
@@ -56,8 +56,8 @@ func TestLintUnknownExpectedKeyWithoutSchema(t *testing.T) {
 	desk.Cases[0].Expected = append(desk.Cases[0].Expected, Field{Key: "promts"})
 	desk.Cases[1].Scenario = "wraper"
 	s := diagStrings(Lint([]*Desk{desk}, DefaultLimits))
-	assert.Contains(t, s, `../cases/boundary-desk.json:37:19: error: expected key "promts" is not observed by scenario wrapper; did you mean "prompts"? (/cases/0/expected/promts)`)
-	assert.Contains(t, s, `../cases/boundary-desk.json:57:19: error: unknown scenario "wraper" (known: `+strings.Join(testReg.Names(), ", ")+`); did you mean "wrapper"? (/cases/1/scenario)`)
+	assert.Contains(t, s, named(`../cases/boundary-desk.json:37:19: error: expected key "promts" is not observed by scenario {prompt}; did you mean "prompts"? (/cases/0/expected/promts)`))
+	assert.Contains(t, s, `../cases/boundary-desk.json:57:19: error: unknown scenario "wraper" (known: `+strings.Join(testReg.Names(), ", ")+named(`); did you mean "{prompt}"? (/cases/1/scenario)`))
 }
 
 func TestSuggest(t *testing.T) {

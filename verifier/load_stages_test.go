@@ -27,7 +27,7 @@ func stageCase(id, given, expected string) string {
 	if expected != "" {
 		e = expected
 	}
-	return fmt.Sprintf(`{"id":%q,"title":"t","scenario":"wrapper","given":{%s},"expected":{%s},"sourceRefs":["w"]}`, id, g, e)
+	return fmt.Sprintf(named(`{"id":%q,"title":"t","scenario":"{prompt}","given":{%s},"expected":{%s},"sourceRefs":["w"]}`), id, g, e)
 }
 
 // what is a diagnostic without its file and position: what the stage
@@ -86,29 +86,29 @@ func TestOneLoadListsEveryStage(t *testing.T) {
 			stageDesk(stageCase("a", `"repeat":1.0`, ""), stageCase("b", `"mdoe":"yolo"`, ""), stageCase("c", "", `"outcome":"return","effects":1,"prompts":3`)),
 			[]string{
 				"error: a whole number is expected (digits only, at most 15), found 1.0 (/cases/0/given/repeat)",
-				`error: given key "mdoe" is not read by scenario wrapper; did you mean "mode"? (/cases/1/given/mdoe)`,
+				named(`error: given key "mdoe" is not read by scenario {prompt}; did you mean "mode"? (/cases/1/given/mdoe)`),
 				"warning: 1 scripted choices but 3 prompts expected (/cases/2/given/choices) [choices-vs-prompts]",
 				skipB,
 			}},
 		{"lint runs past a whole number and a release range",
-			stageDesk(strings.Replace(stageCase("a", `"repeat":1e0`, ""), `"scenario"`, `"hosts":{"omp":">=99.0.0"},"scenario"`, 1), stageCase("a", "", "")),
+			stageDesk(strings.Replace(stageCase("a", `"repeat":1e0`, ""), `"scenario"`, named(`"hosts":{"{host}":">=99.0.0"},"scenario"`), 1), stageCase("a", "", "")),
 			[]string{
-				`error: release range ">=99.0.0" selects no modelled release (modelled omp releases: 13.19.0, 14.9.9, 17.2.15, 17.3.5, 18.1.16, 18.1.17, 18.1.20, 18.1.21, 18.2.0, 18.2.3, 18.2.9, 18.3.4) (/cases/0/hosts/omp)`,
+				named(`error: release range ">=99.0.0" selects no modelled release (modelled {host} releases: 13.19.0, 14.9.9, 17.2.15, 17.3.5, 18.1.16, 18.1.17, 18.1.20, 18.1.21, 18.2.0, 18.2.3, 18.2.9, 18.3.4) (/cases/0/hosts/{host})`),
 				"error: a whole number is expected (digits only, at most 15), found 1e0 (/cases/0/given/repeat)",
 				`error: duplicate id "a" in this desk (first at 1:101) (/cases/1/id)`,
 			}},
 		{"a case of no known scenario is left out, the others are read",
-			stageDesk(strings.Replace(stageCase("b", "", ""), `"wrapper"`, `"wrapepr"`, 1), stageCase("a", `"repeat":2.5`, "")),
+			stageDesk(strings.Replace(stageCase("b", "", ""), named(`"{prompt}"`), `"wrapepr"`, 1), stageCase("a", `"repeat":2.5`, "")),
 			[]string{
-				`error: unknown scenario "wrapepr" (known: ` + strings.Join(testReg.Names(), ", ") + `); did you mean "wrapper"? (/cases/0/scenario)`,
+				`error: unknown scenario "wrapepr" (known: ` + strings.Join(testReg.Names(), ", ") + named(`); did you mean "{prompt}"? (/cases/0/scenario)`),
 				"error: wrong type: expected integer, found number (/cases/1/given/repeat)",
 				`warning: later checks (whole numbers, hosts, lint) were skipped for cases "b" (/cases/0) and "a" (/cases/1), whose schema errors make them meaningless; so were lint's checks that read all cases together [checks-skipped]`,
 			}},
 		{"a lesson whose other case fails the schema is not judged alone",
 			stageDesk(strings.Replace(stageCase("a", "", ""), `"scenario"`, `"lesson":"pair","scenario"`, 1),
-				`{"id":"g","lesson":"pair","title":"t","scenario":"policy-check","given":{"tool":"read_file","tol":1},"expected":{"decision":"allow","outcome":"allowed"}}`),
+				named(`{"id":"g","lesson":"pair","title":"t","scenario":"{policy}","given":{"tool":"read_file","tol":1},"expected":{"decision":"allow","outcome":"allowed"}}`)),
 			[]string{
-				`error: given key "tol" is not read by scenario policy-check; did you mean "tool"? (/cases/1/given/tol)`,
+				named(`error: given key "tol" is not read by scenario {policy}; did you mean "tool"? (/cases/1/given/tol)`),
 				`warning: later checks (whole numbers, hosts, lint) were skipped for case "g" (/cases/1), whose schema errors make them meaningless; so were lint's checks that read all cases together [checks-skipped]`,
 			}},
 		{"a desk key the format does not know breaks nothing",
@@ -119,11 +119,11 @@ func TestOneLoadListsEveryStage(t *testing.T) {
 				`error: sourceRef "w" names no key of sources (the desk has no sources) (/cases/0/sourceRefs/0)`,
 			}},
 		{"a desk value of the wrong type skips lint and the desk's hosts, not the cases' own checks",
-			[]byte(`{"schemaVersion":1,"id":"s","title":"t","label":"teaching","hosts":{"omp":"^1"},"sources":["x"],"cases":[` + stageCase("a", `"repeat":1.0`, "") + `,` + stageCase("b", `"mdoe":"yolo"`, "") + `]}`),
+			[]byte(named(`{"schemaVersion":1,"id":"s","title":"t","label":"teaching","hosts":{"{host}":"^1"},"sources":["x"],"cases":[`) + stageCase("a", `"repeat":1.0`, "") + `,` + stageCase("b", `"mdoe":"yolo"`, "") + `]}`),
 			[]string{
 				"error: wrong type: expected object, found array (/sources)",
 				"error: a whole number is expected (digits only, at most 15), found 1.0 (/cases/0/given/repeat)",
-				`error: given key "mdoe" is not read by scenario wrapper; did you mean "mode"? (/cases/1/given/mdoe)`,
+				named(`error: given key "mdoe" is not read by scenario {prompt}; did you mean "mode"? (/cases/1/given/mdoe)`),
 				`warning: later checks (the desk's hosts, lint) were skipped for the whole file, and (whole numbers, hosts) for case "b" (/cases/1): schema errors make them meaningless [checks-skipped]`,
 			}},
 		{"cases that are not a list: nothing of them is read",
@@ -135,10 +135,10 @@ func TestOneLoadListsEveryStage(t *testing.T) {
 		{"more skipped cases than the line names",
 			stageDesk(stageCase("a", `"x":1`, ""), stageCase("b", `"x":1`, ""), stageCase("c", "", ""), stageCase("d", `"x":1`, ""), stageCase("e", `"x":1`, "")),
 			[]string{
-				`error: given key "x" is not read by scenario wrapper; did you mean "ui"? (/cases/0/given/x)`,
-				`error: given key "x" is not read by scenario wrapper; did you mean "ui"? (/cases/1/given/x)`,
-				`error: given key "x" is not read by scenario wrapper; did you mean "ui"? (/cases/3/given/x)`,
-				`error: given key "x" is not read by scenario wrapper; did you mean "ui"? (/cases/4/given/x)`,
+				named(`error: given key "x" is not read by scenario {prompt}; did you mean "ui"? (/cases/0/given/x)`),
+				named(`error: given key "x" is not read by scenario {prompt}; did you mean "ui"? (/cases/1/given/x)`),
+				named(`error: given key "x" is not read by scenario {prompt}; did you mean "ui"? (/cases/3/given/x)`),
+				named(`error: given key "x" is not read by scenario {prompt}; did you mean "ui"? (/cases/4/given/x)`),
 				`warning: later checks (whole numbers, hosts, lint) were skipped for 4 cases (the first 3: "a" (/cases/0), "b" (/cases/1), "d" (/cases/3)), whose schema errors make them meaningless; so were lint's checks that read all cases together [checks-skipped]`,
 			}},
 		{"a syntax error leaves nothing to read",
@@ -187,7 +187,7 @@ func TestOneLoadListsEveryStage(t *testing.T) {
 // all twelve lines in one run; before, the duplicate key alone was listed,
 // and it took four runs, fixing each round, to see them all.
 func TestEveryStageInOneRun(t *testing.T) {
-	path := filepath.Join("testdata", "invalid", "every-stage.json")
+	path := filepath.Join("testdata/invalid", "every-stage.json")
 	data, err := os.ReadFile(path)
 	require.NoError(t, err)
 	desk, ds := Load(testReg, path, data, Limits{})

@@ -11,12 +11,12 @@ import (
 // and an RPC round trip, all pinned to the release range expr.
 func releasesBenchDesk(n int, expr string) []byte {
 	var b strings.Builder
-	fmt.Fprintf(&b, `{"schemaVersion": 1, "id": "bench", "title": "t", "hosts": {"omp": %q}, "cases": [`, expr)
+	fmt.Fprintf(&b, named(`{"schemaVersion": 1, "id": "bench", "title": "t", "hosts": {"{host}": %q}, "cases": [`), expr)
 	for i := 0; i < n; i++ {
 		if i > 0 {
 			b.WriteString(",")
 		}
-		fmt.Fprintf(&b, `{"id": "c%d", "title": "t", "scenario": "wrapper", "given": {"approval": "exec", "mode": "always-ask", "ui": "rpc", "choices": ["Approve"]}, "expected": {"outcome": "return", "effects": 1}}`, i)
+		fmt.Fprintf(&b, named(`{"id": "c%d", "title": "t", "scenario": "{prompt}", "given": {"approval": "exec", "mode": "always-ask", "ui": "rpc", "choices": ["Approve"]}, "expected": {"outcome": "return", "effects": 1}}`), i)
 	}
 	b.WriteString("]}")
 	return []byte(b.String())

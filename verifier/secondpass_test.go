@@ -23,7 +23,7 @@ func TestHostileSecondPass(t *testing.T) {
 		want   string
 	}{
 		{"a NUL inside a key points at the key, with the key whole in the pointer",
-			"hostile/nul-in-key.json", `1:127: error: given key "mo\x00de" is not read by scenario wrapper; did you mean "mode"? (/cases/0/given/mo\u0000de)`},
+			"hostile/nul-in-key.json", named(`1:127: error: given key "mo\x00de" is not read by scenario {prompt}; did you mean "mode"? (/cases/0/given/mo\u0000de)`)},
 		{"a NUL inside a key on the way to a value keeps the pointer whole, so it points at the value",
 			"hostile/nul-in-sources-key.json", `1:96: error: wrong type: expected string, found integer (/sources/a\u0000b)`},
 		{"the string limit measures the decoded text: 33,000 escapes of é are 66,000 bytes",
@@ -35,7 +35,7 @@ func TestHostileSecondPass(t *testing.T) {
 		{"an unknown claim key gets a suggestion",
 			"authoring/misspelled-keys.json", `17:51: error: unknown key "sourceRef"; did you mean "sourceRefs"? (/sourceOnly/0/sourceRef)`},
 		{"a mode the host does not know is a warning that says what the host does",
-			"authoring/unknown-mode-and-tier.json", `7:104: warning: mode "Write" is not one the host knows (always-ask, write, yolo, matched exactly), and what it means depends on the release: omp 13.19.0 … 14.9.9 have no approval gate, so the mode means nothing; omp 17.2.15 … 18.2.0 keep it as a mode that auto-approves no tier, so every call that no policy decides asks for approval; omp 18.2.3 … 18.3.4 read it as yolo, which auto-approves every tier; did you mean "write"? (/cases/0/given/mode) [unknown-mode]`},
+			"authoring/unknown-mode-and-tier.json", named(`7:104: warning: mode "Write" is not one the host knows (always-ask, write, yolo, matched exactly), and what it means depends on the release: {host} 13.19.0 … 14.9.9 have no approval gate, so the mode means nothing; {host} 17.2.15 … 18.2.0 keep it as a mode that auto-approves no tier, so every call that no policy decides asks for approval; {host} 18.2.3 … 18.3.4 read it as yolo, which auto-approves every tier; did you mean "write"? (/cases/0/given/mode) [unknown-mode]`)},
 		{"a tier string the host does not know is a warning",
 			"authoring/unknown-mode-and-tier.json", `8:83: warning: tier "paranoid" is not one the host knows (read, write, exec, matched exactly): it treats the tool as exec, the highest tier (/cases/1/given/approval) [unknown-tier]`},
 		{"so is an unknown tier in an approval object",
@@ -69,9 +69,9 @@ func TestCaseIDsAreUniqueWithinTheirDesk(t *testing.T) {
 }
 
 func TestPlaceholdersAndEmptyDesks(t *testing.T) {
-	printed, err := NewDesk(context.Background(), testReg, "wrapper")
+	printed, err := NewDesk(context.Background(), testReg, exPrompt.Name)
 	require.NoError(t, err)
-	edited := strings.NewReplacer(`"id": "new-desk"`, `"id": "seed-desk"`, `"id": "new-wrapper-case"`, `"id": "deny-once"`, "Placeholder:", "Now:").Replace(string(printed))
+	edited := strings.NewReplacer(`"id": "new-desk"`, `"id": "seed-desk"`, named(`"id": "new-{prompt}-case"`), `"id": "deny-once"`, "Placeholder:", "Now:").Replace(string(printed))
 	empty := `{"schemaVersion":1,"id":"empty","title":"t","label":"DO NOT EXECUTE","cases":[]}`
 	tests := []struct {
 		reason string
@@ -82,8 +82,8 @@ func TestPlaceholdersAndEmptyDesks(t *testing.T) {
 			`new.json:3:9: warning: placeholder id "new-desk" from deskcheck new: give the desk an id of its own (/id) [placeholder]`,
 			`new.json:4:12: warning: placeholder text from deskcheck new: say what this desk or case is about (/title) [placeholder]`,
 			`new.json:6:13: warning: placeholder text from deskcheck new: say what this desk or case is about (/domain) [placeholder]`,
-			`new.json:10:16: warning: placeholder text from deskcheck new: say what this desk or case is about (/sources/wrapper) [placeholder]`,
-			`new.json:14:13: warning: placeholder id "new-wrapper-case" from deskcheck new: give the case an id of its own (/cases/0/id) [placeholder]`,
+			named(`new.json:10:16: warning: placeholder text from deskcheck new: say what this desk or case is about (/sources/{prompt}) [placeholder]`),
+			named(`new.json:14:13: warning: placeholder id "new-{prompt}-case" from deskcheck new: give the case an id of its own (/cases/0/id) [placeholder]`),
 			`new.json:15:16: warning: placeholder text from deskcheck new: say what this desk or case is about (/cases/0/title) [placeholder]`,
 		}},
 		{"once edited, nothing is said", edited, nil},
@@ -118,7 +118,7 @@ func TestPlaceholdersAndEmptyDesks(t *testing.T) {
 func repeatDesk(id string, n, repeat int) Input {
 	var cases []string
 	for i := 0; i < n; i++ {
-		cases = append(cases, fmt.Sprintf(`{"id":"c%d","title":"t","scenario":"wrapper","given":{"approval":"exec","mode":"always-ask","repeat":%d},"expected":{"outcome":"throw","effects":0}}`, i, repeat))
+		cases = append(cases, fmt.Sprintf(named(`{"id":"c%d","title":"t","scenario":"{prompt}","given":{"approval":"exec","mode":"always-ask","repeat":%d},"expected":{"outcome":"throw","effects":0}}`), i, repeat))
 	}
 	return Input{Path: id + ".json", Data: []byte(`{"schemaVersion":1,"id":"` + id + `","title":"t","label":"DO NOT EXECUTE","cases":[` + strings.Join(cases, ",") + `]}`)}
 }
@@ -135,9 +135,9 @@ func TestWorkIsBoundedBeforeRunning(t *testing.T) {
 		err    string // an error of the run
 	}{
 		{"400 cases of repeat 1000 in one small file: over the work of a file", []Input{repeatDesk("r", 400, 1000)}, Limits{},
-			"r.json:1:74: error: the cases of this file script 400,000 units of work (wrapper.repeat 400,000), over the limit of 300,000 per file; split the file or raise the limit with -max-work N (/cases)", ""},
+			named("r.json:1:74: error: the cases of this file script 400,000 units of work ({prompt}.repeat 400,000), over the limit of 300,000 per file; split the file or raise the limit with -max-work N (/cases)"), ""},
 		{"split over files, over the work of a run", []Input{repeatDesk("a", 300, 1000), repeatDesk("b", 300, 1000), repeatDesk("c", 300, 1000)}, Limits{},
-			"", "the selected cases script 900,000 units of work (wrapper.repeat 900,000), over the limit of 600,000 per run; select fewer with -run or raise the limit with -max-run-work N"},
+			"", named("the selected cases script 900,000 units of work ({prompt}.repeat 900,000), over the limit of 600,000 per run; select fewer with -run or raise the limit with -max-run-work N")},
 		{"the trace events of a run", []Input{repeatDesk("e", 20, 50)}, Limits{Events: 500},
 			"", "the cases recorded more than 500 trace events, the limit per run, so the run was stopped and nothing is reported; select fewer cases with -run or raise the limit with -max-events N"},
 		{"the trace text of a run", []Input{repeatDesk("e", 20, 50)}, Limits{TraceBytes: 10_000},
@@ -160,7 +160,7 @@ func TestWorkIsBoundedBeforeRunning(t *testing.T) {
 	for _, c := range mustLoad(t, repeatDesk("w", 3, 7)).Cases {
 		w += c.Work()
 	}
-	assert.Equal(t, 21, w, "a wrapper case's work is its repeat (and its scripted choices)")
+	assert.Equal(t, 21, w, named("a {prompt} case's work is its repeat (and its scripted choices)"))
 }
 
 func mustLoad(t *testing.T, in Input) *Desk {

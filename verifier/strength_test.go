@@ -8,89 +8,21 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/tidwall/gjson"
 
 	"github.com/deskcheck/deskcheck/internal/fault"
 	"github.com/deskcheck/deskcheck/scenario"
 )
 
-// ompFaults are the faults of the OMP host.
-func ompFaults(t *testing.T, names ...string) []scenario.QualifiedFault {
-	var out []scenario.QualifiedFault
-	for _, q := range testReg.Faults() {
-		if q.Host == "omp" {
-			out = append(out, q)
-		}
-	}
-	if len(names) == 0 {
-		return out
-	}
-	var some []scenario.QualifiedFault
-	for _, n := range names {
-		q, err := testReg.LookupFault("omp/" + n)
-		require.NoError(t, err)
-		some = append(some, q)
-	}
-	return some
-}
-
-func TestStrengthOfTheBoundaryDesk(t *testing.T) {
-	in := readInput(t, "../cases/boundary-desk.json")
-	desks, ds := LoadAll(testReg, []Input{in}, Limits{})
-	require.False(t, ds.HasErrors())
-	cases, _ := Select(desks, nil)
-	all := ompFaults(t)
-	s := MeasureStrength(context.Background(), runAll(context.Background(), cases, nil, nil), all)
-	require.Len(t, s.Faults, len(all))
-	assert.Empty(t, s.Excluded)
-	caught := map[string][]string{}
-	for _, f := range s.Faults {
-		caught[f.Fault.Name] = f.CaughtBy
-	}
-	assert.Equal(t, []string{"boundary-desk/boundary-approval-does-not-persist"}, caught["approval-remembered"])
-	assert.Contains(t, caught["dismiss-approves"], "boundary-desk/boundary-dismiss-one-call")
-	assert.Contains(t, caught["rpc-cancel-approves"], "boundary-desk/boundary-rpc-cancel")
-	assert.Equal(t, []string{"boundary-desk/boundary-fallback-code-precedence"}, caught["classifier-message-first"])
-	// The desk has no case for these: they are gaps in the desk, reported
-	// as missed.
-	// The bash tool's own rules are taught by cases/omp-tools-desk.json.
-	gaps := []string{"revision-ignored", "approve-case-insensitive", "yolo-user-allow-beats-tool-prompt",
-		"critical-family-missing", "allow-despite-shell-control", "segment-matching-off", "first-match-not-first", "yolo-prompts-critical"}
-	for _, gap := range gaps {
-		assert.Empty(t, caught[gap], gap)
-	}
-	assert.Equal(t, len(all)-len(gaps), s.Caught())
-}
-
-func TestStrengthExcludesCasesThatFailAlready(t *testing.T) {
-	in := readInput(t, "../cases/boundary-desk.json")
-	desks, _ := LoadAll(testReg, []Input{in}, Limits{})
-	cases, _ := Select(desks, nil)
-	cases[0].Expected[1].Value = gjson.Parse("99") // effects: a wrong expectation
-	cases[0].Expected[1].Want = 99.0
-	s := MeasureStrength(context.Background(), runAll(context.Background(), cases[:1], nil, nil), ompFaults(t)[:1])
-	assert.Equal(t, []string{"boundary-desk/boundary-approval-does-not-persist"}, s.Excluded)
-	assert.False(t, s.Faults[0].Caught(), "a case that fails anyway catches nothing")
-}
-
-func TestScenarioDeskCatchesTheDeskGaps(t *testing.T) {
-	in := readInput(t, "../host/omp/ompcheck/testdata/omp-desk.json")
-	desks, _ := LoadAll(testReg, []Input{in}, Limits{})
-	cases, _ := Select(desks, nil)
-	gaps := ompFaults(t, "revision-ignored", "yolo-user-allow-beats-tool-prompt", "approve-case-insensitive")
-	for _, f := range MeasureStrength(context.Background(), runAll(context.Background(), cases, nil, nil), gaps).Faults {
-		assert.True(t, f.Caught(), f.Fault.Name)
-	}
-}
-
 // strengthDesks are the desks the fault-skipping tests run: the bundled
-// ones (every family, cases judged on several releases) and the OMP
-// scenario desk.
+// ones (every family, cases judged on several releases) and every
+// family's own desks beside its adapter.
 func strengthDesks(t *testing.T) []*Case {
 	t.Helper()
 	paths, err := filepath.Glob("../cases/*.json")
 	require.NoError(t, err)
-	return loadCases(t, append(paths, "../host/omp/ompcheck/testdata/omp-desk.json")...)
+	own, err := filepath.Glob("../host/*/*check/testdata/*.json")
+	require.NoError(t, err)
+	return loadCases(t, append(paths, own...)...)
 }
 
 // TestUnaskedFaultsChangeNothing holds the rule runUnder relies on: a case
@@ -130,27 +62,6 @@ func TestUnaskedFaultsChangeNothing(t *testing.T) {
 	t.Logf("%d case-and-fault pairs checked the fault, %d never did", asked, unasked)
 	assert.Positive(t, asked, "some runs check some faults")
 	assert.Greater(t, unasked, asked, "most faults are outside most cases' runs")
-}
-
-func TestAskedNamesTheFaultsARunChecked(t *testing.T) {
-	cases := strengthDesks(t)
-	byID := map[string]Result{}
-	for _, r := range runAll(context.Background(), cases, nil, nil) {
-		byID[r.Case.FullID()] = r
-	}
-	id := func(name string) uint64 {
-		q, err := testReg.LookupFault(name)
-		require.NoError(t, err)
-		return q.ID
-	}
-	dialog := byID["boundary-desk/boundary-dismiss-one-call"]
-	require.Equal(t, Pass, dialog.Status)
-	assert.NotZero(t, dialog.Asked&id("omp/dismiss-approves"), "a dismissed dialog checks whether dismissing approves")
-	assert.Zero(t, dialog.Asked&id("omp/fallback-retries"), "a wrapper call never reaches the write fallback")
-	fallback := byID["boundary-desk/boundary-fallback-code-precedence"]
-	require.Equal(t, Pass, fallback.Status)
-	assert.NotZero(t, fallback.Asked&id("omp/classifier-message-first"))
-	assert.Zero(t, fallback.Asked&id("omp/dismiss-approves"), "the fallback opens no dialog")
 }
 
 func TestStrengthIsTheSameWithoutReuse(t *testing.T) {

@@ -48,7 +48,7 @@ func readsDesk(id string, n, records, reads int) Input {
 	step := `{"request":{"action":"read","resource":"ops/orders","arguments":{}}}`
 	var cases []string
 	for i := 0; i < n; i++ {
-		cases = append(cases, fmt.Sprintf(`{"id":"g%d","title":"t","scenario":"gateway","given":{"principal":"synthetic-analyst","records":{"ops/orders":[%s]},"steps":[%s]},"expected":{"decisions":[],"reasons":[],"draftEffects":0,"publicationEffects":0}}`,
+		cases = append(cases, fmt.Sprintf(named(`{"id":"g%d","title":"t","scenario":"{requests}","given":{"principal":"synthetic-analyst","records":{"ops/orders":[%s]},"steps":[%s]},"expected":{"decisions":[],"reasons":[],"draftEffects":0,"publicationEffects":0}}`),
 			i, strings.Join(recs, ","), strings.TrimSuffix(strings.Repeat(step+",", reads), ",")))
 	}
 	return Input{Path: id + ".json", Data: []byte(`{"schemaVersion":1,"id":"` + id + `","title":"t","label":"DO NOT EXECUTE","cases":[` + strings.Join(cases, ",") + `]}`)}
@@ -59,7 +59,7 @@ func readsDesk(id string, n, records, reads int) Input {
 func argsDesk(id string, n, argBytes, repeat int) Input {
 	var cases []string
 	for i := 0; i < n; i++ {
-		cases = append(cases, fmt.Sprintf(`{"id":"w%d","title":"t","scenario":"wrapper","given":{"approval":"exec","mode":"yolo","args":{"a":"%s"},"repeat":%d},"expected":{"outcome":"return","effects":%d}}`,
+		cases = append(cases, fmt.Sprintf(named(`{"id":"w%d","title":"t","scenario":"{prompt}","given":{"approval":"exec","mode":"yolo","args":{"a":"%s"},"repeat":%d},"expected":{"outcome":"return","effects":%d}}`),
 			i, strings.Repeat("x", argBytes), repeat, repeat))
 	}
 	return Input{Path: id + ".json", Data: []byte(`{"schemaVersion":1,"id":"` + id + `","title":"t","label":"DO NOT EXECUTE","cases":[` + strings.Join(cases, ",") + `]}`)}
@@ -80,15 +80,15 @@ func TestCopiesAreBoundedBeforeRunning(t *testing.T) {
 		err    string // an error of the run
 	}{
 		{"records times reads, per case", []Input{readsDesk("g", 1, 1000, 300)}, Limits{},
-			fmt.Sprintf("g.json:1:%d: error: the case copies 4,806,000 bytes of case data (per step, the records a read returns, the deciding principal and the named approval, as written), over the limit of 4,194,304 (raise it with -limit gateway.copyBytes=N) (/cases/0/given/steps)", 16195), ""},
+			fmt.Sprintf(named("g.json:1:%d: error: the case copies 4,806,000 bytes of case data (per step, the records a read returns, the deciding principal and the named approval, as written), over the limit of 4,194,304 (raise it with -limit {requests}.copyBytes=N) (/cases/0/given/steps)"), 16195), ""},
 		{"args times repeat, per case", []Input{argsDesk("w", 1, 5000, 1000)}, Limits{},
-			"w.json:1:127: error: the case copies 5,063,000 bytes of case data (the given block but its choices, times repeat, and the choices once), over the limit of 4,194,304 (raise it with -limit wrapper.copyBytes=N) (/cases/0/given)", ""},
+			named("w.json:1:127: error: the case copies 5,063,000 bytes of case data (the given block but its choices, times repeat, and the choices once), over the limit of 4,194,304 (raise it with -limit {prompt}.copyBytes=N) (/cases/0/given)"), ""},
 		{"per file", []Input{readsDesk("f", 9, 1000, 250)}, Limits{},
-			"f.json:1:74: error: the cases of this file copy 36,045,000 bytes of case data into their results, trace and reports (gateway.copyBytes 36,045,000), over the limit of 33,554,432 per run; split the file or raise the limit with -max-copy-bytes N (/cases)", ""},
+			named("f.json:1:74: error: the cases of this file copy 36,045,000 bytes of case data into their results, trace and reports ({requests}.copyBytes 36,045,000), over the limit of 33,554,432 per run; split the file or raise the limit with -max-copy-bytes N (/cases)"), ""},
 		{"per run, over files and families", []Input{readsDesk("a", 5, 1000, 250), argsDesk("b", 4, 4000, 1000)}, Limits{},
-			"", "the selected cases copy 36,277,000 bytes of case data into their results, trace and reports (gateway.copyBytes 20,025,000, wrapper.copyBytes 16,252,000), over the limit of 33,554,432 per run; select fewer with -run or raise the limit with -max-copy-bytes N"},
-		{"a raised per-case limit still meets the file's", []Input{readsDesk("r", 1, 1000, 300)}, Limits{Scenario: map[string]int{"gateway.copyBytes": 8 << 20}, CopyBytes: 4 << 20},
-			"r.json:1:74: error: the cases of this file copy 4,806,000 bytes of case data into their results, trace and reports (gateway.copyBytes 4,806,000), over the limit of 4,194,304 per run; split the file or raise the limit with -max-copy-bytes N (/cases)", ""},
+			"", named("the selected cases copy 36,277,000 bytes of case data into their results, trace and reports ({requests}.copyBytes 20,025,000, {prompt}.copyBytes 16,252,000), over the limit of 33,554,432 per run; select fewer with -run or raise the limit with -max-copy-bytes N")},
+		{"a raised per-case limit still meets the file's", []Input{readsDesk("r", 1, 1000, 300)}, Limits{Scenario: map[string]int{named("{requests}.copyBytes"): 8 << 20}, CopyBytes: 4 << 20},
+			named("r.json:1:74: error: the cases of this file copy 4,806,000 bytes of case data into their results, trace and reports ({requests}.copyBytes 4,806,000), over the limit of 4,194,304 per run; split the file or raise the limit with -max-copy-bytes N (/cases)"), ""},
 	}
 	for _, tt := range tests {
 		suite, ds, err := Verify(context.Background(), tt.inputs, Options{Registry: testReg, Limits: tt.limits})

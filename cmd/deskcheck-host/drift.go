@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/deskcheck/deskcheck/internal/realcode"
 	"github.com/deskcheck/deskcheck/realhost"
 	"github.com/deskcheck/deskcheck/verifier"
 )
@@ -35,17 +36,18 @@ func drift(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return exitInvalid
 	}
-	installed, _ := realhost.List(c)
+	fam := defaultFamily()
+	installed, _ := fam.List(c)
 	if len(installed) == 0 {
-		fmt.Fprintf(stderr, "deskcheck-host: no release is installed in %s; install some with: deskcheck-host install omp@V\n", c)
+		fmt.Fprintf(stderr, "deskcheck-host: no release is installed in %s; install some with: deskcheck-host install %s@V\n", c, fam.Host)
 		return exitInvalid
 	}
 	var runs []*realhost.Run
 	for _, in := range installed {
-		h, err := realhost.Start(ctx, realhost.ForInstalled(in))
+		h, err := realhost.OpenFamily(ctx, fam, realcode.OpenOptions{Cache: c, Version: in.Version}, realhost.Bounds{})
 		if err != nil {
-			fmt.Fprintf(stderr, "deskcheck-host: omp@%s: %v\n", in.Version, err)
-			if errors.Is(err, realhost.ErrChanged) {
+			fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
+			if errors.Is(err, realcode.ErrChanged) {
 				return exitInvalid
 			}
 			return exitFail
@@ -53,7 +55,7 @@ func drift(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		res, err := realhost.Judge(ctx, h, selected, realhost.Options{})
 		h.Close()
 		if err != nil {
-			fmt.Fprintf(stderr, "deskcheck-host: omp@%s: %v\n", in.Version, err)
+			fmt.Fprintf(stderr, "deskcheck-host: %s@%s: %v\n", fam.Host, in.Version, err)
 			return exitFail
 		}
 		runs = append(runs, res)

@@ -12,35 +12,42 @@ import (
 
 	"github.com/deskcheck/deskcheck/host/all/real"
 	"github.com/deskcheck/deskcheck/internal/realcode"
+	"github.com/deskcheck/deskcheck/internal/sandbox"
 	"github.com/deskcheck/deskcheck/realhost"
 )
 
-// A target is what install, remove and verify -host name: an OMP release
-// (the bun harness of realhost) or a release of a family that declares
-// its harness through realcode.
+// A target is what install, remove and verify -host name: a release of a
+// family that declares its real code through realcode (host/all/real).
 type target struct {
-	// fam is the declared family; nil for OMP.
+	// fam is the declared family.
 	fam *realcode.Family
 	// version is the release: "" for the newest installed, or for a
 	// family whose bare name selects every release (Every), for all.
 	version string
 }
 
-// parseTarget reads NAME@V, NAME, or a spelling the family resolves
-// (realcode.Family.Resolve); ours is false for OMP (omp@V or a bare V)
-// and for a name of no declared family.
+// parseTarget reads NAME@V, NAME, a spelling a family resolves
+// (realcode.Family.Resolve), or a bare V of the default family
+// (defaultFamily); it is not ours when it names no host.
 func parseTarget(s string, needVersion bool) (target, bool, error) {
-	name, version, hasVersion := strings.Cut(s, "@")
 	for _, f := range real.Families() {
-		if f.Resolve != nil {
-			v, ok, err := f.Resolve(s)
-			if err != nil {
-				return target{}, true, err
-			}
-			if ok {
-				return target{fam: &f, version: v}, true, nil
-			}
+		if f.Resolve == nil {
+			continue
 		}
+		v, ok, err := f.Resolve(s)
+		if err != nil {
+			return target{}, true, err
+		}
+		if ok {
+			return target{fam: &f, version: v}, true, nil
+		}
+	}
+	name, version, hasVersion := strings.Cut(s, "@")
+	if !hasVersion && !isHostName(name) {
+		// A bare version, of the default family.
+		name, version, hasVersion = defaultFamily().Host, s, true
+	}
+	for _, f := range real.Families() {
 		if name != f.Host {
 			continue
 		}
@@ -58,7 +65,38 @@ func parseTarget(s string, needVersion bool) (target, bool, error) {
 	return target{}, false, nil
 }
 
-// hostNames lists what -host and install accept besides omp@V.
+// isHostName says whether name is a family's host name or a spelling
+// of one of its releases that the family resolves.
+func isHostName(name string) bool {
+	for _, f := range real.Families() {
+		if f.Host == name {
+			return true
+		}
+		if f.Resolve != nil {
+			if _, ok, _ := f.Resolve(name); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// defaultFamily is the family verify runs without -host and drift runs:
+// the first that host/all/real lists.
+func defaultFamily() realcode.Family { return real.Families()[0] }
+
+// sourceFamily is the first family that runs a source folder
+// (-host-src), if any.
+func sourceFamily() (realcode.Family, bool) {
+	for _, f := range real.Families() {
+		if f.Sources != "" {
+			return f, true
+		}
+	}
+	return realcode.Family{}, false
+}
+
+// hostNames lists what -host and install accept.
 func hostNames() string {
 	var names []string
 	for _, f := range real.Families() {
@@ -91,26 +129,30 @@ func versions(c string, t target, installed bool) ([]string, error) {
 	return vs, err
 }
 
-// installOther installs a declared family's release (or every release,
+// installTarget installs a declared family's release (or every release,
 // for a family whose bare name selects them all).
-func installOther(ctx context.Context, t target, stdout, stderr io.Writer) int {
+func installTarget(ctx context.Context, t target, substitute bool, stdout, stderr io.Writer) int {
 	c, ok := cache(stderr)
 	if !ok {
 		return exitInvalid
 	}
 	vs, _ := versions(c, t, false)
 	for _, v := range vs {
-		if err := t.fam.Install(ctx, c, v, stdout); err != nil {
+		err := t.fam.Install(ctx, c, v, realcode.InstallOptions{Substitute: substitute, Progress: stdout, Start: realhost.InstallStart(t.fam.Sandbox)})
+		if err != nil {
 			fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
+			if errors.Is(err, realcode.ErrNeedsSubstitute) {
+				return exitInvalid
+			}
 			return exitFail
 		}
 	}
 	return exitPass
 }
 
-// removeOther removes a declared family's release (or every installed
+// removeTarget removes a declared family's release (or every installed
 // release, for a family whose bare name selects them all).
-func removeOther(t target, stdout, stderr io.Writer) int {
+func removeTarget(t target, stdout, stderr io.Writer) int {
 	c, ok := cache(stderr)
 	if !ok {
 		return exitInvalid
@@ -130,12 +172,18 @@ func removeOther(t target, stdout, stderr io.Writer) int {
 	return exitPass
 }
 
-// listOthers lists the installed releases of the declared families: each
-// with its size, date, what it alone takes beside what the family's
-// releases share, and its note; then what they share and what can be
-// installed.
-func listOthers(c string, stdout io.Writer) {
+// listAll lists the installed releases of the declared families: a
+// family's own lines (Listing), or each release with its size, date,
+// what it alone takes beside what the family's releases share, and its
+// note; then what they share and what can be installed.
+func listAll(c string, stdout io.Writer) error {
 	for _, f := range real.Families() {
+		if f.Listing != nil {
+			if err := f.Listing(c, stdout); err != nil {
+				return err
+			}
+			continue
+		}
 		in, err := f.List(c)
 		if err != nil {
 			fmt.Fprintf(stdout, "%s: %v\n", f.Host, err)
@@ -144,7 +192,7 @@ func listOthers(c string, stdout io.Writer) {
 		for _, r := range in {
 			line := fmt.Sprintf("%s@%-8s %8d MB  %s", f.Host, r.Version, r.Bytes>>20, r.InstalledAt.Format(time.DateOnly))
 			if r.Own > 0 {
-				line += "  own " + realhost.HumanBytes(r.Own)
+				line += "  own " + realcode.HumanBytes(r.Own)
 			}
 			if r.Note != "" {
 				line += "  (" + r.Note + ")"
@@ -164,6 +212,7 @@ func listOthers(c string, stdout io.Writer) {
 		}
 		fmt.Fprintf(stdout, "installable: %s%s\n", strings.Join(prefixed(f.Host+"@", f.Releases()), ", "), every)
 	}
+	return nil
 }
 
 func prefixed(p string, s []string) []string {
@@ -175,27 +224,30 @@ func prefixed(p string, s []string) []string {
 }
 
 // openFamily starts release t.version of a declared family (the newest
-// installed when none is named) in the sandbox.
-func openFamily(ctx context.Context, t target, maxAnswer int64, stderr io.Writer) (*realhost.FamilyHost, int) {
+// installed when none is named), or the source folder src, in the
+// sandbox.
+func openFamily(ctx context.Context, t target, src, runtime string, maxAnswer int64, allowChanged bool, stderr io.Writer) (*realhost.FamilyHost, int) {
 	c, ok := cache(stderr)
 	if !ok {
 		return nil, exitInvalid
 	}
-	if t.version == "" {
-		in, _ := t.fam.List(c)
-		if len(in) == 0 {
-			fmt.Fprintf(stderr, "deskcheck-host: no %s release is installed in %s; install one with: deskcheck-host install %s@V (the releases are %s)\n", t.fam.Host, c, t.fam.Host, strings.Join(t.fam.Releases(), ", "))
-			return nil, exitInvalid
+	if src == "" {
+		if code := pickVersion(c, &t, stderr); code != exitPass {
+			return nil, code
 		}
-		t.version = in[len(in)-1].Version
-	} else if in, _ := t.fam.List(c); !slices.ContainsFunc(in, func(r realcode.Installed) bool { return r.Version == t.version }) {
-		fmt.Fprintf(stderr, "deskcheck-host: %s@%s is not installed in %s; install it with: deskcheck-host install %s@%s\n", t.fam.Host, t.version, c, t.fam.Host, t.version)
-		return nil, exitInvalid
 	}
-	h, err := realhost.OpenFamily(ctx, *t.fam, c, t.version, maxAnswer)
+	h, err := realhost.OpenFamily(ctx, *t.fam, realcode.OpenOptions{Cache: c, Version: t.version, Source: src, Runtime: runtime, AllowChanged: allowChanged}, realhost.Bounds{MaxAnswerBytes: maxAnswer})
 	if err != nil {
-		fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
-		if errors.Is(err, realhost.ErrAnswerLimit) {
+		if errors.Is(err, realcode.ErrSource) {
+			fmt.Fprintf(stderr, "deskcheck-host: -host-src: %v\n", err)
+		} else {
+			fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
+		}
+		switch {
+		case errors.Is(err, realhost.ErrAnswerLimit), errors.Is(err, realcode.ErrChanged), errors.Is(err, realcode.ErrSource):
+			return nil, exitInvalid
+		case src != "" && errors.Is(err, sandbox.ErrUnavailable):
+			fmt.Fprintln(stderr, "deskcheck-host: a checkout is code of unknown origin and runs only in the sandbox; nothing was run")
 			return nil, exitInvalid
 		}
 		return nil, exitFail
@@ -204,6 +256,29 @@ func openFamily(ctx context.Context, t target, maxAnswer int64, stderr io.Writer
 		fmt.Fprintf(stderr, "deskcheck-host: warning: %s\n", h.Info().Isolation)
 	}
 	return h, exitPass
+}
+
+// pickVersion checks that t's release is installed, or picks the newest
+// installed one when t names none.
+func pickVersion(c string, t *target, stderr io.Writer) int {
+	in, _ := t.fam.List(c)
+	if t.version == "" {
+		if len(in) == 0 {
+			fmt.Fprintf(stderr, "deskcheck-host: no %s release is installed in %s; install one with: deskcheck-host install %s@V (the releases are %s)\n", t.fam.Host, c, t.fam.Host, strings.Join(t.fam.Releases(), ", "))
+			return exitInvalid
+		}
+		t.version = in[len(in)-1].Version
+		return exitPass
+	}
+	if !slices.ContainsFunc(in, func(r realcode.Installed) bool { return r.Version == t.version }) {
+		hint := ""
+		if t.fam.Substitute != nil && t.fam.Substitute(t.version) != "" {
+			hint = " -substitute"
+		}
+		fmt.Fprintf(stderr, "deskcheck-host: %s@%s is not installed in %s; install it with: deskcheck-host install%s %s@%s\n", t.fam.Host, t.version, c, hint, t.fam.Host, t.version)
+		return exitInvalid
+	}
+	return exitPass
 }
 
 // defaultJobs is -jobs' default: a harness per processor, at most four.
@@ -283,34 +358,13 @@ func installedVersions(c, name string) ([]string, error) {
 			return vs, err
 		}
 	}
-	if name == ompHost {
-		in, err := realhost.List(c)
-		var vs []string
-		for _, r := range in {
-			vs = append(vs, r.Version)
-		}
-		return vs, err
-	}
 	return nil, fmt.Errorf("%q is no host with releases; the hosts are %s", name, strings.Join(releaseHosts(), ", "))
 }
 
-// ompHost is OMP's host name: its releases run on the bun harness of
-// realhost.
-var ompHost = realhost.HostName
-
 func releaseHosts() []string {
-	out := []string{ompHost}
+	var out []string
 	for _, f := range real.Families() {
 		out = append(out, f.Host)
 	}
 	return out
-}
-
-// parseOMP reads omp@V (or a bare V); a name of no host says which hosts
-// there are.
-func parseOMP(s string) (string, error) {
-	if name, _, ok := strings.Cut(s, "@"); ok && name != ompHost {
-		return "", fmt.Errorf("%q: no host is named %q; the hosts are omp@V, %s", s, name, hostNames())
-	}
-	return realhost.ParseHost(s)
 }

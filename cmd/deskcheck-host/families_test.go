@@ -46,10 +46,11 @@ func TestParseTarget(t *testing.T) {
 		{arg: "langgraph@1.0.0", err: "langgraph@1.0.0: the langgraph adapter pins LangGraph 1.2.11"},
 		{arg: "arena@crewai", err: `arena@crewai: unknown adapter "crewai"; the adapters are vanilla, langgraph, openai-agents`},
 		{arg: "arena:crewai", err: `unknown adapter "crewai"`},
-		{arg: "omp@18.3.4", notOurs: true},
-		{arg: "18.3.4", notOurs: true},
+		{arg: "omp@18.3.4", family: "omp", version: "18.3.4"},
+		{arg: "18.3.4", family: "omp", version: "18.3.4"},
+		{arg: "omp@9.9.9", err: "omp@9.9.9 is not a release deskcheck-host can install; the releases are 13.19.0, "},
+		{arg: "crewai", err: "omp@crewai is not a release deskcheck-host can install; the releases are 13.19.0, "},
 		{arg: "nope@1", notOurs: true},
-		{arg: "crewai", notOurs: true},
 	} {
 		t.Run(tc.arg, func(t *testing.T) {
 			got, ours, err := parseTarget(tc.arg, tc.needVersion)

@@ -33,10 +33,9 @@ import (
 	"strings"
 	"sync"
 	"syscall"
-	"time"
 
 	"github.com/deskcheck/deskcheck/host/all"
-	"github.com/deskcheck/deskcheck/internal/sandbox"
+	"github.com/deskcheck/deskcheck/host/all/real"
 	"github.com/deskcheck/deskcheck/realhost"
 	"github.com/deskcheck/deskcheck/reports"
 	"github.com/deskcheck/deskcheck/reports/folder"
@@ -50,7 +49,26 @@ const (
 	exitInvalid = 2
 )
 
-const usage = `deskcheck-host runs deskcheck cases through real code: OMP's, the Gemini CLI's, the arena's frameworks'.
+// usage is the command's help, naming the families of host/all/real.
+var usage = usageText()
+
+func usageText() string {
+	var titles, hosts, alternatives, every []string
+	for _, f := range real.Families() {
+		titles = append(titles, possessive(f.Title))
+		every = append(every, f.Host+"@*")
+		if !f.Every {
+			hosts = append(hosts, f.Host+"@V")
+			continue
+		}
+		alternatives = append(alternatives, fmt.Sprintf("%s (every installed release) or one release, %s", f.Host, orList(prefixed(f.Host+"@", f.Releases()))))
+	}
+	hostParagraph := wrap(fmt.Sprintf("HOST is %s (the newest installed when -host names no version)%s; "+
+		"verify's default is the newest installed %s release. verify -host takes several, "+
+		"separated by commas, and NAME@* for every installed release of NAME (%s): each release runs in a harness of its own, "+
+		"at most -jobs at once, and the output gives each release's section.",
+		strings.Join(hosts, ", "), strings.Join(prefixed(", ", alternatives), ""), defaultFamily().Host, strings.Join(every, ", ")), 72)
+	return `deskcheck-host runs deskcheck cases through real code: ` + strings.Join(titles, ", ") + `.
 
 Usage:
   deskcheck-host install [-substitute] HOST    install a release (the only step that uses the network)
@@ -65,14 +83,7 @@ columns per case (authored expectation, model, real code) with a verdict:
 real code disagree" (with a one-case desk to reproduce). drift runs the
 cases on every installed release and shows what differs between them.
 
-HOST is omp@V, gemini@V (the newest installed when -host names no
-version), arena (every installed adapter) or one adapter,
-arena@vanilla@0.1.0, arena@langgraph@1.2.11 or arena@openai-agents@0.22.0
-(arena@NAME and NAME@V too); verify's default is the newest installed omp
-release. verify -host takes several, separated by commas, and NAME@* for
-every installed release of NAME (omp@*, gemini@*, arena@*): each release
-runs in a harness of its own, at most -jobs at once, and the output gives
-each release's section.
+` + hostParagraph + `
 
 With no PATH the bundled desks are used. FORMAT is text, json, markdown,
 junit or html. -out DIR writes a deskcheck report of the run: the model's
@@ -87,6 +98,43 @@ The cache folder is $DESKCHECK_CACHE, else deskcheck/ in the user's cache.
 Exit codes: 0 every case holds and the model agrees, 1 a case does not hold,
 disagrees or could not run, 2 invalid input or usage.
 `
+}
+
+// possessive is a title's possessive ("OMP's", "the arena's frameworks'").
+func possessive(title string) string {
+	if strings.HasSuffix(title, "s") {
+		return title + "'"
+	}
+	return title + "'s"
+}
+
+// orList joins names as "a, b or c".
+func orList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// wrap breaks text into lines of at most width bytes, at spaces.
+func wrap(text string, width int) string {
+	var b strings.Builder
+	line := 0
+	for i, w := range strings.Fields(text) {
+		switch {
+		case i == 0:
+		case line+1+len(w) > width:
+			b.WriteByte('\n')
+			line = 0
+		default:
+			b.WriteByte(' ')
+			line++
+		}
+		b.WriteString(w)
+		line += len(w)
+	}
+	return b.String()
+}
 
 func main() {
 	os.Exit(runWithSignals(os.Args[1:], endSignals...))
@@ -171,37 +219,52 @@ func install(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	if fs.NArg() != 1 {
-		fmt.Fprintln(stderr, "deskcheck-host: usage: deskcheck-host install [-substitute] omp@V | NAME@V | arena")
+		fmt.Fprintf(stderr, "deskcheck-host: usage: deskcheck-host install [-substitute] %s\n", targetForms())
 		return exitInvalid
 	}
-	if t, ok, err := parseTarget(fs.Arg(0), true); ok {
-		if err != nil {
-			fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
-			return exitInvalid
-		}
-		if *sub {
-			fmt.Fprintf(stderr, "deskcheck-host: -substitute is for omp releases only\n")
-			return exitInvalid
-		}
-		return installOther(ctx, t, stdout, stderr)
+	t, ok, err := parseTarget(fs.Arg(0), true)
+	if !ok {
+		err = unknownHost(fs.Arg(0))
 	}
-	v, err := parseOMP(fs.Arg(0))
 	if err != nil {
 		fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
 		return exitInvalid
 	}
-	c, ok := cache(stderr)
-	if !ok {
+	if *sub && (t.fam == nil || t.fam.Substitute == nil) {
+		fmt.Fprintf(stderr, "deskcheck-host: -substitute is for %s releases only\n", strings.Join(substituting(), " and "))
 		return exitInvalid
 	}
-	if _, err := realhost.Install(ctx, c, v, realhost.InstallOptions{Substitute: *sub, Progress: stdout}); err != nil {
-		fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
-		if errors.Is(err, realhost.ErrNeedsSubstitute) {
-			return exitInvalid
+	return installTarget(ctx, t, *sub, stdout, stderr)
+}
+
+// targetForms are the forms install and remove take: the default
+// family's HOST@V, any NAME@V, and the bare name of a family whose bare
+// name selects every release.
+func targetForms() string {
+	forms := []string{defaultFamily().Host + "@V", "NAME@V"}
+	for _, f := range real.Families() {
+		if f.Every {
+			forms = append(forms, f.Host)
 		}
-		return exitFail
 	}
-	return exitPass
+	return strings.Join(forms, " | ")
+}
+
+// substituting names the families whose releases -substitute installs.
+func substituting() []string {
+	var out []string
+	for _, f := range real.Families() {
+		if f.Substitute != nil {
+			out = append(out, f.Host)
+		}
+	}
+	return out
+}
+
+// unknownHost is the error for a NAME@V whose NAME is no host.
+func unknownHost(s string) error {
+	name, _, _ := strings.Cut(s, "@")
+	return fmt.Errorf("%q: no host is named %q; the hosts are %s", s, name, hostNames())
 }
 
 func list(args []string, stdout, stderr io.Writer) int {
@@ -213,38 +276,11 @@ func list(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return exitInvalid
 	}
-	installed, err := realhost.List(c)
-	if err != nil {
-		fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
-		return exitFail
-	}
 	fmt.Fprintf(stdout, "cache: %s\n", c)
-	if len(installed) == 0 {
-		fmt.Fprintln(stdout, "no release is installed; install one with: deskcheck-host install omp@V")
-	}
-	usage, err := realhost.DiskUsage(c, installed)
-	if err != nil {
+	if err := listAll(c, stdout); err != nil {
 		fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
 		return exitFail
 	}
-	for _, in := range installed {
-		note := ""
-		if len(in.Substituted) > 0 {
-			note = "  (substituted dependencies)"
-		}
-		fmt.Fprintf(stdout, "omp@%-8s %8d MB  %s  own %s%s\n", in.Version, in.Bytes>>20, in.InstalledAt.Format(time.DateOnly), realhost.HumanBytes(usage.Own[in.Version]), note)
-	}
-	if len(installed) > 0 {
-		fmt.Fprintf(stdout, "shared by two releases or more: %s, counted once; the store %s holds %s, %s of it (its index, files of removed releases) linked by none\n",
-			realhost.HumanBytes(usage.Shared), realhost.StoreDir(c), realhost.HumanBytes(usage.Store), realhost.HumanBytes(usage.Unlinked))
-		fmt.Fprintf(stdout, "the cache folder takes %s on disk\n", realhost.HumanBytes(usage.Total))
-	}
-	var all []string
-	for _, r := range realhost.Releases() {
-		all = append(all, r.Version)
-	}
-	fmt.Fprintf(stdout, "installable: %s\n", strings.Join(all, ", "))
-	listOthers(c, stdout)
 	return exitPass
 }
 
@@ -254,31 +290,18 @@ func remove(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	if fs.NArg() != 1 {
-		fmt.Fprintln(stderr, "deskcheck-host: usage: deskcheck-host remove omp@V | NAME@V | arena")
+		fmt.Fprintf(stderr, "deskcheck-host: usage: deskcheck-host remove %s\n", targetForms())
 		return exitInvalid
 	}
-	if t, ok, err := parseTarget(fs.Arg(0), true); ok {
-		if err != nil {
-			fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
-			return exitInvalid
-		}
-		return removeOther(t, stdout, stderr)
+	t, ok, err := parseTarget(fs.Arg(0), true)
+	if !ok {
+		err = unknownHost(fs.Arg(0))
 	}
-	v, err := parseOMP(fs.Arg(0))
 	if err != nil {
 		fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
 		return exitInvalid
 	}
-	c, ok := cache(stderr)
-	if !ok {
-		return exitInvalid
-	}
-	if err := realhost.Remove(c, v); err != nil {
-		fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
-		return exitInvalid
-	}
-	fmt.Fprintf(stdout, "removed omp@%s\n", v)
-	return exitPass
+	return removeTarget(t, stdout, stderr)
 }
 
 // loadCases reads and loads the desks (the bundled ones when no path is
@@ -339,72 +362,12 @@ func loadCases(paths []string, runRe string, limits verifier.Limits, stderr io.W
 	return selected, exitPass
 }
 
-// startHost starts the harness for -host or -host-src.
-func startHost(ctx context.Context, hostFlag, srcFlag, bun string, maxAnswer int64, allowChanged bool, stderr io.Writer) (*realhost.Host, func(), int) {
-	c, ok := cache(stderr)
-	if !ok {
-		return nil, nil, exitInvalid
-	}
-	var spec realhost.Spec
-	cleanup := func() {}
-	switch {
-	case hostFlag != "" && srcFlag != "":
-		fmt.Fprintln(stderr, "deskcheck-host: give -host or -host-src, not both")
-		return nil, nil, exitInvalid
-	case srcFlag != "":
-		s, err := realhost.ForCheckout(srcFlag, c, bun)
-		if err != nil {
-			fmt.Fprintf(stderr, "deskcheck-host: -host-src: %v\n", err)
-			return nil, nil, exitInvalid
-		}
-		spec = s
-	default:
-		v := hostFlag
-		if v == "" {
-			installed, _ := realhost.List(c)
-			if len(installed) == 0 {
-				fmt.Fprintf(stderr, "deskcheck-host: no release is installed in %s; install one with: deskcheck-host install omp@V\n", c)
-				return nil, nil, exitInvalid
-			}
-			v = "omp@" + installed[len(installed)-1].Version
-		}
-		ver, err := parseOMP(v)
-		if err != nil {
-			fmt.Fprintf(stderr, "deskcheck-host: -host: %v\n", err)
-			return nil, nil, exitInvalid
-		}
-		in, err := realhost.Lookup(c, ver)
-		if err != nil {
-			fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
-			return nil, nil, exitInvalid
-		}
-		spec = realhost.ForInstalled(in)
-	}
-	spec.MaxAnswerBytes, spec.AllowChanged = maxAnswer, allowChanged
-	h, err := realhost.Start(ctx, spec)
-	if err != nil {
-		cleanup()
-		fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
-		if errors.Is(err, realhost.ErrAnswerLimit) || errors.Is(err, realhost.ErrChanged) {
-			return nil, nil, exitInvalid
-		}
-		if errors.Is(err, sandbox.ErrUnavailable) {
-			fmt.Fprintln(stderr, "deskcheck-host: a checkout is code of unknown origin and runs only in the sandbox; nothing was run")
-			return nil, nil, exitInvalid
-		}
-		return nil, nil, exitFail
-	}
-	if !h.Hello.Sandboxed {
-		fmt.Fprintf(stderr, "deskcheck-host: warning: %s\n", h.Hello.Isolation)
-	}
-	return h, func() { h.Close(); cleanup() }, exitPass
-}
-
 func verify(ctx context.Context, args []string, stdout, stderr io.Writer, fault *scenario.QualifiedFault) int {
 	fs := newFlags("verify", stderr)
-	hostFlag := fs.String("host", "", "the installed release to run on: omp@V, gemini@V, arena or arena@ADAPTER (default: the newest installed omp release)")
-	srcFlag := fs.String("host-src", "", "a local OMP checkout's packages/coding-agent (dependencies installed) to run on instead")
-	bun := fs.String("bun", "", "the bun binary for -host-src (default: an installed release's, else bun on PATH)")
+	hostFlag := fs.String("host", "", fmt.Sprintf("the installed release to run on: %s (default: the newest installed %s release)", orList(strings.Split(hostNames(), ", ")), defaultFamily().Host))
+	src, _ := sourceFamily()
+	srcFlag := fs.String("host-src", "", src.Sources+" to run on instead")
+	bun := fs.String("bun", "", src.SourceRuntime)
 	runRe := fs.String("run", "", "run only the cases whose <desk-id>/<case-id> matches REGEX")
 	verbose := fs.Bool("v", false, "show the three columns and the harness's adaptations for every case")
 	format := fs.String("format", "text", "output format: text, json, markdown, junit or html")
@@ -433,12 +396,15 @@ func verify(ctx context.Context, args []string, stdout, stderr io.Writer, fault 
 		return exitInvalid
 	}
 	if len(hosts) == 1 {
-		_, isOther, err := parseTarget(hosts[0], false)
+		_, ours, err := parseTarget(hosts[0], false)
+		if !ours {
+			err = unknownHost(hosts[0])
+		}
 		if err != nil {
 			fmt.Fprintf(stderr, "deskcheck-host: -host: %v\n", err)
 			return exitInvalid
 		}
-		if isOther && *srcFlag != "" {
+		if *srcFlag != "" {
 			fmt.Fprintln(stderr, "deskcheck-host: give -host or -host-src, not both")
 			return exitInvalid
 		}
@@ -504,31 +470,48 @@ func verify(ctx context.Context, args []string, stdout, stderr io.Writer, fault 
 	return exitPass
 }
 
-// judgeOn starts the harness of one -host value (OMP's when it names no
-// other family; "" is the newest installed OMP release or -host-src) and
-// judges the cases on it.
-func judgeOn(ctx context.Context, hostFlag, srcFlag, bun string, maxAnswer int64, allowChanged bool, selected []*verifier.Case, fault *scenario.QualifiedFault, stderr io.Writer) (*realhost.Run, int) {
-	other, isOther, err := parseTarget(hostFlag, false)
-	if err != nil {
-		fmt.Fprintf(stderr, "deskcheck-host: -host: %v\n", err)
-		return nil, exitInvalid
-	}
-	var h realhost.Harness
-	if isOther {
-		fh, code := openFamily(ctx, other, maxAnswer, stderr)
-		if code != exitPass {
-			return nil, code
+// judgeOn starts the harness of one -host value ("" is the default
+// family's newest installed release, or -host-src) and judges the cases
+// on it.
+func judgeOn(ctx context.Context, hostFlag, srcFlag, runtime string, maxAnswer int64, allowChanged bool, selected []*verifier.Case, fault *scenario.QualifiedFault, stderr io.Writer) (*realhost.Run, int) {
+	var t target
+	switch {
+	case srcFlag != "":
+		fam, ok := sourceFamily()
+		if !ok {
+			fmt.Fprintln(stderr, "deskcheck-host: -host-src: no family runs a source folder")
+			return nil, exitInvalid
 		}
-		defer fh.Close()
-		h = fh
-	} else {
-		oh, done, code := startHost(ctx, hostFlag, srcFlag, bun, maxAnswer, allowChanged, stderr)
-		if code != exitPass {
-			return nil, code
+		t.fam = &fam
+	case hostFlag == "":
+		fam := defaultFamily()
+		c, ok := cache(stderr)
+		if !ok {
+			return nil, exitInvalid
 		}
-		defer done()
-		h = oh
+		in, _ := fam.List(c)
+		if len(in) == 0 {
+			fmt.Fprintf(stderr, "deskcheck-host: no release is installed in %s; install one with: deskcheck-host install %s@V\n", c, fam.Host)
+			return nil, exitInvalid
+		}
+		t = target{fam: &fam, version: in[len(in)-1].Version}
+	default:
+		var ours bool
+		var err error
+		t, ours, err = parseTarget(hostFlag, false)
+		if !ours {
+			err = unknownHost(hostFlag)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "deskcheck-host: -host: %v\n", err)
+			return nil, exitInvalid
+		}
 	}
+	h, code := openFamily(ctx, t, srcFlag, runtime, maxAnswer, allowChanged, stderr)
+	if code != exitPass {
+		return nil, code
+	}
+	defer h.Close()
 	res, err := realhost.Judge(ctx, h, selected, realhost.Options{Fault: fault})
 	if err != nil {
 		fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)

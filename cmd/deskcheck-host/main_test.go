@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/deskcheck/deskcheck/host/all"
+	ompreal "github.com/deskcheck/deskcheck/host/omp/realhost"
 	"github.com/deskcheck/deskcheck/realhost"
 	"github.com/deskcheck/deskcheck/scenario"
 	"github.com/deskcheck/deskcheck/verifier"
@@ -28,12 +29,12 @@ const bundledDesk = "../../cases/boundary-desk.json"
 
 // requireRelease returns the installed release v, skipping the test when
 // it is not installed, except in CI (CI=true), where that fails.
-func requireRelease(t testing.TB, v string) *realhost.Installed {
+func requireRelease(t testing.TB, v string) *ompreal.Installed {
 	t.Helper()
 	cache, err := realhost.CacheDir()
 	if err == nil {
-		var in *realhost.Installed
-		if in, err = realhost.Lookup(cache, v); err == nil {
+		var in *ompreal.Installed
+		if in, err = ompreal.Lookup(cache, v); err == nil {
 			return in
 		}
 	}
@@ -137,7 +138,7 @@ func TestInstallRefusesUnpublishedDependencies(t *testing.T) {
 	}
 	code, _, errOut := runCmd(t, nil, "install", "omp@1.2.3")
 	assert.Equal(t, exitInvalid, code)
-	assert.Contains(t, errOut, "not a release deskcheck can install")
+	assert.Contains(t, errOut, "not a release deskcheck-host can install")
 }
 
 func TestListAndRemove(t *testing.T) {
@@ -276,7 +277,7 @@ func BenchmarkVerifyBundledDesk(b *testing.B) {
 func TestDriftAcrossInstalledReleases(t *testing.T) {
 	g1, g2 := requireRelease(t, "17.3.5"), requireRelease(t, "18.1.16")
 	cache := t.TempDir()
-	for _, in := range []*realhost.Installed{g1, g2} {
+	for _, in := range []*ompreal.Installed{g1, g2} {
 		require.NoError(t, os.Symlink(in.Dir, filepath.Join(cache, "omp@"+in.Version)))
 	}
 	t.Setenv("DESKCHECK_CACHE", cache)

@@ -112,7 +112,7 @@ func BenchmarkEndToEnd(b *testing.B) {
 	for _, size := range []struct {
 		name string
 		n    int
-	}{{"boundary", 0}, {"1k", 1000}, {"10k", 10000}, {"100k", 100000}} {
+	}{{boundaryBench, 0}, {"1k", 1000}, {"10k", 10000}, {"100k", 100000}} {
 		b.Run(size.name, func(b *testing.B) {
 			args := []string{"verify", "-out", filepath.Join(b.TempDir(), "out")}
 			if size.n > 0 {

@@ -2,15 +2,20 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tidwall/gjson"
+
+	"github.com/deskcheck/deskcheck/host/all"
+	"github.com/deskcheck/deskcheck/scenario"
 )
 
 const boundaryDesk = "../../cases/boundary-desk.json"
@@ -200,27 +205,108 @@ func TestVerifyVerbosePrintsCoverage(t *testing.T) {
 	assert.Positive(t, gjson.GetBytes(data, "coverage.desks.0.reached").Int())
 }
 
-// fallbackOnlyDesk writes a desk of the boundary desk's fallback case
-// alone.
-func fallbackOnlyDesk(t *testing.T) string {
+// deskScenarios is the scenarios a bundled desk has cases of.
+func deskScenarios(t *testing.T, d bundledDesk) map[string]bool {
 	t.Helper()
-	data, err := os.ReadFile(boundaryDesk)
-	require.NoError(t, err)
-	var d map[string]any
-	require.NoError(t, json.Unmarshal(data, &d))
-	var kept []any
-	for _, c := range d["cases"].([]any) {
-		if c.(map[string]any)["scenario"] == "fallback" {
-			kept = append(kept, c)
+	got := map[string]bool{}
+	for _, sc := range gjson.GetBytes(deskData(t, d), "cases.#.scenario").Array() {
+		got[sc.String()] = true
+	}
+	return got
+}
+
+// partlyAddressed is a bundled desk with cases of some, not all, of a
+// family's scenarios: the family, and the scenarios it has no case of in
+// the order the family's points name them.
+type partlyAddressed struct {
+	desk    bundledDesk
+	family  scenario.Family
+	missing []string
+}
+
+// partlyAddressedDesks returns every bundled desk that addresses a family
+// only in part, one entry per such family.
+func partlyAddressedDesks(t *testing.T) []partlyAddressed {
+	t.Helper()
+	reg := all.Registry()
+	var out []partlyAddressed
+	for _, d := range bundledDesks(t) {
+		has := deskScenarios(t, d)
+		for _, f := range reg.Families() {
+			var missing []string
+			some := false
+			for _, p := range f.Points {
+				switch {
+				case has[p.Scenario]:
+					some = true
+				case !slices.Contains(missing, p.Scenario):
+					missing = append(missing, p.Scenario)
+				}
+			}
+			if some && len(missing) > 0 {
+				out = append(out, partlyAddressed{desk: d, family: f, missing: missing})
+			}
 		}
 	}
-	require.Len(t, kept, 1)
-	d["cases"], d["id"] = kept, "fallback-only"
-	desk, err := json.Marshal(d)
-	require.NoError(t, err)
-	path := filepath.Join(t.TempDir(), "fallback-only.json")
-	require.NoError(t, os.WriteFile(path, desk, 0o600))
-	return path
+	require.NotEmpty(t, out, "a bundled desk has cases of only some of a family's scenarios")
+	return out
+}
+
+// pointsOf counts a family's points of one scenario.
+func pointsOf(f scenario.Family, name string) int {
+	n := 0
+	for _, p := range f.Points {
+		if p.Scenario == name {
+			n++
+		}
+	}
+	return n
+}
+
+// oneScenarioDesk writes a desk of a bundled desk's cases of one scenario
+// alone, with the id only-SCENARIO, and returns its path and id: the first
+// scenario, in the bundled suite's order, of a family of several scenarios
+// whose cases leave one of its points unreached (so that there is a case to
+// suggest).
+func oneScenarioDesk(t *testing.T, bundled string) (path, id, name string, fam scenario.Family) {
+	t.Helper()
+	reg := all.Registry()
+	for _, d := range bundledDesks(t) {
+		desk := gjson.Get(bundled, `desks.#(desk=="`+d.ID+`")#`).Array()
+		for _, sc := range gjson.GetBytes(deskData(t, d), "cases.#.scenario").Array() {
+			_, f, ok := reg.Lookup(sc.String())
+			require.True(t, ok, sc.String())
+			if len(f.Scenarios) < 2 {
+				continue
+			}
+			gap := false
+			for _, c := range desk {
+				for _, p := range c.Get("list").Array() {
+					gap = gap || (p.Get("scenario").String() == sc.String() && p.Get("reached").Int() == 0)
+				}
+			}
+			if !gap {
+				continue
+			}
+			var d2 map[string]any
+			require.NoError(t, json.Unmarshal(deskData(t, d), &d2))
+			var kept []any
+			for _, c := range d2["cases"].([]any) {
+				if c.(map[string]any)["scenario"] == sc.String() {
+					kept = append(kept, c)
+				}
+			}
+			id = "only-" + sc.String()
+			d2["cases"], d2["id"] = kept, id
+			data, err := json.Marshal(d2)
+			require.NoError(t, err)
+			path = filepath.Join(t.TempDir(), id+".json")
+			require.NoError(t, os.WriteFile(path, data, 0o600))
+			return path, id, sc.String(), *f
+		}
+	}
+	t.Fatal("no bundled case is of a family of several scenarios and leaves a point of its scenario unreached")
+	return "", "", "", scenario.Family{}
 }
 
 // TestCoverJudgesWhatADeskAddresses: a desk is measured on the points of
@@ -228,35 +314,99 @@ func fallbackOnlyDesk(t *testing.T) string {
 // every desk together (or, -per-desk, each desk) and says which; the
 // bundled desks pass -min 50.
 func TestCoverJudgesWhatADeskAddresses(t *testing.T) {
-	code, _, errOut := runCLI(t, "cover", "-min", "50")
+	reg := all.Registry()
+	code, bundled, errOut := runCLI(t, "cover", "-format", "json")
 	require.Equal(t, 0, code, errOut)
-	assert.Contains(t, errOut, "deskcheck: -min 50 judged each family over every desk read, on the points of the scenarios its cases address (arena 95.8%; omp 67.6%;")
+	pct := func(c gjson.Result) float64 {
+		reached := 0
+		for _, p := range c.Get("list").Array() {
+			if p.Get("reached").Int() > 0 {
+				reached++
+			}
+		}
+		require.Len(t, c.Get("list").Array(), int(c.Get("points").Int()), "the points are the addressed ones listed")
+		return 100 * float64(reached) / float64(len(c.Get("list").Array()))
+	}
+	var figures []string
+	for _, f := range gjson.Get(bundled, "families").Array() {
+		figures = append(figures, fmt.Sprintf("%s %.1f%%", f.Get("host").String(), pct(f)))
+	}
+	require.Len(t, figures, len(reg.Families()), "every family is judged")
+	code, _, errOut = runCLI(t, "cover", "-min", "50")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, errOut, "deskcheck: -min 50 judged each family over every desk read, on the points of the scenarios its cases address ("+strings.Join(figures, "; ")+")\n")
 
 	code, _, errOut = runCLI(t, "cover", "-min", "50", "-per-desk")
 	require.Equal(t, 1, code, errOut)
-	assert.Contains(t, errOut, "deskcheck: omp on omp-edges-desk reaches 33.3% of the 24 points of the scenarios its cases address, below -min 50; missing: wrapper/row-1,")
 	assert.Contains(t, errOut, "judged each desk on its own")
-	assert.NotContains(t, errOut, "fallback/", "no point of a scenario the desk has no case of is missing")
-
-	code, out, errOut := runCLI(t, "cover", "../../cases/omp-edges-desk.json")
-	require.Equal(t, 0, code, errOut)
-	assert.Contains(t, out, "omp on omp-edges-desk: 8 of 24 points reached (33%); 13 points of fallback, classify-error not addressed (no case of them)\n")
-	assert.Contains(t, out, "omp, every desk: 8 of 24 points reached (33%); 13 points of fallback, classify-error not addressed (no case of them)\n")
-
-	fallback := fallbackOnlyDesk(t)
-	code, js, errOut := runCLI(t, "cover", "-format", "json", fallback)
-	require.Equal(t, 0, code, errOut)
-	d := gjson.Get(js, `desks.#(desk=="fallback-only")`)
-	assert.Equal(t, int64(8), d.Get("points").Int(), "the fallback points only")
-	assert.Equal(t, []any{"wrapper", "classify-error"}, d.Get("notAddressed").Value())
-	for _, p := range d.Get("list").Array() {
-		assert.Equal(t, "fallback", p.Get("scenario").String(), p.Get("point").String())
+	low := 0
+	for _, d := range gjson.Get(bundled, "desks").Array() {
+		p := pct(d)
+		if p >= 50 {
+			assert.NotContains(t, errOut, d.Get("host").String()+" on "+d.Get("desk").String()+" reaches")
+			continue
+		}
+		low++
+		var missing []string
+		for _, x := range d.Get("list").Array() {
+			if x.Get("reached").Int() == 0 {
+				missing = append(missing, x.Get("point").String())
+			}
+		}
+		line := fmt.Sprintf("deskcheck: %s on %s reaches %.1f%% of the %d points of the scenarios its cases address, below -min 50; missing: %s\n",
+			d.Get("host").String(), d.Get("desk").String(), p, d.Get("points").Int(), strings.Join(missing, ", "))
+		assert.Contains(t, errOut, line)
+		for _, sc := range d.Get("notAddressed").Array() {
+			assert.NotContains(t, line, " "+sc.String()+"/", "no point of a scenario the desk has no case of is missing")
+		}
 	}
-	code, desk, errOut := runCLI(t, "cover", "-suggest", fallback)
+	assert.Positive(t, low, "a bundled desk reaches less than half the points it addresses")
+
+	for _, pa := range partlyAddressedDesks(t) {
+		host := pa.family.Host.Name
+		code, js, errOut := runCLI(t, "cover", "-format", "json", "../../"+pa.desk.Path)
+		require.Equal(t, 0, code, errOut)
+		d := gjson.Get(js, `desks.#(host=="`+host+`")`)
+		require.True(t, d.Exists(), "%s is covered on %s", host, pa.desk.Path)
+		var notAddressed []string
+		for _, sc := range d.Get("notAddressed").Array() {
+			notAddressed = append(notAddressed, sc.String())
+		}
+		assert.Equal(t, pa.missing, notAddressed, "%s on %s: the family's scenarios the desk has no case of", host, pa.desk.ID)
+		unaddressed := 0
+		for _, sc := range pa.missing {
+			unaddressed += pointsOf(pa.family, sc)
+		}
+		assert.Equal(t, int64(unaddressed), d.Get("unaddressedPoints").Int())
+		assert.Equal(t, len(pa.family.Points), int(d.Get("points").Int())+unaddressed, "every point of %s is addressed or left out", host)
+		code, out, errOut := runCLI(t, "cover", "../../"+pa.desk.Path)
+		require.Equal(t, 0, code, errOut)
+		note := fmt.Sprintf(": %d of %d points reached \\(\\d+%%\\); %d points? of %s not addressed \\(no case of (it|them)\\)$",
+			d.Get("reached").Int(), d.Get("points").Int(), unaddressed, regexp.QuoteMeta(strings.Join(pa.missing, ", ")))
+		assert.Regexp(t, `(?m)^`+regexp.QuoteMeta(host+" on "+pa.desk.ID)+note, out)
+		assert.Regexp(t, `(?m)^`+regexp.QuoteMeta(host+", every desk")+note, out)
+	}
+
+	alone, id, name, fam := oneScenarioDesk(t, bundled)
+	code, js, errOut := runCLI(t, "cover", "-format", "json", alone)
+	require.Equal(t, 0, code, errOut)
+	d := gjson.Get(js, `desks.#(desk=="`+id+`")`)
+	assert.Equal(t, int64(pointsOf(fam, name)), d.Get("points").Int(), "the points of %s only", name)
+	var others []string
+	for _, p := range fam.Points {
+		if p.Scenario != name && !slices.Contains(others, p.Scenario) {
+			others = append(others, p.Scenario)
+		}
+	}
+	assert.Equal(t, others, toStrings(d.Get("notAddressed").Array()))
+	for _, p := range d.Get("list").Array() {
+		assert.Equal(t, name, p.Get("scenario").String(), p.Get("point").String())
+	}
+	code, desk, errOut := runCLI(t, "cover", "-suggest", alone)
 	require.Equal(t, 0, code, errOut)
 	require.NotZero(t, gjson.Get(desk, "cases.#").Int())
 	for _, sc := range gjson.Get(desk, "cases.#.scenario").Array() {
-		assert.Equal(t, "fallback", sc.String(), "only the fallback points are suggested")
+		assert.Equal(t, name, sc.String(), "only the points of %s are suggested", name)
 	}
 
 	mark := func(t *testing.T, desk string) {
@@ -275,15 +425,41 @@ func TestCoverJudgesWhatADeskAddresses(t *testing.T) {
 	mark(t, desk)
 }
 
+// toStrings is the strings of a JSON array.
+func toStrings(list []gjson.Result) []string {
+	var out []string
+	for _, x := range list {
+		out = append(out, x.String())
+	}
+	return out
+}
+
 // TestMutantsJudgeWhatADeskAddresses: a survivor only another scenario's
-// inputs kill is not addressed by a desk of wrapper cases.
+// inputs kill is not addressed by a desk of cases of some of its family's
+// scenarios.
 func TestMutantsJudgeWhatADeskAddresses(t *testing.T) {
-	code, out, errOut := runCLI(t, "mutants", "../../cases/omp-edges-desk.json")
-	require.Equal(t, 1, code, errOut)
-	assert.Regexp(t, `(?m)^omp on omp-edges-desk: 7 of 28 mutants killed \(25%\); 9 mutants not addressed \(only a case of a scenario with no case here kills them\): omp/classify/`, out)
-	assert.NotContains(t, out, "SURVIVED  omp/fallback/")
-	code, js, errOut := runCLI(t, "mutants", "-format", "json", "../../cases/omp-edges-desk.json")
-	require.Equal(t, 1, code, errOut)
-	assert.Equal(t, int64(28), gjson.Get(js, "mutants").Int())
-	assert.Contains(t, gjson.Get(js, `scores.0.notAddressed`).String(), "omp/fallback/retries/raise")
+	seen := 0
+	for _, pa := range partlyAddressedDesks(t) {
+		host := pa.family.Host.Name
+		code, js, errOut := runCLI(t, "mutants", "-format", "json", "../../"+pa.desk.Path)
+		require.Contains(t, []int{0, 1}, code, errOut)
+		score := gjson.Get(js, `scores.#(host=="`+host+`")`)
+		require.True(t, score.Exists(), "%s is scored on %s", host, pa.desk.Path)
+		notAddressed := toStrings(score.Get("notAddressed").Array())
+		if len(notAddressed) == 0 {
+			continue
+		}
+		seen++
+		for _, n := range notAddressed {
+			assert.True(t, slices.ContainsFunc(pa.family.Mutants, func(m scenario.Mutant) bool { return host+"/"+m.Name == n }), "%s is a mutant of %s", n, host)
+		}
+		assert.Equal(t, score.Get("mutants").Int(), score.Get("killed").Int()+int64(len(score.Get("survivors").Array())), "the mutants addressed are killed or survive")
+		code, out, errOut := runCLI(t, "mutants", "../../"+pa.desk.Path)
+		require.Equal(t, 1, code, errOut)
+		assert.Regexp(t, `(?m)^`+regexp.QuoteMeta(host+" on "+pa.desk.ID)+fmt.Sprintf(`: %d of %d mutants killed \(\d+%%\); %d mutants? not addressed \(only a case of a scenario with no case here kills (it|them)\): `, score.Get("killed").Int(), score.Get("mutants").Int(), len(notAddressed))+regexp.QuoteMeta(notAddressed[0]), out)
+		for _, n := range notAddressed {
+			assert.NotContains(t, out, "SURVIVED  "+n+":")
+		}
+	}
+	assert.Positive(t, seen, "a bundled desk leaves a mutant of its family unaddressed")
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"path"
 	"path/filepath"
 	"regexp"
 	"testing"
@@ -148,8 +147,9 @@ func TestHostFlag(t *testing.T) {
 		// The desk beside the adapter that pins a lesson to each release
 		// boundary: on the oldest release every case runs on it, and a
 		// case of a later range is not applicable.
-		boundary := filepath.Join("..", "..", filepath.FromSlash(host.Model), path.Base(host.Model)+"check", "testdata", "releases-desk.json")
-		if _, err := os.Stat(boundary); err == nil {
+		pinned, err := filepath.Glob(filepath.Join("..", "..", filepath.FromSlash(host.Model), "*", "testdata", "releases-desk.json"))
+		require.NoError(t, err)
+		for _, boundary := range pinned {
 			oldest := host.Releases[0]
 			code, out, errOut := runCLI(t, "verify", "-host", name+"@"+oldest.Version, "-out", dir, boundary)
 			require.Equal(t, 0, code, errOut)
@@ -167,18 +167,48 @@ func TestHostFlag(t *testing.T) {
 // selects, as deskcheck-host drift and verify -host judge it; with
 // -all-releases on every group.
 func TestDriftAppliesHosts(t *testing.T) {
-	const run = "tools-yolo-critical-runs"
-	code, out, errOut := runCLI(t, "drift", "-run", run, "../../cases/omp-tools-desk.json")
-	require.Equal(t, 0, code, errOut)
-	assert.Contains(t, out, "  omp G0 (13.19.0, 14.9.9): not applicable: omp 13.19.0, 14.9.9: outside the case's hosts range >=17.2.15\n")
-	assert.Contains(t, out, "its hosts range selects")
-
-	code, out, errOut = runCLI(t, "drift", "-all-releases", "-run", run, "../../cases/omp-tools-desk.json")
-	require.Equal(t, 0, code, errOut)
-	assert.NotContains(t, out, "outside the case's hosts range")
-	assert.Contains(t, out, "omp G0 (13.19.0, 14.9.9) differs from 18.3.4:")
-
-	code, js, errOut := runCLI(t, "drift", "-format", "json", "-run", run, "../../cases/omp-tools-desk.json")
-	require.Equal(t, 0, code, errOut)
-	assert.Contains(t, js, `"inRange": true`)
+	reg := all.Registry()
+	seen := 0
+	for name, desks := range releasedFamilies(t) {
+		host := hostOf(t, name)
+		if host.Named() {
+			continue
+		}
+		newest, _ := host.Newest()
+		for _, p := range desks {
+			data, err := os.ReadFile(p)
+			require.NoError(t, err)
+			doc := gjson.ParseBytes(data)
+			for _, c := range doc.Get("cases").Array() {
+				if _, fam, _ := reg.Lookup(c.Get("scenario").String()); fam.Host.Name != name {
+					continue
+				}
+				expr := c.Get("hosts." + gjsonEscape(name)).String()
+				if expr == "" {
+					expr = doc.Get("hosts." + gjsonEscape(name)).String()
+				}
+				selected, err := host.SelectReleases(expr)
+				if expr == "" || err != nil || selected[0].Version == host.Releases[0].Version {
+					continue
+				}
+				run := "^" + regexp.QuoteMeta(doc.Get("id").String()+"/"+c.Get("id").String()) + "$"
+				code, every, errOut := runCLI(t, "drift", "-all-releases", "-run", run, p)
+				require.Equal(t, 0, code, errOut)
+				if !regexp.MustCompile(`(?m)^  ` + regexp.QuoteMeta(name) + ` \S+ \([^)]*\) differs from ` + regexp.QuoteMeta(newest.Version) + `:$`).MatchString(every) {
+					continue
+				}
+				seen++
+				assert.NotContains(t, every, "outside the case's hosts range")
+				code, out, errOut := runCLI(t, "drift", "-run", run, p)
+				require.Equal(t, 0, code, errOut)
+				assert.Regexp(t, `(?m)^  `+regexp.QuoteMeta(name)+` \S+ \(([^)]*)\): not applicable: `+regexp.QuoteMeta(name)+` [^:]+: outside the case's hosts range `+regexp.QuoteMeta(expr)+`$`, out)
+				assert.Contains(t, out, "its hosts range selects")
+				code, js, errOut := runCLI(t, "drift", "-format", "json", "-run", run, p)
+				require.Equal(t, 0, code, errOut)
+				assert.Contains(t, js, `"inRange": true`)
+				break
+			}
+		}
+	}
+	assert.Positive(t, seen, "a bundled case's hosts range leaves out a release that answers it differently")
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -72,6 +73,23 @@ func someLimits(t *testing.T) (string, string) {
 	}
 	require.GreaterOrEqual(t, len(names), 2, "two scenarios declare limits")
 	return names[0], names[len(names)-1]
+}
+
+// flaggedLimit is the first limit of the registry's scenarios that has a
+// flag of its own: the flag, and the limit as -limit names it.
+func flaggedLimit(t *testing.T) (flag, name string) {
+	t.Helper()
+	reg := all.Registry()
+	for _, n := range reg.Names() {
+		sc, _, _ := reg.Lookup(n)
+		for _, l := range sc.Limits {
+			if l.Flag != "" {
+				return l.Flag, n + "." + l.Name
+			}
+		}
+	}
+	t.Fatal("no limit has a flag of its own")
+	return "", ""
 }
 
 // deskData is the bytes of a bundled desk.
@@ -164,9 +182,16 @@ func TestVerifyMutatedDeskFails(t *testing.T) {
 	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
 	require.NoError(t, os.WriteFile(path, mutated, 0o644))
 
+	_, fam, ok := all.Registry().Lookup(gjson.GetBytes(data, `cases.#(id=="boundary-deny-one-call").scenario`).String())
+	require.True(t, ok)
+	release := ""
+	if newest, ok := fam.Host.Newest(); ok {
+		release = "  [" + fam.Host.Name + " " + newest.Version + "]"
+	}
+
 	code, out, _ := runCLI(t, "verify", "-out", filepath.Join(dir, "out"), path)
 	assert.Equal(t, 1, code)
-	assert.Contains(t, out, "FAIL boundary-desk/boundary-deny-one-call  Deny stops execution  [omp 18.3.4]\n    prompts (exact): expected 2, observed 1\n")
+	assert.Contains(t, out, "FAIL boundary-desk/boundary-deny-one-call  Deny stops execution"+release+"\n    prompts (exact): expected 2, observed 1\n")
 	assert.Contains(t, out, "14 passed, 1 failed")
 	assert.Contains(t, out, "      [call 1] select \"Allow tool: seed_note\" [Approve, Deny] → \"Deny\"", "a failure shows its trace")
 }
@@ -219,6 +244,7 @@ func regexpQuote(s string) string {
 
 func TestUsageAndInputErrors(t *testing.T) {
 	lim, other := someLimits(t)
+	flag, flagged := flaggedLimit(t)
 	tests := []struct {
 		reason string
 		args   []string
@@ -240,7 +266,7 @@ func TestUsageAndInputErrors(t *testing.T) {
 		{"bad -run", []string{"verify", "-run", "("}, 2, "-run: error parsing regexp"},
 		{"a -limit of 2^63", []string{"validate", "-limit", lim + "=9223372036854775808"}, 2, lim + " is too large: 9223372036854775808 is over the largest value, 9223372036854775807"},
 		{"a -limit of 10^21", []string{"validate", "-limit", other + "=1000000000000000000000"}, 2, other + " is too large: 1000000000000000000000 is over the largest value, 9223372036854775807"},
-		{"a -max-repeat of 10^21", []string{"validate", "-max-repeat", "1000000000000000000000"}, 2, "wrapper.repeat is too large"},
+		{"a limit's own flag of 10^21", []string{"validate", "-" + flag, "1000000000000000000000"}, 2, flagged + " is too large"},
 		{"a -max-work of 10^21", []string{"validate", "-max-work", "1000000000000000000000"}, 2, "-max-work is too large: 1000000000000000000000 is over the largest value, 9223372036854775807"},
 		{"a -max-file-size of 2^63", []string{"validate", "-max-file-size", "9223372036854775808"}, 2, "-max-file-size is too large"},
 		{"a -limit that is not a number", []string{"validate", "-limit", lim + "=1e3"}, 2, lim + ` must be a positive whole number, not "1e3"`},
@@ -454,12 +480,37 @@ func TestOutNamePrintedEscaped(t *testing.T) {
 	}
 }
 
+// deepDesk is the desk try -desk prints for the first scenario's template
+// that takes deep in place of one of its given keys and runs.
+func deepDesk(t *testing.T, deep string) string {
+	t.Helper()
+	reg := all.Registry()
+	for _, name := range reg.Names() {
+		sc, _, _ := reg.Lookup(name)
+		var given map[string]json.RawMessage
+		require.NoError(t, json.Unmarshal([]byte(sc.Template), &given), name)
+		keys := slices.Sorted(maps.Keys(given))
+		for _, k := range keys {
+			was := given[k]
+			given[k] = json.RawMessage(deep)
+			g, err := json.Marshal(given)
+			require.NoError(t, err)
+			given[k] = was
+			if code, desk, _ := runCLI(t, "try", "-desk", "-max-depth", "200", name, string(g)); code == 0 {
+				return desk
+			}
+		}
+	}
+	t.Fatal("no scenario's given block takes a deep value in place of one of its keys")
+	return ""
+}
+
 // A report that verify wrote renders, however deep the -max-depth it was
 // written with let its case data nest.
 func TestRenderFollowsTheDepthReportsAreWrittenWith(t *testing.T) {
 	dir := t.TempDir()
 	deep := strings.Repeat(`{"a":`, 190) + "1" + strings.Repeat("}", 190)
-	desk := `{"schemaVersion":1,"id":"deep","title":"t","label":"DO NOT EXECUTE","cases":[{"id":"c","title":"t","scenario":"wrapper","given":{"approval":"exec","mode":"yolo","args":` + deep + `},"expected":{"outcome":"return","effects":1,"input":` + deep + `}}]}`
+	desk := deepDesk(t, deep)
 	path := filepath.Join(dir, "deep.json")
 	require.NoError(t, os.WriteFile(path, []byte(desk), 0o600))
 	out := filepath.Join(dir, "out")

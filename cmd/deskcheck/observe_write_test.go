@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,6 +19,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/deskcheck/deskcheck/host/all"
+	"github.com/deskcheck/deskcheck/scenario"
 	"github.com/deskcheck/deskcheck/verifier"
 )
 
@@ -341,20 +343,73 @@ func TestObserveWrite(t *testing.T) {
 			assert.Equal(t, 2, code, "%v: %s", args, errOut)
 		}
 	})
-	t.Run("a gateway sequence of the right length but wrong values takes the observed one", func(t *testing.T) {
+	t.Run("a list of the right length but a wrong element takes the observed one", func(t *testing.T) {
 		t.Setenv("CI", "")
-		gw, err := os.ReadFile("../../cases/gateway-desk.json")
-		require.NoError(t, err)
-		bad := bytes.Replace(gw, []byte("\"decisions\": [\n          \"allow\"\n        ],"), []byte("\"decisions\": [\n          \"deny\"\n        ],"), 1)
-		require.NotEqual(t, gw, bad)
-		path := filepath.Join(t.TempDir(), "gw.json")
+		d, id, key, bad, want, comparer := wrongElement(t)
+		path := filepath.Join(t.TempDir(), "desk.json")
 		require.NoError(t, os.WriteFile(path, bad, 0o600))
-		code, out, errOut := runCLI(t, "observe", "-w", "-run", "gw-analyst-reads-orders", path)
+		code, out, errOut := runCLI(t, "observe", "-w", "-run", "^"+regexp.QuoteMeta(d.ID+"/"+id)+"$", path)
 		require.Equal(t, 0, code, errOut)
-		assert.Contains(t, out, `~ decisions[0]: authored "deny", observed "allow" (exact sequence)`)
+		assert.Contains(t, out, "~ "+key+"[0]: authored "+gjson.Get(string(bad), `cases.#(id=="`+id+`").expected.`+gjsonEscape(key)+".0").Raw+", observed "+gjson.Get(string(want), `cases.#(id=="`+id+`").expected.`+gjsonEscape(key)+".0").Raw+" ("+comparer+")")
 		got, _ := os.ReadFile(path)
-		assert.Equal(t, string(gw), string(got))
+		assert.Equal(t, string(want), string(got))
 	})
+}
+
+// wrongElement finds a bundled case with an expected list of strings,
+// compared part by part, and puts into its first element another value of
+// that key's elements seen in the bundled suite, one that keeps the desk
+// valid and fails the case: the desk, the case's id, the key, the broken
+// desk, the desk as it was and the key's comparer.
+func wrongElement(t *testing.T) (d bundledDesk, id, key string, bad, want []byte, comparer string) {
+	t.Helper()
+	reg := all.Registry()
+	type scKey struct{ scenario, key string }
+	seen := map[scKey][]string{}
+	for _, d := range bundledDesks(t) {
+		for _, c := range gjson.GetBytes(deskData(t, d), "cases").Array() {
+			c.Get("expected").ForEach(func(k, v gjson.Result) bool {
+				for _, e := range v.Array() {
+					if v.IsArray() && e.Type == gjson.String && !slices.Contains(seen[scKey{c.Get("scenario").String(), k.String()}], e.Raw) {
+						seen[scKey{c.Get("scenario").String(), k.String()}] = append(seen[scKey{c.Get("scenario").String(), k.String()}], e.Raw)
+					}
+				}
+				return true
+			})
+		}
+	}
+	for _, d := range bundledDesks(t) {
+		data := deskData(t, d)
+		for _, c := range gjson.GetBytes(data, "cases").Array() {
+			sc, _, ok := reg.Lookup(c.Get("scenario").String())
+			require.True(t, ok)
+			for _, o := range sc.Expected {
+				if _, parts := o.Comparer.(scenario.Parter); !parts {
+					continue
+				}
+				first := c.Get("expected." + gjsonEscape(o.Key) + ".0")
+				if !first.Exists() || first.Type != gjson.String {
+					continue
+				}
+				for _, alt := range seen[scKey{sc.Name, o.Key}] {
+					if alt == first.Raw {
+						continue
+					}
+					broken := slices.Concat(data[:first.Index], []byte(alt), data[first.Index+len(first.Raw):])
+					path := filepath.Join(t.TempDir(), "desk.json")
+					require.NoError(t, os.WriteFile(path, broken, 0o600))
+					if _, ds := verifier.LoadAll(reg, []verifier.Input{{Path: path, Data: broken}}, verifier.Limits{}); ds.HasErrors() {
+						continue
+					}
+					if r := caseResults(t, path)[c.Get("id").String()]; r.Status == verifier.Fail && mismatchOn(r, o.Key) {
+						return d, c.Get("id").String(), o.Key, broken, data, o.Comparer.Name()
+					}
+				}
+			}
+		}
+	}
+	t.Fatal("no bundled case has an expected list of strings whose first element can be swapped for another and fail")
+	return
 }
 
 // TestReadmeWalkThrough runs the commands of "Writing a new case" as the
@@ -627,33 +682,78 @@ func TestObserveWriteLongAnswer(t *testing.T) {
 	assert.Equal(t, string(broken), string(got))
 }
 
+// rangeDesk is a bundled desk of a family of versioned releases with the
+// desk's hosts range widened to every release: the desk's text, its id,
+// the host, a case whose expected block differs between releases of the
+// range and one whose block holds on all of them but for a key the desk
+// does not assert (so that observe -w writes it).
+type rangeDesk struct {
+	text, id, host     string
+	differs, holdsOnly string
+}
+
+// everyRelease builds the rangeDesk, running observe -w on each case of
+// the first bundled desk of the family that names no hosts range until it
+// has found both cases.
+func everyRelease(t *testing.T) rangeDesk {
+	t.Helper()
+	f := releasedFamily(t)
+	reg := all.Registry()
+	for _, d := range bundledDesks(t) {
+		data := string(deskData(t, d))
+		if gjson.Get(data, "hosts").Exists() {
+			continue
+		}
+		head := "  \"id\": " + strconv.Quote(d.ID) + ",\n"
+		rd := rangeDesk{id: d.ID, host: f.Host.Name}
+		rd.text = strings.Replace(data, head, head+"  \"hosts\": {\""+rd.host+"\": \"*\"},\n", 1)
+		require.NotEqual(t, data, rd.text)
+		for _, c := range gjson.Get(data, "cases").Array() {
+			if _, fam, _ := reg.Lookup(c.Get("scenario").String()); fam.Host.Name != rd.host {
+				continue
+			}
+			path := filepath.Join(t.TempDir(), "desk.json")
+			require.NoError(t, os.WriteFile(path, []byte(rd.text), 0o600))
+			code, out, _ := runCLI(t, "observe", "-w", "-run", "^"+regexp.QuoteMeta(d.ID+"/"+c.Get("id").String())+"$", path)
+			got, _ := os.ReadFile(path)
+			switch {
+			case code == 1 && rd.differs == "":
+				rd.differs = c.Get("id").String()
+			case code == 0 && rd.holdsOnly == "" && strings.Contains(out, "this block holds on each)") && string(got) != rd.text:
+				rd.holdsOnly = c.Get("id").String()
+			}
+			if rd.differs != "" && rd.holdsOnly != "" {
+				return rd
+			}
+		}
+	}
+	t.Fatalf("no bundled desk of %s has a case that differs between its releases and one that holds on each with a key to add", f.Host.Name)
+	return rangeDesk{}
+}
+
 // TestObserveWriteReleaseRange: a case judged on releases that behave
 // differently gets a block only where one holds on all of them, named by
 // its releases; otherwise observe -w says what differs, proposes ranges
 // that would each hold one and exits 1; a second run changes nothing.
 func TestObserveWriteReleaseRange(t *testing.T) {
 	t.Setenv("CI", "")
-	data, err := os.ReadFile("../../cases/boundary-desk.json")
-	require.NoError(t, err)
-	every := strings.Replace(string(data), "  \"id\": \"boundary-desk\",\n", "  \"id\": \"boundary-desk\",\n  \"hosts\": {\"omp\": \"*\"},\n", 1)
-	require.NotEqual(t, string(data), every)
+	rd := everyRelease(t)
 	path := filepath.Join(t.TempDir(), "desk.json")
-	require.NoError(t, os.WriteFile(path, []byte(every), 0o600))
-	// Before 17 no prompt is asked: the prompts of this case differ.
-	code, out, errOut := runCLI(t, "observe", "-w", "-run", "boundary-approve-one-call$", path)
+	require.NoError(t, os.WriteFile(path, []byte(rd.text), 0o600))
+	h := regexp.QuoteMeta(rd.host)
+	code, out, errOut := runCLI(t, "observe", "-w", "-run", "^"+regexp.QuoteMeta(rd.id+"/"+rd.differs)+"$", path)
 	assert.Equal(t, 1, code, errOut)
 	assert.Contains(t, out, `no one expected block holds on every release of its hosts range "*", so it is left as it is`)
-	assert.Contains(t, out, "prompts: 0 on omp 13.19.0, 14.9.9; 1 on omp 17.2.15 … 18.3.4")
-	assert.Contains(t, out, `"hosts": {"omp": ">=17.2.15 <=18.3.4"}, or split it into a case for each range: ">=13.19.0 <=14.9.9" (13.19.0, 14.9.9), ">=17.2.15 <=18.3.4" (17.2.15 … 18.3.4)`)
+	assert.Regexp(t, `(?m)^    [^ :]+: .+ on `+h+` [^;]+; .+ on `+h+` .+$`, out, "what differs, on which releases")
+	assert.Regexp(t, `narrow the case's range to the releases that behave as the newest, "hosts": \{"`+h+`": "[^"]+"\}, or split it into a case for each range: "[^"]+" \([^)]+\), "[^"]+" \([^)]+\)`, out)
 	assert.Contains(t, out, "nothing rewritten: 1 case has no one block on the releases of its range")
 	got, _ := os.ReadFile(path)
-	assert.Equal(t, every, string(got), "no block that fails on part of the range is written")
-	// The fallback case runs on 18.1.16 and later, which agree.
-	code, out, errOut = runCLI(t, "observe", "-w", "-run", "boundary-fallback-no-handler$", path)
+	assert.Equal(t, rd.text, string(got), "no block that fails on part of the range is written")
+	code, out, errOut = runCLI(t, "observe", "-w", "-run", "^"+regexp.QuoteMeta(rd.id+"/"+rd.holdsOnly)+"$", path)
 	assert.Equal(t, 0, code, errOut)
-	assert.Contains(t, out, "(observed on omp 18.1.16 … 18.3.4: this block holds on each)")
+	assert.Regexp(t, `\(observed on `+h+` [^:]+: this block holds on each\)`, out)
 	got, _ = os.ReadFile(path)
-	assert.NotEqual(t, every, string(got))
+	assert.NotEqual(t, rd.text, string(got))
 	// The whole desk, twice: the second run leaves the file as the first did.
 	code, _, errOut = runCLI(t, "observe", "-w", path)
 	assert.Equal(t, 1, code, errOut)
@@ -669,15 +769,15 @@ func TestObserveWriteReleaseRange(t *testing.T) {
 // of LF lines does: the second run writes nothing.
 func TestObserveWriteReleaseRangeCRLF(t *testing.T) {
 	t.Setenv("CI", "")
-	data, err := os.ReadFile("../../cases/boundary-desk.json")
-	require.NoError(t, err)
-	every := strings.Replace(string(data), "  \"id\": \"boundary-desk\",\n", "  \"id\": \"boundary-desk\",\n  \"hosts\": {\"omp\": \"*\"},\n", 1)
+	rd := everyRelease(t)
 	path := filepath.Join(t.TempDir(), "desk.json")
-	require.NoError(t, os.WriteFile(path, []byte(strings.ReplaceAll(every, "\n", "\r\n")), 0o600))
-	code, _, errOut := runCLI(t, "observe", "-w", "-run", "boundary-fallback-no-handler$", path)
+	require.NoError(t, os.WriteFile(path, []byte(strings.ReplaceAll(rd.text, "\n", "\r\n")), 0o600))
+	run := "^" + regexp.QuoteMeta(rd.id+"/"+rd.holdsOnly) + "$"
+	code, _, errOut := runCLI(t, "observe", "-w", "-run", run, path)
 	require.Equal(t, 0, code, errOut)
 	once, _ := os.ReadFile(path)
-	code, out, errOut := runCLI(t, "observe", "-w", "-run", "boundary-fallback-no-handler$", path)
+	assert.NotEqual(t, strings.ReplaceAll(rd.text, "\n", "\r\n"), string(once))
+	code, out, errOut := runCLI(t, "observe", "-w", "-run", run, path)
 	require.Equal(t, 0, code, errOut)
 	assert.Contains(t, out, "nothing to rewrite")
 	twice, _ := os.ReadFile(path)
@@ -693,14 +793,44 @@ func TestObserveWriteShowsNoControls(t *testing.T) {
 	hostile := "x\u001b]0;owned\u0007\u001b[2J\u009b31m\u202eFAKE PASS"
 	quoted, err := json.Marshal(hostile)
 	require.NoError(t, err)
-	desk := `{"schemaVersion":1,"id":"esc","title":"t","label":"DO NOT EXECUTE","domain":"d","executionPolicy":"Inert",` +
-		`"sources":{"s":"x"},"cases":[{"id":"c0","title":` + string(quoted) + `,"scenario":"wrapper",` +
-		`"given":{"mode":"yolo","args":{"note":` + string(quoted) + `}},"expected":{"outcome":"throw","effects":0},"why":"w","sourceRefs":["s"]}],"sourceOnly":[]}`
+	// The first bundled case with an expected string, in a desk of its
+	// own, that string and its title made hostile: the case fails on it.
+	var desk, key string
+	for _, d := range bundledDesks(t) {
+		for _, c := range gjson.GetBytes(deskData(t, d), "cases").Array() {
+			c.Get("expected").ForEach(func(k, v gjson.Result) bool {
+				if v.Type != gjson.String {
+					return true
+				}
+				var block map[string]any
+				require.NoError(t, json.Unmarshal([]byte(c.Get("expected").Raw), &block))
+				block[k.String()] = hostile
+				expected, err := json.Marshal(block)
+				require.NoError(t, err)
+				try := `{"schemaVersion":1,"id":"esc","title":"t","label":"DO NOT EXECUTE","domain":"d","executionPolicy":"Inert",` +
+					`"sources":{"s":"x"},"cases":[{"id":"c0","title":` + string(quoted) + `,"scenario":` + c.Get("scenario").Raw + `,` +
+					`"given":` + c.Get("given").Raw + `,"expected":` + string(expected) + `,"why":"w","sourceRefs":["s"]}],"sourceOnly":[]}`
+				if _, ds := verifier.LoadAll(all.Registry(), []verifier.Input{{Path: "esc.json", Data: []byte(try)}}, verifier.Limits{}); !ds.HasErrors() {
+					desk, key = try, k.String()
+					return false
+				}
+				return true
+			})
+			if desk != "" {
+				break
+			}
+		}
+		if desk != "" {
+			break
+		}
+	}
+	require.NotEmpty(t, desk, "a bundled case has an expected string")
 	path := filepath.Join(t.TempDir(), "desk.json")
 	require.NoError(t, os.WriteFile(path, []byte(desk), 0o600))
 	code, out, errOut := runCLI(t, "observe", "-w", path)
 	require.Equal(t, 0, code, errOut)
 	assert.Contains(t, out, `esc/c0 — x\u001b]0;owned\u0007\u001b[2J\u009b31m\u202eFAKE PASS`)
+	assert.Contains(t, out, "~ "+key+": authored ", "the value it rewrites is shown")
 	for _, r := range out + errOut {
 		if r == '\n' {
 			continue

@@ -14,6 +14,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/deskcheck/deskcheck/host/all"
+	"github.com/deskcheck/deskcheck/scenario"
 )
 
 // TestTry runs try on the template of every scenario: the given block as
@@ -152,36 +153,106 @@ func TestExplainAndObserveFitTheWidth(t *testing.T) {
 	}
 }
 
+// releasedFamily is a family whose releases are versions of one program,
+// at least two of them.
+func releasedFamily(t *testing.T) scenario.Family {
+	t.Helper()
+	for _, f := range all.Registry().Families() {
+		if len(f.Host.Releases) >= 2 && !f.Host.Named() {
+			return f
+		}
+	}
+	t.Fatal("no family has two versioned releases")
+	return scenario.Family{}
+}
+
+// answeredApart finds a bundled case of the family that try answers
+// differently on the newest release and on an older one that has its
+// scenario: the scenario, the given block and the older release.
+func answeredApart(t *testing.T, f scenario.Family) (name, given, older string) {
+	t.Helper()
+	newest, _ := f.Host.Newest()
+	reg := all.Registry()
+	for _, d := range bundledDesks(t) {
+		for _, c := range gjson.GetBytes(deskData(t, d), "cases").Array() {
+			name, given = c.Get("scenario").String(), c.Get("given").Raw
+			if _, fam, ok := reg.Lookup(name); !ok || fam.Host.Name != f.Host.Name {
+				continue
+			}
+			_, want, _ := runCLI(t, "try", name, given)
+			_, want, _ = strings.Cut(want, "\n")
+			for _, r := range f.Host.Releases {
+				if r.Version == newest.Version || f.Host.NotApplicable(r, name) != "" {
+					continue
+				}
+				code, out, _ := runCLI(t, "try", "-host", f.Host.Name+"@"+r.Version, name, given)
+				if _, rest, _ := strings.Cut(out, "\n"); code == 0 && rest != want {
+					return name, given, r.Version
+				}
+			}
+		}
+	}
+	t.Fatalf("no bundled case of %s is answered differently by two of its releases", f.Host.Name)
+	return "", "", ""
+}
+
 // TestTryHost: try names the release that answered, the newest unless
-// -host names another; the desk -desk prints names that release and
-// verifies as printed; a release without the scenario is refused.
+// -host names another, and -host runs that release; the desk -desk prints
+// names that release and verifies as printed; a release without the
+// scenario is refused.
 func TestTryHost(t *testing.T) {
-	unknownMode := `{"approval":"exec","mode":"Always-Ask","ui":false}`
-	code, out, errOut := runCLI(t, "try", "wrapper", unknownMode)
+	f := releasedFamily(t)
+	host := f.Host.Name
+	newest, _ := f.Host.Newest()
+	name, given, older := answeredApart(t, f)
+	code, out, errOut := runCLI(t, "try", name, given)
 	require.Equal(t, 0, code, errOut)
-	assert.True(t, strings.HasPrefix(out, "release:  omp 18.3.4 (the newest modelled release; -host omp@VERSION runs another)\nscenario: wrapper\n"), out)
-	assert.Contains(t, out, `"outcome": "return"`, "18.3.4 reads an unknown mode as yolo")
+	assert.True(t, strings.HasPrefix(out, "release:  "+host+" "+newest.Version+" (the newest modelled release; -host "+host+"@VERSION runs another)\nscenario: "+name+"\n"), out)
+	_, onNewest, _ := strings.Cut(out, "\n")
 
-	code, out, errOut = runCLI(t, "try", "-host", "omp@17.3.5", "wrapper", unknownMode)
+	code, out, errOut = runCLI(t, "try", "-host", host+"@"+older, name, given)
 	require.Equal(t, 0, code, errOut)
-	assert.True(t, strings.HasPrefix(out, "release:  omp 17.3.5 (-host)\n"), out)
-	assert.Contains(t, out, `"outcome": "throw"`, "17.3.5 keeps it and approves no tier")
+	assert.True(t, strings.HasPrefix(out, "release:  "+host+" "+older+" (-host)\n"), out)
+	_, onOlder, _ := strings.Cut(out, "\n")
+	assert.NotEqual(t, onNewest, onOlder, "%s %s answers as %s %s does not", host, older, host, newest.Version)
 
-	code, desk, errOut := runCLI(t, "try", "-desk", "-host", "omp@17.3.5", "wrapper", unknownMode)
+	code, desk, errOut := runCLI(t, "try", "-desk", "-host", host+"@"+older, name, given)
 	require.Equal(t, 0, code, errOut)
-	assert.Contains(t, desk, `"hosts": {"omp": "17.3.5"},`)
+	assert.Contains(t, desk, `"hosts": {"`+host+`": "`+older+`"},`)
 	code, out, errOut = withStdin(t, desk, "verify", "-out", "none", "-")
 	assert.Equal(t, 0, code, "%s%s", out, errOut)
-	assert.Contains(t, out, "[omp 17.3.5]")
+	assert.Contains(t, out, "["+host+" "+older+"]")
 
-	code, out, _ = runCLI(t, "try", "gateway", `{"principal":"synthetic-analyst","steps":[{"request":{"action":"read","resource":"ops/payroll","arguments":{}}}]}`)
-	require.Equal(t, 0, code)
-	assert.NotContains(t, out, "release:", "a host without releases names none")
+	reg := all.Registry()
+	unreleased := 0
+	for _, fam := range reg.Families() {
+		if len(fam.Host.Releases) > 0 {
+			continue
+		}
+		unreleased++
+		sc := fam.Scenarios[0]
+		code, out, errOut = runCLI(t, "try", sc.Name, sc.Template)
+		require.Equal(t, 0, code, errOut)
+		assert.NotContains(t, out, "release:", "a host without releases names none")
+	}
+	assert.Positive(t, unreleased, "a family has no release axis")
 
-	code, _, errOut = runCLI(t, "try", "-host", "omp@14.9.9", "fallback", `{"message":"x"}`)
-	assert.Equal(t, 2, code)
-	assert.Contains(t, errOut, "scenario fallback does not run on omp 14.9.9")
-	code, _, errOut = runCLI(t, "try", "-host", "omp@1.2.3", "wrapper", `{}`)
+	lacking := 0
+	for _, r := range f.Host.Releases {
+		for _, sc := range f.Scenarios {
+			if r.Lacks[sc.Name] == "" {
+				continue
+			}
+			lacking++
+			code, _, errOut = runCLI(t, "try", "-host", host+"@"+r.Version, sc.Name, sc.Template)
+			assert.Equal(t, 2, code)
+			assert.Contains(t, errOut, "scenario "+sc.Name+" does not run on "+host+" "+r.Version)
+		}
+	}
+	assert.Positive(t, lacking, "a release of %s lacks a scenario", host)
+	_, known := f.Host.Release("1.2.3")
+	require.False(t, known)
+	code, _, errOut = runCLI(t, "try", "-host", host+"@1.2.3", f.Scenarios[0].Name, `{}`)
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut, "not a modelled release")
 }

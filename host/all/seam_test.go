@@ -33,10 +33,7 @@ var (
 	// family, each until it moves beside its family or reaches it through
 	// the registry; remove a path once it names none (the test says so).
 	seamPending = []string{
-		"realhost",           // the driver of OMP's real code, until each family declares its harness
-		"cmd/deskcheck-host", // the driver of OMP's real code
-		"conformance",        // OMP's conformance generators, run against its published packages
-		"recorders",          // the arena's recorders, the design card's top-level folder: their literals are the words of the arena contract's wire (its id, the mock model's name, a completion's finish reason, the endpoint names), not the registry's
+		"recorders", // the arena's recorders, the design card's top-level folder: their literals are the words of the arena contract's wire (its id, the mock model's name, a completion's finish reason, the endpoint names), not the registry's
 	}
 	// seamShared are trace kinds that are also words of the engine's own,
 	// which a string literal outside host/ may say.

@@ -24,7 +24,7 @@ var critical = map[string]any{"tier": "exec", "override": true, "reason": "Criti
 
 // TestBashDeclaration pins the bash tool's declaration on the rules of
 // src/tools/bash.ts (BashTool.approval) and the corrections of the spec §4;
-// conformance/omptools holds the same code to the releases' real tools on
+// host/omp/conformance/tools holds the same code to the releases' real tools on
 // generated calls.
 func TestBashDeclaration(t *testing.T) {
 	none := BashSettings{}

@@ -21,7 +21,7 @@
 //     critical pattern families, compound && chains and the Command: line
 //     (bashtool.go, with the text scanners of shell.go), and write's
 //     hashline headers, xd:// devices, ssh:// and internal URL schemes
-//     (writetool.go). conformance/omptools holds them to the real tools of
+//     (writetool.go). host/omp/conformance/tools holds them to the real tools of
 //     17.3.5, 18.1.16, 18.2.9 and 18.3.4 (the last two on the nearest
 //     published dependencies).
 //
@@ -51,7 +51,7 @@
 //
 // The Go API: a Wrapper's Release field (a Version, from Lookup or
 // ParseVersion) selects the group it behaves as; the zero Version is
-// Reference, 18.1.16, the release conformance/omp installs (Release). The
+// Reference, 18.1.16, the release host/omp/conformance installs (Release). The
 // fallback and the classifier exist from 18.1.16 (Group.HasFallback);
 // their Go types do not check a release. Changes lists every change at a
 // group boundary and what desk input reaches it, for deskcheck drift.
@@ -79,7 +79,7 @@
 // text of a safety check without text). Its src/tools/approval.ts,
 // src/extensibility/extensions/wrapper.ts and
 // src/tools/file-write-fallback.ts carry the reference logic below line for
-// line, minus session grants. conformance/omp checks the model against
+// line, minus session grants. host/omp/conformance checks the model against
 // that release's own code on every CI run.
 //
 // History: the model was first written from upstream sources, the wrapper
@@ -111,7 +111,7 @@
 package omp
 
 // Release names Reference as an npm package spec: the release
-// conformance/omp installs and checks the model against.
+// host/omp/conformance installs and checks the model against.
 const Release = "@oh-my-pi/pi-coding-agent@18.1.16"
 
 // ReleaseRuntime names the runtime the release runs on, whose behaviour the

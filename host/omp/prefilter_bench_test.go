@@ -3,7 +3,7 @@ package omp
 import (
 	"testing"
 
-	"github.com/deskcheck/deskcheck/conformance/omptools"
+	omptools "github.com/deskcheck/deskcheck/host/omp/conformance/tools"
 )
 
 // BenchmarkCritical finds the first critical family of each bash command

@@ -18,7 +18,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/deskcheck/deskcheck/conformance/omptools"
+	omptools "github.com/deskcheck/deskcheck/host/omp/conformance/tools"
 )
 
 // allFamilies is every critical family of every era, once per pattern.

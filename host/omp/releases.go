@@ -97,7 +97,7 @@ var releases = []struct {
 }
 
 // Reference is the release the model was first pinned to and that
-// conformance/omp installs; a zero Version means it.
+// host/omp/conformance installs; a zero Version means it.
 var Reference = Version{18, 1, 16}
 
 // Releases returns every modelled release, oldest first (a fresh slice).

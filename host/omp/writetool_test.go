@@ -7,7 +7,7 @@ import (
 )
 
 // TestWriteDeclarationEras pins the write tool's declaration per era on the
-// targets whose meaning changes between releases. conformance/omptools also
+// targets whose meaning changes between releases. host/omp/conformance/tools also
 // holds every era to the releases' real tools (18.3.4 on the nearest
 // published dependencies); the 18.3.4 rows follow its source: src/tools/write.ts (approval calls
 // InternalUrlRouter.writeTier on the unwrapped path),

@@ -17,6 +17,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/xeipuuv/gojsonschema"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/deskcheck/deskcheck/host/all"
 )
 
 // action is the part of action.yml the runner reads.
@@ -184,6 +186,24 @@ func git(t *testing.T, dir string, args ...string) string {
 	return string(out)
 }
 
+// seedHost is the host of the seed desk's family, which its faults are
+// named by.
+func seedHost(t *testing.T, root string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(root, "cases", "boundary-desk.json"))
+	require.NoError(t, err)
+	var desk struct {
+		Cases []struct {
+			Scenario string `json:"scenario"`
+		} `json:"cases"`
+	}
+	require.NoError(t, json.Unmarshal(data, &desk))
+	require.NotEmpty(t, desk.Cases)
+	_, f, ok := all.Registry().Lookup(desk.Cases[0].Scenario)
+	require.True(t, ok, desk.Cases[0].Scenario)
+	return f.Host.Name
+}
+
 // scratch makes an origin with the seed desk on main and a clone of it on
 // a branch whose one commit changes an expectation so that its case fails:
 // a pull request as the action sees it.
@@ -312,7 +332,7 @@ func TestActionSteps(t *testing.T) {
 	assert.Contains(t, verify.stdout, "FAIL — 14 passed, 1 failed\n")
 	assert.Equal(t, "1", r.outputs["verify"]["code"])
 	faults := results["faults"]
-	assert.Regexp(t, `(?m)^::error file=desks/boundary-desk\.json,title=fault omp/[a-z-]+ missed::`, faults.stdout)
+	assert.Regexp(t, `(?m)^::error file=desks/boundary-desk\.json,title=fault `+regexp.QuoteMeta(seedHost(t, root))+`/[a-z-]+ missed::`, faults.stdout)
 	assert.NotContains(t, faults.stdout, "title=FAIL", "faults does not annotate the cases again")
 
 	summary, err := os.ReadFile(r.summary)

@@ -8,11 +8,16 @@
 // sandbox: no package of host/ starts a harness itself. The package
 // imports nothing of deskcheck's engine; of the families' vocabulary
 // (scenario) it takes the boundary-response counts a harness may report.
+// It also holds what the families' installs share (files.go): a folder's
+// size and sizes written for people, a file replaced whole, the lock
+// installs take turns by, and a bounded copy of a process's standard
+// error.
 package realcode
 
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"time"
 
@@ -37,8 +42,14 @@ type Program struct {
 	ReadOnly []string
 	// Native are shared objects the release loads.
 	Native []string
-	// Stderr receives the runtime's standard error; nil discards it.
+	// Stderr also receives the runtime's standard error (the driver
+	// keeps the first part of it for its messages); nil sends it only
+	// to the driver.
 	Stderr io.Writer
+	// Require runs the program only in the sandbox: code of unknown
+	// origin (a source folder) is refused where the sandbox cannot be
+	// made, never run without it.
+	Require bool
 }
 
 // Proc is a started Program.
@@ -70,6 +81,37 @@ type Installed struct {
 	Note string
 }
 
+// Hello is what a started harness says of the code it loaded. A field
+// the harness leaves empty is filled by the driver: Package with the
+// family's, Root with the run's temporary folder, Source with
+// HOST@VERSION.
+type Hello struct {
+	// Name is the host the harness names itself as; "" when it names
+	// none (the driver names every run by its family).
+	Name    string `json:"name,omitempty"`
+	Package string `json:"package"`
+	Release string `json:"release"`
+	// Bun is the version of bun, for a harness that runs on it; Runtime
+	// names any other runtime and its version ("node v22.1.0").
+	Bun     string `json:"bun"`
+	Runtime string `json:"runtime,omitempty"`
+	// Root is the folder of the code that runs.
+	Root string `json:"root"`
+	// Modules say which of the modules the harness looks for exist.
+	Modules     map[string]bool `json:"modules"`
+	Adaptations []string        `json:"adaptations"`
+	// Source is HOST@VERSION for an installed release, "checkout DIR"
+	// for a source folder, and Commit the commit it is at, when known.
+	Source string `json:"source"`
+	Commit string `json:"commit,omitempty"`
+	// Substituted lists the dependencies installed at another version
+	// than the release asks for (name → version).
+	Substituted map[string]string `json:"substituted,omitempty"`
+	// Changed lists the files of the installed release that differ from
+	// those recorded at install (a run allowed with AllowChanged).
+	Changed []string `json:"changed,omitempty"`
+}
+
 // Case is one case for a harness: its given block as written.
 type Case struct {
 	// ID is the case's DESK/CASE.
@@ -90,6 +132,9 @@ type Answer struct {
 	Observed      map[string]any
 	NotApplicable string
 	Error         string
+	// AbsentTouched names the stand-ins for modules absent from
+	// substituted dependencies that the case used (each threw).
+	AbsentTouched []string
 	// Boundary is the case's part in the boundary-response dimensions on
 	// the real code, counted from the harness's own recorders; nil when
 	// the harness counts none.
@@ -123,38 +168,105 @@ const (
 
 // Harness is a running harness on one release.
 type Harness interface {
-	// Release is the release the harness loaded, as it reports it.
-	Release() string
-	// Runtime names the runtime and its version ("node 20.19.2").
-	Runtime() string
-	// Adaptations are what the harness replaced around the release's
+	// Hello is what the harness says of the code it loaded: the
+	// release, the runtime and what it replaced around the release's
 	// modules.
-	Adaptations() []string
+	Hello() Hello
 	// Run answers cases in order.
 	Run(ctx context.Context, cases []Case) ([]Answer, error)
 	// Close ends the process.
 	Close() error
 }
 
+// InstallOptions steer a family's Install.
+type InstallOptions struct {
+	// Substitute accepts, for a release whose exact dependencies are
+	// not published, the nearest published ones (every later result
+	// says so).
+	Substitute bool
+	// Progress receives one line per step.
+	Progress io.Writer
+	// Start is the sandbox, for an install that runs the release's
+	// harness once (to check that it starts, or to fill a cache).
+	Start Start
+}
+
+// OpenOptions say what a family's Open runs: an installed release, or
+// a source folder of the family's code.
+type OpenOptions struct {
+	// Cache is the cache folder and Version the installed release;
+	// Version is "" for a source folder.
+	Cache, Version string
+	// Source is a source folder (deskcheck-host verify -host-src), its
+	// dependencies installed by the user; "" for an installed release.
+	Source string
+	// Runtime is the runtime binary the user chose (-bun); "" for the
+	// family's own.
+	Runtime string
+	// AllowChanged runs an installed release whose files differ from
+	// those recorded at install; the hello lists them (Changed).
+	AllowChanged bool
+	// Temp is the run's one writable folder, made and removed by the
+	// driver.
+	Temp string
+}
+
+// ErrNeedsSubstitute is wrapped by Install's error for a release whose
+// exact dependencies are not published, when Substitute is not set.
+var ErrNeedsSubstitute = errors.New("the release cannot be installed exactly as published")
+
+// ErrChanged is wrapped by Open's error for an installed release whose
+// files are not those recorded at install, when AllowChanged is not set.
+var ErrChanged = errors.New("the installed release's files changed since it was installed")
+
+// ErrSource is matched (errors.Is) by Open's error for a source folder
+// that is not the family's code or cannot be run as given: the user's
+// input is wrong, the run did not fail.
+var ErrSource = errors.New("not a source folder the family runs")
+
+// BadSource marks err as ErrSource, its message unchanged.
+func BadSource(err error) error { return badSource{err} }
+
+type badSource struct{ error }
+
+func (b badSource) Is(target error) bool { return target == ErrSource }
+func (b badSource) Unwrap() error        { return b.error }
+
 // Family is a host family's real code.
 type Family struct {
 	// Host is the family's host name, as desks name it in hosts ranges
 	// and -host NAME@V.
 	Host string
+	// Title names the family's code for people ("OMP", "the Gemini
+	// CLI"), in deskcheck-host's help.
+	Title string
 	// Package names what is installed (an npm package).
 	Package string
 	// Releases are the installable releases, oldest first.
 	Releases func() []string
+	// Substitute says why a release installs only on substituted
+	// dependencies (install -substitute), "" when it installs as
+	// published; nil when every release does.
+	Substitute func(version string) string
 	// Install installs a release into the cache folder, the one step
 	// that reaches the network, and says what it did on progress.
-	Install func(ctx context.Context, cache, version string, progress io.Writer) error
+	Install func(ctx context.Context, cache, version string, opts InstallOptions) error
 	// List returns the installed releases, oldest first.
 	List func(cache string) ([]Installed, error)
+	// Listing writes the family's lines of deskcheck-host list: its
+	// installed releases, what they take on disk and the installable
+	// ones. Nil writes a line per installed release (its size, date,
+	// Own and Note), what they share (Shared) and the installable ones.
+	Listing func(cache string, w io.Writer) error
 	// Remove removes an installed release.
 	Remove func(cache, version string) error
-	// Open prepares a run of an installed release in the writable
-	// folder temp and starts its harness with start.
-	Open func(ctx context.Context, cache, version, temp string, start Start) (Harness, error)
+	// Open prepares a run in the writable folder opts.Temp and starts
+	// its harness with start.
+	Open func(ctx context.Context, opts OpenOptions, start Start) (Harness, error)
+	// Sources describes the source folder Open runs for -host-src ("a
+	// local OMP checkout's packages/coding-agent"), and SourceRuntime
+	// the runtime -bun names for it; "" when the family runs none.
+	Sources, SourceRuntime string
 	// Sandbox is what the family's runtime needs of the sandbox.
 	Sandbox Sandbox
 	// Every makes the bare host name select every installed release (a
@@ -167,7 +279,8 @@ type Family struct {
 	// reads HOST@VERSION only.
 	Resolve func(s string) (version string, ok bool, err error)
 	// Shared says in a line what the installed releases share on disk
-	// (a download cache, a store) and how much it takes; nil when they
-	// share nothing.
+	// (a download cache, a store) and how much it takes, for the default
+	// lines of deskcheck-host list (Listing nil); nil when they share
+	// nothing.
 	Shared func(cache string) (string, error)
 }

@@ -24,7 +24,7 @@ func TestExchangeSwapsTwoFolders(t *testing.T) {
 	if err == ErrNoExchange {
 		// The only outcome besides a swap that Write accepts: it then
 		// moves the folders one after the other (tested with faultyFS).
-		t.Logf("the file system of %s cannot exchange; the fallback is tested through faultyFS", root)
+		t.Logf("the file system of %s cannot exchange; the other way is tested through faultyFS", root)
 		return
 	}
 	require.NoError(t, err)

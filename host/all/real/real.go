@@ -8,11 +8,13 @@ package real
 import (
 	"github.com/deskcheck/deskcheck/host/arena/realarena"
 	geminireal "github.com/deskcheck/deskcheck/host/gemini/realhost"
+	ompreal "github.com/deskcheck/deskcheck/host/omp/realhost"
 	"github.com/deskcheck/deskcheck/internal/realcode"
 )
 
 // Families are the declared harnesses, in the order deskcheck-host lists
-// them.
+// them. The first is deskcheck-host's default: verify without -host runs
+// its newest installed release, and drift runs its installed releases.
 func Families() []realcode.Family {
-	return []realcode.Family{geminireal.Family, realarena.Family}
+	return []realcode.Family{ompreal.Family, geminireal.Family, realarena.Family}
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,6 +24,7 @@ import (
 // arena:NAME, NAME or NAME@VERSION.
 var Family = realcode.Family{
 	Host:     arenacheck.Family.Host.Name,
+	Title:    "the arena's frameworks",
 	Package:  "arena adapter",
 	Releases: releases,
 	Install:  install,
@@ -92,7 +92,11 @@ func adapterOf(version string) (arena.Adapter, error) {
 }
 
 // install installs one adapter, saying so on progress.
-func install(ctx context.Context, cache, version string, progress io.Writer) error {
+func install(ctx context.Context, cache, version string, opts realcode.InstallOptions) error {
+	progress := opts.Progress
+	if progress == nil {
+		progress = io.Discard
+	}
 	a, err := adapterOf(version)
 	if err != nil {
 		return err
@@ -134,36 +138,19 @@ func shared(cache string) (string, error) {
 	if _, err := os.Stat(dir); err != nil {
 		return "", nil
 	}
-	n, err := treeBytes(dir)
-	if err != nil {
-		return "", err
-	}
+	n := realcode.DirSize(dir)
 	return fmt.Sprintf("the wheel cache %s holds %d MB, shared by every adapter's install", dir, n>>20), nil
 }
 
-// treeBytes adds up the sizes of the files under dir.
-func treeBytes(dir string) (int64, error) {
-	var n int64
-	err := filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.Type().IsRegular() {
-			info, err := d.Info()
-			if err != nil {
-				return err
-			}
-			n += info.Size()
-		}
-		return nil
-	})
-	return n, err
-}
-
-// open starts the installed adapter version names in the run folder temp,
-// through start (the driver's sandbox), and reads its hello.
-func open(ctx context.Context, cache, version, temp string, start realcode.Start) (realcode.Harness, error) {
-	a, err := adapterOf(version)
+// open starts the installed adapter opts.Version names in the run folder
+// opts.Temp, through start (the driver's sandbox), and reads its hello.
+// The arena runs no source folder.
+func open(ctx context.Context, opts realcode.OpenOptions, start realcode.Start) (realcode.Harness, error) {
+	if opts.Source != "" {
+		return nil, realcode.BadSource(fmt.Errorf("%s: the arena's adapters run installed only", opts.Source))
+	}
+	cache, temp := opts.Cache, opts.Temp
+	a, err := adapterOf(opts.Version)
 	if err != nil {
 		return nil, err
 	}
@@ -195,13 +182,18 @@ type harness struct {
 	prov    json.RawMessage
 }
 
-func (h *harness) Release() string { return h.adapter.Name() + "@" + h.adapter.Version() }
+// Hello names the adapter's release and its Python, and what the adapter
+// reported of its framework.
+func (h *harness) Hello() realcode.Hello {
+	return realcode.Hello{
+		Name: arenacheck.Family.Host.Name, Release: h.adapter.Name() + "@" + h.adapter.Version(),
+		Runtime: h.p.Hello.Implementation + " " + h.p.Hello.Python, Adaptations: h.adaptations(),
+	}
+}
 
-func (h *harness) Runtime() string { return h.p.Hello.Implementation + " " + h.p.Hello.Python }
-
-// Adaptations are what the adapter reported of its framework: the HTTP
+// adaptations are what the adapter reported of its framework: the HTTP
 // library its clients use, and the deprecated interfaces it calls.
-func (h *harness) Adaptations() []string {
+func (h *harness) adaptations() []string {
 	out := []string{h.adapter.Framework() + " through the adapter " + ScriptName(h.adapter.Name()) + " " + h.p.Hello.AdapterVersion}
 	if h.p.Hello.HTTPLibrary != "" {
 		out = append(out, "HTTP library: "+h.p.Hello.HTTPLibrary)

@@ -53,10 +53,12 @@ func TestFamilyRefusesWhatIsNotInstalled(t *testing.T) {
 	cache := t.TempDir()
 	started := false
 	start := func(context.Context, realcode.Program) (*realcode.Proc, error) { started = true; return nil, nil }
-	_, err := Family.Open(context.Background(), cache, "langgraph@1.2.11", t.TempDir(), start)
+	_, err := Family.Open(context.Background(), realcode.OpenOptions{Cache: cache, Version: "langgraph@1.2.11", Temp: t.TempDir()}, start)
 	assert.ErrorContains(t, err, "the langgraph adapter is not installed at "+filepath.Join(cache, "arena", "langgraph", "venv")+": deskcheck-host install arena:langgraph")
-	_, err = Family.Open(context.Background(), cache, "crewai@1.0.0", t.TempDir(), start)
+	_, err = Family.Open(context.Background(), realcode.OpenOptions{Cache: cache, Version: "crewai@1.0.0", Temp: t.TempDir()}, start)
 	assert.EqualError(t, err, `"crewai@1.0.0" is not an arena adapter; the adapters are vanilla@0.1.0, langgraph@1.2.11, openai-agents@0.22.0`)
+	_, err = Family.Open(context.Background(), realcode.OpenOptions{Cache: cache, Source: t.TempDir(), Temp: t.TempDir()}, start)
+	assert.ErrorIs(t, err, realcode.ErrSource, "the arena runs no source folder")
 	assert.False(t, started)
 	assert.ErrorContains(t, Family.Remove(cache, "vanilla@0.1.0"), "the vanilla adapter is not installed in")
 	in, err := Family.List(cache)
@@ -88,14 +90,16 @@ func TestFamilyAnswersFromTheRecorders(t *testing.T) {
 		return &realcode.Proc{Stdin: in, Stdout: out, Isolation: "test", Kill: func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }, Wait: cmd.Wait}, nil
 	}
 	temp := t.TempDir()
-	h, err := Family.Open(context.Background(), cache, "vanilla@0.1.0", temp, start)
+	h, err := Family.Open(context.Background(), realcode.OpenOptions{Cache: cache, Version: "vanilla@0.1.0", Temp: temp}, start)
 	require.NoError(t, err)
 	defer h.Close()
 	assert.Equal(t, py, got.Runtime)
 	assert.Equal(t, temp, got.Temp)
 	assert.True(t, strings.HasPrefix(got.Dir, temp+string(filepath.Separator)), "the run folder is inside the driver's temporary folder")
-	assert.Equal(t, "vanilla@0.1.0", h.Release())
-	assert.Regexp(t, `^CPython 3\.\d+\.\d+$`, h.Runtime())
+	hello := h.Hello()
+	assert.Equal(t, "arena", hello.Name)
+	assert.Equal(t, "vanilla@0.1.0", hello.Release)
+	assert.Regexp(t, `^CPython 3\.\d+\.\d+$`, hello.Runtime)
 	as, err := h.Run(context.Background(), []realcode.Case{
 		{ID: "d/denied", Scenario: "arena", Given: []byte(`{"turns":[[{"action":"file.read.protected"}]]}`), Expected: []byte(`{"decisions":["deny"],"reasons":["protected_path"],"effects":0}`)},
 		{ID: "d/other", Scenario: "wrapper", Given: []byte(`{}`)},

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/deskcheck/deskcheck/internal/realcode"
 )
 
 // Installed is what an install wrote beside an adapter's venv
@@ -126,14 +127,7 @@ func Install(ctx context.Context, cache, adapter, python string) (*Installed, er
 		Lock: sha(lock), Packages: len(lockPins(lock)), InstalledAt: time.Now().UTC().Format(time.RFC3339),
 		Downloaded: downloaded, Cached: cached,
 	}
-	_ = filepath.WalkDir(venv, func(_ string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			if info, err := d.Info(); err == nil {
-				in.Bytes += info.Size()
-			}
-		}
-		return nil
-	})
+	in.Bytes = realcode.DirSize(venv)
 	b, _ := json.MarshalIndent(in, "", "  ")
 	if err := os.WriteFile(filepath.Join(dir, "installed.json"), append(b, '\n'), 0o644); err != nil {
 		return nil, err

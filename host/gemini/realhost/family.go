@@ -18,15 +18,18 @@ import (
 // engine under node.
 var Family = realcode.Family{
 	Host:    Host,
+	Title:   "the Gemini CLI",
 	Package: gemini.Package,
 	Releases: func() []string {
 		ts, _ := Tarballs()
 		return versions(ts)
 	},
-	Install: Install,
-	List:    List,
-	Remove:  Remove,
-	Open:    Open,
+	Install: func(ctx context.Context, cache, version string, opts realcode.InstallOptions) error {
+		return Install(ctx, cache, version, opts.Progress)
+	},
+	List:   List,
+	Remove: Remove,
+	Open:   Open,
 }
 
 // Open prepares a run of installed release version in temp and starts its
@@ -34,7 +37,8 @@ var Family = realcode.Family{
 // release's policy modules, which it may read with the shared
 // dependencies; the harness files are read-only, and everything the run
 // writes lies in temp.
-func Open(ctx context.Context, cache, version, temp string, start realcode.Start) (realcode.Harness, error) {
+func Open(ctx context.Context, opts realcode.OpenOptions, start realcode.Start) (realcode.Harness, error) {
+	cache, version, temp := opts.Cache, opts.Version, opts.Temp
 	core := CoreDir(cache, version)
 	node, err := exec.LookPath("node")
 	if err != nil {
@@ -81,9 +85,11 @@ type harness struct {
 	proc *realcode.Proc
 }
 
-func (h *harness) Release() string       { return h.Hello.Release }
-func (h *harness) Runtime() string       { return "node " + h.Hello.Node }
-func (h *harness) Adaptations() []string { return h.Hello.Adaptations }
+// Hello names the family and says the release, node's version and the
+// harness's adaptations.
+func (h *harness) Hello() realcode.Hello {
+	return realcode.Hello{Name: Host, Release: h.Session.Hello.Release, Runtime: "node " + h.Session.Hello.Node, Adaptations: h.Session.Hello.Adaptations}
+}
 
 // Run answers each case: a policy-check case's given, its policy files as
 // TOML text, goes to the release's engine; a case of another scenario is

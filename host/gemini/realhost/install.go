@@ -17,7 +17,6 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/deskcheck/deskcheck/host/gemini"
@@ -100,7 +99,7 @@ func Install(ctx context.Context, cache, version string, progress io.Writer) err
 	if err := os.MkdirAll(filepath.Join(cache, Host), 0o755); err != nil {
 		return err
 	}
-	unlock, err := lock(filepath.Join(cache, Host, ".lock"))
+	unlock, err := realcode.Lock(filepath.Join(cache, Host, ".lock"), nil)
 	if err != nil {
 		return err
 	}
@@ -281,19 +280,6 @@ func unpack(tgz []byte, dir string) error {
 	}
 }
 
-// lock takes an exclusive lock on the file at p until unlock.
-func lock(p string) (func(), error) {
-	f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE, 0o644)
-	if err != nil {
-		return nil, err
-	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
-		f.Close()
-		return nil, err
-	}
-	return func() { _ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }, nil
-}
-
 // List returns the installed releases, oldest first.
 func List(cache string) ([]realcode.Installed, error) {
 	ts, err := Tarballs()
@@ -314,23 +300,9 @@ func List(cache string) ([]realcode.Installed, error) {
 				continue
 			}
 		}
-		out = append(out, realcode.Installed{Version: t.Version, Dir: dir, Bytes: size(dir), InstalledAt: info.ModTime()})
+		out = append(out, realcode.Installed{Version: t.Version, Dir: dir, Bytes: realcode.DirSize(dir), InstalledAt: info.ModTime()})
 	}
 	return out, nil
-}
-
-// size adds the regular files under dir (not following links).
-func size(dir string) int64 {
-	var n int64
-	_ = filepath.WalkDir(dir, func(_ string, d os.DirEntry, err error) error {
-		if err == nil && d.Type().IsRegular() {
-			if info, err := d.Info(); err == nil {
-				n += info.Size()
-			}
-		}
-		return nil
-	})
-	return n
 }
 
 // Remove removes an installed release (the shared dependencies stay).

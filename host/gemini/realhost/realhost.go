@@ -7,24 +7,21 @@
 //
 // The package prepares a run folder (the harness, an empty workspace, a
 // home and a temporary folder), says which process to start (Command), and
-// speaks the harness's protocol (Session) over any pair of pipes, so that
-// a sandbox of the caller's choice can start the process. Start runs it
-// directly, with an environment built from nothing.
+// speaks the harness's protocol (Session) over any pair of pipes: it
+// starts no process itself. Open starts the harness with the Start the
+// driver passes (the sandbox); the strace test starts it under strace.
 package realhost
 
 import (
 	"bufio"
-	"context"
 	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
-	"syscall"
 )
 
 //go:embed harness/*.mjs
@@ -173,45 +170,4 @@ func (s *Session) Check(id string, given json.RawMessage) (Answer, error) {
 		return a, errors.New(a.Error)
 	}
 	return a, nil
-}
-
-// Process is a harness started by Start.
-type Process struct {
-	*Session
-	cmd   *exec.Cmd
-	stdin io.WriteCloser
-}
-
-// Start runs cmd directly, in a process group of its own that ctx's end
-// kills whole, and reads its hello.
-func Start(ctx context.Context, c Command) (*Process, error) {
-	cmd := exec.CommandContext(ctx, c.Program, c.Args...)
-	cmd.Env, cmd.Dir = c.Env, c.Dir
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, err
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	cmd.Stderr = io.Discard
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	s, err := NewSession(stdin, stdout)
-	if err != nil {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		_ = cmd.Wait()
-		return nil, err
-	}
-	return &Process{Session: s, cmd: cmd, stdin: stdin}, nil
-}
-
-// Close ends the harness: its stdin closes and it exits.
-func (p *Process) Close() error {
-	_ = p.stdin.Close()
-	return p.cmd.Wait()
 }
