@@ -294,10 +294,13 @@ func (e *Engine) buildPatterns(r rawRule) ([]*string, []string) {
 var nestedQuantifier = regexp.MustCompile(`\([^)]*[*+?{].*\)[*+?{]`)
 
 func isSafeRegExp(p string) bool {
-	if utf16Len(p) > 2048 {
+	// A string's UTF-16 length is at most its length in bytes, and the
+	// pattern matches nothing without a parenthesis: most patterns are
+	// answered without either.
+	if len(p) > 2048 && utf16Len(p) > 2048 {
 		return false
 	}
-	return !nestedQuantifier.MatchString(p)
+	return strings.IndexByte(p, '(') < 0 || !nestedQuantifier.MatchString(p)
 }
 
 func shellSyntaxProblem(r rawRule, i int) string {
@@ -597,17 +600,43 @@ func toolNameWarning(name string, i int) string {
 	if validToolName(name) {
 		return ""
 	}
-	best := math.MaxInt
-	closest := ""
+	// The first built-in name at the least distance, if that is three
+	// or less. A name whose length differs from the best distance's or
+	// more cannot come nearer (the built-in names are ASCII: their
+	// UTF-16 length is their length), so it is not measured.
+	best, closest := 4, ""
+	n := utf16Count(name)
 	for _, b := range builtinTools {
+		if abs(n-len(b)) >= best {
+			continue
+		}
 		if d := levenshtein(name, b); d < best {
 			best, closest = d, b
 		}
 	}
-	if best > 3 {
+	if closest == "" {
 		return ""
 	}
 	return fmt.Sprintf("Rule #%d: Unrecognized tool name %q. Did you mean %q?", i+1, name, closest)
+}
+
+// utf16Count is a string's JavaScript length, counted without a copy.
+func utf16Count(s string) int {
+	n := 0
+	for _, r := range s {
+		n++
+		if r >= 0x10000 {
+			n++
+		}
+	}
+	return n
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 // levenshtein counts edits between the strings' UTF-16 code units, as
