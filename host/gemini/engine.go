@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // PolicyInput is one policy file a case writes.
@@ -194,7 +195,10 @@ func NewEngine(cfg Config) (*Engine, error) {
 	}
 	for _, f := range defaultPolicies(cfg.Release) {
 		before := len(rules)
-		load(f.Name, f.Text, TierDefault)
+		lf := e.loadDefaultFile(f.Name, f.Text)
+		rules = append(rules, lf.rules...)
+		e.Problems = append(e.Problems, lf.problems...)
+		e.Checkers = e.Checkers || lf.checkers
 		for _, r := range rules[before:] {
 			e.adjustDefault(r)
 		}
@@ -237,6 +241,47 @@ func NewEngine(cfg Config) (*Engine, error) {
 }
 
 // adjustDefault applies the faults and mutants that move a default rule.
+// defaultKey is what loading a default policy file depends on: the file,
+// and the two settings of the engine that loadFile reads for that tier
+// (the tier's base priority and whether a prefix ends at a word).
+type defaultKey struct {
+	name, text string
+	base       float64
+	boundary   bool
+}
+
+// defaultsLoaded holds each default policy file as loadFile loaded it,
+// by defaultKey; the files are the releases' own and the settings few, so
+// it stays small. Its loadedFiles are only read.
+var defaultsLoaded sync.Map
+
+// loadDefaultFile is loadFile for a default policy file: every engine
+// loads all of its release's, so each is loaded once per defaultKey and
+// each engine given copies of its rules, which it may adjust.
+func (e *Engine) loadDefaultFile(name, text string) loadedFile {
+	key := defaultKey{name: name, text: text, base: e.tierBase(TierDefault), boundary: true}
+	for _, r := range readFile(text).raws {
+		if r.hasCommandPrefix {
+			// Asked only of a file with a prefix, as loadFile asks it:
+			// the faults a run asks about are the ones it checks.
+			key.boundary = !e.faults.Has(FaultPrefixNoWordBoundary) && !e.mut.is(MutPrefixBoundary)
+			break
+		}
+	}
+	v, ok := defaultsLoaded.Load(key)
+	if !ok {
+		v, _ = defaultsLoaded.LoadOrStore(key, e.loadFile(name, text, TierDefault))
+	}
+	f := v.(loadedFile)
+	out := loadedFile{problems: f.problems, checkers: f.checkers, rules: make([]*Rule, len(f.rules))}
+	copies := make([]Rule, len(f.rules))
+	for i, r := range f.rules {
+		copies[i] = *r
+		out.rules[i] = &copies[i]
+	}
+	return out
+}
+
 func (e *Engine) adjustDefault(r *Rule) {
 	if r.File == "plan.toml" && r.ToolName == "*" && r.Decision == Deny && e.faults.Has(FaultPlanOverridesUser) {
 		r.Priority = 9
