@@ -199,8 +199,8 @@ func NewEngine(cfg Config) (*Engine, error) {
 		rules = append(rules, lf.rules...)
 		e.Problems = append(e.Problems, lf.problems...)
 		e.Checkers = e.Checkers || lf.checkers
-		for _, r := range rules[before:] {
-			e.adjustDefault(r)
+		for i, r := range rules[before:] {
+			rules[before+i] = e.adjustDefault(r)
 		}
 	}
 	rules = append(rules, e.settingsRules(cfg.Settings)...)
@@ -240,7 +240,8 @@ func NewEngine(cfg Config) (*Engine, error) {
 	return e, nil
 }
 
-// adjustDefault applies the faults and mutants that move a default rule.
+// adjustDefault applies the faults and mutants that move a default rule:
+// it returns r itself when none moves it, or a moved copy.
 // defaultKey is what loading a default policy file depends on: the file,
 // and the two settings of the engine that loadFile reads for that tier
 // (the tier's base priority and whether a prefix ends at a word).
@@ -256,8 +257,9 @@ type defaultKey struct {
 var defaultsLoaded sync.Map
 
 // loadDefaultFile is loadFile for a default policy file: every engine
-// loads all of its release's, so each is loaded once per defaultKey and
-// each engine given copies of its rules, which it may adjust.
+// loads all of its release's, so each is loaded once per defaultKey. The
+// rules are shared by the engines and only read; adjustDefault copies the
+// one it changes.
 func (e *Engine) loadDefaultFile(name, text string) loadedFile {
 	key := defaultKey{name: name, text: text, base: e.tierBase(TierDefault), boundary: true}
 	for _, r := range readFile(text).raws {
@@ -272,23 +274,25 @@ func (e *Engine) loadDefaultFile(name, text string) loadedFile {
 	if !ok {
 		v, _ = defaultsLoaded.LoadOrStore(key, e.loadFile(name, text, TierDefault))
 	}
-	f := v.(loadedFile)
-	out := loadedFile{problems: f.problems, checkers: f.checkers, rules: make([]*Rule, len(f.rules))}
-	copies := make([]Rule, len(f.rules))
-	for i, r := range f.rules {
-		copies[i] = *r
-		out.rules[i] = &copies[i]
-	}
-	return out
+	return v.(loadedFile)
 }
 
-func (e *Engine) adjustDefault(r *Rule) {
-	if r.File == "plan.toml" && r.ToolName == "*" && r.Decision == Deny && e.faults.Has(FaultPlanOverridesUser) {
-		r.Priority = 9
+func (e *Engine) adjustDefault(r *Rule) *Rule {
+	planDeny := r.File == "plan.toml" && r.ToolName == "*" && r.Decision == Deny && e.faults.Has(FaultPlanOverridesUser)
+	yoloAllow := r.File == "yolo.toml" && r.ToolName == "*" && r.Decision == Allow && e.mut.is(MutYoloAllowAll)
+	if !planDeny && !yoloAllow {
+		return r
 	}
-	if r.File == "yolo.toml" && r.ToolName == "*" && r.Decision == Allow && e.mut.is(MutYoloAllowAll) {
-		r.Priority = e.tierBase(TierDefault) + 5.0/1000
+	// The loaded rule is shared by every engine of the release: the
+	// adjusted one is this engine's copy.
+	cp := *r
+	if planDeny {
+		cp.Priority = 9
 	}
+	if yoloAllow {
+		cp.Priority = e.tierBase(TierDefault) + 5.0/1000
+	}
+	return &cp
 }
 
 func (e *Engine) sortRules() {
