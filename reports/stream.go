@@ -9,6 +9,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/deskcheck/deskcheck/internal/jsonx"
@@ -58,6 +59,11 @@ type Stream struct {
 	failed     []failure
 	desks      int
 	lines      [][]byte
+	// The desk being taken: its cases so far, their dimensions, and its
+	// failed cases to locate.
+	deskCases int
+	deskDim   verifier.DimensionTally
+	locate    []located
 }
 
 // NewStream starts a report made by the run o describes. traces keeps
@@ -82,32 +88,18 @@ func (st *Stream) Close() error { return st.spill.close() }
 
 // Desk adds the results and claims of one desk, in file order. d must be
 // the desk as loaded (not yet lean): its text locates the failed cases.
+// It is Prepare, Take and Done of every result, with the lines made a
+// batch at a time across the processors.
 func (st *Stream) Desk(d *verifier.Desk, results []verifier.Result, claims []*verifier.Claim) error {
 	full := make([]Case, len(results))
 	parallel.For(len(results), func(i int) { full[i] = newCase(&results[i], false) })
-	st.locateDesk(d, results, full)
-	if len(results) > 0 {
-		st.dims = append(st.dims, DeskDimensions{Desk: strings.Clone(d.ID), Dimensions: verifier.SumDimensions(results)})
-	}
-	st.suiteDim.Add(results)
-	st.releaseDim.Add(results)
-	st.cover.Add(results)
-	f := st.o.file(d)
-	f.Path, f.Desk, f.SHA256 = strings.Clone(f.Path), strings.Clone(f.Desk), strings.Clone(f.SHA256)
-	st.files = append(st.files, f)
-	usedHosts(d, st.used)
-	for i := range full {
-		if failed(&full[i]) {
-			st.failed = append(st.failed, failure{i: st.n + i, desk: st.desks, size: len(d.Cases)})
-		}
-	}
-	st.desks++
 	if st.spill.omitted { // no report.json: no line is made
 		for i := range full {
-			st.addLean(&full[i])
+			if err := st.Take(d, &Streamed{c: full[i], r: slim(&results[i])}); err != nil {
+				return err
+			}
 		}
-		st.addClaims(claims)
-		return nil
+		return st.Done(d, claims)
 	}
 	// The lines are made a batch at a time, across the processors, and
 	// copied out to the spill before the next batch: a desk of large
@@ -122,21 +114,136 @@ func (st *Stream) Desk(d *verifier.Desk, results []verifier.Result, claims []*ve
 		batch := full[start:end]
 		lines := st.lines[:len(batch)]
 		parallel.For(len(batch), func(i int) {
-			c := batch[i]
-			c.Line, c.Column = 0, 0 // spliced in when written, once Finish has chosen
-			lines[i] = c.appendJSON(lines[i][:0])
-			idAt[i] = len(jsonx.AppendString(append(jsonx.AppendString([]byte(`{"desk":`), c.Desk), `,"id":`...), c.ID))
+			lines[i], idAt[i] = lineOf(&batch[i], lines[i][:0])
 		})
 		for i := range batch {
-			if err := st.spill.add(lines[i], idAt[i]); err != nil {
+			if err := st.Take(d, &Streamed{c: batch[i], r: slim(&results[start+i]), line: lines[i], idAt: idAt[i]}); err != nil {
 				return err
 			}
-			st.addLean(&batch[i])
 			if cap(lines[i]) > 4*lineBytes {
 				lines[i] = make([]byte, 0, lineBytes) // let a large line's buffer go
 			}
 		}
 	}
+	return st.Done(d, claims)
+}
+
+// Streamed is what Prepare makes of one result for Take: the case's
+// evidence, its line of report.json, and the little of the result the
+// report's tallies read.
+type Streamed struct {
+	c    Case
+	r    verifier.Result
+	line []byte
+	idAt int
+	// pooled: line's buffer goes back to linePool once spilled.
+	pooled *[]byte
+}
+
+// linePool holds the buffers Prepare makes lines in.
+var linePool = sync.Pool{New: func() any { b := make([]byte, 0, lineBytes); return &b }}
+
+// Prepare makes the evidence of one result and, unless no report.json
+// is made, its line (verifier.Sink): it runs on the goroutine that ran the
+// case, and keeps of the result only what the tallies read.
+func (st *Stream) Prepare(r *verifier.Result) *Streamed {
+	out := &Streamed{c: newCase(r, false), r: slim(r)}
+	if !st.spill.omitted {
+		buf := linePool.Get().(*[]byte)
+		out.line, out.idAt = lineOf(&out.c, (*buf)[:0])
+		out.pooled = buf
+	}
+	return out
+}
+
+// lineOf appends c's line of report.json to b, without its location
+// (spliced in when written, once Finish has chosen), and returns it and
+// where the location goes.
+func lineOf(c *Case, b []byte) ([]byte, int) {
+	line, col := c.Line, c.Column
+	c.Line, c.Column = 0, 0
+	b = c.appendJSON(b)
+	c.Line, c.Column = line, col
+	return b, len(jsonx.AppendString(append(jsonx.AppendString([]byte(`{"desk":`), c.Desk), `,"id":`...), c.ID))
+}
+
+// slim is the copy of r the tallies read: its status, case, boundary,
+// points and releases, without its observed values, mismatches and trace.
+func slim(r *verifier.Result) verifier.Result {
+	x := *r
+	x.Observed, x.Mismatches, x.Trace = nil, nil, nil
+	return x
+}
+
+// Take adds one case of desk d, in file order (verifier.Sink): its line
+// goes to the spill, its lean copy to Cases, and its result to the
+// tallies.
+func (st *Stream) Take(d *verifier.Desk, s *Streamed) error {
+	if st.deskCases == 0 {
+		st.deskDim = verifier.DimensionTally{}
+		st.locate = st.locate[:0]
+	}
+	st.deskCases++
+	if !st.spill.omitted {
+		if err := st.spill.add(s.line, s.idAt); err != nil {
+			return err
+		}
+		if s.pooled != nil {
+			if cap(s.line) <= 4*lineBytes {
+				*s.pooled = s.line[:0]
+				linePool.Put(s.pooled)
+			}
+			s.line, s.pooled = nil, nil
+		}
+	}
+	one := []verifier.Result{s.r}
+	st.deskDim.Add(one)
+	st.suiteDim.Add(one)
+	st.releaseDim.Add(one)
+	st.cover.Add(one)
+	if failed(&s.c) {
+		st.failed = append(st.failed, failure{i: st.n, desk: st.desks, size: len(d.Cases)})
+		if len(d.Cases) <= locateBudget && len(st.locate) < locatedCases {
+			st.locate = append(st.locate, located{i: st.n, ptr: s.r.Case.Pointer})
+		}
+	}
+	st.addLean(&s.c)
+	return nil
+}
+
+// located is a failed case to locate in its desk: its index in Cases and
+// its pointer.
+type located struct {
+	i   int
+	ptr string
+}
+
+// Done ends desk d (verifier.Sink): the failed cases Build could locate
+// in it are located while its text is at hand (its first LocatedCases,
+// unless the desk alone is over the walking budget; Finish keeps those
+// Build would have chosen), and its dimensions, file, hosts and claims
+// are kept.
+func (st *Stream) Done(d *verifier.Desk, claims []*verifier.Claim) error {
+	if st.deskCases > 0 {
+		st.dims = append(st.dims, DeskDimensions{Desk: strings.Clone(d.ID), Dimensions: st.deskDim.Dimensions()})
+	}
+	if len(st.locate) > 0 {
+		ptrs := make([]string, len(st.locate))
+		for k, l := range st.locate {
+			ptrs[k] = l.ptr
+		}
+		lines, cols := d.LocateAll(ptrs)
+		for k, l := range st.locate {
+			c := &st.cases[l.i/caseChunk][l.i%caseChunk]
+			c.Line, c.Column = lines[k], cols[k]
+		}
+	}
+	st.deskCases, st.locate = 0, st.locate[:0]
+	f := st.o.file(d)
+	f.Path, f.Desk, f.SHA256 = strings.Clone(f.Path), strings.Clone(f.Desk), strings.Clone(f.SHA256)
+	st.files = append(st.files, f)
+	usedHosts(d, st.used)
+	st.desks++
 	st.addClaims(claims)
 	return nil
 }
@@ -158,25 +265,6 @@ func (st *Stream) addLean(c *Case) {
 	last := &st.cases[len(st.cases)-1]
 	*last = append(*last, st.lean(c))
 	st.n++
-}
-
-// locateDesk locates, while the desk's text is at hand, the failed and
-// errored cases Build could locate in it: its first LocatedCases, unless
-// the desk alone is over the walking budget. Finish keeps those Build
-// would have chosen.
-func (st *Stream) locateDesk(d *verifier.Desk, results []verifier.Result, full []Case) {
-	if len(d.Cases) > locateBudget {
-		return
-	}
-	var idx []int
-	for i := range results {
-		if failed(&full[i]) && len(idx) < locatedCases {
-			idx = append(idx, i)
-		}
-	}
-	if len(idx) > 0 {
-		locateIn(d, results, idx, full)
-	}
 }
 
 // lean is the copy of c that Cases keeps: its plain fields; the

@@ -295,7 +295,7 @@ func (sel selection) verifySuite(paths []string, stderr io.Writer) (*verifier.Su
 // keeps what the report needs of them (verifier.VerifyEach).
 func (sel selection) streamSuite(paths []string, st *reports.Stream, stderr io.Writer) (*verifier.SuiteResult, int) {
 	return sel.judge(paths, stderr, verifier.ListPaths, func(inputs []verifier.Input, opts verifier.Options) (*verifier.SuiteResult, verifier.Diagnostics, error) {
-		return verifier.VerifyEach(context.Background(), inputs, opts, st.Desk)
+		return verifier.VerifyStream[*reports.Streamed](context.Background(), inputs, opts, st)
 	})
 }
 
