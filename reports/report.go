@@ -272,6 +272,10 @@ type Case struct {
 	Reason string `json:"reason,omitempty"`
 	// lesson is the case's row of its lesson (nil when it names none).
 	lesson *LessonCase
+	// held is where a streamed report set aside the case's trace,
+	// observed values, mismatches and suggestions (see whole); nil when
+	// it holds them.
+	held *heldAt
 }
 
 // SourceRef is a sourceRefs key resolved to its source text.

@@ -39,6 +39,8 @@ type Stream struct {
 	// (the text output with -v prints them all).
 	traces bool
 	spill  *spill
+	// hold keeps the evidence of the cases kept whole or failed.
+	hold *hold
 	// cases are the lean copies in chunks of caseChunk, so that growing
 	// the list never copies what it holds; Finish lays them out in one.
 	cases  [][]Case
@@ -71,7 +73,7 @@ type Stream struct {
 func NewStream(o Origin, traces bool) *Stream { return newStream(o, traces, newSpill()) }
 
 func newStream(o Origin, traces bool, sp *spill) *Stream {
-	return &Stream{o: o, traces: traces, spill: sp, claims: []Claim{}, dims: []DeskDimensions{}, used: map[string]bool{}}
+	return &Stream{o: o, traces: traces, spill: sp, hold: newHold(), claims: []Claim{}, dims: []DeskDimensions{}, used: map[string]bool{}}
 }
 
 // NewStreamWithoutJSON is NewStream for a report that will not be written
@@ -84,7 +86,7 @@ func NewStreamWithoutJSON(o Origin, traces bool) *Stream {
 
 // Close lets the spill file go; the report of Finish cannot be written
 // after it.
-func (st *Stream) Close() error { return st.spill.close() }
+func (st *Stream) Close() error { return errors.Join(st.spill.close(), st.hold.close()) }
 
 // Desk adds the results and claims of one desk, in file order. d must be
 // the desk as loaded (not yet lean): its text locates the failed cases.
@@ -207,8 +209,7 @@ func (st *Stream) Take(d *verifier.Desk, s *Streamed) error {
 			st.locate = append(st.locate, located{i: st.n, ptr: s.r.Case.Pointer})
 		}
 	}
-	st.addLean(&s.c)
-	return nil
+	return st.addLean(&s.c)
 }
 
 // located is a failed case to locate in its desk: its index in Cases and
@@ -257,14 +258,21 @@ func (st *Stream) addClaims(claims []*verifier.Claim) {
 	}
 }
 
-// addLean keeps the lean copy of c.
-func (st *Stream) addLean(c *Case) {
+// addLean keeps the lean copy of c, its evidence set aside in the hold.
+func (st *Stream) addLean(c *Case) error {
 	if len(st.cases) == 0 || len(st.cases[len(st.cases)-1]) == caseChunk {
 		st.cases = append(st.cases, make([]Case, 0, caseChunk))
 	}
+	l := st.lean(c)
+	if l.Trace != nil || l.Observed != nil || l.Mismatches != nil || l.Suggested != nil {
+		if err := st.hold.put(&l); err != nil {
+			return err
+		}
+	}
 	last := &st.cases[len(st.cases)-1]
-	*last = append(*last, st.lean(c))
+	*last = append(*last, l)
 	st.n++
+	return nil
 }
 
 // lean is the copy of c that Cases keeps: its plain fields; the
@@ -336,6 +344,9 @@ func (st *Stream) Finish(s *verifier.SuiteResult) (*Report, error) {
 		return nil, fmt.Errorf("the suite has %d cases but %d were streamed", s.Summary.Cases, st.n)
 	}
 	if err := st.spill.flush(); err != nil {
+		return nil, err
+	}
+	if err := st.hold.flush(); err != nil {
 		return nil, err
 	}
 	o := st.o
