@@ -29,7 +29,8 @@ type hold struct {
 	w    *bufio.Writer
 	mem  []byte
 	size int64
-	buf  []byte
+	// buf is the encoders' room, kept from case to case.
+	buf []byte
 }
 
 // heldAt is where one case's evidence sits in its hold.
@@ -56,23 +57,70 @@ func newHold() *hold {
 // which c then no longer holds. A case holding a value the encoding does
 // not know keeps its evidence.
 func (h *hold) put(c *Case) error {
-	b, ok := encodeHeld(h.buf[:0], c)
-	if cap(b) <= 4*lineBytes {
-		h.buf = b
-	}
-	if !ok {
+	if !holdable(c) {
 		return nil
 	}
-	at := &heldAt{h: h, off: h.size, n: len(b)}
-	if h.f == nil {
-		h.mem = append(h.mem, b...)
-	} else if _, err := h.w.Write(b); err != nil {
-		return fmt.Errorf("writing the cases' evidence to a temporary file: %w", err)
+	// Encoded a piece at a time straight into the hold: a case's
+	// evidence is never in memory twice.
+	e := heldEncoder{b: h.buf[:0], h: h}
+	off := h.size
+	encodeHeld(&e, c)
+	e.spill()
+	if e.err != nil {
+		return fmt.Errorf("writing the cases' evidence to a temporary file: %w", e.err)
 	}
-	h.size += int64(len(b))
+	if cap(e.b) <= 4*heldPiece {
+		h.buf = e.b[:0]
+	}
 	c.Trace, c.Observed, c.Mismatches, c.Suggested = nil, nil, nil, nil
-	c.held = at
+	c.held = &heldAt{h: h, off: off, n: int(h.size - off)}
 	return nil
+}
+
+// holdable reports whether every value of c's evidence is of a kind the
+// encoding knows.
+func holdable(c *Case) bool {
+	if !valuesKnown(c.Observed) {
+		return false
+	}
+	for _, m := range c.Mismatches {
+		if !valuesKnown(m.Expected) || !valuesKnown(m.Observed) {
+			return false
+		}
+		for _, ch := range m.Changes {
+			if !valuesKnown(ch.Expected) || !valuesKnown(ch.Observed) {
+				return false
+			}
+		}
+	}
+	for _, s := range c.Suggested {
+		if !valuesKnown(s.Value) {
+			return false
+		}
+	}
+	return true
+}
+
+func valuesKnown(v any) bool {
+	switch x := v.(type) {
+	case nil, bool, string, float64, json.Number:
+		return true
+	case []any:
+		for _, y := range x {
+			if !valuesKnown(y) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		for _, y := range x {
+			if !valuesKnown(y) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // flush makes what was put readable; nothing is put after it.
@@ -146,8 +194,8 @@ const (
 	tagNilObject
 )
 
-func encodeHeld(b []byte, c *Case) ([]byte, bool) {
-	e := heldEncoder{b: b, ok: true}
+// encodeHeld encodes c's evidence, whose values are all holdable.
+func encodeHeld(e *heldEncoder, c *Case) {
 	e.count(len(c.Trace), c.Trace == nil)
 	for _, ev := range c.Trace {
 		e.b = binary.AppendVarint(e.b, int64(ev.Seq))
@@ -179,12 +227,31 @@ func encodeHeld(b []byte, c *Case) ([]byte, bool) {
 		e.value(s.Value)
 		e.bool(s.Shaped)
 	}
-	return e.b, e.ok
 }
 
+// heldEncoder encodes into b and moves what b holds into its hold every
+// heldPiece bytes.
 type heldEncoder struct {
-	b  []byte
-	ok bool
+	b   []byte
+	h   *hold
+	err error
+}
+
+// heldPiece is about how much an encoder holds before it moves it on.
+const heldPiece = 64 << 10
+
+func (e *heldEncoder) spill() {
+	if len(e.b) == 0 {
+		return
+	}
+	h := e.h
+	if h.f == nil {
+		h.mem = append(h.mem, e.b...)
+	} else if _, err := h.w.Write(e.b); err != nil && e.err == nil {
+		e.err = err
+	}
+	h.size += int64(len(e.b))
+	e.b = e.b[:0]
 }
 
 func (e *heldEncoder) count(n int, isNil bool) {
@@ -196,8 +263,22 @@ func (e *heldEncoder) count(n int, isNil bool) {
 }
 
 func (e *heldEncoder) str(s string) {
+	if len(e.b) >= heldPiece {
+		e.spill()
+	}
 	e.b = binary.AppendUvarint(e.b, uint64(len(s)))
-	e.b = append(e.b, s...)
+	if len(s) < heldPiece {
+		e.b = append(e.b, s...)
+		return
+	}
+	e.spill()
+	h := e.h
+	if h.f == nil {
+		h.mem = append(h.mem, s...)
+	} else if _, err := h.w.WriteString(s); err != nil && e.err == nil {
+		e.err = err
+	}
+	h.size += int64(len(s))
 }
 
 func (e *heldEncoder) bool(v bool) {
@@ -209,6 +290,9 @@ func (e *heldEncoder) bool(v bool) {
 }
 
 func (e *heldEncoder) value(v any) {
+	if len(e.b) >= heldPiece {
+		e.spill()
+	}
 	switch x := v.(type) {
 	case nil:
 		e.b = append(e.b, tagNil)
@@ -241,8 +325,6 @@ func (e *heldEncoder) value(v any) {
 			e.str(k)
 			e.value(y)
 		}
-	default:
-		e.ok = false
 	}
 }
 

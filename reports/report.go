@@ -58,6 +58,9 @@ type Report struct {
 	// spill, when set, holds each case's JSON line (see Stream): Cases
 	// then holds lean copies, which the JSON writer does not read.
 	spill *spill
+	// hold, when set, holds the evidence of the cases kept whole (see
+	// Stream).
+	hold *hold
 }
 
 // ReleaseAsWritten makes the next writing of report.json (JSON.Write)

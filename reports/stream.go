@@ -362,6 +362,7 @@ func (st *Stream) Finish(s *verifier.SuiteResult) (*Report, error) {
 		origin:        o,
 		registry:      s.Registry,
 		spill:         st.spill,
+		hold:          st.hold,
 	}
 	if c := st.cover.Coverage(context.Background(), false); len(c.Desks) > 0 {
 		r.Coverage = CoverageOf(c, false)

@@ -608,11 +608,15 @@ func report(args []string, stdout, stderr io.Writer) int {
 		if code != exitPass {
 			return code
 		}
-		rep, err := reports.ReadJSON(data)
+		// Read a case at a time: what grows with a case's run is set
+		// aside until a format shows it.
+		rep, err := reports.ReadJSONLean(data, *o.format == "json")
 		if err != nil {
 			fmt.Fprintf(stderr, "deskcheck: %s: %v\n", rest[1], err)
 			return exitInvalid
 		}
+		defer rep.Close()
+		data = nil
 		r := o.reporter(reports.Text{Dimensions: *dims, Color: colorOK(stdout)}, nil, all.Registry(), rest[1])
 		if err := emit(stdout, r, rep); err != nil {
 			fmt.Fprintf(stderr, "deskcheck: %v\n", err)
