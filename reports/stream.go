@@ -17,9 +17,9 @@ import (
 	"github.com/deskcheck/deskcheck/verifier"
 )
 
-// Stream builds the report of a run desk by desk, as verifier.VerifyEach
-// hands the desks on, so that the memory a report takes does not grow with
-// the evidence of its cases:
+// Stream builds the report of a run case by case, as verifier.VerifyStream
+// hands the results on (or desk by desk, Desk), so that the memory a
+// report takes does not grow with the evidence of its cases:
 //
 //   - each case's line of report.json is written, as it is made, to a
 //     spill file (an unlinked temporary file, or memory when no temporary
@@ -29,7 +29,10 @@ import (
 //     plus the mismatches, trace and error of failed and errored cases;
 //   - the cases a page shows in full (the first FailureCards failed and
 //     the first PassingCards passing ones, as the HTML cards) are kept
-//     whole.
+//     whole;
+//   - what grows with a kept case's run (its trace, observed values,
+//     mismatches and suggestions) is set aside in a hold (hold.go) and
+//     read back a case at a time by the format that shows it.
 //
 // The report is the one Build makes of the same results, byte for byte in
 // every format.

@@ -299,6 +299,37 @@ func (sel selection) streamSuite(paths []string, st *reports.Stream, stderr io.W
 	})
 }
 
+// pointsSuite is streamSuite for what cover reads of the results: each
+// result keeps its case and the points it reached, and its trace,
+// observed values and mismatches are let go as soon as its case has run.
+func (sel selection) pointsSuite(paths []string, stderr io.Writer) (*verifier.SuiteResult, int) {
+	kept := &pointsOnly{}
+	suite, code := sel.judge(paths, stderr, verifier.ListPaths, func(inputs []verifier.Input, opts verifier.Options) (*verifier.SuiteResult, verifier.Diagnostics, error) {
+		return verifier.VerifyStream[verifier.Result](context.Background(), inputs, opts, kept)
+	})
+	if suite != nil {
+		suite.Results = kept.results
+	}
+	return suite, code
+}
+
+// pointsOnly keeps each result without its trace, observed values and
+// mismatches (verifier.Sink).
+type pointsOnly struct{ results []verifier.Result }
+
+func (p *pointsOnly) Prepare(r *verifier.Result) verifier.Result {
+	x := *r
+	x.Trace, x.Observed, x.Mismatches = nil, nil, nil
+	return x
+}
+
+func (p *pointsOnly) Take(_ *verifier.Desk, r verifier.Result) error {
+	p.results = append(p.results, r)
+	return nil
+}
+
+func (p *pointsOnly) Done(*verifier.Desk, []*verifier.Claim) error { return nil }
+
 // judge reads the inputs with read and judges them with verify, reporting
 // what stops the run to stderr.
 func (sel selection) judge(paths []string, stderr io.Writer, read func([]string, verifier.Limits) ([]verifier.Input, verifier.Diagnostics, error),
