@@ -2,7 +2,6 @@ package reports
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/deskcheck/deskcheck/verifier"
 )
@@ -12,31 +11,33 @@ import (
 // its releases' verdicts contradict. (The summary and the verdict are
 // held to the cases by checkVerdicts.) Each problem names where it is.
 func checkConsistent(r *Report) error {
-	first := make(map[string]int, len(r.Cases))
+	k := consistency{first: make(map[string]int, len(r.Cases))}
 	for i := range r.Cases {
-		c := &r.Cases[i]
-		where := "/cases/" + strconv.Itoa(i)
-		id := c.Desk + "/" + c.ID
-		if j, seen := first[id]; seen {
-			return contradiction(where, "case %s is listed twice (first at /cases/%d)", id, j)
-		}
-		first[id] = i
-		switch n := len(c.Mismatches); {
-		case c.Status == verifier.Pass && n > 0:
-			return contradiction(where, "case %s passed, yet lists %s", id, plural(n, "mismatch", "mismatches"))
-		case c.Status == verifier.Fail && n == 0:
-			return contradiction(where, "case %s failed, yet lists no mismatch", id)
-		case c.Status == verifier.NotApplicable && n > 0:
-			return contradiction(where, "case %s was not applicable, yet lists %s", id, plural(n, "mismatch", "mismatches"))
-		}
-		if len(c.Releases) == 0 {
-			continue
-		}
-		if want := foldReleases(c.Releases); want != c.Status {
-			return contradiction(where, "case %s is %s, but its releases' verdicts make it %s", id, c.Status, want)
+		if err := k.check(i, &r.Cases[i]); err != nil {
+			return err
 		}
 	}
 	return checkRealCode(r.RealCode)
+}
+
+// caseConsistent holds one case, id at where, to its mismatches and its
+// releases' verdicts.
+func caseConsistent(where, id string, c *Case) error {
+	switch n := len(c.Mismatches); {
+	case c.Status == verifier.Pass && n > 0:
+		return contradiction(where, "case %s passed, yet lists %s", id, plural(n, "mismatch", "mismatches"))
+	case c.Status == verifier.Fail && n == 0:
+		return contradiction(where, "case %s failed, yet lists no mismatch", id)
+	case c.Status == verifier.NotApplicable && n > 0:
+		return contradiction(where, "case %s was not applicable, yet lists %s", id, plural(n, "mismatch", "mismatches"))
+	}
+	if len(c.Releases) == 0 {
+		return nil
+	}
+	if want := foldReleases(c.Releases); want != c.Status {
+		return contradiction(where, "case %s is %s, but its releases' verdicts make it %s", id, c.Status, want)
+	}
+	return nil
 }
 
 // foldReleases is a case's status from its releases' verdicts, as verify

@@ -37,6 +37,7 @@ const (
 // wrong as expected-against-observed bars. A case that did not run has
 // none.
 func casePictures(c *Case, reg *scenario.Registry) []picture {
+	c = c.whole()
 	if c.Status == verifier.Errored && len(c.Trace) == 0 {
 		return nil
 	}

@@ -58,6 +58,9 @@ type Report struct {
 	// spill, when set, holds each case's JSON line (see Stream): Cases
 	// then holds lean copies, which the JSON writer does not read.
 	spill *spill
+	// hold, when set, holds the evidence of the cases kept whole (see
+	// Stream).
+	hold *hold
 }
 
 // ReleaseAsWritten makes the next writing of report.json (JSON.Write)
@@ -272,6 +275,10 @@ type Case struct {
 	Reason string `json:"reason,omitempty"`
 	// lesson is the case's row of its lesson (nil when it names none).
 	lesson *LessonCase
+	// held is where a streamed report set aside the case's trace,
+	// observed values, mismatches and suggestions (see whole); nil when
+	// it holds them.
+	held *heldAt
 }
 
 // SourceRef is a sourceRefs key resolved to its source text.

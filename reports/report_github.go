@@ -161,6 +161,7 @@ func diagnosticAnnotation(d verifier.Diagnostic) annotation {
 
 // caseAnnotation is a failed or errored case as an annotation.
 func caseAnnotation(c *Case, file string) annotation {
+	c = c.whole()
 	status := "FAIL"
 	var msg []string
 	if f := FailedOn(c); f != "" && len(c.Releases) > 1 {

@@ -104,7 +104,8 @@ func newHTMLCase(c *Case, files map[string]string) htmlCase {
 	case verifier.NotApplicable:
 		status = "N/A"
 	}
-	h := htmlCase{C: c, Status: status, Rows: rows(*c), Location: location(files[c.Desk], c.Line)}
+	w := c.whole()
+	h := htmlCase{C: c, Status: status, Rows: rows(*w), Location: location(files[c.Desk], c.Line)}
 	for _, s := range []string{JudgedOn(c), FailedOn(c), NotApplicableOn(c)} {
 		if s != "" {
 			h.Releases = append(h.Releases, s)
@@ -116,9 +117,9 @@ func newHTMLCase(c *Case, files map[string]string) htmlCase {
 	if c.Status == verifier.NotApplicable {
 		h.Rows = nil
 	}
-	for i, e := range c.Trace {
+	for i, e := range w.Trace {
 		if i == cardEvents {
-			h.MoreTrace = len(c.Trace) - i
+			h.MoreTrace = len(w.Trace) - i
 			break
 		}
 		h.Trace = append(h.Trace, traceEvent{Label: seqLabel(c.Unit, e), Text: e.Text})
@@ -312,9 +313,10 @@ func (x HTML) Write(w io.Writer, r *Report) error {
 	if len(fails) > 0 {
 		c := fails[0]
 		f := &htmlFirst{Case: c, Status: newHTMLCase(c, files).Status, Location: location(files[c.Desk], c.Line)}
-		for i, m := range c.Mismatches {
+		w := c.whole()
+		for i, m := range w.Mismatches {
 			if i == 5 {
-				f.More = len(c.Mismatches) - i
+				f.More = len(w.Mismatches) - i
 				break
 			}
 			f.Mismatches = append(f.Mismatches, mismatchText(m, ""))

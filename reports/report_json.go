@@ -225,14 +225,7 @@ func ReadJSON(data []byte) (*Report, error) {
 	}
 	// A suggestion without a value suggests the observed one.
 	for i := range r.Cases {
-		c := &r.Cases[i]
-		for j := range c.Suggested {
-			if s := &c.Suggested[j]; s.Value == nil {
-				s.Value = c.Observed[s.Key]
-			} else {
-				s.Shaped = true
-			}
-		}
+		suggestObserved(&r.Cases[i])
 	}
 	return &r, nil
 }

@@ -108,13 +108,14 @@ func (JUnit) Write(w io.Writer, r *Report) error {
 			tc.Skipped = &junitMessage{Message: oneLine(NotApplicableOn(&c)), Body: oneLine(NotApplicableOn(&c))}
 		case verifier.Fail:
 			s.Failures++
+			w := c.whole()
 			var fields, body []string
-			for _, m := range c.Mismatches {
+			for _, m := range w.Mismatches {
 				fields = append(fields, oneLine(m.Field))
 				body = append(body, mismatchText(m, "  "))
 			}
 			body = append(body, "", "trace:")
-			for _, e := range c.Trace {
+			for _, e := range w.Trace {
 				body = append(body, "  "+seqLabel(c.Unit, e)+strings.ReplaceAll(visible(e.Text, true), "\n", "\n    "))
 			}
 			if f := FailedOn(&c); f != "" && len(c.Releases) > 1 {

@@ -264,6 +264,7 @@ func writeGroupsMarkdown(p *printer, cases []Case) {
 // writeFailureMarkdown prints one failed or errored case as a single HTML
 // block: no line of it is blank.
 func writeFailureMarkdown(p *printer, c *Case, file string) {
+	c = c.whole()
 	p.printf("<details>\n<summary><b>%s</b> %s/%s — %s</summary>\n", mdCell(strings.ToUpper(string(c.Status))), mdCell(c.Desk), mdCell(c.ID), escapeClip(c.Title, mdValueBytes, false, ""))
 	if file != "" {
 		p.printf("<p><code>%s</code> · scenario %s</p>\n", mdCell(location(file, c.Line)), mdCell(c.Scenario))

@@ -268,6 +268,7 @@ func caseItems(r *Report) []sarifItem {
 	var out []sarifItem
 	files := deskFiles(r)
 	for _, c := range failures(r.Cases) {
+		c := c.whole()
 		id := c.Desk + "/" + c.ID
 		file := files[c.Desk]
 		props := map[string]string{"case": id, "scenario": c.Scenario}

@@ -51,6 +51,10 @@ func (t Text) Write(w io.Writer, r *Report) error {
 		if na := NotApplicableOn(c); na != "" && (c.Status == verifier.NotApplicable || t.Verbose) {
 			p.printf("    %s\n", oneLine(na))
 		}
+		shown := (c.Status != verifier.Pass && c.Status != verifier.NotApplicable) || t.Verbose
+		if shown {
+			c = c.whole()
+		}
 		switch c.Status {
 		case verifier.Fail:
 			for _, m := range c.Mismatches {
@@ -59,7 +63,7 @@ func (t Text) Write(w io.Writer, r *Report) error {
 		case verifier.Errored:
 			p.printf("    could not run: %s\n", oneLine(firstLine(c.Error)))
 		}
-		if (c.Status != verifier.Pass && c.Status != verifier.NotApplicable) || t.Verbose {
+		if shown {
 			p.trace(c.Trace, c.Unit, "      ")
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/deskcheck/deskcheck/internal/jsonx"
@@ -16,9 +17,9 @@ import (
 	"github.com/deskcheck/deskcheck/verifier"
 )
 
-// Stream builds the report of a run desk by desk, as verifier.VerifyEach
-// hands the desks on, so that the memory a report takes does not grow with
-// the evidence of its cases:
+// Stream builds the report of a run case by case, as verifier.VerifyStream
+// hands the results on (or desk by desk, Desk), so that the memory a
+// report takes does not grow with the evidence of its cases:
 //
 //   - each case's line of report.json is written, as it is made, to a
 //     spill file (an unlinked temporary file, or memory when no temporary
@@ -28,7 +29,10 @@ import (
 //     plus the mismatches, trace and error of failed and errored cases;
 //   - the cases a page shows in full (the first FailureCards failed and
 //     the first PassingCards passing ones, as the HTML cards) are kept
-//     whole.
+//     whole;
+//   - what grows with a kept case's run (its trace, observed values,
+//     mismatches and suggestions) is set aside in a hold (hold.go) and
+//     read back a case at a time by the format that shows it.
 //
 // The report is the one Build makes of the same results, byte for byte in
 // every format.
@@ -38,6 +42,8 @@ type Stream struct {
 	// (the text output with -v prints them all).
 	traces bool
 	spill  *spill
+	// hold keeps the evidence of the cases kept whole or failed.
+	hold *hold
 	// cases are the lean copies in chunks of caseChunk, so that growing
 	// the list never copies what it holds; Finish lays them out in one.
 	cases  [][]Case
@@ -58,6 +64,11 @@ type Stream struct {
 	failed     []failure
 	desks      int
 	lines      [][]byte
+	// The desk being taken: its cases so far, their dimensions, and its
+	// failed cases to locate.
+	deskCases int
+	deskDim   verifier.DimensionTally
+	locate    []located
 }
 
 // NewStream starts a report made by the run o describes. traces keeps
@@ -65,7 +76,7 @@ type Stream struct {
 func NewStream(o Origin, traces bool) *Stream { return newStream(o, traces, newSpill()) }
 
 func newStream(o Origin, traces bool, sp *spill) *Stream {
-	return &Stream{o: o, traces: traces, spill: sp, claims: []Claim{}, dims: []DeskDimensions{}, used: map[string]bool{}}
+	return &Stream{o: o, traces: traces, spill: sp, hold: newHold(), claims: []Claim{}, dims: []DeskDimensions{}, used: map[string]bool{}}
 }
 
 // NewStreamWithoutJSON is NewStream for a report that will not be written
@@ -78,36 +89,22 @@ func NewStreamWithoutJSON(o Origin, traces bool) *Stream {
 
 // Close lets the spill file go; the report of Finish cannot be written
 // after it.
-func (st *Stream) Close() error { return st.spill.close() }
+func (st *Stream) Close() error { return errors.Join(st.spill.close(), st.hold.close()) }
 
 // Desk adds the results and claims of one desk, in file order. d must be
 // the desk as loaded (not yet lean): its text locates the failed cases.
+// It is Prepare, Take and Done of every result, with the lines made a
+// batch at a time across the processors.
 func (st *Stream) Desk(d *verifier.Desk, results []verifier.Result, claims []*verifier.Claim) error {
 	full := make([]Case, len(results))
 	parallel.For(len(results), func(i int) { full[i] = newCase(&results[i], false) })
-	st.locateDesk(d, results, full)
-	if len(results) > 0 {
-		st.dims = append(st.dims, DeskDimensions{Desk: strings.Clone(d.ID), Dimensions: verifier.SumDimensions(results)})
-	}
-	st.suiteDim.Add(results)
-	st.releaseDim.Add(results)
-	st.cover.Add(results)
-	f := st.o.file(d)
-	f.Path, f.Desk, f.SHA256 = strings.Clone(f.Path), strings.Clone(f.Desk), strings.Clone(f.SHA256)
-	st.files = append(st.files, f)
-	usedHosts(d, st.used)
-	for i := range full {
-		if failed(&full[i]) {
-			st.failed = append(st.failed, failure{i: st.n + i, desk: st.desks, size: len(d.Cases)})
-		}
-	}
-	st.desks++
 	if st.spill.omitted { // no report.json: no line is made
 		for i := range full {
-			st.addLean(&full[i])
+			if err := st.Take(d, &Streamed{c: full[i], r: slim(&results[i])}); err != nil {
+				return err
+			}
 		}
-		st.addClaims(claims)
-		return nil
+		return st.Done(d, claims)
 	}
 	// The lines are made a batch at a time, across the processors, and
 	// copied out to the spill before the next batch: a desk of large
@@ -122,21 +119,135 @@ func (st *Stream) Desk(d *verifier.Desk, results []verifier.Result, claims []*ve
 		batch := full[start:end]
 		lines := st.lines[:len(batch)]
 		parallel.For(len(batch), func(i int) {
-			c := batch[i]
-			c.Line, c.Column = 0, 0 // spliced in when written, once Finish has chosen
-			lines[i] = c.appendJSON(lines[i][:0])
-			idAt[i] = len(jsonx.AppendString(append(jsonx.AppendString([]byte(`{"desk":`), c.Desk), `,"id":`...), c.ID))
+			lines[i], idAt[i] = lineOf(&batch[i], lines[i][:0])
 		})
 		for i := range batch {
-			if err := st.spill.add(lines[i], idAt[i]); err != nil {
+			if err := st.Take(d, &Streamed{c: batch[i], r: slim(&results[start+i]), line: lines[i], idAt: idAt[i]}); err != nil {
 				return err
 			}
-			st.addLean(&batch[i])
 			if cap(lines[i]) > 4*lineBytes {
 				lines[i] = make([]byte, 0, lineBytes) // let a large line's buffer go
 			}
 		}
 	}
+	return st.Done(d, claims)
+}
+
+// Streamed is what Prepare makes of one result for Take: the case's
+// evidence, its line of report.json, and the little of the result the
+// report's tallies read.
+type Streamed struct {
+	c    Case
+	r    verifier.Result
+	line []byte
+	idAt int
+	// pooled: line's buffer goes back to linePool once spilled.
+	pooled *[]byte
+}
+
+// linePool holds the buffers Prepare makes lines in.
+var linePool = sync.Pool{New: func() any { b := make([]byte, 0, lineBytes); return &b }}
+
+// Prepare makes the evidence of one result and, unless no report.json
+// is made, its line (verifier.Sink): it runs on the goroutine that ran the
+// case, and keeps of the result only what the tallies read.
+func (st *Stream) Prepare(r *verifier.Result) *Streamed {
+	out := &Streamed{c: newCase(r, false), r: slim(r)}
+	if !st.spill.omitted {
+		buf := linePool.Get().(*[]byte)
+		out.line, out.idAt = lineOf(&out.c, (*buf)[:0])
+		out.pooled = buf
+	}
+	return out
+}
+
+// lineOf appends c's line of report.json to b, without its location
+// (spliced in when written, once Finish has chosen), and returns it and
+// where the location goes.
+func lineOf(c *Case, b []byte) ([]byte, int) {
+	line, col := c.Line, c.Column
+	c.Line, c.Column = 0, 0
+	b = c.appendJSON(b)
+	c.Line, c.Column = line, col
+	return b, len(jsonx.AppendString(append(jsonx.AppendString([]byte(`{"desk":`), c.Desk), `,"id":`...), c.ID))
+}
+
+// slim is the copy of r the tallies read: its status, case, boundary,
+// points and releases, without its observed values, mismatches and trace.
+func slim(r *verifier.Result) verifier.Result {
+	x := *r
+	x.Observed, x.Mismatches, x.Trace = nil, nil, nil
+	return x
+}
+
+// Take adds one case of desk d, in file order (verifier.Sink): its line
+// goes to the spill, its lean copy to Cases, and its result to the
+// tallies.
+func (st *Stream) Take(d *verifier.Desk, s *Streamed) error {
+	if st.deskCases == 0 {
+		st.deskDim = verifier.DimensionTally{}
+		st.locate = st.locate[:0]
+	}
+	st.deskCases++
+	if !st.spill.omitted {
+		if err := st.spill.add(s.line, s.idAt); err != nil {
+			return err
+		}
+		if s.pooled != nil {
+			if cap(s.line) <= 4*lineBytes {
+				*s.pooled = s.line[:0]
+				linePool.Put(s.pooled)
+			}
+			s.line, s.pooled = nil, nil
+		}
+	}
+	one := []verifier.Result{s.r}
+	st.deskDim.Add(one)
+	st.suiteDim.Add(one)
+	st.releaseDim.Add(one)
+	st.cover.Add(one)
+	if failed(&s.c) {
+		st.failed = append(st.failed, failure{i: st.n, desk: st.desks, size: len(d.Cases)})
+		if len(d.Cases) <= locateBudget && len(st.locate) < locatedCases {
+			st.locate = append(st.locate, located{i: st.n, ptr: s.r.Case.Pointer})
+		}
+	}
+	return st.addLean(&s.c)
+}
+
+// located is a failed case to locate in its desk: its index in Cases and
+// its pointer.
+type located struct {
+	i   int
+	ptr string
+}
+
+// Done ends desk d (verifier.Sink): the failed cases Build could locate
+// in it are located while its text is at hand (its first LocatedCases,
+// unless the desk alone is over the walking budget; Finish keeps those
+// Build would have chosen), and its dimensions, file, hosts and claims
+// are kept.
+func (st *Stream) Done(d *verifier.Desk, claims []*verifier.Claim) error {
+	if st.deskCases > 0 {
+		st.dims = append(st.dims, DeskDimensions{Desk: strings.Clone(d.ID), Dimensions: st.deskDim.Dimensions()})
+	}
+	if len(st.locate) > 0 {
+		ptrs := make([]string, len(st.locate))
+		for k, l := range st.locate {
+			ptrs[k] = l.ptr
+		}
+		lines, cols := d.LocateAll(ptrs)
+		for k, l := range st.locate {
+			c := &st.cases[l.i/caseChunk][l.i%caseChunk]
+			c.Line, c.Column = lines[k], cols[k]
+		}
+	}
+	st.deskCases, st.locate = 0, st.locate[:0]
+	f := st.o.file(d)
+	f.Path, f.Desk, f.SHA256 = strings.Clone(f.Path), strings.Clone(f.Desk), strings.Clone(f.SHA256)
+	st.files = append(st.files, f)
+	usedHosts(d, st.used)
+	st.desks++
 	st.addClaims(claims)
 	return nil
 }
@@ -150,33 +261,21 @@ func (st *Stream) addClaims(claims []*verifier.Claim) {
 	}
 }
 
-// addLean keeps the lean copy of c.
-func (st *Stream) addLean(c *Case) {
+// addLean keeps the lean copy of c, its evidence set aside in the hold.
+func (st *Stream) addLean(c *Case) error {
 	if len(st.cases) == 0 || len(st.cases[len(st.cases)-1]) == caseChunk {
 		st.cases = append(st.cases, make([]Case, 0, caseChunk))
 	}
-	last := &st.cases[len(st.cases)-1]
-	*last = append(*last, st.lean(c))
-	st.n++
-}
-
-// locateDesk locates, while the desk's text is at hand, the failed and
-// errored cases Build could locate in it: its first LocatedCases, unless
-// the desk alone is over the walking budget. Finish keeps those Build
-// would have chosen.
-func (st *Stream) locateDesk(d *verifier.Desk, results []verifier.Result, full []Case) {
-	if len(d.Cases) > locateBudget {
-		return
-	}
-	var idx []int
-	for i := range results {
-		if failed(&full[i]) && len(idx) < locatedCases {
-			idx = append(idx, i)
+	l := st.lean(c)
+	if l.Trace != nil || l.Observed != nil || l.Mismatches != nil || l.Suggested != nil {
+		if err := st.hold.put(&l); err != nil {
+			return err
 		}
 	}
-	if len(idx) > 0 {
-		locateIn(d, results, idx, full)
-	}
+	last := &st.cases[len(st.cases)-1]
+	*last = append(*last, l)
+	st.n++
+	return nil
 }
 
 // lean is the copy of c that Cases keeps: its plain fields; the
@@ -250,6 +349,9 @@ func (st *Stream) Finish(s *verifier.SuiteResult) (*Report, error) {
 	if err := st.spill.flush(); err != nil {
 		return nil, err
 	}
+	if err := st.hold.flush(); err != nil {
+		return nil, err
+	}
 	o := st.o
 	r := &Report{
 		FormatVersion: FormatVersion,
@@ -263,6 +365,7 @@ func (st *Stream) Finish(s *verifier.SuiteResult) (*Report, error) {
 		origin:        o,
 		registry:      s.Registry,
 		spill:         st.spill,
+		hold:          st.hold,
 	}
 	if c := st.cover.Coverage(context.Background(), false); len(c.Desks) > 0 {
 		r.Coverage = CoverageOf(c, false)

@@ -178,9 +178,10 @@ func groupFailures(cases []Case) ([]*failureGroup, int) {
 		case verifier.Pass, verifier.NotApplicable:
 		case verifier.Fail:
 			seen := map[string]bool{}
-			for _, m := range c.Mismatches {
+			w := c.whole()
+			for _, m := range w.Mismatches {
 				// reasons[0] … reasons[6] are one group: reasons.
-				if k := mismatchKey(c, m.Field); !seen[k] {
+				if k := mismatchKey(w, m.Field); !seen[k] {
 					seen[k] = true
 					add("field\x00"+k, failureGroup{Field: k}, c)
 				}

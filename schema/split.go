@@ -43,6 +43,10 @@ type Split struct {
 	items    string
 	tag      string
 	branches map[string]*Schema
+	// The same parts read for the fast check (fast.go): a value it finds
+	// valid is not handed to gojsonschema.
+	fastShell    *fastNode
+	fastBranches map[string]*fastNode
 }
 
 // NewSplit compiles doc, a schema whose top-level property items is an
@@ -137,8 +141,11 @@ func NewSplit(doc []byte, items, tag string) (*Split, error) {
 		}
 	}
 	s.shell = compiled[0]
+	s.fastShell = compileFast(parts[0])
+	s.fastBranches = make(map[string]*fastNode, len(names))
 	for i, c := range names {
 		s.branches[c] = compiled[i+1]
+		s.fastBranches[c] = compileFast(parts[i+1])
 	}
 	return s, nil
 }
@@ -317,22 +324,20 @@ func (s *Split) valid(root any) bool {
 	if !isArray {
 		return false
 	}
-	branch := make([]*Schema, len(list))
+	tags := make([]string, len(list))
 	for i, it := range list {
 		obj, _ := it.(map[string]any)
 		tag, isString := obj[s.tag].(string)
-		if !isString {
+		if !isString || s.branches[tag] == nil {
 			return false
 		}
-		if branch[i] = s.branches[tag]; branch[i] == nil {
-			return false
-		}
+		tags[i] = tag
 	}
-	if !accepts(s.shell, root) {
+	if s.fastShell.check(root) != valid && !accepts(s.shell, root) {
 		return false
 	}
 	for i, it := range list {
-		if !accepts(branch[i], it) {
+		if s.fastBranches[tags[i]].check(it) != valid && !accepts(s.branches[tags[i]], it) {
 			return false
 		}
 	}

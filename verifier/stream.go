@@ -106,16 +106,73 @@ func plural(n int, one, many string) string {
 // them is kept: the suite returned holds the summary alone (no desks, no
 // results), and what a report needs of them is each's to keep.
 //
+// Errors and diagnostics are VerifyStream's. VerifyEach holds a desk's
+// results until each has them; VerifyStream hands them on case by case.
+func VerifyEach(ctx context.Context, inputs []Input, opts Options, each func(d *Desk, results []Result, claims []*Claim) error) (*SuiteResult, Diagnostics, error) {
+	return VerifyStream[Result](ctx, inputs, opts, &collect{each: each})
+}
+
+// collect is the Sink VerifyEach streams to: it holds a desk's results
+// until the desk is done.
+type collect struct {
+	each    func(d *Desk, results []Result, claims []*Claim) error
+	results []Result
+}
+
+func (c *collect) Prepare(r *Result) Result { return *r }
+
+func (c *collect) Take(_ *Desk, r Result) error {
+	c.results = append(c.results, r)
+	return nil
+}
+
+func (c *collect) Done(d *Desk, claims []*Claim) error {
+	results := c.results
+	if results == nil {
+		results = []Result{}
+	}
+	c.results = nil
+	return c.each(d, results, claims)
+}
+
+// Sink takes the results of a run one case at a time, as VerifyStream
+// runs them, so that what a run holds is what the sink keeps of them and
+// the few cases in flight, not every result of a desk.
+type Sink[T any] interface {
+	// Prepare makes what Take is handed of one result. It is called on the
+	// goroutine that ran the case, while other cases run and are
+	// prepared: it may read r and its case but must not keep r, and it
+	// shares nothing with another call unguarded.
+	Prepare(r *Result) T
+	// Take is handed, on the caller's goroutine and in file order, what
+	// Prepare made of each selected case of desk d (valid until Done
+	// returns). An error stops the run.
+	Take(d *Desk, v T) error
+	// Done ends desk d once every selected case of it has been taken;
+	// claims are its selected source-only claims. An error stops the run.
+	Done(d *Desk, claims []*Claim) error
+}
+
+// ResultWindow is how many cases' results VerifyStream holds at most at a
+// time, per processor: those running and those run but not yet taken.
+const ResultWindow = 1
+
+// VerifyStream is VerifyEach handing the results on case by case: each
+// selected case of a desk runs, is prepared by s on the goroutine that ran
+// it and let go, and what s prepared is taken in file order; then the desk
+// is done. At most ResultWindow results per processor are held at once.
+//
 // Errors and diagnostics are Verify's, with two differences that come
 // from not holding the suite. A file with an error stops the run at it:
 // no later desk runs, the diagnostics are returned as Verify returns
 // them, and the error is a *RanBeforeInvalid when desks before it had run
 // (nil when none had). And the limits of the run (its scripted work and
 // copied bytes, its trace events and text) are checked as the desks come:
-// no desk runs that would take the sums over, the rest are still read so
-// that the error gives the whole suite's sums, and nothing is reported.
-// An error from each stops the run and is returned.
-func VerifyEach(ctx context.Context, inputs []Input, opts Options, each func(d *Desk, results []Result, claims []*Claim) error) (*SuiteResult, Diagnostics, error) {
+// no desk runs that would take the sums over, no case starts once the
+// trace limits are spent (and its desk is not done), the rest are still
+// read so that the error gives the whole suite's sums, and nothing is
+// reported. An error from s stops the run and is returned.
+func VerifyStream[T any](ctx context.Context, inputs []Input, opts Options, s Sink[T]) (*SuiteResult, Diagnostics, error) {
 	limits := opts.Limits.WithDefaults()
 	budget := newTraceBudget(limits)
 	var work runWork
@@ -123,6 +180,11 @@ func VerifyEach(ctx context.Context, inputs []Input, opts Options, each func(d *
 	var stopped error
 	ranFiles, ranCases, selected := 0, 0, 0
 	var summary Summary
+	type prepared struct {
+		v      T
+		status Status
+		ran    bool
+	}
 	ds := loadEach(opts.Registry, inputs, limits, func(d *Desk, clean bool) {
 		desks = append(desks, deskShape{d.Path, len(d.Cases)})
 		cases, claims := Select([]*Desk{d}, opts.Run)
@@ -131,17 +193,36 @@ func VerifyEach(ctx context.Context, inputs []Input, opts Options, each func(d *
 		if !clean || stopped != nil || work.over(limits) || budget.spent() {
 			return
 		}
-		results := budget.run(cases, func(c *Case) Result { return judge(ctx, c, opts.Hosts, nil) })
-		if budget.spent() {
+		var counts Summary
+		window := ResultWindow * runtime.GOMAXPROCS(0)
+		parallel.Ordered(len(cases), window, func(i int) prepared {
+			if budget.spent() {
+				return prepared{}
+			}
+			r := judge(ctx, cases[i], opts.Hosts, nil)
+			budget.charge(r.Trace)
+			return prepared{v: s.Prepare(&r), status: r.Status, ran: true}
+		}, func(_ int, p prepared) {
+			if !p.ran || stopped != nil || budget.spent() {
+				return
+			}
+			if err := s.Take(d, p.v); err != nil {
+				stopped = err
+				return
+			}
+			counts = counts.Plus(Summarize([]Result{{Status: p.status}}, nil))
+		})
+		if budget.spent() || stopped != nil {
 			return
 		}
 		ranFiles++
 		ranCases += len(cases)
-		if err := each(d, results, claims); err != nil {
+		if err := s.Done(d, claims); err != nil {
 			stopped = err
 			return
 		}
-		summary = summary.Plus(Summarize(results, claims))
+		counts.SourceOnly = len(claims)
+		summary = summary.Plus(counts)
 	})
 	switch {
 	case ds.HasErrors() && ranFiles > 0:

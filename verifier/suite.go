@@ -163,14 +163,19 @@ func (b *traceBudget) run(cases []*Case, one func(*Case) Result) []Result {
 			return
 		}
 		out[i] = one(cases[i])
-		n := 0
-		for _, e := range out[i].Trace {
-			n += len(e.Kind) + len(e.Text)
-		}
-		b.events.Add(-int64(len(out[i].Trace)))
-		b.bytes.Add(-int64(n))
+		b.charge(out[i].Trace)
 	})
 	return out
+}
+
+// charge takes one case's trace off the budget.
+func (b *traceBudget) charge(trace []scenario.Event) {
+	n := 0
+	for _, e := range trace {
+		n += len(e.Kind) + len(e.Text)
+	}
+	b.events.Add(-int64(len(trace)))
+	b.bytes.Add(-int64(n))
 }
 
 // err says which limit the run went over; nil when neither.

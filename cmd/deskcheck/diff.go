@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 
 	"github.com/deskcheck/deskcheck/reports"
 )
@@ -52,6 +53,13 @@ func diffCommand(args []string, stdout, stderr io.Writer) int {
 			return exitInvalid
 		}
 		sides[i] = rep
+		if i == 0 {
+			// The first file's text is collected before the second is
+			// read, rather than while it is: the two would otherwise be
+			// in memory at once.
+			data = nil
+			runtime.GC()
+		}
 	}
 	if err := reports.Comparable(sides[0], sides[1]); err != nil {
 		var inc *reports.Incomparable

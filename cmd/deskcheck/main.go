@@ -295,9 +295,40 @@ func (sel selection) verifySuite(paths []string, stderr io.Writer) (*verifier.Su
 // keeps what the report needs of them (verifier.VerifyEach).
 func (sel selection) streamSuite(paths []string, st *reports.Stream, stderr io.Writer) (*verifier.SuiteResult, int) {
 	return sel.judge(paths, stderr, verifier.ListPaths, func(inputs []verifier.Input, opts verifier.Options) (*verifier.SuiteResult, verifier.Diagnostics, error) {
-		return verifier.VerifyEach(context.Background(), inputs, opts, st.Desk)
+		return verifier.VerifyStream[*reports.Streamed](context.Background(), inputs, opts, st)
 	})
 }
+
+// pointsSuite is streamSuite for what cover reads of the results: each
+// result keeps its case and the points it reached, and its trace,
+// observed values and mismatches are let go as soon as its case has run.
+func (sel selection) pointsSuite(paths []string, stderr io.Writer) (*verifier.SuiteResult, int) {
+	kept := &pointsOnly{}
+	suite, code := sel.judge(paths, stderr, verifier.ListPaths, func(inputs []verifier.Input, opts verifier.Options) (*verifier.SuiteResult, verifier.Diagnostics, error) {
+		return verifier.VerifyStream[verifier.Result](context.Background(), inputs, opts, kept)
+	})
+	if suite != nil {
+		suite.Results = kept.results
+	}
+	return suite, code
+}
+
+// pointsOnly keeps each result without its trace, observed values and
+// mismatches (verifier.Sink).
+type pointsOnly struct{ results []verifier.Result }
+
+func (p *pointsOnly) Prepare(r *verifier.Result) verifier.Result {
+	x := *r
+	x.Trace, x.Observed, x.Mismatches = nil, nil, nil
+	return x
+}
+
+func (p *pointsOnly) Take(_ *verifier.Desk, r verifier.Result) error {
+	p.results = append(p.results, r)
+	return nil
+}
+
+func (p *pointsOnly) Done(*verifier.Desk, []*verifier.Claim) error { return nil }
 
 // judge reads the inputs with read and judges them with verify, reporting
 // what stops the run to stderr.
@@ -608,11 +639,15 @@ func report(args []string, stdout, stderr io.Writer) int {
 		if code != exitPass {
 			return code
 		}
-		rep, err := reports.ReadJSON(data)
+		// Read a case at a time: what grows with a case's run is set
+		// aside until a format shows it.
+		rep, err := reports.ReadJSONLean(data, *o.format == "json")
 		if err != nil {
 			fmt.Fprintf(stderr, "deskcheck: %s: %v\n", rest[1], err)
 			return exitInvalid
 		}
+		defer rep.Close()
+		data = nil
 		r := o.reporter(reports.Text{Dimensions: *dims, Color: colorOK(stdout)}, nil, all.Registry(), rest[1])
 		if err := emit(stdout, r, rep); err != nil {
 			fmt.Fprintf(stderr, "deskcheck: %v\n", err)

@@ -15,6 +15,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/deskcheck/deskcheck/internal/gen"
 )
 
 // memoryChild is the environment variable that makes TestMemoryChild run
@@ -106,5 +108,70 @@ func TestRenderAndDiffMemory(t *testing.T) {
 		require.Equal(t, 0, code, tc.name)
 		t.Logf("%s of a report of %d bytes: peak %d MB, %d MB over a small report's", tc.name, size, peak>>20, (peak-base)>>20)
 		assert.Less(t, peak-base, tc.times*size, "%s within %d times the report's size", tc.name, tc.times)
+	}
+}
+
+// envelope is the most memory a command may take on a worst case at the
+// default limits (docs/hostile-input.md).
+const envelope = 512 << 20
+
+// renderTimes bounds report render against the report's size: 4 for
+// every worst case but the one whose cases observe a million empty
+// objects each, whose values decode, one case at a time, into about 8
+// times the report's text (docs/hostile-input.md).
+const renderTimes = 9
+
+// TestWorstCaseMemory: on each family's worst case at the default limits
+// (gen.WorstCases, each desk just under the file size limit or at a limit
+// of a run), verify peaks within the envelope, and report render and
+// diff of the report.json it wrote peak within the envelope and, over
+// what a small report takes, diff within 4 times the report's size and
+// render within renderTimes times it. Peaks are the child process's
+// resident memory (VmHWM), not times.
+func TestWorstCaseMemory(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector multiplies a process's memory five to ten times: the envelope is measured without it (.ci/run runs this test in a plain pass)")
+	}
+	if testing.Short() {
+		t.Skip("runs every family's worst case, a minute or more of processor time")
+	}
+	small := "../../reports/testdata/boundary.json"
+	baseRender, code := peakOf(t, "report", "render", "-format", "html", small)
+	require.Equal(t, 0, code)
+	baseDiff, code := peakOf(t, "diff", small, small)
+	require.Equal(t, 0, code)
+	for _, w := range gen.WorstCases() {
+		t.Run(w.Name, func(t *testing.T) {
+			data, err := gen.Worst(w.Name)
+			require.NoError(t, err)
+			dir := t.TempDir()
+			desk := filepath.Join(dir, "worst.json")
+			require.NoError(t, os.WriteFile(desk, data, 0o600))
+			out := filepath.Join(dir, "out")
+			peak, code := peakOf(t, "verify", "-out", out, desk)
+			require.Contains(t, []int{0, 1}, code, "the worst case runs and is reported")
+			saved := filepath.Join(out, "report.json")
+			info, err := os.Stat(saved)
+			require.NoError(t, err)
+			size := info.Size()
+			t.Logf("verify of %d bytes of desk: peak %d MiB, report.json %d MiB", len(data), peak>>20, size>>20)
+			assert.LessOrEqual(t, peak, int64(envelope), "verify within the envelope")
+
+			for _, tc := range []struct {
+				name  string
+				args  []string
+				base  int64
+				times int64
+			}{
+				{"report render", []string{"report", "render", "-format", "html", saved}, baseRender, renderTimes},
+				{"diff", []string{"diff", saved, saved}, baseDiff, 4},
+			} {
+				peak, code := peakOf(t, tc.args...)
+				require.Equal(t, 0, code, tc.name)
+				t.Logf("%s: peak %d MiB, %.1f times the report over a small report's", tc.name, peak>>20, float64(peak-tc.base)/float64(size))
+				assert.LessOrEqual(t, peak, int64(envelope), "%s within the envelope", tc.name)
+				assert.LessOrEqual(t, peak-tc.base, tc.times*size, "%s within %d times the report's size", tc.name, tc.times)
+			}
+		})
 	}
 }

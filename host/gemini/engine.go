@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // PolicyInput is one policy file a case writes.
@@ -194,9 +195,12 @@ func NewEngine(cfg Config) (*Engine, error) {
 	}
 	for _, f := range defaultPolicies(cfg.Release) {
 		before := len(rules)
-		load(f.Name, f.Text, TierDefault)
-		for _, r := range rules[before:] {
-			e.adjustDefault(r)
+		lf := e.loadDefaultFile(f.Name, f.Text)
+		rules = append(rules, lf.rules...)
+		e.Problems = append(e.Problems, lf.problems...)
+		e.Checkers = e.Checkers || lf.checkers
+		for i, r := range rules[before:] {
+			rules[before+i] = e.adjustDefault(r)
 		}
 	}
 	rules = append(rules, e.settingsRules(cfg.Settings)...)
@@ -236,14 +240,59 @@ func NewEngine(cfg Config) (*Engine, error) {
 	return e, nil
 }
 
-// adjustDefault applies the faults and mutants that move a default rule.
-func (e *Engine) adjustDefault(r *Rule) {
-	if r.File == "plan.toml" && r.ToolName == "*" && r.Decision == Deny && e.faults.Has(FaultPlanOverridesUser) {
-		r.Priority = 9
+// adjustDefault applies the faults and mutants that move a default rule:
+// it returns r itself when none moves it, or a moved copy.
+// defaultKey is what loading a default policy file depends on: the file,
+// and the two settings of the engine that loadFile reads for that tier
+// (the tier's base priority and whether a prefix ends at a word).
+type defaultKey struct {
+	name, text string
+	base       float64
+	boundary   bool
+}
+
+// defaultsLoaded holds each default policy file as loadFile loaded it,
+// by defaultKey; the files are the releases' own and the settings few, so
+// it stays small. Its loadedFiles are only read.
+var defaultsLoaded sync.Map
+
+// loadDefaultFile is loadFile for a default policy file: every engine
+// loads all of its release's, so each is loaded once per defaultKey. The
+// rules are shared by the engines and only read; adjustDefault copies the
+// one it changes.
+func (e *Engine) loadDefaultFile(name, text string) loadedFile {
+	key := defaultKey{name: name, text: text, base: e.tierBase(TierDefault), boundary: true}
+	for _, r := range readFile(text).raws {
+		if r.hasCommandPrefix {
+			// Asked only of a file with a prefix, as loadFile asks it:
+			// the faults a run asks about are the ones it checks.
+			key.boundary = !e.faults.Has(FaultPrefixNoWordBoundary) && !e.mut.is(MutPrefixBoundary)
+			break
+		}
 	}
-	if r.File == "yolo.toml" && r.ToolName == "*" && r.Decision == Allow && e.mut.is(MutYoloAllowAll) {
-		r.Priority = e.tierBase(TierDefault) + 5.0/1000
+	v, ok := defaultsLoaded.Load(key)
+	if !ok {
+		v, _ = defaultsLoaded.LoadOrStore(key, e.loadFile(name, text, TierDefault))
 	}
+	return v.(loadedFile)
+}
+
+func (e *Engine) adjustDefault(r *Rule) *Rule {
+	planDeny := r.File == "plan.toml" && r.ToolName == "*" && r.Decision == Deny && e.faults.Has(FaultPlanOverridesUser)
+	yoloAllow := r.File == "yolo.toml" && r.ToolName == "*" && r.Decision == Allow && e.mut.is(MutYoloAllowAll)
+	if !planDeny && !yoloAllow {
+		return r
+	}
+	// The loaded rule is shared by every engine of the release: the
+	// adjusted one is this engine's copy.
+	cp := *r
+	if planDeny {
+		cp.Priority = 9
+	}
+	if yoloAllow {
+		cp.Priority = e.tierBase(TierDefault) + 5.0/1000
+	}
+	return &cp
 }
 
 func (e *Engine) sortRules() {

@@ -139,6 +139,46 @@ type readFileResult struct {
 	raws                []rawRule
 	checkers            bool
 	parseErr, schemaErr error
+	// notes are the loader's problems with the rules, in its order:
+	// they depend on the rules alone, so they are worked out with them.
+	notes []fileNote
+}
+
+// fileNote is one problem the loader finds with a file's rules, before
+// the file's tier and name are put to it.
+type fileNote struct {
+	warning bool
+	text    string
+}
+
+// ruleNotes finds what the loader says of a file's rules: the shell
+// syntax of each, then for each rule an empty toolName (which drops the
+// rule) or its unrecognised tool names.
+func ruleNotes(raws []rawRule) []fileNote {
+	var out []fileNote
+	for i, r := range raws {
+		if msg := shellSyntaxProblem(r, i); msg != "" {
+			out = append(out, fileNote{false, "Invalid shell command syntax: " + msg})
+		}
+	}
+	for i, r := range raws {
+		empty := false
+		for _, n := range r.toolNames {
+			if n == "" {
+				empty = true
+			}
+		}
+		if empty {
+			out = append(out, fileNote{false, fmt.Sprintf("Invalid policy rule: toolName cannot be empty string (rule #%d)", i+1)})
+			continue
+		}
+		for _, n := range r.toolNames {
+			if w := toolNameWarning(n, i); w != "" {
+				out = append(out, fileNote{true, "Unrecognized tool name: " + w})
+			}
+		}
+	}
+	return out
 }
 
 // filesRead remembers the files read so far, up to filesReadLimit of them
@@ -168,6 +208,9 @@ func readFile(text string) readFileResult {
 	} else {
 		r.raws, r.schemaErr = validateFile(doc)
 		_, r.checkers = doc["safety_checker"]
+		if r.schemaErr == nil {
+			r.notes = ruleNotes(r.raws)
+		}
 	}
 	if len(text) <= filesReadText {
 		filesRead.Lock()
@@ -205,29 +248,11 @@ func (e *Engine) loadFile(name, text string, t Tier) loadedFile {
 	}
 	raws := read.raws
 	out.checkers = read.checkers
-	for i, r := range raws {
-		if msg := shellSyntaxProblem(r, i); msg != "" {
-			report(false, "Invalid shell command syntax: %s", msg)
-		}
-	}
-	for i, r := range raws {
-		empty := false
-		for _, n := range r.toolNames {
-			if n == "" {
-				empty = true
-			}
-		}
-		if empty {
-			report(false, "Invalid policy rule: toolName cannot be empty string (rule #%d)", i+1)
-			continue
-		}
-		for _, n := range r.toolNames {
-			if w := toolNameWarning(n, i); w != "" {
-				report(true, "Unrecognized tool name: %s", w)
-			}
-		}
+	for _, n := range read.notes {
+		report(n.warning, "%s", n.text)
 	}
 	base := e.tierBase(t)
+	source := strings.ToUpper(tierName[:1]) + tierName[1:] + ": " + name
 	for i, r := range raws {
 		patterns, prefixes := e.buildPatterns(r)
 		for pi, pat := range patterns {
@@ -239,7 +264,7 @@ func (e *Engine) loadFile(name, text string, t Tier) loadedFile {
 				rule := &Rule{
 					ToolName: effective, Subagent: r.subagent, McpName: r.mcpName, Decision: r.decision,
 					Priority: base + r.priority/1000, Modes: r.modes, Interactive: r.interactive,
-					Annotations: r.annotations, Source: strings.ToUpper(tierName[:1]) + tierName[1:] + ": " + name,
+					Annotations: r.annotations, Source: source,
 					DenyMessage: r.denyMessage, Tier: t, File: name, Index: i,
 				}
 				if r.allowRedirection != nil {
@@ -294,10 +319,13 @@ func (e *Engine) buildPatterns(r rawRule) ([]*string, []string) {
 var nestedQuantifier = regexp.MustCompile(`\([^)]*[*+?{].*\)[*+?{]`)
 
 func isSafeRegExp(p string) bool {
-	if utf16Len(p) > 2048 {
+	// A string's UTF-16 length is at most its length in bytes, and the
+	// pattern matches nothing without a parenthesis: most patterns are
+	// answered without either.
+	if len(p) > 2048 && utf16Len(p) > 2048 {
 		return false
 	}
-	return !nestedQuantifier.MatchString(p)
+	return strings.IndexByte(p, '(') < 0 || !nestedQuantifier.MatchString(p)
 }
 
 func shellSyntaxProblem(r rawRule, i int) string {
@@ -597,17 +625,43 @@ func toolNameWarning(name string, i int) string {
 	if validToolName(name) {
 		return ""
 	}
-	best := math.MaxInt
-	closest := ""
+	// The first built-in name at the least distance, if that is three
+	// or less. A name whose length differs from the best distance's or
+	// more cannot come nearer (the built-in names are ASCII: their
+	// UTF-16 length is their length), so it is not measured.
+	best, closest := 4, ""
+	n := utf16Count(name)
 	for _, b := range builtinTools {
+		if abs(n-len(b)) >= best {
+			continue
+		}
 		if d := levenshtein(name, b); d < best {
 			best, closest = d, b
 		}
 	}
-	if best > 3 {
+	if closest == "" {
 		return ""
 	}
 	return fmt.Sprintf("Rule #%d: Unrecognized tool name %q. Did you mean %q?", i+1, name, closest)
+}
+
+// utf16Count is a string's JavaScript length, counted without a copy.
+func utf16Count(s string) int {
+	n := 0
+	for _, r := range s {
+		n++
+		if r >= 0x10000 {
+			n++
+		}
+	}
+	return n
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 // levenshtein counts edits between the strings' UTF-16 code units, as

@@ -24,7 +24,7 @@ var Family = scenario.Family{
 	Host: scenario.Host{
 		Name:      hostName,
 		Model:     "host/gemini",
-		Reference: gemini.Package + " " + releaseNames() + " in six behaviour groups (policy engine, TOML loader, default policies, shell heuristics), read from each release's npm tarball; checked against the real code by conformance/gemini",
+		Reference: gemini.Package + " " + releaseNames() + " in six behaviour groups (policy engine, TOML loader, default policies, shell heuristics), read from each release's npm tarball; checked against the real code by host/gemini/conformance",
 		Releases:  Releases,
 		Changes:   Changes,
 		// A JavaScript program: JSON.parse reads its case.

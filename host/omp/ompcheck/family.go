@@ -21,7 +21,7 @@ var Family = scenario.Family{
 	Host: scenario.Host{
 		Name:      "omp",
 		Model:     "host/omp",
-		Reference: omp.Package + " " + omp.ReleaseNames() + " in four behaviour groups (approval, wrapper, RPC select, file-write fallback, classifier), on " + omp.ReleaseRuntime + "; " + omp.Release + " checked by conformance/omp",
+		Reference: omp.Package + " " + omp.ReleaseNames() + " in four behaviour groups (approval, wrapper, RPC select, file-write fallback, classifier), on " + omp.ReleaseRuntime + "; " + omp.Release + " checked by host/omp/conformance",
 		Releases:  Releases,
 		Changes:   Changes,
 		// A JavaScript program: JSON.parse reads its case.

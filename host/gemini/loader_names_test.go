@@ -1,0 +1,80 @@
+package gemini
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// toolNameWarningEveryName is toolNameWarning measuring the distance to
+// every built-in name, as the host does: what the pruned search must give.
+func toolNameWarningEveryName(name string, i int) string {
+	if strings.Contains(name, "__") {
+		return fmt.Sprintf("Rule #%d: The \"__\" syntax for MCP tools is strictly deprecated.", i+1)
+	}
+	if validToolName(name) {
+		return ""
+	}
+	best, closest := math.MaxInt, ""
+	for _, b := range builtinTools {
+		if d := levenshtein(name, b); d < best {
+			best, closest = d, b
+		}
+	}
+	if best > 3 {
+		return ""
+	}
+	return fmt.Sprintf("Rule #%d: Unrecognized tool name %q. Did you mean %q?", i+1, name, closest)
+}
+
+// nameVariants are names near and far from the built-in ones: each with
+// characters dropped, added, changed and cut, in ASCII and beyond.
+func nameVariants() []string {
+	out := []string{"", "x", "*", "mcp_", "mcp_a_b", "mcp__a", "a__b", "😀", "read_fil😀", "reäd_file", "\xff\xfe", "gl😀b", "globb😀"}
+	for _, b := range builtinTools {
+		out = append(out, b, strings.ToUpper(b), b+"s", b+"😀", b[1:], b[:len(b)-1], b[:len(b)/2], "x"+b, b+"xyz", b+"wxyz", strings.ReplaceAll(b, "_", ""), strings.ReplaceAll(b, "_", "-"))
+		for i := 0; i < len(b); i++ {
+			out = append(out, b[:i]+"é"+b[i+1:], b[:i]+b[i+1:])
+		}
+	}
+	return out
+}
+
+func TestToolNameWarningAsEveryName(t *testing.T) {
+	warned := 0
+	for _, name := range nameVariants() {
+		want := toolNameWarningEveryName(name, 2)
+		assert.Equal(t, want, toolNameWarning(name, 2), "%q", name)
+		if want != "" {
+			warned++
+		}
+	}
+	assert.Greater(t, warned, 100)
+}
+
+func FuzzToolNameWarning(f *testing.F) {
+	for _, name := range nameVariants() {
+		f.Add(name)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		if len(name) > 200 {
+			return
+		}
+		assert.Equal(t, toolNameWarningEveryName(name, 0), toolNameWarning(name, 0), "%q", name)
+	})
+}
+
+// TestSafeRegExpAsThePattern: the checks made before the pattern (the
+// length in bytes, a parenthesis) answer as the pattern and the UTF-16
+// length do.
+func TestSafeRegExpAsThePattern(t *testing.T) {
+	long := strings.Repeat("a", 2049)
+	for _, p := range []string{"", "a+", "(a+)+", "(a)", "(a+)b+", "[(]a*)+", "a)+", "((a))*", "(?:x)*", "(a|b)?", "(a", "x{2}(y*){3}",
+		long, "(" + long[:2040] + ")", strings.Repeat("é", 1025), strings.Repeat("é", 2049), strings.Repeat("😀", 1024), strings.Repeat("😀", 1025)} {
+		want := utf16Len(p) <= 2048 && !nestedQuantifier.MatchString(p)
+		assert.Equal(t, want, isSafeRegExp(p), "%.40q", p)
+	}
+}

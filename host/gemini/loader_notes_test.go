@@ -1,0 +1,50 @@
+package gemini
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// TestLoaderNotesOnceRead: what the loader says of a user file's rules is
+// the same on the first engine that reads the file and on the next, which
+// finds the file already read.
+func TestLoaderNotesOnceRead(t *testing.T) {
+	text := `
+[[rule]]
+toolName = "read_file"
+commandPrefix = "git"
+decision = "allow"
+priority = 10
+
+[[rule]]
+toolName = ["glob", ""]
+decision = "deny"
+priority = 20
+
+[[rule]]
+toolName = ["read_fil", "mcp__srv__x", "nothing_like_a_tool_at_all"]
+decision = "allow"
+priority = 30
+`
+	var first []string
+	for round := 0; round < 2; round++ {
+		e := &Engine{}
+		var got []string
+		for _, p := range e.loadFile("mine.toml", text, TierUser).problems {
+			got = append(got, fmt.Sprintf("%v %s", p.Warning, p.Text))
+		}
+		if round == 0 {
+			first = got
+			continue
+		}
+		assert.Equal(t, first, got)
+	}
+	assert.Equal(t, []string{
+		"false [USER] Policy file error in mine.toml:\n  Invalid shell command syntax\nRule #1: commandPrefix and commandRegex can only be used with toolName = \"run_shell_command\"",
+		"false [USER] Policy file error in mine.toml:\n  Invalid policy rule\ntoolName cannot be empty string (rule #2)",
+		"true [USER] Policy file warning in mine.toml:\n  Unrecognized tool name\nRule #3: Unrecognized tool name \"read_fil\". Did you mean \"read_file\"?",
+		"true [USER] Policy file warning in mine.toml:\n  Unrecognized tool name\nRule #3: The \"__\" syntax for MCP tools is strictly deprecated.",
+	}, first)
+}
