@@ -55,6 +55,15 @@ func withText(base *Report, text string) *Report {
 		r.Provenance.Files[i].Path = text + ".json"
 	}
 	given, _ := json.Marshal(map[string]any{"args": map[string]any{"action": text}, "choices": []string{text}})
+	// Every trace ends with an event of the kind that ends the base's
+	// first trace (a run's result), holding the text.
+	last := ""
+	for _, c := range base.Cases {
+		if len(c.Trace) > 0 {
+			last = c.Trace[len(c.Trace)-1].Kind
+			break
+		}
+	}
 	for i := range r.Cases {
 		c := &r.Cases[i]
 		c.Title, c.Why = text, text
@@ -64,7 +73,7 @@ func withText(base *Report, text string) *Report {
 		for _, e := range c.Trace {
 			trace = append(trace, scenario.Event{Seq: e.Seq, Kind: text, Text: e.Text + text})
 		}
-		c.Trace = append(trace, scenario.Event{Seq: 0, Kind: "outcome", Text: text})
+		c.Trace = append(trace, scenario.Event{Seq: 0, Kind: last, Text: text})
 		var ms []verifier.Mismatch
 		for _, m := range c.Mismatches {
 			m.Expected, m.Observed = text, map[string]any{"x": text}

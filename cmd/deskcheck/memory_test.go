@@ -70,11 +70,13 @@ func bigTraceReport(t *testing.T) (string, int64) {
 	require.NoError(t, err)
 	var doc map[string]any
 	require.NoError(t, json.Unmarshal(data, &doc))
+	first := doc["cases"].([]any)[0].(map[string]any)
+	kind := first["trace"].([]any)[0].(map[string]any)["kind"] // the kind the case's trace starts with
 	events := make([]any, 200000)
 	for i := range events {
-		events[i] = map[string]any{"seq": i/8 + 1, "kind": "resolve", "text": "resolve (original input): allow"}
+		events[i] = map[string]any{"seq": i/8 + 1, "kind": kind, "text": "resolve (original input): allow"}
 	}
-	doc["cases"].([]any)[0].(map[string]any)["trace"] = events
+	first["trace"] = events
 	big, err := json.Marshal(doc)
 	require.NoError(t, err)
 	path := filepath.Join(t.TempDir(), "report.json")

@@ -1,4 +1,4 @@
-package realhost
+package realhost_test
 
 import (
 	"context"
@@ -14,10 +14,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/deskcheck/deskcheck/cases"
 	"github.com/deskcheck/deskcheck/host/all"
 	ompreal "github.com/deskcheck/deskcheck/host/omp/realhost"
 	"github.com/deskcheck/deskcheck/internal/realcode"
+	driver "github.com/deskcheck/deskcheck/realhost"
 	"github.com/deskcheck/deskcheck/verifier"
 )
 
@@ -25,7 +25,7 @@ import (
 // missing (failing in CI).
 func installedForTest(t *testing.T, v string) *ompreal.Installed {
 	t.Helper()
-	cache, err := CacheDir()
+	cache, err := driver.CacheDir()
 	if err == nil {
 		var in *ompreal.Installed
 		if in, err = ompreal.Lookup(cache, v); err == nil {
@@ -40,19 +40,19 @@ func installedForTest(t *testing.T, v string) *ompreal.Installed {
 }
 
 // openRelease opens installed OMP release in through the driver.
-func openRelease(in *ompreal.Installed, b Bounds) (*FamilyHost, error) {
-	return OpenFamily(context.Background(), ompreal.Family, realcode.OpenOptions{Cache: filepath.Dir(in.Dir), Version: in.Version}, b)
+func openRelease(in *ompreal.Installed, b driver.Bounds) (*driver.FamilyHost, error) {
+	return driver.OpenFamily(context.Background(), ompreal.Family, realcode.OpenOptions{Cache: filepath.Dir(in.Dir), Version: in.Version}, b)
 }
 
 // openCheckout opens the OMP checkout dir through the driver, on the bun
 // of installed release in.
-func openCheckout(in *ompreal.Installed, dir string, b Bounds) (*FamilyHost, error) {
-	return OpenFamily(context.Background(), ompreal.Family, realcode.OpenOptions{Cache: filepath.Dir(in.Dir), Source: dir, Runtime: ompreal.ForInstalled(in).Bun}, b)
+func openCheckout(in *ompreal.Installed, dir string, b driver.Bounds) (*driver.FamilyHost, error) {
+	return driver.OpenFamily(context.Background(), ompreal.Family, realcode.OpenOptions{Cache: filepath.Dir(in.Dir), Source: dir, Runtime: ompreal.ForInstalled(in).Bun}, b)
 }
 
 // bundledCases loads the seed desk.
 func bundledCases(t *testing.T) []*verifier.Case {
-	for _, f := range cases.Files() {
+	for _, f := range all.Desks() {
 		if filepath.Base(f.Path) == "boundary-desk.json" {
 			desk, ds := verifier.Load(all.Registry(), f.Path, f.Data, verifier.Limits{})
 			require.NotNil(t, desk, "%v", ds)
@@ -70,9 +70,9 @@ func TestStraceHelper(t *testing.T) {
 		t.Skip("only run under TestInertUnderStrace")
 	}
 	in := installedForTest(t, "18.1.16")
-	h, err := openRelease(in, Bounds{})
+	h, err := openRelease(in, driver.Bounds{})
 	require.NoError(t, err)
-	res, err := Judge(context.Background(), h, bundledCases(t), Options{Release: "18.1.16"})
+	res, err := driver.Judge(context.Background(), h, bundledCases(t), driver.Options{Release: "18.1.16"})
 	require.NoError(t, err)
 	require.NoError(t, h.Close())
 	require.Equal(t, 15, res.Summary.Holds)
@@ -207,7 +207,7 @@ func traceHelper(t *testing.T, helper, mode, outside, runtime string, strict boo
 	log := filepath.Join(t.TempDir(), "strace.log")
 	self, err := os.Executable()
 	require.NoError(t, err)
-	cache, err := CacheDir()
+	cache, err := driver.CacheDir()
 	require.NoError(t, err)
 	cmd := exec.Command(strace, "-f", "-Y", "-y", "-qq", "-s", "512", "-o", log,
 		"-e", "trace=execve,socket,socketpair,connect,bind,open,openat,creat,rename,renameat,renameat2,unlink,unlinkat,mkdir,mkdirat,truncate,link,symlink",

@@ -1,4 +1,4 @@
-package realhost
+package realhost_test
 
 import (
 	"fmt"
@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/deskcheck/deskcheck/internal/sandbox"
+	driver "github.com/deskcheck/deskcheck/realhost"
 )
 
 // fakeCheckout writes the smallest OMP checkout the harness starts on:
@@ -44,13 +45,13 @@ func fakeCheckout(t *testing.T, attack string) string {
 
 // runCheckout runs one classify-error case on the checkout and returns
 // its answer, with the driver's run ended.
-func runCheckout(t *testing.T, dir string) Answer {
+func runCheckout(t *testing.T, dir string) driver.Answer {
 	t.Helper()
 	in := installedForTest(t, "18.1.16")
-	h, err := openCheckout(in, dir, Bounds{})
+	h, err := openCheckout(in, dir, driver.Bounds{})
 	require.NoError(t, err)
-	answers, err := h.RunAll([]Request{{Scenario: "classify-error", Given: `{"message": "EACCES"}`}})
-	require.NoError(t, err, h.err.String())
+	answers, err := h.RunAll([]driver.Request{{Scenario: "classify-error", Given: `{"message": "EACCES"}`}})
+	require.NoError(t, err)
 	_ = h.Close()
 	require.Len(t, answers, 1)
 	return answers[0]
@@ -166,7 +167,7 @@ func TestCheckoutCannotReadFilesIntoAnswers(t *testing.T) {
 // checkout does not run at all.
 func TestCheckoutRefusedWithoutSandbox(t *testing.T) {
 	in := installedForTest(t, "18.1.16")
-	h, err := openCheckout(in, fakeCheckout(t, ""), Bounds{NoSandbox: true})
+	h, err := openCheckout(in, fakeCheckout(t, ""), driver.Bounds{NoSandbox: true})
 	assert.Nil(t, h)
 	assert.ErrorIs(t, err, sandbox.ErrUnavailable)
 }
@@ -175,7 +176,7 @@ func TestCheckoutRefusedWithoutSandbox(t *testing.T) {
 // namespaces and every folder the harness could read.
 func TestSandboxSaysWhatItAllowed(t *testing.T) {
 	in := installedForTest(t, "18.1.16")
-	h, err := openRelease(in, Bounds{})
+	h, err := openRelease(in, driver.Bounds{})
 	require.NoError(t, err)
 	defer h.Close()
 	require.True(t, h.Info().Sandboxed, h.Info().Isolation)
@@ -189,14 +190,14 @@ func TestSandboxSaysWhatItAllowed(t *testing.T) {
 func TestAnswersAreBounded(t *testing.T) {
 	in := installedForTest(t, "18.1.16")
 	dir := fakeCheckout(t, `(globalThis as any).answer = "x".repeat(1 << 20);`)
-	h, err := openCheckout(in, dir, Bounds{MaxAnswerBytes: 3 << 20})
+	h, err := openCheckout(in, dir, driver.Bounds{MaxAnswerBytes: 3 << 20})
 	require.NoError(t, err)
 	defer h.Close()
-	reqs := make([]Request, 5)
+	reqs := make([]driver.Request, 5)
 	for i := range reqs {
-		reqs[i] = Request{Scenario: "classify-error", Given: `{"message": "EACCES"}`}
+		reqs[i] = driver.Request{Scenario: "classify-error", Given: `{"message": "EACCES"}`}
 	}
 	_, err = h.RunAll(reqs)
-	assert.ErrorIs(t, err, ErrAnswerLimit)
+	assert.ErrorIs(t, err, driver.ErrAnswerLimit)
 	assert.Contains(t, err.Error(), "more than 3145728 bytes (-max-answer-bytes)")
 }
