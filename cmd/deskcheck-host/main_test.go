@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,6 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/deskcheck/deskcheck/host/all"
+	"github.com/deskcheck/deskcheck/host/all/real"
 	ompreal "github.com/deskcheck/deskcheck/host/omp/realhost"
 	"github.com/deskcheck/deskcheck/realhost"
 	"github.com/deskcheck/deskcheck/scenario"
@@ -26,6 +28,13 @@ import (
 )
 
 const bundledDesk = "../../cases/boundary-desk.json"
+
+// defaultFam is deskcheck-host's default family, the first host/all/real
+// lists; the bundled desk's cases are of its host.
+var defaultFam = real.Families()[0]
+
+// at spells release v of the default family as -host and install take it.
+func at(v string) string { return defaultFam.Host + "@" + v }
 
 // requireRelease returns the installed release v, skipping the test when
 // it is not installed, except in CI (CI=true), where that fails.
@@ -39,7 +48,7 @@ func requireRelease(t testing.TB, v string) *ompreal.Installed {
 		}
 	}
 	if os.Getenv("CI") == "true" {
-		t.Fatalf("omp@%s is missing in CI: %v", v, err)
+		t.Fatalf("%s is missing in CI: %v", at(v), err)
 	}
 	t.Skipf("skipping the real-host test: %v", err)
 	return nil
@@ -56,19 +65,19 @@ func TestVerifyBundledDeskHoldsOnTheRealCode(t *testing.T) {
 	for _, v := range []string{"18.1.16", "18.2.3"} {
 		t.Run(v, func(t *testing.T) {
 			requireRelease(t, v)
-			code, out, errOut := runCmd(t, nil, "verify", "-host", "omp@"+v, bundledDesk)
+			code, out, errOut := runCmd(t, nil, "verify", "-host", at(v), bundledDesk)
 			require.Equal(t, exitPass, code, "%s\n%s", out, errOut)
 			assert.Equal(t, 15, strings.Count(out, "\n      holds on the real code\n"), out)
-			assert.Contains(t, out, "omp@"+v+": 15 cases: 15 hold on the real code, 0 do not hold, 0 model and real code disagree")
+			assert.Contains(t, out, at(v)+": 15 cases: 15 hold on the real code, 0 do not hold, 0 model and real code disagree")
 			assert.Contains(t, out, realhost.Inertness)
-			assert.Contains(t, out, "deskcheck's model of omp@"+v)
+			assert.Contains(t, out, "deskcheck's model of "+at(v))
 		})
 	}
 }
 
 func TestVerifyWrongExpectationDoesNotHold(t *testing.T) {
 	requireRelease(t, "18.1.16")
-	code, out, errOut := runCmd(t, nil, "verify", "-host", "omp@18.1.16", filepath.Join("testdata", "wrong-expectation.json"))
+	code, out, errOut := runCmd(t, nil, "verify", "-host", at("18.1.16"), filepath.Join("testdata", "wrong-expectation.json"))
 	require.Equal(t, exitFail, code, "%s\n%s", out, errOut)
 	assert.Contains(t, out, "FAIL  real-host-wrong/always-ask-runs-without-asking\n      does not hold on the real code\n")
 	assert.Contains(t, out, `on the real code prompts: expected 0, observed 1`)
@@ -77,9 +86,9 @@ func TestVerifyWrongExpectationDoesNotHold(t *testing.T) {
 
 func TestVerifyModelFaultDisagreesWithOneCaseDesk(t *testing.T) {
 	requireRelease(t, "18.1.16")
-	fault, err := all.Registry().LookupFault("omp/deny-all")
+	fault, err := all.Registry().LookupFault(defaultFam.Host + "/deny-all")
 	require.NoError(t, err)
-	code, out, errOut := runCmd(t, &fault, "verify", "-host", "omp@18.1.16", "-format", "json", bundledDesk)
+	code, out, errOut := runCmd(t, &fault, "verify", "-host", at("18.1.16"), "-format", "json", bundledDesk)
 	require.Equal(t, exitFail, code, "%s\n%s", out, errOut)
 	var report struct {
 		RealHost []struct {
@@ -121,7 +130,7 @@ func TestVerifyModelFaultDisagreesWithOneCaseDesk(t *testing.T) {
 	}
 	assert.Equal(t, run.Summary.Disagree, disagreed)
 
-	code, text, _ := runCmd(t, &fault, "verify", "-host", "omp@18.1.16", bundledDesk)
+	code, text, _ := runCmd(t, &fault, "verify", "-host", at("18.1.16"), bundledDesk)
 	require.Equal(t, exitFail, code)
 	assert.Contains(t, text, "model and real code disagree\n")
 	assert.Contains(t, text, "one-case desk to reproduce:\n")
@@ -130,13 +139,13 @@ func TestVerifyModelFaultDisagreesWithOneCaseDesk(t *testing.T) {
 func TestInstallRefusesUnpublishedDependencies(t *testing.T) {
 	t.Setenv("DESKCHECK_CACHE", t.TempDir())
 	for _, v := range []string{"18.2.9", "18.3.4"} {
-		code, out, errOut := runCmd(t, nil, "install", "omp@"+v)
+		code, out, errOut := runCmd(t, nil, "install", at(v))
 		assert.Equal(t, exitInvalid, code, out)
-		assert.Contains(t, errOut, "omp@"+v+": the release cannot be installed exactly as published")
+		assert.Contains(t, errOut, at(v)+": the release cannot be installed exactly as published")
 		assert.Contains(t, errOut, "published")
 		assert.Contains(t, errOut, "install it with -substitute")
 	}
-	code, _, errOut := runCmd(t, nil, "install", "omp@1.2.3")
+	code, _, errOut := runCmd(t, nil, "install", at("1.2.3"))
 	assert.Equal(t, exitInvalid, code)
 	assert.Contains(t, errOut, "not a release deskcheck-host can install")
 }
@@ -148,28 +157,28 @@ func TestListAndRemove(t *testing.T) {
 	require.Equal(t, exitPass, code)
 	assert.Contains(t, out, "no release is installed")
 	// A finished install is a folder with its marker file.
-	dir := filepath.Join(cache, "omp@18.2.3")
+	dir := filepath.Join(cache, at("18.2.3"))
 	require.NoError(t, os.MkdirAll(dir, 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "deskcheck-install.json"), []byte(`{"version":"18.2.3","bytes":536870912,"installedAt":"2026-12-01T00:00:00Z"}`), 0o644))
 	code, out, _ = runCmd(t, nil, "list")
 	require.Equal(t, exitPass, code)
-	assert.Regexp(t, regexp.MustCompile(`omp@18\.2\.3 +512 MB  2026-12-01  own \d+ kB\n`), out)
+	assert.Regexp(t, regexp.MustCompile(regexp.QuoteMeta(at("18.2.3"))+` +512 MB  2026-12-01  own \d+ kB\n`), out)
 	assert.Contains(t, out, "shared by two releases or more: 0 kB, counted once")
 	assert.Contains(t, out, "the cache folder takes ")
-	code, out, _ = runCmd(t, nil, "remove", "omp@18.2.3")
+	code, out, _ = runCmd(t, nil, "remove", at("18.2.3"))
 	require.Equal(t, exitPass, code)
-	assert.Contains(t, out, "removed omp@18.2.3")
+	assert.Contains(t, out, "removed "+at("18.2.3"))
 	assert.NoDirExists(t, dir)
-	code, _, errOut := runCmd(t, nil, "remove", "omp@18.2.3")
+	code, _, errOut := runCmd(t, nil, "remove", at("18.2.3"))
 	assert.Equal(t, exitInvalid, code)
 	assert.Contains(t, errOut, "not installed")
-	code, _, errOut = runCmd(t, nil, "verify", "-host", "omp@18.2.3", bundledDesk)
+	code, _, errOut = runCmd(t, nil, "verify", "-host", at("18.2.3"), bundledDesk)
 	assert.Equal(t, exitInvalid, code)
-	assert.Contains(t, errOut, "install it with: deskcheck-host install omp@18.2.3")
+	assert.Contains(t, errOut, "install it with: deskcheck-host install "+at("18.2.3"))
 }
 
 func TestUsageErrors(t *testing.T) {
-	for _, args := range [][]string{{}, {"nope"}, {"install"}, {"verify", "-format", "xml"}, {"verify", "-host", "omp@1.0.0"}, {"verify", "-host", "omp@18.1.16", "-host-src", "x"}} {
+	for _, args := range [][]string{{}, {"nope"}, {"install"}, {"verify", "-format", "xml"}, {"verify", "-host", at("1.0.0")}, {"verify", "-host", at("18.1.16"), "-host-src", "x"}} {
 		code, _, _ := runCmd(t, nil, args...)
 		assert.Equal(t, exitInvalid, code, "%v", args)
 	}
@@ -264,7 +273,7 @@ func copyTree(from, to string) error {
 func BenchmarkVerifyBundledDesk(b *testing.B) {
 	requireRelease(b, "18.1.16")
 	for b.Loop() {
-		code, out, errOut := runCmd(b, nil, "verify", "-host", "omp@18.1.16", bundledDesk)
+		code, out, errOut := runCmd(b, nil, "verify", "-host", at("18.1.16"), bundledDesk)
 		if code != exitPass {
 			b.Fatalf("%s\n%s", out, errOut)
 		}
@@ -278,15 +287,26 @@ func TestDriftAcrossInstalledReleases(t *testing.T) {
 	g1, g2 := requireRelease(t, "17.3.5"), requireRelease(t, "18.1.16")
 	cache := t.TempDir()
 	for _, in := range []*ompreal.Installed{g1, g2} {
-		require.NoError(t, os.Symlink(in.Dir, filepath.Join(cache, "omp@"+in.Version)))
+		require.NoError(t, os.Symlink(in.Dir, filepath.Join(cache, at(in.Version))))
 	}
 	t.Setenv("DESKCHECK_CACHE", cache)
 	code, out, errOut := runCmd(t, nil, "drift", bundledDesk)
 	require.Equal(t, exitPass, code, "%s\n%s", out, errOut)
-	assert.Contains(t, out, "drift on the real code of 2 installed releases, against the newest, omp@18.1.16\n")
+	assert.Contains(t, out, "drift on the real code of 2 installed releases, against the newest, "+at("18.1.16")+"\n")
 	assert.Contains(t, out, "boundary-desk/boundary-approve-one-call: same on all\n")
-	assert.Contains(t, out, "boundary-desk/boundary-deny-before-handler:\n  omp@17.3.5 errorIncludes: \"Tool \\\"seed_note\\\" is blocked by user policy.")
-	assert.Contains(t, out, "boundary-desk/boundary-fallback-no-handler:\n  omp@17.3.5: not applicable")
+	assert.Contains(t, out, "boundary-desk/boundary-deny-before-handler:\n  "+at("17.3.5")+" errorIncludes: \"Tool \\\"seed_note\\\" is blocked by user policy.")
+	cases, code := loadCases([]string{bundledDesk}, "", verifier.Limits{}, io.Discard)
+	require.Equal(t, exitPass, code)
+	old, err := verifier.Run(context.Background(), cases, verifier.RunOptions{Pin: verifier.Hosts{defaultFam.Host: "17.3.5"}})
+	require.NoError(t, err)
+	notApplicable := 0
+	for _, r := range old {
+		if r.Status == verifier.NotApplicable {
+			notApplicable++
+			assert.Contains(t, out, r.Case.FullID()+":\n  "+at("17.3.5")+": not applicable")
+		}
+	}
+	assert.Positive(t, notApplicable, "a case of the bundled desk does not apply to 17.3.5")
 	code, out, _ = runCmd(t, nil, "drift", "-format", "json", bundledDesk)
 	require.Equal(t, exitPass, code)
 	var report struct {
@@ -297,7 +317,7 @@ func TestDriftAcrossInstalledReleases(t *testing.T) {
 		}
 	}
 	require.NoError(t, json.Unmarshal([]byte(out), &report))
-	assert.Equal(t, "omp@18.1.16", report.Newest)
+	assert.Equal(t, at("18.1.16"), report.Newest)
 	assert.Len(t, report.Cases, 15)
 }
 
@@ -306,11 +326,11 @@ func TestDriftAcrossInstalledReleases(t *testing.T) {
 // group's representative, the cases whose range leaves it out not
 // applicable.
 func TestReleasePinnedDeskHoldsOnEveryGroup(t *testing.T) {
-	desk := filepath.Join("..", "..", "host", "omp", "ompcheck", "testdata", "releases-desk.json")
+	desk := filepath.Join("..", "..", "host", defaultFam.Host, defaultFam.Host+"check/testdata/releases-desk.json")
 	for _, v := range []string{"14.9.9", "17.3.5", "18.1.16", "18.2.3"} {
 		t.Run(v, func(t *testing.T) {
 			requireRelease(t, v)
-			code, out, errOut := runCmd(t, nil, "verify", "-host", "omp@"+v, desk)
+			code, out, errOut := runCmd(t, nil, "verify", "-host", at(v), desk)
 			require.Equal(t, exitPass, code, "%s\n%s", out, errOut)
 			assert.Contains(t, out, " 0 do not hold, 0 model and real code disagree")
 			assert.Regexp(t, regexp.MustCompile(`[1-9]\d* not applicable`), out)
@@ -395,7 +415,7 @@ func processesIn(t *testing.T, dir string) []int {
 // was; -out none writes nothing.
 func TestOutWritesAsDeskcheckDoes(t *testing.T) {
 	requireRelease(t, "18.1.16")
-	one := []string{"verify", "-host", "omp@18.1.16", "-run", "boundary-deny-before-handler"}
+	one := []string{"verify", "-host", at("18.1.16"), "-run", "boundary-deny-before-handler"}
 
 	t.Run("private and whole", func(t *testing.T) {
 		dir := filepath.Join(t.TempDir(), "reports")
@@ -467,29 +487,27 @@ func TestOutWritesAsDeskcheckDoes(t *testing.T) {
 // origWD is the package folder the tests start in.
 var origWD, _ = os.Getwd()
 
-// smallCheckout writes the smallest OMP checkout the harness starts on,
-// named name, whose wrapper module begins with code.
+// smallCheckout copies the smallest OMP checkout the harness starts on
+// (testdata/small-checkout), named name, with code in place of the
+// "/* code */" its first module holds; its permission-error module
+// answers with the text a module left in globalThis.secret, if any.
 func smallCheckout(t *testing.T, name, code string) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "checkout")
+	require.NoError(t, copyTree(filepath.Join("testdata", "small-checkout"), dir))
 	pkg, err := json.Marshal(map[string]string{"name": name, "version": "18.1.16"})
 	require.NoError(t, err)
-	files := map[string]string{
-		"package.json": string(pkg),
-		"node_modules/@oh-my-pi/pi-utils/package.json": `{"name": "@oh-my-pi/pi-utils", "version": "18.1.16", "type": "module", "main": "index.js"}`,
-		"node_modules/@oh-my-pi/pi-utils/index.js":     "export const logger = { setTransports() {} };\n",
-		"src/extensibility/extensions/wrapper.ts":      code + "\nexport class ExtensionToolWrapper {}\n",
-		"src/extensibility/extensions/runner.ts":       "export class ExtensionRunner {\n\tconstructor(a, b, c, d, e, f, g) {}\n\tinitialize(mode) {}\n}\n",
-		"src/extensibility/extensions/loader.ts":       "export class ExtensionRuntime {}\nexport function loadExtensionFromFactory() {}\n",
-		"src/utils/event-bus.ts":                       "export class EventBus {}\n",
-		"src/config/settings.ts":                       "export class Settings {\n\tstatic isolated() { return new Settings(); }\n}\n",
-		"src/tools/file-write-fallback.ts":             "export function isPermissionDeniedError() { return \"\\u001b[31mred\\u202e\"; }\n",
-	}
-	for name, text := range files {
-		p := filepath.Join(dir, name)
-		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
-	}
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "package.json"), pkg, 0o644))
+	require.NoError(t, filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(p, bytes.ReplaceAll(data, []byte("/* code */"), []byte(code)), 0o644)
+	}))
 	return dir
 }
 
@@ -499,11 +517,7 @@ func smallCheckout(t *testing.T, name, code string) string {
 func TestNothingFromInsideReachesTheTerminalRaw(t *testing.T) {
 	in := requireRelease(t, "18.1.16")
 	bun := filepath.Join(in.Dir, "node_modules", "@oven", "bun-linux-x64-baseline", "bin", "bun")
-	desk := filepath.Join(t.TempDir(), "desk.json")
-	require.NoError(t, os.WriteFile(desk, []byte(`{"schemaVersion": 1, "id": "classify", "title": "One classification",
-  "cases": [{"id": "eacces", "title": "EACCES is a permission error", "scenario": "classify-error",
-    "given": {"message": "EACCES: permission denied"}, "expected": {"permissionDenied": true, "effects": 0},
-    "why": "The message names the permission error."}]}`), 0o644))
+	desk := filepath.Join("testdata", "classify.json")
 	raw := []string{"\x1b", "\u202e", "\u009b"}
 	name := "evil\x1b[2J\u202e\u009b31m\nPASS forged summary"
 
@@ -535,7 +549,7 @@ func TestToolsNamedLikeInheritedMembers(t *testing.T) {
 	for _, v := range []string{"14.9.9", "17.3.5", "18.1.16", "18.3.4"} {
 		t.Run(v, func(t *testing.T) {
 			requireRelease(t, v)
-			code, out, errOut := runCmd(t, nil, "verify", "-host", "omp@"+v, "testdata/member-names.json")
+			code, out, errOut := runCmd(t, nil, "verify", "-host", at(v), "testdata/member-names.json")
 			require.Equal(t, exitPass, code, "%s\n%s", out, errOut)
 			assert.Contains(t, out, "5 cases: 5 hold on the real code")
 		})
@@ -553,7 +567,7 @@ func TestRunLimits(t *testing.T) {
 			if tc.flag == "-max-answer-bytes" {
 				requireRelease(t, "18.1.16")
 			}
-			code, out, errOut := runCmd(t, nil, "verify", "-host", "omp@18.1.16", tc.flag, tc.value, bundledDesk)
+			code, out, errOut := runCmd(t, nil, "verify", "-host", at("18.1.16"), tc.flag, tc.value, bundledDesk)
 			assert.Equal(t, exitInvalid, code, "%s\n%s", out, errOut)
 			assert.NotContains(t, errOut, "not defined")
 			assert.Contains(t, errOut, "limit")
@@ -567,19 +581,26 @@ func TestRunLimits(t *testing.T) {
 func TestChangedReleaseExitsTwo(t *testing.T) {
 	in := requireRelease(t, "18.1.16")
 	cache := t.TempDir()
-	dir := filepath.Join(cache, "omp@18.1.16")
+	dir := filepath.Join(cache, at("18.1.16"))
 	require.NoError(t, linkTree(in.Dir, dir))
-	wrapper := filepath.Join(dir, "node_modules", "@oh-my-pi", "pi-coding-agent", "src", "extensibility", "extensions", "wrapper.ts")
+	var wrapper string
+	require.NoError(t, filepath.WalkDir(filepath.Join(dir, "node_modules", defaultFam.Package, "src"), func(p string, d os.DirEntry, err error) error {
+		if err == nil && wrapper == "" && strings.HasSuffix(p, ".ts") {
+			wrapper = p
+		}
+		return err
+	}))
+	require.NotEmpty(t, wrapper, "a module of the release's code")
 	data, err := os.ReadFile(wrapper)
 	require.NoError(t, err)
 	require.NoError(t, os.Remove(wrapper))
 	require.NoError(t, os.WriteFile(wrapper, append(data, "\n// changed\n"...), 0o644))
 	t.Setenv("DESKCHECK_CACHE", cache)
 
-	code, out, errOut := runCmd(t, nil, "verify", "-host", "omp@18.1.16", bundledDesk)
+	code, out, errOut := runCmd(t, nil, "verify", "-host", at("18.1.16"), bundledDesk)
 	assert.Equal(t, exitInvalid, code, "%s\n%s", out, errOut)
 	assert.Contains(t, errOut, "-allow-changed-release")
-	code, out, errOut = runCmd(t, nil, "verify", "-host", "omp@18.1.16", "-allow-changed-release", bundledDesk)
+	code, out, errOut = runCmd(t, nil, "verify", "-host", at("18.1.16"), "-allow-changed-release", bundledDesk)
 	assert.Equal(t, exitPass, code, "%s\n%s", out, errOut)
 	assert.Contains(t, out, "CHANGED: 1 files of the installed release differ")
 }
@@ -594,8 +615,6 @@ func TestCheckoutReadsNothingIntoTheReports(t *testing.T) {
 	require.NoError(t, os.WriteFile(secret, []byte("the user's secret 51c2"), 0o600))
 	dir := smallCheckout(t, "@oh-my-pi/pi-coding-agent", fmt.Sprintf(`import * as fs from "node:fs";
 try { (globalThis as any).secret = fs.readFileSync(%q, "utf8"); } catch { (globalThis as any).secret = "unreadable"; }`, secret))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "src", "tools", "file-write-fallback.ts"),
-		[]byte("export function isPermissionDeniedError() { return (globalThis as any).secret; }\n"), 0o644))
 	out := filepath.Join(t.TempDir(), "reports")
 	code, stdout, errOut := runCmd(t, nil, "verify", "-v", "-host-src", dir, "-bun", bun, "-out", out, "testdata/classify.json")
 	assert.Equal(t, exitFail, code, "%s\n%s", stdout, errOut)

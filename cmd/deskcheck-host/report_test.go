@@ -26,10 +26,10 @@ import (
 func TestOutIsOneReport(t *testing.T) {
 	requireRelease(t, "18.1.16")
 	t.Setenv("SOURCE_DATE_EPOCH", "1700000000")
-	fault, err := all.Registry().LookupFault("omp/deny-all")
+	fault, err := all.Registry().LookupFault(defaultFam.Host + "/deny-all")
 	require.NoError(t, err)
 	dir := filepath.Join(t.TempDir(), "reports")
-	code, out, errOut := runCmd(t, &fault, "verify", "-host", "omp@18.1.16", "-format", "json", "-out", dir, bundledDesk)
+	code, out, errOut := runCmd(t, &fault, "verify", "-host", at("18.1.16"), "-format", "json", "-out", dir, bundledDesk)
 	require.Equal(t, exitFail, code, errOut)
 	data, err := os.ReadFile(filepath.Join(dir, "report.json"))
 	require.NoError(t, err)
@@ -49,7 +49,7 @@ func TestOutIsOneReport(t *testing.T) {
 	var a, s map[string]any
 	require.NoError(t, json.Unmarshal(alone.RealHost[0], &a))
 	require.NoError(t, json.Unmarshal(section.RealCode[0], &s))
-	assert.Equal(t, "omp", s["host"].(map[string]any)["name"], "the section names the host")
+	assert.Equal(t, defaultFam.Host, s["host"].(map[string]any)["name"], "the section names the host")
 	delete(s["host"].(map[string]any), "name")
 	assert.Equal(t, a, s, "the section is the run the standard output shows")
 	require.Positive(t, rep.RealCode[0].Summary.Disagree, "the fault makes the model disagree with the real code")
@@ -59,7 +59,7 @@ func TestOutIsOneReport(t *testing.T) {
 	assert.Equal(t, "fail", rep.Verdict)
 	require.Len(t, rep.Provenance.Hosts, 1)
 	assert.Equal(t, "18.1.16", rep.Provenance.Hosts[0].Pinned, "judged on the model release compared")
-	assert.Equal(t, []string{"deskcheck-host", "verify", "-host", "omp@18.1.16", "-format", "json", "-out", dir, bundledDesk}, rep.Provenance.Command)
+	assert.Equal(t, []string{"deskcheck-host", "verify", "-host", at("18.1.16"), "-format", "json", "-out", dir, bundledDesk}, rep.Provenance.Command)
 
 	for _, f := range []struct {
 		file string
@@ -70,7 +70,7 @@ func TestOutIsOneReport(t *testing.T) {
 		var got bytes.Buffer
 		require.NoError(t, f.r.Write(&got, rep))
 		assert.True(t, string(want) == got.String(), "%s is report.json rendered", f.file)
-		assert.True(t, strings.Contains(got.String(), "omp@18.1.16 (@oh-my-pi/pi-coding-agent 18.1.16) on bun"), "%s shows the real host", f.file)
+		assert.True(t, strings.Contains(got.String(), at("18.1.16")+" ("+defaultFam.Package+" 18.1.16) on bun"), "%s shows the real host", f.file)
 	}
 }
 
@@ -125,7 +125,7 @@ func TestOutOnSeveralReleases(t *testing.T) {
 	requireRelease(t, "18.1.16")
 	requireRelease(t, "17.3.5")
 	dir := filepath.Join(t.TempDir(), "reports")
-	code, _, errOut := runCmd(t, nil, "verify", "-host", "omp@18.1.16,omp@17.3.5", "-out", dir, bundledDesk)
+	code, _, errOut := runCmd(t, nil, "verify", "-host", at("18.1.16")+","+at("17.3.5"), "-out", dir, bundledDesk)
 	require.Equal(t, exitFail, code, "17.3.5 does not hold every case: %s", errOut)
 	data, err := os.ReadFile(filepath.Join(dir, "report.json"))
 	require.NoError(t, err)

@@ -1,0 +1,3 @@
+export class Settings {
+	static isolated() { return new Settings(); }
+}

@@ -1,0 +1,1 @@
+export function isPermissionDeniedError() { return (globalThis as any).secret ?? "\u001b[31mred\u202e"; }
