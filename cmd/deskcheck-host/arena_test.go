@@ -13,23 +13,24 @@ import (
 
 	"github.com/deskcheck/deskcheck/host/all"
 	"github.com/deskcheck/deskcheck/realhost"
+	"github.com/deskcheck/deskcheck/recorders"
 	"github.com/deskcheck/deskcheck/reports"
 	"github.com/deskcheck/deskcheck/verifier"
 )
-
-const arenaDesk = "../../cases/arena-desk.json"
 
 // TestArenaInEveryFormat: an arena adapter is judged through the same
 // driver as every declared family: each -format, -run, and -out's report
 // folder, with the seed's figures on the model and on the real code and
 // the run's provenance.
 func TestArenaInEveryFormat(t *testing.T) {
-	requireFamily(t, "arena", "vanilla@0.1.0")
+	fam := venvFamily(t)
+	desk := bundledDeskOf(t, fam.Host)
+	requireFamily(t, fam.Host, "vanilla@0.1.0")
 	out := filepath.Join(t.TempDir(), "out")
-	code, stdout, errOut := runCmd(t, nil, "verify", "-host", "arena@vanilla", "-format", "json", "-out", out, arenaDesk)
+	code, stdout, errOut := runCmd(t, nil, "verify", "-host", fam.Host+"@vanilla", "-format", "json", "-out", out, desk)
 	require.Equal(t, exitPass, code, "%s\n%s", stdout, errOut)
 	run := gjson.Get(stdout, "realHost.0")
-	assert.Equal(t, "arena@vanilla@0.1.0", run.Get("host.source").String())
+	assert.Equal(t, fam.Host+"@vanilla@0.1.0", run.Get("host.source").String())
 	assert.Equal(t, int64(16), run.Get("summary.holds").Int())
 	assert.True(t, run.Get("host.sandboxed").Bool(), "the adapter runs in the sandbox")
 	for _, side := range []string{"real", "model"} {
@@ -42,7 +43,7 @@ func TestArenaInEveryFormat(t *testing.T) {
 			d.Get("retryAmplification.ratio").String(), d.Get("extraEffects").String()}, " "), side)
 	}
 	assert.Equal(t, "vanilla 0.1.0 (openai 3.0.0)", run.Get("dimensions.column").String())
-	assert.Equal(t, "arena/v1", run.Get("provenance.contract").String())
+	assert.Equal(t, recorders.Contract, run.Get("provenance.contract").String())
 	assert.Equal(t, "3.0.0", run.Get("provenance.packages.openai").String())
 
 	// The folder: one report, its real-code section with the table, in
@@ -73,12 +74,12 @@ func TestArenaInEveryFormat(t *testing.T) {
 
 	// -run selects; the other formats print the section on its own.
 	for format, want := range map[string]string{
-		"text":     "arena@vanilla@0.1.0: 1 cases: 1 hold on the real code",
+		"text":     fam.Host + "@vanilla@0.1.0: 1 cases: 1 hold on the real code",
 		"markdown": "| vanilla 0.1.0 (openai 3.0.0) | 1/1 | n/a | 1/1 | 1/1 | 1.00 (1/1) | 0 |",
 		"junit":    `<property name="boundary.denialPropagation" value="1/1"></property>`,
 		"html":     "<td>vanilla 0.1.0 (openai 3.0.0)</td><td>1/1</td><td>n/a</td>",
 	} {
-		code, stdout, errOut := runCmd(t, nil, "verify", "-host", "arena@vanilla@0.1.0", "-format", format, "-run", "arena-protected-file-denied$", arenaDesk)
+		code, stdout, errOut := runCmd(t, nil, "verify", "-host", fam.Host+"@vanilla@0.1.0", "-format", format, "-run", "-protected-file-denied$", desk)
 		require.Equal(t, exitPass, code, "%s\n%s", stdout, errOut)
 		assert.Contains(t, stdout, want, format)
 	}
@@ -88,21 +89,23 @@ func TestArenaInEveryFormat(t *testing.T) {
 // hold on the adapter; a model fault disagrees, with a one-case desk
 // whose expected block is what the adapter observed.
 func TestArenaWrongExpectationAndModelFault(t *testing.T) {
-	requireFamily(t, "arena", "vanilla@0.1.0")
-	desk, err := os.ReadFile(arenaDesk)
+	fam := venvFamily(t)
+	bundled := bundledDeskOf(t, fam.Host)
+	requireFamily(t, fam.Host, "vanilla@0.1.0")
+	desk, err := os.ReadFile(bundled)
 	require.NoError(t, err)
 	wrong := strings.Replace(string(desk), `"effects": 0`, `"effects": 1`, 1)
 	require.NotEqual(t, string(desk), wrong)
-	path := filepath.Join(t.TempDir(), "arena-wrong.json")
+	path := filepath.Join(t.TempDir(), "wrong.json")
 	require.NoError(t, os.WriteFile(path, []byte(wrong), 0o600))
 	code, stdout, errOut := runCmd(t, nil, "verify", "-host", "vanilla", path)
 	require.Equal(t, exitFail, code, "%s\n%s", stdout, errOut)
 	assert.Contains(t, stdout, "      does not hold on the real code\n")
 	assert.Contains(t, stdout, "on the real code effects: expected 1, observed 0")
 
-	fault, err := all.Registry().LookupFault("arena/deny-all")
+	fault, err := all.Registry().LookupFault(fam.Host + "/deny-all")
 	require.NoError(t, err)
-	code, stdout, errOut = runCmd(t, &fault, "verify", "-host", "arena@vanilla", "-format", "json", "-run", "arena-protected-file-allowed$", arenaDesk)
+	code, stdout, errOut = runCmd(t, &fault, "verify", "-host", fam.Host+"@vanilla", "-format", "json", "-run", "-protected-file-allowed$", bundled)
 	require.Equal(t, exitFail, code, "%s\n%s", stdout, errOut)
 	c := gjson.Get(stdout, "realHost.0.cases.0")
 	assert.Equal(t, string(realhost.Disagree), c.Get("verdict").String())
