@@ -17,6 +17,7 @@ import (
 	"github.com/deskcheck/deskcheck/host/all"
 	"github.com/deskcheck/deskcheck/host/all/real"
 	"github.com/deskcheck/deskcheck/host/arena/realarena"
+	"github.com/deskcheck/deskcheck/internal/realcode"
 	"github.com/deskcheck/deskcheck/realhost"
 	"github.com/deskcheck/deskcheck/verifier"
 )
@@ -30,26 +31,26 @@ func TestParseTarget(t *testing.T) {
 		notOurs     bool
 		err         string
 	}{
-		{arg: "gemini@0.61.0", needVersion: true, family: "gemini", version: "0.61.0"},
-		{arg: "gemini", family: "gemini"},
-		{arg: "gemini", needVersion: true, err: `"gemini": name a release, gemini@VERSION; the releases are 0.40.0, `},
-		{arg: "gemini@0.62.0", err: "gemini@0.62.0 is not a release deskcheck-host can install; the releases are 0.40.0, "},
-		{arg: "arena", family: "arena"},
-		{arg: "arena", needVersion: true, family: "arena"},
-		{arg: "langgraph@1.2.11", family: "arena", version: "langgraph@1.2.11"},
-		{arg: "openai-agents@0.22.0", family: "arena", version: "openai-agents@0.22.0"},
-		{arg: "arena:vanilla", family: "arena", version: "vanilla@0.1.0"},
-		{arg: "arena@langgraph", family: "arena", version: "langgraph@1.2.11"},
-		{arg: "arena@langgraph@1.2.11", family: "arena", version: "langgraph@1.2.11"},
-		{arg: "vanilla", family: "arena", version: "vanilla@0.1.0"},
-		{arg: "arena@langgraph@1.0.0", err: "the langgraph adapter pins LangGraph 1.2.11"},
+		{arg: hostNewest + "@0.61.0", needVersion: true, family: hostNewest, version: "0.61.0"},
+		{arg: hostNewest, family: hostNewest},
+		{arg: hostNewest, needVersion: true, err: `"` + hostNewest + `": name a release, ` + hostNewest + `@VERSION; the releases are 0.40.0, `},
+		{arg: hostNewest + "@0.62.0", err: hostNewest + "@0.62.0 is not a release deskcheck-host can install; the releases are 0.40.0, "},
+		{arg: hostVenv, family: hostVenv},
+		{arg: hostVenv, needVersion: true, family: hostVenv},
+		{arg: "langgraph@1.2.11", family: hostVenv, version: "langgraph@1.2.11"},
+		{arg: "openai-agents@0.22.0", family: hostVenv, version: "openai-agents@0.22.0"},
+		{arg: hostVenv + ":vanilla", family: hostVenv, version: "vanilla@0.1.0"},
+		{arg: hostVenv + "@langgraph", family: hostVenv, version: "langgraph@1.2.11"},
+		{arg: hostVenv + "@langgraph@1.2.11", family: hostVenv, version: "langgraph@1.2.11"},
+		{arg: "vanilla", family: hostVenv, version: "vanilla@0.1.0"},
+		{arg: hostVenv + "@langgraph@1.0.0", err: "the langgraph adapter pins LangGraph 1.2.11"},
 		{arg: "langgraph@1.0.0", err: "langgraph@1.0.0: the langgraph adapter pins LangGraph 1.2.11"},
-		{arg: "arena@crewai", err: `arena@crewai: unknown adapter "crewai"; the adapters are vanilla, langgraph, openai-agents`},
-		{arg: "arena:crewai", err: `unknown adapter "crewai"`},
-		{arg: "omp@18.3.4", family: "omp", version: "18.3.4"},
-		{arg: "18.3.4", family: "omp", version: "18.3.4"},
-		{arg: "omp@9.9.9", err: "omp@9.9.9 is not a release deskcheck-host can install; the releases are 13.19.0, "},
-		{arg: "crewai", err: "omp@crewai is not a release deskcheck-host can install; the releases are 13.19.0, "},
+		{arg: hostVenv + "@crewai", err: hostVenv + `@crewai: unknown adapter "crewai"; the adapters are vanilla, langgraph, openai-agents`},
+		{arg: hostVenv + ":crewai", err: `unknown adapter "crewai"`},
+		{arg: at("18.3.4"), family: hostDefault, version: "18.3.4"},
+		{arg: "18.3.4", family: hostDefault, version: "18.3.4"},
+		{arg: at("9.9.9"), err: hostDefault + "@9.9.9 is not a release deskcheck-host can install; the releases are 13.19.0, "},
+		{arg: "crewai", err: hostDefault + "@crewai is not a release deskcheck-host can install; the releases are 13.19.0, "},
 		{arg: "nope@1", notOurs: true},
 	} {
 		t.Run(tc.arg, func(t *testing.T) {
@@ -78,18 +79,18 @@ func TestFamilyUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"install", "gemini@0.62.0"}, "gemini@0.62.0 is not a release"},
-		{[]string{"install", "gemini"}, "name a release"},
-		{[]string{"install", "-substitute", "gemini@0.61.0"}, "-substitute is for omp releases only"},
-		{[]string{"remove", "gemini@0.61.0"}, "gemini@0.61.0 is not installed"},
-		{[]string{"verify", "-host", "gemini@0.61.0"}, "gemini@0.61.0 is not installed in"},
-		{[]string{"verify", "-host", "gemini"}, "no gemini release is installed"},
-		{[]string{"verify", "-host", "arena", "-format", "json"}, "-host arena: no arena release is installed in"},
-		{[]string{"verify", "-host", "arena@langgraph"}, "arena@langgraph@1.2.11 is not installed in"},
-		{[]string{"verify", "-host", "arena@crewai"}, `unknown adapter "crewai"; the adapters are vanilla, langgraph, openai-agents`},
-		{[]string{"install", "arena@crewai"}, `unknown adapter "crewai"`},
-		{[]string{"remove", "arena"}, "no arena release is installed in"},
-		{[]string{"verify", "-host", "gemini@0.61.0", "-host-src", "x"}, "give -host or -host-src, not both"},
+		{[]string{"install", hostNewest + "@0.62.0"}, hostNewest + "@0.62.0 is not a release"},
+		{[]string{"install", hostNewest}, "name a release"},
+		{[]string{"install", "-substitute", hostNewest + "@0.61.0"}, "-substitute is for " + hostDefault + " releases only"},
+		{[]string{"remove", hostNewest + "@0.61.0"}, hostNewest + "@0.61.0 is not installed"},
+		{[]string{"verify", "-host", hostNewest + "@0.61.0"}, hostNewest + "@0.61.0 is not installed in"},
+		{[]string{"verify", "-host", hostNewest}, "no " + hostNewest + " release is installed"},
+		{[]string{"verify", "-host", hostVenv, "-format", "json"}, "-host " + hostVenv + ": no " + hostVenv + " release is installed in"},
+		{[]string{"verify", "-host", hostVenv + "@langgraph"}, hostVenv + "@langgraph@1.2.11 is not installed in"},
+		{[]string{"verify", "-host", hostVenv + "@crewai"}, `unknown adapter "crewai"; the adapters are vanilla, langgraph, openai-agents`},
+		{[]string{"install", hostVenv + "@crewai"}, `unknown adapter "crewai"`},
+		{[]string{"remove", hostVenv}, "no " + hostVenv + " release is installed in"},
+		{[]string{"verify", "-host", hostNewest + "@0.61.0", "-host-src", "x"}, "give -host or -host-src, not both"},
 		{[]string{"remove", "vanilla"}, "the vanilla adapter is not installed"},
 	} {
 		code, _, errOut := runCmd(t, nil, tc.args...)
@@ -101,17 +102,17 @@ func TestFamilyUsageErrors(t *testing.T) {
 func TestListShowsEveryFamily(t *testing.T) {
 	cache := t.TempDir()
 	t.Setenv("DESKCHECK_CACHE", cache)
-	pkg := filepath.Join(cache, "gemini", "0.50.0", "package")
+	pkg := filepath.Join(cache, hostNewest, "0.50.0", "package")
 	require.NoError(t, os.MkdirAll(pkg, 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(pkg, "package.json"), make([]byte, 3<<20), 0o644))
 	code, out, _ := runCmd(t, nil, "list")
 	require.Equal(t, exitPass, code)
-	assert.Regexp(t, regexp.MustCompile(`(?m)^gemini@0\.50\.0 +3 MB  \d{4}-\d\d-\d\d$`), out)
-	assert.Contains(t, out, "installable: gemini@0.40.0, gemini@0.44.1")
-	assert.Contains(t, out, "installable: arena@vanilla@0.1.0, arena@langgraph@1.2.11, arena@openai-agents@0.22.0 (or arena: all of them)")
-	code, out, _ = runCmd(t, nil, "remove", "gemini@0.50.0")
+	assert.Regexp(t, regexp.MustCompile(`(?m)^`+hostNewest+`@0\.50\.0 +3 MB  \d{4}-\d\d-\d\d$`), out)
+	assert.Contains(t, out, "installable: "+hostNewest+"@0.40.0, "+hostNewest+"@0.44.1")
+	assert.Contains(t, out, "installable: "+hostVenv+"@vanilla@0.1.0, "+hostVenv+"@langgraph@1.2.11, "+hostVenv+"@openai-agents@0.22.0 (or "+hostVenv+": all of them)")
+	code, out, _ = runCmd(t, nil, "remove", hostNewest+"@0.50.0")
 	require.Equal(t, exitPass, code)
-	assert.Contains(t, out, "removed gemini@0.50.0")
+	assert.Contains(t, out, "removed "+hostNewest+"@0.50.0")
 	assert.NoDirExists(t, pkg)
 }
 
@@ -141,24 +142,24 @@ func requireFamily(t *testing.T, host, v string) {
 // the release's own policy engine, run in the sandbox; a wrong expectation
 // does not hold; a model fault disagrees, with a one-case desk.
 func TestVerifyGeminiDeskOnTheRealEngine(t *testing.T) {
-	requireFamily(t, "gemini", "0.61.0")
-	code, out, errOut := runCmd(t, nil, "verify", "-host", "gemini@0.61.0", "../../cases/gemini-desk.json")
+	requireFamily(t, hostNewest, "0.61.0")
+	code, out, errOut := runCmd(t, nil, "verify", "-host", hostNewest+"@0.61.0", bundledDeskOf(t, hostNewest))
 	require.Equal(t, exitPass, code, "%s\n%s", out, errOut)
-	assert.Contains(t, out, "== real host: gemini@0.61.0 (@google/gemini-cli-core 0.61.0) on node v")
-	assert.Contains(t, out, "model compared: deskcheck's model of gemini@0.61.0 (group G6)")
-	assert.Contains(t, out, "gemini@0.61.0: 25 cases: 25 hold on the real code, 0 do not hold, 0 model and real code disagree, 0 not applicable, 0 could not run")
+	assert.Contains(t, out, "== real host: "+hostNewest+"@0.61.0 ("+familyWhere(t, "named "+hostNewest, func(f realcode.Family) bool { return f.Host == hostNewest }).Package+" 0.61.0) on node v")
+	assert.Contains(t, out, "model compared: deskcheck's model of "+hostNewest+"@0.61.0 (group G6)")
+	assert.Contains(t, out, hostNewest+"@0.61.0: 25 cases: 25 hold on the real code, 0 do not hold, 0 model and real code disagree, 0 not applicable, 0 could not run")
 	if os.Getenv("CI") == "true" {
 		assert.Contains(t, out, "isolation: sandbox (bubblewrap)")
 	}
 
-	code, out, errOut = runCmd(t, nil, "verify", "-host", "gemini@0.61.0", filepath.Join("testdata", "gemini-wrong.json"))
+	code, out, errOut = runCmd(t, nil, "verify", "-host", hostNewest+"@0.61.0", filepath.Join("testdata", hostNewest+"-wrong.json"))
 	require.Equal(t, exitFail, code, "%s\n%s", out, errOut)
-	assert.Contains(t, out, "FAIL  gemini-wrong/deny-does-not-beat-allow\n      does not hold on the real code\n")
+	assert.Contains(t, out, "FAIL  "+hostNewest+"-wrong/deny-does-not-beat-allow\n      does not hold on the real code\n")
 	assert.Contains(t, out, `on the real code decision: expected "deny", observed "allow"`)
 
-	fault, err := all.Registry().LookupFault("gemini/deny-beats-allow")
+	fault, err := all.Registry().LookupFault(hostNewest + "/deny-beats-allow")
 	require.NoError(t, err)
-	code, out, errOut = runCmd(t, &fault, "verify", "-host", "gemini@0.61.0", "-format", "json", "../../cases/gemini-desk.json")
+	code, out, errOut = runCmd(t, &fault, "verify", "-host", hostNewest+"@0.61.0", "-format", "json", bundledDeskOf(t, hostNewest))
 	require.Equal(t, exitFail, code, "%s\n%s", out, errOut)
 	var report struct {
 		RealHost []struct {
@@ -188,7 +189,7 @@ func TestVerifyArenaDeskOnARealFramework(t *testing.T) {
 		}
 		t.Skipf("skipping the real-framework test: %v", err)
 	}
-	code, out, errOut := runCmd(t, nil, "verify", "-host", "langgraph@1.2.11", "../../cases/arena-desk.json")
+	code, out, errOut := runCmd(t, nil, "verify", "-host", "langgraph@1.2.11", bundledDeskOf(t, hostVenv))
 	require.Equal(t, exitPass, code, "%s\n%s", out, errOut)
 	assert.Regexp(t, regexp.MustCompile(`(?m)^LangGraph 1\.2\.11 +10/10 +14/14 +16/16 +16/16 +1\.00 \(24/24\) +0$`), out)
 	assert.Contains(t, out, `"network":"sandbox (bubblewrap)`)
@@ -198,7 +199,7 @@ func TestExpandHosts(t *testing.T) {
 	cache := t.TempDir()
 	t.Setenv("DESKCHECK_CACHE", cache)
 	for _, v := range []string{"0.50.0", "0.61.0"} {
-		pkg := filepath.Join(cache, "gemini", v, "package")
+		pkg := filepath.Join(cache, hostNewest, v, "package")
 		require.NoError(t, os.MkdirAll(pkg, 0o755))
 		require.NoError(t, os.WriteFile(filepath.Join(pkg, "package.json"), []byte("{}"), 0o644))
 	}
@@ -208,16 +209,16 @@ func TestExpandHosts(t *testing.T) {
 		err  string
 	}{
 		{flag: "", want: nil},
-		{flag: "gemini@0.61.0", want: []string{"gemini@0.61.0"}},
-		{flag: "gemini@*", want: []string{"gemini@0.50.0", "gemini@0.61.0"}},
-		{flag: "gemini@0.61.0, gemini@*", want: []string{"gemini@0.61.0", "gemini@0.50.0"}},
-		{flag: "omp@18.3.4,gemini@0.50.0", want: []string{"omp@18.3.4", "gemini@0.50.0"}},
-		{flag: "arena@langgraph", want: []string{"arena@langgraph@1.2.11"}},
-		{flag: "arena", err: "-host arena: no arena release is installed in"},
-		{flag: "arena@*", err: "-host arena@*: no arena release is installed in"},
-		{flag: "omp@*", err: "-host omp@*: no omp release is installed in"},
-		{flag: "nope@*", err: `"nope" is no host with releases; the hosts are omp, gemini`},
-		{flag: "gemini@0.61.0,", err: "an empty value"},
+		{flag: hostNewest + "@0.61.0", want: []string{hostNewest + "@0.61.0"}},
+		{flag: hostNewest + "@*", want: []string{hostNewest + "@0.50.0", hostNewest + "@0.61.0"}},
+		{flag: hostNewest + "@0.61.0, " + hostNewest + "@*", want: []string{hostNewest + "@0.61.0", hostNewest + "@0.50.0"}},
+		{flag: hostDefault + "@18.3.4," + hostNewest + "@0.50.0", want: []string{at("18.3.4"), hostNewest + "@0.50.0"}},
+		{flag: hostVenv + "@langgraph", want: []string{hostVenv + "@langgraph@1.2.11"}},
+		{flag: hostVenv, err: "-host " + hostVenv + ": no " + hostVenv + " release is installed in"},
+		{flag: hostVenv + "@*", err: "-host " + hostVenv + "@*: no " + hostVenv + " release is installed in"},
+		{flag: hostDefault + "@*", err: "-host " + hostDefault + "@*: no " + hostDefault + " release is installed in"},
+		{flag: "nope@*", err: `"nope" is no host with releases; the hosts are ` + hostDefault + `, ` + hostNewest},
+		{flag: hostNewest + "@0.61.0,", err: "an empty value"},
 	} {
 		t.Run(tc.flag, func(t *testing.T) {
 			var stderr bytes.Buffer
@@ -233,23 +234,23 @@ func TestExpandHosts(t *testing.T) {
 	}
 	// Installed adapters: the bare arena is each of them, in report order.
 	for _, a := range []string{"openai-agents", "vanilla"} {
-		require.NoError(t, os.MkdirAll(filepath.Join(cache, "arena", a), 0o755))
+		require.NoError(t, os.MkdirAll(filepath.Join(cache, hostVenv, a), 0o755))
 		rec, err := json.Marshal(realarena.Installed{Adapter: a, Python: "3.11.7", InstalledAt: "2026-12-01T10:00:00Z"})
 		require.NoError(t, err)
-		require.NoError(t, os.WriteFile(filepath.Join(cache, "arena", a, "installed.json"), rec, 0o644))
+		require.NoError(t, os.WriteFile(filepath.Join(cache, hostVenv, a, "installed.json"), rec, 0o644))
 	}
 	for flag, want := range map[string][]string{
-		"arena":                 {"arena@vanilla@0.1.0", "arena@openai-agents@0.22.0"},
-		"arena@*":               {"arena@vanilla@0.1.0", "arena@openai-agents@0.22.0"},
-		"gemini@0.61.0,arena":   {"gemini@0.61.0", "arena@vanilla@0.1.0", "arena@openai-agents@0.22.0"},
-		"vanilla,arena@vanilla": {"arena@vanilla@0.1.0"},
+		hostVenv:                           {hostVenv + "@vanilla@0.1.0", hostVenv + "@openai-agents@0.22.0"},
+		hostVenv + "@*":                    {hostVenv + "@vanilla@0.1.0", hostVenv + "@openai-agents@0.22.0"},
+		hostNewest + "@0.61.0," + hostVenv: {hostNewest + "@0.61.0", hostVenv + "@vanilla@0.1.0", hostVenv + "@openai-agents@0.22.0"},
+		"vanilla," + hostVenv + "@vanilla": {hostVenv + "@vanilla@0.1.0"},
 	} {
 		var stderr bytes.Buffer
 		got, code := expandHosts(flag, &stderr)
 		require.Equal(t, exitPass, code, stderr.String())
 		assert.Equal(t, want, got, flag)
 	}
-	code, _, errOut := runCmd(t, nil, "verify", "-host", "gemini@*", "-jobs", "0")
+	code, _, errOut := runCmd(t, nil, "verify", "-host", hostNewest+"@*", "-jobs", "0")
 	assert.Equal(t, exitInvalid, code)
 	assert.Contains(t, errOut, "-jobs must be at least 1, not 0")
 }
@@ -258,14 +259,14 @@ func TestExpandHosts(t *testing.T) {
 // installed release at once, with the verdicts of one run per release,
 // in the order of the releases.
 func TestVerifyEveryInstalledRelease(t *testing.T) {
-	requireFamily(t, "gemini", "0.58.0")
-	requireFamily(t, "gemini", "0.61.0")
-	desk := filepath.Join("..", "..", "host", "gemini", "geminicheck", "testdata", "releases-desk.json")
-	code, together, errOut := runCmd(t, nil, "verify", "-host", "gemini@0.58.0,gemini@0.61.0", "-jobs", "2", desk)
+	requireFamily(t, hostNewest, "0.58.0")
+	requireFamily(t, hostNewest, "0.61.0")
+	desk := filepath.Join("..", "..", "host", hostNewest, "geminicheck", "testdata", "releases-desk.json")
+	code, together, errOut := runCmd(t, nil, "verify", "-host", hostNewest+"@0.58.0,"+hostNewest+"@0.61.0", "-jobs", "2", desk)
 	require.Equal(t, exitPass, code, "%s\n%s", together, errOut)
 	var apart string
 	for _, v := range []string{"0.58.0", "0.61.0"} {
-		code, out, errOut := runCmd(t, nil, "verify", "-host", "gemini@"+v, desk)
+		code, out, errOut := runCmd(t, nil, "verify", "-host", hostNewest+"@"+v, desk)
 		require.Equal(t, exitPass, code, "%s\n%s", out, errOut)
 		apart += out
 	}
@@ -284,26 +285,26 @@ func TestArenaInstallKeepsAVenvOfTheSameLock(t *testing.T) {
 	t.Setenv("DESKCHECK_CACHE", cache)
 	lock, err := realarena.File("vanilla/requirements.lock")
 	require.NoError(t, err)
-	venv := filepath.Join(cache, "arena", "vanilla", "venv")
+	venv := filepath.Join(cache, hostVenv, "vanilla", "venv")
 	require.NoError(t, os.MkdirAll(filepath.Join(venv, "bin"), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(venv, "bin", "python"), nil, 0o755))
 	rec, err := json.Marshal(realarena.Installed{Adapter: "vanilla", Python: "3.11.7", Lock: sha256Hex(lock), Packages: 16, Bytes: 47 << 20, InstalledAt: "2026-12-01T10:00:00Z"})
 	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(filepath.Join(cache, "arena", "vanilla", "installed.json"), rec, 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(cache, hostVenv, "vanilla", "installed.json"), rec, 0o644))
 	code, out, errOut := runCmd(t, nil, "install", "vanilla@0.1.0")
 	require.Equal(t, exitPass, code, errOut)
 	assert.Contains(t, out, "vanilla: already installed from this lock (16 packages on Python 3.11.7)")
 	assert.FileExists(t, filepath.Join(venv, "bin", "python"))
 	code, out, _ = runCmd(t, nil, "list")
 	require.Equal(t, exitPass, code)
-	assert.Regexp(t, regexp.MustCompile(`(?m)^arena@vanilla@0\.1\.0 +47 MB  2026-12-01  own 47 MB  \(Python 3\.11\.7\)$`), out)
+	assert.Regexp(t, regexp.MustCompile(`(?m)^`+hostVenv+`@vanilla@0\.1\.0 +47 MB  2026-12-01  own 47 MB  \(Python 3\.11\.7\)$`), out)
 	assert.NotContains(t, out, "wheel cache", "no wheel cache yet")
-	wheels := filepath.Join(cache, "arena", "wheels")
+	wheels := filepath.Join(cache, hostVenv, "wheels")
 	require.NoError(t, os.MkdirAll(wheels, 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(wheels, "openai-3.0.0-py3-none-any.whl"), make([]byte, 2<<20), 0o644))
 	code, out, _ = runCmd(t, nil, "list")
 	require.Equal(t, exitPass, code)
-	assert.Contains(t, out, "\narena: the wheel cache "+wheels+" holds 2 MB, shared by every adapter's install\n")
+	assert.Contains(t, out, "\n"+hostVenv+": the wheel cache "+wheels+" holds 2 MB, shared by every adapter's install\n")
 }
 
 func sha256Hex(b []byte) string {
@@ -316,7 +317,7 @@ func TestUnknownHostNamesTheHosts(t *testing.T) {
 	for _, args := range [][]string{{"install", "claude@1.0.0"}, {"remove", "claude@1.0.0"}, {"verify", "-host", "claude@1.0.0"}} {
 		code, _, errOut := runCmd(t, nil, args...)
 		assert.Equal(t, exitInvalid, code, "%v", args)
-		assert.Contains(t, errOut, `"claude@1.0.0": no host is named "claude"; the hosts are omp@V, gemini@V, arena, arena@V`, "%v", args)
+		assert.Contains(t, errOut, `"claude@1.0.0": no host is named "claude"; the hosts are `+hostDefault+`@V, `+hostNewest+`@V, `+hostVenv+`, `+hostVenv+`@V`, "%v", args)
 	}
 }
 
@@ -328,10 +329,10 @@ func TestCrossAgentDeskOnTheRealCode(t *testing.T) {
 	var hosts []string
 	for _, v := range omp {
 		requireRelease(t, v)
-		hosts = append(hosts, "omp@"+v)
+		hosts = append(hosts, at(v))
 	}
-	requireFamily(t, "gemini", "0.61.0")
-	hosts = append(hosts, "gemini@0.61.0")
+	requireFamily(t, hostNewest, "0.61.0")
+	hosts = append(hosts, hostNewest+"@0.61.0")
 	code, out, errOut := runCmd(t, nil, "verify", "-host", strings.Join(hosts, ","), "-jobs", "2", "../../cases/cross-agent-desk.json")
 	require.Equal(t, exitPass, code, "%s\n%s", out, errOut)
 	for _, h := range hosts {

@@ -53,3 +53,25 @@ func bundledDeskOf(t testing.TB, host string) string {
 	require.Failf(t, "no bundled desk", "no bundled desk holds only cases of %s", host)
 	return ""
 }
+
+// The hosts of the declared families the tests speak of, each found by
+// what sets it apart: the default family (the first declared), the one
+// whose releases are alternatives side by side, run by a venv's
+// interpreter, and the other, whose bare name selects its newest
+// installed release.
+var (
+	hostDefault = real.Families()[0].Host
+	hostVenv    = declaredHost(func(f realcode.Family) bool { return f.Sandbox == realcode.SandboxPythonVenv && f.Every })
+	hostNewest  = declaredHost(func(f realcode.Family) bool { return f.Host != hostDefault && !f.Every })
+)
+
+// declaredHost returns the host of the first declared family for which ok
+// holds, "" when none does.
+func declaredHost(ok func(realcode.Family) bool) string {
+	for _, f := range real.Families() {
+		if ok(f) {
+			return f.Host
+		}
+	}
+	return ""
+}
