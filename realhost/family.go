@@ -151,13 +151,8 @@ func OpenFamily(ctx context.Context, fam realcode.Family, opts realcode.OpenOpti
 		return nil, fmt.Errorf("%sthe family's harness started no process through the sandbox", prefix)
 	}
 	f.h = h
-	hh := h.Hello()
-	f.hello = Hello{
-		Name: hh.Name, Package: hh.Package, Release: hh.Release, Bun: hh.Bun, Runtime: hh.Runtime,
-		Root: hh.Root, Modules: hh.Modules, Adaptations: hh.Adaptations, Source: hh.Source, Commit: hh.Commit,
-		Substituted: hh.Substituted, Changed: hh.Changed,
-		Isolation: f.proc.Isolation, Sandboxed: f.proc.Sandboxed,
-	}
+	f.hello = h.Hello()
+	f.hello.Isolation, f.hello.Sandboxed = f.proc.Isolation, f.proc.Sandboxed
 	if f.hello.Package == "" {
 		f.hello.Package = fam.Package
 	}

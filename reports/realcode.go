@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/deskcheck/deskcheck/internal/jsonx"
+	"github.com/deskcheck/deskcheck/internal/realcode"
 	"github.com/deskcheck/deskcheck/verifier"
 )
 
@@ -65,28 +66,10 @@ type RealCodeDimensions struct {
 	Model  verifier.Dimensions `json:"model"`
 }
 
-// RealCodeHost is what the harness said of the code it ran.
-type RealCodeHost struct {
-	// Name is the host family's name ("omp"); the verdicts of two
-	// reports are compared per host name and case.
-	Name    string `json:"name,omitempty"`
-	Package string `json:"package"`
-	Release string `json:"release"`
-	Bun     string `json:"bun"`
-	// Runtime names a harness's runtime other than Bun ("node v22.1.0").
-	Runtime     string          `json:"runtime,omitempty"`
-	Root        string          `json:"root"`
-	Modules     map[string]bool `json:"modules"`
-	Adaptations []string        `json:"adaptations"`
-	// Source is "omp@V" for an installed release, "checkout DIR" for a
-	// local source tree.
-	Source      string            `json:"source"`
-	Commit      string            `json:"commit,omitempty"`
-	Substituted map[string]string `json:"substituted,omitempty"`
-	Isolation   string            `json:"isolation"`
-	Sandboxed   bool              `json:"sandboxed"`
-	Changed     []string          `json:"changed,omitempty"`
-}
+// RealCodeHost is what the harness said of the code it ran, as a family
+// declares it to the driver; its Name is the host family's name, under
+// which the verdicts of two reports are compared per case.
+type RealCodeHost = realcode.Hello
 
 // RealCodeSummary counts a run's verdicts.
 type RealCodeSummary struct {
@@ -238,7 +221,7 @@ func (rc RealCode) MarshalJSON() ([]byte, error) {
 
 // hostLine names the code that ran: "omp@18.3.4 (@oh-my-pi/pi-coding-agent
 // 18.3.4) on bun 1.4.2".
-func (h RealCodeHost) hostLine() string {
+func hostLine(h RealCodeHost) string {
 	runtime := "bun " + h.Bun
 	if h.Runtime != "" {
 		runtime = h.Runtime
@@ -252,7 +235,7 @@ func (h RealCodeHost) hostLine() string {
 
 // hostName is the name a run's verdicts are compared under: the family's
 // name, else the source up to its release.
-func (h RealCodeHost) hostName() string {
+func hostName(h RealCodeHost) string {
 	if h.Name != "" {
 		return h.Name
 	}

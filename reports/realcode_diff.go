@@ -104,16 +104,16 @@ func realRunKey(reports ...RealCode) func(RealCodeHost) string {
 	for _, rc := range reports {
 		runs := map[string]int{}
 		for _, run := range rc {
-			name := run.Host.hostName()
+			name := hostName(run.Host)
 			runs[name]++
 			multi[name] = multi[name] || runs[name] > 1
 		}
 	}
 	return func(h RealCodeHost) string {
-		if multi[h.hostName()] {
+		if multi[hostName(h)] {
 			return h.Source
 		}
-		return h.hostName()
+		return hostName(h)
 	}
 }
 

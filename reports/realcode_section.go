@@ -105,7 +105,7 @@ func realCodeItems(r *Report) []sarifItem {
 			file, at := files[c.Desk], where[id]
 			out = append(out, sarifItem{rule: rule, file: file, result: sarifResult{
 				Level: "error", Message: sarifMessage(msg), Locations: sarifLocations(file, at[0], at[1]),
-				PartialFingerprints: map[string]string{FingerprintKey: fingerprint("real-code", run.Host.hostName(), id, rule.ID)},
+				PartialFingerprints: map[string]string{FingerprintKey: fingerprint("real-code", hostName(run.Host), id, rule.ID)},
 				Properties:          map[string]string{"realHost": oneLine(run.Host.Source)},
 			}})
 		}

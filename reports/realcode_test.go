@@ -98,7 +98,7 @@ func TestRealCodeShownInEveryFormat(t *testing.T) {
 			switch f.Name {
 			case "junit":
 				require.NoError(t, xml.Unmarshal(a.Bytes(), new(struct{})))
-				assert.Contains(t, out, `<testsuite name="real host `+r.RealCode[0].Host.hostLine()+`" tests="5" failures="2" errors="1" skipped="1">`)
+				assert.Contains(t, out, `<testsuite name="real host `+hostLine(r.RealCode[0].Host)+`" tests="5" failures="2" errors="1" skipped="1">`)
 			case "sarif":
 				assert.Contains(t, out, `"ruleId":"real-code/model-and-real-code-disagree"`)
 				assert.Contains(t, out, `"ruleId":"real-code/could-not-run-on-the-real-code"`)

@@ -53,7 +53,7 @@ func realMark(v RealVerdict) string {
 func writeRealCodeText(p *printer, rc RealCode, verbose bool) {
 	for _, run := range rc {
 		h := run.Host
-		p.printf("== real host: %s\n", oneLine(h.hostLine()))
+		p.printf("== real host: %s\n", oneLine(hostLine(h)))
 		p.printf("   %s\n", oneLine(run.Inertness))
 		p.printf("   isolation: %s\n", oneLine(h.Isolation))
 		if run.Substitution != "" {
@@ -169,7 +169,7 @@ func writeRealCodeMarkdown(p *printer, rc RealCode, level string) {
 	}
 	for _, run := range rc {
 		h := run.Host
-		p.printf("%s# %s\n\n", level, rcText(h.hostLine()))
+		p.printf("%s# %s\n\n", level, rcText(hostLine(h)))
 		p.printf("- %s\n- isolation: %s\n", rcText(run.Inertness), rcText(h.Isolation))
 		if run.Substitution != "" {
 			p.printf("- **%s**\n", rcText(run.Substitution))
@@ -256,7 +256,7 @@ func realCodeSuites(rc RealCode) []rcSuite {
 	var out []rcSuite
 	for _, run := range rc {
 		h := run.Host
-		s := rcSuite{Name: "real host " + oneLine(h.hostLine()), Tests: run.Summary.Cases,
+		s := rcSuite{Name: "real host " + oneLine(hostLine(h)), Tests: run.Summary.Cases,
 			Failures: run.Summary.DoesNotHold + run.Summary.Disagree, Errors: run.Summary.Errored, Skipped: run.Summary.NotApplicable,
 			Properties: []rcProperty{{"inertness", oneLine(run.Inertness)}, {"isolation", oneLine(h.Isolation)}, {"model", oneLine(run.Model)}}}
 		if run.Substitution != "" {
@@ -306,7 +306,7 @@ func writeRealCodeJUnit(w io.Writer, rc RealCode) error {
 // realCodeHTML is the section as HTML: "page" on its own, "section"
 // inside deskcheck's page.
 var realCodeHTML = template.Must(template.New("real").Funcs(template.FuncMap{
-	"host": func(h RealCodeHost) string { return oneLine(h.hostLine()) }, "json": func(raw json.RawMessage) string { return oneLine(realJSON(raw)) },
+	"host": func(h RealCodeHost) string { return oneLine(hostLine(h)) }, "json": func(raw json.RawMessage) string { return oneLine(realJSON(raw)) },
 	"shown":   func(raw json.RawMessage) bool { return len(raw) > 0 && realJSON(raw) != "{}" },
 	"compact": func(raw json.RawMessage) string { return oneLine(realAuthored(raw)) }, "vis": oneLine,
 	"join": func(s []string, sep string) string { return oneLine(strings.Join(s, sep)) }, "repro": func(raw json.RawMessage) string { return Visible(reproText(raw)) },

@@ -81,8 +81,9 @@ type Installed struct {
 	Note string
 }
 
-// Hello is what a started harness says of the code it loaded. A field
-// the harness leaves empty is filled by the driver: Package with the
+// Hello is what a started harness says of the code it loaded, and what a
+// report's real-code section says of each run. A field the harness leaves
+// empty is filled by the driver: Package with the
 // family's, Root with the run's temporary folder, Source with
 // HOST@VERSION.
 type Hello struct {
@@ -107,6 +108,11 @@ type Hello struct {
 	// Substituted lists the dependencies installed at another version
 	// than the release asks for (name → version).
 	Substituted map[string]string `json:"substituted,omitempty"`
+	// Isolation says what the sandbox allowed the harness, and Sandboxed
+	// whether it ran in one; the driver always sets both from the process
+	// it started, whatever the harness said.
+	Isolation string `json:"isolation"`
+	Sandboxed bool   `json:"sandboxed"`
 	// Changed lists the files of the installed release that differ from
 	// those recorded at install (a run allowed with AllowChanged).
 	Changed []string `json:"changed,omitempty"`
