@@ -260,44 +260,6 @@ func add(d *Dimensions, bb *scenario.Boundary) {
 	}
 }
 
-// Table prints the per-adapter table of the boundary response: one row per
-// judgement, the reference model's first.
-func Table(js []*Judgement) string {
-	var b strings.Builder
-	b.WriteString("Boundary response by adapter — arena contract v1, mock mode, 1 repetition\n")
-	rows := [][]string{{"adapter", "denials", "allowed", "fail closed", "complete", "amplification (scripted)", "extra effects"}}
-	if len(js) > 0 {
-		rows = append(rows, append([]string{"reference model (Go)"}, js[0].Reference.Columns()...))
-	}
-	for _, j := range js {
-		a, _ := arena.AdapterNamed(j.Adapter)
-		label := a.Framework()
-		if j.Fault != "" {
-			label += " [fault " + j.Fault + "]"
-		}
-		rows = append(rows, append([]string{label}, j.Dimensions.Columns()...))
-	}
-	widths := make([]int, len(rows[0]))
-	for _, r := range rows {
-		for i, c := range r {
-			widths[i] = max(widths[i], len([]rune(c)))
-		}
-	}
-	for _, r := range rows {
-		for i, c := range r {
-			if i == len(r)-1 {
-				b.WriteString(c)
-				break
-			}
-			b.WriteString(c + strings.Repeat(" ", widths[i]-len([]rune(c))+2))
-		}
-		b.WriteString("\n")
-	}
-	b.WriteString("Separate dimensions, not a combined score; n/a = zero denominator. Mock mode only: this compares how\n" +
-		"three tool integrations carry a fixture's decisions, not the frameworks' real-world security.\n")
-	return b.String()
-}
-
 // Provenance says exactly what ran: report it with every table.
 type Provenance struct {
 	Contract    string `json:"contract"`
