@@ -16,6 +16,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tidwall/gjson"
 
 	"github.com/deskcheck/deskcheck/reports"
 	"github.com/deskcheck/deskcheck/scenario"
@@ -77,6 +78,7 @@ var figures = map[string]figure{
 	"dimensions":    {write: dimensionsFigure},
 	"desk figures":  {manual: true, write: deskFiguresFigure},
 	"drift tail":    {manual: true, write: driftTailFigure},
+	"required keys": {write: requiredKeysFigure},
 }
 
 // tallyFigure is what verify prints last on the bundled suite, quoted
@@ -91,6 +93,41 @@ func tallyFigure(b *bundled, _ *scenario.Family) string {
 		line += " and `(" + strconv.Itoa(s.SourceOnly) + " source-only claims not executed)`"
 	}
 	return line
+}
+
+// requiredKeysFigure names, quoted inline, the expected keys each
+// scenario's schema requires, scenarios with the same keys together, in
+// the registry's order: "`outcome` and `effects` (`wrapper`, `runner`);
+// `decision` and `outcome` (`policy-check`)".
+func requiredKeysFigure(_ *bundled, _ *scenario.Family) string {
+	var order []string
+	groups := map[string][]string{}
+	for _, f := range Registry().Families() {
+		for _, sc := range f.Scenarios {
+			var keys []string
+			for _, k := range gjson.GetBytes(sc.Schema, "expected.required").Array() {
+				keys = append(keys, "`"+k.String()+"`")
+			}
+			key := andList(keys)
+			if _, seen := groups[key]; !seen {
+				order = append(order, key)
+			}
+			groups[key] = append(groups[key], sc.Name)
+		}
+	}
+	parts := make([]string, len(order))
+	for i, key := range order {
+		parts[i] = key + " (" + codeList(groups[key]) + ")"
+	}
+	return strings.Join(parts, "; ")
+}
+
+// andList joins words as a sentence does: "a", "a and b", "a, b and c".
+func andList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
 }
 
 // thousands writes n as the documents do: 2,087.
