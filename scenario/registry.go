@@ -51,6 +51,9 @@ func NewRegistry(fams ...Family) (*Registry, error) {
 			return nil, fmt.Errorf("host name %q is empty, has a slash or is taken", f.Host.Name)
 		}
 		hosts[f.Host.Name] = true
+		if !f.Host.Values.chosen() {
+			return nil, fmt.Errorf("host %s: Values names no language (scenario.JavaScript or scenario.Python): the engine decodes and compares the case's values as that language does", f.Host.Name)
+		}
 		seen := map[string]bool{}
 		own := map[string]bool{}
 		for _, sc := range f.Scenarios {

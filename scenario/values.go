@@ -18,9 +18,12 @@ import (
 type Values int
 
 const (
+	// unchosen is the zero value: a family that names no language is
+	// refused by NewRegistry rather than read as one by default.
+	unchosen Values = iota
 	// JavaScript: JSON.parse. A string is UTF-16 code units, an unpaired
 	// surrogate escape kept; every number is an IEEE double (float64).
-	JavaScript Values = iota
+	JavaScript
 	// Python: json.loads. A string is code points, an unpaired surrogate
 	// kept; an integer literal is exact at any size (a json.Number of its
 	// digits), any other number a double (float64).
@@ -29,11 +32,17 @@ const (
 
 // String names the domain.
 func (v Values) String() string {
-	if v == Python {
+	switch v {
+	case JavaScript:
+		return "JavaScript"
+	case Python:
 		return "Python"
 	}
-	return "JavaScript"
+	return "unchosen"
 }
+
+// chosen reports whether v is one of the languages.
+func (v Values) chosen() bool { return v == JavaScript || v == Python }
 
 // Decode decodes raw, one JSON value, as the host language does. A string
 // holding an unpaired surrogate keeps it in WTF-8 form (see
