@@ -189,8 +189,12 @@ func listAll(c string, stdout io.Writer) error {
 			fmt.Fprintf(stdout, "%s: %v\n", f.Host, err)
 			continue
 		}
+		width := 8 // the versions' column, as wide as the longest
 		for _, r := range in {
-			line := fmt.Sprintf("%s@%-8s %8d MB  %s", f.Host, r.Version, r.Bytes>>20, r.InstalledAt.Format(time.DateOnly))
+			width = max(width, len(r.Version))
+		}
+		for _, r := range in {
+			line := fmt.Sprintf("%s@%-*s %8d MB  %s", f.Host, width, r.Version, r.Bytes>>20, r.InstalledAt.Format(time.DateOnly))
 			if r.Own > 0 {
 				line += "  own " + realcode.HumanBytes(r.Own)
 			}

@@ -295,9 +295,24 @@ func TestArenaInstallKeepsAVenvOfTheSameLock(t *testing.T) {
 	require.Equal(t, exitPass, code, errOut)
 	assert.Contains(t, out, "vanilla: already installed from this lock (16 packages on Python 3.11.7)")
 	assert.FileExists(t, filepath.Join(venv, "bin", "python"))
+	// A second adapter, whose name is longer: the sizes stay in one column.
+	other := filepath.Join(cache, hostVenv, "openai-agents")
+	require.NoError(t, os.MkdirAll(filepath.Join(other, "venv", "bin"), 0o755))
+	rec, err = json.Marshal(realarena.Installed{Adapter: "openai-agents", Python: "3.11.7", Lock: "sha256:00", Packages: 40, Bytes: 88 << 20, InstalledAt: "2026-12-01T10:00:00Z"})
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(other, "installed.json"), rec, 0o644))
 	code, out, _ = runCmd(t, nil, "list")
 	require.Equal(t, exitPass, code)
 	assert.Regexp(t, regexp.MustCompile(`(?m)^`+hostVenv+`@vanilla@0\.1\.0 +47 MB  2026-12-01  own 47 MB  \(Python 3\.11\.7\)$`), out)
+	var columns []int
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, hostVenv+"@") {
+			columns = append(columns, strings.Index(line, " MB  "))
+		}
+	}
+	if assert.Len(t, columns, 2, out) {
+		assert.Equal(t, columns[0], columns[1], "the sizes of the adapters are one column:\n%s", out)
+	}
 	assert.NotContains(t, out, "wheel cache", "no wheel cache yet")
 	wheels := filepath.Join(cache, hostVenv, "wheels")
 	require.NoError(t, os.MkdirAll(wheels, 0o755))
