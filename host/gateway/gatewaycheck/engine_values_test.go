@@ -1,8 +1,6 @@
 package gatewaycheck_test
 
 import (
-	"context"
-	"fmt"
 	"strings"
 	"testing"
 
@@ -12,56 +10,8 @@ import (
 	"github.com/deskcheck/deskcheck/host/all"
 	"github.com/deskcheck/deskcheck/internal/jsonx"
 	"github.com/deskcheck/deskcheck/verifier"
+	"github.com/deskcheck/deskcheck/verifier/verifiertest"
 )
-
-// oneCase is a desk of one case of scenario with the given and expected
-// blocks as JSON text.
-func oneCase(scenario, given, expected string) []byte {
-	return []byte(fmt.Sprintf(`{
-  "schemaVersion": 1,
-  "id": "values",
-  "title": "Values as the host reads them",
-  "label": "TEACHING DATA — DO NOT EXECUTE COMMAND STRINGS",
-  "cases": [
-    {
-      "id": "case",
-      "title": "one case",
-      "scenario": %q,
-      "given": %s,
-      "expected": %s
-    }
-  ]
-}
-`, scenario, given, expected))
-}
-
-// verifyOne loads, lints and runs a one-case desk and returns its result,
-// failing on any diagnostic error.
-func verifyOne(t *testing.T, data []byte) verifier.Result {
-	t.Helper()
-	suite, ds, err := verifier.Verify(context.Background(), []verifier.Input{{Path: "values.json", Data: data}}, verifier.Options{Registry: all.Registry()})
-	require.NoError(t, err)
-	require.False(t, ds.HasErrors(), "%v", ds)
-	require.Len(t, suite.Results, 1)
-	return suite.Results[0]
-}
-
-// refused loads and lints a one-case desk and returns its errors.
-func refused(t *testing.T, data []byte) verifier.Diagnostics {
-	t.Helper()
-	desks, ds := verifier.LoadAll(all.Registry(), []verifier.Input{{Path: "values.json", Data: data}}, verifier.Limits{})
-	if !ds.HasErrors() {
-		ds = append(ds, verifier.Lint(desks, verifier.Limits{})...)
-	}
-	var errs verifier.Diagnostics
-	for _, d := range ds {
-		if d.Severity == verifier.Error {
-			errs = append(errs, d)
-		}
-	}
-	require.NotEmpty(t, errs, "the desk is refused")
-	return errs
-}
 
 // TestGatewayKeepsIntegersExact: a record 9007199254740993 is observed as
 // written, and an expectation of 9007199254740992 fails.
@@ -72,12 +22,12 @@ func TestGatewayKeepsIntegersExact(t *testing.T) {
 		return `{"decisions": ["allow"], "reasons": ["allowed"], "draftEffects": 0, "publicationEffects": 0,
 		  "results": [[{"id": "order-1", "n": ` + n + `}]]}`
 	}
-	r := verifyOne(t, oneCase("gateway", given, exp("9007199254740993")))
+	r := verifiertest.VerifyOne(t, all.Registry(), verifiertest.OneCase("gateway", given, exp("9007199254740993")))
 	assert.Equal(t, verifier.Pass, r.Status, "%v %s", r.Mismatches, r.Err)
 	assert.Contains(t, jsonValue(r.Observed["results"]), `"n":9007199254740993`, "the record as written")
-	r = verifyOne(t, oneCase("gateway", given, exp("9007199254740992")))
+	r = verifiertest.VerifyOne(t, all.Registry(), verifiertest.OneCase("gateway", given, exp("9007199254740992")))
 	assert.Equal(t, verifier.Fail, r.Status, "an integer one off is another integer")
-	r = verifyOne(t, oneCase("gateway", given, exp("9007199254740993.0")))
+	r = verifiertest.VerifyOne(t, all.Registry(), verifiertest.OneCase("gateway", given, exp("9007199254740993.0")))
 	assert.Equal(t, verifier.Fail, r.Status, "the double 9007199254740992.0 is not the integer 9007199254740993")
 }
 
@@ -92,9 +42,9 @@ func TestGatewayArgumentsWithASurrogateAreRefused(t *testing.T) {
   "steps": [{"request": {"action": "read", "resource": "ops/orders", "arguments": {}}}]}`, "/cases/0/given/approvals/0/arguments/t\xed\xb0\x80"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			data := oneCase("gateway", tt.given, `{"decisions": ["allow"], "reasons": ["allowed"], "draftEffects": 0, "publicationEffects": 0}`)
-			ds := refused(t, data)
-			require.Len(t, ds, 1, diagText(ds))
+			data := verifiertest.OneCase("gateway", tt.given, `{"decisions": ["allow"], "reasons": ["allowed"], "draftEffects": 0, "publicationEffects": 0}`)
+			ds := verifiertest.Refused(t, all.Registry(), data)
+			require.Len(t, ds, 1, verifiertest.DiagText(ds))
 			assert.Equal(t, tt.ptr, ds[0].Pointer)
 			assert.Contains(t, ds[0].Summary, "unpaired surrogate")
 			// Located at the string (or key) itself.
@@ -119,10 +69,10 @@ func positionOf(data []byte, off int) (line, col int) {
 
 // TestStepPrincipalMustBeNonempty: like given.principal.
 func TestStepPrincipalMustBeNonempty(t *testing.T) {
-	data := oneCase("gateway", `{"principal": "synthetic-analyst", "steps": [{"request": {"action": "read", "resource": "ops/orders", "arguments": {}}, "principal": ""}]}`,
+	data := verifiertest.OneCase("gateway", `{"principal": "synthetic-analyst", "steps": [{"request": {"action": "read", "resource": "ops/orders", "arguments": {}}, "principal": ""}]}`,
 		`{"decisions": ["allow"], "reasons": ["allowed"], "draftEffects": 0, "publicationEffects": 0}`)
-	ds := refused(t, data)
-	require.Len(t, ds, 1, diagText(ds))
+	ds := verifiertest.Refused(t, all.Registry(), data)
+	require.Len(t, ds, 1, verifiertest.DiagText(ds))
 	assert.Equal(t, "/cases/0/given/steps/0/principal", ds[0].Pointer)
 	line, col := positionOf(data, strings.Index(string(data), `"principal": ""`)+len(`"principal": `))
 	assert.Equal(t, [2]int{line, col}, [2]int{ds[0].Line, ds[0].Col})
@@ -133,30 +83,21 @@ func TestStepPrincipalMustBeNonempty(t *testing.T) {
 // the desk reader refuses for every host.
 func TestExactIntegersUpTo308Digits(t *testing.T) {
 	desk := func(n string) []byte {
-		return oneCase("gateway", `{"principal": "synthetic-analyst", "records": {"ops/orders": [{"id": "o", "n": `+n+`}]},
+		return verifiertest.OneCase("gateway", `{"principal": "synthetic-analyst", "records": {"ops/orders": [{"id": "o", "n": `+n+`}]},
 		  "steps": [{"request": {"action": "read", "resource": "ops/orders", "arguments": {}}}]}`,
 			`{"decisions": ["allow"], "reasons": ["allowed"], "draftEffects": 0, "publicationEffects": 0, "results": [[{"id": "o", "n": `+n+`}]]}`)
 	}
 	n := strings.Repeat("9", 308)
-	r := verifyOne(t, desk(n))
+	r := verifiertest.VerifyOne(t, all.Registry(), desk(n))
 	assert.Equal(t, verifier.Pass, r.Status, "%v", r.Mismatches)
 	assert.Contains(t, jsonValue(r.Observed["results"]), n)
-	r = verifyOne(t, oneCase("gateway", `{"principal": "synthetic-analyst", "records": {"ops/orders": [{"id": "o", "n": `+n+`}]},
+	r = verifiertest.VerifyOne(t, all.Registry(), verifiertest.OneCase("gateway", `{"principal": "synthetic-analyst", "records": {"ops/orders": [{"id": "o", "n": `+n+`}]},
 		  "steps": [{"request": {"action": "read", "resource": "ops/orders", "arguments": {}}}]}`,
 		`{"decisions": ["allow"], "reasons": ["allowed"], "draftEffects": 0, "publicationEffects": 0, "results": [[{"id": "o", "n": `+strings.Repeat("9", 307)+`8}]]}`))
 	assert.Equal(t, verifier.Fail, r.Status, "one off in the last of 308 digits")
-	ds := refused(t, desk(strings.Repeat("9", 309)))
+	ds := verifiertest.Refused(t, all.Registry(), desk(strings.Repeat("9", 309)))
 	assert.Contains(t, ds[0].Summary, "out of range")
 }
 
 // jsonValue is v as JSON text.
 func jsonValue(v any) string { return string(jsonx.Append(nil, v)) }
-
-// diagText is the diagnostics as printed, a line each.
-func diagText(ds verifier.Diagnostics) string {
-	var b strings.Builder
-	for _, d := range ds {
-		b.WriteString(d.String() + "\n")
-	}
-	return b.String()
-}
