@@ -22,6 +22,7 @@ import (
 	"github.com/deskcheck/deskcheck/host/all"
 	"github.com/deskcheck/deskcheck/host/all/real"
 	ompreal "github.com/deskcheck/deskcheck/host/omp/realhost"
+	"github.com/deskcheck/deskcheck/internal/realcode"
 	"github.com/deskcheck/deskcheck/realhost"
 	"github.com/deskcheck/deskcheck/scenario"
 	"github.com/deskcheck/deskcheck/verifier"
@@ -216,56 +217,10 @@ func TestVerifyLocalCheckout(t *testing.T) {
 
 // linkTree makes to a copy of from whose files are hard links (copies
 // across file systems); links are made again as they are.
-func linkTree(from, to string) error {
-	return filepath.WalkDir(from, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(from, p)
-		dst := filepath.Join(to, rel)
-		switch {
-		case d.IsDir():
-			return os.MkdirAll(dst, 0o755)
-		case d.Type()&os.ModeSymlink != 0:
-			target, err := os.Readlink(p)
-			if err != nil {
-				return err
-			}
-			return os.Symlink(target, dst)
-		case !d.Type().IsRegular():
-			return nil
-		}
-		if os.Link(p, dst) == nil {
-			return nil
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(dst, data, 0o644)
-	})
-}
+func linkTree(from, to string) error { return realcode.CopyTree(from, to, 0o755, 0o644, true) }
 
-func copyTree(from, to string) error {
-	return filepath.WalkDir(from, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(from, p)
-		dst := filepath.Join(to, rel)
-		if d.IsDir() {
-			return os.MkdirAll(dst, 0o755)
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(dst, data, 0o644)
-	})
-}
+// copyTree makes to a copy of from's folders and regular files.
+func copyTree(from, to string) error { return realcode.CopyTree(from, to, 0o755, 0o644, false) }
 
 // BenchmarkVerifyBundledDesk is the cost of one real-host run of the
 // bundled desk: a bun process started, the release's modules loaded, 15

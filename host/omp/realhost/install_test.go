@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/deskcheck/deskcheck/internal/realcode"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -21,33 +22,7 @@ import (
 // file systems), links made again as they are.
 func linkTree(t *testing.T, from, to string) {
 	t.Helper()
-	require.NoError(t, filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(from, p)
-		dst := filepath.Join(to, rel)
-		switch {
-		case d.IsDir():
-			return os.MkdirAll(dst, 0o755)
-		case d.Type()&fs.ModeSymlink != 0:
-			target, err := os.Readlink(p)
-			if err != nil {
-				return err
-			}
-			return os.Symlink(target, dst)
-		case !d.Type().IsRegular():
-			return nil
-		}
-		if os.Link(p, dst) == nil {
-			return nil
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(dst, data, 0o644)
-	}))
+	require.NoError(t, realcode.CopyTree(from, to, 0o755, 0o644, true))
 }
 
 // copiedInstall is release v installed in a cache of the test's own (its

@@ -76,24 +76,7 @@ func copyDir(from, to string) error {
 	if _, err := os.Stat(from); err != nil {
 		return nil
 	}
-	return filepath.WalkDir(from, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(from, p)
-		dst := filepath.Join(to, rel)
-		if d.IsDir() {
-			return os.MkdirAll(dst, 0o700)
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(dst, data, 0o600)
-	})
+	return realcode.CopyTree(from, to, 0o700, 0o600, false)
 }
 
 // ForCheckout is the Spec of a local OMP checkout: dir is its
