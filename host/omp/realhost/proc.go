@@ -234,22 +234,26 @@ func open(ctx context.Context, spec Spec, tmp string, start realcode.Start, stde
 		return nil, err
 	}
 	cacheEnv := "0"
+	readOnly := append(append([]string{}, spec.ReadOnly...), harnessDir)
+	// A run reads the install's transpiler cache in place, read-only in
+	// the sandbox; only the install's warm-up run writes one, into its
+	// temporary folder, which the install then keeps.
 	if spec.TranspilerCache != "" {
-		cacheEnv = filepath.Join(tmp, transpilerCache)
-		if err := os.Mkdir(cacheEnv, 0o700); err != nil {
-			return nil, err
-		}
-		if !spec.warm {
-			if err := copyDir(spec.TranspilerCache, cacheEnv); err != nil {
+		if spec.warm {
+			cacheEnv = filepath.Join(tmp, transpilerCache)
+			if err := os.Mkdir(cacheEnv, 0o700); err != nil {
 				return nil, err
 			}
+		} else if _, err := os.Stat(spec.TranspilerCache); err == nil {
+			cacheEnv = spec.TranspilerCache
+			readOnly = append(readOnly, cacheEnv)
 		}
 	}
 	proc, err := start(ctx, realcode.Program{
 		Runtime: spec.Bun,
 		// The argv holds paths deskcheck chose, never desk content.
 		Args:     []string{"--no-install", filepath.Join(harnessDir, "harness.ts"), "--root", spec.Root},
-		ReadOnly: append(append([]string{}, spec.ReadOnly...), harnessDir),
+		ReadOnly: readOnly,
 		Native:   spec.Native,
 		Temp:     tmp,
 		Dir:      harnessDir,

@@ -2,12 +2,16 @@ package realhost
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/deskcheck/deskcheck/internal/realcode"
 	"github.com/deskcheck/deskcheck/internal/sandbox"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // sandboxStart starts a program in the sandbox, as the driver does (the
@@ -53,4 +57,39 @@ func installedForTest(t *testing.T, v string) *Installed {
 	}
 	t.Skipf("skipping: %v", err)
 	return nil
+}
+
+// treeState is every file under dir with its size and time.
+func treeState(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	state := map[string]string{}
+	require.NoError(t, filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		state[p] = fmt.Sprintf("%d %s", fi.Size(), fi.ModTime().UTC().Format(time.RFC3339Nano))
+		return nil
+	}))
+	return state
+}
+
+// TestRunReadsTheTranspilerCacheInPlace: a run reads the install's
+// transpiler cache where it is, read-only in the sandbox, instead of a
+// copy in its temporary folder; the cache is the same after the run.
+func TestRunReadsTheTranspilerCacheInPlace(t *testing.T) {
+	in := installedForTest(t, "18.3.4")
+	spec := ForInstalled(in)
+	require.NotEmpty(t, spec.TranspilerCache)
+	before := treeState(t, spec.TranspilerCache)
+	require.NotEmpty(t, before)
+	tmp := t.TempDir()
+	h, err := open(context.Background(), spec, tmp, sandboxStart, nil)
+	require.NoError(t, err)
+	assert.NoDirExists(t, filepath.Join(tmp, transpilerCache), "no copy of the cache in the run's folder")
+	h.Close()
+	assert.Equal(t, before, treeState(t, spec.TranspilerCache))
 }
