@@ -47,7 +47,7 @@ func countingFamily(runs *atomic.Int64, seen *[]string, splitAt ...string) scena
 			return scenario.Observation{Values: map[string]any{"release": group}}, struct{}{}, nil
 		},
 	})
-	return scenario.Family{Host: scenario.Host{Name: "counted", Releases: []scenario.Release{
+	return scenario.Family{Host: scenario.Host{Name: "counted", Values: scenario.JavaScript, Releases: []scenario.Release{
 		{Version: "0.9.0", Group: "Z", Lacks: map[string]string{"count": "has no counter"}},
 		{Version: "1.0.0", Group: "A"}, {Version: "1.1.0", Group: "A"}, {Version: "2.0.0", Group: "B"}, {Version: "2.1.0", Group: "B"},
 	}}, Scenarios: []*scenario.Scenario{sc}}

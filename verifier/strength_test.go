@@ -102,7 +102,7 @@ func askingFamily() scenario.Family {
 		},
 	})
 	return scenario.Family{
-		Host: scenario.Host{Name: "asking", Releases: []scenario.Release{{Version: "1.0.0", Group: "A"}, {Version: "2.0.0", Group: "B"}}},
+		Host: scenario.Host{Name: "asking", Values: scenario.JavaScript, Releases: []scenario.Release{{Version: "1.0.0", Group: "A"}, {Version: "2.0.0", Group: "B"}}},
 		Faults: []scenario.Fault{
 			{Name: "old-breaks", Bug: "the old release breaks", Hint: "scenario ask: any case", ID: 1, Scenarios: []string{"ask"}},
 			{Name: "new-breaks", Bug: "the new release breaks", Hint: "scenario ask: any case", ID: 2, Scenarios: []string{"ask"}},
