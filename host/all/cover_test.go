@@ -48,11 +48,24 @@ func TestEveryFamilyHoldsToItsDeclarations(t *testing.T) {
 				assert.NotEmpty(t, m.Text, "mutant %s says nothing", m.Name)
 			}
 			candidates := fam.Generate()
-			for _, c := range candidates {
+			for i, c := range candidates {
 				assert.True(t, scenarios[c.Scenario], "a generated input names scenario %q", c.Scenario)
 				for _, a := range c.Aims {
 					assert.True(t, points[a], "a generated input aims at %q, not a declared point", a)
 				}
+				// As a case, with the expected block its first run
+				// observes, it loads without an error: the schema, the
+				// limits and lint take it.
+				p, err := verifier.NewProbe(reg, c.Scenario, []byte(c.Given))
+				if !assert.NoError(t, err, "generated input %d: %s", i, c.Given) {
+					continue
+				}
+				first, err := p.First(ctx)
+				if !assert.NoError(t, err, "generated input %d: %s", i, c.Given) {
+					continue
+				}
+				_, ds := verifier.Load(reg, "generated.json", first, verifier.DefaultLimits)
+				assert.False(t, ds.HasErrors(), "generated input %d is not a valid case: %v\n%s", i, ds, c.Given)
 			}
 
 			// Every point: a case made for it reaches it, as a desk.
