@@ -18,9 +18,9 @@ import (
 type Values int
 
 const (
-	// unchosen is the zero value: a family that names no language is
-	// refused by NewRegistry rather than read as one by default.
-	unchosen Values = iota
+	// The zero value names no language: a family that leaves Values
+	// unset is refused by NewRegistry rather than read as one by default.
+	_ Values = iota
 	// JavaScript: JSON.parse. A string is UTF-16 code units, an unpaired
 	// surrogate escape kept; every number is an IEEE double (float64).
 	JavaScript
