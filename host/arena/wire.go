@@ -148,7 +148,11 @@ func readReplyLibrary(body []byte) (reply, bool) {
 	r := reply{content: m.Content}
 	rawCalls := raw.Choices[0].Message.ToolCalls // the same array, read raw
 	for i, tc := range m.ToolCalls {
-		r.calls = append(r.calls, replyCall{id: tc.ID, arguments: tc.Function.Arguments, raw: rawCalls[min(i, len(rawCalls)-1)]})
+		c := replyCall{id: tc.ID, arguments: tc.Function.Arguments}
+		if i < len(rawCalls) {
+			c.raw = rawCalls[i]
+		}
+		r.calls = append(r.calls, c)
 	}
 	return r, true
 }
