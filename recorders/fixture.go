@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"unicode/utf8"
+
+	"github.com/deskcheck/deskcheck/internal/jsonx"
 )
 
 // Fixture endpoints.
@@ -55,15 +58,39 @@ func (s *Session) Decide(body []byte) Reply {
 		d.Receipt = fmt.Sprintf("rcpt-%s-%d", *ticket, w.decides[*ticket])
 		w.receipts[d.Receipt] = receiptOf{ticket: *ticket, allow: d.Decision == "allow"}
 	}
-	d.Response = mustCompact(struct {
+	d.Response = decisionBody(&d)
+	w.rec.Policy = append(w.rec.Policy, d)
+	return Reply{Status: d.Status, Header: jsonHeader(), Body: d.Response}
+}
+
+// decisionBody is the fixture's answer to d.
+func decisionBody(d *Decision) []byte {
+	b := make([]byte, 0, 128)
+	b = append(b, `{"receipt":`...)
+	ok := utf8.ValidString(d.Receipt) && utf8.ValidString(d.Decision) && utf8.ValidString(d.Reason)
+	if ok {
+		b = jsonx.AppendString(b, d.Receipt)
+		b = append(b, `,"ticket":`...)
+		b, ok = appendNullable(b, d.Ticket)
+	}
+	if ok {
+		b = append(b, `,"action":`...)
+		b, ok = appendNullable(b, d.Action)
+	}
+	if ok {
+		b = append(b, `,"decision":`...)
+		b = jsonx.AppendString(b, d.Decision)
+		b = append(b, `,"reason":`...)
+		b = jsonx.AppendString(b, d.Reason)
+		return append(b, '}')
+	}
+	return mustCompact(struct {
 		Receipt  string  `json:"receipt"`
 		Ticket   *string `json:"ticket"`
 		Action   *string `json:"action"`
 		Decision string  `json:"decision"`
 		Reason   string  `json:"reason"`
 	}{d.Receipt, d.Ticket, d.Action, d.Decision, d.Reason})
-	w.rec.Policy = append(w.rec.Policy, d)
-	return Reply{Status: d.Status, Header: jsonHeader(), Body: d.Response}
 }
 
 // Effect writes one ledger entry (body at most FixtureBodyLimit+1 bytes)
@@ -95,14 +122,34 @@ func (s *Session) Effect(body []byte) Reply {
 		r, ok := w.receipts[*e.Receipt]
 		e.Authorized = ok && r.allow && r.ticket == *e.Ticket
 	}
-	e.Response = mustCompact(struct {
+	e.Response = entryBody(&e)
+	w.rec.Ledger = append(w.rec.Ledger, e)
+	return Reply{Status: 200, Header: jsonHeader(), Body: e.Response}
+}
+
+// entryBody is the ledger's answer to e.
+func entryBody(e *Entry) []byte {
+	b := make([]byte, 0, 96)
+	b = append(b, `{"effect":`...)
+	ok := utf8.ValidString(e.Effect)
+	if ok {
+		b = jsonx.AppendString(b, e.Effect)
+		b = append(b, `,"ticket":`...)
+		b, ok = appendNullable(b, e.Ticket)
+	}
+	if ok {
+		b = append(b, `,"receipt":`...)
+		b, ok = appendNullable(b, e.Receipt)
+	}
+	if ok {
+		return append(b, `,"status":"done"}`...)
+	}
+	return mustCompact(struct {
 		Effect  string  `json:"effect"`
 		Ticket  *string `json:"ticket"`
 		Receipt *string `json:"receipt"`
 		Status  string  `json:"status"`
 	}{e.Effect, e.Ticket, e.Receipt, "done"})
-	w.rec.Ledger = append(w.rec.Ledger, e)
-	return Reply{Status: 200, Header: jsonHeader(), Body: e.Response}
 }
 
 func (w *window) isEmitted(ticket string) bool {
@@ -126,6 +173,15 @@ func jsonHeader() map[string]string { return map[string]string{"content-type": "
 // members. ticket and action are returned when they are strings, ok only
 // when the body is exactly that.
 func readDecide(body []byte) (ticket, action *string, ok bool) {
+	if m, plain := plainMembers(body); plain {
+		ticket, action = rawStringMember(m, "ticket"), rawStringMember(m, "action")
+		return ticket, action, len(m) == 2 && ticket != nil && action != nil
+	}
+	return readDecideLibrary(body)
+}
+
+// readDecideLibrary is readDecide through encoding/json.
+func readDecideLibrary(body []byte) (ticket, action *string, ok bool) {
 	m, isObject := members(body)
 	ticket, action = stringMember(m, "ticket"), stringMember(m, "action")
 	return ticket, action, isObject && len(m) == 2 && ticket != nil && action != nil
@@ -134,6 +190,14 @@ func readDecide(body []byte) (ticket, action *string, ok bool) {
 // readEffect reads {"ticket": string, "receipt": string}; a member that is
 // absent or not a string is nil.
 func readEffect(body []byte) (ticket, receipt *string) {
+	if m, plain := plainMembers(body); plain {
+		return rawStringMember(m, "ticket"), rawStringMember(m, "receipt")
+	}
+	return readEffectLibrary(body)
+}
+
+// readEffectLibrary is readEffect through encoding/json.
+func readEffectLibrary(body []byte) (ticket, receipt *string) {
 	m, _ := members(body)
 	return stringMember(m, "ticket"), stringMember(m, "receipt")
 }

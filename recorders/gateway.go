@@ -61,6 +61,38 @@ type chatMessage struct {
 	} `json:"tool_calls"`
 }
 
+// chatRequest is what the gateway reads of a request body: its messages
+// and the raw values of the members it looks at (nil when absent).
+type chatRequest struct {
+	msgs                                                         []chatMessage
+	stream, n, model, temperature, toolChoice, parallelToolCalls []byte
+	tools                                                        []byte
+}
+
+// readChatLibrary reads body as encoding/json does: into a map of raw
+// members, then its messages, then each message. bad is the problem
+// answered when the body is not a chat request.
+func readChatLibrary(body []byte) (r chatRequest, bad string) {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(body, &top); err != nil || top == nil {
+		return r, "the body is not a JSON object"
+	}
+	var raw []json.RawMessage
+	if err := json.Unmarshal(top["messages"], &raw); err != nil || raw == nil {
+		return r, "the body has no messages array"
+	}
+	r.msgs = make([]chatMessage, len(raw))
+	for i, m := range raw {
+		if err := json.Unmarshal(m, &r.msgs[i]); err != nil || bytes.TrimSpace(m)[0] != '{' {
+			return r, fmt.Sprintf("message %d is not a chat message object", i)
+		}
+	}
+	r.stream, r.model, r.temperature = top["stream"], top["model"], top["temperature"]
+	r.toolChoice, r.parallelToolCalls, r.tools = top["tool_choice"], top["parallel_tool_calls"], top["tools"]
+	r.n = top["n"] // never empty when present
+	return r, ""
+}
+
 func (w *window) complete(path string, body []byte, req *ModelRequest) (Reply, string) {
 	if path != ChatPath {
 		return gatewayError(404, "unsupported_endpoint", "only POST "+ChatPath+" is served"), "unsupported_endpoint"
@@ -68,34 +100,28 @@ func (w *window) complete(path string, body []byte, req *ModelRequest) (Reply, s
 	if len(body) > GatewayBodyLimit {
 		return gatewayError(413, "body_too_large", fmt.Sprintf("a request body is at most %d bytes", GatewayBodyLimit)), "body_too_large"
 	}
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(body, &top); err != nil || top == nil {
-		return gatewayError(400, "bad_request", "the body is not a JSON object"), "bad_request"
-	}
-	var raw []json.RawMessage
-	if err := json.Unmarshal(top["messages"], &raw); err != nil || raw == nil {
-		return gatewayError(400, "bad_request", "the body has no messages array"), "bad_request"
-	}
-	msgs := make([]chatMessage, len(raw))
-	for i, m := range raw {
-		if err := json.Unmarshal(m, &msgs[i]); err != nil || bytes.TrimSpace(m)[0] != '{' {
-			return gatewayError(400, "bad_request", fmt.Sprintf("message %d is not a chat message object", i)), "bad_request"
+	r, ok := readChat(body)
+	if !ok {
+		var bad string
+		if r, bad = readChatLibrary(body); bad != "" {
+			return gatewayError(400, "bad_request", bad), "bad_request"
 		}
 	}
-	if string(top["stream"]) == "true" {
+	msgs := r.msgs
+	if string(r.stream) == "true" {
 		return gatewayError(400, "stream_unsupported", "streaming is not served"), "stream_unsupported"
 	}
-	if n, ok := top["n"]; ok {
+	if r.n != nil {
 		var v float64
-		if json.Unmarshal(n, &v) == nil && v > 1 {
+		if json.Unmarshal(r.n, &v) == nil && v > 1 {
 			return gatewayError(400, "n_unsupported", "one choice per request"), "n_unsupported"
 		}
 	}
-	req.Model = rawString(top["model"])
-	req.Temperature = string(top["temperature"])
-	req.ToolChoice = string(top["tool_choice"])
-	req.ParallelToolCalls = string(top["parallel_tool_calls"])
-	req.ToolNames = toolNames(top["tools"])
+	req.Model = rawString(r.model)
+	req.Temperature = string(r.temperature)
+	req.ToolChoice = string(r.toolChoice)
+	req.ParallelToolCalls = string(r.parallelToolCalls)
+	req.ToolNames = toolNames(r.tools)
 
 	k := 0
 	for _, m := range msgs {
@@ -122,12 +148,8 @@ func (w *window) complete(path string, body []byte, req *ModelRequest) (Reply, s
 		w.emitted[k] = true
 		c.Choices[0].FinishReason = "tool_calls"
 		for i, a := range w.rec.Item.Turns[k] {
-			args := mustCompact(struct {
-				Action string `json:"action"`
-				Ticket string `json:"ticket"`
-			}{a.Label, Ticket(o, k+1, i+1)})
 			c.Choices[0].Message.ToolCalls = append(c.Choices[0].Message.ToolCalls, toolCall{
-				ID: CallID(o, k+1, i+1), Type: "function", Function: function{Name: ToolName, Arguments: string(args)},
+				ID: CallID(o, k+1, i+1), Type: "function", Function: function{Name: ToolName, Arguments: argumentsText(a.Label, Ticket(o, k+1, i+1))},
 			})
 		}
 	} else {
@@ -135,10 +157,10 @@ func (w *window) complete(path string, body []byte, req *ModelRequest) (Reply, s
 		c.Choices[0].Message.Content = &text
 		req.Extra = k > n
 	}
-	without := mustCompact(c)
+	without := completionBody(&c)
 	req.PromptTokens, req.CompletionTokens = (len(body)+3)/4, (len(without)+3)/4
 	c.Usage = &usage{req.PromptTokens, req.CompletionTokens, req.PromptTokens + req.CompletionTokens}
-	return Reply{Status: 200, Header: map[string]string{"content-type": "application/json"}, Body: mustCompact(c)}, ""
+	return Reply{Status: 200, Header: map[string]string{"content-type": "application/json"}, Body: completionBody(&c)}, ""
 }
 
 // history checks the request's history against what the gateway emitted:
@@ -184,6 +206,9 @@ func (w *window) history(msgs []chatMessage) string {
 // messageText is a message's text: content if a string, else the text of
 // its parts of type text joined, else empty.
 func messageText(content json.RawMessage) string {
+	if s, ok := stringToken(content); ok {
+		return s
+	}
 	var s string
 	if json.Unmarshal(content, &s) == nil {
 		return s
@@ -205,6 +230,9 @@ func messageText(content json.RawMessage) string {
 }
 
 func rawString(raw json.RawMessage) string {
+	if s, ok := stringToken(raw); ok {
+		return s
+	}
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
 		return s
@@ -212,7 +240,7 @@ func rawString(raw json.RawMessage) string {
 	return ""
 }
 
-func toolNames(raw json.RawMessage) string {
+func toolNamesLibrary(raw json.RawMessage) string {
 	var tools []struct {
 		Function struct {
 			Name string `json:"name"`

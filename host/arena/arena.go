@@ -170,52 +170,23 @@ func loop(s *recorders.Session, cfg Config, res *Result) error {
 	msgs := []chatMessage{{Role: "system", Content: &system}, {Role: "user", Content: &prompt}}
 	seen := map[string]bool{}
 	for n := 0; n < cfg.MaxTurns; n++ {
-		body, _ := json.Marshal(struct {
-			Messages    []chatMessage   `json:"messages"`
-			Model       string          `json:"model"`
-			Temperature int             `json:"temperature"`
-			Tools       json.RawMessage `json:"tools"`
-		}{msgs, Model, 0, tools})
+		body := requestBody(msgs)
 		rep := s.Complete(recorders.ChatPath, body, map[string]string{"user-agent": "deskcheck arena model (" + cfg.Adapter.Name() + ")", "x-stainless-retry-count": "0"})
 		if rep.Status != 200 {
 			return fmt.Errorf("APIStatusError: %d %s", rep.Status, rep.Body)
 		}
-		var c struct {
-			Choices []struct {
-				Message struct {
-					Content   *string `json:"content"`
-					ToolCalls []struct {
-						ID       string `json:"id"`
-						Function struct {
-							Arguments string `json:"arguments"`
-						} `json:"function"`
-					} `json:"tool_calls"`
-				} `json:"message"`
-			} `json:"choices"`
-		}
-		if err := json.Unmarshal(rep.Body, &c); err != nil || len(c.Choices) != 1 {
+		m, ok := readReply(rep.Body)
+		if !ok {
 			return errors.New("the gateway's answer has no choice")
 		}
-		m := c.Choices[0].Message
-		var raw struct {
-			Choices []struct {
-				Message struct {
-					ToolCalls []json.RawMessage `json:"tool_calls"`
-				} `json:"message"`
-			} `json:"choices"`
-		}
-		_ = json.Unmarshal(rep.Body, &raw)
-		calls := raw.Choices[0].Message.ToolCalls
-		if cfg.Adapter == OpenAIAgents && len(m.ToolCalls) > 0 {
+		if cfg.Adapter == OpenAIAgents && len(m.calls) > 0 {
 			// The Agents SDK skips a tool call whose id the run already
 			// holds: a turn served again adds nothing and runs nothing.
-			kept := m.ToolCalls[:0:0]
-			var keptRaw []json.RawMessage
-			for i, tc := range m.ToolCalls {
-				if !seen[tc.ID] && i < len(calls) {
-					seen[tc.ID] = true
+			var kept []replyCall
+			for _, tc := range m.calls {
+				if !seen[tc.id] {
+					seen[tc.id] = true
 					kept = append(kept, tc)
-					keptRaw = append(keptRaw, calls[i])
 				}
 			}
 			if len(kept) == 0 {
@@ -225,7 +196,11 @@ func loop(s *recorders.Session, cfg Config, res *Result) error {
 				}
 				continue
 			}
-			m.ToolCalls, calls = kept, keptRaw
+			m.calls = kept
+		}
+		var calls []json.RawMessage
+		for _, tc := range m.calls {
+			calls = append(calls, tc.raw)
 		}
 		if prev := &msgs[len(msgs)-1]; cfg.Adapter == OpenAIAgents && prev.Role == "assistant" && len(prev.ToolCalls) > 0 && len(calls) > 0 {
 			// The Agents SDK keeps a run as items and turns consecutive
@@ -234,9 +209,9 @@ func loop(s *recorders.Session, cfg Config, res *Result) error {
 			// calls share one message.
 			prev.ToolCalls = append(prev.ToolCalls, calls...)
 		} else {
-			msgs = append(msgs, chatMessage{Role: "assistant", Content: m.Content, ToolCalls: calls})
+			msgs = append(msgs, chatMessage{Role: "assistant", Content: m.content, ToolCalls: calls})
 		}
-		if len(m.ToolCalls) == 0 {
+		if len(m.calls) == 0 {
 			return nil
 		}
 		last := n == cfg.MaxTurns-1
@@ -249,12 +224,12 @@ func loop(s *recorders.Session, cfg Config, res *Result) error {
 		}
 		var firstErr error
 		omitted := res.Omitted
-		for _, tc := range m.ToolCalls {
-			var args struct{ Action, Ticket string }
-			if err := json.Unmarshal([]byte(tc.Function.Arguments), &args); err != nil {
+		for _, tc := range m.calls {
+			action, ticket, err := callArguments(tc.arguments)
+			if err != nil {
 				return fmt.Errorf("JSONDecodeError: %v", err)
 			}
-			out, err := performAction(s, cfg.Faults, args.Action, args.Ticket)
+			out, err := performAction(s, cfg.Faults, action, ticket)
 			if err != nil {
 				res.Raised++
 				switch cfg.Adapter {
@@ -276,7 +251,7 @@ func loop(s *recorders.Session, cfg Config, res *Result) error {
 				continue
 			}
 			text := out
-			msgs = append(msgs, chatMessage{Role: "tool", Content: &text, ToolCallID: tc.ID})
+			msgs = append(msgs, chatMessage{Role: "tool", Content: &text, ToolCallID: tc.id})
 		}
 		if firstErr != nil {
 			return firstErr
@@ -300,48 +275,31 @@ func loop(s *recorders.Session, cfg Config, res *Result) error {
 // deny return the fixture's answer verbatim. The faults change it as the
 // real adapters' faults do.
 func performAction(s *recorders.Session, f Faults, action, ticket string) (string, error) {
-	decideBody, _ := json.Marshal(struct {
-		Action string `json:"action"`
-		Ticket string `json:"ticket"`
-	}{action, ticket})
-	rep := s.Decide(decideBody)
-	var d struct {
-		Decision string  `json:"decision"`
-		Receipt  *string `json:"receipt"`
-	}
-	_ = json.Unmarshal(rep.Body, &d)
+	request := decideBody(action, ticket)
+	rep := s.Decide(request)
+	decision, receipt := readDecision(rep.Body)
 	body := string(rep.Body)
-	if rep.Status != 200 || d.Decision != "allow" {
+	if rep.Status != 200 || decision != "allow" {
 		switch {
 		case f.Has(FaultRetryDenied):
-			body = string(s.Decide(decideBody).Body)
+			body = string(s.Decide(request).Body)
 		case f.Has(FaultDropDenial):
-			return fmt.Sprintf(`{"receipt":%s,"status":"not completed"}`, jsonString(d.Receipt)), nil
+			return fmt.Sprintf(`{"receipt":%s,"status":"not completed"}`, jsonString(receipt)), nil
 		case f.Has(FaultForbiddenEffect):
-			s.Effect(effectBody(ticket, d.Receipt))
+			s.Effect(effectBody(ticket, receipt))
 		case f.Has(FaultRaiseOnDenial):
 			return "", raised{body}
 		}
 		return body, nil
 	}
 	if f.Has(FaultDenyAll) {
-		return fmt.Sprintf(`{"receipt":%s,"decision":"deny","reason":"refused_by_adapter"}`, jsonString(d.Receipt)), nil
+		return fmt.Sprintf(`{"receipt":%s,"decision":"deny","reason":"refused_by_adapter"}`, jsonString(receipt)), nil
 	}
-	return string(s.Effect(effectBody(ticket, d.Receipt)).Body), nil
+	return string(s.Effect(effectBody(ticket, receipt)).Body), nil
 }
 
 func effectBody(ticket string, receipt *string) []byte {
 	return []byte(fmt.Sprintf(`{"ticket":%s,"receipt":%s}`, jsonString(&ticket), jsonString(receipt)))
-}
-
-// jsonString writes s as Python's json.dumps writes it (null for nil).
-// Tickets and receipts are the recorders' own ASCII ids.
-func jsonString(s *string) string {
-	if s == nil {
-		return "null"
-	}
-	b, _ := json.Marshal(*s)
-	return string(b)
 }
 
 // Fault is a deliberate bug of an adapter: the negative controls of the

@@ -2,7 +2,7 @@ package gemini
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -193,9 +193,10 @@ func NewEngine(cfg Config) (*Engine, error) {
 			}
 		}
 	}
-	for _, f := range defaultPolicies(cfg.Release) {
+	files := defaultPolicies(cfg.Release)
+	for i := range files {
 		before := len(rules)
-		lf := e.loadDefaultFile(f.Name, f.Text)
+		lf := e.loadDefaultFile(&files[i])
 		rules = append(rules, lf.rules...)
 		e.Problems = append(e.Problems, lf.problems...)
 		e.Checkers = e.Checkers || lf.checkers
@@ -240,15 +241,14 @@ func NewEngine(cfg Config) (*Engine, error) {
 	return e, nil
 }
 
-// adjustDefault applies the faults and mutants that move a default rule:
-// it returns r itself when none moves it, or a moved copy.
-// defaultKey is what loading a default policy file depends on: the file,
-// and the two settings of the engine that loadFile reads for that tier
-// (the tier's base priority and whether a prefix ends at a word).
+// defaultKey is what loading a default policy file depends on: the file
+// (one of the slices defaultPolicies keeps, so its address names it), and
+// the two settings of the engine that loadFile reads for that tier (the
+// tier's base priority and whether a prefix ends at a word).
 type defaultKey struct {
-	name, text string
-	base       float64
-	boundary   bool
+	file     *policyFile
+	base     float64
+	boundary bool
 }
 
 // defaultsLoaded holds each default policy file as loadFile loaded it,
@@ -260,23 +260,22 @@ var defaultsLoaded sync.Map
 // loads all of its release's, so each is loaded once per defaultKey. The
 // rules are shared by the engines and only read; adjustDefault copies the
 // one it changes.
-func (e *Engine) loadDefaultFile(name, text string) loadedFile {
-	key := defaultKey{name: name, text: text, base: e.tierBase(TierDefault), boundary: true}
-	for _, r := range readFile(text).raws {
-		if r.hasCommandPrefix {
-			// Asked only of a file with a prefix, as loadFile asks it:
-			// the faults a run asks about are the ones it checks.
-			key.boundary = !e.faults.Has(FaultPrefixNoWordBoundary) && !e.mut.is(MutPrefixBoundary)
-			break
-		}
+func (e *Engine) loadDefaultFile(f *policyFile) loadedFile {
+	key := defaultKey{file: f, base: e.tierBase(TierDefault), boundary: true}
+	if f.prefixed {
+		// Asked only of a file with a prefix, as loadFile asks it:
+		// the faults a run asks about are the ones it checks.
+		key.boundary = !e.faults.Has(FaultPrefixNoWordBoundary) && !e.mut.is(MutPrefixBoundary)
 	}
 	v, ok := defaultsLoaded.Load(key)
 	if !ok {
-		v, _ = defaultsLoaded.LoadOrStore(key, e.loadFile(name, text, TierDefault))
+		v, _ = defaultsLoaded.LoadOrStore(key, e.loadFile(f.Name, f.Text, TierDefault))
 	}
 	return v.(loadedFile)
 }
 
+// adjustDefault applies the faults and mutants that move a default rule:
+// it returns r itself when none moves it, or a moved copy.
 func (e *Engine) adjustDefault(r *Rule) *Rule {
 	planDeny := r.File == "plan.toml" && r.ToolName == "*" && r.Decision == Deny && e.faults.Has(FaultPlanOverridesUser)
 	yoloAllow := r.File == "yolo.toml" && r.ToolName == "*" && r.Decision == Allow && e.mut.is(MutYoloAllowAll)
@@ -303,11 +302,25 @@ func (e *Engine) sortRules() {
 			e.rules[i], e.rules[j] = e.rules[j], e.rules[i]
 		}
 	}
-	sort.SliceStable(e.rules, func(i, j int) bool {
-		if desc {
-			return e.rules[i].Priority > e.rules[j].Priority
+	byPriority(e.rules, desc)
+}
+
+// byPriority sorts rules stably by priority, highest first when desc: the
+// order sort.SliceStable gives with the less function "a's priority is
+// above (desc) or below b's", by the same algorithm without reflection.
+func byPriority(rules []*Rule, desc bool) {
+	slices.SortStableFunc(rules, func(a, b *Rule) int {
+		x, y := a.Priority, b.Priority
+		if !desc {
+			x, y = y, x
 		}
-		return e.rules[i].Priority < e.rules[j].Priority
+		switch {
+		case x > y:
+			return -1
+		case y > x:
+			return 1
+		}
+		return 0
 	})
 }
 
@@ -324,12 +337,7 @@ func (e *Engine) addRule(r *Rule) {
 // stably, so an added rule goes after the rules of its priority.
 func (e *Engine) sortRules2() {
 	desc := !e.mut.is(MutSortAscending)
-	sort.SliceStable(e.rules, func(i, j int) bool {
-		if desc {
-			return e.rules[i].Priority > e.rules[j].Priority
-		}
-		return e.rules[i].Priority < e.rules[j].Priority
-	})
+	byPriority(e.rules, desc)
 }
 
 // Rules are the engine's rules in the order it tries them.

@@ -138,9 +138,11 @@ func Changes() []Change {
 //go:embed policies
 var policyFS embed.FS
 
-// policyFile is one default policy file.
+// policyFile is one default policy file. prefixed: a rule of it has a
+// commandPrefix (so that loading it asks whether a prefix ends at a word).
 type policyFile struct {
 	Name, Text string
+	prefixed   bool
 }
 
 // defaultPolicies returns the release's own policy/policies/*.toml, in
@@ -149,9 +151,8 @@ func defaultPolicies(r Release) []policyFile {
 	if v, ok := defaultsRead.Load(r.policies); ok {
 		return v.([]policyFile)
 	}
-	out := readDefaultPolicies(r)
-	defaultsRead.Store(r.policies, out)
-	return out
+	v, _ := defaultsRead.LoadOrStore(r.policies, readDefaultPolicies(r))
+	return v.([]policyFile)
 }
 
 // defaultsRead holds each policies folder's files once read; the slices
@@ -173,9 +174,14 @@ func readDefaultPolicies(r Release) []policyFile {
 		if err != nil {
 			panic("gemini: " + err.Error())
 		}
-		out = append(out, policyFile{e.Name(), string(data)})
+		out = append(out, policyFile{Name: e.Name(), Text: string(data)})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	for i := range out {
+		for _, r := range readFile(out[i].Text).raws {
+			out[i].prefixed = out[i].prefixed || r.hasCommandPrefix
+		}
+	}
 	return out
 }
 
