@@ -61,7 +61,7 @@ func TestCompare(t *testing.T) {
 }
 
 func mm(field, comparison string, want, got any) *Mismatch {
-	return &Mismatch{Field: field, Comparison: comparison, Expected: want, Observed: got, Changes: scenario.Diff(want, got, maxChanges)}
+	return &Mismatch{Field: field, Comparison: comparison, Expected: want, Observed: got, Changes: scenario.Diff(want, got, maxChanges, nil)}
 }
 
 func normalized(m map[string]any) map[string]any {
