@@ -587,13 +587,5 @@ func observe(args []string, stdout, stderr io.Writer) int {
 	if *write {
 		return observeWrite(sel, paths, *interactive, *force, stdout, stderr)
 	}
-	suite, code := sel.verifySuite(paths, stderr)
-	if code != exitPass {
-		return code
-	}
-	if err := emit(stdout, reports.Observe{Width: lineWidth(stdout)}, reports.Build(suite, origin())); err != nil {
-		fmt.Fprintf(stderr, "deskcheck: %v\n", err)
-		return exitInvalid
-	}
-	return exitPass
+	return sel.showSuite(paths, reports.ObserveEach(stdout, reports.Observe{Width: lineWidth(stdout)}), stderr)
 }
