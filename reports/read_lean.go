@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/deskcheck/deskcheck/internal/jsontext"
+	"github.com/deskcheck/deskcheck/internal/jsonx"
 )
 
 // ReadJSONLean reads saved evidence as ReadJSON does, with the same
@@ -49,7 +50,7 @@ func ReadJSONLean(data []byte, withJSON bool) (*Report, error) {
 	for i := jsontext.SkipSpace(data, start+1); i < end && data[i] != ']'; n++ {
 		e := valueEnd(data, i)
 		var c Case
-		if err := json.Unmarshal(data[i:e], &c); err != nil {
+		if err := readLeanCase(data[i:e], &c); err != nil {
 			return nil, err
 		}
 		suggestObserved(&c)
@@ -142,4 +143,194 @@ func (k consistency) check(i int, c *Case) error {
 	}
 	k.first[id] = i
 	return caseConsistent(where, id, c)
+}
+
+// A case's observed values may hold a great many empty objects and lists
+// (a host's records, each {}), which encoding/json makes one map or slice
+// each: a million of them take some 20 times their text. The lean reader
+// and the hold read every empty object or list nested in a value as one
+// shared value of each kind, which no writer changes; a value then takes
+// little more than an interface per element.
+var (
+	emptyObject any = map[string]any{}
+	emptyList   any = []any{}
+)
+
+// readLeanCase reads a case as Case.UnmarshalJSON does, into the same values,
+// but its observed object through leanObserved.
+func readLeanCase(data []byte, c *Case) error {
+	var lc struct {
+		plainCase
+		Observed leanObserved `json:"observed"`
+	}
+	lc.Observed.host = hostText.Match(data)
+	if err := json.Unmarshal(data, &lc); err != nil {
+		return err
+	}
+	*c = Case(lc.plainCase)
+	c.Observed = lc.Observed.m
+	if lc.Observed.host {
+		c.readHostValues(data, false)
+	}
+	return nil
+}
+
+// internedKinds is how many distinct event kinds the hold's reader keeps
+// one string of; a trace has a few.
+const internedKinds = 64
+
+// plainCase is Case without its methods.
+type plainCase Case
+
+// leanObserved reads a case's observed object into the values
+// encoding/json would make of it, or, for a case that holds what only the
+// host decoders read faithfully (host), those readHostValues makes; its
+// nested empty objects and lists are the shared ones.
+type leanObserved struct {
+	m    map[string]any
+	host bool
+}
+
+func (o *leanObserved) UnmarshalJSON(data []byte) error {
+	d := leanDecoder{b: data, host: o.host}
+	i := jsontext.SkipSpace(data, 0)
+	if i < len(data) && data[i] == '{' {
+		v, end := d.value(i, 0)
+		if m, ok := v.(map[string]any); ok && end >= 0 && jsontext.SkipSpace(data, end) == len(data) {
+			o.m = m
+			return nil
+		}
+	}
+	if o.host {
+		if v, ok := reportValue(data); ok {
+			if m, isMap := v.(map[string]any); isMap {
+				o.m = m
+				return nil
+			}
+		}
+	}
+	// Anything else, null included, is encoding/json's to read.
+	o.m = nil
+	return json.Unmarshal(data, &o.m)
+}
+
+// leanDecoder decodes a JSON value as encoding/json decodes it into an
+// any (or, with host, as reportValue does), nested empty objects and lists
+// shared.
+type leanDecoder struct {
+	b    []byte
+	host bool
+}
+
+// value decodes the value at b[i], depth levels into the observed object,
+// and returns it and the index after it, or -1 where it cannot read it as
+// encoding/json (or reportValue) would.
+func (d *leanDecoder) value(i, depth int) (any, int) {
+	b := d.b
+	if i >= len(b) {
+		return nil, -1
+	}
+	switch c := b[i]; {
+	case c == '"':
+		end, plain := jsontext.ScanString(b, i)
+		if end < 0 {
+			return nil, -1
+		}
+		s, ok := d.str(b[i:end], plain)
+		if !ok {
+			return nil, -1
+		}
+		return s, end
+	case c == '{':
+		if d.host && depth >= jsontext.MaxDepth {
+			return nil, -1 // past where reportValue's fast reader reads
+		}
+		if j := jsontext.SkipSpace(b, i+1); depth > 0 && j < len(b) && b[j] == '}' {
+			return emptyObject, j + 1
+		}
+		obj := map[string]any{}
+		end := jsontext.EachMember(b, i, func(keyTok []byte, plain bool, start int) int {
+			key, ok := d.str(keyTok, plain)
+			if !ok {
+				return -1
+			}
+			v, end := d.value(start, depth+1)
+			obj[key] = v
+			return end
+		})
+		return obj, end
+	case c == '[':
+		if d.host && depth >= jsontext.MaxDepth {
+			return nil, -1
+		}
+		if j := jsontext.SkipSpace(b, i+1); j < len(b) && b[j] == ']' {
+			return emptyList, j + 1
+		}
+		list := []any{}
+		if depth < countedDepth {
+			list = make([]any, 0, d.count(i))
+		}
+		end := jsontext.EachElement(b, i, func(start int) int {
+			v, end := d.value(start, depth+1)
+			list = append(list, v)
+			return end
+		})
+		return list, end
+	case c == '-' || jsontext.IsDigit(c):
+		end := jsontext.ScanNumber(b, i)
+		if end < 0 {
+			return nil, -1
+		}
+		if d.host {
+			if f, err := strconv.ParseFloat(string(b[i:end]), 64); err == nil && string(jsonx.AppendFloat(nil, f)) == string(b[i:end]) {
+				return f, end
+			}
+			return json.Number(b[i:end]), end
+		}
+		f, err := strconv.ParseFloat(string(b[i:end]), 64)
+		if err != nil {
+			return nil, -1
+		}
+		return f, end
+	case c == 't':
+		return true, jsontext.ScanLiteral(b, i, "true")
+	case c == 'f':
+		return false, jsontext.ScanLiteral(b, i, "false")
+	case c == 'n':
+		return nil, jsontext.ScanLiteral(b, i, "null")
+	}
+	return nil, -1
+}
+
+// str is the value of a string token: as the hosts read it (host), else
+// as encoding/json does.
+func (d *leanDecoder) str(tok []byte, plain bool) (string, bool) {
+	if plain || d.host {
+		return jsontext.StringValue(tok, plain), true
+	}
+	var s string
+	if err := json.Unmarshal(tok, &s); err != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// countedDepth is how deep the lean reader counts a list's elements before
+// it reads them, so that a long list is made once at its length rather
+// than grown (a list grown a quarter at a time takes, while it grows,
+// nearly twice its size); deeper, where a count would read the text again
+// at every level, lists grow.
+const countedDepth = 3
+
+// count is how many elements the well-formed list at b[i] holds.
+func (d *leanDecoder) count(i int) int {
+	b := d.b
+	n := 0
+	for j := jsontext.SkipSpace(b, i+1); j < len(b) && b[j] != ']'; n++ {
+		j = jsontext.SkipSpace(b, valueEnd(b, j))
+		if j < len(b) && b[j] == ',' {
+			j = jsontext.SkipSpace(b, j+1)
+		}
+	}
+	return n
 }

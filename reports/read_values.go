@@ -27,7 +27,7 @@ func (c *Case) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	if hostText.Match(data) {
-		c.readHostValues(data)
+		c.readHostValues(data, true)
 	}
 	return nil
 }
@@ -62,8 +62,9 @@ func reportValue(raw []byte) (any, bool) {
 	return conv(v), true
 }
 
-// readHostValues reads the case's strings and values again from data.
-func (c *Case) readHostValues(data []byte) {
+// readHostValues reads the case's strings and values again from data,
+// its observed object too unless it was read so already.
+func (c *Case) readHostValues(data []byte, observed bool) {
 	m, ok := jsontext.ReadMembers(data, nil)
 	if !ok {
 		return
@@ -101,6 +102,9 @@ func (c *Case) readHostValues(data []byte) {
 		case "error":
 			str(x.Raw, &c.Error)
 		case "observed":
+			if !observed {
+				continue
+			}
 			if v, ok := reportValue(x.Raw); ok {
 				if obs, isMap := v.(map[string]any); isMap {
 					c.Observed = obs

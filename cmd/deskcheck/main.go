@@ -653,6 +653,7 @@ func report(args []string, stdout, stderr io.Writer) int {
 		if code != exitPass {
 			return code
 		}
+		collectForReport(len(data))
 		// Read a case at a time: what grows with a case's run is set
 		// aside until a format shows it.
 		rep, err := reports.ReadJSONLean(data, *o.format == "json")
