@@ -43,6 +43,9 @@ func ObserveEach(w io.Writer, o Observe) *Shown {
 	}}
 }
 
+// CaseOf is the evidence of one result, as Build makes it.
+func CaseOf(r *verifier.Result) Case { return newCase(r, false) }
+
 // Prepare makes the evidence of one result, as Build does
 // (verifier.Sink).
 func (s *Shown) Prepare(r *verifier.Result) *Case {

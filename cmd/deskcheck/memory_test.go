@@ -48,11 +48,17 @@ func TestMemoryChild(t *testing.T) {
 // peak resident memory in bytes and its exit code.
 func peakOf(t *testing.T, args ...string) (peak int64, code int) {
 	t.Helper()
+	return peakWith(t, nil, args...)
+}
+
+// peakWith is peakOf with env added to the child's environment.
+func peakWith(t *testing.T, env []string, args ...string) (peak int64, code int) {
+	t.Helper()
 	if runtime.GOOS != "linux" {
 		t.Skip("the peak is read from /proc/self/status")
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^TestMemoryChild$", "-test.count=1")
-	cmd.Env = append(os.Environ(), memoryChild+"="+strings.Join(args, "\x1f"))
+	cmd.Env = append(append(os.Environ(), env...), memoryChild+"="+strings.Join(args, "\x1f"))
 	var errOut bytes.Buffer
 	cmd.Stderr = &errOut
 	out, err := cmd.Output()
@@ -121,11 +127,12 @@ const envelope = 512 << 20
 // TestWorstCaseMemory: on each family's worst case at the default limits
 // (gen.WorstCases, each desk just under the file size limit or at a limit
 // of a run), every command that runs desks peaks within the envelope —
-// verify, explain, observe, cover, faults, mutants and drift of the desk,
-// and try of its first case's given block — and report render and diff of
-// the report.json verify wrote peak within the envelope and, over what a
-// small report takes, within 4 times the report's size. Peaks are the
-// child process's resident memory (VmHWM), not times.
+// verify, explain, observe, observe -w, cover, faults, mutants and drift
+// of the desk, and try of its first case's given block — and report
+// render and diff of the report.json verify wrote peak within the
+// envelope and, over what a small report takes, within 4 times the
+// report's size. Peaks are the child process's resident memory (VmHWM),
+// not times.
 func TestWorstCaseMemory(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector multiplies a process's memory five to ten times: the envelope is measured without it (.ci/run runs this test in a plain pass)")
@@ -175,6 +182,14 @@ func TestWorstCaseMemory(t *testing.T) {
 				t.Logf("%s: peak %d MiB (exit %d)", args[0], peak>>20, code)
 				assert.LessOrEqual(t, peak, int64(envelope), "%s within the envelope", args[0])
 			}
+			// observe -w rewrites a copy of the desk (or says why it
+			// cannot); it never writes where CI is set.
+			own := filepath.Join(dir, "own.json")
+			require.NoError(t, os.WriteFile(own, data, 0o600))
+			peak, code = peakWith(t, []string{"CI="}, "observe", "-w", own)
+			require.Contains(t, []int{0, 1, 2}, code, "observe -w")
+			t.Logf("observe -w: peak %d MiB (exit %d)", peak>>20, code)
+			assert.LessOrEqual(t, peak, int64(envelope), "observe -w within the envelope")
 
 			for _, tc := range []struct {
 				name  string
