@@ -367,6 +367,10 @@ func (d *heldDecoder) str() string {
 	return s
 }
 
+// internedKinds is how many distinct event kinds the hold's reader keeps
+// one string of; a trace has a few.
+const internedKinds = 64
+
 // kind reads an event's kind: one string of each of the first
 // internedKinds kinds.
 func (d *heldDecoder) kind(kinds map[string]string) string {

@@ -7,6 +7,8 @@ import (
 
 	"github.com/deskcheck/deskcheck/internal/jsontext"
 	"github.com/deskcheck/deskcheck/internal/jsonx"
+	"github.com/deskcheck/deskcheck/scenario"
+	"github.com/deskcheck/deskcheck/verifier"
 )
 
 // ReadJSONLean reads saved evidence as ReadJSON does, with the same
@@ -156,12 +158,15 @@ var (
 	emptyList   any = []any{}
 )
 
-// readLeanCase reads a case as Case.UnmarshalJSON does, into the same values,
-// but its observed object through leanObserved.
+// readLeanCase reads a case as Case.UnmarshalJSON does, into the same
+// values, but its observed object and the values of its mismatches and
+// suggestions through the lean decoder.
 func readLeanCase(data []byte, c *Case) error {
 	var lc struct {
 		plainCase
-		Observed leanObserved `json:"observed"`
+		Observed   leanObserved     `json:"observed"`
+		Mismatches []leanMismatch   `json:"mismatches"`
+		Suggested  []leanSuggestion `json:"suggested"`
 	}
 	lc.Observed.host = hostText.Match(data)
 	if err := json.Unmarshal(data, &lc); err != nil {
@@ -169,15 +174,77 @@ func readLeanCase(data []byte, c *Case) error {
 	}
 	*c = Case(lc.plainCase)
 	c.Observed = lc.Observed.m
+	c.Mismatches, c.Suggested = nil, nil
+	if lc.Mismatches != nil {
+		c.Mismatches = make([]verifier.Mismatch, len(lc.Mismatches))
+		for i, m := range lc.Mismatches {
+			c.Mismatches[i] = verifier.Mismatch{Field: m.Field, Comparison: m.Comparison, Expected: m.Expected.v, Observed: m.Observed.v}
+			if m.Changes != nil {
+				c.Mismatches[i].Changes = make([]scenario.Change, len(m.Changes))
+				for j, ch := range m.Changes {
+					c.Mismatches[i].Changes[j] = scenario.Change{Path: ch.Path, Kind: ch.Kind, Expected: ch.Expected.v, Observed: ch.Observed.v}
+				}
+			}
+		}
+	}
+	if lc.Suggested != nil {
+		c.Suggested = make([]verifier.Suggestion, len(lc.Suggested))
+		for i, x := range lc.Suggested {
+			c.Suggested[i] = verifier.Suggestion{Key: x.Key, Value: x.Value.v}
+		}
+	}
 	if lc.Observed.host {
 		c.readHostValues(data, false)
 	}
 	return nil
 }
 
-// internedKinds is how many distinct event kinds the hold's reader keeps
-// one string of; a trace has a few.
-const internedKinds = 64
+// leanMismatch, leanChange and leanSuggestion are verifier.Mismatch,
+// scenario.Change and verifier.Suggestion as encoding/json reads them,
+// their values read by the lean decoder.
+type (
+	leanMismatch struct {
+		Field      string       `json:"field"`
+		Comparison string       `json:"comparison"`
+		Expected   leanValue    `json:"expected"`
+		Observed   leanValue    `json:"observed"`
+		Changes    []leanChange `json:"changes,omitempty"`
+	}
+	leanChange struct {
+		Path     string    `json:"path"`
+		Kind     string    `json:"kind"`
+		Expected leanValue `json:"expected,omitempty"`
+		Observed leanValue `json:"observed,omitempty"`
+	}
+	leanSuggestion struct {
+		Key   string    `json:"key"`
+		Value leanValue `json:"value"`
+	}
+)
+
+// leanValue is a value encoding/json reads into an any, read by the lean
+// decoder.
+type leanValue struct{ v any }
+
+func (l *leanValue) UnmarshalJSON(data []byte) error {
+	d := leanDecoder{b: data}
+	if v, end := d.value(jsontext.SkipSpace(data, 0), 0); end >= 0 && jsontext.SkipSpace(data, end) == len(data) {
+		l.v = v
+		return nil
+	}
+	l.v = nil
+	return json.Unmarshal(data, &l.v)
+}
+
+// hostValue is reportValue's reading of raw, nested empty objects and
+// lists shared.
+func hostValue(raw []byte) (any, bool) {
+	d := leanDecoder{b: raw, host: true}
+	if v, end := d.value(jsontext.SkipSpace(raw, 0), 0); end >= 0 && jsontext.SkipSpace(raw, end) == len(raw) {
+		return v, true
+	}
+	return reportValue(raw)
+}
 
 // plainCase is Case without its methods.
 type plainCase Case
@@ -192,21 +259,18 @@ type leanObserved struct {
 }
 
 func (o *leanObserved) UnmarshalJSON(data []byte) error {
-	d := leanDecoder{b: data, host: o.host}
-	i := jsontext.SkipSpace(data, 0)
-	if i < len(data) && data[i] == '{' {
-		v, end := d.value(i, 0)
-		if m, ok := v.(map[string]any); ok && end >= 0 && jsontext.SkipSpace(data, end) == len(data) {
-			o.m = m
-			return nil
-		}
+	read := func(raw []byte) (any, bool) {
+		d := leanDecoder{b: raw}
+		v, end := d.value(jsontext.SkipSpace(raw, 0), 0)
+		return v, end >= 0 && jsontext.SkipSpace(raw, end) == len(raw)
 	}
 	if o.host {
-		if v, ok := reportValue(data); ok {
-			if m, isMap := v.(map[string]any); isMap {
-				o.m = m
-				return nil
-			}
+		read = hostValue
+	}
+	if v, ok := read(data); ok {
+		if m, isMap := v.(map[string]any); isMap {
+			o.m = m
+			return nil
 		}
 	}
 	// Anything else, null included, is encoding/json's to read.

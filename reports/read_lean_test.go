@@ -176,8 +176,9 @@ func TestHoldGivesBackTheValues(t *testing.T) {
 	assert.Contains(t, x.whole().Error, "could not be read back")
 }
 
-// TestLeanCaseReadsWhatUnmarshalReads: a case's observed object read by
-// the lean reader holds the very values Case.UnmarshalJSON makes of it,
+// TestLeanCaseReadsWhatUnmarshalReads: a case's observed object, and the
+// values of its mismatches and suggestions, read by the lean reader are
+// the very values Case.UnmarshalJSON makes of them,
 // for the host decoders' cases too (an unpaired surrogate, an integer of
 // more than 15 digits), and an empty object or list nested in it is the
 // one shared value.
@@ -197,7 +198,14 @@ func TestLeanCaseReadsWhatUnmarshalReads(t *testing.T) {
 		`{"deep":` + strings.Repeat(`[`, 120) + `{}` + strings.Repeat(`]`, 120) + `}`,
 	} {
 		t.Run(observed[:min(len(observed), 30)], func(t *testing.T) {
-			data := []byte(`{"desk":"d","id":"c","title":"t","scenario":"s","status":"pass","sourceRefs":[],"given":{},"expected":{},"observed":` + observed + `,"mismatches":[],"comparisons":{},"suggested":[],"unit":"call","dimensions":{},"trace":[]}`)
+			data := []byte(`{"desk":"d","id":"c","title":"t","scenario":"s","status":"fail","sourceRefs":[],"given":{},"expected":{},"observed":` + observed +
+				`,"mismatches":[{"field":"a","comparison":"exact","expected":` + observed + `,"observed":` + observed +
+				`,"changes":[{"path":"[0]","kind":"changed","expected":` + observed + `,"observed":` + observed + `},{"path":"","kind":"missing"}]},{"field":"b","comparison":"exact","expected":1,"observed":null}]` +
+				`,"comparisons":{},"suggested":[{"key":"a","value":` + observed + `},{"key":"b"}],"unit":"call","dimensions":{},"trace":[]}`)
+			hv, hok := hostValue([]byte(observed))
+			rv, rok := reportValue([]byte(observed))
+			assert.Equal(t, rok, hok)
+			assert.Equal(t, rv, hv, "hostValue reads what reportValue reads")
 			var want, got Case
 			require.NoError(t, json.Unmarshal(data, &want))
 			require.NoError(t, readLeanCase(data, &got))
@@ -224,6 +232,17 @@ func TestLeanCaseReadsWhatUnmarshalReads(t *testing.T) {
 			}
 			if observed != deep {
 				walk(got.Observed, 0)
+				for _, m := range got.Mismatches {
+					walk(m.Expected, 0)
+					walk(m.Observed, 0)
+					for _, ch := range m.Changes {
+						walk(ch.Expected, 0)
+						walk(ch.Observed, 0)
+					}
+				}
+				for _, x := range got.Suggested {
+					walk(x.Value, 0)
+				}
 			}
 			for _, v := range shared {
 				if m, ok := v.(map[string]any); ok {
@@ -242,14 +261,16 @@ func TestLeanCaseReadsWhatUnmarshalReads(t *testing.T) {
 // reflectPointer is where a map or slice's data is.
 func reflectPointer(v any) uintptr { return reflect.ValueOf(v).Pointer() }
 
-// TestLeanReadOfEmptyObjectsIsSmall: a case observing 300,000 empty
-// objects is read, and read back from its hold, in about an interface per
-// object, 16 bytes for 3 of text (encoding/json and the hold made a map
-// of each, some 20 times the text).
+// TestLeanReadOfEmptyObjectsIsSmall: a failed case observing 300,000
+// empty objects, and listing them in its mismatch, is read, and read back
+// from its hold, in about an interface per object, 16 bytes for 3 of text
+// (encoding/json and the hold made a map of each, some 20 times the
+// text).
 func TestLeanReadOfEmptyObjectsIsSmall(t *testing.T) {
 	const n = 300000
-	data := []byte(`{"desk":"d","id":"c","title":"t","scenario":"s","status":"pass","sourceRefs":[],"given":{},"expected":{},"observed":{"records":[` +
-		strings.Repeat(`{},`, n-1) + `{}]},"mismatches":[],"comparisons":{},"suggested":[],"unit":"call","dimensions":{},"trace":[]}`)
+	records := `[` + strings.Repeat(`{},`, n-1) + `{}]`
+	data := []byte(`{"desk":"d","id":"c","title":"t","scenario":"s","status":"fail","sourceRefs":[],"given":{},"expected":{},"observed":{"records":` + records +
+		`},"mismatches":[{"field":"records","comparison":"exact","expected":[],"observed":` + records + `}],"comparisons":{},"suggested":[],"unit":"call","dimensions":{},"trace":[]}`)
 	allocated := func(f func()) uint64 {
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)

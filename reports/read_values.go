@@ -75,7 +75,7 @@ func (c *Case) readHostValues(data []byte, observed bool) {
 		}
 	}
 	val := func(raw []byte, dst *any) {
-		if v, ok := reportValue(raw); ok {
+		if v, ok := hostValue(raw); ok {
 			*dst = v
 		}
 	}
@@ -105,7 +105,7 @@ func (c *Case) readHostValues(data []byte, observed bool) {
 			if !observed {
 				continue
 			}
-			if v, ok := reportValue(x.Raw); ok {
+			if v, ok := hostValue(x.Raw); ok {
 				if obs, isMap := v.(map[string]any); isMap {
 					c.Observed = obs
 				}
