@@ -92,7 +92,7 @@ func bigTraceReport(t *testing.T) (string, int64) {
 
 // TestRenderAndDiffMemory: report render of a report whose one case holds
 // 200,000 trace events, and diff of it against itself, peak within 4 and
-// 3 times the report's size over what a small report takes (about 3.7 and
+// 3 times the report's size over what a small report takes (about 3.3 and
 // 1.1 times it; the schema validator once decoded every event, 14 times
 // it, diff held both reports whole and a copy of each file's text, 6
 // times it, and render let the heap grow to five times what was live,
