@@ -331,6 +331,9 @@ func (e *heldEncoder) value(v any) {
 type heldDecoder struct {
 	b   []byte
 	bad bool
+	// depth is how deep in a value the decoder reads: an empty object or
+	// list nested in one is the shared one (emptyObject, emptyList).
+	depth int
 }
 
 func (d *heldDecoder) uvarint() uint64 {
@@ -362,6 +365,30 @@ func (d *heldDecoder) str() string {
 	s := string(d.b[:n])
 	d.b = d.b[n:]
 	return s
+}
+
+// internedKinds is how many distinct event kinds the hold's reader keeps
+// one string of; a trace has a few.
+const internedKinds = 64
+
+// kind reads an event's kind: one string of each of the first
+// internedKinds kinds.
+func (d *heldDecoder) kind(kinds map[string]string) string {
+	n := d.uvarint()
+	if n > uint64(len(d.b)) {
+		d.bad, d.b = true, nil
+		return ""
+	}
+	b := d.b[:n]
+	d.b = d.b[n:]
+	if k, ok := kinds[string(b)]; ok {
+		return k
+	}
+	k := string(b)
+	if len(kinds) < internedKinds {
+		kinds[k] = k
+	}
+	return k
 }
 
 func (d *heldDecoder) tag() byte {
@@ -400,6 +427,11 @@ func (d *heldDecoder) value() any {
 			d.bad, d.b = true, nil
 			return nil
 		}
+		if n == 0 && d.depth > 0 {
+			return emptyList
+		}
+		d.depth++
+		defer func() { d.depth-- }()
 		out := make([]any, n)
 		for i := range out {
 			out[i] = d.value()
@@ -413,6 +445,11 @@ func (d *heldDecoder) value() any {
 			d.bad, d.b = true, nil
 			return nil
 		}
+		if n == 0 && d.depth > 0 {
+			return emptyObject
+		}
+		d.depth++
+		defer func() { d.depth-- }()
 		out := make(map[string]any, n)
 		for range n {
 			k := d.str()
@@ -429,6 +466,7 @@ func (d *heldDecoder) value() any {
 func (d *heldDecoder) into(c *Case) {
 	if n := d.count(); n >= 0 {
 		c.Trace = make([]scenario.Event, n)
+		kinds := map[string]string{}
 		for i := range c.Trace {
 			seq, k := binary.Varint(d.b)
 			if k <= 0 {
@@ -436,7 +474,7 @@ func (d *heldDecoder) into(c *Case) {
 				return
 			}
 			d.b = d.b[k:]
-			c.Trace[i] = scenario.Event{Seq: int(seq), Kind: d.str(), Text: d.str()}
+			c.Trace[i] = scenario.Event{Seq: int(seq), Kind: d.kind(kinds), Text: d.str()}
 		}
 	}
 	c.Observed, _ = d.value().(map[string]any)

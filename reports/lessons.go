@@ -160,9 +160,9 @@ func lessonStatus(s verifier.Status) string {
 
 // lessonLine names a case's lesson and the cases of the report beside it,
 // each with its host and answer: what explain says of the lesson.
-func lessonLine(r *Report, c *Case) string {
+func lessonLine(lessons []Lesson, c *Case) string {
 	line := oneLine(c.Lesson)
-	for _, l := range r.Lessons {
+	for _, l := range lessons {
 		if l.Desk != c.Desk || l.Name != c.Lesson {
 			continue
 		}

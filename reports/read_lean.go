@@ -6,6 +6,9 @@ import (
 	"strconv"
 
 	"github.com/deskcheck/deskcheck/internal/jsontext"
+	"github.com/deskcheck/deskcheck/internal/jsonx"
+	"github.com/deskcheck/deskcheck/scenario"
+	"github.com/deskcheck/deskcheck/verifier"
 )
 
 // ReadJSONLean reads saved evidence as ReadJSON does, with the same
@@ -49,7 +52,7 @@ func ReadJSONLean(data []byte, withJSON bool) (*Report, error) {
 	for i := jsontext.SkipSpace(data, start+1); i < end && data[i] != ']'; n++ {
 		e := valueEnd(data, i)
 		var c Case
-		if err := json.Unmarshal(data[i:e], &c); err != nil {
+		if err := readLeanCase(data[i:e], &c); err != nil {
 			return nil, err
 		}
 		suggestObserved(&c)
@@ -142,4 +145,256 @@ func (k consistency) check(i int, c *Case) error {
 	}
 	k.first[id] = i
 	return caseConsistent(where, id, c)
+}
+
+// A case's observed values may hold a great many empty objects and lists
+// (a host's records, each {}), which encoding/json makes one map or slice
+// each: a million of them take some 20 times their text. The lean reader
+// and the hold read every empty object or list nested in a value as one
+// shared value of each kind, which no writer changes; a value then takes
+// little more than an interface per element.
+var (
+	emptyObject any = map[string]any{}
+	emptyList   any = []any{}
+)
+
+// readLeanCase reads a case as Case.UnmarshalJSON does, into the same
+// values, but its observed object and the values of its mismatches and
+// suggestions through the lean decoder.
+func readLeanCase(data []byte, c *Case) error {
+	var lc struct {
+		plainCase
+		Observed   leanObserved     `json:"observed"`
+		Mismatches []leanMismatch   `json:"mismatches"`
+		Suggested  []leanSuggestion `json:"suggested"`
+	}
+	lc.Observed.host = hostText.Match(data)
+	if err := json.Unmarshal(data, &lc); err != nil {
+		return err
+	}
+	*c = Case(lc.plainCase)
+	c.Observed = lc.Observed.m
+	c.Mismatches, c.Suggested = nil, nil
+	if lc.Mismatches != nil {
+		c.Mismatches = make([]verifier.Mismatch, len(lc.Mismatches))
+		for i, m := range lc.Mismatches {
+			c.Mismatches[i] = verifier.Mismatch{Field: m.Field, Comparison: m.Comparison, Expected: m.Expected.v, Observed: m.Observed.v}
+			if m.Changes != nil {
+				c.Mismatches[i].Changes = make([]scenario.Change, len(m.Changes))
+				for j, ch := range m.Changes {
+					c.Mismatches[i].Changes[j] = scenario.Change{Path: ch.Path, Kind: ch.Kind, Expected: ch.Expected.v, Observed: ch.Observed.v}
+				}
+			}
+		}
+	}
+	if lc.Suggested != nil {
+		c.Suggested = make([]verifier.Suggestion, len(lc.Suggested))
+		for i, x := range lc.Suggested {
+			c.Suggested[i] = verifier.Suggestion{Key: x.Key, Value: x.Value.v}
+		}
+	}
+	if lc.Observed.host {
+		c.readHostValues(data, false)
+	}
+	return nil
+}
+
+// leanMismatch, leanChange and leanSuggestion are verifier.Mismatch,
+// scenario.Change and verifier.Suggestion as encoding/json reads them,
+// their values read by the lean decoder.
+type (
+	leanMismatch struct {
+		Field      string       `json:"field"`
+		Comparison string       `json:"comparison"`
+		Expected   leanValue    `json:"expected"`
+		Observed   leanValue    `json:"observed"`
+		Changes    []leanChange `json:"changes,omitempty"`
+	}
+	leanChange struct {
+		Path     string    `json:"path"`
+		Kind     string    `json:"kind"`
+		Expected leanValue `json:"expected,omitempty"`
+		Observed leanValue `json:"observed,omitempty"`
+	}
+	leanSuggestion struct {
+		Key   string    `json:"key"`
+		Value leanValue `json:"value"`
+	}
+)
+
+// leanValue is a value encoding/json reads into an any, read by the lean
+// decoder.
+type leanValue struct{ v any }
+
+func (l *leanValue) UnmarshalJSON(data []byte) error {
+	d := leanDecoder{b: data}
+	if v, end := d.value(jsontext.SkipSpace(data, 0), 0); end >= 0 && jsontext.SkipSpace(data, end) == len(data) {
+		l.v = v
+		return nil
+	}
+	l.v = nil
+	return json.Unmarshal(data, &l.v)
+}
+
+// hostValue is reportValue's reading of raw, nested empty objects and
+// lists shared.
+func hostValue(raw []byte) (any, bool) {
+	d := leanDecoder{b: raw, host: true}
+	if v, end := d.value(jsontext.SkipSpace(raw, 0), 0); end >= 0 && jsontext.SkipSpace(raw, end) == len(raw) {
+		return v, true
+	}
+	return reportValue(raw)
+}
+
+// plainCase is Case without its methods.
+type plainCase Case
+
+// leanObserved reads a case's observed object into the values
+// encoding/json would make of it, or, for a case that holds what only the
+// host decoders read faithfully (host), those readHostValues makes; its
+// nested empty objects and lists are the shared ones.
+type leanObserved struct {
+	m    map[string]any
+	host bool
+}
+
+func (o *leanObserved) UnmarshalJSON(data []byte) error {
+	read := func(raw []byte) (any, bool) {
+		d := leanDecoder{b: raw}
+		v, end := d.value(jsontext.SkipSpace(raw, 0), 0)
+		return v, end >= 0 && jsontext.SkipSpace(raw, end) == len(raw)
+	}
+	if o.host {
+		read = hostValue
+	}
+	if v, ok := read(data); ok {
+		if m, isMap := v.(map[string]any); isMap {
+			o.m = m
+			return nil
+		}
+	}
+	// Anything else, null included, is encoding/json's to read.
+	o.m = nil
+	return json.Unmarshal(data, &o.m)
+}
+
+// leanDecoder decodes a JSON value as encoding/json decodes it into an
+// any (or, with host, as reportValue does), nested empty objects and lists
+// shared.
+type leanDecoder struct {
+	b    []byte
+	host bool
+}
+
+// value decodes the value at b[i], depth levels into the observed object,
+// and returns it and the index after it, or -1 where it cannot read it as
+// encoding/json (or reportValue) would.
+func (d *leanDecoder) value(i, depth int) (any, int) {
+	b := d.b
+	if i >= len(b) {
+		return nil, -1
+	}
+	switch c := b[i]; {
+	case c == '"':
+		end, plain := jsontext.ScanString(b, i)
+		if end < 0 {
+			return nil, -1
+		}
+		s, ok := d.str(b[i:end], plain)
+		if !ok {
+			return nil, -1
+		}
+		return s, end
+	case c == '{':
+		if d.host && depth >= jsontext.MaxDepth {
+			return nil, -1 // past where reportValue's fast reader reads
+		}
+		if j := jsontext.SkipSpace(b, i+1); depth > 0 && j < len(b) && b[j] == '}' {
+			return emptyObject, j + 1
+		}
+		obj := map[string]any{}
+		end := jsontext.EachMember(b, i, func(keyTok []byte, plain bool, start int) int {
+			key, ok := d.str(keyTok, plain)
+			if !ok {
+				return -1
+			}
+			v, end := d.value(start, depth+1)
+			obj[key] = v
+			return end
+		})
+		return obj, end
+	case c == '[':
+		if d.host && depth >= jsontext.MaxDepth {
+			return nil, -1
+		}
+		if j := jsontext.SkipSpace(b, i+1); j < len(b) && b[j] == ']' {
+			return emptyList, j + 1
+		}
+		list := []any{}
+		if depth < countedDepth {
+			list = make([]any, 0, d.count(i))
+		}
+		end := jsontext.EachElement(b, i, func(start int) int {
+			v, end := d.value(start, depth+1)
+			list = append(list, v)
+			return end
+		})
+		return list, end
+	case c == '-' || jsontext.IsDigit(c):
+		end := jsontext.ScanNumber(b, i)
+		if end < 0 {
+			return nil, -1
+		}
+		if d.host {
+			if f, err := strconv.ParseFloat(string(b[i:end]), 64); err == nil && string(jsonx.AppendFloat(nil, f)) == string(b[i:end]) {
+				return f, end
+			}
+			return json.Number(b[i:end]), end
+		}
+		f, err := strconv.ParseFloat(string(b[i:end]), 64)
+		if err != nil {
+			return nil, -1
+		}
+		return f, end
+	case c == 't':
+		return true, jsontext.ScanLiteral(b, i, "true")
+	case c == 'f':
+		return false, jsontext.ScanLiteral(b, i, "false")
+	case c == 'n':
+		return nil, jsontext.ScanLiteral(b, i, "null")
+	}
+	return nil, -1
+}
+
+// str is the value of a string token: as the hosts read it (host), else
+// as encoding/json does.
+func (d *leanDecoder) str(tok []byte, plain bool) (string, bool) {
+	if plain || d.host {
+		return jsontext.StringValue(tok, plain), true
+	}
+	var s string
+	if err := json.Unmarshal(tok, &s); err != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// countedDepth is how deep the lean reader counts a list's elements before
+// it reads them, so that a long list is made once at its length rather
+// than grown (a list grown a quarter at a time takes, while it grows,
+// nearly twice its size); deeper, where a count would read the text again
+// at every level, lists grow.
+const countedDepth = 3
+
+// count is how many elements the well-formed list at b[i] holds.
+func (d *leanDecoder) count(i int) int {
+	b := d.b
+	n := 0
+	for j := jsontext.SkipSpace(b, i+1); j < len(b) && b[j] != ']'; n++ {
+		j = jsontext.SkipSpace(b, valueEnd(b, j))
+		if j < len(b) && b[j] == ',' {
+			j = jsontext.SkipSpace(b, j+1)
+		}
+	}
+	return n
 }

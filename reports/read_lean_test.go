@@ -6,6 +6,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -172,4 +174,119 @@ func TestHoldGivesBackTheValues(t *testing.T) {
 	require.NoError(t, h.flush())
 	x.held.n-- // cut short
 	assert.Contains(t, x.whole().Error, "could not be read back")
+}
+
+// TestLeanCaseReadsWhatUnmarshalReads: a case's observed object, and the
+// values of its mismatches and suggestions, read by the lean reader are
+// the very values Case.UnmarshalJSON makes of them,
+// for the host decoders' cases too (an unpaired surrogate, an integer of
+// more than 15 digits), and an empty object or list nested in it is the
+// one shared value.
+func TestLeanCaseReadsWhatUnmarshalReads(t *testing.T) {
+	// Past the depth reportValue's fast reader reads, a host case's
+	// value is reportValue's, shared nothing.
+	deep := `{"deep":` + strings.Repeat(`[`, 120) + `{}` + strings.Repeat(`]`, 120) + `,"w":"\ud800"}`
+	for _, observed := range []string{
+		`{}`,
+		`null`,
+		`{"a":{},"b":[],"c":[{},{},[],{"d":{}}],"e":[[]]}`,
+		`{"s":"plain","t":"esc\"aped \u00e9 \n","n":1.5,"i":-3,"e":1e300,"z":0,"b":[true,false,null]}`,
+		`{"w":"x\ud800y","big":12345678901234567890,"f":1.0,"list":[{}, [], 1.25]}`,
+		`{"key \u0041":"v","bad":"\ud83d"}`,
+		`{ "spaced" : [ { } , [ ] ] }`,
+		deep,
+		`{"deep":` + strings.Repeat(`[`, 120) + `{}` + strings.Repeat(`]`, 120) + `}`,
+	} {
+		t.Run(observed[:min(len(observed), 30)], func(t *testing.T) {
+			data := []byte(`{"desk":"d","id":"c","title":"t","scenario":"s","status":"fail","sourceRefs":[],"given":{},"expected":{},"observed":` + observed +
+				`,"mismatches":[{"field":"a","comparison":"exact","expected":` + observed + `,"observed":` + observed +
+				`,"changes":[{"path":"[0]","kind":"changed","expected":` + observed + `,"observed":` + observed + `},{"path":"","kind":"missing"}]},{"field":"b","comparison":"exact","expected":1,"observed":null}]` +
+				`,"comparisons":{},"suggested":[{"key":"a","value":` + observed + `},{"key":"b"}],"unit":"call","dimensions":{},"trace":[]}`)
+			hv, hok := hostValue([]byte(observed))
+			rv, rok := reportValue([]byte(observed))
+			assert.Equal(t, rok, hok)
+			assert.Equal(t, rv, hv, "hostValue reads what reportValue reads")
+			var want, got Case
+			require.NoError(t, json.Unmarshal(data, &want))
+			require.NoError(t, readLeanCase(data, &got))
+			assert.Equal(t, want, got)
+			var shared []any
+			var walk func(v any, depth int)
+			walk = func(v any, depth int) {
+				switch x := v.(type) {
+				case map[string]any:
+					if len(x) == 0 && depth > 0 {
+						shared = append(shared, x)
+					}
+					for _, y := range x {
+						walk(y, depth+1)
+					}
+				case []any:
+					if len(x) == 0 && depth > 0 {
+						shared = append(shared, x)
+					}
+					for _, y := range x {
+						walk(y, depth+1)
+					}
+				}
+			}
+			if observed != deep {
+				walk(got.Observed, 0)
+				for _, m := range got.Mismatches {
+					walk(m.Expected, 0)
+					walk(m.Observed, 0)
+					for _, ch := range m.Changes {
+						walk(ch.Expected, 0)
+						walk(ch.Observed, 0)
+					}
+				}
+				for _, x := range got.Suggested {
+					walk(x.Value, 0)
+				}
+			}
+			for _, v := range shared {
+				if m, ok := v.(map[string]any); ok {
+					assert.Equal(t, reflectPointer(emptyObject), reflectPointer(m), "a nested {} is the shared one")
+				} else {
+					assert.Equal(t, reflectPointer(emptyList), reflectPointer(v), "a nested [] is the shared one")
+				}
+			}
+		})
+	}
+	var c Case
+	assert.Error(t, readLeanCase([]byte(`{"observed":[1]}`), &c), "what encoding/json refuses, the lean reader refuses")
+	assert.Error(t, readLeanCase([]byte(`{"observed":{"n":1e999}}`), &c))
+}
+
+// reflectPointer is where a map or slice's data is.
+func reflectPointer(v any) uintptr { return reflect.ValueOf(v).Pointer() }
+
+// TestLeanReadOfEmptyObjectsIsSmall: a failed case observing 300,000
+// empty objects, and listing them in its mismatch, is read, and read back
+// from its hold, in about an interface per object, 16 bytes for 3 of text
+// (encoding/json and the hold made a map of each, some 20 times the
+// text).
+func TestLeanReadOfEmptyObjectsIsSmall(t *testing.T) {
+	const n = 300000
+	records := `[` + strings.Repeat(`{},`, n-1) + `{}]`
+	data := []byte(`{"desk":"d","id":"c","title":"t","scenario":"s","status":"fail","sourceRefs":[],"given":{},"expected":{},"observed":{"records":` + records +
+		`},"mismatches":[{"field":"records","comparison":"exact","expected":[],"observed":` + records + `}],"comparisons":{},"suggested":[],"unit":"call","dimensions":{},"trace":[]}`)
+	allocated := func(f func()) uint64 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		f()
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	var c Case
+	read := allocated(func() { require.NoError(t, readLeanCase(data, &c)) })
+	assert.Less(t, read, uint64(7*len(data)), "read in %d bytes for %d of text", read, len(data))
+	h := newHold()
+	defer h.close()
+	require.NoError(t, h.put(&c))
+	require.NoError(t, h.flush())
+	var back *Case
+	readBack := allocated(func() { back = c.whole() })
+	assert.Less(t, readBack, uint64(7*len(data)), "read back in %d bytes for %d of text", readBack, len(data))
+	assert.Len(t, back.Observed["records"], n)
 }

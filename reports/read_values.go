@@ -27,7 +27,7 @@ func (c *Case) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	if hostText.Match(data) {
-		c.readHostValues(data)
+		c.readHostValues(data, true)
 	}
 	return nil
 }
@@ -62,8 +62,9 @@ func reportValue(raw []byte) (any, bool) {
 	return conv(v), true
 }
 
-// readHostValues reads the case's strings and values again from data.
-func (c *Case) readHostValues(data []byte) {
+// readHostValues reads the case's strings and values again from data,
+// its observed object too unless it was read so already.
+func (c *Case) readHostValues(data []byte, observed bool) {
 	m, ok := jsontext.ReadMembers(data, nil)
 	if !ok {
 		return
@@ -74,7 +75,7 @@ func (c *Case) readHostValues(data []byte) {
 		}
 	}
 	val := func(raw []byte, dst *any) {
-		if v, ok := reportValue(raw); ok {
+		if v, ok := hostValue(raw); ok {
 			*dst = v
 		}
 	}
@@ -101,7 +102,10 @@ func (c *Case) readHostValues(data []byte) {
 		case "error":
 			str(x.Raw, &c.Error)
 		case "observed":
-			if v, ok := reportValue(x.Raw); ok {
+			if !observed {
+				continue
+			}
+			if v, ok := hostValue(x.Raw); ok {
 				if obs, isMap := v.(map[string]any); isMap {
 					c.Observed = obs
 				}

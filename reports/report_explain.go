@@ -24,91 +24,97 @@ type Explain struct {
 
 // Write renders r as explanations.
 func (e Explain) Write(w io.Writer, r *Report) error {
-	width := widthOr(e.Width)
-	var buf strings.Builder
-	p := &printer{w: &buf}
-	flush := func() error {
-		if p.err != nil {
-			return p.err
-		}
-		_, err := io.WriteString(w, wrap(buf.String(), width))
-		buf.Reset()
-		return err
-	}
-	defer flush()
-	for i, c := range r.Cases {
-		if i > 0 {
-			p.printf("\n")
-		}
-		p.printf("%s/%s — %s [%s]\n", oneLine(c.Desk), oneLine(c.ID), oneLine(c.Title), oneLine(strings.ToUpper(string(c.Status))))
-		if c.Why != "" {
-			p.printf("why:      %s\n", oneLine(c.Why))
-		}
-		p.printf("scenario: %s\n", oneLine(c.Scenario))
-		if c.Lesson != "" {
-			p.printf("lesson:   %s\n", lessonLine(r, &c))
-		}
-		if j := JudgedOn(&c); j != "" {
-			p.printf("releases: %s\n", oneLine(j))
-		}
-		p.printf("given:    %s\n", oneLine(string(c.Given)))
-		if c.Error != "" {
-			p.printf("could not run: %s\n", oneLine(firstLine(c.Error)))
-		}
-		if f := FailedOn(&c); f != "" {
-			p.printf("%s\n", oneLine(f))
-		}
-		if na := NotApplicableOn(&c); na != "" {
-			p.printf("%s\n", oneLine(na))
-		}
-		if c.Status == verifier.NotApplicable {
-			continue
-		}
-		if c.Release != "" {
-			p.printf("what happened on %s:\n", oneLine(c.Release))
-		} else {
-			p.printf("what happened:\n")
-		}
-		p.trace(c.Trace, c.Unit, "  ")
-		rs := rows(c)
-		wk, wc, we := len("field"), len("comparison"), len("expected")
-		for i := range rs {
-			rs[i].Key, rs[i].Comparison = oneLine(rs[i].Key), oneLine(rs[i].Comparison)
-			wk, wc = max(wk, utf8.RuneCountInString(rs[i].Key)), max(wc, utf8.RuneCountInString(rs[i].Comparison))
-		}
-		// Expected and observed share what the row has left.
-		cell := max(12, (width-10-wk-wc)/2)
-		cut := false
-		for i := range rs {
-			var a, b bool
-			rs[i].Expected, a = shorten(rs[i].Expected, cell)
-			rs[i].Observed, b = shorten(rs[i].Observed, cell)
-			cut = cut || a || b
-			if rs[i].Asserted {
-				we = max(we, utf8.RuneCountInString(rs[i].Expected))
-			}
-		}
-		p.printf("expected beside observed:\n")
-		p.printf("    %s  %s  %s  %s\n", pad("field", wk), pad("comparison", wc), pad("expected", we), "observed")
-		for _, x := range rs {
-			mark := "  "
-			if x.Mismatch {
-				mark = "✗ "
-			}
-			expected := x.Expected
-			if !x.Asserted {
-				expected = "—"
-			}
-			p.printf("  %s%s  %s  %s  %s\n", mark, pad(x.Key, wk), pad(x.Comparison, wc), pad(expected, we), x.Observed)
-		}
-		if cut {
-			p.printf("    (long values shortened; report.json holds them whole)\n")
-		}
-		if err := flush(); err != nil {
+	for i := range r.Cases {
+		if err := e.writeCase(w, i > 0, r.Lessons, &r.Cases[i]); err != nil {
 			return err
 		}
 	}
-	return p.err
+	return nil
+}
+
+// writeCase writes the explanation of one case, after a blank line when
+// it is not the first; lessons are the report's, for its lesson line.
+func (e Explain) writeCase(w io.Writer, after bool, lessons []Lesson, c *Case) error {
+	width := widthOr(e.Width)
+	var buf strings.Builder
+	p := &printer{w: &buf}
+	if after {
+		p.printf("\n")
+	}
+	p.printf("%s/%s — %s [%s]\n", oneLine(c.Desk), oneLine(c.ID), oneLine(c.Title), oneLine(strings.ToUpper(string(c.Status))))
+	if c.Why != "" {
+		p.printf("why:      %s\n", oneLine(c.Why))
+	}
+	p.printf("scenario: %s\n", oneLine(c.Scenario))
+	if c.Lesson != "" {
+		p.printf("lesson:   %s\n", lessonLine(lessons, c))
+	}
+	if j := JudgedOn(c); j != "" {
+		p.printf("releases: %s\n", oneLine(j))
+	}
+	p.printf("given:    %s\n", oneLine(string(c.Given)))
+	if c.Error != "" {
+		p.printf("could not run: %s\n", oneLine(firstLine(c.Error)))
+	}
+	if f := FailedOn(c); f != "" {
+		p.printf("%s\n", oneLine(f))
+	}
+	if na := NotApplicableOn(c); na != "" {
+		p.printf("%s\n", oneLine(na))
+	}
+	if c.Status != verifier.NotApplicable {
+		explainRun(p, c, width)
+	}
+	if p.err != nil {
+		return p.err
+	}
+	_, err := io.WriteString(w, wrap(buf.String(), width))
+	return err
+}
+
+// explainRun prints what happened in c's run and its expected block
+// beside what was observed.
+func explainRun(p *printer, c *Case, width int) {
+	if c.Release != "" {
+		p.printf("what happened on %s:\n", oneLine(c.Release))
+	} else {
+		p.printf("what happened:\n")
+	}
+	p.trace(c.Trace, c.Unit, "  ")
+	rs := rows(*c)
+	wk, wc, we := len("field"), len("comparison"), len("expected")
+	for i := range rs {
+		rs[i].Key, rs[i].Comparison = oneLine(rs[i].Key), oneLine(rs[i].Comparison)
+		wk, wc = max(wk, utf8.RuneCountInString(rs[i].Key)), max(wc, utf8.RuneCountInString(rs[i].Comparison))
+	}
+	// Expected and observed share what the row has left.
+	cell := max(12, (width-10-wk-wc)/2)
+	cut := false
+	for i := range rs {
+		var a, b bool
+		rs[i].Expected, a = shorten(rs[i].Expected, cell)
+		rs[i].Observed, b = shorten(rs[i].Observed, cell)
+		cut = cut || a || b
+		if rs[i].Asserted {
+			we = max(we, utf8.RuneCountInString(rs[i].Expected))
+		}
+	}
+	p.printf("expected beside observed:\n")
+	p.printf("    %s  %s  %s  %s\n", pad("field", wk), pad("comparison", wc), pad("expected", we), "observed")
+	for _, x := range rs {
+		mark := "  "
+		if x.Mismatch {
+			mark = "✗ "
+		}
+		expected := x.Expected
+		if !x.Asserted {
+			expected = "—"
+		}
+		p.printf("  %s%s  %s  %s  %s\n", mark, pad(x.Key, wk), pad(x.Comparison, wc), pad(expected, we), x.Observed)
+	}
+	if cut {
+		p.printf("    (long values shortened; report.json holds them whole)\n")
+	}
 }
 
 // pad writes s left-aligned in n characters.
@@ -140,38 +146,47 @@ type observedKey struct {
 
 // Write renders r as expected blocks to paste.
 func (o Observe) Write(w io.Writer, r *Report) error {
+	for i := range r.Cases {
+		if err := o.writeCase(w, i > 0, &r.Cases[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeCase writes the block of one case, after a blank line when it is
+// not the first.
+func (o Observe) writeCase(w io.Writer, after bool, c *Case) error {
 	p := &printer{w: w}
 	width := widthOr(o.Width)
-	for i, c := range r.Cases {
-		if i > 0 {
-			p.printf("\n")
-		}
-		p.printf("%s", wrap(fmt.Sprintf("%s/%s — %s\n", oneLine(c.Desk), oneLine(c.ID), oneLine(c.Title)), width))
-		if c.Status == verifier.Errored {
-			p.printf("could not run: %s\n", oneLine(firstLine(c.Error)))
-			continue
-		}
-		if c.Status == verifier.NotApplicable {
-			p.printf("%s\n", oneLine(NotApplicableOn(&c)))
-			continue
-		}
-		if c.Release != "" {
-			p.printf("observed on %s %s\n", oneLine(releaseHost(&c)), oneLine(c.Release))
-		}
-		if f := FailedOn(&c); f != "" {
-			p.printf("%s\n", oneLine(f))
-		}
-		block, diff := observeBlock(c)
-		p.printf("\"expected\": %s\n", visible(formatBlock(block), true))
-		if len(diff) == 0 {
-			p.printf("the authored block holds, and asserts every key suggested\n")
-			continue
-		}
-		for i, d := range diff {
-			diff[i] = shortDiff(d, width)
-		}
-		p.printf("differences from the authored block:\n%s", wrap(strings.Join(diff, "\n")+"\n", width))
+	if after {
+		p.printf("\n")
 	}
+	p.printf("%s", wrap(fmt.Sprintf("%s/%s — %s\n", oneLine(c.Desk), oneLine(c.ID), oneLine(c.Title)), width))
+	if c.Status == verifier.Errored {
+		p.printf("could not run: %s\n", oneLine(firstLine(c.Error)))
+		return p.err
+	}
+	if c.Status == verifier.NotApplicable {
+		p.printf("%s\n", oneLine(NotApplicableOn(c)))
+		return p.err
+	}
+	if c.Release != "" {
+		p.printf("observed on %s %s\n", oneLine(releaseHost(c)), oneLine(c.Release))
+	}
+	if f := FailedOn(c); f != "" {
+		p.printf("%s\n", oneLine(f))
+	}
+	block, diff := observeBlock(*c)
+	p.printf("\"expected\": %s\n", visible(formatBlock(block), true))
+	if len(diff) == 0 {
+		p.printf("the authored block holds, and asserts every key suggested\n")
+		return p.err
+	}
+	for i, d := range diff {
+		diff[i] = shortDiff(d, width)
+	}
+	p.printf("differences from the authored block:\n%s", wrap(strings.Join(diff, "\n")+"\n", width))
 	return p.err
 }
 

@@ -55,8 +55,10 @@ func wrap(text string, width int) string {
 		if len(indent) > width/2 {
 			indent = "    "
 		}
-		first, limit := true, width
-		for utf8.RuneCountInString(body) > limit {
+		// n counts what is left of the line, so that a long line is
+		// counted once, not once per piece.
+		first, limit, n := true, width, utf8.RuneCountInString(body)
+		for n > limit {
 			cut := byteAt(body, limit)
 			if sp := strings.LastIndexByte(body[:cut], ' '); sp > cut*2/3 {
 				cut = sp + 1
@@ -65,7 +67,9 @@ func wrap(text string, width int) string {
 				b.WriteString(indent)
 			}
 			b.WriteString(strings.TrimRight(body[:cut], " ") + "\n")
-			body = strings.TrimLeft(body[cut:], " ")
+			rest := strings.TrimLeft(body[cut:], " ")
+			n -= utf8.RuneCountInString(body[:len(body)-len(rest)])
+			body = rest
 			first, limit = false, width-len(indent)
 		}
 		if body != "" {

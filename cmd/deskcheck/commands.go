@@ -88,7 +88,7 @@ func init() {
 				"missed."},
 		{name: "explain", stamps: true,
 			run: func(args []string, stdout, stderr io.Writer) int {
-				return show(args, "explain", reports.Explain{Width: lineWidth(stdout)}, stdout, stderr)
+				return show(args, "explain", reports.ExplainEach(stdout, reports.Explain{Width: lineWidth(stdout)}), stdout, stderr)
 			},
 			usage: []usageLine{{"explain", "[-run REGEX] [-host HOST@VERSION] [limits] [PATH...]"}},
 			about: "Shows, case by case, what happened and why. Writes no file."},

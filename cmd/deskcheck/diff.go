@@ -45,6 +45,7 @@ func diffCommand(args []string, stdout, stderr io.Writer) int {
 		if code != exitPass {
 			return code
 		}
+		collectForReport(len(data))
 		// Read and let go in turn: each side keeps only what the diff
 		// compares, not its file's text or its cases' traces.
 		rep, err := reports.ReadForDiff(data)

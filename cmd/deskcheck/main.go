@@ -273,6 +273,9 @@ type selection struct {
 	warnings *int
 	// hosts pins host families to one release each (-host).
 	hosts *hostFlag
+	// shown: the cases are printed as they run (explain, observe), so a
+	// run stopped by an invalid file has printed those before it.
+	shown bool
 }
 
 func selectionFlags(fs *flag.FlagSet, reg *scenario.Registry, runUsage string) selection {
@@ -358,9 +361,12 @@ func (sel selection) judge(paths []string, stderr io.Writer, read func([]string,
 			sel.invalid(ds)
 		}
 		var ran *verifier.RanBeforeInvalid
-		if errors.As(err, &ran) {
+		switch {
+		case errors.As(err, &ran) && sel.shown:
+			fmt.Fprintf(stderr, "deskcheck: invalid case files; nothing more is shown (%v)\n", ran)
+		case errors.As(err, &ran):
 			fmt.Fprintf(stderr, "deskcheck: invalid case files; nothing is reported (%v)\n", ran)
-		} else {
+		default:
 			fmt.Fprintf(stderr, "deskcheck: invalid case files; nothing was run\n")
 		}
 		return nil, exitInvalid
@@ -565,23 +571,31 @@ func faults(args []string, stdout, stderr io.Writer) int {
 	return exitPass
 }
 
-// show runs the selected cases and prints them with r; it writes no file.
-func show(args []string, name string, r reports.Reporter, stdout, stderr io.Writer) int {
+// show runs the selected cases and prints each with out as soon as it and
+// the cases before it have run; it writes no file.
+func show(args []string, name string, out *reports.Shown, stdout, stderr io.Writer) int {
 	fs := newFlags(name, stderr)
 	sel := selectionFlags(fs, all.Registry(), "only cases whose `<desk-id>/<case-id>` matches this regular expression")
 	paths, err := parse(fs, args, stdout)
 	if err != nil {
 		return flagError(err)
 	}
-	suite, code := sel.verifySuite(paths, stderr)
-	if code != exitPass {
-		return code
-	}
-	if err := emit(stdout, r, reports.Build(suite, origin())); err != nil {
+	return sel.showSuite(paths, out, stderr)
+}
+
+// showSuite runs the selected cases and prints each with out as it has
+// run (verifier.VerifyStream): the memory taken is that of the cases in
+// flight, not of every result.
+func (sel selection) showSuite(paths []string, out *reports.Shown, stderr io.Writer) int {
+	sel.shown = true
+	_, code := sel.judge(paths, stderr, verifier.ListPaths, func(inputs []verifier.Input, opts verifier.Options) (*verifier.SuiteResult, verifier.Diagnostics, error) {
+		return verifier.VerifyStream[*reports.Case](context.Background(), inputs, opts, out)
+	})
+	if err := out.Close(); err != nil && code == exitPass {
 		fmt.Fprintf(stderr, "deskcheck: %v\n", err)
 		return exitInvalid
 	}
-	return exitPass
+	return code
 }
 
 func newDesk(args []string, stdout, stderr io.Writer) int {
@@ -639,6 +653,7 @@ func report(args []string, stdout, stderr io.Writer) int {
 		if code != exitPass {
 			return code
 		}
+		collectForReport(len(data))
 		// Read a case at a time: what grows with a case's run is set
 		// aside until a format shows it.
 		rep, err := reports.ReadJSONLean(data, *o.format == "json")

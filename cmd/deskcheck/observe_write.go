@@ -32,9 +32,7 @@ const wrapWidth = 100
 type edit struct {
 	start, end int
 	text       string
-	id         string   // <desk-id>/<case-id>
-	label      string   // <desk-id>/<case-id> — title
-	diff       []string // the ~ + - lines
+	id         string // <desk-id>/<case-id>
 }
 
 // observeWrite is observe -w: it rewrites, in the files named, the
@@ -67,89 +65,17 @@ func observeWrite(sel selection, paths []string, interactive, force bool, stdout
 			}
 		}
 	}
-	suite, code := sel.verifySuite(paths, stderr)
+	// Each case's block is shown (and asked about) as soon as it and the
+	// cases before it have run; what is kept is the edits, not the results.
+	w := &blockWriter{interactive: interactive, answers: bufio.NewReader(stdin), edits: map[string][]edit{}, stdout: stdout, stderr: stderr}
+	sel.shown = true
+	_, code := sel.judge(paths, stderr, verifier.ListPaths, func(inputs []verifier.Input, opts verifier.Options) (*verifier.SuiteResult, verifier.Diagnostics, error) {
+		return verifier.VerifyStream[*blockCase](context.Background(), inputs, opts, w)
+	})
 	if code != exitPass {
 		return code
 	}
-	rep := reports.Build(suite, origin())
-	byID := map[string]reports.Case{}
-	for _, c := range rep.Cases {
-		byID[c.Desk+"/"+c.ID] = c
-	}
-	edits := map[*verifier.Desk][]edit{}
-	var order []*verifier.Desk
-	declined := 0
-	answers := bufio.NewReader(stdin)
-	quit, tooLong := false, false
-	unsettledCases := 0 // cases no one block holds on across their releases
-	for _, r := range suite.Results {
-		if quit {
-			break
-		}
-		c := byID[r.Case.FullID()]
-		if r.Status == verifier.Errored {
-			fmt.Fprintf(stdout, "%s — could not run, left as it is: %s\n", reports.OneLine(r.Case.FullID()), reports.OneLine(firstLineOf(r.Err)))
-			continue
-		}
-		keys, values, diff := reports.ExpectedBlock(c)
-		if len(diff) == 0 {
-			continue
-		}
-		label := reports.OneLine(r.Case.FullID() + " — " + r.Case.Title)
-		on := ""
-		if c.Release != "" && len(c.Releases) > 0 {
-			on = "observed on " + c.Releases[0].Host + " " + c.Release
-		}
-		if spans := spansOf(context.Background(), &r); spans != nil {
-			// Judged on releases that behave differently: the block
-			// written must hold on all of them, or none is written.
-			st := settle(r.Case, spans)
-			if len(st.conflict) > 0 {
-				fmt.Fprintf(stdout, "%s\n%s", label, reports.Visible(unsettled(r.Case, spans, st.conflict)))
-				unsettledCases++
-				continue
-			}
-			keys, values, diff, on = st.keys, st.values, st.diff, st.on
-		}
-		d := r.Case.Desk
-		e, err := blockEdit(d, r.Case, keys, values)
-		if err != nil {
-			fmt.Fprintf(stderr, "deskcheck: %s: %s\n", reports.OneLine(d.Path), reports.OneLine(err.Error()))
-			return exitInvalid
-		}
-		if sameText(d.Text()[e.start:e.end], e.text) {
-			continue // what is written is the block to write
-		}
-		e.id, e.label, e.diff = r.Case.FullID(), label, diff
-		if on != "" {
-			fmt.Fprintf(stdout, "%s\n  (%s)\n%s\n", e.label, reports.OneLine(on), reports.Visible(strings.Join(diff, "\n")))
-		} else {
-			fmt.Fprintf(stdout, "%s\n%s\n", e.label, reports.Visible(strings.Join(diff, "\n")))
-		}
-		if interactive {
-			fmt.Fprintf(stderr, "rewrite this block? [y/N/q] ")
-			line, err := readAnswer(answers)
-			if errors.Is(err, errLongAnswer) {
-				fmt.Fprintf(stderr, "deskcheck: %v; taken as q: no further block is written\n", err)
-				line, tooLong = "q", true
-			}
-			switch strings.ToLower(strings.TrimSpace(line)) {
-			case "y", "yes":
-			case "q", "quit":
-				quit = true
-				declined++
-				continue
-			default:
-				fmt.Fprintf(stdout, "  (left as it is)\n")
-				declined++
-				continue
-			}
-		}
-		if edits[d] == nil {
-			order = append(order, d)
-		}
-		edits[d] = append(edits[d], e)
-	}
+	edits, order, declined, tooLong, unsettledCases := w.edits, w.order, w.declined, w.tooLong, w.unsettled
 	code = exitPass
 	switch {
 	case tooLong:
@@ -170,7 +96,7 @@ func observeWrite(sel selection, paths []string, interactive, force bool, stdout
 	}
 	reg := all.Registry()
 	for _, d := range order {
-		es := edits[d]
+		es := edits[d.Path]
 		if err := writeDesk(reg, sel, d, es, force, stderr); err != nil {
 			ids := make([]string, len(es))
 			for i, e := range es {
@@ -186,6 +112,136 @@ func observeWrite(sel selection, paths []string, interactive, force bool, stdout
 	return code
 }
 
+// deskFile is what observe -w keeps of a desk it rewrites: its path and
+// the SHA-256 of the text it read.
+type deskFile struct{ Path, SHA256 string }
+
+// blockCase is what observe -w makes of one case's result while the run
+// goes on: the line that names it, and either why it is left as it is or
+// the block to write and how it differs.
+type blockCase struct {
+	c *verifier.Case
+	// errored is the first line of the error of a case that could not run.
+	errored string
+	label   string
+	// unsettled says why no one block holds on the case's releases.
+	unsettled    string
+	keys         []string
+	values       []json.RawMessage
+	diff         []string
+	on           string
+	isErr, leave bool
+}
+
+// blockWriter is observe -w's verifier.Sink: it shows each case's block
+// as it comes, asks about it when interactive, and keeps the edits of
+// each desk file.
+type blockWriter struct {
+	interactive bool
+	answers     *bufio.Reader
+	edits       map[string][]edit
+	order       []deskFile
+	declined    int
+	quit        bool
+	tooLong     bool
+	// unsettled counts the cases no one block holds on across their
+	// releases.
+	unsettled      int
+	stdout, stderr io.Writer
+}
+
+// Prepare works out, on the goroutine that ran the case, the block to
+// write and how it differs, running it again on each release group when
+// its releases behave differently.
+func (w *blockWriter) Prepare(r *verifier.Result) *blockCase {
+	b := &blockCase{c: r.Case}
+	if r.Status == verifier.Errored {
+		b.isErr, b.errored = true, firstLineOf(r.Err)
+		return b
+	}
+	c := reports.CaseOf(r)
+	keys, values, diff := reports.ExpectedBlock(c)
+	if len(diff) == 0 {
+		b.leave = true
+		return b
+	}
+	b.label = reports.OneLine(r.Case.FullID() + " — " + r.Case.Title)
+	if c.Release != "" && len(c.Releases) > 0 {
+		b.on = "observed on " + c.Releases[0].Host + " " + c.Release
+	}
+	if spans := spansOf(context.Background(), r); spans != nil {
+		// Judged on releases that behave differently: the block
+		// written must hold on all of them, or none is written.
+		st := settle(r.Case, spans)
+		if len(st.conflict) > 0 {
+			b.unsettled = unsettled(r.Case, spans, st.conflict)
+			return b
+		}
+		keys, values, diff, b.on = st.keys, st.values, st.diff, st.on
+	}
+	b.keys, b.values, b.diff = keys, values, diff
+	return b
+}
+
+// Take shows one case's block, in file order, and keeps its edit.
+func (w *blockWriter) Take(d *verifier.Desk, b *blockCase) error {
+	if w.quit {
+		return nil
+	}
+	stdout, stderr := w.stdout, w.stderr
+	switch {
+	case b.isErr:
+		fmt.Fprintf(stdout, "%s — could not run, left as it is: %s\n", reports.OneLine(b.c.FullID()), reports.OneLine(b.errored))
+		return nil
+	case b.leave:
+		return nil
+	case b.unsettled != "":
+		fmt.Fprintf(stdout, "%s\n%s", b.label, reports.Visible(b.unsettled))
+		w.unsettled++
+		return nil
+	}
+	e, err := blockEdit(d, b.c, b.keys, b.values)
+	if err != nil {
+		return fmt.Errorf("%s: %s", reports.OneLine(d.Path), reports.OneLine(err.Error()))
+	}
+	if sameText(d.Text()[e.start:e.end], e.text) {
+		return nil // what is written is the block to write
+	}
+	e.id = b.c.FullID()
+	if b.on != "" {
+		fmt.Fprintf(stdout, "%s\n  (%s)\n%s\n", b.label, reports.OneLine(b.on), reports.Visible(strings.Join(b.diff, "\n")))
+	} else {
+		fmt.Fprintf(stdout, "%s\n%s\n", b.label, reports.Visible(strings.Join(b.diff, "\n")))
+	}
+	if w.interactive {
+		fmt.Fprintf(stderr, "rewrite this block? [y/N/q] ")
+		line, err := readAnswer(w.answers)
+		if errors.Is(err, errLongAnswer) {
+			fmt.Fprintf(stderr, "deskcheck: %v; taken as q: no further block is written\n", err)
+			line, w.tooLong = "q", true
+		}
+		switch strings.ToLower(strings.TrimSpace(line)) {
+		case "y", "yes":
+		case "q", "quit":
+			w.quit = true
+			w.declined++
+			return nil
+		default:
+			fmt.Fprintf(stdout, "  (left as it is)\n")
+			w.declined++
+			return nil
+		}
+	}
+	if w.edits[d.Path] == nil {
+		w.order = append(w.order, deskFile{Path: strings.Clone(d.Path), SHA256: strings.Clone(d.SHA256)})
+	}
+	w.edits[d.Path] = append(w.edits[d.Path], e)
+	return nil
+}
+
+// Done ends a desk; its edits are kept.
+func (w *blockWriter) Done(*verifier.Desk, []*verifier.Claim) error { return nil }
+
 // errChanged says that a desk file changed after it was read.
 var errChanged = errors.New("the file changed after it was read (another run or an editor wrote it): run observe -w again")
 
@@ -195,7 +251,7 @@ var beforeCommit func(path string)
 
 // writeDesk writes the edits into the desk file d was read from, if it
 // still holds what was read.
-func writeDesk(reg *scenario.Registry, sel selection, d *verifier.Desk, es []edit, force bool, stderr io.Writer) error {
+func writeDesk(reg *scenario.Registry, sel selection, d deskFile, es []edit, force bool, stderr io.Writer) error {
 	// A link is followed: the file it names is the one rewritten, and the
 	// link stays a link.
 	path, err := filepath.EvalSymlinks(d.Path)
@@ -587,13 +643,5 @@ func observe(args []string, stdout, stderr io.Writer) int {
 	if *write {
 		return observeWrite(sel, paths, *interactive, *force, stdout, stderr)
 	}
-	suite, code := sel.verifySuite(paths, stderr)
-	if code != exitPass {
-		return code
-	}
-	if err := emit(stdout, reports.Observe{Width: lineWidth(stdout)}, reports.Build(suite, origin())); err != nil {
-		fmt.Fprintf(stderr, "deskcheck: %v\n", err)
-		return exitInvalid
-	}
-	return exitPass
+	return sel.showSuite(paths, reports.ObserveEach(stdout, reports.Observe{Width: lineWidth(stdout)}), stderr)
 }
