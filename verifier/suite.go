@@ -182,13 +182,30 @@ func (b *traceBudget) charge(trace []scenario.Event) {
 func (b *traceBudget) err() error {
 	switch {
 	case b.events.Load() < 0:
-		return fmt.Errorf("the cases recorded more than %s trace events, the limit per run, so the run was stopped and nothing is reported; select fewer cases with -run or raise the limit with -max-events N",
-			Thousands(b.limits.Events))
+		return &TraceLimitError{Over: Thousands(b.limits.Events) + " trace events", Flag: "-max-events N"}
 	case b.bytes.Load() < 0:
-		return fmt.Errorf("the cases recorded more than %s bytes of trace text, the limit per run, so the run was stopped and nothing is reported; select fewer cases with -run or raise the limit with -max-trace-bytes N",
-			Thousands(b.limits.TraceBytes))
+		return &TraceLimitError{Over: Thousands(b.limits.TraceBytes) + " bytes of trace text", Flag: "-max-trace-bytes N"}
 	}
 	return nil
+}
+
+// TraceLimitError is a run stopped because its cases recorded more trace
+// than the run's limit.
+type TraceLimitError struct {
+	Over string // the limit, in its unit: "1,000 trace events"
+	Flag string // the flag that raises it
+}
+
+func (e *TraceLimitError) Error() string { return e.say("nothing is reported") }
+
+// Shown is the error said by a command that prints each case as it has
+// run: the cases before the stop are printed already.
+func (e *TraceLimitError) Shown() string {
+	return e.say("nothing more is shown")
+}
+
+func (e *TraceLimitError) say(what string) string {
+	return "the cases recorded more than " + e.Over + ", the limit per run, so the run was stopped and " + what + "; select fewer cases with -run or raise the limit with " + e.Flag
 }
 
 // LoadAll loads and lints every input. Desks come back only for inputs

@@ -375,7 +375,12 @@ func (sel selection) judge(paths []string, stderr io.Writer, read func([]string,
 		*sel.diagnostics = ds
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "deskcheck: %v\n", err)
+		var over *verifier.TraceLimitError
+		if errors.As(err, &over) && sel.shown {
+			fmt.Fprintf(stderr, "deskcheck: %s\n", over.Shown())
+		} else {
+			fmt.Fprintf(stderr, "deskcheck: %v\n", err)
+		}
 		return nil, exitInvalid
 	}
 	return suite, exitPass

@@ -51,3 +51,21 @@ func TestShowStopsAtAnInvalidFile(t *testing.T) {
 		})
 	}
 }
+
+// TestShowStopsAtTheTraceLimit: a run of explain or observe stopped by the
+// trace limit has printed the cases before the stop, so it says nothing
+// more is shown; verify, which prints nothing before the end, says
+// nothing is reported.
+func TestShowStopsAtTheTraceLimit(t *testing.T) {
+	desk := "../../cases/boundary-desk.json"
+	for _, cmd := range []string{"explain", "observe"} {
+		code, out, errOut := runCLI(t, cmd, "-max-events", "50", desk)
+		assert.Equal(t, 2, code, cmd)
+		assert.Contains(t, out, "boundary-desk/", "%s printed the cases before the stop", cmd)
+		assert.Contains(t, errOut, "deskcheck: the cases recorded more than 50 trace events, the limit per run, so the run was stopped and nothing more is shown; select fewer cases with -run or raise the limit with -max-events N\n", cmd)
+	}
+	code, out, errOut := runCLI(t, "verify", "-out", "none", "-max-events", "50", desk)
+	assert.Equal(t, 2, code)
+	assert.Empty(t, out)
+	assert.Contains(t, errOut, "so the run was stopped and nothing is reported;")
+}
