@@ -121,12 +121,14 @@ func scanAgrees(t testingT, data []byte) {
 		}
 		msg := se.Error()
 		// NaN and the infinities are named instead, at the value's start;
-		// after the top-level value there is no value to name.
-		afterTop := strings.Contains(msg, "after top-level value")
-		if !afterTop && off > 0 && data[off-1] == '-' && notANumber(string(data[off-1:])) != "" {
+		// only where a value (or a number's digits) is looked for: after
+		// the top-level value, or where an object's key is, there is no
+		// value to name.
+		noValue := !strings.Contains(msg, "looking for beginning of value") && !strings.Contains(msg, "in numeric literal")
+		if !noValue && off > 0 && data[off-1] == '-' && notANumber(string(data[off-1:])) != "" {
 			off--
 		}
-		if w := notANumber(string(data[off:])); w != "" && !afterTop {
+		if w := notANumber(string(data[off:])); w != "" && !noValue {
 			msg = w + " is not JSON: JSON has no such number (write a finite number, or null)"
 		}
 		line, col := d.position().at(off)
