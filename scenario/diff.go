@@ -195,7 +195,7 @@ func (d *differ) array(path string, want, got []any) {
 
 // align returns a longest common subsequence of w and g as pairs of
 // indexes, in order. Of several, it takes the one whose pairs come
-// earliest in w.
+// earliest in g: an expected element is let go before an observed one.
 func (d *differ) align(w, g []any) [][2]int {
 	n, m := len(w), len(g)
 	// lcs[i*(m+1)+j] is the length of a longest common subsequence of
