@@ -209,6 +209,12 @@ func messageText(content json.RawMessage) string {
 	if s, ok := stringToken(content); ok {
 		return s
 	}
+	return messageTextLibrary(content)
+}
+
+// messageTextLibrary is messageText through encoding/json alone, for
+// content the one-pass reader leaves to it.
+func messageTextLibrary(content json.RawMessage) string {
 	var s string
 	if json.Unmarshal(content, &s) == nil {
 		return s

@@ -122,28 +122,6 @@ func agreeChat(t *testing.T, body []byte) bool {
 	return true
 }
 
-// messageTextLibrary is messageText through encoding/json alone.
-func messageTextLibrary(content json.RawMessage) string {
-	var s string
-	if json.Unmarshal(content, &s) == nil {
-		return s
-	}
-	var parts []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
-	if json.Unmarshal(content, &parts) != nil {
-		return ""
-	}
-	var b strings.Builder
-	for _, p := range parts {
-		if p.Type == "text" {
-			b.WriteString(p.Text)
-		}
-	}
-	return b.String()
-}
-
 // TestReadChatTakesTheFrameworksRequests: the requests the adapters send
 // are read in one pass, not left to the library.
 func TestReadChatTakesTheFrameworksRequests(t *testing.T) {
