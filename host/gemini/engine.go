@@ -194,9 +194,18 @@ func NewEngine(cfg Config) (*Engine, error) {
 		}
 	}
 	files := defaultPolicies(cfg.Release)
+	loaded := make([]loadedFile, len(files))
+	n := 0
+	for i := range files {
+		loaded[i] = e.loadDefaultFile(&files[i])
+		n += len(loaded[i].rules)
+	}
+	// The release's rules are most of the engine's: room for them, and
+	// the settings', once.
+	rules = slices.Grow(rules, n+16)
 	for i := range files {
 		before := len(rules)
-		lf := e.loadDefaultFile(&files[i])
+		lf := loaded[i]
 		rules = append(rules, lf.rules...)
 		e.Problems = append(e.Problems, lf.problems...)
 		e.Checkers = e.Checkers || lf.checkers
