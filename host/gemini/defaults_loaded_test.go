@@ -2,6 +2,7 @@ package gemini
 
 import (
 	"fmt"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -28,12 +29,15 @@ func ruleLines(t *testing.T, cfg Config) []string {
 	return append(out, fmt.Sprint(e.Checkers), fmt.Sprintf("asked %x", asked))
 }
 
-// forgetDefaults empties the default files already loaded.
+// forgetDefaults empties the default files already loaded, and their
+// rules sorted.
 func forgetDefaults() {
-	defaultsLoaded.Range(func(k, _ any) bool {
-		defaultsLoaded.Delete(k)
-		return true
-	})
+	for _, m := range []*sync.Map{&defaultsLoaded, &sortedDefaults} {
+		m.Range(func(k, _ any) bool {
+			m.Delete(k)
+			return true
+		})
+	}
 }
 
 // TestDefaultFilesLoadedOnce: an engine built from default files already
