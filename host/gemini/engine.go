@@ -165,7 +165,7 @@ func NewEngine(cfg Config) (*Engine, error) {
 	}
 	var rules []*Rule
 	load := func(name, text string, t Tier) {
-		f := e.loadFile(name, text, t)
+		f := e.loadOwnFile(name, text, t)
 		rules = append(rules, f.rules...)
 		e.Problems = append(e.Problems, f.problems...)
 		e.Checkers = e.Checkers || f.checkers
@@ -306,6 +306,56 @@ func loadDefault(key defaultKey, e *Engine) loadedFile {
 		v, _ = defaultsLoaded.LoadOrStore(key, e.loadFile(key.file.Name, key.file.Text, TierDefault))
 	}
 	return v.(loadedFile)
+}
+
+// ownKey is what loading an admin or user policy file depends on: its
+// name, text and tier, the tier's base priority, and whether a prefix
+// ends at a word (asked only of a file with a prefix).
+type ownKey struct {
+	name, text string
+	tier       Tier
+	base       float64
+	boundary   bool
+}
+
+// ownLoaded holds admin and user policy files as loadFile loaded them, by
+// ownKey, as many and as large as filesRead holds: a case's files are
+// loaded by an engine for each of its runs (under each fault, each
+// mutant), and their rules are only read. The saved answers' file and
+// the extensions' are not among them: NewEngine changes their rules.
+var ownLoaded = struct {
+	sync.Mutex
+	m map[ownKey]loadedFile
+}{m: map[ownKey]loadedFile{}}
+
+// loadOwnFile is loadFile for an admin or user file, loaded once per
+// ownKey. It asks the faults loadFile asks: the tier's, when the file
+// reads, and the prefix's, when one of its rules has a prefix.
+func (e *Engine) loadOwnFile(name, text string, t Tier) loadedFile {
+	read := readFile(text)
+	if read.parseErr != nil || read.schemaErr != nil || len(text) > filesReadText {
+		return e.loadFile(name, text, t)
+	}
+	key := ownKey{name: name, text: text, tier: t, base: e.tierBase(t), boundary: true}
+	for _, r := range read.raws {
+		if r.hasCommandPrefix {
+			key.boundary = !e.faults.Has(FaultPrefixNoWordBoundary) && !e.mut.is(MutPrefixBoundary)
+			break
+		}
+	}
+	ownLoaded.Lock()
+	f, ok := ownLoaded.m[key]
+	ownLoaded.Unlock()
+	if ok {
+		return f
+	}
+	f = e.loadFile(name, text, t)
+	ownLoaded.Lock()
+	if len(ownLoaded.m) < filesReadLimit {
+		ownLoaded.m[key] = f
+	}
+	ownLoaded.Unlock()
+	return f
 }
 
 // defaultsKey names the rules of all of a release's default files as an
