@@ -280,14 +280,6 @@ type defaultKey struct {
 // it stays small. Its loadedFiles are only read.
 var defaultsLoaded sync.Map
 
-// loadDefaultFile is loadFile for a default policy file: every engine
-// loads all of its release's, so each is loaded once per defaultKey. The
-// rules are shared by the engines and only read; adjustDefault copies the
-// one it changes.
-func (e *Engine) loadDefaultFile(f *policyFile) loadedFile {
-	return loadDefault(e.defaultKeyOf(f), e)
-}
-
 // defaultKeyOf is the defaultKey e loads f by.
 func (e *Engine) defaultKeyOf(f *policyFile) defaultKey {
 	key := defaultKey{file: f, base: e.tierBase(TierDefault), boundary: true}
@@ -299,7 +291,10 @@ func (e *Engine) defaultKeyOf(f *policyFile) defaultKey {
 	return key
 }
 
-// loadDefault is the default file of key, loaded by e the first time.
+// loadDefault is loadFile for a default policy file: every engine loads
+// all of its release's, so each is loaded once per defaultKey, by the
+// first engine to need it. The rules are shared by the engines and only
+// read; adjustDefault copies the one it changes.
 func loadDefault(key defaultKey, e *Engine) loadedFile {
 	v, ok := defaultsLoaded.Load(key)
 	if !ok {
