@@ -128,10 +128,16 @@ type releaseRow struct {
 // judgedRows counts the cases by the releases they were judged on, in
 // order of first appearance.
 func judgedRows(cases []Case) []releaseRow {
+	return judgedRowsOf(len(cases), func(i int) *Case { return &cases[i] })
+}
+
+// judgedRowsOf is judgedRows of the n cases at gives, which a report's
+// cases need not be copied into a slice for.
+func judgedRowsOf(n int, at func(int) *Case) []releaseRow {
 	var rows []releaseRow
 	index := map[string]int{}
-	for i := range cases {
-		on := JudgedOn(&cases[i])
+	for i := range n {
+		on := JudgedOn(at(i))
 		if on == "" {
 			continue
 		}

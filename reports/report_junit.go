@@ -143,14 +143,14 @@ func (JUnit) Write(w io.Writer, r *Report) error {
 		}
 	}
 	// Each suite names the host releases its cases were judged on.
-	judged := map[string][]Case{}
-	for _, c := range r.Cases {
-		judged[c.Desk] = append(judged[c.Desk], c)
+	judged := map[string][]int{}
+	for i := range r.Cases {
+		judged[r.Cases[i].Desk] = append(judged[r.Cases[i].Desk], i)
 	}
-	for desk, cases := range judged {
+	for desk, at := range judged {
 		i := index[desk]
 		var props []junitProperty
-		for _, x := range judgedRows(cases) {
+		for _, x := range judgedRowsOf(len(at), func(j int) *Case { return &r.Cases[at[j]] }) {
 			props = append(props, junitProperty{Name: "judged on " + oneLine(x.On), Value: fmt.Sprintf("%d cases", x.Cases)})
 		}
 		if len(props) == 0 {

@@ -45,7 +45,8 @@ type Stream struct {
 	// hold keeps the evidence of the cases kept whole or failed.
 	hold *hold
 	// cases are the lean copies in chunks of caseChunk, so that growing
-	// the list never copies what it holds; Finish lays them out in one.
+	// the list copies at most the first chunk; Finish lays them out in
+	// one.
 	cases  [][]Case
 	n      int
 	claims []Claim
@@ -263,7 +264,12 @@ func (st *Stream) addClaims(claims []*verifier.Claim) {
 
 // addLean keeps the lean copy of c, its evidence set aside in the hold.
 func (st *Stream) addLean(c *Case) error {
-	if len(st.cases) == 0 || len(st.cases[len(st.cases)-1]) == caseChunk {
+	switch {
+	case len(st.cases) == 0:
+		// A small run's list stays small: the first chunk grows to
+		// caseChunk as cases come.
+		st.cases = append(st.cases, make([]Case, 0, firstChunk))
+	case len(st.cases[len(st.cases)-1]) == caseChunk:
 		st.cases = append(st.cases, make([]Case, 0, caseChunk))
 	}
 	l := st.lean(c)
@@ -422,8 +428,12 @@ func lineEstimate(c *Case) int {
 	return n
 }
 
-// caseChunk is how many lean cases a chunk of Stream's list holds.
-const caseChunk = 4096
+// caseChunk is how many lean cases a chunk of Stream's list holds;
+// the first is made with room for firstChunk and grows to it.
+const (
+	caseChunk  = 4096
+	firstChunk = 64
+)
 
 // spill holds the cases' lines of report.json in order.
 type spill struct {

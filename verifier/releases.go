@@ -121,6 +121,9 @@ func planFor(c *Case, pin Hosts) plan {
 		}
 	}
 	byGroup := map[string]int{}
+	if len(releases) > 0 {
+		p.verdicts = make([]ReleaseVerdict, 0, len(releases))
+	}
 	for _, r := range releases {
 		v := ReleaseVerdict{Host: h.Name, Release: r.Version, Group: r.Group}
 		if why := h.NotApplicable(r, c.Scenario); why != "" {

@@ -58,8 +58,7 @@ func BenchmarkBundledBudget(b *testing.B) {
 	if err != nil || len(paths) == 0 {
 		b.Fatalf("no bundled case files: %v", err)
 	}
-	base := debug.SetGCPercent(100)
-	debug.SetGCPercent(base)
+	base := startPercent
 	floor := func() sample {
 		runs.Add(1) // a command's watch of the heap ends here
 		debug.SetGCPercent(base)
@@ -82,6 +81,7 @@ func BenchmarkBundledBudget(b *testing.B) {
 	command("verify", "-out", "none")
 	command("faults", "-out", "none")
 	defer debug.SetGCPercent(base)
+	defer runs.Add(1) // the last command's watch of the heap ends
 
 	var ref, val, ver, flt []sample
 	b.ResetTimer()

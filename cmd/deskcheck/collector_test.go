@@ -16,23 +16,44 @@ func gcPercent() int {
 	return p
 }
 
-// The collector runs at 400 % while the live heap is small and at Go's
-// default once a collection finds more than 32 MiB live; GOGC in the
-// environment is left alone.
+// The percentage set after a collection lets the heap grow to heapRoom,
+// within 1000 % and Go's default.
+func TestPercentFor(t *testing.T) {
+	for _, tc := range []struct {
+		live uint64
+		want int
+	}{
+		{0, 1000},
+		{1 << 20, 1000},
+		{heapRoom / 11, 1000},
+		{16 << 20, 500},
+		{32 << 20, 200},
+		{40 << 20, 140},
+		{heapRoom / 2, 100},
+		{200 << 20, 100},
+		{4 << 30, 100},
+	} {
+		assert.Equal(t, tc.want, percentFor(tc.live), "%d bytes live", tc.live)
+	}
+}
+
+// The collector runs at 1000 % while the live heap is small and at Go's
+// default once a collection finds half of heapRoom live or more; GOGC in
+// the environment is left alone.
 func TestCollectorPolicy(t *testing.T) {
 	defer debug.SetGCPercent(gcPercent())
 
 	runtime.GC() // what an earlier test left live is not this run's
 	t.Setenv("GOGC", "")
 	startCollector()
-	assert.Equal(t, smallPercent, gcPercent(), "a run starts at 400 %")
+	assert.Equal(t, smallPercent, gcPercent(), "a run starts at 1000 %")
 	runtime.GC()
 	runtime.GC()
 	assert.Equal(t, smallPercent, gcPercent(), "a small heap keeps it")
 
 	live := make([][]byte, 0, 64)
-	for range 64 {
-		live = append(live, make([]byte, 1<<20)) // 64 MiB live
+	for range heapRoom >> 20 {
+		live = append(live, make([]byte, 1<<20)) // heapRoom live
 	}
 	// The watch runs as a finalizer after a collection; collect until it
 	// has (a generous bound, not a timing).

@@ -165,7 +165,7 @@ func NewEngine(cfg Config) (*Engine, error) {
 	}
 	var rules []*Rule
 	load := func(name, text string, t Tier) {
-		f := e.loadFile(name, text, t)
+		f := e.loadOwnFile(name, text, t)
 		rules = append(rules, f.rules...)
 		e.Problems = append(e.Problems, f.problems...)
 		e.Checkers = e.Checkers || f.checkers
@@ -194,16 +194,36 @@ func NewEngine(cfg Config) (*Engine, error) {
 		}
 	}
 	files := defaultPolicies(cfg.Release)
+	loaded := make([]loadedFile, len(files))
+	n := 0
+	dk := defaultsKey{base: e.tierBase(TierDefault)}
+	for i := range files {
+		key := e.defaultKeyOf(&files[i])
+		loaded[i] = loadDefault(key, e)
+		n += len(loaded[i].rules)
+		if i < 64 && key.boundary {
+			dk.bounds |= 1 << i
+		}
+	}
+	if len(files) > 0 && len(files) <= 64 {
+		dk.files = &files[0]
+	}
+	// The release's rules are most of the engine's: room for them, and
+	// the settings', once.
+	rules = slices.Grow(rules, n+16)
+	userEnd, moved := len(rules), false
 	for i := range files {
 		before := len(rules)
-		lf := e.loadDefaultFile(&files[i])
+		lf := loaded[i]
 		rules = append(rules, lf.rules...)
 		e.Problems = append(e.Problems, lf.problems...)
 		e.Checkers = e.Checkers || lf.checkers
 		for i, r := range rules[before:] {
-			rules[before+i] = e.adjustDefault(r)
+			a := e.adjustDefault(r)
+			rules[before+i], moved = a, moved || a != r
 		}
 	}
+	defaultsEnd := len(rules)
 	rules = append(rules, e.settingsRules(cfg.Settings)...)
 	// The engine's constructor refuses an empty toolName, mcpName or
 	// subagent: the CLI does not start.
@@ -213,7 +233,11 @@ func NewEngine(cfg Config) (*Engine, error) {
 		}
 	}
 	e.rules = rules
-	e.sortRules()
+	if !moved && dk.files != nil {
+		e.sortRulesSorted(userEnd, defaultsEnd, dk)
+	} else {
+		e.sortRules()
+	}
 	// Extensions: each file loaded on its own, allow and yolo rules
 	// dropped, the rest added one by one. Their problems are logged by the
 	// extension manager, not reported.
@@ -256,22 +280,167 @@ type defaultKey struct {
 // it stays small. Its loadedFiles are only read.
 var defaultsLoaded sync.Map
 
-// loadDefaultFile is loadFile for a default policy file: every engine
-// loads all of its release's, so each is loaded once per defaultKey. The
-// rules are shared by the engines and only read; adjustDefault copies the
-// one it changes.
-func (e *Engine) loadDefaultFile(f *policyFile) loadedFile {
+// defaultKeyOf is the defaultKey e loads f by.
+func (e *Engine) defaultKeyOf(f *policyFile) defaultKey {
 	key := defaultKey{file: f, base: e.tierBase(TierDefault), boundary: true}
 	if f.prefixed {
 		// Asked only of a file with a prefix, as loadFile asks it:
 		// the faults a run asks about are the ones it checks.
 		key.boundary = !e.faults.Has(FaultPrefixNoWordBoundary) && !e.mut.is(MutPrefixBoundary)
 	}
+	return key
+}
+
+// loadDefault is loadFile for a default policy file: every engine loads
+// all of its release's, so each is loaded once per defaultKey, by the
+// first engine to need it. The rules are shared by the engines and only
+// read; adjustDefault copies the one it changes.
+func loadDefault(key defaultKey, e *Engine) loadedFile {
 	v, ok := defaultsLoaded.Load(key)
 	if !ok {
-		v, _ = defaultsLoaded.LoadOrStore(key, e.loadFile(f.Name, f.Text, TierDefault))
+		v, _ = defaultsLoaded.LoadOrStore(key, e.loadFile(key.file.Name, key.file.Text, TierDefault))
 	}
 	return v.(loadedFile)
+}
+
+// ownKey is what loading an admin or user policy file depends on: its
+// name, text and tier, the tier's base priority, and whether a prefix
+// ends at a word (asked only of a file with a prefix).
+type ownKey struct {
+	name, text string
+	tier       Tier
+	base       float64
+	boundary   bool
+}
+
+// ownLoaded holds admin and user policy files as loadFile loaded them, by
+// ownKey, as many and as large as filesRead holds: a case's files are
+// loaded by an engine for each of its runs (under each fault, each
+// mutant), and their rules are only read. The saved answers' file and
+// the extensions' are not among them: NewEngine changes their rules.
+var ownLoaded = struct {
+	sync.Mutex
+	m map[ownKey]loadedFile
+}{m: map[ownKey]loadedFile{}}
+
+// loadOwnFile is loadFile for an admin or user file, loaded once per
+// ownKey. It asks the faults loadFile asks: the tier's, when the file
+// reads, and the prefix's, when one of its rules has a prefix.
+func (e *Engine) loadOwnFile(name, text string, t Tier) loadedFile {
+	read := readFile(text)
+	if read.parseErr != nil || read.schemaErr != nil || len(text) > filesReadText {
+		return e.loadFile(name, text, t)
+	}
+	key := ownKey{name: name, text: text, tier: t, base: e.tierBase(t), boundary: true}
+	for _, r := range read.raws {
+		if r.hasCommandPrefix {
+			key.boundary = !e.faults.Has(FaultPrefixNoWordBoundary) && !e.mut.is(MutPrefixBoundary)
+			break
+		}
+	}
+	ownLoaded.Lock()
+	f, ok := ownLoaded.m[key]
+	ownLoaded.Unlock()
+	if ok {
+		return f
+	}
+	f = e.loadFile(name, text, t)
+	ownLoaded.Lock()
+	if len(ownLoaded.m) < filesReadLimit {
+		ownLoaded.m[key] = f
+	}
+	ownLoaded.Unlock()
+	return f
+}
+
+// defaultsKey names the rules of all of a release's default files as an
+// engine loads them: the release's list of files (its first, which
+// defaultPolicies keeps), the default tier's base priority, and for each
+// file whether a prefix ends at a word (bit i for file i).
+type defaultsKey struct {
+	files  *policyFile
+	base   float64
+	bounds uint64
+}
+
+// sortedDefaults holds, by defaultsKey, the release's default rules in
+// the order byPriority gives them (highest first), and whether one of
+// them has a NaN priority, which no merge can order as the sort does.
+// The slices are only read.
+var sortedDefaults sync.Map
+
+type sortedRules struct {
+	rules []*Rule
+	nan   bool
+}
+
+// fastSort lets an engine merge its own few rules into its release's
+// default rules sorted once, instead of sorting them all; tests switch it
+// off to compare with the sort.
+var fastSort = true
+
+// sortRulesSorted is sortRules for rules whose [userEnd, defaultsEnd) are
+// the release's default rules named by key, as loaded: when the order is
+// the usual one (highest first, the earlier of equal rules first) and no
+// priority is NaN, the stable sort's order is the one order of the rules
+// by priority, ties in their place in the list, and so the merge of the
+// rules before the defaults, the defaults and the rules after them, each
+// sorted, in that order on ties. Otherwise it sorts as sortRules does.
+func (e *Engine) sortRulesSorted(userEnd, defaultsEnd int, key defaultsKey) {
+	desc := !e.mut.is(MutSortAscending)
+	lastWins := e.faults.Has(FaultTieLastWins) || e.mut.is(MutReverseTies)
+	if !fastSort || !desc || lastWins || hasNaN(e.rules[:userEnd]) || hasNaN(e.rules[defaultsEnd:]) {
+		e.sortRules()
+		return
+	}
+	v, ok := sortedDefaults.Load(key)
+	if !ok {
+		d := slices.Clone(e.rules[userEnd:defaultsEnd])
+		nan := hasNaN(d)
+		byPriority(d, true)
+		v, _ = sortedDefaults.LoadOrStore(key, sortedRules{rules: d, nan: nan})
+	}
+	sd := v.(sortedRules)
+	if sd.nan || len(sd.rules) != defaultsEnd-userEnd {
+		e.sortRules()
+		return
+	}
+	user, after := e.rules[:userEnd], e.rules[defaultsEnd:]
+	byPriority(user, true)
+	byPriority(after, true)
+	e.rules = mergeByPriority(user, sd.rules, after)
+}
+
+// mergeByPriority merges lists, each sorted highest priority first, into
+// one: of rules of the same priority, those of an earlier list first. No
+// priority may be NaN.
+func mergeByPriority(lists ...[]*Rule) []*Rule {
+	n := 0
+	for _, l := range lists {
+		n += len(l)
+	}
+	out := make([]*Rule, 0, n)
+	at := make([]int, len(lists))
+	for len(out) < n {
+		best := -1
+		for k, l := range lists {
+			if at[k] < len(l) && (best < 0 || l[at[k]].Priority > lists[best][at[best]].Priority) {
+				best = k
+			}
+		}
+		out = append(out, lists[best][at[best]])
+		at[best]++
+	}
+	return out
+}
+
+func hasNaN(rules []*Rule) bool {
+	for _, r := range rules {
+		if r.Priority != r.Priority {
+			return true
+		}
+	}
+	return false
 }
 
 // adjustDefault applies the faults and mutants that move a default rule:
