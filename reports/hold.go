@@ -103,7 +103,7 @@ func holdable(c *Case) bool {
 
 func valuesKnown(v any) bool {
 	switch x := v.(type) {
-	case nil, bool, string, float64, json.Number:
+	case nil, bool, string, float64, json.Number, *rawValue:
 		return true
 	case []any:
 		for _, y := range x {
@@ -192,6 +192,8 @@ const (
 	tagNilList
 	tagObject
 	tagNilObject
+	// tagRaw is a rawValue: a flag (host) and its text.
+	tagRaw
 )
 
 // encodeHeld encodes c's evidence, whose values are all holdable.
@@ -306,6 +308,10 @@ func (e *heldEncoder) value(v any) {
 	case json.Number:
 		e.b = append(e.b, tagNumber)
 		e.str(string(x))
+	case *rawValue:
+		e.b = append(e.b, tagRaw)
+		e.bool(x.host)
+		e.str(unsafeString(x.text))
 	case []any:
 		if x == nil {
 			e.b = append(e.b, tagNilList)
@@ -458,6 +464,17 @@ func (d *heldDecoder) value() any {
 		return out
 	case tagNilObject:
 		return map[string]any(nil)
+	case tagRaw:
+		host := d.tag() == tagTrue
+		n := d.uvarint()
+		if n > uint64(len(d.b)) {
+			d.bad, d.b = true, nil
+			return nil
+		}
+		// The text is read out of the case's own buffer, not copied.
+		r := &rawValue{text: d.b[:n:n], host: host}
+		d.b = d.b[n:]
+		return r
 	}
 	d.bad, d.b = true, nil
 	return nil

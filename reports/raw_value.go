@@ -1,0 +1,275 @@
+package reports
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"strconv"
+	"strings"
+	"unsafe"
+
+	"github.com/deskcheck/deskcheck/internal/jsontext"
+	"github.com/deskcheck/deskcheck/internal/jsonx"
+)
+
+// A value of a case read back from a report (an observed value, a
+// mismatch's or a change's expected and observed values, a suggestion's
+// value) is decoded into Go values, which take an interface (16 bytes)
+// per element and more per map entry: a list of three million zeros,
+// six bytes of text apiece, took eight times its text. A list or object
+// whose text is longer than rawValueBytes is therefore not decoded: it is
+// kept as its JSON text, in the very form every writer prints the value
+// it holds (jsonx.Append of the decoded value: compact, keys sorted,
+// numbers and strings as deskcheck writes them). A writer that prints a
+// value through jsonx (report.json, show, render, rawJSON, the rows of
+// every page) prints that text, byte for byte what it printed of the
+// decoded value; only what must look into a value (a scenario's picture)
+// decodes it (rawValue.decoded).
+
+// rawValueBytes is the length of text past which a case's list or
+// object is kept as text rather than decoded.
+const rawValueBytes = 64 << 10
+
+// rawValue is a large list or object of a case kept as its canonical
+// JSON text (see above); host tells whether it is read as the host
+// decoders read (hostValue) or as encoding/json does, which is how it
+// decodes.
+type rawValue struct {
+	text []byte
+	host bool
+}
+
+// AppendJSON appends the value as jsonx.Append appends the decoded value:
+// its text, which is in that form.
+func (r *rawValue) AppendJSON(b []byte) []byte { return append(b, r.text...) }
+
+// MarshalJSON is AppendJSON for encoding/json.
+func (r *rawValue) MarshalJSON() ([]byte, error) { return r.text, nil }
+
+// decoded is the value decoded, as the lean reader would have read it.
+func (r *rawValue) decoded() any {
+	d := leanDecoder{b: r.text, host: r.host}
+	v, end := d.value(0, 1)
+	if end != len(r.text) {
+		return nil // not reached: the text was read once already
+	}
+	return v
+}
+
+// decodedValues is v with every rawValue in it decoded: the value the lean
+// reader would have made.
+func decodedValues(v any) any {
+	switch x := v.(type) {
+	case *rawValue:
+		return x.decoded()
+	case map[string]any:
+		var out map[string]any
+		for k, y := range x {
+			if r, ok := y.(*rawValue); ok {
+				if out == nil {
+					out = make(map[string]any, len(x))
+					for k2, y2 := range x {
+						out[k2] = y2
+					}
+				}
+				out[k] = r.decoded()
+			}
+		}
+		if out != nil {
+			return out
+		}
+	}
+	return v
+}
+
+// rawOf keeps the list or object text (b, well formed) as a rawValue when
+// it is long enough, in its canonical form: the text itself when it is
+// already in that form, as what deskcheck writes is, else the canonical
+// form made of it. false: it is to be decoded (short, or a text the lean
+// decoder does not read).
+func (d *leanDecoder) rawOf(b []byte) (*rawValue, bool) {
+	if len(b) <= rawValueBytes {
+		return nil, false
+	}
+	c := canonicaliser{host: d.host}
+	out, end := c.value(make([]byte, 0, len(b)), b, 0, 0)
+	if end != len(b) {
+		return nil, false
+	}
+	if bytes.Equal(out, b) {
+		return &rawValue{text: b, host: d.host}, true
+	}
+	return &rawValue{text: slices.Clip(out), host: d.host}, true
+}
+
+// canonicaliser writes a JSON text as jsonx.Append writes the value the
+// lean decoder reads of it (with host, as hostValue reads it), in one
+// pass, without decoding it: white space dropped, strings and numbers
+// written as the decoded ones are, and the members of each object in
+// the order of their keys, the last of equal keys kept (as a map keeps
+// it). It walks the text once; an object whose keys are out of order is
+// laid out again from an index of its members.
+type canonicaliser struct {
+	host bool
+	key  []byte // room for a decoded key
+}
+
+// value appends the canonical form of the value at b[i] and returns the
+// index after it, or -1 where the lean decoder would not read it.
+func (c *canonicaliser) value(dst, b []byte, i, depth int) ([]byte, int) {
+	i = jsontext.SkipSpace(b, i)
+	if i >= len(b) || depth > jsontext.MaxDepth {
+		return dst, -1
+	}
+	switch ch := b[i]; {
+	case ch == '"':
+		end, plain := jsontext.ScanString(b, i)
+		if end < 0 {
+			return dst, -1
+		}
+		s, ok := c.str(b[i:end], plain)
+		if !ok {
+			return dst, -1
+		}
+		return jsonx.AppendString(dst, s), end
+	case ch == '[':
+		dst = append(dst, '[')
+		n := 0
+		end := jsontext.EachElement(b, i, func(start int) int {
+			if n > 0 {
+				dst = append(dst, ',')
+			}
+			n++
+			var end int
+			dst, end = c.value(dst, b, start, depth+1)
+			return end
+		})
+		return append(dst, ']'), end
+	case ch == '{':
+		return c.object(dst, b, i, depth)
+	case ch == '-' || jsontext.IsDigit(ch):
+		end := jsontext.ScanNumber(b, i)
+		if end < 0 {
+			return dst, -1
+		}
+		if c.host {
+			// A host's number is the double it reads back as, else its
+			// literal: written as it stands either way.
+			return append(dst, b[i:end]...), end
+		}
+		f, err := strconv.ParseFloat(unsafeString(b[i:end]), 64)
+		if err != nil {
+			return dst, -1
+		}
+		return jsonx.AppendFloat(dst, f), end
+	case ch == 't':
+		return append(dst, "true"...), jsontext.ScanLiteral(b, i, "true")
+	case ch == 'f':
+		return append(dst, "false"...), jsontext.ScanLiteral(b, i, "false")
+	case ch == 'n':
+		return append(dst, "null"...), jsontext.ScanLiteral(b, i, "null")
+	}
+	return dst, -1
+}
+
+// object appends the object at b[i] == '{'. Its members are written as
+// they come while their keys rise; at the first that does not, what was
+// written of the object is taken back and the object is written again
+// from a sorted index of its members.
+func (c *canonicaliser) object(dst, b []byte, i, depth int) ([]byte, int) {
+	start := len(dst)
+	dst = append(dst, '{')
+	var last string
+	n, sorted := 0, true
+	end := jsontext.EachMember(b, i, func(keyTok []byte, plain bool, at int) int {
+		key, ok := c.str(keyTok, plain)
+		if !ok {
+			return -1
+		}
+		if n > 0 && key <= last {
+			sorted = false
+			return -1
+		}
+		last = strings.Clone(key)
+		if n > 0 {
+			dst = append(dst, ',')
+		}
+		n++
+		dst = append(jsonx.AppendString(dst, key), ':')
+		var end int
+		dst, end = c.value(dst, b, at, depth+1)
+		return end
+	})
+	if sorted {
+		return append(dst, '}'), end
+	}
+	// Out of order: an index of the members (their key and where their
+	// value starts), sorted by key, the last of equal keys kept.
+	type member struct {
+		key string
+		at  int
+	}
+	var ms []member
+	end = jsontext.EachMember(b, i, func(keyTok []byte, plain bool, at int) int {
+		key, ok := c.str(keyTok, plain)
+		if !ok {
+			return -1
+		}
+		ms = append(ms, member{strings.Clone(key), at})
+		return valueEnd(b, jsontext.SkipSpace(b, at))
+	})
+	if end < 0 {
+		return dst, -1
+	}
+	slices.SortStableFunc(ms, func(x, y member) int {
+		switch {
+		case x.key < y.key:
+			return -1
+		case x.key > y.key:
+			return 1
+		}
+		return 0
+	})
+	dst = append(dst[:start], '{')
+	written := 0
+	for j, m := range ms {
+		if j+1 < len(ms) && ms[j+1].key == m.key {
+			continue // a later one of the same key stands
+		}
+		if written > 0 {
+			dst = append(dst, ',')
+		}
+		written++
+		dst = append(jsonx.AppendString(dst, m.key), ':')
+		var e int
+		if dst, e = c.value(dst, b, m.at, depth+1); e < 0 {
+			return dst, -1
+		}
+	}
+	return append(dst, '}'), end
+}
+
+// str is the value of a string token as the lean decoder reads it, valid
+// until the next call.
+func (c *canonicaliser) str(tok []byte, plain bool) (string, bool) {
+	if plain {
+		return unsafeString(tok[1 : len(tok)-1]), true
+	}
+	var s string
+	if c.host {
+		s = jsontext.StringValue(tok, plain)
+	} else if err := json.Unmarshal(tok, &s); err != nil {
+		return "", false
+	}
+	c.key = append(c.key[:0], s...)
+	return unsafeString(c.key), true
+}
+
+// unsafeString is b as a string, without a copy; b must not change while
+// the string is used.
+func unsafeString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}
