@@ -10,6 +10,7 @@ import (
 
 	"github.com/deskcheck/deskcheck/internal/jsontext"
 	"github.com/deskcheck/deskcheck/internal/jsonx"
+	"github.com/deskcheck/deskcheck/scenario"
 )
 
 // A value of a case read back from a report (an observed value, a
@@ -91,16 +92,25 @@ func (d *leanDecoder) rawOf(b []byte) (*rawValue, bool) {
 	if len(b) <= rawValueBytes {
 		return nil, false
 	}
-	c := canonicaliser{host: d.host}
-	out, end := c.value(make([]byte, 0, len(b)), b, 0, 0)
+	// First the text is compared with its canonical form as that is
+	// made, a piece at a time; only a text that differs is made again
+	// whole.
+	c := canonicaliser{host: d.host, check: b}
+	out, end := c.value(make([]byte, 0, checkPiece+1024), b, 0, 0)
+	if end == len(b) && !c.differs && bytes.Equal(out, b[c.checked:]) {
+		return &rawValue{text: b, host: d.host}, true
+	}
+	c = canonicaliser{host: d.host}
+	out, end = c.value(make([]byte, 0, len(b)), b, 0, 0)
 	if end != len(b) {
 		return nil, false
 	}
-	if bytes.Equal(out, b) {
-		return &rawValue{text: b, host: d.host}, true
-	}
 	return &rawValue{text: slices.Clip(out), host: d.host}, true
 }
+
+// checkPiece is how much canonical text the check of a text (canonicaliser.check)
+// holds before it compares it with the text.
+const checkPiece = 32 << 10
 
 // canonicaliser writes a JSON text as jsonx.Append writes the value the
 // lean decoder reads of it (with host, as hostValue reads it), in one
@@ -112,11 +122,37 @@ func (d *leanDecoder) rawOf(b []byte) (*rawValue, bool) {
 type canonicaliser struct {
 	host bool
 	key  []byte // room for a decoded key
+	// With check, the text itself, what is made is compared with it
+	// every checkPiece bytes and let go: checked is how much of it
+	// matched so far, and differs is set, and the walk stopped, at the
+	// first difference or at an object whose keys do not rise.
+	check   []byte
+	checked int
+	differs bool
+}
+
+// compare, with check, compares what dst holds with the text from where
+// the last compare stopped, once it holds checkPiece bytes, and empties
+// it: false at a difference.
+func (c *canonicaliser) compare(dst []byte) ([]byte, bool) {
+	if c.check == nil || len(dst) < checkPiece {
+		return dst, true
+	}
+	if !bytes.HasPrefix(c.check[c.checked:], dst) {
+		c.differs = true
+		return dst, false
+	}
+	c.checked += len(dst)
+	return dst[:0], true
 }
 
 // value appends the canonical form of the value at b[i] and returns the
 // index after it, or -1 where the lean decoder would not read it.
 func (c *canonicaliser) value(dst, b []byte, i, depth int) ([]byte, int) {
+	var ok bool
+	if dst, ok = c.compare(dst); !ok {
+		return dst, -1
+	}
 	i = jsontext.SkipSpace(b, i)
 	if i >= len(b) || depth > jsontext.MaxDepth {
 		return dst, -1
@@ -179,7 +215,10 @@ func (c *canonicaliser) value(dst, b []byte, i, depth int) ([]byte, int) {
 func (c *canonicaliser) object(dst, b []byte, i, depth int) ([]byte, int) {
 	start := len(dst)
 	dst = append(dst, '{')
+	// last is the last key: a plain one is the text's own bytes, which do
+	// not change; an escaped one is decoded into lastRoom.
 	var last string
+	var lastRoom []byte
 	n, sorted := 0, true
 	end := jsontext.EachMember(b, i, func(keyTok []byte, plain bool, at int) int {
 		key, ok := c.str(keyTok, plain)
@@ -190,7 +229,12 @@ func (c *canonicaliser) object(dst, b []byte, i, depth int) ([]byte, int) {
 			sorted = false
 			return -1
 		}
-		last = strings.Clone(key)
+		if plain {
+			last = key
+		} else {
+			lastRoom = append(lastRoom[:0], key...)
+			last = unsafeString(lastRoom)
+		}
 		if n > 0 {
 			dst = append(dst, ',')
 		}
@@ -200,8 +244,12 @@ func (c *canonicaliser) object(dst, b []byte, i, depth int) ([]byte, int) {
 		dst, end = c.value(dst, b, at, depth+1)
 		return end
 	})
-	if sorted {
+	if sorted || end < 0 && c.differs {
 		return append(dst, '}'), end
+	}
+	if c.check != nil {
+		c.differs = true // keys out of order: not the canonical form
+		return dst, -1
 	}
 	// Out of order: an index of the members (their key and where their
 	// value starts), sorted by key, the last of equal keys kept.
@@ -215,7 +263,10 @@ func (c *canonicaliser) object(dst, b []byte, i, depth int) ([]byte, int) {
 		if !ok {
 			return -1
 		}
-		ms = append(ms, member{strings.Clone(key), at})
+		if !plain {
+			key = strings.Clone(key)
+		}
+		ms = append(ms, member{key, at})
 		return valueEnd(b, jsontext.SkipSpace(b, at))
 	})
 	if end < 0 {
@@ -272,4 +323,13 @@ func unsafeString(b []byte) string {
 		return ""
 	}
 	return unsafe.String(&b[0], len(b))
+}
+
+// jsonText is scenario.JSONText(v), which a rawValue is the text of: one
+// copy of a long value's text, not two.
+func jsonText(v any) string {
+	if r, ok := v.(*rawValue); ok {
+		return string(r.text)
+	}
+	return scenario.JSONText(v)
 }

@@ -5,7 +5,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/deskcheck/deskcheck/scenario"
 	"github.com/deskcheck/deskcheck/verifier"
 )
 
@@ -166,7 +165,7 @@ func show(v any) string {
 	if v == nil {
 		return "nothing (null)"
 	}
-	return oneLine(scenario.JSONText(v))
+	return oneLine(jsonText(v))
 }
 
 func firstLine(s string) string {

@@ -5,6 +5,7 @@ import (
 
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -123,6 +124,12 @@ type frame struct {
 	// object, a map once it grows large.
 	keys []scanKey
 	many map[string]int
+	// rising holds the offsets of the keys while they rise, last the
+	// last of them (claim); risingRoom is rising's room kept from object
+	// to object.
+	rising     []uint32
+	risingRoom []uint32
+	last       string
 	// repeat is the offset of the comma before a member whose key
 	// repeats an earlier one, while its value is read; -1 when none.
 	repeat int
@@ -256,7 +263,10 @@ func (c *checker) push(kind byte) {
 	f := &c.frames[len(c.frames)-1]
 	f.obj, f.tok, f.index, f.key = kind == '{', tok, 0, ""
 	f.keys = f.keys[:0]
-	f.many = nil
+	if cap(f.rising) > cap(f.risingRoom) {
+		f.risingRoom = f.rising
+	}
+	f.many, f.rising, f.last = nil, nil, ""
 	f.repeat = -1
 }
 
@@ -491,7 +501,7 @@ func (c *checker) key() bool {
 		f.key = name
 		if n > c.limits.String {
 			c.rep.add(kstart, c.containerPointer, "%s", overLimit("the length of a key", int64(n), int64(c.limits.String)))
-		} else if first := f.claim(name, kstart); first >= 0 {
+		} else if first := f.claim(c.s, name, kstart); first >= 0 {
 			if c.rep.full() {
 				c.rep.more++
 			} else {
@@ -519,9 +529,28 @@ func (c *checker) key() bool {
 	return true
 }
 
-// claim records a key of the object and returns the offset of an earlier
-// equal key, or -1.
-func (f *frame) claim(name string, off int) int {
+// claim records a key of the object, whose text is text, and returns the
+// offset of an earlier equal key, or -1. Past a few keys, while they rise
+// (as every object deskcheck writes has them), a key that rises past the
+// last repeats none and only its offset is kept; the set of keys is made
+// at the first that does not rise. An object of a million short keys
+// would otherwise hold a map entry per key, several times its text.
+func (f *frame) claim(text, name string, off int) int {
+	if f.rising != nil {
+		if name > f.last && off <= math.MaxUint32 {
+			f.rising = append(f.rising, uint32(off))
+			f.last = name
+			return -1
+		}
+		f.many = make(map[string]int, 2*len(f.rising))
+		for _, at := range f.rising {
+			f.many[keyAt(text, int(at))] = int(at)
+		}
+		if cap(f.rising) > cap(f.risingRoom) {
+			f.risingRoom = f.rising
+		}
+		f.rising, f.last = nil, ""
+	}
 	if f.many != nil {
 		if first, ok := f.many[name]; ok {
 			return first
@@ -536,12 +565,39 @@ func (f *frame) claim(name string, off int) int {
 	}
 	f.keys = append(f.keys, scanKey{name, off})
 	if len(f.keys) > 16 {
+		if off <= math.MaxUint32 && slices.IsSortedFunc(f.keys, func(a, b scanKey) int { return strings.Compare(a.name, b.name) }) {
+			// Rising so far (and no two equal: claim found none).
+			f.rising = f.risingRoom[:0]
+			for _, k := range f.keys {
+				f.rising = append(f.rising, uint32(k.off))
+			}
+			f.last = name
+			return -1
+		}
 		f.many = make(map[string]int, 2*len(f.keys))
 		for _, k := range f.keys {
 			f.many[k.name] = k.off
 		}
 	}
 	return -1
+}
+
+// keyAt is the key whose string token starts at text[off].
+func keyAt(text string, off int) string {
+	j := off + 1
+	escaped := false
+	for j < len(text) && text[j] != '"' {
+		if text[j] == '\\' {
+			escaped = true
+			j++
+		}
+		j++
+	}
+	name := text[off+1 : min(j, len(text))]
+	if escaped {
+		name = decodeString(name)
+	}
+	return name
 }
 
 // str moves past the string at the cursor, checking it, and returns the
