@@ -3,6 +3,7 @@ package reports
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -251,49 +252,58 @@ func (c *canonicaliser) object(dst, b []byte, i, depth int) ([]byte, int) {
 		c.differs = true // keys out of order: not the canonical form
 		return dst, -1
 	}
-	// Out of order: an index of the members (their key and where their
-	// value starts), sorted by key, the last of equal keys kept.
-	type member struct {
-		key string
-		at  int
+	// Out of order: an index of the members, twelve bytes each (where
+	// the key's text lies, where the value starts; an escaped key is
+	// decoded aside), counted first and made once, sorted by key, the
+	// last of equal keys kept.
+	if len(b) >= math.MaxUint32 {
+		return dst, -1
 	}
-	var ms []member
+	type member struct{ k0, k1, at uint32 }
+	n = 0
+	if jsontext.EachMember(b, i, func(_ []byte, _ bool, at int) int {
+		n++
+		return valueEnd(b, at)
+	}) < 0 {
+		return dst, -1
+	}
+	ms := make([]member, 0, n)
+	escaped := map[uint32]string{}
 	end = jsontext.EachMember(b, i, func(keyTok []byte, plain bool, at int) int {
-		key, ok := c.str(keyTok, plain)
-		if !ok {
-			return -1
-		}
+		k0 := uint32(cap(b) - cap(keyTok) + 1) // keyTok is a slice of b
 		if !plain {
-			key = strings.Clone(key)
+			key, ok := c.str(keyTok, plain)
+			if !ok {
+				return -1
+			}
+			escaped[k0] = strings.Clone(key)
 		}
-		ms = append(ms, member{key, at})
-		return valueEnd(b, jsontext.SkipSpace(b, at))
+		ms = append(ms, member{k0, k0 + uint32(len(keyTok)-2), uint32(at)})
+		return valueEnd(b, at)
 	})
 	if end < 0 {
 		return dst, -1
 	}
-	slices.SortStableFunc(ms, func(x, y member) int {
-		switch {
-		case x.key < y.key:
-			return -1
-		case x.key > y.key:
-			return 1
+	key := func(m member) string {
+		if k, ok := escaped[m.k0]; ok {
+			return k
 		}
-		return 0
-	})
+		return unsafeString(b[m.k0:m.k1])
+	}
+	slices.SortStableFunc(ms, func(x, y member) int { return strings.Compare(key(x), key(y)) })
 	dst = append(dst[:start], '{')
 	written := 0
 	for j, m := range ms {
-		if j+1 < len(ms) && ms[j+1].key == m.key {
+		if j+1 < len(ms) && key(ms[j+1]) == key(m) {
 			continue // a later one of the same key stands
 		}
 		if written > 0 {
 			dst = append(dst, ',')
 		}
 		written++
-		dst = append(jsonx.AppendString(dst, m.key), ':')
+		dst = append(jsonx.AppendString(dst, key(m)), ':')
 		var e int
-		if dst, e = c.value(dst, b, m.at, depth+1); e < 0 {
+		if dst, e = c.value(dst, b, int(m.at), depth+1); e < 0 {
 			return dst, -1
 		}
 	}

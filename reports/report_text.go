@@ -57,7 +57,7 @@ func (t Text) Write(w io.Writer, r *Report) error {
 		switch c.Status {
 		case verifier.Fail:
 			for _, m := range c.Mismatches {
-				p.printf("    %s\n", mismatchText(m, "      "))
+				p.print("    ", mismatchText(m, "      "), "\n")
 			}
 		case verifier.Errored:
 			p.printf("    could not run: %s\n", oneLine(firstLine(c.Error)))
