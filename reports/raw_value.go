@@ -2,6 +2,7 @@ package reports
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"math"
 	"slices"
@@ -252,14 +253,13 @@ func (c *canonicaliser) object(dst, b []byte, i, depth int) ([]byte, int) {
 		c.differs = true // keys out of order: not the canonical form
 		return dst, -1
 	}
-	// Out of order: an index of the members, twelve bytes each (where
-	// the key's text lies, where the value starts; an escaped key is
-	// decoded aside), counted first and made once, sorted by key, the
-	// last of equal keys kept.
+	// Out of order: an index of the members, four bytes each (where the
+	// key's text starts; an escaped key is decoded aside), counted first
+	// and made once, sorted by key and then by place, the last of equal
+	// keys kept.
 	if len(b) >= math.MaxUint32 {
 		return dst, -1
 	}
-	type member struct{ k0, k1, at uint32 }
 	n = 0
 	if jsontext.EachMember(b, i, func(_ []byte, _ bool, at int) int {
 		n++
@@ -267,30 +267,41 @@ func (c *canonicaliser) object(dst, b []byte, i, depth int) ([]byte, int) {
 	}) < 0 {
 		return dst, -1
 	}
-	ms := make([]member, 0, n)
+	ms := make([]uint32, 0, n)
 	escaped := map[uint32]string{}
 	end = jsontext.EachMember(b, i, func(keyTok []byte, plain bool, at int) int {
-		k0 := uint32(cap(b) - cap(keyTok) + 1) // keyTok is a slice of b
+		k := uint32(cap(b) - cap(keyTok) + 1) // keyTok is a slice of b, from its quote
 		if !plain {
 			key, ok := c.str(keyTok, plain)
 			if !ok {
 				return -1
 			}
-			escaped[k0] = strings.Clone(key)
+			escaped[k] = strings.Clone(key)
 		}
-		ms = append(ms, member{k0, k0 + uint32(len(keyTok)-2), uint32(at)})
+		ms = append(ms, k)
 		return valueEnd(b, at)
 	})
 	if end < 0 {
 		return dst, -1
 	}
-	key := func(m member) string {
-		if k, ok := escaped[m.k0]; ok {
+	// key is the member's key; valueAt where its value starts.
+	keyEnd := func(m uint32) int { return jsontext.SkipString(b, int(m)-1) - 1 }
+	key := func(m uint32) string {
+		if k, ok := escaped[m]; ok {
 			return k
 		}
-		return unsafeString(b[m.k0:m.k1])
+		return unsafeString(b[m:keyEnd(m)])
 	}
-	slices.SortStableFunc(ms, func(x, y member) int { return strings.Compare(key(x), key(y)) })
+	valueAt := func(m uint32) int {
+		j := jsontext.SkipSpace(b, keyEnd(m)+1) // the colon
+		return jsontext.SkipSpace(b, j+1)
+	}
+	slices.SortFunc(ms, func(x, y uint32) int {
+		if c := strings.Compare(key(x), key(y)); c != 0 {
+			return c
+		}
+		return cmp.Compare(x, y)
+	})
 	dst = append(dst[:start], '{')
 	written := 0
 	for j, m := range ms {
@@ -303,7 +314,7 @@ func (c *canonicaliser) object(dst, b []byte, i, depth int) ([]byte, int) {
 		written++
 		dst = append(jsonx.AppendString(dst, key(m)), ':')
 		var e int
-		if dst, e = c.value(dst, b, int(m.at), depth+1); e < 0 {
+		if dst, e = c.value(dst, b, valueAt(m), depth+1); e < 0 {
 			return dst, -1
 		}
 	}
