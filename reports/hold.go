@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 
+	"github.com/deskcheck/deskcheck/internal/jsontext"
 	"github.com/deskcheck/deskcheck/scenario"
 	"github.com/deskcheck/deskcheck/verifier"
 )
@@ -192,7 +193,7 @@ const (
 	tagNilList
 	tagObject
 	tagNilObject
-	// tagRaw is a rawValue: a flag (host) and its text.
+	// tagRaw is a rawValue: a flag (host), its depth and its text.
 	tagRaw
 )
 
@@ -311,6 +312,7 @@ func (e *heldEncoder) value(v any) {
 	case *rawValue:
 		e.b = append(e.b, tagRaw)
 		e.bool(x.host)
+		e.b = binary.AppendUvarint(e.b, uint64(x.depth))
 		e.str(unsafeString(x.text))
 	case []any:
 		if x == nil {
@@ -466,13 +468,18 @@ func (d *heldDecoder) value() any {
 		return map[string]any(nil)
 	case tagRaw:
 		host := d.tag() == tagTrue
+		depth := d.uvarint()
+		if depth > jsontext.MaxDepth {
+			d.bad, d.b = true, nil
+			return nil
+		}
 		n := d.uvarint()
 		if n > uint64(len(d.b)) {
 			d.bad, d.b = true, nil
 			return nil
 		}
 		// The text is read out of the case's own buffer, not copied.
-		r := &rawValue{text: d.b[:n:n], host: host}
+		r := &rawValue{text: d.b[:n:n], host: host, depth: int(depth)}
 		d.b = d.b[n:]
 		return r
 	}

@@ -19,7 +19,7 @@ import (
 // mismatch's or a change's expected and observed values, a suggestion's
 // value) is decoded into Go values, which take an interface (16 bytes)
 // per element and more per map entry: a list of three million zeros,
-// six bytes of text apiece, took eight times its text. A list or object
+// two bytes of text apiece, took almost nine times its text. A list or object
 // whose text is longer than rawValueBytes is therefore not decoded: it is
 // kept as its JSON text, in the very form every writer prints the value
 // it holds (jsonx.Append of the decoded value: compact, keys sorted,
@@ -35,11 +35,12 @@ const rawValueBytes = 64 << 10
 
 // rawValue is a large list or object of a case kept as its canonical
 // JSON text (see above); host tells whether it is read as the host
-// decoders read (hostValue) or as encoding/json does, which is how it
-// decodes.
+// decoders read (hostValue) or as encoding/json does, and depth how deep
+// in the case's value it lies, which is how it decodes.
 type rawValue struct {
-	text []byte
-	host bool
+	text  []byte
+	host  bool
+	depth int
 }
 
 // AppendJSON appends the value as jsonx.Append appends the decoded value:
@@ -52,7 +53,7 @@ func (r *rawValue) MarshalJSON() ([]byte, error) { return r.text, nil }
 // decoded is the value decoded, as the lean reader would have read it.
 func (r *rawValue) decoded() any {
 	d := leanDecoder{b: r.text, host: r.host}
-	v, end := d.value(0, 1)
+	v, end := d.value(0, r.depth)
 	if end != len(r.text) {
 		return nil // not reached: the text was read once already
 	}
@@ -90,7 +91,7 @@ func decodedValues(v any) any {
 // already in that form, as what deskcheck writes is, else the canonical
 // form made of it. false: it is to be decoded (short, or a text the lean
 // decoder does not read).
-func (d *leanDecoder) rawOf(b []byte) (*rawValue, bool) {
+func (d *leanDecoder) rawOf(b []byte, depth int) (*rawValue, bool) {
 	if len(b) <= rawValueBytes {
 		return nil, false
 	}
@@ -100,14 +101,14 @@ func (d *leanDecoder) rawOf(b []byte) (*rawValue, bool) {
 	c := canonicaliser{host: d.host, check: b}
 	out, end := c.value(make([]byte, 0, checkPiece+1024), b, 0, 0)
 	if end == len(b) && !c.differs && bytes.Equal(out, b[c.checked:]) {
-		return &rawValue{text: b, host: d.host}, true
+		return &rawValue{text: b, host: d.host, depth: depth}, true
 	}
 	c = canonicaliser{host: d.host}
 	out, end = c.value(make([]byte, 0, len(b)), b, 0, 0)
 	if end != len(b) {
 		return nil, false
 	}
-	return &rawValue{text: slices.Clip(out), host: d.host}, true
+	return &rawValue{text: slices.Clip(out), host: d.host, depth: depth}, true
 }
 
 // checkPiece is how much canonical text the check of a text (canonicaliser.check)

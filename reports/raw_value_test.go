@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/deskcheck/deskcheck/internal/jsonx"
+	"github.com/deskcheck/deskcheck/verifier"
 )
 
 // repeated is a JSON list of n copies of elem, written with sep between
@@ -164,4 +165,23 @@ func TestLongValuesWriteAsDecoded(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestHoldGivesBackRawValues: a value kept as text is set aside in the
+// hold and read back as the same text, read the same way.
+func TestHoldGivesBackRawValues(t *testing.T) {
+	raw := &rawValue{text: []byte(repeated(`"\ud800"`, ",", 10)), host: true, depth: 1}
+	c := Case{ID: "c", Observed: map[string]any{"k": raw},
+		Suggested: []verifier.Suggestion{{Key: "k", Value: &rawValue{text: []byte("[0]"), depth: 0}, Shaped: true}}}
+	h := newHold()
+	defer h.close()
+	x := c
+	require.NoError(t, h.put(&x))
+	require.NoError(t, h.flush())
+	require.NotNil(t, x.held, "set aside")
+	back := x.whole()
+	assert.Empty(t, back.Error)
+	assert.Equal(t, c.Observed, back.Observed)
+	assert.Equal(t, c.Suggested, back.Suggested)
+	assert.Equal(t, raw.decoded(), back.Observed["k"].(*rawValue).decoded())
 }

@@ -311,7 +311,7 @@ func (d *leanDecoder) value(i, depth int) (any, int) {
 		return s, end
 	case (c == '{' || c == '[') && d.raw && depth == d.rawDepth && len(b)-i > rawValueBytes:
 		if end := valueEnd(b, i); end-i > rawValueBytes {
-			if r, ok := d.rawOf(b[i:end]); ok {
+			if r, ok := d.rawOf(b[i:end], depth); ok {
 				return r, end
 			}
 		}
