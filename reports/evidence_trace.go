@@ -15,12 +15,16 @@ const traceSplit = 64 << 10
 
 // leanCase returns the case at data with its large members that the
 // schema need not see replaced by empty ones of the same type: a trace
-// plainTrace holds valid by [], and a given, expected or observed object
-// (the schema asks only that each be an object) by {}. Each is replaced
+// plainTrace holds valid by [], a given, expected or observed object
+// (the schema asks only that each be an object) by {}, and a value the
+// schema takes whatever it is (anyValueSpans) by null. Each is replaced
 // only from traceSplit bytes on; a case with none is data itself, for the
 // schema to validate whole.
 func leanCase(data []byte) []byte {
-	type cut struct{ start, end int }
+	type cut struct {
+		start, end int
+		empty      string
+	}
 	var cuts []cut
 	for _, key := range []string{"given", "expected", "observed", "trace"} {
 		start, end, ok := memberSpan(data, key)
@@ -30,7 +34,14 @@ func leanCase(data []byte) []byte {
 		if key == "trace" && !plainTrace(data[start:end]) || key != "trace" && data[start] != '{' {
 			continue
 		}
-		cuts = append(cuts, cut{start, end})
+		empty := "{}"
+		if data[start] == '[' {
+			empty = "[]"
+		}
+		cuts = append(cuts, cut{start, end, empty})
+	}
+	for _, s := range anyValueSpans(data) {
+		cuts = append(cuts, cut{s[0], s[1], "null"})
 	}
 	if len(cuts) == 0 {
 		return data
@@ -39,11 +50,7 @@ func leanCase(data []byte) []byte {
 	lean := make([]byte, 0, 1024)
 	at := 0
 	for _, c := range cuts {
-		empty := "{}"
-		if data[c.start] == '[' {
-			empty = "[]"
-		}
-		lean = append(append(lean, data[at:c.start]...), empty...)
+		lean = append(append(lean, data[at:c.start]...), c.empty...)
 		at = c.end
 	}
 	return append(lean, data[at:]...)

@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 
+	"github.com/deskcheck/deskcheck/internal/jsontext"
 	"github.com/deskcheck/deskcheck/scenario"
 	"github.com/deskcheck/deskcheck/verifier"
 )
@@ -103,7 +104,7 @@ func holdable(c *Case) bool {
 
 func valuesKnown(v any) bool {
 	switch x := v.(type) {
-	case nil, bool, string, float64, json.Number:
+	case nil, bool, string, float64, json.Number, *rawValue:
 		return true
 	case []any:
 		for _, y := range x {
@@ -192,6 +193,8 @@ const (
 	tagNilList
 	tagObject
 	tagNilObject
+	// tagRaw is a rawValue: a flag (host), its depth and its text.
+	tagRaw
 )
 
 // encodeHeld encodes c's evidence, whose values are all holdable.
@@ -306,6 +309,11 @@ func (e *heldEncoder) value(v any) {
 	case json.Number:
 		e.b = append(e.b, tagNumber)
 		e.str(string(x))
+	case *rawValue:
+		e.b = append(e.b, tagRaw)
+		e.bool(x.host)
+		e.b = binary.AppendUvarint(e.b, uint64(x.depth))
+		e.str(unsafeString(x.text))
 	case []any:
 		if x == nil {
 			e.b = append(e.b, tagNilList)
@@ -458,6 +466,22 @@ func (d *heldDecoder) value() any {
 		return out
 	case tagNilObject:
 		return map[string]any(nil)
+	case tagRaw:
+		host := d.tag() == tagTrue
+		depth := d.uvarint()
+		if depth > jsontext.MaxDepth {
+			d.bad, d.b = true, nil
+			return nil
+		}
+		n := d.uvarint()
+		if n > uint64(len(d.b)) {
+			d.bad, d.b = true, nil
+			return nil
+		}
+		// The text is read out of the case's own buffer, not copied.
+		r := &rawValue{text: d.b[:n:n], host: host, depth: int(depth)}
+		d.b = d.b[n:]
+		return r
 	}
 	d.bad, d.b = true, nil
 	return nil

@@ -64,7 +64,10 @@ func draw(c *Case, expected map[string]any, reg *scenario.Registry) *picture {
 	if !ok || sc.Picture == nil {
 		return nil
 	}
-	d := sc.Picture(scenario.Seen{Observed: c.Observed, Expected: expected, Trace: c.Trace, Unit: c.Unit})
+	// A picture looks into the values it draws: those kept as text
+	// (rawValue) are decoded for it.
+	observed, _ := decodedValues(c.Observed).(map[string]any)
+	d := sc.Picture(scenario.Seen{Observed: observed, Expected: expected, Trace: c.Trace, Unit: c.Unit})
 	if d == nil {
 		return nil
 	}

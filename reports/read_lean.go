@@ -227,7 +227,7 @@ type (
 type leanValue struct{ v any }
 
 func (l *leanValue) UnmarshalJSON(data []byte) error {
-	d := leanDecoder{b: data}
+	d := leanDecoder{b: data, raw: true, rawDepth: 0}
 	if v, end := d.value(jsontext.SkipSpace(data, 0), 0); end >= 0 && jsontext.SkipSpace(data, end) == len(data) {
 		l.v = v
 		return nil
@@ -237,9 +237,10 @@ func (l *leanValue) UnmarshalJSON(data []byte) error {
 }
 
 // hostValue is reportValue's reading of raw, nested empty objects and
-// lists shared.
-func hostValue(raw []byte) (any, bool) {
-	d := leanDecoder{b: raw, host: true}
+// lists shared, and a long list or object rawDepth levels in kept as its
+// text (rawValue).
+func hostValue(raw []byte, rawDepth int) (any, bool) {
+	d := leanDecoder{b: raw, host: true, raw: true, rawDepth: rawDepth}
 	if v, end := d.value(jsontext.SkipSpace(raw, 0), 0); end >= 0 && jsontext.SkipSpace(raw, end) == len(raw) {
 		return v, true
 	}
@@ -260,12 +261,12 @@ type leanObserved struct {
 
 func (o *leanObserved) UnmarshalJSON(data []byte) error {
 	read := func(raw []byte) (any, bool) {
-		d := leanDecoder{b: raw}
+		d := leanDecoder{b: raw, raw: true, rawDepth: 1}
 		v, end := d.value(jsontext.SkipSpace(raw, 0), 0)
 		return v, end >= 0 && jsontext.SkipSpace(raw, end) == len(raw)
 	}
 	if o.host {
-		read = hostValue
+		read = func(raw []byte) (any, bool) { return hostValue(raw, 1) }
 	}
 	if v, ok := read(data); ok {
 		if m, isMap := v.(map[string]any); isMap {
@@ -280,10 +281,13 @@ func (o *leanObserved) UnmarshalJSON(data []byte) error {
 
 // leanDecoder decodes a JSON value as encoding/json decodes it into an
 // any (or, with host, as reportValue does), nested empty objects and lists
-// shared.
+// shared; with raw, a list or object rawDepth levels in whose text is
+// longer than rawValueBytes is kept as that text (rawValue).
 type leanDecoder struct {
-	b    []byte
-	host bool
+	b        []byte
+	host     bool
+	raw      bool
+	rawDepth int
 }
 
 // value decodes the value at b[i], depth levels into the observed object,
@@ -305,6 +309,15 @@ func (d *leanDecoder) value(i, depth int) (any, int) {
 			return nil, -1
 		}
 		return s, end
+	case (c == '{' || c == '[') && d.raw && depth == d.rawDepth && len(b)-i > rawValueBytes:
+		if end := valueEnd(b, i); end-i > rawValueBytes {
+			if r, ok := d.rawOf(b[i:end], depth); ok {
+				return r, end
+			}
+		}
+		d.raw = false // read as it always was, this value and what it holds
+		defer func() { d.raw = true }()
+		return d.value(i, depth)
 	case c == '{':
 		if d.host && depth >= jsontext.MaxDepth {
 			return nil, -1 // past where reportValue's fast reader reads

@@ -74,8 +74,14 @@ func (c *Case) readHostValues(data []byte, observed bool) {
 			*dst = s
 		}
 	}
+	// Read back for a lean report (observed false), a long list or object
+	// is kept as its text (rawValue); ReadJSON's cases decode all.
+	rawDepth := 0
+	if observed {
+		rawDepth = -1
+	}
 	val := func(raw []byte, dst *any) {
-		if v, ok := hostValue(raw); ok {
+		if v, ok := hostValue(raw, rawDepth); ok {
 			*dst = v
 		}
 	}
@@ -105,7 +111,7 @@ func (c *Case) readHostValues(data []byte, observed bool) {
 			if !observed {
 				continue
 			}
-			if v, ok := hostValue(x.Raw); ok {
+			if v, ok := hostValue(x.Raw, -1); ok {
 				if obs, isMap := v.(map[string]any); isMap {
 					c.Observed = obs
 				}

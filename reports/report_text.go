@@ -5,7 +5,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/deskcheck/deskcheck/scenario"
 	"github.com/deskcheck/deskcheck/verifier"
 )
 
@@ -58,7 +57,7 @@ func (t Text) Write(w io.Writer, r *Report) error {
 		switch c.Status {
 		case verifier.Fail:
 			for _, m := range c.Mismatches {
-				p.printf("    %s\n", mismatchText(m, "      "))
+				p.print("    ", mismatchText(m, "      "), "\n")
 			}
 		case verifier.Errored:
 			p.printf("    could not run: %s\n", oneLine(firstLine(c.Error)))
@@ -166,7 +165,7 @@ func show(v any) string {
 	if v == nil {
 		return "nothing (null)"
 	}
-	return oneLine(scenario.JSONText(v))
+	return oneLine(jsonText(v))
 }
 
 func firstLine(s string) string {

@@ -62,6 +62,16 @@ func (p *printer) printf(format string, args ...any) {
 	}
 }
 
+// print writes parts as they are, without a copy of them made first (a
+// mismatch of a long value is megabytes long).
+func (p *printer) print(parts ...string) {
+	for _, s := range parts {
+		if p.err == nil {
+			_, p.err = io.WriteString(p.w, s)
+		}
+	}
+}
+
 // trace prints events one per line after indent, each numbered by its
 // unit; the continuation lines of a multi-line event stay indented under
 // it, so that no event text starts a line of its own.
@@ -87,7 +97,8 @@ func seqLabel(unit string, e scenario.Event) string {
 // mismatchText says what differs, in one line, with the structural
 // changes after it on lines of their own, each after indent.
 func mismatchText(m verifier.Mismatch, indent string) string {
-	s := fmt.Sprintf("%s (%s): expected %s, observed %s", oneLine(m.Field), oneLine(string(m.Comparison)), show(m.Expected), show(m.Observed))
+	// Joined, not formatted: one copy of a long value's text.
+	s := oneLine(m.Field) + " (" + oneLine(string(m.Comparison)) + "): expected " + show(m.Expected) + ", observed " + show(m.Observed)
 	for _, c := range m.Changes {
 		s += "\n" + indent + changeText(c)
 	}

@@ -5,7 +5,6 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"github.com/deskcheck/deskcheck/scenario"
 	"github.com/deskcheck/deskcheck/verifier"
 )
 
@@ -75,7 +74,7 @@ func mismatchKey(c *Case, field string) string {
 // render shows a value as compact JSON, with <, > and & as they are (the
 // HTML template escapes what HTML needs) and every acting character
 // escaped.
-func render(v any) string { return oneLine(scenario.JSONText(v)) }
+func render(v any) string { return oneLine(jsonText(v)) }
 
 // failed reports whether a case failed or could not run: neither a pass
 // nor not applicable.

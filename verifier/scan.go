@@ -4,7 +4,9 @@ import (
 	"github.com/deskcheck/deskcheck/internal/jsontext"
 
 	"fmt"
+	"hash/maphash"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -123,6 +125,14 @@ type frame struct {
 	// object, a map once it grows large.
 	keys []scanKey
 	many map[string]int
+	// rising holds the offsets of the keys while they rise, last the
+	// last of them (claim); risingRoom is rising's room kept from object
+	// to object.
+	rising     []uint32
+	risingRoom []uint32
+	last       string
+	// set holds the keys once they stop rising.
+	set *keySet
 	// repeat is the offset of the comma before a member whose key
 	// repeats an earlier one, while its value is read; -1 when none.
 	repeat int
@@ -256,7 +266,10 @@ func (c *checker) push(kind byte) {
 	f := &c.frames[len(c.frames)-1]
 	f.obj, f.tok, f.index, f.key = kind == '{', tok, 0, ""
 	f.keys = f.keys[:0]
-	f.many = nil
+	if cap(f.rising) > cap(f.risingRoom) {
+		f.risingRoom = f.rising
+	}
+	f.many, f.rising, f.last, f.set = nil, nil, "", nil
 	f.repeat = -1
 }
 
@@ -491,7 +504,7 @@ func (c *checker) key() bool {
 		f.key = name
 		if n > c.limits.String {
 			c.rep.add(kstart, c.containerPointer, "%s", overLimit("the length of a key", int64(n), int64(c.limits.String)))
-		} else if first := f.claim(name, kstart); first >= 0 {
+		} else if first := f.claim(c.s, name, kstart); first >= 0 {
 			if c.rep.full() {
 				c.rep.more++
 			} else {
@@ -519,9 +532,35 @@ func (c *checker) key() bool {
 	return true
 }
 
-// claim records a key of the object and returns the offset of an earlier
-// equal key, or -1.
-func (f *frame) claim(name string, off int) int {
+// claim records a key of the object, whose text is text, and returns the
+// offset of an earlier equal key, or -1. Past a few keys, while they rise
+// (as every object deskcheck writes has them), a key that rises past the
+// last repeats none and only its offset is kept; at the first that does
+// not rise, the keys go into a set of their hashes and offsets (keySet).
+// A map of a million short keys took several times their text.
+func (f *frame) claim(text, name string, off int) int {
+	if f.rising != nil {
+		if name > f.last && off < math.MaxUint32 {
+			f.rising = append(f.rising, uint32(off))
+			f.last = name
+			return -1
+		}
+		f.set = &keySet{}
+		for _, at := range f.rising {
+			f.set.claim(text, keyAt(text, int(at)), int(at))
+		}
+		if cap(f.rising) > cap(f.risingRoom) {
+			f.risingRoom = f.rising
+		}
+		f.rising, f.last = nil, ""
+	}
+	if f.set != nil && off < math.MaxUint32 {
+		return f.set.claim(text, name, off)
+	}
+	if f.set != nil { // past where a set's offsets reach: a map from here
+		f.many = f.set.toMap(text)
+		f.set = nil
+	}
 	if f.many != nil {
 		if first, ok := f.many[name]; ok {
 			return first
@@ -536,12 +575,106 @@ func (f *frame) claim(name string, off int) int {
 	}
 	f.keys = append(f.keys, scanKey{name, off})
 	if len(f.keys) > 16 {
+		if off < math.MaxUint32 && slices.IsSortedFunc(f.keys, func(a, b scanKey) int { return strings.Compare(a.name, b.name) }) {
+			// Rising so far (and no two equal: claim found none).
+			f.rising = f.risingRoom[:0]
+			for _, k := range f.keys {
+				f.rising = append(f.rising, uint32(k.off))
+			}
+			f.last = name
+			return -1
+		}
+		if off < math.MaxUint32 {
+			f.set = &keySet{}
+			for _, k := range f.keys {
+				f.set.claim(text, k.name, k.off)
+			}
+			return -1
+		}
 		f.many = make(map[string]int, 2*len(f.keys))
 		for _, k := range f.keys {
 			f.many[k.name] = k.off
 		}
 	}
 	return -1
+}
+
+// keySet is a set of an object's keys: an open-addressed table whose
+// slots hold the high half of a key's hash and its offset in the text
+// plus one (0 is an empty slot), eight bytes a key where a map took
+// some forty; a key is compared with the text at the offset its hash
+// finds.
+type keySet struct {
+	slots []uint64
+	n     int
+}
+
+var keySeed = maphash.MakeSeed()
+
+// claim adds the key name at off and returns the offset of an equal key
+// already in the set, or -1.
+func (s *keySet) claim(text, name string, off int) int {
+	if 4*(s.n+1) > 3*len(s.slots) {
+		s.grow(text)
+	}
+	h := maphash.String(keySeed, name)
+	tag := h >> 32
+	mask := uint64(len(s.slots) - 1)
+	i := h & mask
+	for s.slots[i] != 0 {
+		if s.slots[i]>>32 == tag {
+			if at := int(uint32(s.slots[i])) - 1; keyAt(text, at) == name {
+				return at
+			}
+		}
+		i = (i + 1) & mask
+	}
+	s.slots[i] = tag<<32 | uint64(off+1)
+	s.n++
+	return -1
+}
+
+// grow doubles the table, its keys hashed again from the text.
+func (s *keySet) grow(text string) {
+	old := s.slots
+	s.slots = make([]uint64, max(64, 2*len(old)))
+	s.n = 0
+	for _, slot := range old {
+		if slot != 0 {
+			at := int(uint32(slot)) - 1
+			s.claim(text, keyAt(text, at), at)
+		}
+	}
+}
+
+// toMap is the set as a map of keys to offsets.
+func (s *keySet) toMap(text string) map[string]int {
+	m := make(map[string]int, 2*s.n)
+	for _, slot := range s.slots {
+		if slot != 0 {
+			at := int(uint32(slot)) - 1
+			m[keyAt(text, at)] = at
+		}
+	}
+	return m
+}
+
+// keyAt is the key whose string token starts at text[off].
+func keyAt(text string, off int) string {
+	j := off + 1
+	escaped := false
+	for j < len(text) && text[j] != '"' {
+		if text[j] == '\\' {
+			escaped = true
+			j++
+		}
+		j++
+	}
+	name := text[off+1 : min(j, len(text))]
+	if escaped {
+		name = decodeString(name)
+	}
+	return name
 }
 
 // str moves past the string at the cursor, checking it, and returns the

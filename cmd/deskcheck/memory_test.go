@@ -120,6 +120,91 @@ func TestRenderAndDiffMemory(t *testing.T) {
 	}
 }
 
+// shapedReport writes the report at path with change made to it (decoded
+// with encoding/json, written back with json.Marshal: objects' keys
+// sorted, as deskcheck writes them) and returns its path and size.
+func shapedReport(t *testing.T, path string, change func(cases []any)) (string, int64) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	var doc map[string]any
+	require.NoError(t, json.Unmarshal(data, &doc))
+	change(doc["cases"].([]any))
+	big, err := json.Marshal(doc)
+	require.NoError(t, err)
+	out := filepath.Join(t.TempDir(), "report.json")
+	require.NoError(t, os.WriteFile(out, big, 0o600))
+	return out, int64(len(big))
+}
+
+// TestRenderAndDiffMemoryOfValueShapes: report render and diff of a
+// report whose one value is some six megabytes of many small elements —
+// a list of 3,000,000 zeros, an object of 600,000 short keys, a list of
+// 1,500,000 one-element lists, a list of 1,500,000 short strings, and a
+// failed case whose mismatch and observed values are such lists — peak
+// within 4 times the report's size over what a small report takes. Each
+// value was decoded into Go values, an interface per element and a map
+// entry per key, up to 15 times the text (8.8 for the zeros), and the
+// schema validator decoded a mismatch's values, and the duplicate-key
+// check held a map entry per key; a long value is now kept as its text
+// (docs/hostile-input.md).
+func TestRenderAndDiffMemoryOfValueShapes(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector multiplies a process's memory five to ten times: the envelope is measured without it (.ci/run runs this test in a plain pass)")
+	}
+	const boundary, failing = "../../reports/testdata/boundary.json", "../../reports/testdata/failing.json"
+	observe := func(v any) func([]any) {
+		return func(cases []any) { cases[0].(map[string]any)["observed"].(map[string]any)["effects"] = v }
+	}
+	list := func(n int, elem func(i int) any) []any {
+		out := make([]any, n)
+		for i := range out {
+			out[i] = elem(i)
+		}
+		return out
+	}
+	keys := map[string]any{}
+	for i := range 600000 {
+		keys["k"+strconv.Itoa(i)] = 0
+	}
+	for _, tc := range []struct {
+		name   string
+		base   string
+		change func([]any)
+	}{
+		{"3,000,000 zeros", boundary, observe(list(3000000, func(int) any { return 0 }))},
+		{"600,000 keys", boundary, observe(keys)},
+		{"1,500,000 tiny lists", boundary, observe(list(1500000, func(int) any { return []any{0} }))},
+		{"1,500,000 short strings", boundary, observe(list(1500000, func(int) any { return "a" }))},
+		{"a failed case's mismatch", failing, func(cases []any) {
+			c := cases[4].(map[string]any)
+			require.Equal(t, "fail", c["status"])
+			m := c["mismatches"].([]any)[0].(map[string]any)
+			zeros := list(1000000, func(i int) any { return i % 7 })
+			m["observed"], m["expected"] = zeros, zeros[:500000]
+			c["observed"].(map[string]any)[m["field"].(string)] = zeros
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path, size := shapedReport(t, tc.base, tc.change)
+			for _, run := range []struct {
+				name        string
+				small, args []string
+			}{
+				{"render", []string{"report", "render", tc.base}, []string{"report", "render", path}},
+				{"diff", []string{"diff", tc.base, tc.base}, []string{"diff", path, path}},
+			} {
+				base, code := peakOf(t, run.small...)
+				require.Contains(t, []int{0, 1}, code, run.name)
+				peak, code := peakOf(t, run.args...)
+				require.Contains(t, []int{0, 1}, code, run.name)
+				t.Logf("%s of a report of %d bytes: peak %d MB, %.1f times the report over a small report's", run.name, size, peak>>20, float64(peak-base)/float64(size))
+				assert.Less(t, peak-base, 4*size, "%s within 4 times the report's size", run.name)
+			}
+		})
+	}
+}
+
 // envelope is the most memory a command may take on a worst case at the
 // default limits (docs/hostile-input.md).
 const envelope = 512 << 20
