@@ -195,10 +195,16 @@ const (
 	tagNilObject
 	// tagRaw is a rawValue: a flag (host), its depth and its text.
 	tagRaw
+	// tagRawAgain is a rawValue the case's evidence holds a second time
+	// (a suggestion of an observed value): the number of the tagRaw
+	// before it in the case's encoding, counted from 0. A long value is
+	// held, and read back, once.
+	tagRawAgain
 )
 
 // encodeHeld encodes c's evidence, whose values are all holdable.
 func encodeHeld(e *heldEncoder, c *Case) {
+	clear(e.raws)
 	e.count(len(c.Trace), c.Trace == nil)
 	for _, ev := range c.Trace {
 		e.b = binary.AppendVarint(e.b, int64(ev.Seq))
@@ -238,6 +244,8 @@ type heldEncoder struct {
 	b   []byte
 	h   *hold
 	err error
+	// raws numbers the rawValues of the case being encoded.
+	raws map[*rawValue]int
 }
 
 // heldPiece is about how much an encoder holds before it moves it on.
@@ -310,6 +318,14 @@ func (e *heldEncoder) value(v any) {
 		e.b = append(e.b, tagNumber)
 		e.str(string(x))
 	case *rawValue:
+		if i, again := e.raws[x]; again {
+			e.b = binary.AppendUvarint(append(e.b, tagRawAgain), uint64(i))
+			return
+		}
+		if e.raws == nil {
+			e.raws = map[*rawValue]int{}
+		}
+		e.raws[x] = len(e.raws)
 		e.b = append(e.b, tagRaw)
 		e.bool(x.host)
 		e.b = binary.AppendUvarint(e.b, uint64(x.depth))
@@ -339,6 +355,8 @@ func (e *heldEncoder) value(v any) {
 type heldDecoder struct {
 	b   []byte
 	bad bool
+	// raws are the rawValues read so far, for tagRawAgain.
+	raws []*rawValue
 	// depth is how deep in a value the decoder reads: an empty object or
 	// list nested in one is the shared one (emptyObject, emptyList).
 	depth int
@@ -481,7 +499,15 @@ func (d *heldDecoder) value() any {
 		// The text is read out of the case's own buffer, not copied.
 		r := &rawValue{text: d.b[:n:n], host: host, depth: int(depth)}
 		d.b = d.b[n:]
+		d.raws = append(d.raws, r)
 		return r
+	case tagRawAgain:
+		i := d.uvarint()
+		if i >= uint64(len(d.raws)) {
+			d.bad, d.b = true, nil
+			return nil
+		}
+		return d.raws[i]
 	}
 	d.bad, d.b = true, nil
 	return nil

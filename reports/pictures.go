@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/deskcheck/deskcheck/internal/jsonx"
 	"github.com/deskcheck/deskcheck/scenario"
 	"github.com/deskcheck/deskcheck/verifier"
 )
@@ -41,6 +42,9 @@ func casePictures(c *Case, reg *scenario.Registry) []picture {
 	if c.Status == verifier.Errored && len(c.Trace) == 0 {
 		return nil
 	}
+	if n, long := tooLongToDraw(c); long {
+		return []picture{{Title: "No picture", Text: "This case's " + n + " longer than " + strconv.Itoa(pictureBytes>>10) + " KiB of JSON, the most a picture is drawn from; the card's table shows them."}}
+	}
 	var expected map[string]any
 	if c.Status == verifier.Fail {
 		_ = json.Unmarshal(c.Expected, &expected)
@@ -53,6 +57,37 @@ func casePictures(c *Case, reg *scenario.Registry) []picture {
 		out = append(out, *m)
 	}
 	return out
+}
+
+// pictureBytes is the most JSON text a case's observed values (between
+// them, as deskcheck writes them) and its expected block may hold for the
+// case to be drawn. A picture looks into the values it draws, decoded; a
+// longer value is kept as its text when a report is read back (rawValue),
+// and decoding it for a picture would take many times that text. Both a
+// run and a report read back measure the same text, so a page drawn by
+// verify and one rendered from its report.json are the same.
+const pictureBytes = rawValueBytes
+
+// tooLongToDraw says whether a case's values are past pictureBytes, and
+// which of its blocks is.
+func tooLongToDraw(c *Case) (string, bool) {
+	if len(c.Expected) > pictureBytes {
+		return "expected block is", true
+	}
+	n := 0
+	var buf []byte
+	for _, v := range c.Observed {
+		if r, ok := v.(*rawValue); ok {
+			n += len(r.text)
+		} else {
+			buf = jsonx.Append(buf[:0], v)
+			n += len(buf)
+		}
+		if n > pictureBytes {
+			return "observed values are", true
+		}
+	}
+	return "", false
 }
 
 // draw lays out the drawing the case's scenario returns for its run.

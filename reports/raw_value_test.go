@@ -185,3 +185,36 @@ func TestHoldGivesBackRawValues(t *testing.T) {
 	assert.Equal(t, c.Suggested, back.Suggested)
 	assert.Equal(t, raw.decoded(), back.Observed["k"].(*rawValue).decoded())
 }
+
+// TestHoldKeepsARepeatedRawValueOnce: a value kept as text that a case
+// holds twice (an observed value and its suggestion) is set aside once,
+// and read back as one value in both places; a reference past the values
+// read is refused as unreadable.
+func TestHoldKeepsARepeatedRawValueOnce(t *testing.T) {
+	raw := &rawValue{text: []byte("[" + repeated("0", ",", 10000) + "]")} // within one heldPiece
+	other := &rawValue{text: []byte("[1]")}
+	c := Case{ID: "c", Observed: map[string]any{"k": raw, "o": other},
+		Suggested: []verifier.Suggestion{{Key: "k", Value: raw}, {Key: "o", Value: other}}}
+	once := Case{ID: "c", Observed: map[string]any{"k": raw, "o": other}}
+	held := func(c Case) int {
+		e := heldEncoder{}
+		encodeHeld(&e, &c)
+		return len(e.b)
+	}
+	assert.Less(t, held(c)-held(once), 64, "the suggestions refer to the values already held")
+
+	h := newHold()
+	defer h.close()
+	x := c
+	require.NoError(t, h.put(&x))
+	require.NoError(t, h.flush())
+	back := x.whole()
+	require.Empty(t, back.Error)
+	assert.Equal(t, c.Observed, back.Observed)
+	assert.Equal(t, c.Suggested, back.Suggested)
+	assert.Same(t, back.Observed["k"], back.Suggested[0].Value, "one value read back")
+
+	d := heldDecoder{b: []byte{tagRawAgain, 0}}
+	assert.Nil(t, d.value())
+	assert.True(t, d.bad, "a reference to no value read")
+}

@@ -81,7 +81,7 @@ func explainRun(p *printer, c *Case, width int) {
 		p.printf("what happened:\n")
 	}
 	p.trace(c.Trace, c.Unit, "  ")
-	rs := rows(*c)
+	rs := rows(*c, 0)
 	wk, wc, we := len("field"), len("comparison"), len("expected")
 	for i := range rs {
 		rs[i].Key, rs[i].Comparison = oneLine(rs[i].Key), oneLine(rs[i].Comparison)

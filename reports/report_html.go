@@ -96,16 +96,12 @@ type traceEvent struct {
 	Text  string
 }
 
-func newHTMLCase(c *Case, files map[string]string) htmlCase {
-	status := strings.ToUpper(string(c.Status))
-	switch c.Status {
-	case verifier.Errored:
-		status = "ERROR"
-	case verifier.NotApplicable:
-		status = "N/A"
-	}
+// newHTMLCase is c's card, and c with its held evidence read back
+// (whole), which the card's pictures are drawn from: it is read once for
+// both.
+func newHTMLCase(c *Case, files map[string]string) (htmlCase, *Case) {
 	w := c.whole()
-	h := htmlCase{C: c, Status: status, Rows: rows(*w), Location: location(files[c.Desk], c.Line)}
+	h := htmlCase{C: c, Status: cardStatus(c), Rows: rows(*w, htmlCell), Location: location(files[c.Desk], c.Line)}
 	for _, s := range []string{JudgedOn(c), FailedOn(c), NotApplicableOn(c)} {
 		if s != "" {
 			h.Releases = append(h.Releases, s)
@@ -124,7 +120,18 @@ func newHTMLCase(c *Case, files map[string]string) htmlCase {
 		}
 		h.Trace = append(h.Trace, traceEvent{Label: seqLabel(c.Unit, e), Text: e.Text})
 	}
-	return h
+	return h, w
+}
+
+// cardStatus is the status a card shows.
+func cardStatus(c *Case) string {
+	switch c.Status {
+	case verifier.Errored:
+		return "ERROR"
+	case verifier.NotApplicable:
+		return "N/A"
+	}
+	return strings.ToUpper(string(c.Status))
 }
 
 // location is file:line, or the file alone when the line is unknown.
@@ -235,14 +242,15 @@ type htmlPage struct {
 	MoreLessons int
 }
 
-// draw gives a card its pictures while the page has drawn fewer than
-// PictureCards, and counts the cards it leaves undrawn.
-func (p *htmlPage) draw(h *htmlCase) {
+// draw gives a card its pictures, drawn from its case read back whole (w),
+// while the page has drawn fewer than PictureCards, and counts the cards
+// it leaves undrawn.
+func (p *htmlPage) draw(h *htmlCase, w *Case) {
 	if p.Drawn == PictureCards {
 		p.Undrawn++
 		return
 	}
-	if h.Pictures = casePictures(h.C, p.registry); len(h.Pictures) > 0 {
+	if h.Pictures = casePictures(w, p.registry); len(h.Pictures) > 0 {
 		p.Drawn++
 	}
 }
@@ -282,8 +290,9 @@ func (x HTML) Write(w io.Writer, r *Report) error {
 			break
 		}
 		carded[c] = true
-		page.Failures = append(page.Failures, newHTMLCase(c, files))
-		page.draw(&page.Failures[len(page.Failures)-1])
+		h, w := newHTMLCase(c, files)
+		page.Failures = append(page.Failures, h)
+		page.draw(&page.Failures[len(page.Failures)-1], w)
 	}
 	link := func(c *Case) htmlLink { return htmlLink{Desk: c.Desk, ID: c.ID, Anchor: carded[c]} }
 
@@ -312,7 +321,7 @@ func (x HTML) Write(w io.Writer, r *Report) error {
 
 	if len(fails) > 0 {
 		c := fails[0]
-		f := &htmlFirst{Case: c, Status: newHTMLCase(c, files).Status, Location: location(files[c.Desk], c.Line)}
+		f := &htmlFirst{Case: c, Status: cardStatus(c), Location: location(files[c.Desk], c.Line)}
 		w := c.whole()
 		for i, m := range w.Mismatches {
 			if i == 5 {
@@ -355,8 +364,9 @@ func (x HTML) Write(w io.Writer, r *Report) error {
 	page.CompactPassing = len(passing) > PassingCards
 	if !page.CompactPassing {
 		for _, c := range passing {
-			page.Passing = append(page.Passing, newHTMLCase(c, files))
-			page.draw(&page.Passing[len(page.Passing)-1])
+			h, w := newHTMLCase(c, files)
+			page.Passing = append(page.Passing, h)
+			page.draw(&page.Passing[len(page.Passing)-1], w)
 		}
 	}
 	var err error

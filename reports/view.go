@@ -2,6 +2,7 @@ package reports
 
 import (
 	"sort"
+	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
 
@@ -19,8 +20,9 @@ type row struct {
 }
 
 // rows lists the asserted keys in authored order, then the observed keys
-// the case does not assert.
-func rows(c Case) []row {
+// the case does not assert. A value whose JSON text is longer than cell
+// bytes is shown cut (cutText); 0 shows every value whole.
+func rows(c Case, cell int) []row {
 	mismatch := map[string]verifier.Mismatch{}
 	for _, m := range c.Mismatches {
 		// A mismatch inside a value (reasons[1], declared.tier) marks the
@@ -34,7 +36,7 @@ func rows(c Case) []row {
 	gjson.ParseBytes(c.Expected).ForEach(func(k, v gjson.Result) bool {
 		key := k.String()
 		asserted[key] = true
-		r := row{Key: key, Comparison: c.Comparisons[key], Expected: oneLine(string(compact(v.Raw))), Observed: render(c.Observed[key]), Asserted: true}
+		r := row{Key: key, Comparison: c.Comparisons[key], Expected: cutText(string(compact(v.Raw)), cell), Observed: renderCut(c.Observed[key], cell), Asserted: true}
 		if m, bad := mismatch[key]; bad {
 			r.Mismatch, r.Comparison = true, string(m.Comparison)
 		}
@@ -49,7 +51,7 @@ func rows(c Case) []row {
 	}
 	sort.Strings(rest)
 	for _, k := range rest {
-		out = append(out, row{Key: k, Comparison: "not asserted", Observed: render(c.Observed[k])})
+		out = append(out, row{Key: k, Comparison: "not asserted", Observed: renderCut(c.Observed[k], cell)})
 	}
 	return out
 }
@@ -75,6 +77,47 @@ func mismatchKey(c *Case, field string) string {
 // HTML template escapes what HTML needs) and every acting character
 // escaped.
 func render(v any) string { return oneLine(jsonText(v)) }
+
+// htmlCell is the most of a value's JSON text a card of the HTML page
+// shows: a longer value is shown up to it, then how much more there is.
+// A card is read, not searched; report.json holds every value whole.
+const htmlCell = rawValueBytes
+
+// renderCut is render of v, its JSON text cut after cell bytes (0: never
+// cut). A value kept as text is cut before it is copied.
+func renderCut(v any, cell int) string {
+	if r, ok := v.(*rawValue); ok && cell > 0 && len(r.text) > cell {
+		n := cutAt(r.text, cell)
+		return oneLine(string(r.text[:n])) + cutNote(len(r.text)-n)
+	}
+	return cutText(jsonText(v), cell)
+}
+
+// cutText shows text, JSON, on one line: whole when it is at most cell
+// bytes long (or cell is 0), else its first cell bytes (back to the start
+// of a character) and how many more bytes there are.
+func cutText(text string, cell int) string {
+	if cell <= 0 || len(text) <= cell {
+		return oneLine(text)
+	}
+	n := cutAt([]byte(text[:cell+1]), cell)
+	return oneLine(text[:n]) + cutNote(len(text)-n)
+}
+
+// cutAt is where text (longer than cell) is cut: after cell bytes, back
+// to the start of a character.
+func cutAt(text []byte, cell int) int {
+	n := cell
+	for n > 0 && !utf8.RuneStart(text[n]) {
+		n--
+	}
+	return n
+}
+
+// cutNote says how much of a value a cut left out.
+func cutNote(n int) string {
+	return " … and " + verifier.Thousands(n) + " more bytes (report.json holds the whole value)"
+}
 
 // failed reports whether a case failed or could not run: neither a pass
 // nor not applicable.
