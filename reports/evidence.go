@@ -10,6 +10,7 @@ import (
 	"github.com/deskcheck/deskcheck/internal/jsontext"
 	"github.com/deskcheck/deskcheck/internal/parallel"
 	"github.com/deskcheck/deskcheck/schema"
+	"github.com/deskcheck/deskcheck/verifier"
 )
 
 // Evidence is validated a case at a time: the report without its cases
@@ -74,7 +75,10 @@ func validateEvidence(data []byte) ([]schema.Problem, error) {
 	found := make([][]schema.Problem, len(spans))
 	errs := make([]error, len(spans))
 	parallel.For(len(spans), func(k int) {
-		found[k], errs[k] = caseSchema.Validate(leanCase(data[spans[k][0]:spans[k][1]]))
+		c := data[spans[k][0]:spans[k][1]]
+		if found[k] = pastMembers(c); found[k] == nil {
+			found[k], errs[k] = caseSchema.Validate(leanCase(c))
+		}
 	})
 	for k, ps := range found {
 		if errs[k] != nil {
@@ -158,4 +162,46 @@ func valueEnd(data []byte, i int) int {
 		i++
 	}
 	return i
+}
+
+// caseMembers is the most members each of a case's lists and objects that
+// deskcheck reads as such (not as a value) may hold in a report: its
+// expected and observed blocks (keys), comparisons, sourceRefs, releases,
+// dimensions, mismatches and suggestions. What a run writes holds a few
+// dozen at most, one per key a scenario records; a hand-written report
+// past it is refused before it is read, since each member takes many
+// times its text once read. Values (given, the values of expected and
+// observed, mismatches' values) and the trace have their own bounds.
+const caseMembers = 4096
+
+// caseMembersOf are the members of a case that pastMembers counts.
+var caseMembersOf = []string{"comparisons", "dimensions", "expected", "mismatches", "observed", "releases", "sourceRefs", "suggested"}
+
+// pastMembers is the problem of each of the case's lists and objects
+// (caseMembersOf) that holds more than caseMembers members; nil when none
+// does. c is one well-formed case.
+func pastMembers(c []byte) []schema.Problem {
+	var out []schema.Problem
+	for _, key := range caseMembersOf {
+		start, _, ok := memberSpan(c, key)
+		if !ok || (c[start] != '{' && c[start] != '[') {
+			continue
+		}
+		n := 0
+		count := func(at int) int {
+			if n++; n > caseMembers {
+				return -1
+			}
+			return valueEnd(c, at)
+		}
+		if c[start] == '{' {
+			jsontext.EachMember(c, start, func(_ []byte, _ bool, at int) int { return count(at) })
+		} else {
+			jsontext.EachElement(c, start, count)
+		}
+		if n > caseMembers {
+			out = append(out, schema.Problem{Pointer: "/" + key, Message: "holds more than " + verifier.Thousands(caseMembers) + " members, the most a case's " + key + " holds in a report"})
+		}
+	}
+	return out
 }
