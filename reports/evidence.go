@@ -57,7 +57,14 @@ func validateEvidence(data []byte) ([]schema.Problem, error) {
 	}
 	skeleton := make([]byte, 0, len(data)-(end-start)+2)
 	skeleton = append(append(append(skeleton, data[:start]...), "[]"...), data[end:]...)
-	problems, err := reportSchema.Validate(skeleton)
+	if ps := pastPointCases(skeleton); ps != nil {
+		return ps, nil
+	}
+	split, err := reportSplitter()
+	if err != nil {
+		return nil, fmt.Errorf("compiling the report schema: %w", err)
+	}
+	problems, err := split.validate("", "", skeleton)
 	if err != nil {
 		return nil, err
 	}
@@ -188,20 +195,79 @@ func pastMembers(c []byte) []schema.Problem {
 			continue
 		}
 		n := 0
-		count := func(at int) int {
-			if n++; n > caseMembers {
-				return -1
-			}
-			return valueEnd(c, at)
-		}
 		if c[start] == '{' {
-			jsontext.EachMember(c, start, func(_ []byte, _ bool, at int) int { return count(at) })
+			jsontext.EachMember(c, start, func(_ []byte, _ bool, at int) int {
+				if n++; n > caseMembers {
+					return -1
+				}
+				return valueEnd(c, at)
+			})
 		} else {
-			jsontext.EachElement(c, start, count)
+			n = countPast(c[start:], caseMembers)
 		}
 		if n > caseMembers {
 			out = append(out, schema.Problem{Pointer: "/" + key, Message: "holds more than " + verifier.Thousands(caseMembers) + " members, the most a case's " + key + " holds in a report"})
 		}
 	}
 	return out
+}
+
+// pastPointCases is the problem of each coverage line of the report
+// (without its cases) that lists more than caseMembers points, and of
+// each point that lists more than CoverageCases cases, the most a report
+// lists, counted without reading them; nil when none does. (A line lists
+// its family's points, a few dozen.)
+func pastPointCases(report []byte) []schema.Problem {
+	cov, _, ok := memberSpan(report, "coverage")
+	if !ok || report[cov] != '{' {
+		return nil
+	}
+	var out []schema.Problem
+	for _, group := range []string{"desks", "families"} {
+		start, end, ok := memberSpan(report[cov:], group)
+		if !ok || report[cov+start] != '[' {
+			continue
+		}
+		list := report[cov+start : cov+end]
+		i := 0
+		jsontext.EachElement(list, 0, func(at int) int {
+			end := valueEnd(list, at)
+			points, pend, ok := memberSpan(list[at:end], "list")
+			if ok && list[at+points] == '[' {
+				pl := list[at+points : at+pend]
+				if n := countPast(pl, caseMembers); n > caseMembers {
+					out = append(out, schema.Problem{Pointer: "/coverage/" + group + "/" + strconv.Itoa(i) + "/list", Message: "lists more than " + verifier.Thousands(caseMembers) + " points, the most a coverage line lists in a report"})
+					i++
+					return end
+				}
+				j := 0
+				jsontext.EachElement(pl, 0, func(pat int) int {
+					pe := valueEnd(pl, pat)
+					if cs, ce, ok := memberSpan(pl[pat:pe], "cases"); ok && pl[pat+cs] == '[' {
+						if countPast(pl[pat+cs:pat+ce], CoverageCases) > CoverageCases {
+							out = append(out, schema.Problem{Pointer: "/coverage/" + group + "/" + strconv.Itoa(i) + "/list/" + strconv.Itoa(j) + "/cases", Message: "lists more than " + strconv.Itoa(CoverageCases) + " cases, the most a point lists in a report"})
+						}
+					}
+					j++
+					return pe
+				})
+			}
+			i++
+			return end
+		})
+	}
+	return out
+}
+
+// countPast counts the elements of the well-formed list at b[0], up to
+// one past n.
+func countPast(b []byte, n int) int {
+	count := 0
+	jsontext.EachElement(b, 0, func(at int) int {
+		if count++; count > n {
+			return -1
+		}
+		return valueEnd(b, at)
+	})
+	return count
 }
