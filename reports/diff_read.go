@@ -35,6 +35,7 @@ func ReadForDiff(data []byte) (*Report, error) {
 		Report
 		Cases []diffCase `json:"cases"`
 	}
+	r.Report.sizeLists(data)
 	if err := json.Unmarshal(data, &r); err != nil {
 		return nil, err
 	}
