@@ -103,12 +103,14 @@ const (
 )
 
 // reportLimit is the soft memory limit for reading a large report of
-// size bytes: two and a half times the report and room for the program, so
-// that the heap a collection lets grow stays within the four times the
-// report docs/hostile-input.md states, whatever the moment a collection
-// happens to start (at 75 % alone, one report of 200,000 events took 3.3
-// to 4.2 times its size from run to run).
-func reportLimit(size int) int64 { return 5*int64(size)/2 + 24<<20 }
+// size bytes: twice the report and room for the program, so that the heap
+// a collection lets grow stays within the four times the report
+// docs/hostile-input.md states, whatever the moment a collection happens
+// to start and whatever the report holds (at 75 % alone, one report of
+// 200,000 events took 3.3 to 4.2 times its size from run to run, and
+// with two and a half times and 24 MiB, a report of 30,000 diagnostics
+// 4.5 times).
+func reportLimit(size int) int64 { return 2*int64(size) + 16<<20 }
 
 // collectForReport sets reportPercent once a report of size bytes has
 // been read, when it is large, unless the environment sets GOGC, and

@@ -125,11 +125,17 @@ func TestRenderAndDiffMemory(t *testing.T) {
 // sorted, as deskcheck writes them) and returns its path and size.
 func shapedReport(t *testing.T, path string, change func(cases []any)) (string, int64) {
 	t.Helper()
+	return shapedDoc(t, path, func(doc map[string]any) { change(doc["cases"].([]any)) })
+}
+
+// shapedDoc is shapedReport of a change to the whole report.
+func shapedDoc(t *testing.T, path string, change func(doc map[string]any)) (string, int64) {
+	t.Helper()
 	data, err := os.ReadFile(path)
 	require.NoError(t, err)
 	var doc map[string]any
 	require.NoError(t, json.Unmarshal(data, &doc))
-	change(doc["cases"].([]any))
+	change(doc)
 	big, err := json.Marshal(doc)
 	require.NoError(t, err)
 	out := filepath.Join(t.TempDir(), "report.json")
@@ -204,6 +210,72 @@ func TestRenderAndDiffMemoryOfValueShapes(t *testing.T) {
 				require.Contains(t, []int{0, 1}, code, run.name)
 				t.Logf("%s of a report of %d bytes: peak %d MB, %.1f times the report over a small report's", run.name, size, peak>>20, float64(peak-base)/float64(size))
 				assert.Less(t, peak-base, 4*size, "%s within 4 times the report's size", run.name)
+			}
+		})
+	}
+}
+
+// TestRenderAndDiffMemoryOfReportSections: report render (text and
+// HTML) of a report whose sections other than its cases are some six
+// megabytes — 6,000 coverage lines, 30,000 diagnostics — peak within 4
+// times the report's size over what a small report takes, and diff of it
+// against itself within 4 times the two reports' sizes. The schema
+// validator decoded the report without its cases whole, and its lists
+// grew a quarter at a time, 4.6 to 5.4 times the text; its long parts are
+// now validated a piece at a time and its lists made at their length. (A
+// coverage line lists at most 4,096 points and a point at most
+// CoverageCases cases: a report past either is refused before it is
+// read, reports.TestPastPointCases.)
+func TestRenderAndDiffMemoryOfReportSections(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector multiplies a process's memory five to ten times: the envelope is measured without it (.ci/run runs this test in a plain pass)")
+	}
+	const boundary = "../../reports/testdata/boundary.json"
+	for _, tc := range []struct {
+		name   string
+		change func(doc map[string]any)
+	}{
+		{"6,000 coverage lines of ten points", func(doc map[string]any) {
+			cov := doc["coverage"].(map[string]any)
+			desk := cov["desks"].([]any)[0].(map[string]any)
+			lines := make([]any, 6000)
+			for i := range lines {
+				points := make([]any, 10)
+				for j := range points {
+					points[j] = map[string]any{"point": "wrapper/row-" + strconv.Itoa(j), "scenario": "wrapper", "text": "a row", "reached": 1, "cases": []any{"d" + strconv.Itoa(i) + "/c" + strconv.Itoa(j)}}
+				}
+				lines[i] = map[string]any{"desk": "d" + strconv.Itoa(i), "host": desk["host"], "reached": 10, "points": 10, "list": points}
+			}
+			cov["desks"] = lines
+		}},
+		{"30,000 diagnostics", func(doc map[string]any) {
+			diags := make([]any, 30000)
+			for i := range diags {
+				diags[i] = map[string]any{"severity": "warning", "file": "cases/desk-" + strconv.Itoa(i) + ".json", "line": i + 1, "col": 7, "pointer": "/cases/" + strconv.Itoa(i) + "/given", "summary": "a rule that never decides: another rule is tried first", "name": "never-decides"}
+			}
+			doc["diagnostics"] = diags
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path, size := shapedDoc(t, boundary, tc.change)
+			for _, run := range []struct {
+				name        string
+				small, args []string
+			}{
+				{"render", []string{"report", "render", boundary}, []string{"report", "render", path}},
+				{"render html", []string{"report", "render", "-format", "html", boundary}, []string{"report", "render", "-format", "html", path}},
+				{"diff", []string{"diff", boundary, boundary}, []string{"diff", path, path}},
+			} {
+				base, code := peakOf(t, run.small...)
+				require.Contains(t, []int{0, 1}, code, run.name)
+				peak, code := peakOf(t, run.args...)
+				require.Contains(t, []int{0, 1}, code, run.name)
+				read := size // the bytes the command reads
+				if run.name == "diff" {
+					read = 2 * size
+				}
+				t.Logf("%s of a report of %d bytes: peak %d MB, %.1f times what it reads over a small report's", run.name, size, peak>>20, float64(peak-base)/float64(read))
+				assert.Less(t, peak-base, 4*read, "%s within 4 times the reports' size", run.name)
 			}
 		})
 	}
