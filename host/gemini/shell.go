@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode/utf16"
 )
 
@@ -87,7 +89,41 @@ type shParser struct {
 }
 
 // ParseShell parses command as the host's parser does (the subset above).
+// The parse depends on the text alone, and a check parses the same
+// commands again under every fault, so parses are kept by text: the
+// result is shared and only read.
 func ParseShell(command string) (*Parsed, error) {
+	if v, ok := parses.Load(command); ok {
+		r := v.(*parse)
+		return r.parsed, r.err
+	}
+	parsed, err := parseShell(command)
+	if len(command) <= maxKeptCommand && kept.Add(1) <= maxKeptParses {
+		parses.Store(command, &parse{parsed, err})
+	}
+	return parsed, err
+}
+
+// parses holds ParseShell's results by command text, at most
+// maxKeptParses of them, of commands of at most maxKeptCommand bytes: a
+// few desks' worth, so that a long run of generated commands does not
+// grow it without bound.
+var (
+	parses sync.Map
+	kept   atomic.Int64
+)
+
+const (
+	maxKeptParses  = 4096
+	maxKeptCommand = 1024
+)
+
+type parse struct {
+	parsed *Parsed
+	err    error
+}
+
+func parseShell(command string) (*Parsed, error) {
 	p := &shParser{src: command}
 	p.list(0)
 	if p.outside != "" {
