@@ -89,38 +89,47 @@ type shParser struct {
 }
 
 // ParseShell parses command as the host's parser does (the subset above).
-// The parse depends on the text alone, and a check parses the same
-// commands again under every fault, so parses are kept by text: the
-// result is shared and only read.
+// The parse depends on the text alone, and faults checks the same commands
+// again under every fault, so parses are kept by text (byText): the result
+// is shared and only read.
 func ParseShell(command string) (*Parsed, error) {
-	if v, ok := parses.Load(command); ok {
-		r := v.(*parse)
-		return r.parsed, r.err
-	}
-	parsed, err := parseShell(command)
-	if len(command) <= maxKeptCommand && kept.Add(1) <= maxKeptParses {
-		parses.Store(command, &parse{parsed, err})
-	}
-	return parsed, err
+	r := parses.get(command, func(command string) parse {
+		parsed, err := parseShell(command)
+		return parse{parsed, err}
+	})
+	return r.parsed, r.err
 }
 
-// parses holds ParseShell's results by command text, at most
-// maxKeptParses of them, of commands of at most maxKeptCommand bytes: a
-// few desks' worth, so that a long run of generated commands does not
-// grow it without bound.
-var (
-	parses sync.Map
-	kept   atomic.Int64
-)
-
-const (
-	maxKeptParses  = 4096
-	maxKeptCommand = 1024
-)
+var parses byText[parse]
 
 type parse struct {
 	parsed *Parsed
 	err    error
+}
+
+// byText keeps the results of a function of a command's text alone, at
+// most maxKept of them, of commands of at most maxKeptText bytes: a few
+// desks' worth, so that a long run of generated commands does not grow it
+// without bound. The results are shared: no caller may change one.
+type byText[T any] struct {
+	m    sync.Map // string → T
+	kept atomic.Int64
+}
+
+const (
+	maxKept     = 4096
+	maxKeptText = 1024
+)
+
+func (b *byText[T]) get(text string, f func(string) T) T {
+	if v, ok := b.m.Load(text); ok {
+		return v.(T)
+	}
+	r := f(text)
+	if len(text) <= maxKeptText && b.kept.Add(1) <= maxKept {
+		b.m.Store(text, r)
+	}
+	return r
 }
 
 func parseShell(command string) (*Parsed, error) {
