@@ -658,8 +658,16 @@ var wrapperRE = regexp.MustCompile(`(?i)^[` + jsSpace + `]*(?:(?:(?:[^` + jsSpac
 
 // StripShellWrapper is the host's stripShellWrapper: the script of
 // `bash -c '…'` (and sh, zsh, cmd.exe /c, powershell -Command), outer
-// quotes removed; the command trimmed when it is no wrapper.
+// quotes removed; the command trimmed when it is no wrapper. Answers are
+// kept by text (byText).
 func StripShellWrapper(command string) string {
+	return scripts.get(command, stripShellWrapper)
+}
+
+// scripts keeps StripShellWrapper's answers by command text.
+var scripts byText[string]
+
+func stripShellWrapper(command string) string {
 	m := wrapperRE.FindStringIndex(command)
 	if m == nil {
 		return jsTrim(command)

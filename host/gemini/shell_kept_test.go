@@ -78,12 +78,16 @@ func TestByTextBounded(t *testing.T) {
 // kept from a check without it, and the check after it is the correct one
 // again.
 func TestParseShellKeptFaultStillChanges(t *testing.T) {
-	chain, known := "git status && rm -rf /tmp/x", "ls -la"
+	chain, known, wrapped := "git status && rm -rf /tmp/x", "ls -la", "bash -c 'git push'"
 	decide := func(command string, faults Faults) string {
 		call := Call{Name: "run_shell_command", Args: map[string]any{"command": command}, HasArgs: true}
 		var s Settings
-		if command == chain {
+		switch command {
+		case chain:
 			s.ToolsAllowed = []string{"run_shell_command(git status)"}
+		case wrapped:
+			s.ToolsAllowed = []string{"run_shell_command(bash)"}
+			s.ToolsExclude = []string{"run_shell_command(git push)"}
 		}
 		e, err := NewEngine(Config{Release: Newest(), Mode: ModeDefault, Interactive: true, Trusted: true, Faults: faults, Settings: s})
 		require.NoError(t, err)
@@ -103,6 +107,9 @@ func TestParseShellKeptFaultStillChanges(t *testing.T) {
 		{"known-safe correct", known, Faults{}, Allow},
 		{"known-safe-off", known, Faults{}.With(FaultKnownSafeOff), AskUser},
 		{"known-safe correct again", known, Faults{}, Allow},
+		{"wrapper correct", wrapped, Faults{}, Deny},
+		{"wrapper-not-unwrapped", wrapped, Faults{}.With(FaultWrapperNotUnwrapped), Allow},
+		{"wrapper correct again", wrapped, Faults{}, Deny},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
