@@ -2,7 +2,6 @@ package verifier
 
 import (
 	"context"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -96,9 +95,11 @@ func MeasureStrengthPinned(ctx context.Context, baseline []Result, faults []scen
 			s.Excluded = append(s.Excluded, r.Case.FullID())
 		}
 	}
+	var scratch []Result // the results under one fault, reused for the next
 	for _, f := range faults {
 		fr := FaultResult{Fault: f, Cases: len(sound[f.Host])}
-		under := runUnder(ctx, sound[f.Host], correct[f.Host], pin, f)
+		under := runUnder(ctx, sound[f.Host], correct[f.Host], pin, f, scratch)
+		scratch = under
 		for _, r := range under {
 			if r.Status != Pass {
 				fr.CaughtBy = append(fr.CaughtBy, r.Case.FullID())
@@ -109,6 +110,7 @@ func MeasureStrengthPinned(ctx context.Context, baseline []Result, faults []scen
 		}
 		fr.Exposed = exposed(SumDimensions(correct[f.Host]), SumDimensions(under))
 		s.Faults = append(s.Faults, fr)
+		clear(under) // holds no run's trace on while the next fault runs
 	}
 	return s
 }
@@ -123,8 +125,9 @@ var reuseUnasked = true
 // point where the model checks f, so a case whose correct run never
 // checked f would give its correct result again: that result is taken
 // instead of running the case. A generated mutant is not a fault bit and
-// always runs.
-func runUnder(ctx context.Context, cases []*Case, correct []Result, pin Hosts, f scenario.QualifiedFault) []Result {
+// always runs. The results are written over scratch when it has room: the
+// caller keeps nothing of the last fault's.
+func runUnder(ctx context.Context, cases []*Case, correct []Result, pin Hosts, f scenario.QualifiedFault, scratch []Result) []Result {
 	if !reuseUnasked || f.Mutant != 0 {
 		return runAll(ctx, cases, pin, &f)
 	}
@@ -136,7 +139,7 @@ func runUnder(ctx context.Context, cases []*Case, correct []Result, pin Hosts, f
 			asked = append(asked, c)
 		}
 	}
-	out := slices.Clone(correct)
+	out := append(scratch[:0], correct...)
 	for k, r := range runAll(ctx, asked, pin, &f) {
 		out[at[k]] = r
 	}

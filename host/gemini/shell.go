@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode/utf16"
 )
 
@@ -87,7 +89,50 @@ type shParser struct {
 }
 
 // ParseShell parses command as the host's parser does (the subset above).
+// The parse depends on the text alone, and faults checks the same commands
+// again under every fault, so parses are kept by text (byText): the result
+// is shared and only read.
 func ParseShell(command string) (*Parsed, error) {
+	r := parses.get(command, func(command string) parse {
+		parsed, err := parseShell(command)
+		return parse{parsed, err}
+	})
+	return r.parsed, r.err
+}
+
+var parses byText[parse]
+
+type parse struct {
+	parsed *Parsed
+	err    error
+}
+
+// byText keeps the results of a function of a command's text alone, at
+// most maxKept of them, of commands of at most maxKeptText bytes: a few
+// desks' worth, so that a long run of generated commands does not grow it
+// without bound. The results are shared: no caller may change one.
+type byText[T any] struct {
+	m    sync.Map // string → T
+	kept atomic.Int64
+}
+
+const (
+	maxKept     = 4096
+	maxKeptText = 1024
+)
+
+func (b *byText[T]) get(text string, f func(string) T) T {
+	if v, ok := b.m.Load(text); ok {
+		return v.(T)
+	}
+	r := f(text)
+	if len(text) <= maxKeptText && b.kept.Add(1) <= maxKept {
+		b.m.Store(text, r)
+	}
+	return r
+}
+
+func parseShell(command string) (*Parsed, error) {
 	p := &shParser{src: command}
 	p.list(0)
 	if p.outside != "" {
@@ -613,8 +658,16 @@ var wrapperRE = regexp.MustCompile(`(?i)^[` + jsSpace + `]*(?:(?:(?:[^` + jsSpac
 
 // StripShellWrapper is the host's stripShellWrapper: the script of
 // `bash -c '…'` (and sh, zsh, cmd.exe /c, powershell -Command), outer
-// quotes removed; the command trimmed when it is no wrapper.
+// quotes removed; the command trimmed when it is no wrapper. Answers are
+// kept by text (byText).
 func StripShellWrapper(command string) string {
+	return scripts.get(command, stripShellWrapper)
+}
+
+// scripts keeps StripShellWrapper's answers by command text.
+var scripts byText[string]
+
+func stripShellWrapper(command string) string {
 	m := wrapperRE.FindStringIndex(command)
 	if m == nil {
 		return jsTrim(command)

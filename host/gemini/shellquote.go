@@ -172,7 +172,24 @@ func sqWord(whole string, at int, s string, envDollar bool) ([]sqToken, bool, er
 }
 
 // heuristicArgs is the host's shellParse(command).map(extractStringFromParseEntry).
+// The words are kept by command text (byText): they are shared and only
+// read.
 func heuristicArgs(command string) ([]string, error) {
+	r := words.get(command, func(command string) wordsOf {
+		args, err := heuristicArgsOf(command)
+		return wordsOf{args, err}
+	})
+	return r.args, r.err
+}
+
+var words byText[wordsOf]
+
+type wordsOf struct {
+	args []string
+	err  error
+}
+
+func heuristicArgsOf(command string) ([]string, error) {
 	toks, err := shellQuoteParse(command, false)
 	if err != nil {
 		return nil, err

@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/deskcheck/deskcheck/host/gemini"
@@ -308,13 +309,13 @@ func narrate(t *scenario.Trace, g *given, rel gemini.Release, eng *gemini.Engine
 	if !g.interactive {
 		run = "headless"
 	}
-	t.Add("release", "gemini %s (%s): mode %s, %s, folder trusted: %v", rel.Version, rel.Group, mode, run, g.trusted)
+	t.AddText("release", "gemini "+rel.Version+" ("+rel.Group.String()+"): mode "+mode+", "+run+", folder trusted: "+strconv.FormatBool(g.trusted))
 	for _, p := range g.policies {
 		where := p.tier.String() + " tier"
 		if p.tier == gemini.TierExtension {
 			where += ", extension " + p.extension
 		}
-		t.Add("policies", "%s (%s)", p.name, where)
+		t.AddText("policies", p.name+" ("+where+")")
 	}
 	if len(g.settingsKeys) > 0 {
 		t.Add("settings", "%s", strings.Join(g.settingsKeys, ", "))
@@ -330,7 +331,7 @@ func narrate(t *scenario.Trace, g *given, rel gemini.Release, eng *gemini.Engine
 		t.AddText("check", s)
 	}
 	if res.Rule != nil {
-		t.Add("decision", "%s, decided by %s", res.Decision, ruleWords(res.Rule))
+		t.AddText("decision", res.Decision+", decided by "+ruleWords(res.Rule))
 	} else {
 		t.Add("decision", "%s, no rule held responsible", res.Decision)
 	}
@@ -338,13 +339,15 @@ func narrate(t *scenario.Trace, g *given, rel gemini.Release, eng *gemini.Engine
 
 // ruleWords names a rule with its tier and priority.
 func ruleWords(r *gemini.Rule) string {
-	names := map[int]string{1: "default tier 1", 2: "extension tier 2", 3: "session tier 3", 4: "user tier 4", 5: "admin tier 5"}
-	tier, ok := names[int(r.Priority)]
+	tier, ok := ruleTiers[int(r.Priority)]
 	if !ok {
 		tier = "tier " + fmt.Sprint(int(r.Priority))
 	}
 	if r.Priority > 1000 {
 		tier = "above every tier"
 	}
-	return fmt.Sprintf("%s (%s rule, %s, priority %s)", r.Source, r.Decision, tier, gemini.JSNumber(r.Priority))
+	return r.Source + " (" + r.Decision + " rule, " + tier + ", priority " + gemini.JSNumber(r.Priority) + ")"
 }
+
+// ruleTiers names the tiers by their whole priority.
+var ruleTiers = map[int]string{1: "default tier 1", 2: "extension tier 2", 3: "session tier 3", 4: "user tier 4", 5: "admin tier 5"}
