@@ -1,11 +1,9 @@
 package reports
 
 import (
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strconv"
-	"sync"
 
 	"github.com/deskcheck/deskcheck/internal/jsontext"
 	"github.com/deskcheck/deskcheck/internal/parallel"
@@ -19,54 +17,32 @@ import (
 // Go values, many times the size of the text; one case at a time, its
 // memory is that of the largest case rather than of the whole report.
 
-var (
-	caseSchemaOnce sync.Once
-	caseSchema     *schema.Schema
-	caseSchemaErr  error
-)
-
-// compileCaseSchema compiles the report schema's case definition, with
-// the definitions it refers to.
-func compileCaseSchema() (*schema.Schema, error) {
-	var whole map[string]json.RawMessage
-	if err := json.Unmarshal(ReportSchema, &whole); err != nil {
-		return nil, err
-	}
-	doc, err := json.Marshal(map[string]json.RawMessage{
-		"$schema":     whole["$schema"],
-		"definitions": whole["definitions"],
-		"allOf":       json.RawMessage(`[{"$ref": "#/definitions/case"}]`),
-	})
-	if err != nil {
-		return nil, err
-	}
-	return schema.Compile(doc)
-}
-
 // validateEvidence validates well-formed evidence (scanEvidence passed)
 // against the report schema, a case at a time, and returns the problems
-// sorted by pointer and then key, as schema.Validate sorts them.
-func validateEvidence(data []byte) ([]schema.Problem, error) {
-	caseSchemaOnce.Do(func() { caseSchema, caseSchemaErr = compileCaseSchema() })
-	if caseSchemaErr != nil {
-		return nil, fmt.Errorf("compiling the report schema: %w", caseSchemaErr)
+// sorted by pointer and then key, as schema.Validate sorts them. The
+// check stops once it has found evidenceProblemsKept problems (more says
+// so): each problem the validator finds takes about a kilobyte, and a
+// list of empty objects where each should hold its keys gives a few per
+// two bytes of text.
+func validateEvidence(data []byte) (problems []schema.Problem, more bool, err error) {
+	split, err := reportSplitter()
+	if err != nil {
+		return nil, false, fmt.Errorf("compiling the report schema: %w", err)
 	}
+	var b problemBudget
 	start, end, ok := memberSpan(data, "cases")
 	if !ok || data[start] != '[' {
-		return reportSchema.Validate(data) // no list of cases to split off
+		problems, err = split.validate("", "", data, &b) // no list of cases to split off
+		return problems, b.spent(), err
 	}
 	skeleton := make([]byte, 0, len(data)-(end-start)+2)
 	skeleton = append(append(append(skeleton, data[:start]...), "[]"...), data[end:]...)
 	if ps := pastPointCases(skeleton); ps != nil {
-		return ps, nil
+		return ps, false, nil
 	}
-	split, err := reportSplitter()
+	problems, err = split.validate("", "", skeleton, &b)
 	if err != nil {
-		return nil, fmt.Errorf("compiling the report schema: %w", err)
-	}
-	problems, err := split.validate("", "", skeleton)
-	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	var spans [][2]int
 	for i := jsontext.SkipSpace(data, start+1); i < end-1 && data[i] != ']'; {
@@ -84,12 +60,12 @@ func validateEvidence(data []byte) ([]schema.Problem, error) {
 	parallel.For(len(spans), func(k int) {
 		c := data[spans[k][0]:spans[k][1]]
 		if found[k] = pastMembers(c); found[k] == nil {
-			found[k], errs[k] = caseSchema.Validate(leanCase(c))
+			found[k], errs[k] = split.validate("/definitions/case", "", leanCase(c), &b)
 		}
 	})
 	for k, ps := range found {
 		if errs[k] != nil {
-			return nil, errs[k]
+			return nil, false, errs[k]
 		}
 		for _, p := range ps {
 			p.Pointer = "/cases/" + strconv.Itoa(k) + p.Pointer
@@ -103,7 +79,7 @@ func validateEvidence(data []byte) ([]schema.Problem, error) {
 		}
 		return a.Key < b.Key
 	})
-	return problems, nil
+	return problems, b.spent(), nil
 }
 
 // memberSpan finds the value of a top-level key of a JSON object that is

@@ -3,6 +3,7 @@ package reports
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"sort"
 	"strconv"
 	"testing"
@@ -92,6 +93,30 @@ func TestSplitValidationIsWhole(t *testing.T) {
 		{"a long member no property names", func(d map[string]any) {
 			d["unknown"] = map[string]any{"list": long(d["diagnostics"], 3000)}
 		}},
+		{"a long list where a count belongs", func(d map[string]any) {
+			desk := d["coverage"].(map[string]any)["desks"].([]any)[0].(map[string]any)
+			desk["points"] = long(d["diagnostics"], 3000)
+			desk["host"] = map[string]any{"list": long(d["diagnostics"], 3000)}
+		}},
+		{"long lists inside a part of all of", func(d map[string]any) {
+			dims := d["dimensions"].(map[string]any)
+			desk := dims["desks"].([]any)[0].(map[string]any)
+			desk["failClosed"].(map[string]any)["numerator"] = long(d["diagnostics"], 3000)
+			desk["desk"] = long(d["diagnostics"], 3000)
+			desk["controls"] = map[string]any{"x": long(d["diagnostics"], 3000)}
+			prov := long([]any{map[string]any{"name": "n", "value": "v"}}, 3000)
+			prov[1234] = map[string]any{"name": 1}
+			desk["provenance"] = prov
+			dims["desks"] = long(dims["desks"], 3)
+		}},
+		{"long lists where an object or a string belongs", func(d map[string]any) {
+			d["provenance"].(map[string]any)["files"] = []any{long(d["diagnostics"], 3000)}
+			d["provenance"].(map[string]any)["limits"] = map[string]any{"x": long(d["diagnostics"], 3000), "y": "z"}
+			d["verdict"] = map[string]any{"x": long(d["diagnostics"], 3000)}
+			d["formatVersion"] = long(d["diagnostics"], 3000)
+			dims := d["dimensions"].(map[string]any)
+			dims["desks"] = append(dims["desks"].([]any), long(d["diagnostics"], 3000))
+		}},
 		{"a long value where a short one belongs", func(d map[string]any) {
 			d["summary"] = map[string]any{"list": long(d["diagnostics"], 3000)}
 		}},
@@ -105,9 +130,10 @@ func TestSplitValidationIsWhole(t *testing.T) {
 			require.NoError(t, reportSchemaErr)
 			want, err := reportSchema.Validate(doc)
 			require.NoError(t, err)
+			require.Less(t, len(want), evidenceProblemsKept, "within what the check keeps")
 			split, err := reportSplitter()
 			require.NoError(t, err)
-			got, err := split.validate("", "", doc)
+			got, err := split.validate("", "", doc, &problemBudget{})
 			require.NoError(t, err)
 			ordered := func(ps []schema.Problem) []schema.Problem {
 				sort.SliceStable(ps, func(i, j int) bool {
@@ -126,6 +152,47 @@ func TestSplitValidationIsWhole(t *testing.T) {
 			if tc.name != "as written" {
 				assert.Greater(t, len(doc), traceSplit, "long enough to be split")
 			}
+		})
+	}
+}
+
+// TestEvidenceCheckStops: a report of empty objects where each should
+// hold its keys (a case's trace, its mismatches, a list of diagnostics)
+// gives the validator a few problems per two bytes; the check stops after
+// evidenceProblemsKept of them and says so, its memory a few megabytes
+// whatever the report's length.
+func TestEvidenceCheckStops(t *testing.T) {
+	data, err := os.ReadFile("testdata/boundary.json")
+	require.NoError(t, err)
+	empties := func(n int) []any {
+		out := make([]any, n)
+		for i := range out {
+			out[i] = map[string]any{}
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name   string
+		change func(doc map[string]any)
+	}{
+		{"a trace of 100,000 empty events", func(doc map[string]any) { doc["cases"].([]any)[0].(map[string]any)["trace"] = empties(100000) }},
+		{"4,000 empty mismatches", func(doc map[string]any) { doc["cases"].([]any)[0].(map[string]any)["mismatches"] = empties(4000) }},
+		{"100,000 empty diagnostics", func(doc map[string]any) { doc["diagnostics"] = empties(100000) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var doc map[string]any
+			require.NoError(t, json.Unmarshal(data, &doc))
+			tc.change(doc)
+			big, err := json.Marshal(doc)
+			require.NoError(t, err)
+			ps, more, err := validateEvidence(big)
+			require.NoError(t, err)
+			assert.True(t, more, "stopped")
+			assert.GreaterOrEqual(t, len(ps), evidenceProblemsKept)
+			assert.Less(t, len(ps), evidenceProblemsKept+2*splitBytes, "within a piece or two past the budget: a piece gives at most about one problem a byte")
+			err = CheckJSON(big)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), "more (the check stops after 1000 problems)")
 		})
 	}
 }

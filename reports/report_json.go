@@ -171,7 +171,7 @@ func CheckJSON(data []byte) error {
 	if err := scanEvidence(data); err != nil {
 		return err
 	}
-	problems, err := validateEvidence(data)
+	problems, more, err := validateEvidence(data)
 	if err != nil {
 		return err
 	}
@@ -179,7 +179,11 @@ func CheckJSON(data []byte) error {
 		var msgs []string
 		for i, p := range problems {
 			if i == evidenceProblemsShown {
-				msgs = append(msgs, fmt.Sprintf("and %d more", len(problems)-i))
+				if more {
+					msgs = append(msgs, fmt.Sprintf("and %d more (the check stops after %d problems)", len(problems)-i, evidenceProblemsKept))
+				} else {
+					msgs = append(msgs, fmt.Sprintf("and %d more", len(problems)-i))
+				}
 				break
 			}
 			where := p.Pointer
