@@ -86,7 +86,7 @@ func TestPastPointCases(t *testing.T) {
 	points := func(n int) []any {
 		out := make([]any, n)
 		for i := range out {
-			out[i] = map[string]any{"point": "p" + strconv.Itoa(i), "scenario": "wrapper", "text": "t", "reached": 0, "cases": []any{}}
+			out[i] = map[string]any{"point": "p" + strconv.Itoa(i), "scenario": "s", "text": "t", "reached": 0, "cases": []any{}}
 		}
 		return out
 	}

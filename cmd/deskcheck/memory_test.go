@@ -238,11 +238,12 @@ func TestRenderAndDiffMemoryOfReportSections(t *testing.T) {
 		{"6,000 coverage lines of ten points", func(doc map[string]any) {
 			cov := doc["coverage"].(map[string]any)
 			desk := cov["desks"].([]any)[0].(map[string]any)
+			first := desk["list"].([]any)[0].(map[string]any) // the report's own point, its scenario's
 			lines := make([]any, 6000)
 			for i := range lines {
 				points := make([]any, 10)
 				for j := range points {
-					points[j] = map[string]any{"point": "wrapper/row-" + strconv.Itoa(j), "scenario": "wrapper", "text": "a row", "reached": 1, "cases": []any{"d" + strconv.Itoa(i) + "/c" + strconv.Itoa(j)}}
+					points[j] = map[string]any{"point": first["point"].(string) + strconv.Itoa(j), "scenario": first["scenario"], "text": "a row", "reached": 1, "cases": []any{"d" + strconv.Itoa(i) + "/c" + strconv.Itoa(j)}}
 				}
 				lines[i] = map[string]any{"desk": "d" + strconv.Itoa(i), "host": desk["host"], "reached": 10, "points": 10, "list": points}
 			}
