@@ -166,22 +166,7 @@ var caseMembersOf = []string{"comparisons", "dimensions", "expected", "mismatche
 func pastMembers(c []byte) []schema.Problem {
 	var out []schema.Problem
 	for _, key := range caseMembersOf {
-		start, _, ok := memberSpan(c, key)
-		if !ok || (c[start] != '{' && c[start] != '[') {
-			continue
-		}
-		n := 0
-		if c[start] == '{' {
-			jsontext.EachMember(c, start, func(_ []byte, _ bool, at int) int {
-				if n++; n > caseMembers {
-					return -1
-				}
-				return valueEnd(c, at)
-			})
-		} else {
-			n = countPast(c[start:], caseMembers)
-		}
-		if n > caseMembers {
+		if countOf(c, key, caseMembers) > caseMembers {
 			out = append(out, schema.Problem{Pointer: "/" + key, Message: "holds more than " + verifier.Thousands(caseMembers) + " members, the most a case's " + key + " holds in a report"})
 		}
 	}
@@ -194,56 +179,41 @@ func pastMembers(c []byte) []schema.Problem {
 // lists, counted without reading them; nil when none does. (A line lists
 // its family's points, a few dozen.)
 func pastPointCases(report []byte) []schema.Problem {
-	cov, _, ok := memberSpan(report, "coverage")
-	if !ok || report[cov] != '{' {
+	start, end, ok := memberSpan(report, "coverage")
+	if !ok || report[start] != '{' {
 		return nil
 	}
+	cov := report[start:end]
 	var out []schema.Problem
 	for _, group := range []string{"desks", "families"} {
-		start, end, ok := memberSpan(report[cov:], group)
-		if !ok || report[cov+start] != '[' {
-			continue
-		}
-		list := report[cov+start : cov+end]
-		i := 0
-		jsontext.EachElement(list, 0, func(at int) int {
-			end := valueEnd(list, at)
-			points, pend, ok := memberSpan(list[at:end], "list")
-			if ok && list[at+points] == '[' {
-				pl := list[at+points : at+pend]
-				if n := countPast(pl, caseMembers); n > caseMembers {
-					out = append(out, schema.Problem{Pointer: "/coverage/" + group + "/" + strconv.Itoa(i) + "/list", Message: "lists more than " + verifier.Thousands(caseMembers) + " points, the most a coverage line lists in a report"})
-					i++
-					return end
-				}
-				j := 0
-				jsontext.EachElement(pl, 0, func(pat int) int {
-					pe := valueEnd(pl, pat)
-					if cs, ce, ok := memberSpan(pl[pat:pe], "cases"); ok && pl[pat+cs] == '[' {
-						if countPast(pl[pat+cs:pat+ce], CoverageCases) > CoverageCases {
-							out = append(out, schema.Problem{Pointer: "/coverage/" + group + "/" + strconv.Itoa(i) + "/list/" + strconv.Itoa(j) + "/cases", Message: "lists more than " + strconv.Itoa(CoverageCases) + " cases, the most a point lists in a report"})
-						}
-					}
-					j++
-					return pe
-				})
+		elementsOf(cov, group, func(i int, line []byte) {
+			at := "/coverage/" + group + "/" + strconv.Itoa(i) + "/list"
+			if countOf(line, "list", caseMembers) > caseMembers {
+				out = append(out, schema.Problem{Pointer: at, Message: "lists more than " + verifier.Thousands(caseMembers) + " points, the most a coverage line lists in a report"})
+				return
 			}
-			i++
-			return end
+			elementsOf(line, "list", func(j int, point []byte) {
+				if countOf(point, "cases", CoverageCases) > CoverageCases {
+					out = append(out, schema.Problem{Pointer: at + "/" + strconv.Itoa(j) + "/cases", Message: "lists more than " + strconv.Itoa(CoverageCases) + " cases, the most a point lists in a report"})
+				}
+			})
 		})
 	}
 	return out
 }
 
-// countPast counts the elements of the well-formed list at b[0], up to
-// one past n.
-func countPast(b []byte, n int) int {
-	count := 0
-	jsontext.EachElement(b, 0, func(at int) int {
-		if count++; count > n {
-			return -1
-		}
-		return valueEnd(b, at)
+// elementsOf calls f with the place and the text of each element of the
+// list object (one well-formed object) holds under key, if it holds one.
+func elementsOf(object []byte, key string, f func(i int, element []byte)) {
+	start, _, ok := memberSpan(object, key)
+	if !ok || object[start] != '[' {
+		return
+	}
+	i := 0
+	jsontext.EachElement(object, start, func(at int) int {
+		end := valueEnd(object, at)
+		f(i, object[at:end])
+		i++
+		return end
 	})
-	return count
 }

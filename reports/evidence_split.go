@@ -395,9 +395,6 @@ func (s *evidenceSplitter) objectParts(n map[string]any, loc string) ([]objectPa
 				return nil, false
 			}
 		}
-		if all, ok := p.n["allOf"].([]any); ok && i > 0 && len(all) > 0 {
-			return nil, false
-		}
 	}
 	return parts, true
 }

@@ -402,16 +402,36 @@ func (d *leanDecoder) str(tok []byte, plain bool) (string, bool) {
 const countedDepth = 3
 
 // count is how many elements the well-formed list at b[i] holds.
-func (d *leanDecoder) count(i int) int {
-	b := d.b
-	n := 0
-	for j := jsontext.SkipSpace(b, i+1); j < len(b) && b[j] != ']'; n++ {
-		j = jsontext.SkipSpace(b, valueEnd(b, j))
-		if j < len(b) && b[j] == ',' {
-			j = jsontext.SkipSpace(b, j+1)
+func (d *leanDecoder) count(i int) int { return countAt(d.b, i, math.MaxInt) }
+
+// countAt is how many elements or members the well-formed list or object
+// at b[i] holds, counted up to one past n (what is past a limit is not
+// read); 0 for any other value.
+func countAt(b []byte, i, n int) int {
+	count := 0
+	step := func(at int) int {
+		if count++; count > n {
+			return -1
 		}
+		return valueEnd(b, at)
 	}
-	return n
+	switch b[i] {
+	case '[':
+		jsontext.EachElement(b, i, step)
+	case '{':
+		jsontext.EachMember(b, i, func(_ []byte, _ bool, at int) int { return step(at) })
+	}
+	return count
+}
+
+// countOf is countAt of the value object (one well-formed object) holds
+// under key; 0 when it holds none.
+func countOf(object []byte, key string, n int) int {
+	start, _, ok := memberSpan(object, key)
+	if !ok {
+		return 0
+	}
+	return countAt(object, start, n)
 }
 
 // sizeLists makes room for the report's top-level lists (diagnostics,
@@ -419,30 +439,20 @@ func (d *leanDecoder) count(i int) int {
 // decoding data into r makes each once rather than growing it: a list
 // grown a quarter at a time takes, while it grows, nearly twice its size.
 func (r *Report) sizeLists(data []byte) {
-	count := func(key string) int {
-		start, _, ok := memberSpan(data, key)
-		if !ok || data[start] != '[' {
-			return 0
-		}
-		return countPast(data[start:], math.MaxInt)
-	}
-	if n := count("diagnostics"); n > 0 {
+	if n := countOf(data, "diagnostics", math.MaxInt); n > 0 {
 		r.Diagnostics = make(verifier.Diagnostics, 0, n)
 	}
-	if n := count("lessons"); n > 0 {
+	if n := countOf(data, "lessons", math.MaxInt); n > 0 {
 		r.Lessons = make([]Lesson, 0, n)
 	}
-	if n := count("sourceOnly"); n > 0 {
+	if n := countOf(data, "sourceOnly", math.MaxInt); n > 0 {
 		r.SourceOnly = make([]Claim, 0, n)
 	}
 	if start, end, ok := memberSpan(data, "coverage"); ok && data[start] == '{' {
 		cov := data[start:end]
-		r.Coverage = &Coverage{}
-		if s, _, ok := memberSpan(cov, "desks"); ok && cov[s] == '[' {
-			r.Coverage.Desks = make([]PointCoverage, 0, countPast(cov[s:], math.MaxInt))
-		}
-		if s, _, ok := memberSpan(cov, "families"); ok && cov[s] == '[' {
-			r.Coverage.Families = make([]PointCoverage, 0, countPast(cov[s:], math.MaxInt))
+		r.Coverage = &Coverage{
+			Desks:    make([]PointCoverage, 0, countOf(cov, "desks", math.MaxInt)),
+			Families: make([]PointCoverage, 0, countOf(cov, "families", math.MaxInt)),
 		}
 	}
 }
