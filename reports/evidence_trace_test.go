@@ -15,8 +15,7 @@ import (
 // trace accepts only what the schema accepts, and says so for the plain
 // traces deskcheck writes.
 func TestPlainTrace(t *testing.T) {
-	caseSchemaOnce.Do(func() { caseSchema, caseSchemaErr = compileCaseSchema() })
-	require.NoError(t, caseSchemaErr)
+	caseSchema := wholeCaseSchema(t)
 	data, err := os.ReadFile("testdata/boundary.json")
 	require.NoError(t, err)
 	start, _, ok := memberSpan(data, "cases")
@@ -74,8 +73,7 @@ func TestPlainTrace(t *testing.T) {
 // left out of what the schema sees, as an empty object; anything else of
 // those keys (an array, a string) is the schema's to refuse.
 func TestLeanCaseObjects(t *testing.T) {
-	caseSchemaOnce.Do(func() { caseSchema, caseSchemaErr = compileCaseSchema() })
-	require.NoError(t, caseSchemaErr)
+	caseSchema := wholeCaseSchema(t)
 	data, err := os.ReadFile("testdata/boundary.json")
 	require.NoError(t, err)
 	start, _, ok := memberSpan(data, "cases")

@@ -196,21 +196,7 @@ func TestRenderAndDiffMemoryOfValueShapes(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path, size := shapedReport(t, tc.base, tc.change)
-			for _, run := range []struct {
-				name        string
-				small, args []string
-			}{
-				{"render", []string{"report", "render", tc.base}, []string{"report", "render", path}},
-				{"render html", []string{"report", "render", "-format", "html", tc.base}, []string{"report", "render", "-format", "html", path}},
-				{"diff", []string{"diff", tc.base, tc.base}, []string{"diff", path, path}},
-			} {
-				base, code := peakOf(t, run.small...)
-				require.Contains(t, []int{0, 1}, code, run.name)
-				peak, code := peakOf(t, run.args...)
-				require.Contains(t, []int{0, 1}, code, run.name)
-				t.Logf("%s of a report of %d bytes: peak %d MB, %.1f times the report over a small report's", run.name, size, peak>>20, float64(peak-base)/float64(size))
-				assert.Less(t, peak-base, 4*size, "%s within 4 times the report's size", run.name)
-			}
+			renderAndDiffWithin(t, tc.base, path, size, 1)
 		})
 	}
 }
@@ -259,26 +245,34 @@ func TestRenderAndDiffMemoryOfReportSections(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path, size := shapedDoc(t, boundary, tc.change)
-			for _, run := range []struct {
-				name        string
-				small, args []string
-			}{
-				{"render", []string{"report", "render", boundary}, []string{"report", "render", path}},
-				{"render html", []string{"report", "render", "-format", "html", boundary}, []string{"report", "render", "-format", "html", path}},
-				{"diff", []string{"diff", boundary, boundary}, []string{"diff", path, path}},
-			} {
-				base, code := peakOf(t, run.small...)
-				require.Contains(t, []int{0, 1}, code, run.name)
-				peak, code := peakOf(t, run.args...)
-				require.Contains(t, []int{0, 1}, code, run.name)
-				read := size // the bytes the command reads
-				if run.name == "diff" {
-					read = 2 * size
-				}
-				t.Logf("%s of a report of %d bytes: peak %d MB, %.1f times what it reads over a small report's", run.name, size, peak>>20, float64(peak-base)/float64(read))
-				assert.Less(t, peak-base, 4*read, "%s within 4 times the reports' size", run.name)
-			}
+			renderAndDiffWithin(t, boundary, path, size, 2)
 		})
+	}
+}
+
+// renderAndDiffWithin holds report render (text and HTML) of the report
+// at path, size bytes, and diff of it against itself, each over what the
+// same command takes of the small report, within 4 times the report's
+// size; diff within 4 times diffSizes times it (1: one report's size, 2:
+// both reports').
+func renderAndDiffWithin(t *testing.T, small, path string, size, diffSizes int64) {
+	t.Helper()
+	for _, run := range []struct {
+		name        string
+		small, args []string
+		sizes       int64
+	}{
+		{"render", []string{"report", "render", small}, []string{"report", "render", path}, 1},
+		{"render html", []string{"report", "render", "-format", "html", small}, []string{"report", "render", "-format", "html", path}, 1},
+		{"diff", []string{"diff", small, small}, []string{"diff", path, path}, diffSizes},
+	} {
+		base, code := peakOf(t, run.small...)
+		require.Contains(t, []int{0, 1}, code, run.name)
+		peak, code := peakOf(t, run.args...)
+		require.Contains(t, []int{0, 1}, code, run.name)
+		read := run.sizes * size
+		t.Logf("%s of a report of %d bytes: peak %d MB, %.1f times %d reports' size over a small report's", run.name, size, peak>>20, float64(peak-base)/float64(read), run.sizes)
+		assert.Less(t, peak-base, 4*read, "%s within 4 times %d reports' size", run.name, run.sizes)
 	}
 }
 
