@@ -84,7 +84,13 @@ func starter(b Bounds, kind realcode.Sandbox, stderr *realcode.Head, started fun
 			return nil, err
 		}
 		spec.Limit, spec.NoSandbox = limit, b.NoSandbox
+		for _, o := range p.Over {
+			spec.Over = append(spec.Over, sandbox.Overlay{From: o.From, To: o.To})
+		}
 		proc, err := sandbox.Start(ctx, spec)
+		if errors.Is(err, sandbox.ErrNoOverlay) {
+			return nil, fmt.Errorf("%w: %w", realcode.ErrNoOverlay, err)
+		}
 		if err != nil {
 			return nil, err
 		}

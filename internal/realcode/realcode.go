@@ -42,6 +42,12 @@ type Program struct {
 	ReadOnly []string
 	// Native are shared objects the release loads.
 	Native []string
+	// Over are files mounted read-only over others inside the sandbox: a
+	// release's native addon kept packed in its install and inflated
+	// into the run's folder for the run. A program with Over runs only
+	// in the sandbox; where it cannot be made, Start fails with an error
+	// wrapping ErrNoOverlay.
+	Over []Overlay
 	// Stderr also receives the runtime's standard error (the driver
 	// keeps the first part of it for its messages); nil sends it only
 	// to the driver.
@@ -51,6 +57,15 @@ type Program struct {
 	// made, never run without it.
 	Require bool
 }
+
+// Overlay is one file mounted read-only over another: From (in the run's
+// folder) is seen at To (inside a folder the program may read).
+type Overlay struct{ From, To string }
+
+// ErrNoOverlay wraps Start's error for a program with Over where the
+// sandbox, the one thing that can mount a file over another, cannot be
+// made.
+var ErrNoOverlay = errors.New("files mounted over others need the sandbox")
 
 // Proc is a started Program.
 type Proc struct {

@@ -59,7 +59,19 @@ type Spec struct {
 	// NoSandbox runs without bubblewrap or unshare even where they work
 	// (tests of the fallback); with Require it is an error.
 	NoSandbox bool
+	// Over are files mounted read-only over others, each From (inside
+	// Temp or ReadOnly) seen at To (an existing file inside ReadOnly),
+	// after every other mount. Only bubblewrap can mount them: where it
+	// cannot be made, Start fails with ErrNoOverlay.
+	Over []Overlay
 }
+
+// Overlay is one file seen in place of another inside the sandbox.
+type Overlay struct{ From, To string }
+
+// ErrNoOverlay is wrapped by Start's error when Over is asked for where
+// bubblewrap cannot be made.
+var ErrNoOverlay = errors.New("only the sandbox (bubblewrap) can mount a file over another")
 
 // ErrUnavailable is wrapped by Start's error when Require is set and the
 // sandbox cannot be made here.
@@ -186,6 +198,19 @@ func arguments(spec Spec) ([]string, string, error) {
 			args = append(args, "--ro-bind", a, a)
 		}
 	}
+	// Files mounted over others come last, so that the folders they
+	// are in are mounted already.
+	for _, o := range spec.Over {
+		from, err := filepath.Abs(o.From)
+		if err != nil {
+			return nil, "", err
+		}
+		to, err := filepath.Abs(o.To)
+		if err != nil {
+			return nil, "", err
+		}
+		args = append(args, "--ro-bind", from, to)
+	}
 	var shown []string
 	for _, p := range spec.ReadOnly {
 		if a, _ := filepath.Abs(p); within(a, spec.Temp) {
@@ -233,6 +258,8 @@ func Start(ctx context.Context, spec Spec) (*Proc, error) {
 		p.Isolation, p.Sandboxed = isolation, true
 	case spec.Require:
 		return nil, fmt.Errorf("%w: %v", ErrUnavailable, sandboxErr)
+	case len(spec.Over) > 0:
+		return nil, fmt.Errorf("%w: %v", ErrNoOverlay, sandboxErr)
 	default:
 		argv = append([]string{spec.Runtime}, spec.Args...)
 		p.Isolation = fmt.Sprintf("NO SANDBOX (%v): the runtime sees every file the user can read and write, and what it starts may outlive the run", sandboxErr)

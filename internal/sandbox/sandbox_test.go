@@ -143,3 +143,50 @@ func TestNothingOutlivesTheSandbox(t *testing.T) {
 		}
 	}
 }
+
+// TestOverlaySeenInPlace: a file mounted over another is what the runtime
+// reads at the other's path, read-only, while the file on the host is
+// untouched; where bubblewrap cannot be had, a run asking for one is
+// refused rather than run with the file it covers.
+func TestOverlaySeenInPlace(t *testing.T) {
+	tmp := t.TempDir()
+	release := t.TempDir()
+	placeholder := filepath.Join(release, "addon.node")
+	require.NoError(t, os.WriteFile(placeholder, nil, 0o644))
+	inflated := filepath.Join(tmp, "addons", "addon.node")
+	require.NoError(t, os.MkdirAll(filepath.Dir(inflated), 0o700))
+	require.NoError(t, os.WriteFile(inflated, []byte("the addon\n"), 0o600))
+
+	_, err := Start(context.Background(), Spec{Runtime: "/bin/true", Temp: tmp, Dir: tmp, NoSandbox: true,
+		Over: []Overlay{{From: inflated, To: placeholder}}})
+	assert.ErrorIs(t, err, ErrNoOverlay)
+
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("no /bin/sh")
+	}
+	args, _, err := arguments(Spec{Runtime: "/bin/sh", ReadOnly: []string{release}, Temp: tmp, Dir: tmp,
+		Over: []Overlay{{From: inflated, To: placeholder}}})
+	require.NoError(t, err)
+	end := slices.Index(args, "--remount-ro")
+	require.Positive(t, end)
+	assert.Equal(t, []string{"--ro-bind", inflated, placeholder}, args[end-3:end], "mounted after every folder")
+
+	if err := Check(Spec{Runtime: "/bin/sh", Probe: []string{"-c", ":"}}); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("the sandbox is missing in CI: %v", err)
+		}
+		t.Skipf("skipping: %v", err)
+	}
+	script := `while IFS= read -r l; do echo "$l"; done < "$1"; echo changed > "$1" 2>/dev/null && echo "wrote it"; :`
+	p, err := Start(context.Background(), Spec{Runtime: "/bin/sh", Args: []string{"-c", script, "sh", placeholder},
+		ReadOnly: []string{release, filepath.Dir(inflated)}, Temp: tmp, Dir: tmp, Probe: []string{"-c", ":"}, Require: true,
+		Over: []Overlay{{From: inflated, To: placeholder}}})
+	require.NoError(t, err)
+	out, err := io.ReadAll(p.Stdout)
+	require.NoError(t, err)
+	require.NoError(t, p.Wait())
+	assert.Equal(t, "the addon\n", string(out))
+	data, err := os.ReadFile(placeholder)
+	require.NoError(t, err)
+	assert.Empty(t, data, "the host's file is untouched")
+}
