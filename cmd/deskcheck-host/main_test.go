@@ -198,9 +198,12 @@ func TestVerifyLocalCheckout(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(repo, "package.json"), []byte(`{"private": true, "workspaces": ["packages/*"]}`), 0o644))
 	// The dependencies inside the checkout, as an install makes them
 	// (the sandbox shows the checkout's folder and nothing it links to
-	// outside): hard links to the installed release's files.
+	// outside): hard links to the installed release's files, its native
+	// addon whole.
+	whole := filepath.Join(t.TempDir(), "whole")
+	require.NoError(t, ompreal.WholeTree(in.Dir, whole))
 	nm := filepath.Join(repo, "node_modules")
-	require.NoError(t, linkTree(filepath.Join(in.Dir, "node_modules"), nm))
+	require.NoError(t, linkTree(filepath.Join(whole, "node_modules"), nm))
 	require.NoError(t, os.RemoveAll(filepath.Join(nm, "@oh-my-pi", "pi-coding-agent")))
 	require.NoError(t, os.Symlink(filepath.Join("..", "..", "packages", "coding-agent"), filepath.Join(nm, "@oh-my-pi", "pi-coding-agent")))
 	const commit = "0123456789abcdef0123456789abcdef01234567"

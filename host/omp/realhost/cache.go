@@ -111,6 +111,25 @@ func Install(ctx context.Context, cache, v string, opts InstallOptions) (*Instal
 			return nil, fmt.Errorf("omp@%s: %w: %d files differ from those recorded at install (%s); remove it and install it again", v, ErrChanged, len(changed), realcode.Summarize(changed))
 		}
 		fmt.Fprintf(progress, "  its files are those recorded at install\n")
+		if a, err := readAddons(dir); err != nil {
+			return nil, fmt.Errorf("omp@%s: %w", v, err)
+		} else if a == nil && in.PNPM != "" {
+			// An install made before installs packed their addons.
+			sandboxed, err := firstRun(ctx, dir, v, in.Substituted, opts.Start, false, progress)
+			if err != nil {
+				return nil, err
+			}
+			if err := packIfSandboxed(dir, cache, sandboxed, progress); err != nil {
+				return nil, err
+			}
+			if err := writeRecord(dir); err != nil {
+				return nil, err
+			}
+			in.Bytes = realcode.DirSize(dir)
+			if err := writeMarker(in); err != nil {
+				return nil, err
+			}
+		}
 		if in.PNPM == "" {
 			fmt.Fprintf(progress, "  it was installed by npm ci, its files its own: remove it and install it again to share them through the store\n")
 		}
@@ -178,7 +197,11 @@ func installInto(ctx context.Context, partial, dir, cache, v string, rel Release
 	if err := os.Rename(partial, dir); err != nil {
 		return nil, err
 	}
-	if err := warmCache(ctx, dir, v, rel.Substituted, opts.Start, progress); err != nil {
+	sandboxed, err := firstRun(ctx, dir, v, rel.Substituted, opts.Start, true, progress)
+	if err != nil {
+		return nil, err
+	}
+	if err := packIfSandboxed(dir, cache, sandboxed, progress); err != nil {
 		return nil, err
 	}
 	if err := writeRecord(dir); err != nil {
@@ -186,13 +209,21 @@ func installInto(ctx context.Context, partial, dir, cache, v string, rel Release
 	}
 	size := realcode.DirSize(dir)
 	in := &Installed{Version: v, Dir: dir, Substituted: rel.Substituted, Bytes: size, InstalledAt: time.Now().UTC().Truncate(time.Second), PNPM: PNPMVersion}
-	data, _ := json.MarshalIndent(in, "", "  ")
-	if err := os.WriteFile(filepath.Join(dir, marker), append(data, '\n'), 0o644); err != nil {
+	if err := writeMarker(in); err != nil {
 		return nil, err
 	}
 	fresh, _ := newBytes(dir)
 	fmt.Fprintf(progress, "installed omp@%s in %s (%s of files, %s of them new to the cache; the hashes of its files recorded)\n", v, time.Since(start).Round(time.Second), realcode.HumanBytes(size), realcode.HumanBytes(fresh))
 	return in, nil
+}
+
+// writeMarker writes the marker of a complete install, last.
+func writeMarker(in *Installed) error {
+	data, err := json.MarshalIndent(in, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(in.Dir, marker), append(data, '\n'), 0o644)
 }
 
 // lockRelease takes the install lock of release v in cache (a lock file
@@ -209,29 +240,50 @@ func lockRelease(cache, v string, progress io.Writer) (func(), error) {
 // loading the release then costs about half the CPU. Its hello also shows
 // that the install runs.
 func warmCache(ctx context.Context, dir, v string, substituted map[string]string, start realcode.Start, progress io.Writer) error {
+	_, err := firstRun(ctx, dir, v, substituted, start, true, progress)
+	return err
+}
+
+// firstRun starts the install's harness with no case and says whether it
+// ran in the sandbox; warm writes the transpiler cache (see warmCache).
+func firstRun(ctx context.Context, dir, v string, substituted map[string]string, start realcode.Start, warm bool, progress io.Writer) (bool, error) {
 	if start == nil {
-		return fmt.Errorf("omp@%s is installed but its harness cannot start: the install was given no sandbox to start it in", v)
+		return false, fmt.Errorf("omp@%s is installed but its harness cannot start: the install was given no sandbox to start it in", v)
 	}
 	tmp, err := os.MkdirTemp("", "deskcheck-host-")
 	if err != nil {
-		return err
+		return false, err
 	}
 	defer os.RemoveAll(tmp)
 	spec := ForInstalled(&Installed{Version: v, Dir: dir, Substituted: substituted})
-	spec.warm = true
+	spec.warm = warm
 	stderr := &realcode.Head{N: 64 << 10}
 	h, err := open(ctx, spec, tmp, start, stderr)
 	if err != nil {
-		return fmt.Errorf("omp@%s is installed but its harness does not start: %w\n%s", v, err, stderr)
+		return false, fmt.Errorf("omp@%s is installed but its harness does not start: %w\n%s", v, err, stderr)
 	}
 	if err := h.Close(); err != nil {
-		return fmt.Errorf("omp@%s: the harness's first run failed: %w", v, err)
+		return false, fmt.Errorf("omp@%s: the harness's first run failed: %w", v, err)
+	}
+	if !warm {
+		return h.proc.Sandboxed, nil
 	}
 	if err := copyDir(filepath.Join(tmp, transpilerCache), spec.TranspilerCache); err != nil {
-		return err
+		return false, err
 	}
 	fmt.Fprintf(progress, "  the harness starts: %s %s on bun %s; transpiler cache written\n", h.hello.Package, h.hello.Release, h.hello.Bun)
-	return nil
+	return h.proc.Sandboxed, nil
+}
+
+// packIfSandboxed packs the install's native addons when its harness ran
+// in the sandbox, the one place a packed addon can be mounted; elsewhere
+// they stay whole and progress says why.
+func packIfSandboxed(dir, cache string, sandboxed bool, progress io.Writer) error {
+	if !sandboxed {
+		fmt.Fprintf(progress, "  native addons kept whole: the sandbox (bubblewrap) cannot be made here, and only it can mount a packed addon in its place\n")
+		return nil
+	}
+	return packAddons(dir, cache, machineVariant(), progress)
 }
 
 // writeTree writes the release's package.json, lockfile, pnpm's settings

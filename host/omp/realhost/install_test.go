@@ -142,7 +142,9 @@ func TestConcurrentInstallsTakeTurns(t *testing.T) {
 	in := installedForTest(t, "18.1.16")
 	cache := t.TempDir()
 	// The fake pnpm installs the real install's packages, as hard links.
-	pnpm := fakePNPM(t, fmt.Sprintf("cp -al %q node_modules", filepath.Join(in.Dir, "node_modules")))
+	whole := filepath.Join(t.TempDir(), "whole")
+	require.NoError(t, WholeTree(in.Dir, whole))
+	pnpm := fakePNPM(t, fmt.Sprintf("cp -al %q node_modules", filepath.Join(whole, "node_modules")))
 	var out syncWriter
 	errs := make([]error, 2)
 	var wg sync.WaitGroup
@@ -223,6 +225,16 @@ func offlinePNPM(t *testing.T) string {
 	return p
 }
 
+// preferOfflinePNPM is a pnpm that takes what the store holds and
+// downloads only what it lacks.
+func preferOfflinePNPM(t *testing.T) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "pnpm")
+	script := fmt.Sprintf("#!/bin/sh\nexec npm exec --yes --prefer-offline --package=pnpm@%s -- pnpm \"$@\" --prefer-offline\n", PNPMVersion)
+	require.NoError(t, os.WriteFile(p, []byte(script), 0o755))
+	return p
+}
+
 // inodeOf is the file system and inode of path.
 func inodeOf(t *testing.T, path string) inode {
 	t.Helper()
@@ -248,10 +260,12 @@ func pnpmInstalled(t *testing.T, v string) *Installed {
 }
 
 // TestInstallFromTheStore: a release installed a second time, into
-// another cache from the first's store, downloads nothing, and every file
-// of its packages is the first install's own file, hard-linked; what is
-// new is only its records, pnpm's lock and bun's transpiler cache. It runs
-// (the install starts its harness) and its record holds.
+// another cache from the first's store, downloads nothing but the
+// package of the native addon the first packed (the store no longer
+// holds its file), and every file of its packages but that addon is the
+// first install's own file, hard-linked; what is new is only its records,
+// pnpm's lock, bun's transpiler cache and its packed addon. It runs (the
+// install starts its harness) and its record holds.
 func TestInstallFromTheStore(t *testing.T) {
 	if _, err := os.Stat("/bin/sh"); err != nil {
 		t.Skip("no /bin/sh for the offline pnpm")
@@ -263,9 +277,23 @@ func TestInstallFromTheStore(t *testing.T) {
 		t.Skipf("skipping: %s and the store %s are on two file systems, which hard links cannot join", cache, store)
 	}
 	var out bytes.Buffer
-	second, err := Install(context.Background(), cache, "18.1.16", InstallOptions{PNPM: offlinePNPM(t), Store: store, Progress: &out, Start: sandboxStart})
+	// The store keeps no native addon the first install packed: that one
+	// package is downloaded again, and nothing else.
+	firstAddons, err := readAddons(first.Dir)
+	require.NoError(t, err)
+	pnpm, downloads := offlinePNPM(t), "0"
+	if firstAddons != nil {
+		pnpm, downloads = preferOfflinePNPM(t), "[01]"
+	}
+	second, err := Install(context.Background(), cache, "18.1.16", InstallOptions{PNPM: pnpm, Store: store, Progress: &out, Start: sandboxStart})
 	require.NoError(t, err, out.String())
-	assert.Regexp(t, `packages: \d+ already in the store, 0 downloaded`, out.String())
+	assert.Regexp(t, `packages: \d+ already in the store, `+downloads+` downloaded`, out.String())
+	packed := map[string]bool{}
+	if firstAddons != nil {
+		for _, e := range firstAddons.Addons {
+			packed[e.Path] = true
+		}
+	}
 
 	// The stub package is copied into each install from its absent/, and
 	// pnpm's own state files (.modules.yaml, .pnpm/) are each install's.
@@ -290,6 +318,11 @@ func TestInstallFromTheStore(t *testing.T) {
 		if data, err := os.ReadFile(p); err == nil && stubFiles[string(data)] {
 			return nil
 		}
+		if real, err := filepath.EvalSymlinks(p); err == nil {
+			if r, err := filepath.Rel(first.Dir, real); err == nil && packed[r] {
+				return nil // an empty file where the packed addon was
+			}
+		}
 		assert.Equal(t, inodeOf(t, p), inodeOf(t, filepath.Join(second.Dir, rel)), "%s is a copy, not a link", rel)
 		linked++
 		return nil
@@ -297,6 +330,19 @@ func TestInstallFromTheStore(t *testing.T) {
 	assert.Greater(t, linked, 1000)
 	fresh, err := newBytes(second.Dir)
 	require.NoError(t, err)
+	// Its own files are its records, bun's transpiler cache and its
+	// packed addon (packed again: the first is in another cache).
+	secondAddons, err := readAddons(second.Dir)
+	require.NoError(t, err)
+	if secondAddons != nil {
+		for _, e := range secondAddons.Addons {
+			if e.Pack != "" {
+				info, err := os.Stat(filepath.Join(second.Dir, e.Pack))
+				require.NoError(t, err)
+				fresh -= info.Size()
+			}
+		}
+	}
 	assert.Less(t, fresh, second.Bytes/10, "the second install's own files are a small part of it")
 
 	h, err := startInstalled(t, second, false)

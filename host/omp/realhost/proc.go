@@ -111,11 +111,22 @@ func ForCheckout(dir, cache, bun string) (Spec, error) {
 
 // nativeAddons are the native modules (*.node) of the @oh-my-pi packages
 // installed in dir, and of a pi-natives moved aside by a substitution.
+// Each is named once, by its path with no link in it (a pi-natives moved
+// aside is also reached through the link left in its place).
 func nativeAddons(dir string) []string {
 	var out []string
+	seen := map[string]bool{}
 	for _, pattern := range []string{"node_modules/@oh-my-pi/*/*.node", "node_modules/@oh-my-pi/*/native/*.node", "vendor/pi-natives/native/*.node"} {
 		m, _ := filepath.Glob(filepath.Join(dir, pattern))
-		out = append(out, m...)
+		for _, p := range m {
+			if real, err := filepath.EvalSymlinks(p); err == nil {
+				p = real
+			}
+			if !seen[p] {
+				seen[p] = true
+				out = append(out, p)
+			}
+		}
 	}
 	return out
 }
@@ -249,17 +260,33 @@ func open(ctx context.Context, spec Spec, tmp string, start realcode.Start, stde
 			readOnly = append(readOnly, cacheEnv)
 		}
 	}
-	proc, err := start(ctx, realcode.Program{
+	// A release that keeps its native addon packed has it inflated here
+	// and mounted in its place; the release is told the variant kept.
+	native, env := spec.Native, []string(nil)
+	var over []realcode.Overlay
+	if spec.installed != "" {
+		in, err := inflateAddons(spec.installed, filepath.Join(tmp, addonsFolder))
+		if err != nil {
+			return nil, err
+		}
+		if in != nil {
+			native, over = in.Native, in.Over
+			readOnly = append(readOnly, filepath.Join(tmp, addonsFolder))
+			env = append(env, variantVar+"="+in.Variant)
+		}
+	}
+	prog := realcode.Program{
 		Runtime: spec.Bun,
 		// The argv holds paths deskcheck chose, never desk content.
 		Args:     []string{"--no-install", filepath.Join(harnessDir, "harness.ts"), "--root", spec.Root},
 		ReadOnly: readOnly,
-		Native:   spec.Native,
+		Native:   native,
+		Over:     over,
 		Temp:     tmp,
 		Dir:      harnessDir,
 		// An environment built from nothing: no proxy variable, no token,
 		// no setting of the user's; only temporary folders.
-		Env: []string{
+		Env: append([]string{
 			"HOME=" + home,
 			"PI_CODING_AGENT_DIR=" + agent,
 			"XDG_CONFIG_HOME=" + home,
@@ -273,10 +300,21 @@ func open(ctx context.Context, spec Spec, tmp string, start realcode.Start, stde
 			"NO_COLOR=1",
 			"TZ=UTC",
 			"LANG=C.UTF-8",
-		},
+		}, env...),
 		Stderr:  stderr,
 		Require: spec.Checkout,
-	})
+	}
+	proc, err := start(ctx, prog)
+	if errors.Is(err, realcode.ErrNoOverlay) {
+		// Without the sandbox nothing can be mounted: the release runs
+		// from a tree of links to its files in the run's folder, with its
+		// inflated addon in place.
+		whole := filepath.Join(tmp, "release")
+		if err := linkWhole(spec.installed, whole, over); err != nil {
+			return nil, err
+		}
+		proc, err = start(ctx, rebased(prog, spec.installed, whole))
+	}
 	if err != nil {
 		return nil, err
 	}

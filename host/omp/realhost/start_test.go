@@ -2,6 +2,7 @@ package realhost
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -19,12 +20,24 @@ import (
 func sandboxStart(ctx context.Context, p realcode.Program) (*realcode.Proc, error) {
 	proc, err := sandbox.Start(ctx, sandbox.Spec{
 		Runtime: p.Runtime, Args: p.Args, ReadOnly: p.ReadOnly, Native: p.Native,
-		Temp: p.Temp, Dir: p.Dir, Env: p.Env, Stderr: p.Stderr, Require: p.Require,
+		Temp: p.Temp, Dir: p.Dir, Env: p.Env, Stderr: p.Stderr, Require: p.Require, Over: overlays(p.Over),
 	})
+	if errors.Is(err, sandbox.ErrNoOverlay) {
+		return nil, fmt.Errorf("%w: %w", realcode.ErrNoOverlay, err)
+	}
 	if err != nil {
 		return nil, err
 	}
 	return &realcode.Proc{Stdin: proc.Stdin, Stdout: proc.Stdout, Isolation: proc.Isolation, Sandboxed: proc.Sandboxed, Kill: proc.Kill, Wait: proc.Wait}, nil
+}
+
+// overlays are the sandbox's of the program's.
+func overlays(over []realcode.Overlay) []sandbox.Overlay {
+	var out []sandbox.Overlay
+	for _, o := range over {
+		out = append(out, sandbox.Overlay{From: o.From, To: o.To})
+	}
+	return out
 }
 
 // startInstalled starts the harness on installed release in, in the

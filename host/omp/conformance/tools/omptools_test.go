@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/deskcheck/deskcheck/host/omp"
+	ompreal "github.com/deskcheck/deskcheck/host/omp/realhost"
 	driver "github.com/deskcheck/deskcheck/realhost"
 )
 
@@ -60,6 +61,18 @@ func eras(t *testing.T) (bun string, list []era) {
 	// exports those lack replaced.
 	list = []era{{"17.3.5", releaseDir(t, "17.3.5"), false}, {"18.1.16", releaseDir(t, "18.1.16"), false},
 		{"18.2.9", releaseDir(t, "18.2.9"), false}, {"18.3.4", releaseDir(t, "18.3.4"), true}}
+	// A release that keeps its native addon packed runs here, outside
+	// the sandbox, from a tree of links with the addon inflated in place.
+	for i, e := range list {
+		if _, err := os.Stat(filepath.Join(e.dir, "node_modules")); err != nil {
+			continue
+		}
+		whole := filepath.Join(t.TempDir(), "omp@"+e.version)
+		if err := ompreal.WholeTree(e.dir, whole); err != nil {
+			t.Fatalf("omp@%s: %v", e.version, err)
+		}
+		list[i].dir = whole
+	}
 	var missing []string
 	if _, err := os.Stat(bun); err != nil {
 		missing = append(missing, "bun is not installed at "+bun)

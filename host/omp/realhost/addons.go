@@ -1,0 +1,433 @@
+package realhost
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"crypto/sha512"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/klauspost/compress/zstd"
+
+	"github.com/deskcheck/deskcheck/internal/realcode"
+)
+
+// A release's native addon (pi_natives, 180–200 MB for each CPU variant,
+// and in 13.x and 14.x every platform's) is most of what it takes on disk,
+// and no two releases but a substituted pair share one. An install keeps
+// only the addon this machine's processor loads, compressed (zstd) in
+// the install's addons folder, and leaves an empty file where it was; a
+// run inflates it into its temporary folder, checks it against the hash
+// recorded at install, and the sandbox mounts it read-only in its place,
+// so that the release loads its own addon from its own path. The other
+// CPU variant and other platforms' addons, which the release never loads
+// here, are left out (their hashes are recorded).
+
+// addonsRecord lists the install's native addons and what became of each.
+const addonsRecord = "deskcheck-addons.json"
+
+// addonsFolder holds the packed addons inside an install.
+const addonsFolder = "addons"
+
+// variantVar is the release's own switch naming the CPU variant of its
+// addon to load (every release here reads it).
+const variantVar = "PI_NATIVE_VARIANT"
+
+// addons is what addonsRecord holds.
+type addons struct {
+	// Variant is the CPU variant kept: "modern" where the processor has
+	// AVX2 (what the release's loader looks for in /proc/cpuinfo), else
+	// "baseline".
+	Variant string       `json:"variant"`
+	Addons  []addonEntry `json:"addons"`
+}
+
+// addonEntry is one *.node file of the install.
+type addonEntry struct {
+	// Path is the file's place inside the install.
+	Path   string `json:"path"`
+	SHA256 string `json:"sha256"`
+	Size   int64  `json:"size"`
+	// Pack is the compressed copy inside the install, for a kept addon.
+	Pack string `json:"pack,omitempty"`
+	// LeftOut says why an addon is not kept.
+	LeftOut string `json:"leftOut,omitempty"`
+}
+
+// addonName parses pi_natives.<platform>[-<variant>].node.
+var addonName = regexp.MustCompile(`^pi_natives\.([a-z0-9]+-[a-z0-9]+?)(?:-(modern|baseline))?\.node$`)
+
+// keepAddon says whether an addon named base is one the release loads on
+// a linux-x64 machine whose processor takes variant, and why not.
+func keepAddon(base, variant string) (bool, string) {
+	m := addonName.FindStringSubmatch(base)
+	if m == nil {
+		return true, ""
+	}
+	if m[1] != "linux-x64" {
+		return false, "another platform's addon (" + m[1] + "), never loaded on linux-x64"
+	}
+	if m[2] != "" && m[2] != variant {
+		return false, fmt.Sprintf("the %s variant, which this machine's processor does not take (%s=%s)", m[2], variantVar, variant)
+	}
+	return true, ""
+}
+
+// cpuVariant is the variant the release's loader picks for a processor
+// whose /proc/cpuinfo is info: modern when a line lists avx2.
+func cpuVariant(info []byte) string {
+	for _, line := range strings.Split(string(info), "\n") {
+		for _, f := range strings.Fields(line) {
+			if strings.EqualFold(f, "avx2") {
+				return "modern"
+			}
+		}
+	}
+	return "baseline"
+}
+
+// machineVariant is this machine's variant (a variable for the tests).
+var machineVariant = func() string {
+	info, _ := os.ReadFile("/proc/cpuinfo")
+	return cpuVariant(info)
+}
+
+// readAddons reads the install's record of addons; nil when the install
+// keeps its addons whole.
+func readAddons(dir string) (*addons, error) {
+	data, err := os.ReadFile(filepath.Join(dir, addonsRecord))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var a addons
+	if err := json.Unmarshal(data, &a); err != nil {
+		return nil, fmt.Errorf("%w: its record of native addons cannot be read (%v); install it again", ErrChanged, err)
+	}
+	return &a, nil
+}
+
+// packAddons packs the install's native addons in dir (see above). A
+// packed addon another install in cache holds already is linked, not
+// compressed again; the file pnpm's store holds of it (the same inode) is
+// removed with the install's own. It says on progress what it kept.
+func packAddons(dir, cache, variant string, progress io.Writer) error {
+	if a, err := readAddons(dir); err != nil || a != nil {
+		return err
+	}
+	// Paths inside the install are taken with no link in them, as
+	// nativeAddons names them.
+	dir, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return err
+	}
+	rec := addons{Variant: variant}
+	var before, after int64
+	var sums512 []string
+	seen := map[string]bool{}
+	// First every addon is hashed and the kept ones packed; only once the
+	// record is written are the addons themselves emptied.
+	for _, p := range nativeAddons(dir) {
+		rel, _ := filepath.Rel(dir, p)
+		info, err := os.Stat(p)
+		if err != nil {
+			return err
+		}
+		sum256, sum512, err := addonSums(p)
+		if err != nil {
+			return err
+		}
+		e := addonEntry{Path: rel, SHA256: sum256, Size: info.Size()}
+		counted := seen[sum256]
+		seen[sum256] = true
+		if !counted {
+			before += info.Size()
+		}
+		if keep, why := keepAddon(filepath.Base(p), variant); keep {
+			e.Pack = filepath.Join(addonsFolder, sum256+".zst")
+			n, err := packOnce(p, filepath.Join(dir, e.Pack), cache, sum256)
+			if err != nil {
+				return err
+			}
+			if !counted {
+				after += n
+			}
+		} else {
+			e.LeftOut = why
+		}
+		rec.Addons = append(rec.Addons, e)
+		sums512 = append(sums512, sum512)
+	}
+	if len(rec.Addons) == 0 {
+		return nil
+	}
+	data, err := json.MarshalIndent(rec, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, addonsRecord), append(data, '\n'), 0o644); err != nil {
+		return err
+	}
+	for i, e := range rec.Addons {
+		p := filepath.Join(dir, e.Path)
+		if err := dropFromStore(StoreDir(cache), sums512[i]); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p+".empty", nil, 0o644); err != nil {
+			return err
+		}
+		if err := os.Rename(p+".empty", p); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(progress, "  native addons: %d files, %s, kept as %s (the %s variant, compressed); the others left out\n",
+		len(rec.Addons), realcode.HumanBytes(before), realcode.HumanBytes(after), variant)
+	return nil
+}
+
+// addonSums is the file's SHA-256 (what the install records) and SHA-512
+// (what pnpm's store names it by), read once.
+func addonSums(path string) (string, string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", "", err
+	}
+	defer f.Close()
+	h256, h512 := sha256.New(), sha512.New()
+	if _, err := io.Copy(io.MultiWriter(h256, h512), bufio.NewReaderSize(f, 1<<20)); err != nil {
+		return "", "", err
+	}
+	return hex.EncodeToString(h256.Sum(nil)), hex.EncodeToString(h512.Sum(nil)), nil
+}
+
+// packOnce writes to's pack of from: a link to another install's pack of
+// the same file where there is one, else from compressed. It returns the
+// pack's size.
+func packOnce(from, to, cache, sum string) (int64, error) {
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		return 0, err
+	}
+	if info, err := os.Stat(to); err == nil {
+		return info.Size(), nil
+	}
+	others, _ := filepath.Glob(filepath.Join(cache, "omp@*", addonsFolder, sum+".zst"))
+	sort.Strings(others)
+	for _, o := range others {
+		if os.Link(o, to) == nil {
+			info, err := os.Stat(to)
+			if err != nil {
+				return 0, err
+			}
+			return info.Size(), nil
+		}
+	}
+	in, err := os.Open(from)
+	if err != nil {
+		return 0, err
+	}
+	defer in.Close()
+	tmp := to + ".partial"
+	out, err := os.Create(tmp)
+	if err != nil {
+		return 0, err
+	}
+	w := bufio.NewWriterSize(out, 1<<20)
+	enc, err := zstd.NewWriter(w, zstd.WithEncoderLevel(zstd.SpeedDefault))
+	if err == nil {
+		_, err = io.Copy(enc, bufio.NewReaderSize(in, 1<<20))
+		if cerr := enc.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err == nil {
+		err = w.Flush()
+	}
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return 0, fmt.Errorf("packing %s: %w", from, err)
+	}
+	if err := os.Rename(tmp, to); err != nil {
+		return 0, err
+	}
+	info, err := os.Stat(to)
+	if err != nil {
+		return 0, err
+	}
+	return info.Size(), nil
+}
+
+// dropFromStore removes pnpm's copy of an addon from store: the file
+// named by its SHA-512, a link of the install's file or a copy pnpm made
+// (an install that needs the package again downloads it again).
+func dropFromStore(store, sum512 string) error {
+	found, _ := filepath.Glob(filepath.Join(store, "v*", "files", sum512[:2], sum512[2:]+"*"))
+	for _, f := range found {
+		if name := filepath.Base(f); name != sum512[2:] && name != sum512[2:]+"-exec" {
+			continue
+		}
+		if err := os.Remove(f); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
+}
+
+// inflated is what a run of a packed install needs: the files to mount
+// over the empty ones, their paths (whose libraries become readable),
+// and the variant to name to the release.
+type inflated struct {
+	Over    []realcode.Overlay
+	Native  []string
+	Variant string
+}
+
+// inflateAddons inflates the install's kept addons into folder (made
+// here), each checked against its recorded hash and size; nil when the
+// install keeps its addons whole.
+func inflateAddons(dir, folder string) (*inflated, error) {
+	a, err := readAddons(dir)
+	if err != nil || a == nil {
+		return nil, err
+	}
+	if v := machineVariant(); v != a.Variant {
+		return nil, fmt.Errorf("%w: it keeps the %s variant of its native addon and this machine's processor takes the %s one; remove it and install it again here", ErrChanged, a.Variant, v)
+	}
+	if err := os.MkdirAll(folder, 0o700); err != nil {
+		return nil, err
+	}
+	out := &inflated{Variant: a.Variant}
+	done := map[string]string{}
+	for _, e := range a.Addons {
+		if e.Pack == "" {
+			continue
+		}
+		from, ok := done[e.SHA256]
+		if !ok {
+			from = filepath.Join(folder, e.SHA256[:16]+".node")
+			if err := inflateOne(filepath.Join(dir, e.Pack), from, e); err != nil {
+				return nil, err
+			}
+			done[e.SHA256] = from
+			out.Native = append(out.Native, from)
+		}
+		out.Over = append(out.Over, realcode.Overlay{From: from, To: filepath.Join(dir, e.Path)})
+	}
+	return out, nil
+}
+
+// inflateOne writes pack's content to to, refusing one whose size or
+// hash is not e's.
+func inflateOne(pack, to string, e addonEntry) error {
+	in, err := os.Open(pack)
+	if err != nil {
+		return fmt.Errorf("%w: its packed addon %s cannot be read (%v); remove it and install it again", ErrChanged, e.Path, err)
+	}
+	defer in.Close()
+	dec, err := zstd.NewReader(bufio.NewReaderSize(in, 1<<20), zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(uint64(e.Size)+64<<20))
+	if err != nil {
+		return err
+	}
+	defer dec.Close()
+	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o500)
+	if err != nil {
+		return err
+	}
+	h := sha256.New()
+	w := bufio.NewWriterSize(out, 1<<20)
+	n, err := io.Copy(io.MultiWriter(w, h), io.LimitReader(dec, e.Size+1))
+	if err == nil {
+		err = w.Flush()
+	}
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil && (n != e.Size || hex.EncodeToString(h.Sum(nil)) != e.SHA256) {
+		err = fmt.Errorf("it inflates to other bytes than the %d recorded at install", e.Size)
+	}
+	if err != nil {
+		return fmt.Errorf("%w: its packed addon %s: %v; remove it and install it again", ErrChanged, e.Path, err)
+	}
+	return nil
+}
+
+// linkWhole makes to a tree of hard links to the install dir's files
+// (copies where a link cannot be made), with each file over mounts over
+// another in that one's place: the install as it runs, whole.
+func linkWhole(dir, to string, over []realcode.Overlay) error {
+	if err := realcode.CopyTree(dir, to, 0o755, 0o644, true); err != nil {
+		return err
+	}
+	for _, o := range over {
+		dst := rebase(o.To, dir, to)
+		if err := os.Remove(dst); err != nil {
+			return err
+		}
+		if err := realcode.CopyTree(o.From, dst, 0o755, 0o500, true); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WholeTree makes to a tree of the install in dir that runs without a
+// sandbox: links to its files, with its packed addons inflated in their
+// places (into to+".addons", which the caller removes with to).
+func WholeTree(dir, to string) error {
+	in, err := inflateAddons(dir, to+".addons")
+	if err != nil {
+		return err
+	}
+	var over []realcode.Overlay
+	if in != nil {
+		over = in.Over
+	}
+	return linkWhole(dir, to, over)
+}
+
+// rebase is p moved from inside from to inside to; p elsewhere is kept.
+func rebase(p, from, to string) string {
+	if p == from || strings.HasPrefix(p, from+string(filepath.Separator)) {
+		return to + p[len(from):]
+	}
+	return p
+}
+
+// rebased is prog running the install at from as a tree at to, with
+// nothing mounted over it.
+func rebased(prog realcode.Program, from, to string) realcode.Program {
+	move := func(list []string) []string {
+		out := make([]string, len(list))
+		for i, p := range list {
+			out[i] = rebase(p, from, to)
+		}
+		return out
+	}
+	prog.Runtime = rebase(prog.Runtime, from, to)
+	prog.Args = move(prog.Args)
+	prog.ReadOnly = move(prog.ReadOnly)
+	prog.Env = append([]string(nil), prog.Env...)
+	for i, kv := range prog.Env {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			prog.Env[i] = k + "=" + rebase(v, from, to)
+		}
+	}
+	prog.Native = nil
+	for _, o := range prog.Over {
+		prog.Native = append(prog.Native, rebase(o.To, from, to))
+	}
+	prog.Over = nil
+	return prog
+}

@@ -1,0 +1,182 @@
+package realhost
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/klauspost/compress/zstd"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestKeepAddon(t *testing.T) {
+	for _, tc := range []struct {
+		name, variant string
+		keep          bool
+		why           string
+	}{
+		{"pi_natives.linux-x64-modern.node", "modern", true, ""},
+		{"pi_natives.linux-x64-baseline.node", "modern", false, "the baseline variant"},
+		{"pi_natives.linux-x64-baseline.node", "baseline", true, ""},
+		{"pi_natives.linux-x64-modern.node", "baseline", false, "the modern variant"},
+		{"pi_natives.linux-x64.node", "modern", true, ""},
+		{"pi_natives.linux-arm64.node", "modern", false, "another platform's addon (linux-arm64)"},
+		{"pi_natives.darwin-x64-modern.node", "modern", false, "another platform's addon (darwin-x64)"},
+		{"pi_natives.win32-x64-baseline.node", "baseline", false, "another platform's addon (win32-x64)"},
+		{"other.node", "modern", true, ""},
+	} {
+		keep, why := keepAddon(tc.name, tc.variant)
+		assert.Equal(t, tc.keep, keep, tc.name)
+		if tc.why == "" {
+			assert.Empty(t, why, tc.name)
+		} else {
+			assert.Contains(t, why, tc.why, tc.name)
+		}
+	}
+}
+
+func TestCPUVariant(t *testing.T) {
+	assert.Equal(t, "modern", cpuVariant([]byte("processor\t: 0\nflags\t\t: fpu sse4_2 avx avx2 bmi2\n")))
+	assert.Equal(t, "modern", cpuVariant([]byte("flags\t\t: fpu AVX2\n")))
+	assert.Equal(t, "baseline", cpuVariant([]byte("flags\t\t: fpu sse4_2 avx avx2x avx512f\n")))
+	assert.Equal(t, "baseline", cpuVariant(nil))
+}
+
+// fakeAddonInstall makes an install in cache with two variants of a
+// native addon, each hard-linked from a pnpm store file named by its
+// SHA-512, and one file of a package.
+func fakeAddonInstall(t *testing.T, cache, v string, modern []byte) string {
+	t.Helper()
+	dir := installDir(cache, v)
+	leaf := filepath.Join(dir, "node_modules", "@oh-my-pi", "pi-natives-linux-x64")
+	require.NoError(t, os.MkdirAll(leaf, 0o755))
+	for name, data := range map[string][]byte{"pi_natives.linux-x64-modern.node": modern, "pi_natives.linux-x64-baseline.node": append([]byte("baseline "), modern...)} {
+		p := filepath.Join(leaf, name)
+		require.NoError(t, os.WriteFile(p, data, 0o644))
+		_, sum512, err := addonSums(p)
+		require.NoError(t, err)
+		stored := filepath.Join(StoreDir(cache), "v11", "files", sum512[:2], sum512[2:])
+		require.NoError(t, os.MkdirAll(filepath.Dir(stored), 0o755))
+		if _, err := os.Stat(stored); err != nil {
+			require.NoError(t, os.Link(p, stored))
+		}
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "node_modules", "index.js"), []byte("module.exports = 1\n"), 0o644))
+	return dir
+}
+
+func withVariant(t *testing.T, v string) {
+	t.Helper()
+	old := machineVariant
+	machineVariant = func() string { return v }
+	t.Cleanup(func() { machineVariant = old })
+}
+
+// TestPackAndInflate: packing keeps the variant the processor takes,
+// compressed, empties every addon and drops the store's copies; a second
+// install of the same addon links the first's pack; a run inflates the
+// very bytes, and refuses a pack that inflates to others, or one made for
+// another processor.
+func TestPackAndInflate(t *testing.T) {
+	withVariant(t, "modern")
+	cache := t.TempDir()
+	modern := bytes.Repeat([]byte("\x7fELF modern addon "), 50000)
+	dir := fakeAddonInstall(t, cache, "18.1.16", modern)
+	var progress bytes.Buffer
+	require.NoError(t, packAddons(dir, cache, "modern", &progress))
+	assert.Contains(t, progress.String(), "native addons: 2 files")
+
+	a, err := readAddons(dir)
+	require.NoError(t, err)
+	require.NotNil(t, a)
+	assert.Equal(t, "modern", a.Variant)
+	require.Len(t, a.Addons, 2)
+	kept := map[string]addonEntry{}
+	for _, e := range a.Addons {
+		info, err := os.Stat(filepath.Join(dir, e.Path))
+		require.NoError(t, err)
+		assert.Zero(t, info.Size(), "%s is emptied", e.Path)
+		if e.Pack != "" {
+			kept[filepath.Base(e.Path)] = e
+		} else {
+			assert.Contains(t, e.LeftOut, "baseline variant")
+		}
+	}
+	require.Contains(t, kept, "pi_natives.linux-x64-modern.node")
+	e := kept["pi_natives.linux-x64-modern.node"]
+	assert.Equal(t, int64(len(modern)), e.Size)
+	pack, err := os.Stat(filepath.Join(dir, e.Pack))
+	require.NoError(t, err)
+	assert.Less(t, pack.Size(), int64(len(modern))/10, "compressed")
+	stored, _ := filepath.Glob(filepath.Join(StoreDir(cache), "v11", "files", "*", "*"))
+	assert.Empty(t, stored, "the store keeps no copy of a packed or left-out addon")
+
+	// Packing again changes nothing.
+	progress.Reset()
+	require.NoError(t, packAddons(dir, cache, "modern", &progress))
+	assert.Empty(t, progress.String())
+
+	// Another release with the same addon links the pack.
+	other := fakeAddonInstall(t, cache, "18.3.4", modern)
+	require.NoError(t, packAddons(other, cache, "modern", &progress))
+	assert.Equal(t, inodeOf(t, filepath.Join(dir, e.Pack)), inodeOf(t, filepath.Join(other, e.Pack)))
+
+	// A run inflates the addon's own bytes, for the path it was at.
+	folder := filepath.Join(t.TempDir(), "addons")
+	in, err := inflateAddons(dir, folder)
+	require.NoError(t, err)
+	require.Len(t, in.Over, 1)
+	assert.Equal(t, "modern", in.Variant)
+	assert.Equal(t, filepath.Join(dir, e.Path), in.Over[0].To)
+	got, err := os.ReadFile(in.Over[0].From)
+	require.NoError(t, err)
+	assert.Equal(t, modern, got)
+	assert.Equal(t, []string{in.Over[0].From}, in.Native)
+
+	// The whole tree, for a run without the sandbox.
+	whole := filepath.Join(t.TempDir(), "whole")
+	require.NoError(t, WholeTree(dir, whole))
+	got, err = os.ReadFile(filepath.Join(whole, e.Path))
+	require.NoError(t, err)
+	assert.Equal(t, modern, got)
+	assert.Equal(t, inodeOf(t, filepath.Join(dir, "node_modules", "index.js")), inodeOf(t, filepath.Join(whole, "node_modules", "index.js")))
+	assert.Equal(t, filepath.Join(whole, "x", "y"), rebase(filepath.Join(dir, "x", "y"), dir, whole))
+	assert.Equal(t, "/elsewhere", rebase("/elsewhere", dir, whole))
+	assert.Equal(t, dir+"x", rebase(dir+"x", dir, whole), "a sibling whose name starts alike stays")
+
+	// A pack whose bytes are not the addon's is refused.
+	enc, err := zstd.NewWriter(nil)
+	require.NoError(t, err)
+	forged := enc.EncodeAll(append([]byte("forged"), modern[6:]...), nil)
+	require.NoError(t, os.Remove(filepath.Join(other, e.Pack)))
+	require.NoError(t, os.WriteFile(filepath.Join(other, e.Pack), forged, 0o644))
+	_, err = inflateAddons(other, filepath.Join(t.TempDir(), "addons"))
+	assert.ErrorIs(t, err, ErrChanged)
+	assert.Contains(t, err.Error(), "other bytes than the")
+	require.NoError(t, os.WriteFile(filepath.Join(other, e.Pack), forged[:len(forged)/2], 0o644))
+	_, err = inflateAddons(other, filepath.Join(t.TempDir(), "addons"))
+	assert.ErrorIs(t, err, ErrChanged)
+	require.NoError(t, os.Remove(filepath.Join(other, e.Pack)))
+	_, err = inflateAddons(other, filepath.Join(t.TempDir(), "addons"))
+	assert.ErrorIs(t, err, ErrChanged)
+	assert.Contains(t, err.Error(), "cannot be read")
+
+	// A cache moved to a processor that takes the other variant.
+	withVariant(t, "baseline")
+	_, err = inflateAddons(dir, filepath.Join(t.TempDir(), "addons"))
+	assert.ErrorIs(t, err, ErrChanged)
+	assert.Contains(t, err.Error(), "keeps the modern variant")
+
+	// A record that cannot be read.
+	require.NoError(t, os.WriteFile(filepath.Join(dir, addonsRecord), []byte("{"), 0o644))
+	_, err = inflateAddons(dir, filepath.Join(t.TempDir(), "addons"))
+	assert.ErrorIs(t, err, ErrChanged)
+
+	// An install without a record keeps its addons whole.
+	plain := t.TempDir()
+	in, err = inflateAddons(plain, filepath.Join(t.TempDir(), "addons"))
+	assert.NoError(t, err)
+	assert.Nil(t, in)
+}
