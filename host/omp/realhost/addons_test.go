@@ -2,10 +2,12 @@ package realhost
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/deskcheck/deskcheck/internal/realcode"
 	"github.com/klauspost/compress/zstd"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -179,4 +181,38 @@ func TestPackAndInflate(t *testing.T) {
 	in, err = inflateAddons(plain, filepath.Join(t.TempDir(), "addons"))
 	assert.NoError(t, err)
 	assert.Nil(t, in)
+}
+
+// TestInstallPacksAnInstallMadeBefore: install of a release installed
+// before installs packed their addons packs it, and it runs.
+func TestInstallPacksAnInstallMadeBefore(t *testing.T) {
+	in := installedForTest(t, "18.1.16")
+	cache := t.TempDir()
+	dir := installDir(cache, "18.1.16")
+	require.NoError(t, WholeTree(in.Dir, dir))
+	require.NoError(t, os.RemoveAll(filepath.Join(dir, addonsFolder)))
+	require.NoError(t, os.Remove(filepath.Join(dir, addonsRecord)))
+	require.NoError(t, writeRecord(dir))
+	whole := realcode.DirSize(dir)
+	old, err := Lookup(cache, "18.1.16")
+	require.NoError(t, err)
+	h, err := startInstalled(t, old, false)
+	require.NoError(t, err, "an install with its addons whole runs as it is")
+	require.NoError(t, h.Close())
+
+	var out bytes.Buffer
+	_, err = Install(context.Background(), cache, "18.1.16", InstallOptions{Progress: &out, Start: sandboxStart})
+	require.NoError(t, err, out.String())
+	assert.Contains(t, out.String(), "native addons: 2 files")
+	a, err := readAddons(dir)
+	require.NoError(t, err)
+	require.NotNil(t, a)
+	got, err := Lookup(cache, "18.1.16")
+	require.NoError(t, err)
+	assert.Less(t, got.Bytes, whole-100<<20, "the marker gives the packed size")
+	assert.InDelta(t, realcode.DirSize(dir), got.Bytes, 4096)
+	h, err = startInstalled(t, got, false)
+	require.NoError(t, err, out.String())
+	assert.Empty(t, h.Hello().Changed)
+	require.NoError(t, h.Close())
 }
