@@ -175,7 +175,7 @@ func packAddons(dir, cache, variant string, progress io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(dir, addonsRecord), append(data, '\n'), 0o644); err != nil {
+	if err := realcode.WriteAtomic(filepath.Join(dir, addonsRecord), append(data, '\n')); err != nil {
 		return err
 	}
 	for i, e := range rec.Addons {

@@ -215,4 +215,7 @@ func TestInstallPacksAnInstallMadeBefore(t *testing.T) {
 	require.NoError(t, err, out.String())
 	assert.Empty(t, h.Hello().Changed)
 	require.NoError(t, h.Close())
+	changed, err := changedFiles(in.Dir)
+	require.NoError(t, err)
+	assert.Empty(t, changed, "the install the tree links to is untouched: records are replaced, never written through a link")
 }

@@ -223,7 +223,7 @@ func writeMarker(in *Installed) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(in.Dir, marker), append(data, '\n'), 0o644)
+	return realcode.WriteAtomic(filepath.Join(in.Dir, marker), append(data, '\n'))
 }
 
 // lockRelease takes the install lock of release v in cache (a lock file

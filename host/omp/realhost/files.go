@@ -163,7 +163,7 @@ func writeRecord(dir string) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(dir, filesRecord), data, 0o644)
+	return realcode.WriteAtomic(filepath.Join(dir, filesRecord), data)
 }
 
 // changedFiles compares the install in dir with its record: the paths
