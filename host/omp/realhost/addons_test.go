@@ -148,18 +148,22 @@ func TestPackAndInflate(t *testing.T) {
 	assert.Equal(t, "/elsewhere", rebase("/elsewhere", dir, whole))
 	assert.Equal(t, dir+"x", rebase(dir+"x", dir, whole), "a sibling whose name starts alike stays")
 
-	// A pack whose bytes are not the addon's is refused.
+	// A pack that inflates to another length, or whose bytes fail
+	// zstd's checksum, is refused; so is a missing one.
 	enc, err := zstd.NewWriter(nil)
 	require.NoError(t, err)
-	forged := enc.EncodeAll(append([]byte("forged"), modern[6:]...), nil)
+	longer := enc.EncodeAll(append([]byte("longer"), modern...), nil)
 	require.NoError(t, os.Remove(filepath.Join(other, e.Pack)))
-	require.NoError(t, os.WriteFile(filepath.Join(other, e.Pack), forged, 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(other, e.Pack), longer, 0o644))
 	_, err = inflateAddons(other, filepath.Join(t.TempDir(), "addons"))
 	assert.ErrorIs(t, err, ErrChanged)
-	assert.Contains(t, err.Error(), "other bytes than the")
-	require.NoError(t, os.WriteFile(filepath.Join(other, e.Pack), forged[:len(forged)/2], 0o644))
-	_, err = inflateAddons(other, filepath.Join(t.TempDir(), "addons"))
-	assert.ErrorIs(t, err, ErrChanged)
+	assert.Contains(t, err.Error(), "not the 900000 recorded")
+	good := enc.EncodeAll(modern, nil)
+	for _, bad := range [][]byte{good[:len(good)/2], append(append([]byte{}, good[:len(good)-1]...), good[len(good)-1]^1)} {
+		require.NoError(t, os.WriteFile(filepath.Join(other, e.Pack), bad, 0o644))
+		_, err = inflateAddons(other, filepath.Join(t.TempDir(), "addons"))
+		assert.ErrorIs(t, err, ErrChanged)
+	}
 	require.NoError(t, os.Remove(filepath.Join(other, e.Pack)))
 	_, err = inflateAddons(other, filepath.Join(t.TempDir(), "addons"))
 	assert.ErrorIs(t, err, ErrChanged)
