@@ -196,6 +196,7 @@ func TestInstallPacksAnInstallMadeBefore(t *testing.T) {
 	require.NoError(t, WholeTree(in.Dir, dir))
 	require.NoError(t, os.RemoveAll(filepath.Join(dir, addonsFolder)))
 	require.NoError(t, os.Remove(filepath.Join(dir, addonsRecord)))
+	require.NoError(t, os.Remove(filepath.Join(dir, absentRecord)))
 	require.NoError(t, writeRecord(dir))
 	whole := realcode.DirSize(dir)
 	old, err := Lookup(cache, "18.1.16")
@@ -208,6 +209,7 @@ func TestInstallPacksAnInstallMadeBefore(t *testing.T) {
 	_, err = Install(context.Background(), cache, "18.1.16", InstallOptions{Progress: &out, Start: sandboxStart})
 	require.NoError(t, err, out.String())
 	assert.Contains(t, out.String(), "native addons: 2 files")
+	assert.FileExists(t, filepath.Join(dir, absentRecord), "the first run kept what the dependencies lack")
 	a, err := readAddons(dir)
 	require.NoError(t, err)
 	require.NotNil(t, a)
@@ -222,4 +224,36 @@ func TestInstallPacksAnInstallMadeBefore(t *testing.T) {
 	changed, err := changedFiles(in.Dir)
 	require.NoError(t, err)
 	assert.Empty(t, changed, "the install the tree links to is untouched: records are replaced, never written through a link")
+}
+
+// TestAbsentRecordIsTheScan: a run of an unchanged release that reads the
+// install's record of what its dependencies lack stands in for the same
+// modules and exports as a run that scans the release's sources, and the
+// record is what a scan finds now.
+func TestAbsentRecordIsTheScan(t *testing.T) {
+	in := installedForTest(t, "18.3.4")
+	recorded, err := os.ReadFile(filepath.Join(in.Dir, absentRecord))
+	require.NoError(t, err)
+	assert.Contains(t, string(recorded), `"modules":[[`, "18.3.4 lacks modules of its substituted dependencies")
+
+	h, err := startInstalled(t, in, false)
+	require.NoError(t, err)
+	withRecord := h.Hello().Adaptations
+	require.NoError(t, h.Close())
+
+	// A copy without the record is changed, so the run scans (and is
+	// asked to keep what it finds, to compare).
+	_, copied := copiedInstall(t, "18.3.4")
+	require.NoError(t, os.Remove(filepath.Join(copied.Dir, absentRecord)))
+	spec := ForInstalled(copied)
+	spec.AllowChanged, spec.absentOut = true, true
+	tmp := t.TempDir()
+	h, err = open(context.Background(), spec, tmp, sandboxStart, nil)
+	require.NoError(t, err)
+	assert.Equal(t, withRecord, h.Hello().Adaptations)
+	assert.Equal(t, []string{absentRecord}, h.Hello().Changed)
+	require.NoError(t, h.Close())
+	scanned, err := os.ReadFile(filepath.Join(tmp, "agent", absentRecord))
+	require.NoError(t, err)
+	assert.JSONEq(t, string(recorded), string(scanned))
 }

@@ -113,8 +113,9 @@ func Install(ctx context.Context, cache, v string, opts InstallOptions) (*Instal
 		fmt.Fprintf(progress, "  its files are those recorded at install\n")
 		if a, err := readAddons(dir); err != nil {
 			return nil, fmt.Errorf("omp@%s: %w", v, err)
-		} else if a == nil && in.PNPM != "" {
-			// An install made before installs packed their addons.
+		} else if (a == nil || !fileExists(filepath.Join(dir, absentRecord))) && in.PNPM != "" {
+			// An install made before installs packed their addons, or
+			// kept what its dependencies lack.
 			sandboxed, err := firstRun(ctx, dir, v, in.Substituted, opts.Start, false, progress)
 			if err != nil {
 				return nil, err
@@ -257,6 +258,7 @@ func firstRun(ctx context.Context, dir, v string, substituted map[string]string,
 	defer os.RemoveAll(tmp)
 	spec := ForInstalled(&Installed{Version: v, Dir: dir, Substituted: substituted})
 	spec.warm = warm
+	spec.absentOut = !fileExists(filepath.Join(dir, absentRecord))
 	stderr := &realcode.Head{N: 64 << 10}
 	h, err := open(ctx, spec, tmp, start, stderr)
 	if err != nil {
@@ -264,6 +266,15 @@ func firstRun(ctx context.Context, dir, v string, substituted map[string]string,
 	}
 	if err := h.Close(); err != nil {
 		return false, fmt.Errorf("omp@%s: the harness's first run failed: %w", v, err)
+	}
+	if spec.absentOut {
+		data, err := os.ReadFile(filepath.Join(tmp, "agent", absentRecord))
+		if err != nil {
+			return false, fmt.Errorf("omp@%s: the harness's first run wrote no record of what its dependencies lack: %w", v, err)
+		}
+		if err := realcode.WriteAtomic(filepath.Join(dir, absentRecord), data); err != nil {
+			return false, err
+		}
 	}
 	if !warm {
 		return h.proc.Sandboxed, nil

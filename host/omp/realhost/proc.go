@@ -51,7 +51,16 @@ type Spec struct {
 	// warm makes the run start from an empty transpiler cache, which the
 	// install step keeps.
 	warm bool
+	// absentOut has the harness write what the release's dependencies
+	// lack into the agent folder, which the install step keeps.
+	absentOut bool
 }
+
+// absentRecord is the install's record of what the release's sources
+// import that its installed dependencies lack (the harness's scan, made
+// once by the install's first run): a run of the unchanged release reads
+// it instead of scanning the release's sources again.
+const absentRecord = "deskcheck-absent.json"
 
 // ForInstalled is the Spec of an installed release.
 func ForInstalled(in *Installed) Spec {
@@ -107,6 +116,12 @@ func ForCheckout(dir, cache, bun string) (Spec, error) {
 	top := checkoutTop(root)
 	return Spec{Root: root, Bun: bun, Source: "checkout " + root, Commit: gitCommit(root),
 		ReadOnly: []string{top}, Native: append(nativeAddons(top), nativeAddons(root)...), Checkout: true}, nil
+}
+
+// fileExists says whether p is a regular file.
+func fileExists(p string) bool {
+	info, err := os.Stat(p)
+	return err == nil && info.Mode().IsRegular()
 }
 
 // nativeAddons are the native modules (*.node) of the @oh-my-pi packages
@@ -275,10 +290,19 @@ func open(ctx context.Context, spec Spec, tmp string, start realcode.Start, stde
 			env = append(env, variantVar+"="+in.Variant)
 		}
 	}
+	args := []string{"--no-install", filepath.Join(harnessDir, "harness.ts"), "--root", spec.Root}
+	if spec.installed != "" && len(changed) == 0 {
+		if p := filepath.Join(spec.installed, absentRecord); fileExists(p) {
+			args = append(args, "--absent", p)
+		}
+	}
+	if spec.absentOut {
+		args = append(args, "--absent-out")
+	}
 	prog := realcode.Program{
 		Runtime: spec.Bun,
 		// The argv holds paths deskcheck chose, never desk content.
-		Args:     []string{"--no-install", filepath.Join(harnessDir, "harness.ts"), "--root", spec.Root},
+		Args:     args,
 		ReadOnly: readOnly,
 		Native:   native,
 		Over:     over,

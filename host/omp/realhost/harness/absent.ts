@@ -20,6 +20,9 @@ export interface AbsentReport {
 
 export const touched = new Set<string>();
 
+/** The file (in the agent folder) a run asked for --absent-out writes. */
+export const ABSENT_FILE = "deskcheck-absent.json";
+
 const NOOP_HOOKS = new Set(["setInternalUrlSchemeHost", "setWordPredictionHost"]);
 
 /** The stand-in for name of spec. */
@@ -92,8 +95,20 @@ function exportedNames(file: string, seen = new Set<string>()): Set<string> {
 	return names;
 }
 
-/** Finds what is absent and installs the plugin that stands in for it. */
-export function installAbsent(root: string): AbsentReport {
+/**
+ * What a release's sources import that its installed dependencies lack:
+ * modules that do not resolve, with the names imported from them, and
+ * modules that lack names, by their file relative to the release's real
+ * folder. It depends only on the release's files, so an install keeps it
+ * and a run of the unchanged release reads it instead of scanning again.
+ */
+export interface AbsentFound {
+	modules: [string, string[]][];
+	exports: [string, string, string[]][];
+}
+
+/** Scans the release at root for what is absent. */
+export function findAbsent(root: string): AbsentFound {
 	const wanted = new Map<string, Set<string>>();
 	for (const file of sourceFiles(path.join(root, "src"))) {
 		const code = fs.readFileSync(file, "utf8");
@@ -114,20 +129,36 @@ export function installAbsent(root: string): AbsentReport {
 			wanted.set(spec, set);
 		}
 	}
-	const missingModules = new Map<string, string[]>();
-	const missingExports = new Map<string, { spec: string; names: string[] }>();
+	const real = fs.realpathSync(root);
+	const found: AbsentFound = { modules: [], exports: [] };
 	for (const [spec, names] of wanted) {
 		let file: string;
 		try {
 			file = Bun.resolveSync(spec, root);
 		} catch {
-			missingModules.set(spec, [...names].sort());
+			found.modules.push([spec, [...names].sort()]);
 			continue;
 		}
 		const have = exportedNames(file);
 		const lack = [...names].filter(n => n !== "default" && !have.has(n)).sort();
-		if (lack.length > 0) missingExports.set(fs.realpathSync(file), { spec, names: lack });
+		if (lack.length === 0) continue;
+		const rel = path.relative(real, fs.realpathSync(file));
+		// One module reached by two specifiers keeps its first place and
+		// the last specifier's names, as a map keyed by its file does.
+		const at = found.exports.findIndex(e => e[0] === rel);
+		if (at >= 0) found.exports[at] = [rel, spec, lack];
+		else found.exports.push([rel, spec, lack]);
 	}
+	return found;
+}
+
+/** Finds what is absent and installs the plugin that stands in for it. */
+export function installAbsent(root: string, known?: AbsentFound): AbsentReport {
+	const found = known ?? findAbsent(root);
+	const real = fs.realpathSync(root);
+	const missingModules = new Map<string, string[]>(found.modules);
+	const missingExports = new Map<string, { spec: string; names: string[] }>();
+	for (const [rel, spec, names] of found.exports) missingExports.set(path.resolve(real, rel), { spec, names });
 	const report: AbsentReport = { modules: [], exports: [], supplied: [] };
 	if (missingModules.size === 0 && missingExports.size === 0) return report;
 	(globalThis as Record<string, unknown>).__deskcheckAbsent = absentValue;

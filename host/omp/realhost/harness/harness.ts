@@ -24,7 +24,7 @@
 // takes), never by the version number, and lists what it adapted in the
 // hello line.
 import { type PathSteps, withPathSteps, writeAgentFile } from "./inert.ts";
-import { installAbsent, touched } from "./absent.ts";
+import { ABSENT_FILE, type AbsentFound, findAbsent, installAbsent, touched } from "./absent.ts";
 import * as fsSync from "node:fs";
 import * as path from "node:path";
 
@@ -56,6 +56,7 @@ async function loadIf(rel: string): Promise<Record<string, any> | undefined> {
 // Dependencies at other versions than the release asks for (a
 // nearest-dependency substitution): stand in for what they lack.
 {
+	let found: AbsentFound = { modules: [], exports: [] };
 	const deps = ((pkg as { dependencies?: Record<string, string> }).dependencies ?? {}) as Record<string, string>;
 	const off: string[] = [];
 	for (const [name, want] of Object.entries(deps)) {
@@ -67,7 +68,11 @@ async function loadIf(rel: string): Promise<Record<string, any> | undefined> {
 	}
 	if (off.length > 0) {
 		adaptations.push(`dependencies not at the release's versions: ${off.join(", ")}`);
-		const r = installAbsent(root);
+		// What is absent, as the install found it for the release's
+		// unchanged files (--absent), else scanned now.
+		const known = argValue("--absent");
+		found = known ? (JSON.parse(fsSync.readFileSync(known, "utf8")) as AbsentFound) : findAbsent(root);
+		const r = installAbsent(root, found);
 		if (r.modules.length + r.exports.length > 0) {
 			adaptations.push(
 				`absent from those dependencies, replaced by values that throw when used: ${r.modules.length} modules (${r.modules.join(", ")}) and ${r.exports.length} named exports (${r.exports.join(", ")})`,
@@ -79,6 +84,9 @@ async function loadIf(rel: string): Promise<Record<string, any> | undefined> {
 			);
 		}
 	}
+	// An install's first run keeps what it found (nothing, for a release
+	// on its own dependencies) in the agent folder, for the install.
+	if (Bun.argv.includes("--absent-out")) writeAgentFile(ABSENT_FILE, JSON.stringify(found));
 }
 
 // The logger: from 17.x it has setTransports; 13.x/14.x open their file at
