@@ -11,9 +11,11 @@
 // on the pipe (never argv, never a shell); HOME and PI_CODING_AGENT_DIR are
 // empty temporary folders; the release's logger is switched off; bun runs
 // with --no-install from the harness folder with an environment built from
-// nothing (no proxy variables). The harness itself replaces every
-// file-changing call of node:fs with one that throws and hands the release
-// recording adapters only. The release's own modules run; the desk's
+// nothing (no proxy variables). The harness itself replaces the
+// file-changing functions of node:fs's module object with ones that throw
+// (13.x and 14.x still make an empty ~/.omp/logs in the temporary home by
+// a call that does not reach; what any code can write is the sandbox's one
+// temporary folder) and hands the release recording adapters only. The release's own modules run; the desk's
 // content (its commands, paths, texts) is never executed.
 //
 // The one step that reaches the network is Install: pnpm (a pinned

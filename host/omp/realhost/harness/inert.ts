@@ -1,8 +1,11 @@
 // Makes the harness process inert before any module of the release is
 // loaded: the file system calls the release's fallback code makes are
-// answered by the current case's recorder, and every call that could change
-// a file anywhere throws instead. Nothing here copies release code; it only
-// decides what the release's calls into node:fs see.
+// answered by the current case's recorder, and every file-changing function
+// of node:fs's module object throws instead (13.x and 14.x still make an
+// empty ~/.omp/logs in the temporary home by a call this does not reach;
+// the sandbox keeps every write inside the run's temporary folder).
+// Nothing here copies release code; it only decides what the release's
+// calls into node:fs see.
 import * as path from "node:path";
 import { createRequire, syncBuiltinESMExports } from "node:module";
 
