@@ -116,14 +116,7 @@ func Install(ctx context.Context, cache, v string, opts InstallOptions) (*Instal
 		} else if (a == nil || !fileExists(filepath.Join(dir, absentRecord))) && in.PNPM != "" {
 			// An install made before installs packed their addons, or
 			// kept what its dependencies lack.
-			sandboxed, err := firstRun(ctx, dir, v, in.Substituted, opts.Start, false, progress)
-			if err != nil {
-				return nil, err
-			}
-			if err := packIfSandboxed(dir, cache, sandboxed, progress); err != nil {
-				return nil, err
-			}
-			if err := writeRecord(dir); err != nil {
+			if err := settle(ctx, dir, cache, v, in.Substituted, opts.Start, false, progress); err != nil {
 				return nil, err
 			}
 			in.Bytes = realcode.DirSize(dir)
@@ -198,14 +191,7 @@ func installInto(ctx context.Context, partial, dir, cache, v string, rel Release
 	if err := os.Rename(partial, dir); err != nil {
 		return nil, err
 	}
-	sandboxed, err := firstRun(ctx, dir, v, rel.Substituted, opts.Start, true, progress)
-	if err != nil {
-		return nil, err
-	}
-	if err := packIfSandboxed(dir, cache, sandboxed, progress); err != nil {
-		return nil, err
-	}
-	if err := writeRecord(dir); err != nil {
+	if err := settle(ctx, dir, cache, v, rel.Substituted, opts.Start, true, progress); err != nil {
 		return nil, err
 	}
 	size := realcode.DirSize(dir)
@@ -284,6 +270,21 @@ func firstRun(ctx context.Context, dir, v string, substituted map[string]string,
 	}
 	fmt.Fprintf(progress, "  the harness starts: %s %s on bun %s; transpiler cache written\n", h.hello.Package, h.hello.Release, h.hello.Bun)
 	return h.proc.Sandboxed, nil
+}
+
+// settle makes the install in dir what runs use: its first run (warm
+// writes the transpiler cache; every first run keeps what the release's
+// dependencies lack), its addons packed where that run was sandboxed, and
+// the record of its files, last.
+func settle(ctx context.Context, dir, cache, v string, substituted map[string]string, start realcode.Start, warm bool, progress io.Writer) error {
+	sandboxed, err := firstRun(ctx, dir, v, substituted, start, warm, progress)
+	if err != nil {
+		return err
+	}
+	if err := packIfSandboxed(dir, cache, sandboxed, progress); err != nil {
+		return err
+	}
+	return writeRecord(dir)
 }
 
 // packIfSandboxed packs the install's native addons when its harness ran
