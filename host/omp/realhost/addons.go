@@ -114,7 +114,43 @@ func readAddons(dir string) (*addons, error) {
 	if err := json.Unmarshal(data, &a); err != nil {
 		return nil, fmt.Errorf("%w: its record of native addons cannot be read (%v); install it again", ErrChanged, err)
 	}
+	if err := a.check(); err != nil {
+		return nil, fmt.Errorf("%w: its record of native addons is not one an install writes (%v); install it again", ErrChanged, err)
+	}
 	return &a, nil
+}
+
+// maxAddonBytes bounds one addon as a record may give it (the largest is
+// about 200 MB).
+const maxAddonBytes = 2 << 30
+
+var sha256Hex = regexp.MustCompile(`^[0-9a-f]{64}$`)
+
+// check refuses a record no install writes: a path outside the install
+// or not a native addon's, a pack other than addons/SHA-256.zst, a size
+// past maxAddonBytes, an unknown variant.
+func (a *addons) check() error {
+	if a.Variant != "modern" && a.Variant != "baseline" {
+		return fmt.Errorf("variant %q", a.Variant)
+	}
+	if len(a.Addons) > 64 {
+		return fmt.Errorf("%d addons", len(a.Addons))
+	}
+	for _, e := range a.Addons {
+		if !filepath.IsLocal(e.Path) || filepath.Clean(e.Path) != e.Path || filepath.Ext(e.Path) != ".node" {
+			return fmt.Errorf("path %q", e.Path)
+		}
+		if !sha256Hex.MatchString(e.SHA256) {
+			return fmt.Errorf("%s: SHA-256 %q", e.Path, e.SHA256)
+		}
+		if e.Size < 0 || e.Size > maxAddonBytes {
+			return fmt.Errorf("%s: size %d", e.Path, e.Size)
+		}
+		if e.Pack != "" && e.Pack != filepath.Join(addonsFolder, e.SHA256+".zst") {
+			return fmt.Errorf("%s: pack %q", e.Path, e.Pack)
+		}
+	}
+	return nil
 }
 
 // packAddons packs the install's native addons in dir (see above). A
@@ -374,6 +410,9 @@ func linkWhole(dir, to string, over []realcode.Overlay) error {
 	}
 	for _, o := range over {
 		dst := rebase(o.To, dir, to)
+		if dst == o.To {
+			return fmt.Errorf("%s is not inside the install %s", o.To, dir)
+		}
 		if err := os.Remove(dst); err != nil {
 			return err
 		}

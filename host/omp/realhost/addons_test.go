@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/deskcheck/deskcheck/internal/realcode"
@@ -256,4 +257,51 @@ func TestAbsentRecordIsTheScan(t *testing.T) {
 	scanned, err := os.ReadFile(filepath.Join(tmp, "agent", absentRecord))
 	require.NoError(t, err)
 	assert.JSONEq(t, string(recorded), string(scanned))
+}
+
+// TestHostileAddonsRecord: a record of addons no install writes is refused
+// as a changed install, before anything is inflated or mounted, and never
+// panics.
+func TestHostileAddonsRecord(t *testing.T) {
+	sum := strings.Repeat("ab", 32)
+	good := `{"variant":"modern","addons":[{"path":"node_modules/x/pi_natives.linux-x64-modern.node","sha256":"` + sum + `","size":10,"pack":"addons/` + sum + `.zst"}]}`
+	for _, tc := range []struct{ name, record, why string }{
+		{"good", good, ""},
+		{"not JSON", `{"variant":`, "cannot be read"},
+		{"unknown variant", strings.Replace(good, `"modern"`, `"fast"`, 1), `variant "fast"`},
+		{"path outside", strings.Replace(good, "node_modules/x/", "../../etc/", 1), "path"},
+		{"absolute path", strings.Replace(good, "node_modules/x/", "/etc/", 1), "path"},
+		{"unclean path", strings.Replace(good, "node_modules/x/", "node_modules/./x/", 1), "path"},
+		{"not an addon", strings.Replace(good, "modern.node", "modern.js", 1), "path"},
+		{"short hash", strings.Replace(good, `"sha256":"`+sum, `"sha256":"ab`, 1), "SHA-256"},
+		{"pack elsewhere", strings.Replace(good, `"pack":"addons/`, `"pack":"../addons/`, 1), "pack"},
+		{"negative size", strings.Replace(good, `"size":10`, `"size":-1`, 1), "size -1"},
+		{"huge size", strings.Replace(good, `"size":10`, `"size":99999999999`, 1), "size 99999999999"},
+		{"too many", `{"variant":"modern","addons":[` + strings.TrimSuffix(strings.Repeat(`{"path":"a.node","sha256":"`+sum+`","size":1},`, 65), ",") + `]}`, "65 addons"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			require.NoError(t, os.WriteFile(filepath.Join(dir, addonsRecord), []byte(tc.record), 0o644))
+			a, err := readAddons(dir)
+			if tc.why == "" {
+				require.NoError(t, err)
+				assert.NotNil(t, a)
+				return
+			}
+			assert.ErrorIs(t, err, ErrChanged)
+			assert.Contains(t, err.Error(), tc.why)
+			assert.Nil(t, a)
+		})
+	}
+	// A mount outside the install is never made into a tree.
+	dir := t.TempDir()
+	from := filepath.Join(t.TempDir(), "addon")
+	require.NoError(t, os.WriteFile(from, []byte("x"), 0o600))
+	outside := filepath.Join(t.TempDir(), "victim")
+	require.NoError(t, os.WriteFile(outside, []byte("keep"), 0o600))
+	err := linkWhole(dir, filepath.Join(t.TempDir(), "tree"), []realcode.Overlay{{From: from, To: outside}})
+	assert.ErrorContains(t, err, "is not inside the install")
+	data, err := os.ReadFile(outside)
+	require.NoError(t, err)
+	assert.Equal(t, "keep", string(data))
 }
