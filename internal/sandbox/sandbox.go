@@ -201,11 +201,7 @@ func arguments(spec Spec) ([]string, string, error) {
 	// Files mounted over others come last, so that the folders they
 	// are in are mounted already.
 	for _, o := range spec.Over {
-		from, err := filepath.Abs(o.From)
-		if err != nil {
-			return nil, "", err
-		}
-		to, err := filepath.Abs(o.To)
+		from, to, err := overlay(spec, o)
 		if err != nil {
 			return nil, "", err
 		}
@@ -227,6 +223,38 @@ func arguments(spec Spec) ([]string, string, error) {
 		"the one writable folder is the run's temporary folder; nothing started inside outlives the run",
 		len(libs), loaderCache, strings.Join(shown, ", "))
 	return args, isolation, nil
+}
+
+// overlay checks o against spec: From inside Temp or a read-only path, To
+// an existing regular file inside a read-only path outside Temp, so that
+// nothing the spec does not show becomes visible.
+func overlay(spec Spec, o Overlay) (string, string, error) {
+	from, err := filepath.Abs(o.From)
+	if err != nil {
+		return "", "", err
+	}
+	to, err := filepath.Abs(o.To)
+	if err != nil {
+		return "", "", err
+	}
+	inReadOnly := func(p string) bool {
+		for _, r := range spec.ReadOnly {
+			if a, err := filepath.Abs(r); err == nil && within(p, a) {
+				return true
+			}
+		}
+		return false
+	}
+	if !within(from, spec.Temp) && !inReadOnly(from) {
+		return "", "", fmt.Errorf("sandbox: %s, mounted over %s, is neither in the temporary folder nor in a read-only one", from, to)
+	}
+	if within(to, spec.Temp) || !inReadOnly(to) {
+		return "", "", fmt.Errorf("sandbox: %s, mounted over, is not in a read-only folder outside the temporary one", to)
+	}
+	if info, err := os.Lstat(to); err != nil || !info.Mode().IsRegular() {
+		return "", "", fmt.Errorf("sandbox: %s, mounted over, is not a file", to)
+	}
+	return from, to, nil
 }
 
 // within reports whether p is dir or inside it.

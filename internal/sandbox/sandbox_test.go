@@ -170,6 +170,19 @@ func TestOverlaySeenInPlace(t *testing.T) {
 	end := slices.Index(args, "--remount-ro")
 	require.Positive(t, end)
 	assert.Equal(t, []string{"--ro-bind", inflated, placeholder}, args[end-3:end], "mounted after every folder")
+	// A mount the spec does not show is refused: a host file over the
+	// release, anything over a file outside it or inside the writable
+	// folder, and over a path that is no file.
+	for _, o := range []Overlay{
+		{From: "/etc/hostname", To: placeholder},
+		{From: inflated, To: "/etc/hostname"},
+		{From: inflated, To: inflated},
+		{From: inflated, To: filepath.Join(release, "missing.node")},
+		{From: inflated, To: release},
+	} {
+		_, _, err := arguments(Spec{Runtime: "/bin/sh", ReadOnly: []string{release}, Temp: tmp, Dir: tmp, Over: []Overlay{o}})
+		assert.Error(t, err, "%+v", o)
+	}
 
 	if err := Check(Spec{Runtime: "/bin/sh", Probe: []string{"-c", ":"}}); err != nil {
 		if os.Getenv("CI") == "true" {

@@ -2,6 +2,7 @@ package realhost
 
 import (
 	"bufio"
+	"bytes"
 	"crypto/sha256"
 	"crypto/sha512"
 	"encoding/hex"
@@ -136,7 +137,11 @@ func (a *addons) check() error {
 	if len(a.Addons) > 64 {
 		return fmt.Errorf("%d addons", len(a.Addons))
 	}
+	var kept int64
 	for _, e := range a.Addons {
+		if e.Pack != "" {
+			kept += e.Size
+		}
 		if !filepath.IsLocal(e.Path) || filepath.Clean(e.Path) != e.Path || filepath.Ext(e.Path) != ".node" {
 			return fmt.Errorf("path %q", e.Path)
 		}
@@ -150,14 +155,22 @@ func (a *addons) check() error {
 			return fmt.Errorf("%s: pack %q", e.Path, e.Pack)
 		}
 	}
+	if kept > maxKeptBytes {
+		return fmt.Errorf("%d bytes of kept addons", kept)
+	}
 	return nil
 }
 
+// maxKeptBytes bounds what a run inflates (one addon of about 200 MB is
+// kept, reached by at most two paths).
+const maxKeptBytes = 4 << 30
+
 // packAddons packs the install's native addons in dir (see above). A
-// packed addon another install in cache holds already is linked, not
-// compressed again; the file pnpm's store holds of it (the same inode) is
-// removed with the install's own. It says on progress what it kept.
-func packAddons(dir, cache, variant string, progress io.Writer) error {
+// packed addon another install in cache holds already is linked once it
+// is shown to inflate to this addon's bytes, else compressed again; the
+// copies of every addon in pnpm's store are removed. It says on progress
+// what it kept.
+func packAddons(dir, cache, store, variant string, progress io.Writer) error {
 	if a, err := readAddons(dir); err != nil || a != nil {
 		return err
 	}
@@ -174,7 +187,10 @@ func packAddons(dir, cache, variant string, progress io.Writer) error {
 	// First every addon is hashed and the kept ones packed; only once the
 	// record is written are the addons themselves emptied.
 	for _, p := range nativeAddons(dir) {
-		rel, _ := filepath.Rel(dir, p)
+		rel, err := filepath.Rel(dir, p)
+		if err != nil || !filepath.IsLocal(rel) {
+			return fmt.Errorf("the native addon %s is not inside the install %s", p, dir)
+		}
 		info, err := os.Stat(p)
 		if err != nil {
 			return err
@@ -191,11 +207,11 @@ func packAddons(dir, cache, variant string, progress io.Writer) error {
 		}
 		if keep, why := keepAddon(filepath.Base(p), variant); keep {
 			e.Pack = filepath.Join(addonsFolder, sum256+".zst")
-			n, err := packOnce(p, filepath.Join(dir, e.Pack), cache, sum256)
-			if err != nil {
-				return err
-			}
 			if !counted {
+				n, err := packOnce(p, filepath.Join(dir, e.Pack), cache, e)
+				if err != nil {
+					return err
+				}
 				after += n
 			}
 		} else {
@@ -207,6 +223,9 @@ func packAddons(dir, cache, variant string, progress io.Writer) error {
 	if len(rec.Addons) == 0 {
 		return nil
 	}
+	if err := rec.check(); err != nil {
+		return fmt.Errorf("the install's native addons cannot be packed: %w", err)
+	}
 	data, err := json.MarshalIndent(rec, "", "  ")
 	if err != nil {
 		return err
@@ -216,7 +235,7 @@ func packAddons(dir, cache, variant string, progress io.Writer) error {
 	}
 	for i, e := range rec.Addons {
 		p := filepath.Join(dir, e.Path)
-		if err := dropFromStore(StoreDir(cache), sums512[i]); err != nil {
+		if err := dropFromStore(store, sums512[i]); err != nil {
 			return err
 		}
 		if err := os.WriteFile(p+".empty", nil, 0o644); err != nil {
@@ -246,20 +265,20 @@ func addonSums(path string) (string, string, error) {
 	return hex.EncodeToString(h256.Sum(nil)), hex.EncodeToString(h512.Sum(nil)), nil
 }
 
-// packOnce writes to's pack of from: a link to another install's pack of
-// the same file where there is one, else from compressed. It returns the
-// pack's size.
-func packOnce(from, to, cache, sum string) (int64, error) {
+// packOnce writes to's pack of from (the addon e): a link to another
+// install's pack of the same addon where one inflates to e's bytes, else
+// from compressed. It returns the pack's size.
+func packOnce(from, to, cache string, e addonEntry) (int64, error) {
 	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
 		return 0, err
 	}
-	if info, err := os.Stat(to); err == nil {
-		return info.Size(), nil
+	if err := os.Remove(to); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return 0, err
 	}
-	others, _ := filepath.Glob(filepath.Join(cache, "omp@*", addonsFolder, sum+".zst"))
+	others, _ := filepath.Glob(filepath.Join(cache, "omp@*", addonsFolder, e.SHA256+".zst"))
 	sort.Strings(others)
 	for _, o := range others {
-		if os.Link(o, to) == nil {
+		if packHolds(o, e) && os.Link(o, to) == nil {
 			info, err := os.Stat(to)
 			if err != nil {
 				return 0, err
@@ -278,7 +297,7 @@ func packOnce(from, to, cache, sum string) (int64, error) {
 		return 0, err
 	}
 	w := bufio.NewWriterSize(out, 1<<20)
-	enc, err := zstd.NewWriter(w, zstd.WithEncoderLevel(zstd.SpeedDefault))
+	enc, err := zstd.NewWriter(w, zstd.WithEncoderLevel(zstd.SpeedDefault), zstd.WithEncoderCRC(true))
 	if err == nil {
 		_, err = io.Copy(enc, bufio.NewReaderSize(in, 1<<20))
 		if cerr := enc.Close(); err == nil {
@@ -303,6 +322,13 @@ func packOnce(from, to, cache, sum string) (int64, error) {
 		return 0, err
 	}
 	return info.Size(), nil
+}
+
+// packHolds says whether pack inflates to e's bytes (its size and SHA-256).
+func packHolds(pack string, e addonEntry) bool {
+	h := sha256.New()
+	n, err := inflateTo(pack, h, e.Size)
+	return err == nil && n == e.Size && hex.EncodeToString(h.Sum(nil)) == e.SHA256
 }
 
 // dropFromStore removes pnpm's copy of an addon from store: the file
@@ -365,27 +391,17 @@ func inflateAddons(dir, folder string) (*inflated, error) {
 }
 
 // inflateOne writes pack's content to to, refusing one whose size is not
-// e's or that fails zstd's own checksum. The pack's bytes are held to the
-// install's record of files, as every other file of the release is (a
-// SHA-256 of the inflated addon on every run would cost more than
-// inflating it).
+// e's or that fails zstd's own checksum (a pack without one is refused).
+// The pack's bytes are held to the install's record of files, as every
+// other file of the release is (a SHA-256 of the inflated addon on every
+// run would cost more than inflating it).
 func inflateOne(pack, to string, e addonEntry) error {
-	in, err := os.Open(pack)
-	if err != nil {
-		return fmt.Errorf("%w: its packed addon %s cannot be read (%v); remove it and install it again", ErrChanged, e.Path, err)
-	}
-	defer in.Close()
-	dec, err := zstd.NewReader(bufio.NewReaderSize(in, 1<<20), zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(uint64(e.Size)+64<<20))
-	if err != nil {
-		return err
-	}
-	defer dec.Close()
 	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o500)
 	if err != nil {
 		return err
 	}
 	w := bufio.NewWriterSize(out, 1<<20)
-	n, err := io.Copy(w, io.LimitReader(dec, e.Size+1))
+	n, err := inflateTo(pack, w, e.Size)
 	if err == nil {
 		err = w.Flush()
 	}
@@ -401,6 +417,32 @@ func inflateOne(pack, to string, e addonEntry) error {
 	return nil
 }
 
+// zstdMagic begins a zstd frame; its next byte's bit 2 says the frame
+// ends with a checksum of its content.
+var zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
+
+// inflateTo writes pack's content to w, at most size+1 bytes, and returns
+// how many it wrote; a pack that is not one zstd frame with a checksum,
+// or whose checksum fails, is an error.
+func inflateTo(pack string, w io.Writer, size int64) (int64, error) {
+	in, err := os.Open(pack)
+	if err != nil {
+		return 0, fmt.Errorf("it cannot be read (%v)", err)
+	}
+	defer in.Close()
+	r := bufio.NewReaderSize(in, 1<<20)
+	head, err := r.Peek(5)
+	if err != nil || !bytes.Equal(head[:4], zstdMagic) || head[4]&0x04 == 0 {
+		return 0, errors.New("it is not a zstd frame with a checksum")
+	}
+	dec, err := zstd.NewReader(r, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(uint64(size)+64<<20))
+	if err != nil {
+		return 0, err
+	}
+	defer dec.Close()
+	return io.Copy(w, io.LimitReader(dec, size+1))
+}
+
 // linkWhole makes to a tree of hard links to the install dir's files
 // (copies where a link cannot be made), with each file over mounts over
 // another in that one's place: the install as it runs, whole.
@@ -412,6 +454,18 @@ func linkWhole(dir, to string, over []realcode.Overlay) error {
 		dst := rebase(o.To, dir, to)
 		if dst == o.To {
 			return fmt.Errorf("%s is not inside the install %s", o.To, dir)
+		}
+		// Its folder, links followed, is inside the tree too.
+		parent, err := filepath.EvalSymlinks(filepath.Dir(dst))
+		if err != nil {
+			return err
+		}
+		top, err := filepath.EvalSymlinks(to)
+		if err != nil {
+			return err
+		}
+		if rel, err := filepath.Rel(top, parent); err != nil || !filepath.IsLocal(rel) && rel != "." {
+			return fmt.Errorf("%s leads outside the tree %s", dst, to)
 		}
 		if err := os.Remove(dst); err != nil {
 			return err

@@ -3,6 +3,7 @@ package realhost
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -88,7 +89,7 @@ func TestPackAndInflate(t *testing.T) {
 	modern := bytes.Repeat([]byte("\x7fELF modern addon "), 50000)
 	dir := fakeAddonInstall(t, cache, "18.1.16", modern)
 	var progress bytes.Buffer
-	require.NoError(t, packAddons(dir, cache, "modern", &progress))
+	require.NoError(t, packAddons(dir, cache, StoreDir(cache), "modern", &progress))
 	assert.Contains(t, progress.String(), "native addons: 2 files")
 
 	a, err := readAddons(dir)
@@ -118,13 +119,28 @@ func TestPackAndInflate(t *testing.T) {
 
 	// Packing again changes nothing.
 	progress.Reset()
-	require.NoError(t, packAddons(dir, cache, "modern", &progress))
+	require.NoError(t, packAddons(dir, cache, StoreDir(cache), "modern", &progress))
 	assert.Empty(t, progress.String())
 
 	// Another release with the same addon links the pack.
 	other := fakeAddonInstall(t, cache, "18.3.4", modern)
-	require.NoError(t, packAddons(other, cache, "modern", &progress))
+	require.NoError(t, packAddons(other, cache, StoreDir(cache), "modern", &progress))
 	assert.Equal(t, inodeOf(t, filepath.Join(dir, e.Pack)), inodeOf(t, filepath.Join(other, e.Pack)))
+
+	// A pack of another install that does not inflate to the addon is
+	// not taken: the addon is packed again.
+	enc0, err := zstd.NewWriter(nil)
+	require.NoError(t, err)
+	third := fakeAddonInstall(t, cache, "18.2.9", modern)
+	require.NoError(t, os.Remove(filepath.Join(other, e.Pack)))
+	require.NoError(t, os.WriteFile(filepath.Join(other, e.Pack), enc0.EncodeAll(bytes.Repeat([]byte{'x'}, len(modern)), nil), 0o644))
+	require.NoError(t, os.Remove(filepath.Join(dir, e.Pack)))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, e.Pack), []byte("not zstd"), 0o644))
+	require.NoError(t, packAddons(third, cache, StoreDir(cache), "modern", &progress))
+	assert.NotEqual(t, inodeOf(t, filepath.Join(other, e.Pack)), inodeOf(t, filepath.Join(third, e.Pack)))
+	assert.True(t, packHolds(filepath.Join(third, e.Pack), e))
+	require.NoError(t, os.Remove(filepath.Join(dir, e.Pack)))
+	require.NoError(t, os.Link(filepath.Join(third, e.Pack), filepath.Join(dir, e.Pack)))
 
 	// A run inflates the addon's own bytes, for the path it was at.
 	folder := filepath.Join(t.TempDir(), "addons")
@@ -160,7 +176,9 @@ func TestPackAndInflate(t *testing.T) {
 	assert.ErrorIs(t, err, ErrChanged)
 	assert.Contains(t, err.Error(), "not the 900000 recorded")
 	good := enc.EncodeAll(modern, nil)
-	for _, bad := range [][]byte{good[:len(good)/2], append(append([]byte{}, good[:len(good)-1]...), good[len(good)-1]^1)} {
+	noCRC, err := zstd.NewWriter(nil, zstd.WithEncoderCRC(false))
+	require.NoError(t, err)
+	for _, bad := range [][]byte{good[:len(good)/2], append(append([]byte{}, good[:len(good)-1]...), good[len(good)-1]^1), noCRC.EncodeAll(modern, nil), nil} {
 		require.NoError(t, os.WriteFile(filepath.Join(other, e.Pack), bad, 0o644))
 		_, err = inflateAddons(other, filepath.Join(t.TempDir(), "addons"))
 		assert.ErrorIs(t, err, ErrChanged)
@@ -188,17 +206,45 @@ func TestPackAndInflate(t *testing.T) {
 	assert.Nil(t, in)
 }
 
-// TestInstallPacksAnInstallMadeBefore: install of a release installed
-// before installs packed their addons packs it, and it runs.
-func TestInstallPacksAnInstallMadeBefore(t *testing.T) {
-	in := installedForTest(t, "18.1.16")
-	cache := t.TempDir()
-	dir := installDir(cache, "18.1.16")
+// olderInstall is 18.1.16 as an install made before installs packed
+// their addons and kept what their dependencies lack: a tree of links to
+// the real install (whose files the test never writes through), in a
+// cache of the test's own.
+func olderInstall(t *testing.T) (in *Installed, cache, dir string) {
+	t.Helper()
+	in = installedForTest(t, "18.1.16")
+	cache = t.TempDir()
+	dir = installDir(cache, "18.1.16")
 	require.NoError(t, WholeTree(in.Dir, dir))
 	require.NoError(t, os.RemoveAll(filepath.Join(dir, addonsFolder)))
 	require.NoError(t, os.Remove(filepath.Join(dir, addonsRecord)))
 	require.NoError(t, os.Remove(filepath.Join(dir, absentRecord)))
 	require.NoError(t, writeRecord(dir))
+	return in, cache, dir
+}
+
+// TestInterruptedPackingLeavesAnUnfinishedInstall: packing an older
+// install that fails half way leaves it without its marker, so it is
+// taken for unfinished (and made afresh by the next install), never for
+// a changed install that install cannot repair.
+func TestInterruptedPackingLeavesAnUnfinishedInstall(t *testing.T) {
+	_, cache, dir := olderInstall(t)
+	// The packs' folder cannot be made: a file stands in its place.
+	require.NoError(t, os.WriteFile(filepath.Join(dir, addonsFolder), nil, 0o644))
+	require.NoError(t, writeRecord(dir))
+	var out bytes.Buffer
+	_, err := Install(context.Background(), cache, "18.1.16", InstallOptions{Progress: &out, Start: sandboxStart})
+	require.Error(t, err, out.String())
+	assert.Contains(t, err.Error(), "is now unfinished: install it again")
+	assert.NoFileExists(t, filepath.Join(dir, marker))
+	_, err = Lookup(cache, "18.1.16")
+	assert.Error(t, err, "an unfinished install is not taken for one")
+}
+
+// TestInstallPacksAnInstallMadeBefore: install of a release installed
+// before installs packed their addons packs it, and it runs.
+func TestInstallPacksAnInstallMadeBefore(t *testing.T) {
+	in, cache, dir := olderInstall(t)
 	whole := realcode.DirSize(dir)
 	old, err := Lookup(cache, "18.1.16")
 	require.NoError(t, err)
@@ -257,6 +303,26 @@ func TestAbsentRecordIsTheScan(t *testing.T) {
 	scanned, err := os.ReadFile(filepath.Join(tmp, "agent", absentRecord))
 	require.NoError(t, err)
 	assert.JSONEq(t, string(recorded), string(scanned))
+
+	// The run of an unchanged install reads the record: one whose record
+	// names another module (recorded as the install's own) stands in for it.
+	_, marked := copiedInstall(t, "18.3.4")
+	var found struct {
+		Modules [][]any `json:"modules"`
+		Exports [][]any `json:"exports"`
+	}
+	require.NoError(t, json.Unmarshal(recorded, &found))
+	found.Modules = append(found.Modules, []any{"@oh-my-pi/deskcheck-marked", []string{"marked"}})
+	data, err := json.Marshal(found)
+	require.NoError(t, err)
+	require.NoError(t, os.Remove(filepath.Join(marked.Dir, absentRecord)))
+	require.NoError(t, os.WriteFile(filepath.Join(marked.Dir, absentRecord), data, 0o644))
+	require.NoError(t, writeRecord(marked.Dir))
+	h, err = startInstalled(t, marked, false)
+	require.NoError(t, err)
+	assert.Empty(t, h.Hello().Changed)
+	assert.Contains(t, strings.Join(h.Hello().Adaptations, "\n"), "@oh-my-pi/deskcheck-marked")
+	require.NoError(t, h.Close())
 }
 
 // TestHostileAddonsRecord: a record of addons no install writes is refused

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -111,13 +112,23 @@ func Install(ctx context.Context, cache, v string, opts InstallOptions) (*Instal
 			return nil, fmt.Errorf("omp@%s: %w: %d files differ from those recorded at install (%s); remove it and install it again", v, ErrChanged, len(changed), realcode.Summarize(changed))
 		}
 		fmt.Fprintf(progress, "  its files are those recorded at install\n")
-		if a, err := readAddons(dir); err != nil {
+		a, err := readAddons(dir)
+		if err != nil {
 			return nil, fmt.Errorf("omp@%s: %w", v, err)
-		} else if (a == nil || !fileExists(filepath.Join(dir, absentRecord))) && in.PNPM != "" {
+		}
+		if a != nil && a.Variant != machineVariant() {
+			return nil, fmt.Errorf("omp@%s: %w: it keeps the %s variant of its native addon and this machine's processor takes the %s one; remove it and install it again", v, ErrChanged, a.Variant, machineVariant())
+		}
+		if (a == nil || !fileExists(filepath.Join(dir, absentRecord))) && in.PNPM != "" {
 			// An install made before installs packed their addons, or
-			// kept what its dependencies lack.
-			if err := settle(ctx, dir, cache, v, in.Substituted, opts.Start, false, progress); err != nil {
+			// kept what its dependencies lack. Without its marker while
+			// it changes, an install cut short is unfinished, and the
+			// next install makes it afresh.
+			if err := os.Remove(filepath.Join(dir, marker)); err != nil {
 				return nil, err
+			}
+			if err := settle(ctx, dir, cache, storeOf(cache, opts), v, in.Substituted, opts.Start, false, progress); err != nil {
+				return nil, fmt.Errorf("%w (omp@%s is now unfinished: install it again)", err, v)
 			}
 			in.Bytes = realcode.DirSize(dir)
 			if err := writeMarker(in); err != nil {
@@ -159,10 +170,7 @@ func installInto(ctx context.Context, partial, dir, cache, v string, rel Release
 	if err := writeTree(partial, rel); err != nil {
 		return nil, err
 	}
-	store := opts.Store
-	if store == "" {
-		store = StoreDir(cache)
-	}
+	store := storeOf(cache, opts)
 	fmt.Fprintf(progress, "installing omp@%s into %s with pnpm %s: the packages the store at %s lacks from the npm registry, the rest hard-linked; no install scripts\n", v, dir, PNPMVersion, store)
 	start := time.Now()
 	// pnpm import reads the pinned package-lock.json (no resolution of
@@ -191,7 +199,7 @@ func installInto(ctx context.Context, partial, dir, cache, v string, rel Release
 	if err := os.Rename(partial, dir); err != nil {
 		return nil, err
 	}
-	if err := settle(ctx, dir, cache, v, rel.Substituted, opts.Start, true, progress); err != nil {
+	if err := settle(ctx, dir, cache, store, v, rel.Substituted, opts.Start, true, progress); err != nil {
 		return nil, err
 	}
 	size := realcode.DirSize(dir)
@@ -276,26 +284,50 @@ func firstRun(ctx context.Context, dir, v string, substituted map[string]string,
 // writes the transpiler cache; every first run keeps what the release's
 // dependencies lack), its addons packed where that run was sandboxed, and
 // the record of its files, last.
-func settle(ctx context.Context, dir, cache, v string, substituted map[string]string, start realcode.Start, warm bool, progress io.Writer) error {
+//
+// For an install made earlier (not warm), nothing but the record of what
+// the dependencies lack may differ from its record after that run.
+func settle(ctx context.Context, dir, cache, store, v string, substituted map[string]string, start realcode.Start, warm bool, progress io.Writer) error {
 	sandboxed, err := firstRun(ctx, dir, v, substituted, start, warm, progress)
 	if err != nil {
 		return err
 	}
-	if err := packIfSandboxed(dir, cache, sandboxed, progress); err != nil {
+	if !warm {
+		changed, err := changedFiles(dir)
+		if err != nil {
+			return err
+		}
+		changed = slices.DeleteFunc(changed, func(p string) bool { return p == absentRecord })
+		if len(changed) > 0 {
+			return fmt.Errorf("omp@%s: %w: its first run changed %d files (%s)", v, ErrChanged, len(changed), realcode.Summarize(changed))
+		}
+	}
+	if err := packIfSandboxed(dir, cache, store, sandboxed, progress); err != nil {
 		return err
 	}
 	return writeRecord(dir)
 }
 
+// storeOf is the pnpm store an install uses.
+func storeOf(cache string, opts InstallOptions) string {
+	if opts.Store != "" {
+		return opts.Store
+	}
+	return StoreDir(cache)
+}
+
 // packIfSandboxed packs the install's native addons when its harness ran
 // in the sandbox, the one place a packed addon can be mounted; elsewhere
-// they stay whole and progress says why.
-func packIfSandboxed(dir, cache string, sandboxed bool, progress io.Writer) error {
+// whole ones stay whole and progress says why.
+func packIfSandboxed(dir, cache, store string, sandboxed bool, progress io.Writer) error {
 	if !sandboxed {
+		if a, err := readAddons(dir); err != nil || a != nil {
+			return err
+		}
 		fmt.Fprintf(progress, "  native addons kept whole: the sandbox (bubblewrap) cannot be made here, and only it can mount a packed addon in its place\n")
 		return nil
 	}
-	return packAddons(dir, cache, machineVariant(), progress)
+	return packAddons(dir, cache, store, machineVariant(), progress)
 }
 
 // writeTree writes the release's package.json, lockfile, pnpm's settings

@@ -337,7 +337,17 @@ func open(ctx context.Context, spec Spec, tmp string, start realcode.Start, stde
 		if err := linkWhole(spec.installed, whole, over); err != nil {
 			return nil, err
 		}
-		proc, err = start(ctx, rebased(prog, spec.installed, whole))
+		moved := rebased(prog, spec.installed, whole)
+		// Where the tree had to copy rather than link, the runtime is
+		// made runnable again.
+		if info, err := os.Stat(moved.Runtime); err != nil {
+			return nil, err
+		} else if info.Mode().Perm()&0o100 == 0 {
+			if err := os.Chmod(moved.Runtime, 0o755); err != nil {
+				return nil, err
+			}
+		}
+		proc, err = start(ctx, moved)
 	}
 	if err != nil {
 		return nil, err
