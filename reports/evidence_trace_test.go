@@ -1,14 +1,11 @@
 package reports
 
 import (
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/deskcheck/deskcheck/internal/jsontext"
 )
 
 // TestPlainTrace: the trace check that spares the schema validator a long
@@ -16,12 +13,7 @@ import (
 // traces deskcheck writes.
 func TestPlainTrace(t *testing.T) {
 	caseSchema := wholeCaseSchema(t)
-	data, err := os.ReadFile("testdata/boundary.json")
-	require.NoError(t, err)
-	start, _, ok := memberSpan(data, "cases")
-	require.True(t, ok)
-	at := jsontext.SkipSpace(data, start+1)
-	first := data[at:valueEnd(data, at)]
+	first := reportCase(t, "testdata/boundary.json", 0)
 	ts, te, ok := memberSpan(first, "trace")
 	require.True(t, ok)
 	with := func(trace string) []byte {
@@ -74,12 +66,7 @@ func TestPlainTrace(t *testing.T) {
 // those keys (an array, a string) is the schema's to refuse.
 func TestLeanCaseObjects(t *testing.T) {
 	caseSchema := wholeCaseSchema(t)
-	data, err := os.ReadFile("testdata/boundary.json")
-	require.NoError(t, err)
-	start, _, ok := memberSpan(data, "cases")
-	require.True(t, ok)
-	at := jsontext.SkipSpace(data, start+1)
-	c := data[at:valueEnd(data, at)]
+	c := reportCase(t, "testdata/boundary.json", 0)
 	big := `{"records": [` + strings.TrimSuffix(strings.Repeat(`{},`, 40000), ",") + `]}`
 	set := func(c []byte, key, v string) []byte {
 		s, e, ok := memberSpan(c, key)

@@ -1,14 +1,11 @@
 package reports
 
 import (
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/deskcheck/deskcheck/internal/jsontext"
 )
 
 // TestLeanCaseAnyValues: a long value the schema takes whatever it is (a
@@ -18,15 +15,7 @@ import (
 // same places.
 func TestLeanCaseAnyValues(t *testing.T) {
 	caseSchema := wholeCaseSchema(t)
-	data, err := os.ReadFile("testdata/failing.json")
-	require.NoError(t, err)
-	start, _, ok := memberSpan(data, "cases")
-	require.True(t, ok)
-	at := jsontext.SkipSpace(data, start+1)
-	for range 4 { // the fifth case failed
-		at = jsontext.SkipSpace(data, valueEnd(data, at)+1)
-	}
-	c := data[at:valueEnd(data, at)]
+	c := reportCase(t, "testdata/failing.json", 4) // the fifth case failed
 	ms, me, ok := memberSpan(c, "mismatches")
 	require.True(t, ok)
 	ss, se, ok := memberSpan(c, "suggested")

@@ -72,22 +72,15 @@ func peakWith(t *testing.T, env []string, args ...string) (peak int64, code int)
 // events and returns its path and size.
 func bigTraceReport(t *testing.T) (string, int64) {
 	t.Helper()
-	data, err := os.ReadFile("../../reports/testdata/boundary.json")
-	require.NoError(t, err)
-	var doc map[string]any
-	require.NoError(t, json.Unmarshal(data, &doc))
-	first := doc["cases"].([]any)[0].(map[string]any)
-	kind := first["trace"].([]any)[0].(map[string]any)["kind"] // the kind the case's trace starts with
-	events := make([]any, 200000)
-	for i := range events {
-		events[i] = map[string]any{"seq": i/8 + 1, "kind": kind, "text": "resolve (original input): allow"}
-	}
-	first["trace"] = events
-	big, err := json.Marshal(doc)
-	require.NoError(t, err)
-	path := filepath.Join(t.TempDir(), "report.json")
-	require.NoError(t, os.WriteFile(path, big, 0o600))
-	return path, int64(len(big))
+	return shapedReport(t, "../../reports/testdata/boundary.json", func(cases []any) {
+		first := cases[0].(map[string]any)
+		kind := first["trace"].([]any)[0].(map[string]any)["kind"] // the kind the case's trace starts with
+		events := make([]any, 200000)
+		for i := range events {
+			events[i] = map[string]any{"seq": i/8 + 1, "kind": kind, "text": "resolve (original input): allow"}
+		}
+		first["trace"] = events
+	})
 }
 
 // TestRenderAndDiffMemory: report render of a report whose one case holds

@@ -215,22 +215,13 @@ func TestInstallChecksAnExistingInstall(t *testing.T) {
 	assert.Contains(t, err.Error(), "remove it and install it again")
 }
 
-// offlinePNPM writes a pnpm that runs the pinned one, offline: only the
-// store can give it packages.
-func offlinePNPM(t *testing.T) string {
+// storePNPM writes a pnpm that runs the pinned one with mode: --offline
+// (only the store can give it packages) or --prefer-offline (it
+// downloads only what the store lacks).
+func storePNPM(t *testing.T, mode string) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "pnpm")
-	script := fmt.Sprintf("#!/bin/sh\nexec npm exec --yes --prefer-offline --package=pnpm@%s -- pnpm \"$@\" --offline\n", PNPMVersion)
-	require.NoError(t, os.WriteFile(p, []byte(script), 0o755))
-	return p
-}
-
-// preferOfflinePNPM is a pnpm that takes what the store holds and
-// downloads only what it lacks.
-func preferOfflinePNPM(t *testing.T) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), "pnpm")
-	script := fmt.Sprintf("#!/bin/sh\nexec npm exec --yes --prefer-offline --package=pnpm@%s -- pnpm \"$@\" --prefer-offline\n", PNPMVersion)
+	script := fmt.Sprintf("#!/bin/sh\nexec npm exec --yes --prefer-offline --package=pnpm@%s -- pnpm \"$@\" %s\n", PNPMVersion, mode)
 	require.NoError(t, os.WriteFile(p, []byte(script), 0o755))
 	return p
 }
@@ -281,9 +272,9 @@ func TestInstallFromTheStore(t *testing.T) {
 	// package is downloaded again, and nothing else.
 	firstAddons, err := readAddons(first.Dir)
 	require.NoError(t, err)
-	pnpm, downloads := offlinePNPM(t), "0"
+	pnpm, downloads := storePNPM(t, "--offline"), "0"
 	if firstAddons != nil {
-		pnpm, downloads = preferOfflinePNPM(t), "[01]"
+		pnpm, downloads = storePNPM(t, "--prefer-offline"), "1"
 	}
 	second, err := Install(context.Background(), cache, "18.1.16", InstallOptions{PNPM: pnpm, Store: store, Progress: &out, Start: sandboxStart})
 	require.NoError(t, err, out.String())
