@@ -94,7 +94,7 @@ func Install(ctx context.Context, cache, v string, opts InstallOptions) (*Instal
 		if _, err := os.Stat(filepath.Join(dir, filesRecord)); err != nil {
 			// An install made before installs recorded their files.
 			if _, err := os.Stat(filepath.Join(dir, transpilerCache)); err != nil {
-				if err := warmCache(ctx, dir, v, in.Substituted, opts.Start, progress); err != nil {
+				if _, err := firstRun(ctx, dir, v, in.Substituted, opts.Start, true, progress); err != nil {
 					return nil, err
 				}
 			}
@@ -230,17 +230,10 @@ func lockRelease(cache, v string, progress io.Writer) (func(), error) {
 	})
 }
 
-// warmCache runs the harness once with no case, writing bun's transpiler
-// cache into the install, which every later run starts from (a copy):
-// loading the release then costs about half the CPU. Its hello also shows
-// that the install runs.
-func warmCache(ctx context.Context, dir, v string, substituted map[string]string, start realcode.Start, progress io.Writer) error {
-	_, err := firstRun(ctx, dir, v, substituted, start, true, progress)
-	return err
-}
-
 // firstRun starts the install's harness with no case and says whether it
-// ran in the sandbox; warm writes the transpiler cache (see warmCache).
+// ran in the sandbox (its hello also shows that the install runs); warm
+// has it write bun's transpiler cache into the install, which every later
+// run reads in place: loading the release then costs about half the CPU.
 func firstRun(ctx context.Context, dir, v string, substituted map[string]string, start realcode.Start, warm bool, progress io.Writer) (bool, error) {
 	if start == nil {
 		return false, fmt.Errorf("omp@%s is installed but its harness cannot start: the install was given no sandbox to start it in", v)
