@@ -2,7 +2,6 @@ package realhost
 
 import (
 	"bufio"
-	"bytes"
 	"crypto/sha256"
 	"crypto/sha512"
 	"encoding/hex"
@@ -15,6 +14,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/klauspost/compress/zstd"
 
@@ -104,12 +104,20 @@ var machineVariant = func() string {
 // readAddons reads the install's record of addons; nil when the install
 // keeps its addons whole.
 func readAddons(dir string) (*addons, error) {
-	data, err := os.ReadFile(filepath.Join(dir, addonsRecord))
+	f, err := openRegular(filepath.Join(dir, addonsRecord))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w: its record of native addons cannot be read (%v); install it again", ErrChanged, err)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxAddonsRecord+1))
+	f.Close()
+	if err == nil && len(data) > maxAddonsRecord {
+		err = fmt.Errorf("it is larger than %d bytes", maxAddonsRecord)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%w: its record of native addons cannot be read (%v); install it again", ErrChanged, err)
 	}
 	var a addons
 	if err := json.Unmarshal(data, &a); err != nil {
@@ -121,6 +129,28 @@ func readAddons(dir string) (*addons, error) {
 	return &a, nil
 }
 
+// maxAddonsRecord bounds the record's size (64 entries take about 20 KB).
+const maxAddonsRecord = 1 << 20
+
+// openRegular opens path for reading only when it is a regular file: not
+// through a symbolic link as its last part, and never waiting on a named
+// pipe or a device.
+func openRegular(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		return nil, err
+	}
+	info, err := f.Stat()
+	if err == nil && !info.Mode().IsRegular() {
+		err = fmt.Errorf("%s is not a regular file (%s)", path, info.Mode().Type())
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
 // maxAddonBytes bounds one addon as a record may give it (the largest is
 // about 200 MB).
 const maxAddonBytes = 2 << 30
@@ -128,8 +158,9 @@ const maxAddonBytes = 2 << 30
 var sha256Hex = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
 // check refuses a record no install writes: a path outside the install
-// or not a native addon's, a pack other than addons/SHA-256.zst, a size
-// past maxAddonBytes, an unknown variant.
+// or not a native addon's, or given twice, a pack other than
+// addons/SHA-256.zst, a size past maxAddonBytes, one SHA-256 with two
+// sizes, an unknown variant.
 func (a *addons) check() error {
 	if a.Variant != "modern" && a.Variant != "baseline" {
 		return fmt.Errorf("variant %q", a.Variant)
@@ -138,10 +169,20 @@ func (a *addons) check() error {
 		return fmt.Errorf("%d addons", len(a.Addons))
 	}
 	var kept int64
+	paths := map[string]bool{}
+	sizes := map[string]int64{}
 	for _, e := range a.Addons {
 		if e.Pack != "" {
 			kept += e.Size
 		}
+		if paths[e.Path] {
+			return fmt.Errorf("path %q twice", e.Path)
+		}
+		paths[e.Path] = true
+		if n, ok := sizes[e.SHA256]; ok && n != e.Size {
+			return fmt.Errorf("%s: SHA-256 %s recorded with sizes %d and %d", e.Path, e.SHA256, n, e.Size)
+		}
+		sizes[e.SHA256] = e.Size
 		if !filepath.IsLocal(e.Path) || filepath.Clean(e.Path) != e.Path || filepath.Ext(e.Path) != ".node" {
 			return fmt.Errorf("path %q", e.Path)
 		}
@@ -238,7 +279,14 @@ func packAddons(dir, cache, store, variant string, progress io.Writer) error {
 		if err := dropFromStore(store, sums512[i]); err != nil {
 			return err
 		}
-		if err := os.WriteFile(p+".empty", nil, 0o644); err != nil {
+		if err := os.Remove(p + ".empty"); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+		empty, err := os.OpenFile(p+".empty", os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if err != nil {
+			return err
+		}
+		if err := empty.Close(); err != nil {
 			return err
 		}
 		if err := os.Rename(p+".empty", p); err != nil {
@@ -278,13 +326,22 @@ func packOnce(from, to, cache string, e addonEntry) (int64, error) {
 	others, _ := filepath.Glob(filepath.Join(cache, "omp@*", addonsFolder, e.SHA256+".zst"))
 	sort.Strings(others)
 	for _, o := range others {
-		if packHolds(o, e) && os.Link(o, to) == nil {
-			info, err := os.Stat(to)
-			if err != nil {
-				return 0, err
-			}
-			return info.Size(), nil
+		// Only a regular file is linked: a link of a symbolic link would
+		// be one whose target the install's record of files never sees.
+		if info, err := os.Lstat(o); err != nil || !info.Mode().IsRegular() || !packHolds(o, e) {
+			continue
 		}
+		if os.Link(o, to) != nil {
+			continue
+		}
+		info, err := os.Lstat(to)
+		if err != nil {
+			return 0, err
+		}
+		if !info.Mode().IsRegular() {
+			return 0, fmt.Errorf("the pack %s linked from %s is not a regular file", to, o)
+		}
+		return info.Size(), nil
 	}
 	in, err := os.Open(from)
 	if err != nil {
@@ -292,7 +349,10 @@ func packOnce(from, to, cache string, e addonEntry) (int64, error) {
 	}
 	defer in.Close()
 	tmp := to + ".partial"
-	out, err := os.Create(tmp)
+	if err := os.Remove(tmp); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return 0, err
+	}
+	out, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return 0, err
 	}
@@ -306,6 +366,11 @@ func packOnce(from, to, cache string, e addonEntry) (int64, error) {
 	}
 	if err == nil {
 		err = w.Flush()
+	}
+	if err == nil {
+		// On disk before the addon's other copies are emptied and
+		// dropped from the store.
+		err = out.Sync()
 	}
 	if cerr := out.Close(); err == nil {
 		err = cerr
@@ -378,7 +443,7 @@ func inflateAddons(dir, folder string) (*inflated, error) {
 		}
 		from, ok := done[e.SHA256]
 		if !ok {
-			from = filepath.Join(folder, e.SHA256[:16]+".node")
+			from = filepath.Join(folder, e.SHA256+".node")
 			if err := inflateOne(filepath.Join(dir, e.Pack), from, e); err != nil {
 				return nil, err
 			}
@@ -398,7 +463,7 @@ func inflateAddons(dir, folder string) (*inflated, error) {
 func inflateOne(pack, to string, e addonEntry) error {
 	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o500)
 	if err != nil {
-		return err
+		return fmt.Errorf("its packed addon %s cannot be inflated: %w", e.Path, err)
 	}
 	w := bufio.NewWriterSize(out, 1<<20)
 	n, err := inflateTo(pack, w, e.Size)
@@ -417,30 +482,88 @@ func inflateOne(pack, to string, e addonEntry) error {
 	return nil
 }
 
-// zstdMagic begins a zstd frame; its next byte's bit 2 says the frame
-// ends with a checksum of its content.
-var zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
+// maxPackWindow bounds the window a pack's frame may ask the decoder to
+// hold (the encoder's default writes 8 MiB or less): a frame's header
+// otherwise sets what decoding it allocates.
+const maxPackWindow = 16 << 20
 
 // inflateTo writes pack's content to w, at most size+1 bytes, and returns
-// how many it wrote; a pack that is not one zstd frame with a checksum,
-// or whose checksum fails, is an error.
+// how many it wrote. A pack that is not a regular file holding exactly one
+// zstd frame that ends with a checksum of its content (nothing before or
+// after it, no dictionary, a window of at most maxPackWindow), or whose
+// checksum fails, is an error.
 func inflateTo(pack string, w io.Writer, size int64) (int64, error) {
-	in, err := os.Open(pack)
+	in, err := openRegular(pack)
 	if err != nil {
 		return 0, fmt.Errorf("it cannot be read (%v)", err)
 	}
 	defer in.Close()
-	r := bufio.NewReaderSize(in, 1<<20)
-	head, err := r.Peek(5)
-	if err != nil || !bytes.Equal(head[:4], zstdMagic) || head[4]&0x04 == 0 {
-		return 0, errors.New("it is not a zstd frame with a checksum")
+	if err := oneFrame(in); err != nil {
+		return 0, err
 	}
-	dec, err := zstd.NewReader(r, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(uint64(size)+64<<20))
+	r := bufio.NewReaderSize(in, 1<<20)
+	dec, err := zstd.NewReader(r, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(maxPackWindow),
+		zstd.WithDecoderMaxMemory(uint64(size)+64<<20))
 	if err != nil {
 		return 0, err
 	}
 	defer dec.Close()
 	return io.Copy(w, io.LimitReader(dec, size+1))
+}
+
+// oneFrame checks that f, read from its start, is one zstd frame with a
+// checksum and nothing after it, walking the frame's block headers. The
+// decoder alone would read on through further frames, skippable ones or
+// ones without a checksum, and only the first frame's header says
+// whether its content is checked.
+func oneFrame(f *os.File) error {
+	info, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	size := info.Size()
+	head := make([]byte, zstd.HeaderMaxSize)
+	n, err := f.ReadAt(head, 0)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return err
+	}
+	var h zstd.Header
+	if h.Decode(head[:n]) != nil || h.Skippable || !h.HasCheckSum {
+		return errors.New("it is not a zstd frame with a checksum")
+	}
+	if h.DictionaryID != 0 || h.WindowSize > maxPackWindow {
+		return fmt.Errorf("its zstd frame asks for a dictionary or a window over %d bytes", maxPackWindow)
+	}
+	off := int64(h.HeaderSize)
+	for {
+		var b [3]byte
+		if _, err := f.ReadAt(b[:], off); err != nil {
+			return errors.New("its zstd frame is cut short")
+		}
+		v := int64(b[0]) | int64(b[1])<<8 | int64(b[2])<<16
+		off += 3
+		switch (v >> 1) & 3 {
+		case 0, 2: // raw and compressed: the block's size in bytes
+			off += v >> 3
+		case 1: // one byte repeated
+			off++
+		default:
+			return errors.New("its zstd frame has a reserved block type")
+		}
+		if off > size {
+			return errors.New("its zstd frame is cut short")
+		}
+		if v&1 == 1 {
+			break
+		}
+	}
+	switch off += 4; {
+	case off > size:
+		return errors.New("its zstd frame is cut short")
+	case off < size:
+		return fmt.Errorf("it holds %d bytes after its zstd frame", size-off)
+	}
+	return nil
 }
 
 // linkWhole makes to a tree of hard links to the install dir's files

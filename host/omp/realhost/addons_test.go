@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/deskcheck/deskcheck/internal/realcode"
@@ -343,6 +345,8 @@ func TestHostileAddonsRecord(t *testing.T) {
 		{"pack elsewhere", strings.Replace(good, `"pack":"addons/`, `"pack":"../addons/`, 1), "pack"},
 		{"negative size", strings.Replace(good, `"size":10`, `"size":-1`, 1), "size -1"},
 		{"huge size", strings.Replace(good, `"size":10`, `"size":99999999999`, 1), "size 99999999999"},
+		{"path twice", `{"variant":"modern","addons":[{"path":"a.node","sha256":"` + sum + `","size":10},{"path":"a.node","sha256":"` + strings.Repeat("cd", 32) + `","size":3}]}`, `path "a.node" twice`},
+		{"one hash, two sizes", `{"variant":"modern","addons":[{"path":"a.node","sha256":"` + sum + `","size":10},{"path":"b.node","sha256":"` + sum + `","size":2000000000}]}`, "sizes 10 and 2000000000"},
 		{"too many", `{"variant":"modern","addons":[` + strings.TrimSuffix(strings.Repeat(`{"path":"a.node","sha256":"`+sum+`","size":1},`, 65), ",") + `]}`, "65 addons"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -359,6 +363,20 @@ func TestHostileAddonsRecord(t *testing.T) {
 			assert.Nil(t, a)
 		})
 	}
+	// The record itself must be a regular file of at most 1 MiB: not a
+	// named pipe (which would wait for a writer), not a link.
+	for name, make := range map[string]func(p string) error{
+		"a named pipe": func(p string) error { return syscall.Mkfifo(p, 0o644) },
+		"a link":       func(p string) error { return os.Symlink(filepath.Join(t.TempDir(), "elsewhere"), p) },
+		"too large":    func(p string) error { return os.WriteFile(p, bytes.Repeat([]byte(" "), maxAddonsRecord+1), 0o644) },
+	} {
+		dir := t.TempDir()
+		require.NoError(t, make(filepath.Join(dir, addonsRecord)), name)
+		a, err := readAddons(dir)
+		assert.ErrorIs(t, err, ErrChanged, name)
+		assert.Nil(t, a, name)
+	}
+
 	// A mount outside the install is never made into a tree.
 	dir := t.TempDir()
 	from := filepath.Join(t.TempDir(), "addon")
@@ -370,4 +388,145 @@ func TestHostileAddonsRecord(t *testing.T) {
 	data, err := os.ReadFile(outside)
 	require.NoError(t, err)
 	assert.Equal(t, "keep", string(data))
+}
+
+// TestPackIsOneCheckedFrame: a pack is inflated only when it is a
+// regular file holding exactly one zstd frame with a checksum, within the
+// window bound; the decoder alone would read on through whatever follows
+// the first frame, checked or not.
+func TestPackIsOneCheckedFrame(t *testing.T) {
+	data := bytes.Repeat([]byte("addon bytes "), 1000)
+	checked, err := zstd.NewWriter(nil, zstd.WithEncoderCRC(true))
+	require.NoError(t, err)
+	unchecked, err := zstd.NewWriter(nil, zstd.WithEncoderCRC(false))
+	require.NoError(t, err)
+	wide, err := zstd.NewWriter(nil, zstd.WithEncoderCRC(true), zstd.WithWindowSize(64<<20), zstd.WithSingleSegment(false))
+	require.NoError(t, err)
+	good := checked.EncodeAll(data, nil)
+	tampered := append([]byte{}, data...)
+	copy(tampered[6000:], "EVIL")
+	skippable := []byte{0x50, 0x2a, 0x4d, 0x18, 4, 0, 0, 0, 'j', 'u', 'n', 'k'}
+	for _, tc := range []struct {
+		name string
+		pack []byte
+		why  string
+	}{
+		{"one checked frame", good, ""},
+		{"garbage after", append(append([]byte{}, good...), "garbage!"...), "bytes after its zstd frame"},
+		{"a skippable frame after", append(append([]byte{}, good...), skippable...), "bytes after its zstd frame"},
+		{"an unchecked frame after", unchecked.EncodeAll(tampered[10:], checked.EncodeAll(tampered[:10], nil)), "bytes after its zstd frame"},
+		{"a skippable frame first", append(append([]byte{}, skippable...), good...), "not a zstd frame with a checksum"},
+		{"no checksum", unchecked.EncodeAll(data, nil), "not a zstd frame with a checksum"},
+		{"cut short", good[:len(good)-5], "cut short"},
+		{"only a header", good[:headerSize(t, good)], "cut short"},
+		{"empty", nil, "not a zstd frame with a checksum"},
+		{"a window over the bound", wide.EncodeAll(bytes.Repeat([]byte{'w'}, 20<<20), nil), "window over"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "pack.zst")
+			require.NoError(t, os.WriteFile(p, tc.pack, 0o644))
+			n, err := inflateTo(p, io.Discard, int64(len(data)))
+			if tc.why == "" {
+				require.NoError(t, err)
+				assert.Equal(t, int64(len(data)), n)
+				return
+			}
+			assert.ErrorContains(t, err, tc.why)
+		})
+	}
+	t.Run("not a regular file", func(t *testing.T) {
+		dir := t.TempDir()
+		good := filepath.Join(dir, "good.zst")
+		require.NoError(t, os.WriteFile(good, checked.EncodeAll(data, nil), 0o644))
+		link, fifo := filepath.Join(dir, "link.zst"), filepath.Join(dir, "fifo.zst")
+		require.NoError(t, os.Symlink(good, link))
+		require.NoError(t, syscall.Mkfifo(fifo, 0o644))
+		for _, p := range []string{link, fifo, "/dev/zero"} {
+			_, err := inflateTo(p, io.Discard, int64(len(data)))
+			assert.ErrorContains(t, err, "cannot be read", p)
+		}
+	})
+}
+
+// headerSize is the size of the frame header pack begins with.
+func headerSize(t *testing.T, pack []byte) int {
+	var h zstd.Header
+	require.NoError(t, h.Decode(pack))
+	return h.HeaderSize
+}
+
+// TestOtherInstallsPacksMustBeFiles: packing links another install's
+// pack only when that is a regular file; a link or a named pipe in its
+// place is passed over (a pipe would wait for a writer) and the addon is
+// compressed again.
+func TestOtherInstallsPacksMustBeFiles(t *testing.T) {
+	withVariant(t, "modern")
+	modern := bytes.Repeat([]byte("\x7fELF modern addon "), 50000)
+	enc, err := zstd.NewWriter(nil, zstd.WithEncoderCRC(true))
+	require.NoError(t, err)
+	for name, plant := range map[string]func(p string) error{
+		"a link": func(p string) error {
+			outside := filepath.Join(t.TempDir(), "outside.zst")
+			if err := os.WriteFile(outside, enc.EncodeAll(modern, nil), 0o644); err != nil {
+				return err
+			}
+			return os.Symlink(outside, p)
+		},
+		"a named pipe": func(p string) error { return syscall.Mkfifo(p, 0o644) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			cache := t.TempDir()
+			_, e := kept(t, modern)
+			other := filepath.Join(cache, "omp@1.0.0", e.Pack)
+			require.NoError(t, os.MkdirAll(filepath.Dir(other), 0o755))
+			require.NoError(t, plant(other))
+			dir := fakeAddonInstall(t, cache, "18.1.16", modern)
+			require.NoError(t, packAddons(dir, cache, StoreDir(cache), "modern", io.Discard))
+			info, err := os.Lstat(filepath.Join(dir, e.Pack))
+			require.NoError(t, err)
+			assert.True(t, info.Mode().IsRegular(), "the install's pack is a file of its own: %v", info.Mode())
+			assert.True(t, packHolds(filepath.Join(dir, e.Pack), e))
+		})
+	}
+}
+
+// kept is the entry packing records for the modern addon of
+// fakeAddonInstall.
+func kept(t *testing.T, modern []byte) (string, addonEntry) {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "pi_natives.linux-x64-modern.node")
+	require.NoError(t, os.WriteFile(p, modern, 0o644))
+	sum, _, err := addonSums(p)
+	require.NoError(t, err)
+	return p, addonEntry{SHA256: sum, Size: int64(len(modern)), Pack: filepath.Join(addonsFolder, sum+".zst")}
+}
+
+// TestInflatedAddonsNamedByWholeHash: two kept addons whose hashes share
+// a long prefix are inflated side by side.
+func TestInflatedAddonsNamedByWholeHash(t *testing.T) {
+	withVariant(t, "modern")
+	dir := t.TempDir()
+	enc, err := zstd.NewWriter(nil, zstd.WithEncoderCRC(true))
+	require.NoError(t, err)
+	a := strings.Repeat("ab", 32)
+	b := strings.Repeat("ab", 16) + strings.Repeat("cd", 16)
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, addonsFolder), 0o755))
+	rec := addons{Variant: "modern"}
+	for i, s := range []string{a, b} {
+		body := []byte(strings.Repeat(string(rune('p'+i)), 10))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, addonsFolder, s+".zst"), enc.EncodeAll(body, nil), 0o644))
+		rec.Addons = append(rec.Addons, addonEntry{Path: string(rune('a'+i)) + ".node", SHA256: s, Size: 10, Pack: filepath.Join(addonsFolder, s+".zst")})
+	}
+	data, err := json.Marshal(rec)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, addonsRecord), data, 0o644))
+	in, err := inflateAddons(dir, filepath.Join(t.TempDir(), "inflated"))
+	require.NoError(t, err)
+	require.Len(t, in.Over, 2)
+	assert.NotEqual(t, in.Over[0].From, in.Over[1].From)
+	for i, o := range in.Over {
+		got, err := os.ReadFile(o.From)
+		require.NoError(t, err)
+		assert.Equal(t, strings.Repeat(string(rune('p'+i)), 10), string(got))
+	}
 }
