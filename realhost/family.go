@@ -181,6 +181,7 @@ func SandboxSpec(kind realcode.Sandbox, p realcode.Program) (sandbox.Spec, error
 		return sandbox.Spec{
 			Runtime: p.Runtime, Args: p.Args, ReadOnly: p.ReadOnly, Native: p.Native,
 			Temp: p.Temp, Dir: p.Dir, Env: p.Env, Stderr: p.Stderr, Require: p.Require,
+			Placeholders: p.Placeholders,
 		}, nil
 	case realcode.SandboxPythonVenv:
 		return pysandbox.Spec(p)

@@ -296,6 +296,32 @@ func TestReleasePinnedDeskHoldsOnEveryGroup(t *testing.T) {
 	}
 }
 
+// TestToolsDeskHoldsOnTheRealCode: the bundled tools desk holds on the
+// releases' own bash and write tools, sandboxed, compound commands among
+// them: the release's bash tool is made only where the shell its
+// settings name exists, and the sandbox shows it as the null device.
+func TestToolsDeskHoldsOnTheRealCode(t *testing.T) {
+	desk := filepath.Join("..", "..", "cases", "omp-tools-desk.json")
+	for _, v := range []string{"17.3.5", "18.1.16", "18.2.3"} {
+		t.Run(v, func(t *testing.T) {
+			requireRelease(t, v)
+			code, out, errOut := runCmd(t, nil, "verify", "-host", at(v), desk)
+			require.Equal(t, exitPass, code, "%s\n%s", out, errOut)
+			assert.Contains(t, out, " 0 do not hold, 0 model and real code disagree")
+			if strings.HasPrefix(v, "18.") {
+				// -v shows the holding cases; the compound chain is judged from 18.1.16.
+				_, vout, _ := runCmd(t, nil, "verify", "-host", at(v), "-v", "-run", "tools-compound-chain-allowed", desk)
+				assert.True(t, strings.Contains(vout, "PASS  omp-tools-desk/tools-compound-chain-allowed\n      holds on the real code\n"), "the compound chain does not hold on %s", v)
+			}
+			if strings.Contains(out, "isolation: sandbox (bubblewrap)") {
+				assert.Contains(t, out, "the null device, which nothing can run, is seen at /bin/bash")
+			} else if os.Getenv("CI") == "true" {
+				t.Fatalf("not sandboxed in CI: %.400s", out)
+			}
+		})
+	}
+}
+
 // TestSignalHelper is the deskcheck-host process TestSignalsEndTheHarness
 // signals: a verify of the hanging checkout.
 func TestSignalHelper(t *testing.T) {

@@ -48,6 +48,10 @@ type Program struct {
 	// in the sandbox; where it cannot be made, Start fails with an error
 	// wrapping ErrNoOverlay.
 	Over []Overlay
+	// Placeholders are absolute paths the sandbox shows as the null
+	// device: there for the release's code that checks a program exists,
+	// nothing it can run. Without the sandbox they are not made.
+	Placeholders []string
 	// Stderr also receives the runtime's standard error (the driver
 	// keeps the first part of it for its messages); nil sends it only
 	// to the driver.

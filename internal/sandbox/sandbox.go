@@ -64,6 +64,13 @@ type Spec struct {
 	// after every other mount. Only bubblewrap can mount them: where it
 	// cannot be made, Start fails with ErrNoOverlay.
 	Over []Overlay
+	// Placeholders are absolute paths seen inside the sandbox as the
+	// null device: there for code that checks a program exists (OMP's
+	// bash tool checks its shell), and nothing anything can run or read
+	// a byte from. Each must be a clean absolute path outside Temp, the
+	// read-only paths, /proc and /dev. Without bubblewrap they are not
+	// made (the host's files are seen as they are).
+	Placeholders []string
 }
 
 // Overlay is one file seen in place of another inside the sandbox.
@@ -198,6 +205,12 @@ func arguments(spec Spec) ([]string, string, error) {
 			args = append(args, "--ro-bind", a, a)
 		}
 	}
+	for _, p := range spec.Placeholders {
+		if err := placeholder(spec, p, libs); err != nil {
+			return nil, "", err
+		}
+		args = append(args, "--ro-bind", "/dev/null", p)
+	}
 	// Files mounted over others come last, so that the folders they
 	// are in are mounted already.
 	for _, o := range spec.Over {
@@ -218,43 +231,79 @@ func arguments(spec Spec) ([]string, string, error) {
 	}
 	args = append(args, "--remount-ro", "/", "--chdir", spec.Dir, "--", runtime)
 	args = append(args, spec.Args...)
+	placeholders := ""
+	if len(spec.Placeholders) > 0 {
+		placeholders = "; the null device, which nothing can run, is seen at " + strings.Join(spec.Placeholders, ", ")
+	}
 	isolation := fmt.Sprintf("sandbox (bubblewrap): new user, mount, PID, IPC, UTS and network namespaces, no network at all, "+
-		"no capability; the files visible are the runtime, %d libraries it and the release load%s, /proc and a minimal /dev of the sandbox's own, and read-only: %s; "+
+		"no capability; the files visible are the runtime, %d libraries it and the release load%s, /proc and a minimal /dev of the sandbox's own, and read-only: %s%s; "+
 		"the one writable folder is the run's temporary folder; nothing started inside outlives the run",
-		len(libs), loaderCache, strings.Join(shown, ", "))
+		len(libs), loaderCache, strings.Join(shown, ", "), placeholders)
 	return args, isolation, nil
 }
 
 // overlay checks o against spec: From inside Temp or a read-only path, To
 // an existing regular file inside a read-only path outside Temp, so that
-// nothing the spec does not show becomes visible.
+// nothing the spec does not show becomes visible. Both are checked with
+// every symbolic link in them followed, as bubblewrap follows them: From
+// is mounted from where its links lead, To at the path the spec gives.
 func overlay(spec Spec, o Overlay) (string, string, error) {
-	from, err := filepath.Abs(o.From)
+	to, err := filepath.Abs(o.To)
 	if err != nil {
 		return "", "", err
 	}
-	to, err := filepath.Abs(o.To)
+	from, err := filepath.EvalSymlinks(o.From)
+	if err != nil {
+		return "", "", fmt.Errorf("sandbox: %s, mounted over %s: %w", o.From, to, err)
+	}
+	realTo, err := filepath.EvalSymlinks(to)
+	if err != nil {
+		return "", "", fmt.Errorf("sandbox: %s, mounted over, is not a file: %w", to, err)
+	}
+	temp, err := filepath.EvalSymlinks(spec.Temp)
 	if err != nil {
 		return "", "", err
 	}
 	inReadOnly := func(p string) bool {
 		for _, r := range spec.ReadOnly {
-			if a, err := filepath.Abs(r); err == nil && within(p, a) {
+			if a, err := filepath.EvalSymlinks(r); err == nil && within(p, a) {
 				return true
 			}
 		}
 		return false
 	}
-	if !within(from, spec.Temp) && !inReadOnly(from) {
-		return "", "", fmt.Errorf("sandbox: %s, mounted over %s, is neither in the temporary folder nor in a read-only one", from, to)
+	if !within(from, temp) && !inReadOnly(from) {
+		return "", "", fmt.Errorf("sandbox: %s, mounted over %s, is neither in the temporary folder nor in a read-only one", o.From, to)
 	}
-	if within(to, spec.Temp) || !inReadOnly(to) {
+	if within(realTo, temp) || !inReadOnly(realTo) {
 		return "", "", fmt.Errorf("sandbox: %s, mounted over, is not in a read-only folder outside the temporary one", to)
 	}
-	if info, err := os.Lstat(to); err != nil || !info.Mode().IsRegular() {
-		return "", "", fmt.Errorf("sandbox: %s, mounted over, is not a file", to)
+	for p, what := range map[string]string{from: "mounted", realTo: "mounted over"} {
+		if info, err := os.Stat(p); err != nil || !info.Mode().IsRegular() {
+			return "", "", fmt.Errorf("sandbox: %s, %s, is not a file", p, what)
+		}
 	}
 	return from, to, nil
+}
+
+// placeholder checks a path spec shows as the null device: absolute and
+// clean, and hiding nothing the spec shows (Temp, the read-only paths, the
+// runtime and its libraries) or the sandbox's own /proc and /dev.
+func placeholder(spec Spec, p string, libs []string) error {
+	if !filepath.IsAbs(p) || filepath.Clean(p) != p || p == "/" {
+		return fmt.Errorf("sandbox: the placeholder %q is not a clean absolute path", p)
+	}
+	shown := append(append([]string{spec.Temp, spec.Runtime, "/proc", "/dev", "/etc/ld.so.cache"}, spec.ReadOnly...), libs...)
+	for _, s := range shown {
+		a, err := filepath.Abs(s)
+		if err != nil {
+			return err
+		}
+		if within(p, a) || within(a, p) {
+			return fmt.Errorf("sandbox: the placeholder %s would hide or stand in %s", p, a)
+		}
+	}
+	return nil
 }
 
 // within reports whether p is dir or inside it.

@@ -172,13 +172,23 @@ func TestOverlaySeenInPlace(t *testing.T) {
 	assert.Equal(t, []string{"--ro-bind", inflated, placeholder}, args[end-3:end], "mounted after every folder")
 	// A mount the spec does not show is refused: a host file over the
 	// release, anything over a file outside it or inside the writable
-	// folder, and over a path that is no file.
+	// folder, and over a path that is no file; links are followed, as
+	// bubblewrap follows them, so a link in the release leading out of
+	// it (to a file or through a folder) is refused too.
+	secret := filepath.Join(t.TempDir(), "secret")
+	require.NoError(t, os.WriteFile(secret, []byte("not shown\n"), 0o600))
+	require.NoError(t, os.Symlink(secret, filepath.Join(release, "link.node")))
+	require.NoError(t, os.Symlink(filepath.Dir(secret), filepath.Join(release, "dirlink")))
 	for _, o := range []Overlay{
 		{From: "/etc/hostname", To: placeholder},
 		{From: inflated, To: "/etc/hostname"},
 		{From: inflated, To: inflated},
 		{From: inflated, To: filepath.Join(release, "missing.node")},
 		{From: inflated, To: release},
+		{From: filepath.Join(release, "link.node"), To: placeholder},
+		{From: filepath.Join(release, "dirlink", "secret"), To: placeholder},
+		{From: inflated, To: filepath.Join(release, "link.node")},
+		{From: inflated, To: filepath.Join(release, "dirlink", "secret")},
 	} {
 		_, _, err := arguments(Spec{Runtime: "/bin/sh", ReadOnly: []string{release}, Temp: tmp, Dir: tmp, Over: []Overlay{o}})
 		assert.Error(t, err, "%+v", o)
@@ -202,4 +212,46 @@ func TestOverlaySeenInPlace(t *testing.T) {
 	data, err := os.ReadFile(placeholder)
 	require.NoError(t, err)
 	assert.Empty(t, data, "the host's file is untouched")
+}
+
+// TestPlaceholdersAreTheNullDevice: a placeholder is there for code that
+// checks a path exists, and is nothing a process can run or read a byte
+// from; one that would hide or stand in a path the spec shows is refused.
+func TestPlaceholdersAreTheNullDevice(t *testing.T) {
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("no /bin/sh")
+	}
+	tmp := t.TempDir()
+	release := t.TempDir()
+	args, isolation, err := arguments(Spec{Runtime: "/bin/sh", ReadOnly: []string{release}, Temp: tmp, Dir: tmp,
+		Placeholders: []string{"/opt/deskcheck-test/shell"}})
+	require.NoError(t, err)
+	end := slices.Index(args, "--remount-ro")
+	require.Positive(t, end)
+	assert.Equal(t, []string{"--ro-bind", "/dev/null", "/opt/deskcheck-test/shell"}, args[end-3:end])
+	assert.Contains(t, isolation, "the null device, which nothing can run, is seen at /opt/deskcheck-test/shell")
+	for _, p := range []string{"bin/bash", "/bin/../bin/bash", "/", tmp, filepath.Join(tmp, "x"), filepath.Dir(tmp),
+		release, filepath.Join(release, "x"), "/proc/self/exe", "/dev/null", "/bin/sh"} {
+		_, _, err := arguments(Spec{Runtime: "/bin/sh", ReadOnly: []string{release}, Temp: tmp, Dir: tmp, Placeholders: []string{p}})
+		assert.Error(t, err, p)
+	}
+
+	if err := Check(Spec{Runtime: "/bin/sh", Probe: []string{"-c", ":"}}); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("the sandbox is missing in CI: %v", err)
+		}
+		t.Skipf("skipping: %v", err)
+	}
+	const shell = "/opt/deskcheck-test/shell"
+	script := `[ -e ` + shell + ` ] && echo there; ` + shell + ` -c 'echo ran' 2>/dev/null || echo "cannot run"; ` +
+		`n=0; while IFS= read -r l; do n=$((n+1)); done < ` + shell + `; echo "read $n lines"; :`
+	p, err := Start(context.Background(), Spec{Runtime: "/bin/sh", Args: []string{"-c", script}, Temp: tmp, Dir: tmp,
+		Probe: []string{"-c", ":"}, Require: true, Placeholders: []string{shell}})
+	require.NoError(t, err)
+	out, err := io.ReadAll(p.Stdout)
+	require.NoError(t, err)
+	require.NoError(t, p.Wait())
+	assert.Equal(t, "there\ncannot run\nread 0 lines\n", string(out))
+	_, err = os.Stat(shell)
+	assert.True(t, os.IsNotExist(err), "nothing is made on the host")
 }

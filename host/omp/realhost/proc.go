@@ -62,6 +62,10 @@ type Spec struct {
 // it instead of scanning the release's sources again.
 const absentRecord = "deskcheck-absent.json"
 
+// harnessShell is the shellPath the harness gives the release's settings
+// for its bash and write tools (harness.ts).
+const harnessShell = "/bin/bash"
+
 // ForInstalled is the Spec of an installed release.
 func ForInstalled(in *Installed) Spec {
 	return Spec{
@@ -306,8 +310,12 @@ func open(ctx context.Context, spec Spec, tmp string, start realcode.Start, stde
 		ReadOnly: readOnly,
 		Native:   native,
 		Over:     over,
-		Temp:     tmp,
-		Dir:      harnessDir,
+		// The release's bash tool refuses to be made when the shell its
+		// settings name (harnessShell) does not exist; the sandbox shows
+		// it as the null device, which nothing can run.
+		Placeholders: []string{harnessShell},
+		Temp:         tmp,
+		Dir:          harnessDir,
 		// An environment built from nothing: no proxy variable, no token,
 		// no setting of the user's; only temporary folders.
 		Env: append([]string{

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -105,4 +106,13 @@ func TestRunReadsTheTranspilerCacheInPlace(t *testing.T) {
 	assert.NoDirExists(t, filepath.Join(tmp, transpilerCache), "no copy of the cache in the run's folder")
 	h.Close()
 	assert.Equal(t, before, treeState(t, spec.TranspilerCache))
+}
+
+// TestPlaceholderIsTheHarnessShell: the path the sandbox shows as the
+// null device is the shellPath the harness gives the release's tools.
+func TestPlaceholderIsTheHarnessShell(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("harness", "harness.ts"))
+	require.NoError(t, err)
+	assert.Contains(t, string(src), `shellPath: "`+harnessShell+`"`)
+	assert.Equal(t, 1, strings.Count(string(src), "shellPath: "), "one shell for every tool")
 }
