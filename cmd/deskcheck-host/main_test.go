@@ -299,10 +299,12 @@ func TestReleasePinnedDeskHoldsOnEveryGroup(t *testing.T) {
 // TestToolsDeskHoldsOnTheRealCode: the bundled tools desk holds on the
 // releases' own bash and write tools, sandboxed, compound commands among
 // them: the release's bash tool is made only where the shell its
-// settings name exists, and the sandbox shows it as the null device.
+// settings name exists, and the sandbox shows it as the null device. On
+// 18.3.4, on substituted dependencies, the write tool's URL router is
+// supplied as upstream defines it, so its cases run.
 func TestToolsDeskHoldsOnTheRealCode(t *testing.T) {
 	desk := filepath.Join("..", "..", "cases", "omp-tools-desk.json")
-	for _, v := range []string{"17.3.5", "18.1.16", "18.2.3"} {
+	for _, v := range []string{"17.3.5", "18.1.16", "18.2.3", "18.3.4"} {
 		t.Run(v, func(t *testing.T) {
 			requireRelease(t, v)
 			code, out, errOut := runCmd(t, nil, "verify", "-host", at(v), desk)

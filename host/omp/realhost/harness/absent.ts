@@ -5,10 +5,12 @@
 // @oh-my-pi package is resolved against what is installed, and each module
 // that does not exist, and each named export a module lacks, is replaced
 // through a bun plugin by a value that throws when used, records that it
-// was touched, and is reported. Two exceptions, reported too: an
-// import-time registration hook (a no-op), and isNonBlankContext, which the
-// wrapper calls on every call (true for a string whose trim is not empty,
-// as upstream defines it).
+// was touched, and is reported. Exceptions, reported too: the import-time
+// registration hooks (no-ops), and the two functions the release's driven
+// code calls, supplied as upstream defines them: isNonBlankContext, which
+// the wrapper calls on every call (true for a string whose trim is not
+// empty), and splitUrlScheme, the write tool's URL router (a leading
+// `scheme://`: its scheme lower-cased, and the text after it).
 import * as fs from "node:fs";
 import * as path from "node:path";
 
@@ -25,11 +27,27 @@ export const ABSENT_FILE = "deskcheck-absent.json";
 
 const NOOP_HOOKS = new Set(["setInternalUrlSchemeHost", "setWordPredictionHost"]);
 
+const URL_SCHEME = /^([a-z][a-z0-9+.-]*):\/\//i;
+
+/** Functions the driven code calls, supplied as upstream defines them. */
+const SUPPLIED: Record<string, unknown> = {
+	isNonBlankContext: (v: unknown) => typeof v === "string" && v.trim() !== "",
+	splitUrlScheme: (input: string) => {
+		const m = URL_SCHEME.exec(input);
+		return m ? { scheme: m[1].toLowerCase(), rest: input.slice(m[0].length) } : undefined;
+	},
+};
+
+/** Whether name of a missing module or export gets a value that does not throw. */
+function supplied(name: string): boolean {
+	return NOOP_HOOKS.has(name) || Object.hasOwn(SUPPLIED, name);
+}
+
 /** The stand-in for name of spec. */
 export function absentValue(spec: string, name: string): unknown {
 	const what = `${spec}:${name}`;
 	if (NOOP_HOOKS.has(name)) return () => undefined;
-	if (name === "isNonBlankContext") return (v: unknown) => typeof v === "string" && v.trim() !== "";
+	if (Object.hasOwn(SUPPLIED, name)) return SUPPLIED[name];
 	const fail = () => {
 		touched.add(what);
 		throw new Error(`deskcheck harness: ${what} is not in the installed (substituted) dependencies`);
@@ -174,12 +192,12 @@ export function installAbsent(root: string, known?: AbsentFound): AbsentReport {
 			.join("\n");
 	for (const [spec, names] of missingModules) {
 		report.modules.push(spec);
-		for (const n of names) if (NOOP_HOOKS.has(n) || n === "isNonBlankContext") report.supplied.push(`${spec}:${n}`);
+		for (const n of names) if (supplied(n)) report.supplied.push(`${spec}:${n}`);
 	}
 	for (const { spec, names } of missingExports.values()) {
 		for (const n of names) {
 			report.exports.push(`${spec}:${n}`);
-			if (NOOP_HOOKS.has(n) || n === "isNonBlankContext") report.supplied.push(`${spec}:${n}`);
+			if (supplied(n)) report.supplied.push(`${spec}:${n}`);
 		}
 	}
 	Bun.plugin({

@@ -80,7 +80,7 @@ async function loadIf(rel: string): Promise<Record<string, any> | undefined> {
 		}
 		if (r.supplied.length > 0) {
 			adaptations.push(
-				`supplied instead of throwing: ${r.supplied.join(", ")} (registration hooks as no-ops; isNonBlankContext as upstream defines it: a string whose trim is not empty)`,
+				`supplied instead of throwing: ${r.supplied.join(", ")} (registration hooks as no-ops; as upstream defines them, isNonBlankContext: a string whose trim is not empty, and splitUrlScheme: a leading scheme:// split into its lower-cased scheme and the rest)`,
 			);
 		}
 	}
