@@ -264,18 +264,26 @@ func overlay(spec Spec, o Overlay) (string, string, error) {
 	if err != nil {
 		return "", "", err
 	}
-	inReadOnly := func(p string) bool {
+	// inReadOnly: p, with its links followed, is inside a read-only
+	// path with its links followed; and, where written is given, p as
+	// written is inside that same path as written (bubblewrap shows a
+	// read-only path, and mounts over a file, at the path as written).
+	inReadOnly := func(p, written string) bool {
 		for _, r := range spec.ReadOnly {
-			if a, err := filepath.EvalSymlinks(r); err == nil && within(p, a) {
+			real, err := filepath.EvalSymlinks(r)
+			if err != nil || !within(p, real) {
+				continue
+			}
+			if a, err := filepath.Abs(r); written == "" || err == nil && within(written, a) {
 				return true
 			}
 		}
 		return false
 	}
-	if !within(from, temp) && !inReadOnly(from) {
+	if !within(from, temp) && !inReadOnly(from, "") {
 		return "", "", fmt.Errorf("sandbox: %s, mounted over %s, is neither in the temporary folder nor in a read-only one", o.From, to)
 	}
-	if within(realTo, temp) || !inReadOnly(realTo) {
+	if within(realTo, temp) || within(to, spec.Temp) || !inReadOnly(realTo, to) {
 		return "", "", fmt.Errorf("sandbox: %s, mounted over, is not in a read-only folder outside the temporary one", to)
 	}
 	for p, what := range map[string]string{from: "mounted", realTo: "mounted over"} {

@@ -193,6 +193,27 @@ func TestOverlaySeenInPlace(t *testing.T) {
 		_, _, err := arguments(Spec{Runtime: "/bin/sh", ReadOnly: []string{release}, Temp: tmp, Dir: tmp, Over: []Overlay{o}})
 		assert.Error(t, err, "%+v", o)
 	}
+	// The file mounted over is named as the read-only folder is: through
+	// a link to the release, the release as written is not shown, and the
+	// other way round.
+	alias := filepath.Join(t.TempDir(), "alias")
+	require.NoError(t, os.Symlink(release, alias))
+	for _, c := range []struct {
+		readOnly, to string
+		ok           bool
+	}{
+		{alias, filepath.Join(alias, "addon.node"), true},
+		{alias, placeholder, false},
+		{release, filepath.Join(alias, "addon.node"), false},
+	} {
+		_, _, err := arguments(Spec{Runtime: "/bin/sh", ReadOnly: []string{c.readOnly}, Temp: tmp, Dir: tmp,
+			Over: []Overlay{{From: inflated, To: c.to}}})
+		if c.ok {
+			assert.NoError(t, err, "%+v", c)
+		} else {
+			assert.Error(t, err, "%+v", c)
+		}
+	}
 
 	if err := Check(Spec{Runtime: "/bin/sh", Probe: []string{"-c", ":"}}); err != nil {
 		if os.Getenv("CI") == "true" {

@@ -134,9 +134,9 @@ const maxAddonsRecord = 1 << 20
 
 // openRegular opens path for reading only when it is a regular file: not
 // through a symbolic link as its last part, and never waiting on a named
-// pipe or a device.
+// pipe or a device (nor taking a terminal as the controlling one).
 func openRegular(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW|syscall.O_NOCTTY, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -334,6 +334,9 @@ func packOnce(from, to, cache string, e addonEntry) (int64, error) {
 		if os.Link(o, to) != nil {
 			continue
 		}
+		if err := syncDir(filepath.Dir(to)); err != nil {
+			return 0, err
+		}
 		info, err := os.Lstat(to)
 		if err != nil {
 			return 0, err
@@ -382,11 +385,28 @@ func packOnce(from, to, cache string, e addonEntry) (int64, error) {
 	if err := os.Rename(tmp, to); err != nil {
 		return 0, err
 	}
+	// The folder too, so that the pack's name is on disk with it.
+	if err := syncDir(filepath.Dir(to)); err != nil {
+		return 0, err
+	}
 	info, err := os.Stat(to)
 	if err != nil {
 		return 0, err
 	}
 	return info.Size(), nil
+}
+
+// syncDir flushes a folder's entries to disk.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // packHolds says whether pack inflates to e's bytes (its size and SHA-256).
@@ -498,10 +518,13 @@ func inflateTo(pack string, w io.Writer, size int64) (int64, error) {
 		return 0, fmt.Errorf("it cannot be read (%v)", err)
 	}
 	defer in.Close()
-	if err := oneFrame(in); err != nil {
+	end, err := oneFrame(in, size)
+	if err != nil {
 		return 0, err
 	}
-	r := bufio.NewReaderSize(in, 1<<20)
+	// Only the frame oneFrame walked is decoded, whatever the file holds
+	// by the time it is read.
+	r := bufio.NewReaderSize(io.NewSectionReader(in, 0, end), 1<<20)
 	dec, err := zstd.NewReader(r, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(maxPackWindow),
 		zstd.WithDecoderMaxMemory(uint64(size)+64<<20))
 	if err != nil {
@@ -512,33 +535,42 @@ func inflateTo(pack string, w io.Writer, size int64) (int64, error) {
 }
 
 // oneFrame checks that f, read from its start, is one zstd frame with a
-// checksum and nothing after it, walking the frame's block headers. The
-// decoder alone would read on through further frames, skippable ones or
-// ones without a checksum, and only the first frame's header says
-// whether its content is checked.
-func oneFrame(f *os.File) error {
+// checksum and nothing after it, walking the frame's block headers, and
+// returns where it ends. The decoder alone would read on through further
+// frames, skippable ones or ones without a checksum, and only the first
+// frame's header says whether its content is checked. A frame that gives
+// its content's size must give size, and one in a single segment (whose
+// window is its content) at most maxPackWindow.
+func oneFrame(f *os.File, size int64) (int64, error) {
 	info, err := f.Stat()
 	if err != nil {
-		return err
+		return 0, err
 	}
-	size := info.Size()
+	fileSize := info.Size()
 	head := make([]byte, zstd.HeaderMaxSize)
 	n, err := f.ReadAt(head, 0)
 	if err != nil && !errors.Is(err, io.EOF) {
-		return err
+		return 0, err
 	}
 	var h zstd.Header
 	if h.Decode(head[:n]) != nil || h.Skippable || !h.HasCheckSum {
-		return errors.New("it is not a zstd frame with a checksum")
+		return 0, errors.New("it is not a zstd frame with a checksum")
 	}
-	if h.DictionaryID != 0 || h.WindowSize > maxPackWindow {
-		return fmt.Errorf("its zstd frame asks for a dictionary or a window over %d bytes", maxPackWindow)
+	window := h.WindowSize
+	if h.SingleSegment {
+		window = h.FrameContentSize
+	}
+	if h.DictionaryID != 0 || window > maxPackWindow {
+		return 0, fmt.Errorf("its zstd frame asks for a dictionary or a window over %d bytes", maxPackWindow)
+	}
+	if h.HasFCS && h.FrameContentSize != uint64(size) {
+		return 0, fmt.Errorf("its zstd frame gives its content as %d bytes, not the %d recorded at install", h.FrameContentSize, size)
 	}
 	off := int64(h.HeaderSize)
 	for {
 		var b [3]byte
 		if _, err := f.ReadAt(b[:], off); err != nil {
-			return errors.New("its zstd frame is cut short")
+			return 0, errors.New("its zstd frame is cut short")
 		}
 		v := int64(b[0]) | int64(b[1])<<8 | int64(b[2])<<16
 		off += 3
@@ -548,22 +580,22 @@ func oneFrame(f *os.File) error {
 		case 1: // one byte repeated
 			off++
 		default:
-			return errors.New("its zstd frame has a reserved block type")
+			return 0, errors.New("its zstd frame has a reserved block type")
 		}
-		if off > size {
-			return errors.New("its zstd frame is cut short")
+		if off > fileSize {
+			return 0, errors.New("its zstd frame is cut short")
 		}
 		if v&1 == 1 {
 			break
 		}
 	}
 	switch off += 4; {
-	case off > size:
-		return errors.New("its zstd frame is cut short")
-	case off < size:
-		return fmt.Errorf("it holds %d bytes after its zstd frame", size-off)
+	case off > fileSize:
+		return 0, errors.New("its zstd frame is cut short")
+	case off < fileSize:
+		return 0, fmt.Errorf("it holds %d bytes after its zstd frame", fileSize-off)
 	}
-	return nil
+	return off, nil
 }
 
 // linkWhole makes to a tree of hard links to the install dir's files

@@ -402,6 +402,8 @@ func TestPackIsOneCheckedFrame(t *testing.T) {
 	require.NoError(t, err)
 	wide, err := zstd.NewWriter(nil, zstd.WithEncoderCRC(true), zstd.WithWindowSize(64<<20), zstd.WithSingleSegment(false))
 	require.NoError(t, err)
+	single, err := zstd.NewWriter(nil, zstd.WithEncoderCRC(true), zstd.WithSingleSegment(true))
+	require.NoError(t, err)
 	good := checked.EncodeAll(data, nil)
 	tampered := append([]byte{}, data...)
 	copy(tampered[6000:], "EVIL")
@@ -421,6 +423,8 @@ func TestPackIsOneCheckedFrame(t *testing.T) {
 		{"only a header", good[:headerSize(t, good)], "cut short"},
 		{"empty", nil, "not a zstd frame with a checksum"},
 		{"a window over the bound", wide.EncodeAll(bytes.Repeat([]byte{'w'}, 20<<20), nil), "window over"},
+		{"one segment over the bound", single.EncodeAll(bytes.Repeat([]byte{'s'}, 20<<20), nil), "window over"},
+		{"another content size", checked.EncodeAll(data[:5000], nil), "gives its content as 5000 bytes"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := filepath.Join(t.TempDir(), "pack.zst")

@@ -29,25 +29,25 @@ const NOOP_HOOKS = new Set(["setInternalUrlSchemeHost", "setWordPredictionHost"]
 
 const URL_SCHEME = /^([a-z][a-z0-9+.-]*):\/\//i;
 
-/** Functions the driven code calls, supplied as upstream defines them. */
+/** Functions the driven code calls, supplied as upstream defines them, by module and name. */
 const SUPPLIED: Record<string, unknown> = {
-	isNonBlankContext: (v: unknown) => typeof v === "string" && v.trim() !== "",
-	splitUrlScheme: (input: string) => {
+	"@oh-my-pi/pi-agent-core:isNonBlankContext": (v: unknown) => typeof v === "string" && v.trim() !== "",
+	"@oh-my-pi/pi-tui/tools/url-scheme-host:splitUrlScheme": (input: string) => {
 		const m = URL_SCHEME.exec(input);
 		return m ? { scheme: m[1].toLowerCase(), rest: input.slice(m[0].length) } : undefined;
 	},
 };
 
-/** Whether name of a missing module or export gets a value that does not throw. */
-function supplied(name: string): boolean {
-	return NOOP_HOOKS.has(name) || Object.hasOwn(SUPPLIED, name);
+/** Whether name of spec, missing, gets a value that does not throw. */
+function supplied(spec: string, name: string): boolean {
+	return NOOP_HOOKS.has(name) || Object.hasOwn(SUPPLIED, `${spec}:${name}`);
 }
 
 /** The stand-in for name of spec. */
 export function absentValue(spec: string, name: string): unknown {
 	const what = `${spec}:${name}`;
 	if (NOOP_HOOKS.has(name)) return () => undefined;
-	if (Object.hasOwn(SUPPLIED, name)) return SUPPLIED[name];
+	if (Object.hasOwn(SUPPLIED, what)) return SUPPLIED[what];
 	const fail = () => {
 		touched.add(what);
 		throw new Error(`deskcheck harness: ${what} is not in the installed (substituted) dependencies`);
@@ -192,12 +192,12 @@ export function installAbsent(root: string, known?: AbsentFound): AbsentReport {
 			.join("\n");
 	for (const [spec, names] of missingModules) {
 		report.modules.push(spec);
-		for (const n of names) if (supplied(n)) report.supplied.push(`${spec}:${n}`);
+		for (const n of names) if (supplied(spec, n)) report.supplied.push(`${spec}:${n}`);
 	}
 	for (const { spec, names } of missingExports.values()) {
 		for (const n of names) {
 			report.exports.push(`${spec}:${n}`);
-			if (supplied(n)) report.supplied.push(`${spec}:${n}`);
+			if (supplied(spec, n)) report.supplied.push(`${spec}:${n}`);
 		}
 	}
 	Bun.plugin({
