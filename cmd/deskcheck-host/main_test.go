@@ -303,7 +303,8 @@ func TestReleasePinnedDeskHoldsOnEveryGroup(t *testing.T) {
 // 18.3.4, on substituted dependencies, the write tool's URL router is
 // supplied as upstream defines it, so its cases run.
 func TestToolsDeskHoldsOnTheRealCode(t *testing.T) {
-	desk := filepath.Join("..", "..", "cases", "omp-tools-desk.json")
+	deskID := defaultFam.Host + "-tools-desk"
+	desk := filepath.Join("..", "..", "cases", deskID+".json")
 	for _, v := range []string{"17.3.5", "18.1.16", "18.2.3", "18.3.4"} {
 		t.Run(v, func(t *testing.T) {
 			requireRelease(t, v)
@@ -313,7 +314,7 @@ func TestToolsDeskHoldsOnTheRealCode(t *testing.T) {
 			if strings.HasPrefix(v, "18.") {
 				// -v shows the holding cases; the compound chain is judged from 18.1.16.
 				_, vout, _ := runCmd(t, nil, "verify", "-host", at(v), "-v", "-run", "tools-compound-chain-allowed", desk)
-				assert.True(t, strings.Contains(vout, "PASS  omp-tools-desk/tools-compound-chain-allowed\n      holds on the real code\n"), "the compound chain does not hold on %s", v)
+				assert.True(t, strings.Contains(vout, "PASS  "+deskID+"/tools-compound-chain-allowed\n      holds on the real code\n"), "the compound chain does not hold on %s", v)
 			}
 			if strings.Contains(out, "isolation: sandbox (bubblewrap)") {
 				assert.Contains(t, out, "the null device, which nothing can run, is seen at /bin/bash")
