@@ -84,6 +84,7 @@ func starter(b Bounds, kind realcode.Sandbox, stderr *realcode.Head, started fun
 			return nil, err
 		}
 		spec.Limit, spec.NoSandbox = limit, b.NoSandbox
+		spec.Placeholders = p.Placeholders
 		for _, o := range p.Over {
 			spec.Over = append(spec.Over, sandbox.Overlay{From: o.From, To: o.To})
 		}
@@ -181,7 +182,6 @@ func SandboxSpec(kind realcode.Sandbox, p realcode.Program) (sandbox.Spec, error
 		return sandbox.Spec{
 			Runtime: p.Runtime, Args: p.Args, ReadOnly: p.ReadOnly, Native: p.Native,
 			Temp: p.Temp, Dir: p.Dir, Env: p.Env, Stderr: p.Stderr, Require: p.Require,
-			Placeholders: p.Placeholders,
 		}, nil
 	case realcode.SandboxPythonVenv:
 		return pysandbox.Spec(p)

@@ -264,26 +264,30 @@ func overlay(spec Spec, o Overlay) (string, string, error) {
 	if err != nil {
 		return "", "", err
 	}
-	// inReadOnly: p, with its links followed, is inside a read-only
-	// path with its links followed; and, where written is given, p as
-	// written is inside that same path as written (bubblewrap shows a
-	// read-only path, and mounts over a file, at the path as written).
-	inReadOnly := func(p, written string) bool {
-		for _, r := range spec.ReadOnly {
-			real, err := filepath.EvalSymlinks(r)
-			if err != nil || !within(p, real) {
-				continue
-			}
-			if a, err := filepath.Abs(r); written == "" || err == nil && within(written, a) {
-				return true
-			}
+	// A read-only path is shown at the path as written and holds what
+	// its links lead to.
+	type shownPath struct{ written, real string }
+	var readOnly []shownPath
+	for _, r := range spec.ReadOnly {
+		written, err1 := filepath.Abs(r)
+		real, err2 := filepath.EvalSymlinks(r)
+		if err1 == nil && err2 == nil {
+			readOnly = append(readOnly, shownPath{written, real})
 		}
-		return false
 	}
-	if !within(from, temp) && !inReadOnly(from, "") {
+	// From is mounted from where its links lead: that must be shown.
+	fromShown := within(from, temp)
+	// To is mounted over at the path as written: that path must be inside
+	// a read-only path as written, and lead inside the same path.
+	toShown := false
+	for _, r := range readOnly {
+		fromShown = fromShown || within(from, r.real)
+		toShown = toShown || within(to, r.written) && within(realTo, r.real)
+	}
+	if !fromShown {
 		return "", "", fmt.Errorf("sandbox: %s, mounted over %s, is neither in the temporary folder nor in a read-only one", o.From, to)
 	}
-	if within(realTo, temp) || within(to, spec.Temp) || !inReadOnly(realTo, to) {
+	if within(realTo, temp) || within(to, spec.Temp) || !toShown {
 		return "", "", fmt.Errorf("sandbox: %s, mounted over, is not in a read-only folder outside the temporary one", to)
 	}
 	for p, what := range map[string]string{from: "mounted", realTo: "mounted over"} {

@@ -202,6 +202,15 @@ func (a *addons) check() error {
 	return nil
 }
 
+// forThisMachine refuses a record made for a processor that takes the
+// other variant of the addon than this machine's.
+func (a *addons) forThisMachine() error {
+	if v := machineVariant(); v != a.Variant {
+		return fmt.Errorf("%w: it keeps the %s variant of its native addon and this machine's processor takes the %s one; remove it and install it again here", ErrChanged, a.Variant, v)
+	}
+	return nil
+}
+
 // maxKeptBytes bounds what a run inflates (one addon of about 200 MB is
 // kept, reached by at most two paths).
 const maxKeptBytes = 4 << 30
@@ -279,17 +288,9 @@ func packAddons(dir, cache, store, variant string, progress io.Writer) error {
 		if err := dropFromStore(store, sums512[i]); err != nil {
 			return err
 		}
-		if err := os.Remove(p + ".empty"); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return err
-		}
-		empty, err := os.OpenFile(p+".empty", os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-		if err != nil {
-			return err
-		}
-		if err := empty.Close(); err != nil {
-			return err
-		}
-		if err := os.Rename(p+".empty", p); err != nil {
+		// Replaced, never written through: the file may be a link into
+		// another install or the store.
+		if err := realcode.WriteAtomic(p, nil); err != nil {
 			return err
 		}
 	}
@@ -449,8 +450,8 @@ func inflateAddons(dir, folder string) (*inflated, error) {
 	if err != nil || a == nil {
 		return nil, err
 	}
-	if v := machineVariant(); v != a.Variant {
-		return nil, fmt.Errorf("%w: it keeps the %s variant of its native addon and this machine's processor takes the %s one; remove it and install it again here", ErrChanged, a.Variant, v)
+	if err := a.forThisMachine(); err != nil {
+		return nil, err
 	}
 	if err := os.MkdirAll(folder, 0o700); err != nil {
 		return nil, err

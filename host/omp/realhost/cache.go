@@ -116,8 +116,10 @@ func Install(ctx context.Context, cache, v string, opts InstallOptions) (*Instal
 		if err != nil {
 			return nil, fmt.Errorf("omp@%s: %w", v, err)
 		}
-		if a != nil && a.Variant != machineVariant() {
-			return nil, fmt.Errorf("omp@%s: %w: it keeps the %s variant of its native addon and this machine's processor takes the %s one; remove it and install it again", v, ErrChanged, a.Variant, machineVariant())
+		if a != nil {
+			if err := a.forThisMachine(); err != nil {
+				return nil, fmt.Errorf("omp@%s: %w", v, err)
+			}
 		}
 		if (a == nil || !fileExists(filepath.Join(dir, absentRecord))) && in.PNPM != "" {
 			// An install made before installs packed their addons, or
