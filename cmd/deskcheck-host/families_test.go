@@ -354,3 +354,50 @@ func TestCrossAgentDeskOnTheRealCode(t *testing.T) {
 		assert.Regexp(t, regexp.MustCompile(`(?m)^`+regexp.QuoteMeta(h)+`: 18 cases: 9 hold on the real code, 0 do not hold, 0 model and real code disagree, 9 not applicable, 0 could not run$`), out)
 	}
 }
+
+// TestHostWithoutCasesIsNotStarted: a -host value (or the default host)
+// none of whose family's cases is selected is named with the hosts the
+// selected cases are of, and the run is invalid before any release is
+// started: the cache here is empty, and no message says a release is
+// not installed.
+func TestHostWithoutCasesIsNotStarted(t *testing.T) {
+	t.Setenv("DESKCHECK_CACHE", t.TempDir())
+	other := bundledDeskOf(t, hostNewest)
+	mine := bundledDeskOf(t, hostDefault)
+	none := func(label, host, theirs string) *regexp.Regexp {
+		return regexp.MustCompile(`(?m)^deskcheck-host: ` + regexp.QuoteMeta(label) + `: none of the \d+ selected cases is a case of host ` +
+			regexp.QuoteMeta(host) + ` \(\d+ of ` + regexp.QuoteMeta(theirs) + `\), so its real code was not started and there is no evidence; -host names the host whose real code to run$`)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want []*regexp.Regexp
+	}{
+		{"named release", []string{"verify", "-host", hostNewest + "@0.61.0", mine},
+			[]*regexp.Regexp{none("-host "+hostNewest+"@0.61.0", hostNewest, hostDefault)}},
+		{"the default host", []string{"verify", other},
+			[]*regexp.Regexp{none("the default host, "+hostDefault, hostDefault, hostNewest)}},
+		{"two releases of one host, one line", []string{"verify", "-host", at("18.1.16") + "," + at("18.3.4"), other},
+			[]*regexp.Regexp{none("-host "+at("18.1.16")+" to "+at("18.3.4")+" (2 releases)", hostDefault, hostNewest)}},
+		{"one host of two", []string{"verify", "-host", at("18.1.16") + "," + hostNewest + "@0.61.0", other},
+			[]*regexp.Regexp{none("-host "+at("18.1.16"), hostDefault, hostNewest)}},
+		{"-run leaves none", []string{"verify", "-host", hostNewest + "@0.61.0", "-run", "^" + strings.TrimSuffix(filepath.Base(mine), ".json") + "/", mine, other},
+			[]*regexp.Regexp{none("-host "+hostNewest+"@0.61.0", hostNewest, hostDefault)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errOut := runCmd(t, nil, tc.args...)
+			assert.Equal(t, exitInvalid, code, errOut)
+			assert.Empty(t, out)
+			for _, re := range tc.want {
+				assert.Regexp(t, re, errOut)
+			}
+			assert.Equal(t, len(tc.want), strings.Count(errOut, "was not started"), errOut)
+			assert.NotContains(t, errOut, "is not installed", "nothing was opened")
+		})
+	}
+	// A host that has cases goes on to its release: here, not installed.
+	code, _, errOut := runCmd(t, nil, "verify", "-host", hostNewest+"@0.61.0", other)
+	assert.Equal(t, exitInvalid, code)
+	assert.Contains(t, errOut, hostNewest+"@0.61.0 is not installed in")
+	assert.NotContains(t, errOut, "was not started")
+}

@@ -30,6 +30,7 @@ import (
 	"os"
 	"os/signal"
 	"regexp"
+	"sort"
 	"strings"
 	"sync"
 	"syscall"
@@ -420,6 +421,9 @@ func verify(ctx context.Context, args []string, stdout, stderr io.Writer, fault 
 	if len(hosts) == 0 {
 		hosts = []string{""}
 	}
+	if code := everyHostHasCases(hosts, *srcFlag, selected, stderr); code != exitPass {
+		return code
+	}
 	// One harness per release, at most -jobs at once, each kept alive
 	// for all of its release's cases; what each says on standard error is
 	// printed in the order of the releases.
@@ -466,6 +470,67 @@ func verify(ctx context.Context, args []string, stdout, stderr io.Writer, fault 
 		if !r.Summary.OK() {
 			return exitFail
 		}
+	}
+	return exitPass
+}
+
+// everyHostHasCases checks, before any release is started, that each
+// -host value (or the default host, or -host-src's) has a selected case
+// of its family: a release none of whose cases is of its host would be
+// started only to call every case not applicable. Each such value is
+// named, with the hosts the selected cases are of, and the run is
+// invalid: there is no evidence of it.
+func everyHostHasCases(hosts []string, srcFlag string, selected []*verifier.Case, stderr io.Writer) int {
+	of := map[string]int{}
+	for _, c := range selected {
+		if _, fam := c.Spec(); fam != nil {
+			of[fam.Host.Name]++
+		}
+	}
+	var theirs []string
+	for name, n := range of {
+		theirs = append(theirs, fmt.Sprintf("%d of %s", n, name))
+	}
+	sort.Strings(theirs)
+	var missing []string            // host names, in the order given
+	labels := map[string][]string{} // what named each
+	for _, hs := range hosts {
+		var name, label string
+		switch {
+		case srcFlag != "":
+			fam, ok := sourceFamily()
+			if !ok {
+				continue // judgeOn says so
+			}
+			name, label = fam.Host, "-host-src "+srcFlag
+		case hs == "":
+			name = defaultFamily().Host
+			label = "the default host, " + name
+		default:
+			t, ours, err := parseTarget(hs, false)
+			if !ours || err != nil {
+				continue // judgeOn says so
+			}
+			name, label = t.fam.Host, "-host "+hs
+		}
+		if of[name] > 0 {
+			continue
+		}
+		if labels[name] == nil {
+			missing = append(missing, name)
+		}
+		labels[name] = append(labels[name], label)
+	}
+	for _, name := range missing {
+		label := labels[name][0]
+		if n := len(labels[name]); n > 1 {
+			label = fmt.Sprintf("%s to %s (%d releases)", label, strings.TrimPrefix(labels[name][n-1], "-host "), n)
+		}
+		fmt.Fprintf(stderr, "deskcheck-host: %s: none of the %d selected cases is a case of host %s (%s), so its real code was not started and there is no evidence; -host names the host whose real code to run\n",
+			label, len(selected), name, strings.Join(theirs, ", "))
+	}
+	if len(missing) > 0 {
+		return exitInvalid
 	}
 	return exitPass
 }
