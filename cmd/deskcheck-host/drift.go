@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -21,6 +22,7 @@ func drift(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("drift", stderr)
 	runRe := fs.String("run", "", "run only the cases whose <desk-id>/<case-id> matches REGEX")
 	format := fs.String("format", "text", "output format: text or json")
+	jobs := fs.Int("jobs", defaultJobs(), "most releases run at once (each one harness process)")
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
@@ -28,8 +30,15 @@ func drift(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "deskcheck-host: -format %q: text or json\n", *format)
 		return exitInvalid
 	}
+	if *jobs < 1 {
+		fmt.Fprintf(stderr, "deskcheck-host: -jobs must be at least 1, not %d\n", *jobs)
+		return exitInvalid
+	}
 	selected, code := loadCases(fs.Args(), *runRe, verifier.Limits{}, stderr)
 	if code != exitPass {
+		return code
+	}
+	if code := everyHostHasCases([]string{""}, "", selected, stderr); code != exitPass {
 		return code
 	}
 	c, ok := cache(stderr)
@@ -42,23 +51,35 @@ func drift(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "deskcheck-host: no release is installed in %s; install some with: deskcheck-host install %s@V\n", c, fam.Host)
 		return exitInvalid
 	}
-	var runs []*realhost.Run
-	for _, in := range installed {
+	// One harness per release, at most -jobs at once; what each says on
+	// standard error is printed in the order of the releases.
+	runs := make([]*realhost.Run, len(installed))
+	codes := make([]int, len(installed))
+	msgs := make([]bytes.Buffer, len(installed))
+	atMost(*jobs, len(installed), func(i int) {
+		in := installed[i]
 		h, err := realhost.OpenFamily(ctx, fam, realcode.OpenOptions{Cache: c, Version: in.Version}, realhost.Bounds{})
 		if err != nil {
-			fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
+			fmt.Fprintf(&msgs[i], "deskcheck-host: %v\n", err)
+			codes[i] = exitFail
 			if errors.Is(err, realcode.ErrChanged) {
-				return exitInvalid
+				codes[i] = exitInvalid
 			}
-			return exitFail
+			return
 		}
-		res, err := realhost.Judge(ctx, h, selected, realhost.Options{})
-		h.Close()
-		if err != nil {
-			fmt.Fprintf(stderr, "deskcheck-host: %s@%s: %v\n", fam.Host, in.Version, err)
-			return exitFail
+		defer h.Close()
+		if runs[i], err = realhost.Judge(ctx, h, selected, realhost.Options{}); err != nil {
+			fmt.Fprintf(&msgs[i], "deskcheck-host: %s@%s: %v\n", fam.Host, in.Version, err)
+			codes[i] = exitFail
 		}
-		runs = append(runs, res)
+	})
+	worst := exitPass
+	for i := range installed {
+		_, _ = stderr.Write(msgs[i].Bytes())
+		worst = max(worst, codes[i])
+	}
+	if worst != exitPass {
+		return worst
 	}
 	rows := driftRows(runs)
 	stdout = visibleWriter{stdout}

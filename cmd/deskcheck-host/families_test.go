@@ -395,8 +395,18 @@ func TestHostWithoutCasesIsNotStarted(t *testing.T) {
 			assert.NotContains(t, errOut, "is not installed", "nothing was opened")
 		})
 	}
+	// drift runs the default host's releases: none is started for a desk
+	// of another host's cases.
+	code, out, errOut := runCmd(t, nil, "drift", other)
+	assert.Equal(t, exitInvalid, code)
+	assert.Empty(t, out)
+	assert.Regexp(t, none("the default host, "+hostDefault, hostDefault, hostNewest), errOut)
+	assert.NotContains(t, errOut, "no release is installed")
+	code, _, errOut = runCmd(t, nil, "drift", "-jobs", "0", mine)
+	assert.Equal(t, exitInvalid, code)
+	assert.Contains(t, errOut, "-jobs must be at least 1, not 0")
 	// A host that has cases goes on to its release: here, not installed.
-	code, _, errOut := runCmd(t, nil, "verify", "-host", hostNewest+"@0.61.0", other)
+	code, _, errOut = runCmd(t, nil, "verify", "-host", hostNewest+"@0.61.0", other)
 	assert.Equal(t, exitInvalid, code)
 	assert.Contains(t, errOut, hostNewest+"@0.61.0 is not installed in")
 	assert.NotContains(t, errOut, "was not started")

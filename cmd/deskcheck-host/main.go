@@ -9,7 +9,7 @@
 //	deskcheck-host list
 //	deskcheck-host remove omp@V | gemini@V | arena | arena@ADAPTER
 //	deskcheck-host verify [-host omp@V | -host gemini@V | -host NAME@*,... | -host arena | -host arena@ADAPTER[@V] | -host-src DIR] [-jobs N] [-allow-changed-release] [-run REGEX] [-v] [-format text|json|markdown|junit|html] [-out DIR|none] [limits] [PATH...]
-//	deskcheck-host drift [-run REGEX] [-format text|json] [PATH...]
+//	deskcheck-host drift [-run REGEX] [-format text|json] [-jobs N] [PATH...]
 //
 // It is a command of its own, apart from deskcheck, because it starts a
 // program (bun, node or python, running deskcheck's harness over the
@@ -76,7 +76,7 @@ Usage:
   deskcheck-host list                          list the installed releases
   deskcheck-host remove HOST                   remove an installed release
   deskcheck-host verify [-host HOST[,HOST...] | -host-src DIR] [-jobs N] [-allow-changed-release] [-run REGEX] [-v] [-format FORMAT] [-out DIR|none] [limits] [PATH...]
-  deskcheck-host drift [-run REGEX] [-format text|json] [PATH...]
+  deskcheck-host drift [-run REGEX] [-format text|json] [-jobs N] [PATH...]
 
 verify runs every case on the model and on the real code and shows three
 columns per case (authored expectation, model, real code) with a verdict:
@@ -430,18 +430,9 @@ func verify(ctx context.Context, args []string, stdout, stderr io.Writer, fault 
 	runs := make([]*realhost.Run, len(hosts))
 	codes := make([]int, len(hosts))
 	msgs := make([]bytes.Buffer, len(hosts))
-	sem := make(chan struct{}, *jobs)
-	var wg sync.WaitGroup
-	for i, hs := range hosts {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			runs[i], codes[i] = judgeOn(ctx, hs, *srcFlag, *bun, *maxAnswer, *allowChanged, selected, fault, &msgs[i])
-		}()
-	}
-	wg.Wait()
+	atMost(*jobs, len(hosts), func(i int) {
+		runs[i], codes[i] = judgeOn(ctx, hosts[i], *srcFlag, *bun, *maxAnswer, *allowChanged, selected, fault, &msgs[i])
+	})
 	worst := exitPass
 	for i := range hosts {
 		_, _ = stderr.Write(msgs[i].Bytes())
@@ -472,6 +463,23 @@ func verify(ctx context.Context, args []string, stdout, stderr io.Writer, fault 
 		}
 	}
 	return exitPass
+}
+
+// atMost calls f(0) to f(n-1), at most jobs of them at once, and returns
+// when all have returned.
+func atMost(jobs, n int, f func(i int)) {
+	sem := make(chan struct{}, jobs)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			f(i)
+		}()
+	}
+	wg.Wait()
 }
 
 // everyHostHasCases checks, before any release is started, that each

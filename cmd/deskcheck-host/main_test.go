@@ -253,6 +253,11 @@ func TestDriftAcrossInstalledReleases(t *testing.T) {
 	assert.Contains(t, out, "drift on the real code of 2 installed releases, against the newest, "+at("18.1.16")+"\n")
 	assert.Contains(t, out, "boundary-desk/boundary-approve-one-call: same on all\n")
 	assert.Contains(t, out, "boundary-desk/boundary-deny-before-handler:\n  "+at("17.3.5")+" errorIncludes: \"Tool \\\"seed_note\\\" is blocked by user policy.")
+	// The releases run side by side (-jobs, one per processor by default)
+	// say what they say one at a time.
+	code, one, errOne := runCmd(t, nil, "drift", "-jobs", "1", bundledDesk)
+	require.Equal(t, exitPass, code, errOne)
+	assert.Equal(t, out, one, "-jobs 1 and the default print the same")
 	cases, code := loadCases([]string{bundledDesk}, "", verifier.Limits{}, io.Discard)
 	require.Equal(t, exitPass, code)
 	old, err := verifier.Run(context.Background(), cases, verifier.RunOptions{Pin: verifier.Hosts{defaultFam.Host: "17.3.5"}})
