@@ -304,13 +304,15 @@ func loadDefault(key defaultKey, e *Engine) loadedFile {
 }
 
 // ownKey is what loading an admin or user policy file depends on: its
-// name, text and tier, the tier's base priority, and whether a prefix
-// ends at a word (asked only of a file with a prefix).
+// name, text and tier, the tier's base priority, whether a prefix ends at
+// a word (asked only of a file with a prefix), and whether the release's
+// built-in tool names are G1's (they hold save_memory).
 type ownKey struct {
 	name, text string
 	tier       Tier
 	base       float64
 	boundary   bool
+	g1         bool
 }
 
 // ownLoaded holds admin and user policy files as loadFile loaded them, by
@@ -331,7 +333,7 @@ func (e *Engine) loadOwnFile(name, text string, t Tier) loadedFile {
 	if read.parseErr != nil || read.schemaErr != nil || len(text) > filesReadText {
 		return e.loadFile(name, text, t)
 	}
-	key := ownKey{name: name, text: text, tier: t, base: e.tierBase(t), boundary: true}
+	key := ownKey{name: name, text: text, tier: t, base: e.tierBase(t), boundary: true, g1: e.group == G1}
 	for _, r := range read.raws {
 		if r.hasCommandPrefix {
 			key.boundary = !e.faults.Has(FaultPrefixNoWordBoundary) && !e.mut.is(MutPrefixBoundary)

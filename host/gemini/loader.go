@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"unicode/utf16"
@@ -139,26 +141,29 @@ type readFileResult struct {
 	raws                []rawRule
 	checkers            bool
 	parseErr, schemaErr error
+	// schemaText is what the host says of a file zod refuses.
+	schemaText string
 	// notes are the loader's problems with the rules, in its order:
-	// they depend on the rules alone, so they are worked out with them.
-	notes []fileNote
+	// they depend on the rules and the release's built-in tool names
+	// alone, so they are worked out with them, for G2 on ([0]) and G1.
+	notes [2][]fileNote
 }
 
 // fileNote is one problem the loader finds with a file's rules, before
 // the file's tier and name are put to it.
 type fileNote struct {
-	warning bool
-	text    string
+	warning          bool
+	message, details string
 }
 
 // ruleNotes finds what the loader says of a file's rules: the shell
 // syntax of each, then for each rule an empty toolName (which drops the
 // rule) or its unrecognised tool names.
-func ruleNotes(raws []rawRule) []fileNote {
+func ruleNotes(raws []rawRule, builtins []string) []fileNote {
 	var out []fileNote
 	for i, r := range raws {
 		if msg := shellSyntaxProblem(r, i); msg != "" {
-			out = append(out, fileNote{false, "Invalid shell command syntax: " + msg})
+			out = append(out, fileNote{false, "Invalid shell command syntax", msg})
 		}
 	}
 	for i, r := range raws {
@@ -169,12 +174,12 @@ func ruleNotes(raws []rawRule) []fileNote {
 			}
 		}
 		if empty {
-			out = append(out, fileNote{false, fmt.Sprintf("Invalid policy rule: toolName cannot be empty string (rule #%d)", i+1)})
+			out = append(out, fileNote{false, "Invalid policy rule: toolName cannot be empty string", fmt.Sprintf("Rule #%d contains an empty toolName string. Use \"*\" to match all tools.", i+1)})
 			continue
 		}
 		for _, n := range r.toolNames {
-			if w := toolNameWarning(n, i); w != "" {
-				out = append(out, fileNote{true, "Unrecognized tool name: " + w})
+			if w := toolNameWarning(n, i, builtins); w != "" {
+				out = append(out, fileNote{true, "Unrecognized tool name", w})
 			}
 		}
 	}
@@ -209,7 +214,9 @@ func readFile(text string) readFileResult {
 		r.raws, r.schemaErr = validateFile(doc)
 		_, r.checkers = doc["safety_checker"]
 		if r.schemaErr == nil {
-			r.notes = ruleNotes(r.raws)
+			r.notes[0], r.notes[1] = ruleNotes(r.raws, builtinTools), ruleNotes(r.raws, builtinToolsG1)
+		} else if r.schemaText = zodIssues(doc); r.schemaText == "" {
+			r.schemaText = r.schemaErr.Error()
 		}
 	}
 	if len(text) <= filesReadText {
@@ -228,28 +235,37 @@ func (e *Engine) loadFile(name, text string, t Tier) loadedFile {
 	tierName := t.String()
 	// The host's formatPolicyError: "[TIER] Policy file error in NAME:",
 	// the message, then the details.
-	report := func(warning bool, format string, args ...any) {
+	report := func(warning bool, message, details, suggestion string) {
 		severity := "error"
 		if warning {
 			severity = "warning"
 		}
-		text := fmt.Sprintf(format, args...)
-		message, details, _ := strings.Cut(text, ": ")
-		out.problems = append(out.problems, PolicyProblem{Warning: warning, Text: fmt.Sprintf("[%s] Policy file %s in %s:\n  %s\n%s", strings.ToUpper(tierName), severity, name, message, details)})
+		text := fmt.Sprintf("[%s] Policy file %s in %s:\n  %s", strings.ToUpper(tierName), severity, name, message)
+		if details != "" {
+			text += "\n" + details
+		}
+		if suggestion != "" {
+			text += "\n  Suggestion: " + suggestion
+		}
+		out.problems = append(out.problems, PolicyProblem{Warning: warning, Text: text})
 	}
 	read := readFile(text)
 	if read.parseErr != nil {
-		report(false, "TOML parsing failed: %v", read.parseErr)
+		report(false, "TOML parsing failed", read.parseErr.Error(), "Check for syntax errors like missing quotes, brackets, or commas")
 		return out
 	}
 	if read.schemaErr != nil {
-		report(false, "Schema validation failed: %v", read.schemaErr)
+		report(false, "Schema validation failed", read.schemaText, "Ensure all required fields (decision, priority) are present with correct types")
 		return out
 	}
 	raws := read.raws
 	out.checkers = read.checkers
-	for _, n := range read.notes {
-		report(n.warning, "%s", n.text)
+	notes := read.notes[0]
+	if e.group == G1 {
+		notes = read.notes[1]
+	}
+	for _, n := range notes {
+		report(n.warning, n.message, n.details, "")
 	}
 	base := e.tierBase(t)
 	source := strings.ToUpper(tierName[:1]) + tierName[1:] + ": " + name
@@ -276,11 +292,11 @@ func (e *Engine) loadFile(name, text string, t Tier) loadedFile {
 				if pat != nil {
 					re, err := compileJS(*pat)
 					if err != nil {
-						report(false, "Invalid regex pattern: %s: %v", *pat, err)
+						report(false, "Invalid regex pattern", fmt.Sprintf("Pattern: %s\nError: %v", *pat, err), "Check regex syntax for errors like unmatched brackets or invalid escape sequences")
 						continue
 					}
 					if !isSafeRegExp(*pat) {
-						report(false, "Unsafe regex pattern (potential ReDoS): %s", *pat)
+						report(false, "Unsafe regex pattern (potential ReDoS)", "Pattern: "+*pat, "Avoid nested quantifiers or extremely long patterns")
 						continue
 					}
 					rule.Pattern, rule.PatternSource = re, *pat
@@ -333,13 +349,21 @@ func shellSyntaxProblem(r rawRule, i int) string {
 		return ""
 	}
 	if r.toolNameList || r.toolNames[0] != "run_shell_command" {
-		return fmt.Sprintf("Rule #%d: commandPrefix and commandRegex can only be used with toolName = \"run_shell_command\"", i+1)
+		found := JSONString(r.toolNames[0])
+		if r.toolNameList {
+			quoted := make([]string, len(r.toolNames))
+			for j, n := range r.toolNames {
+				quoted[j] = JSONString(n)
+			}
+			found = "[" + strings.Join(quoted, ",") + "]"
+		}
+		return fmt.Sprintf("Rule #%d: commandPrefix and commandRegex can only be used with toolName = \"run_shell_command\"\n  Found: toolName = %s\n  Fix: Set toolName = \"run_shell_command\" (not an array)", i+1, found)
 	}
 	if r.argsPattern != nil {
-		return fmt.Sprintf("Rule #%d: cannot use both commandPrefix/commandRegex and argsPattern", i+1)
+		return fmt.Sprintf("Rule #%d: cannot use both commandPrefix/commandRegex and argsPattern\n  These fields are mutually exclusive\n  Fix: Use either commandPrefix/commandRegex OR argsPattern, not both", i+1)
 	}
 	if r.prefixPresent && r.commandRegex != nil {
-		return fmt.Sprintf("Rule #%d: cannot use both commandPrefix and commandRegex", i+1)
+		return fmt.Sprintf("Rule #%d: cannot use both commandPrefix and commandRegex\n  These fields are mutually exclusive\n  Fix: Use either commandPrefix OR commandRegex, not both", i+1)
 	}
 	return ""
 }
@@ -574,21 +598,27 @@ func parseMcpServer(name string) string {
 	return server
 }
 
-// builtinTools are the built-in tool names a rule's toolName is checked
-// against (tools/tool-names.js ALL_BUILTIN_TOOL_NAMES).
-var builtinTools = []string{
-	"glob", "write_todos", "write_file", "web_fetch", "replace", "run_shell_command", "grep_search",
-	"google_web_search", "read_file", "read_many_files", "list_directory", "save_memory", "activate_skill",
-	"ask_user", "tracker_create_task", "tracker_update_task", "tracker_get_task", "tracker_list_tasks",
-	"tracker_add_dependency", "tracker_visualize", "get_internal_docs", "enter_plan_mode", "exit_plan_mode",
-	"update_topic", "complete_task", "invoke_agent", "read_mcp_resource", "list_mcp_resources",
-}
+// builtinTools are ALL_BUILTIN_TOOL_NAMES, in the host's order, which a
+// rule's toolName is checked against (policy/toml-loader.js
+// validateToolName) and whose order breaks ties among its suggestions:
+// from 0.44.1 on, save_memory is not among them; builtinToolsG1 is
+// 0.40.0's list, which has it.
+var (
+	builtinTools = []string{
+		"glob", "write_todos", "write_file", "google_web_search", "web_fetch", "replace", "run_shell_command",
+		"grep_search", "read_many_files", "read_file", "list_directory", "activate_skill", "ask_user",
+		"tracker_create_task", "tracker_update_task", "tracker_get_task", "tracker_list_tasks",
+		"tracker_add_dependency", "tracker_visualize", "get_internal_docs", "enter_plan_mode", "exit_plan_mode",
+		"update_topic", "complete_task", "invoke_agent", "read_mcp_resource", "list_mcp_resources",
+	}
+	builtinToolsG1 = slices.Insert(slices.Clone(builtinTools), slices.Index(builtinTools, "list_directory")+1, "save_memory")
+)
 
 var mcpSlug = regexp.MustCompile(`(?i)^[a-z0-9_.:-]+$`)
 
 // validToolName is isValidToolName(name, {allowWildcards: true}).
-func validToolName(name string) bool {
-	for _, b := range builtinTools {
+func validToolName(name string, builtins []string) bool {
+	for _, b := range builtins {
 		if name == b {
 			return true
 		}
@@ -617,32 +647,45 @@ func validToolName(name string) bool {
 }
 
 // toolNameWarning is validateToolName: the deprecated __ syntax, or a name
-// that is no known tool but within three edits of a built-in one.
-func toolNameWarning(name string, i int) string {
+// that is no known tool but within three edits of a built-in one, with
+// getToolSuggestion's three nearest built-in names (a stable sort by
+// distance: the first listed first among equals).
+func toolNameWarning(name string, i int, builtins []string) string {
 	if strings.Contains(name, "__") {
-		return fmt.Sprintf("Rule #%d: The \"__\" syntax for MCP tools is strictly deprecated.", i+1)
+		return fmt.Sprintf("Rule #%d: The \"__\" syntax for MCP tools is strictly deprecated. Please use the 'mcpName = \"...\"' property or the 'mcp_server_tool' format instead.", i+1)
 	}
-	if validToolName(name) {
+	if validToolName(name, builtins) {
 		return ""
 	}
-	// The first built-in name at the least distance, if that is three
-	// or less. A name whose length differs from the best distance's or
-	// more cannot come nearer (the built-in names are ASCII: their
-	// UTF-16 length is their length), so it is not measured.
-	best, closest := 4, ""
+	// A name whose length differs from a built-in one's by more than
+	// three is more than three edits from it (the built-in names are
+	// ASCII: their UTF-16 length is their length), so no warning is
+	// possible unless one is within three.
 	n := utf16Count(name)
-	for _, b := range builtinTools {
-		if abs(n-len(b)) >= best {
-			continue
-		}
-		if d := levenshtein(name, b); d < best {
-			best, closest = d, b
+	near := false
+	for _, b := range builtins {
+		if abs(n-len(b)) <= 3 && levenshtein(name, b) <= 3 {
+			near = true
+			break
 		}
 	}
-	if closest == "" {
+	if !near {
 		return ""
 	}
-	return fmt.Sprintf("Rule #%d: Unrecognized tool name %q. Did you mean %q?", i+1, name, closest)
+	type match struct {
+		name string
+		d    int
+	}
+	ms := make([]match, len(builtins))
+	for j, b := range builtins {
+		ms[j] = match{b, levenshtein(name, b)}
+	}
+	sort.SliceStable(ms, func(a, b int) bool { return ms[a].d < ms[b].d })
+	quoted := make([]string, 0, 3)
+	for _, m := range ms[:min(3, len(ms))] {
+		quoted = append(quoted, `"`+m.name+`"`)
+	}
+	return fmt.Sprintf("Rule #%d: Unrecognized tool name %s. Did you mean one of: %s?", i+1, `"`+name+`"`, strings.Join(quoted, ", "))
 }
 
 // utf16Count is a string's JavaScript length, counted without a copy.

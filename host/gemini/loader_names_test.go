@@ -3,38 +3,41 @@ package gemini
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 )
 
-// toolNameWarningEveryName is toolNameWarning measuring the distance to
-// every built-in name, as the host does: what the pruned search must give.
-func toolNameWarningEveryName(name string, i int) string {
+// toolNameWarningEveryName is toolNameWarning as the host writes it:
+// the least distance to every built-in name, then all of them sorted by
+// distance (a stable sort) and the first three suggested. The pruned
+// search must give what this gives.
+func toolNameWarningEveryName(name string, i int, builtins []string) string {
 	if strings.Contains(name, "__") {
-		return fmt.Sprintf("Rule #%d: The \"__\" syntax for MCP tools is strictly deprecated.", i+1)
+		return fmt.Sprintf("Rule #%d: The \"__\" syntax for MCP tools is strictly deprecated. Please use the 'mcpName = \"...\"' property or the 'mcp_server_tool' format instead.", i+1)
 	}
-	if validToolName(name) {
+	if validToolName(name, builtins) {
 		return ""
 	}
-	best, closest := math.MaxInt, ""
-	for _, b := range builtinTools {
-		if d := levenshtein(name, b); d < best {
-			best, closest = d, b
-		}
+	best := math.MaxInt
+	for _, b := range builtins {
+		best = min(best, levenshtein(name, b))
 	}
 	if best > 3 {
 		return ""
 	}
-	return fmt.Sprintf("Rule #%d: Unrecognized tool name %q. Did you mean %q?", i+1, name, closest)
+	sorted := slices.Clone(builtins)
+	slices.SortStableFunc(sorted, func(a, b string) int { return levenshtein(name, a) - levenshtein(name, b) })
+	return fmt.Sprintf("Rule #%d: Unrecognized tool name \"%s\". Did you mean one of: \"%s\", \"%s\", \"%s\"?", i+1, name, sorted[0], sorted[1], sorted[2])
 }
 
 // nameVariants are names near and far from the built-in ones: each with
 // characters dropped, added, changed and cut, in ASCII and beyond.
 func nameVariants() []string {
 	out := []string{"", "x", "*", "mcp_", "mcp_a_b", "mcp__a", "a__b", "😀", "read_fil😀", "reäd_file", "\xff\xfe", "gl😀b", "globb😀"}
-	for _, b := range builtinTools {
+	for _, b := range builtinToolsG1 {
 		out = append(out, b, strings.ToUpper(b), b+"s", b+"😀", b[1:], b[:len(b)-1], b[:len(b)/2], "x"+b, b+"xyz", b+"wxyz", strings.ReplaceAll(b, "_", ""), strings.ReplaceAll(b, "_", "-"))
 		for i := 0; i < len(b); i++ {
 			out = append(out, b[:i]+"é"+b[i+1:], b[:i]+b[i+1:])
@@ -46,10 +49,12 @@ func nameVariants() []string {
 func TestToolNameWarningAsEveryName(t *testing.T) {
 	warned := 0
 	for _, name := range nameVariants() {
-		want := toolNameWarningEveryName(name, 2)
-		assert.Equal(t, want, toolNameWarning(name, 2), "%q", name)
-		if want != "" {
-			warned++
+		for _, builtins := range [][]string{builtinTools, builtinToolsG1} {
+			want := toolNameWarningEveryName(name, 2, builtins)
+			assert.Equal(t, want, toolNameWarning(name, 2, builtins), "%q", name)
+			if want != "" {
+				warned++
+			}
 		}
 	}
 	assert.Greater(t, warned, 100)
@@ -63,7 +68,9 @@ func FuzzToolNameWarning(f *testing.F) {
 		if len(name) > 200 {
 			return
 		}
-		assert.Equal(t, toolNameWarningEveryName(name, 0), toolNameWarning(name, 0), "%q", name)
+		for _, builtins := range [][]string{builtinTools, builtinToolsG1} {
+			assert.Equal(t, toolNameWarningEveryName(name, 0, builtins), toolNameWarning(name, 0, builtins), "%q", name)
+		}
 	})
 }
 

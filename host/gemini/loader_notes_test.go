@@ -41,10 +41,12 @@ priority = 30
 		}
 		assert.Equal(t, first, got)
 	}
+	// The release's words (policy/toml-loader.js), as problems-desk.json
+	// holds them on every release's own code.
 	assert.Equal(t, []string{
-		"false [USER] Policy file error in mine.toml:\n  Invalid shell command syntax\nRule #1: commandPrefix and commandRegex can only be used with toolName = \"run_shell_command\"",
-		"false [USER] Policy file error in mine.toml:\n  Invalid policy rule\ntoolName cannot be empty string (rule #2)",
-		"true [USER] Policy file warning in mine.toml:\n  Unrecognized tool name\nRule #3: Unrecognized tool name \"read_fil\". Did you mean \"read_file\"?",
-		"true [USER] Policy file warning in mine.toml:\n  Unrecognized tool name\nRule #3: The \"__\" syntax for MCP tools is strictly deprecated.",
+		"false [USER] Policy file error in mine.toml:\n  Invalid shell command syntax\nRule #1: commandPrefix and commandRegex can only be used with toolName = \"run_shell_command\"\n  Found: toolName = \"read_file\"\n  Fix: Set toolName = \"run_shell_command\" (not an array)",
+		"false [USER] Policy file error in mine.toml:\n  Invalid policy rule: toolName cannot be empty string\nRule #2 contains an empty toolName string. Use \"*\" to match all tools.",
+		"true [USER] Policy file warning in mine.toml:\n  Unrecognized tool name\nRule #3: Unrecognized tool name \"read_fil\". Did you mean one of: \"read_file\", \"write_file\", \"replace\"?",
+		"true [USER] Policy file warning in mine.toml:\n  Unrecognized tool name\nRule #3: The \"__\" syntax for MCP tools is strictly deprecated. Please use the 'mcpName = \"...\"' property or the 'mcp_server_tool' format instead.",
 	}, first)
 }
