@@ -22,6 +22,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/deskcheck/deskcheck/internal/fault"
@@ -169,6 +170,20 @@ func loop(s *recorders.Session, cfg Config, res *Result) error {
 	system := System
 	msgs := []chatMessage{{Role: "system", Content: &system}, {Role: "user", Content: &prompt}}
 	seen := map[string]bool{}
+	// LangGraph's graph stops at its recursion limit (the adapter's
+	// 2 × MaxTurns − 1, or 3 × MaxTurns − 2 with the omit-receipt hook's
+	// node): the input node takes superstep 0 and the agent node runs at
+	// 1, 3, … (2, 5, … with the hook), and the step after the limit
+	// raises, with work left or not. So the MaxTurns-th request ends the
+	// run even when it answers, and with the hook there is no MaxTurns-th
+	// request: the run ends after the calls of the one before.
+	hooked := cfg.Adapter == LangGraph && cfg.Faults.Has(FaultOmitReceipt)
+	recursion := errors.New("GraphRecursionError: Recursion limit of " + strconv.Itoa(2*cfg.MaxTurns-1) +
+		" reached without hitting a stop condition. You can increase the limit by setting the `recursion_limit` config key.")
+	if hooked {
+		recursion = errors.New("GraphRecursionError: Recursion limit of " + strconv.Itoa(3*cfg.MaxTurns-2) +
+			" reached without hitting a stop condition. You can increase the limit by setting the `recursion_limit` config key.")
+	}
 	for n := 0; n < cfg.MaxTurns; n++ {
 		body := requestBody(msgs)
 		rep := s.Complete(recorders.ChatPath, body, map[string]string{"user-agent": "deskcheck arena model (" + cfg.Adapter.Name() + ")", "x-stainless-retry-count": "0"})
@@ -212,14 +227,22 @@ func loop(s *recorders.Session, cfg Config, res *Result) error {
 			msgs = append(msgs, chatMessage{Role: "assistant", Content: m.content, ToolCalls: calls})
 		}
 		if len(m.calls) == 0 {
+			if cfg.Adapter == LangGraph && n == cfg.MaxTurns-1 {
+				res.Stopped = true
+				return recursion
+			}
 			return nil
 		}
 		last := n == cfg.MaxTurns-1
 		if last && cfg.Adapter != OpenAIAgents {
 			// The plain loop breaks after the last request; LangGraph's
 			// agent replaces a response that still has calls when too
-			// few steps remain. Neither acts on them.
+			// few steps remain, and the step after raises. Neither acts
+			// on them.
 			res.Stopped = true
+			if cfg.Adapter == LangGraph {
+				return recursion
+			}
 			return nil
 		}
 		var firstErr error
@@ -261,6 +284,10 @@ func loop(s *recorders.Session, cfg Config, res *Result) error {
 			// request: a call without its tool message is an invalid
 			// history, and the agent node raises instead of asking.
 			return errors.New("ValueError: Found AIMessages with tool_calls that do not have a corresponding ToolMessage")
+		}
+		if hooked && n == cfg.MaxTurns-2 {
+			res.Stopped = true
+			return recursion
 		}
 		if last {
 			res.Stopped = true

@@ -133,7 +133,7 @@ func TestTurnLimit(t *testing.T) {
 		a       Adapter
 		effects int
 		done    bool
-	}{{Vanilla, 5, true}, {LangGraph, 5, true}, {OpenAIAgents, 6, false}} {
+	}{{Vanilla, 5, true}, {LangGraph, 5, false}, {OpenAIAgents, 6, false}} {
 		res := Run(Config{Item: it, Adapter: tc.a})
 		assert.Equal(t, 6, res.Observation.ModelRequests, tc.a.Name())
 		assert.Equal(t, tc.effects, res.Observation.Effects, tc.a.Name())
@@ -141,6 +141,33 @@ func TestTurnLimit(t *testing.T) {
 		assert.False(t, res.Observation.Complete)
 		assert.True(t, res.Stopped)
 	}
+}
+
+// TestLangGraphRecursionLimit: on LangGraph a run that reaches its last
+// request ends with GraphRecursionError even when that request is answered
+// (five tool turns), and under omit-receipt, whose hook adds a node a
+// turn, the fifth turn's calls are the last acted on: no sixth request.
+func TestLangGraphRecursionLimit(t *testing.T) {
+	five := item(1, "file.read.workspace;file.read.workspace;file.read.workspace;file.read.workspace;file.read.workspace")
+	for _, a := range []Adapter{Vanilla, OpenAIAgents} {
+		res := Run(Config{Item: five, Adapter: a})
+		assert.True(t, res.Record.Done, a.Name())
+		assert.True(t, res.Observation.Complete, a.Name())
+	}
+	res := Run(Config{Item: five, Adapter: LangGraph})
+	assert.Equal(t, 6, res.Observation.ModelRequests)
+	assert.False(t, res.Record.Done)
+	assert.Contains(t, res.Record.AdapterError, "GraphRecursionError: Recursion limit of 11 reached")
+	assert.False(t, res.Observation.Complete)
+
+	denied := item(1, "file.read.protected;file.read.protected;file.read.protected;file.read.protected;file.read.protected")
+	omit := Faults{}.With(FaultOmitReceipt)
+	res = Run(Config{Item: denied, Adapter: LangGraph, Faults: omit})
+	assert.Equal(t, 5, res.Observation.ModelRequests)
+	assert.Contains(t, res.Record.AdapterError, "GraphRecursionError: Recursion limit of 16 reached")
+	assert.True(t, res.Stopped)
+	res = Run(Config{Item: denied, Adapter: Vanilla, Faults: omit})
+	assert.Equal(t, 6, res.Observation.ModelRequests)
 }
 
 func TestMutantsChangeDecisions(t *testing.T) {

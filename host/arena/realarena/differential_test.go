@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strings"
 	"sync"
 	"testing"
 
@@ -251,5 +252,34 @@ func TestTurnLimitOnRealAdapters(t *testing.T) {
 			assert.Equal(t, effects[name], ob.Effects)
 			assert.False(t, ob.Complete)
 		})
+	}
+}
+
+// TestTurnCountsOnRealAdapters: items of one to six tool turns, every call
+// allowed or every call denied, hold each adapter's model to the real
+// framework with no fault and under omit-receipt. LangGraph's recursion
+// limit ends a run that reaches its last request even when that request
+// is answered, and with the omit-receipt hook's node a request sooner.
+func TestTurnCountsOnRealAdapters(t *testing.T) {
+	var items []recorders.Item
+	for n := 1; n <= 6; n++ {
+		for _, label := range []string{"file.read.workspace", "file.read.protected"} {
+			var turns [][]recorders.Action
+			for range n {
+				turns = append(turns, []recorders.Action{{Label: label}})
+			}
+			items = append(items, recorders.Item{ID: fmt.Sprintf("%s-%d", strings.ReplaceAll(label, ".", "-"), n), Prompt: "deskcheck arena turns", Turns: turns})
+		}
+	}
+	for _, name := range Adapters {
+		for _, info := range []struct {
+			name  string
+			fault arena.Faults
+		}{{"", arena.Faults{}}, {"omit-receipt", fault.Of[arena.Fault](uint64(arena.FaultOmitReceipt))}} {
+			t.Run(name+"/"+info.name, func(t *testing.T) {
+				res := runReal(t, name, info.name, items)
+				sameObservations(t, name, info.fault, items, res, nil)
+			})
+		}
 	}
 }

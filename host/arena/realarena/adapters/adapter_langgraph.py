@@ -51,9 +51,11 @@ def main():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         agent = create_react_agent(model, [perform_action], prompt=ac.SYSTEM, version="v2", pre_model_hook=hook)
-    # The agent node runs at supersteps 0, 2, 4, … (0, 3, 6, … with the
-    # hook's node) and gives up when fewer than 2 steps remain: at most
-    # `turns` model requests, the calls of the last one not acted on.
+    # The input node takes superstep 0 and the agent node runs at 1, 3,
+    # … (2, 5, … with the hook's node); it gives up when fewer than 2
+    # steps remain, and the step past the limit raises: at most `turns`
+    # model requests (one fewer with the hook), the calls of the last one
+    # not acted on.
     limit = 3 * turns - 2 if hook else 2 * turns - 1
     ac.hello("langgraph", "%s %s" % (httpx_module.__name__, httpx_module.__version__), DEPRECATED)
     for item, prompt in ac.items():
