@@ -118,3 +118,42 @@ func TestArenaWrongExpectationAndModelFault(t *testing.T) {
 	assert.Equal(t, []int64{0, 1, 1, 1}, []int64{work.Get("model.allowedWork.numerator").Int(), work.Get("model.allowedWork.denominator").Int(),
 		work.Get("real.allowedWork.numerator").Int(), work.Get("real.allowedWork.denominator").Int()}, "the model under the fault loses the work the adapter did")
 }
+
+// TestArenaFaultSwitchedOn: -fault NAME switches the adapter's fault on
+// and the model's of the same name beside it, says so above everything,
+// and is refused for a host whose harness has no faults, for an unknown
+// name and with -host-src.
+func TestArenaFaultSwitchedOn(t *testing.T) {
+	fam := venvFamily(t)
+	desk := bundledDeskOf(t, fam.Host)
+	t.Run("refused", func(t *testing.T) {
+		t.Setenv("DESKCHECK_CACHE", t.TempDir())
+		for _, tc := range []struct {
+			args []string
+			want string
+		}{
+			{[]string{"verify", "-host", at("18.1.16"), "-fault", "drop-denial", bundledDeskOf(t, hostDefault)}, "-fault is accepted with " + fam.Host + " hosts only, not with -host " + at("18.1.16")},
+			{[]string{"verify", "-fault", "drop-denial", bundledDeskOf(t, hostDefault)}, "-fault is accepted with " + fam.Host + " hosts only, not with the default host, " + hostDefault},
+			{[]string{"verify", "-host", fam.Host + "@vanilla", "-fault", "nope", desk}, `-fault "nope": no fault of the ` + fam.Host + " harness; the faults are drop-denial, "},
+			{[]string{"verify", "-host-src", "x", "-fault", "drop-denial", bundledDeskOf(t, hostDefault)}, "-fault is accepted with " + fam.Host + " hosts only, not with -host-src"},
+		} {
+			code, out, errOut := runCmd(t, nil, tc.args...)
+			assert.Equal(t, exitInvalid, code, "%v: %s", tc.args, errOut)
+			assert.Empty(t, out, "%v", tc.args)
+			assert.Contains(t, errOut, tc.want, "%v", tc.args)
+		}
+	})
+	requireFamily(t, fam.Host, "vanilla@0.1.0")
+	for _, name := range []string{"drop-denial", fam.Host + "/drop-denial"} {
+		code, stdout, errOut := runCmd(t, nil, "verify", "-host", fam.Host+"@vanilla", "-fault", name, desk)
+		require.Equal(t, exitFail, code, "%s\n%s", stdout, errOut)
+		assert.True(t, strings.HasPrefix(stdout, "FAULT SWITCHED ON: drop-denial — results do not describe the adapter\n"), stdout)
+		// The denials the adapter drops are the model's too: they do not
+		// hold, and the two agree.
+		assert.Contains(t, stdout, "16 cases: 8 hold on the real code, 8 do not hold, 0 model and real code disagree")
+	}
+	code, stdout, errOut := runCmd(t, nil, "verify", "-host", fam.Host+"@vanilla", "-fault", "drop-denial", "-format", "json", desk)
+	require.Equal(t, exitFail, code, errOut)
+	assert.True(t, gjson.Valid(stdout), "the JSON stays a document")
+	assert.True(t, strings.HasPrefix(errOut, "FAULT SWITCHED ON: drop-denial"), errOut)
+}

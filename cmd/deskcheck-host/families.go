@@ -230,7 +230,7 @@ func prefixed(p string, s []string) []string {
 // openFamily starts release t.version of a declared family (the newest
 // installed when none is named), or the source folder src, in the
 // sandbox.
-func openFamily(ctx context.Context, t target, src, runtime string, maxAnswer int64, allowChanged bool, stderr io.Writer) (*realhost.FamilyHost, int) {
+func openFamily(ctx context.Context, t target, src, runtime string, maxAnswer int64, allowChanged bool, harnessFault string, stderr io.Writer) (*realhost.FamilyHost, int) {
 	c, ok := cache(stderr)
 	if !ok {
 		return nil, exitInvalid
@@ -240,7 +240,7 @@ func openFamily(ctx context.Context, t target, src, runtime string, maxAnswer in
 			return nil, code
 		}
 	}
-	h, err := realhost.OpenFamily(ctx, *t.fam, realcode.OpenOptions{Cache: c, Version: t.version, Source: src, Runtime: runtime, AllowChanged: allowChanged}, realhost.Bounds{MaxAnswerBytes: maxAnswer})
+	h, err := realhost.OpenFamily(ctx, *t.fam, realcode.OpenOptions{Cache: c, Version: t.version, Source: src, Runtime: runtime, AllowChanged: allowChanged, Fault: harnessFault}, realhost.Bounds{MaxAnswerBytes: maxAnswer})
 	if err != nil {
 		if errors.Is(err, realcode.ErrSource) {
 			fmt.Fprintf(stderr, "deskcheck-host: -host-src: %v\n", err)

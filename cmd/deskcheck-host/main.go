@@ -30,6 +30,7 @@ import (
 	"os"
 	"os/signal"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -37,6 +38,7 @@ import (
 
 	"github.com/deskcheck/deskcheck/host/all"
 	"github.com/deskcheck/deskcheck/host/all/real"
+	"github.com/deskcheck/deskcheck/internal/realcode"
 	"github.com/deskcheck/deskcheck/realhost"
 	"github.com/deskcheck/deskcheck/reports"
 	"github.com/deskcheck/deskcheck/reports/folder"
@@ -75,7 +77,7 @@ Usage:
   deskcheck-host install [-substitute] HOST    install a release (the only step that uses the network)
   deskcheck-host list                          list the installed releases
   deskcheck-host remove HOST                   remove an installed release
-  deskcheck-host verify [-host HOST[,HOST...] | -host-src DIR] [-jobs N] [-allow-changed-release] [-run REGEX] [-v] [-format FORMAT] [-out DIR|none] [limits] [PATH...]
+  deskcheck-host verify [-host HOST[,HOST...] | -host-src DIR] [-jobs N] [-fault NAME] [-allow-changed-release] [-run REGEX] [-v] [-format FORMAT] [-out DIR|none] [limits] [PATH...]
   deskcheck-host drift [-run REGEX] [-format text|json] [-jobs N] [PATH...]
 
 verify runs every case on the model and on the real code and shows three
@@ -376,6 +378,7 @@ func verify(ctx context.Context, args []string, stdout, stderr io.Writer, fault 
 	allowChanged := fs.Bool("allow-changed-release", false, "run an installed release whose files differ from those recorded at install (every report then lists them)")
 	maxAnswer := fs.Int64("max-answer-bytes", realhost.DefaultMaxAnswerBytes, "most `BYTES` the harness may answer in all, over every case of the run")
 	jobs := fs.Int("jobs", defaultJobs(), "most releases run at once when -host names several (each one harness process)")
+	faultFlag := fs.String("fault", "", "switch on the harness's fault `NAME` (a negative control: "+faultHosts()+" hosts only); the model runs with its fault of the same name, and the results do not describe the real code")
 	out := fs.String("out", "", "also write a deskcheck report of the run, the real code's results in its realCode section, as report.json, report.txt, report.md, report.junit.xml and report.html into DIR, as deskcheck writes its folder (none: no folder)")
 	if code, ok := parse(fs, args); !ok {
 		return code
@@ -424,6 +427,21 @@ func verify(ctx context.Context, args []string, stdout, stderr io.Writer, fault 
 	if code := everyHostHasCases(hosts, *srcFlag, selected, stderr); code != exitPass {
 		return code
 	}
+	harnessFault := ""
+	if *faultFlag != "" {
+		var code int
+		if harnessFault, fault, code = switchFault(*faultFlag, hosts, *srcFlag, stderr); code != exitPass {
+			return code
+		}
+		// Above everything: the first line of a text or Markdown result,
+		// and of standard error where a line would break the document
+		// (JSON, JUnit, HTML).
+		banner := stderr
+		if *format == "text" || *format == "markdown" {
+			banner = stdout
+		}
+		fmt.Fprintf(banner, "FAULT SWITCHED ON: %s — results do not describe the adapter\n", harnessFault)
+	}
 	// One harness per release, at most -jobs at once, each kept alive
 	// for all of its release's cases; what each says on standard error is
 	// printed in the order of the releases.
@@ -431,7 +449,7 @@ func verify(ctx context.Context, args []string, stdout, stderr io.Writer, fault 
 	codes := make([]int, len(hosts))
 	msgs := make([]bytes.Buffer, len(hosts))
 	atMost(*jobs, len(hosts), func(i int) {
-		runs[i], codes[i] = judgeOn(ctx, hosts[i], *srcFlag, *bun, *maxAnswer, *allowChanged, selected, fault, &msgs[i])
+		runs[i], codes[i] = judgeOn(ctx, hosts[i], *srcFlag, *bun, *maxAnswer, *allowChanged, harnessFault, selected, fault, &msgs[i])
 	})
 	worst := exitPass
 	for i := range hosts {
@@ -543,10 +561,72 @@ func everyHostHasCases(hosts []string, srcFlag string, selected []*verifier.Case
 	return exitPass
 }
 
+// faultHosts names the hosts whose harness has faults to switch on.
+func faultHosts() string {
+	var names []string
+	for _, f := range real.Families() {
+		if f.Faults != nil {
+			names = append(names, f.Host)
+		}
+	}
+	return orList(names)
+}
+
+// switchFault reads -fault NAME (or HOST/NAME): every host run must be of
+// a family whose harness has the fault, and the model fault of the same
+// name runs beside it. It returns the harness's fault name and the
+// model's fault.
+func switchFault(value string, hosts []string, srcFlag string, stderr io.Writer) (string, *scenario.QualifiedFault, int) {
+	if srcFlag != "" {
+		fmt.Fprintf(stderr, "deskcheck-host: -fault is accepted with %s hosts only, not with -host-src\n", faultHosts())
+		return "", nil, exitInvalid
+	}
+	var fam *realcode.Family
+	for _, hs := range hosts {
+		var f realcode.Family
+		if hs == "" {
+			f = defaultFamily()
+		} else {
+			t, ours, err := parseTarget(hs, false)
+			if !ours || err != nil {
+				continue // judgeOn says so
+			}
+			f = *t.fam
+		}
+		if f.Faults == nil {
+			label := "-host " + hs
+			if hs == "" {
+				label = "the default host, " + f.Host
+			}
+			fmt.Fprintf(stderr, "deskcheck-host: -fault is accepted with %s hosts only, not with %s\n", faultHosts(), label)
+			return "", nil, exitInvalid
+		}
+		if fam != nil && fam.Host != f.Host {
+			fmt.Fprintln(stderr, "deskcheck-host: -fault: give the hosts of one family")
+			return "", nil, exitInvalid
+		}
+		fam = &f
+	}
+	if fam == nil {
+		return "", nil, exitInvalid
+	}
+	name := strings.TrimPrefix(value, fam.Host+"/")
+	if !slices.Contains(fam.Faults(), name) {
+		fmt.Fprintf(stderr, "deskcheck-host: -fault %q: no fault of the %s harness; the faults are %s\n", value, fam.Host, strings.Join(fam.Faults(), ", "))
+		return "", nil, exitInvalid
+	}
+	q, err := all.Registry().LookupFault(fam.Host + "/" + name)
+	if err != nil {
+		fmt.Fprintf(stderr, "deskcheck-host: -fault %q: %v\n", value, err)
+		return "", nil, exitInvalid
+	}
+	return name, &q, exitPass
+}
+
 // judgeOn starts the harness of one -host value ("" is the default
 // family's newest installed release, or -host-src) and judges the cases
 // on it.
-func judgeOn(ctx context.Context, hostFlag, srcFlag, runtime string, maxAnswer int64, allowChanged bool, selected []*verifier.Case, fault *scenario.QualifiedFault, stderr io.Writer) (*realhost.Run, int) {
+func judgeOn(ctx context.Context, hostFlag, srcFlag, runtime string, maxAnswer int64, allowChanged bool, harnessFault string, selected []*verifier.Case, fault *scenario.QualifiedFault, stderr io.Writer) (*realhost.Run, int) {
 	var t target
 	switch {
 	case srcFlag != "":
@@ -580,7 +660,7 @@ func judgeOn(ctx context.Context, hostFlag, srcFlag, runtime string, maxAnswer i
 			return nil, exitInvalid
 		}
 	}
-	h, code := openFamily(ctx, t, srcFlag, runtime, maxAnswer, allowChanged, stderr)
+	h, code := openFamily(ctx, t, srcFlag, runtime, maxAnswer, allowChanged, harnessFault, stderr)
 	if code != exitPass {
 		return nil, code
 	}

@@ -234,6 +234,9 @@ type OpenOptions struct {
 	// Temp is the run's one writable folder, made and removed by the
 	// driver.
 	Temp string
+	// Fault names a fault of the family's own harness to switch on
+	// (one of Family.Faults), "" for none.
+	Fault string
 }
 
 // ErrNeedsSubstitute is wrapped by Install's error for a release whose
@@ -294,6 +297,11 @@ type Family struct {
 	Sources, SourceRuntime string
 	// Sandbox is what the family's runtime needs of the sandbox.
 	Sandbox Sandbox
+	// Faults lists the faults the family's harness can switch on for a
+	// negative control (deskcheck-host verify -fault NAME), each the name
+	// of a model fault of the host (HOST/NAME), which runs beside it; nil
+	// when it has none.
+	Faults func() []string
 	// Every makes the bare host name select every installed release (a
 	// family whose releases are alternatives side by side, not
 	// successive versions); otherwise it selects the newest installed.

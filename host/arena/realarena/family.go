@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -34,10 +35,21 @@ var Family = realcode.Family{
 		return Remove(cache, name)
 	},
 	Open:    open,
+	Faults:  faultNames,
 	Sandbox: realcode.SandboxPythonVenv,
 	Every:   true,
 	Resolve: resolve,
 	Shared:  shared,
+}
+
+// faultNames are the adapters' faults (arena_common.py), named as the
+// reference adapter's model faults are.
+func faultNames() []string {
+	var out []string
+	for _, f := range arena.FaultList {
+		out = append(out, f.Name)
+	}
+	return out
 }
 
 // releases are the adapters as NAME@VERSION, in report order.
@@ -158,7 +170,10 @@ func open(ctx context.Context, opts realcode.OpenOptions, start realcode.Start) 
 	if err != nil {
 		return nil, err
 	}
-	cfg := Config{Adapter: a.Name(), Python: py, Dir: temp, Start: func(ctx context.Context, c Command) (*Started, error) {
+	if opts.Fault != "" && !slices.Contains(faultNames(), opts.Fault) {
+		return nil, fmt.Errorf("no adapter fault %q; the faults are %s", opts.Fault, strings.Join(faultNames(), ", "))
+	}
+	cfg := Config{Adapter: a.Name(), Python: py, Dir: temp, Fault: opts.Fault, Start: func(ctx context.Context, c Command) (*Started, error) {
 		p, err := start(ctx, realcode.Program{Runtime: c.Python, Args: c.Args, Env: c.Env, Temp: temp, Dir: c.Dir, ReadOnly: c.ReadOnly, Stderr: c.Stderr})
 		if err != nil {
 			return nil, err
