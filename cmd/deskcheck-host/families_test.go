@@ -411,3 +411,43 @@ func TestHostWithoutCasesIsNotStarted(t *testing.T) {
 	assert.Contains(t, errOut, hostNewest+"@0.61.0 is not installed in")
 	assert.NotContains(t, errOut, "was not started")
 }
+
+// TestScenarioLimitFlag: -limit SCENARIO.NAME=N, which the loader's
+// message names for a value over a scenario's limit, raises it as
+// deskcheck's does; a name no scenario declares is refused.
+func TestScenarioLimitFlag(t *testing.T) {
+	t.Setenv("DESKCHECK_CACHE", t.TempDir())
+	var limit string // the venv family's scenario's limit on turns
+	for _, n := range verifier.LimitNames(all.Registry()) {
+		if strings.HasSuffix(n, ".turns") {
+			limit = n
+		}
+	}
+	require.NotEmpty(t, limit)
+	data, err := os.ReadFile(bundledDeskOf(t, hostVenv))
+	require.NoError(t, err)
+	var doc map[string]any
+	require.NoError(t, json.Unmarshal(data, &doc))
+	first := doc["cases"].([]any)[0].(map[string]any)
+	turn := first["given"].(map[string]any)["turns"].([]any)[0]
+	var nine []any
+	for range 9 {
+		nine = append(nine, turn)
+	}
+	first["given"].(map[string]any)["turns"] = nine
+	doc["cases"] = []any{first}
+	changed, err := json.Marshal(doc)
+	require.NoError(t, err)
+	path := filepath.Join(t.TempDir(), "nine.json")
+	require.NoError(t, os.WriteFile(path, changed, 0o600))
+
+	code, _, errOut := runCmd(t, nil, "verify", "-host", hostVenv+"@vanilla", path)
+	assert.Equal(t, exitInvalid, code)
+	assert.Contains(t, errOut, "raise it with -limit "+limit+"=N")
+	code, _, errOut = runCmd(t, nil, "verify", "-host", hostVenv+"@vanilla", "-limit", limit+"=9", path)
+	assert.Equal(t, exitInvalid, code)
+	assert.Contains(t, errOut, "is not installed in", "loaded: the run goes on to the adapter")
+	code, _, errOut = runCmd(t, nil, "verify", "-host", hostVenv+"@vanilla", "-limit", limit+"x=9", path)
+	assert.Equal(t, exitInvalid, code)
+	assert.Contains(t, errOut, `no scenario declares the limit "`+limit+`x"`)
+}

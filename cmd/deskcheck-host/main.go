@@ -320,6 +320,10 @@ func loadCases(paths []string, runRe string, limits verifier.Limits, stderr io.W
 		}
 	}
 	limits = limits.WithDefaults()
+	if err := limits.CheckNames(reg); err != nil {
+		fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
+		return nil, exitInvalid
+	}
 	if err := limits.Check(); err != nil {
 		fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
 		return nil, exitInvalid
@@ -705,6 +709,8 @@ func limitFlags(fs *flag.FlagSet) *verifier.Limits {
 	fs.IntVar(&l.CopyBytes, "max-copy-bytes", l.CopyBytes, "most `BYTES` of case data one run may copy into results and reports, as deskcheck counts them")
 	fs.IntVar(&l.Work, "max-work", l.Work, "most scripted work (`N` units) in one file")
 	fs.Int64Var(&l.FileSize, "max-file-size", l.FileSize, "largest case file, in `BYTES`")
+	l.Scenario = map[string]int{}
+	fs.Var(verifier.ScenarioLimit{Into: l.Scenario}, "limit", "set a scenario's limit, as deskcheck does, as `SCENARIO.NAME=N` (repeatable; known: "+strings.Join(verifier.LimitNames(all.Registry()), ", ")+")")
 	return &l
 }
 

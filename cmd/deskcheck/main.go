@@ -718,43 +718,17 @@ func limitFlags(fs *flag.FlagSet, reg *scenario.Registry) *verifier.Limits {
 	fs.Var(intLimit{&l.Events, "-max-events"}, "max-events", "most trace events (`N`) one run may record")
 	fs.Var(intLimit{&l.TraceBytes, "-max-trace-bytes"}, "max-trace-bytes", "most `BYTES` of trace text one run may record")
 	fs.Var(intLimit{&l.Diagnostics, "-max-diagnostics"}, "max-diagnostics", "most problems (`N`) listed for one file; the rest are counted")
-	fs.Var(scenarioLimit{l.Scenario, ""}, "limit", "set a scenario's limit, as `SCENARIO.NAME=N` (repeatable; known: "+strings.Join(verifier.LimitNames(reg), ", ")+")")
+	fs.Var(verifier.ScenarioLimit{Into: l.Scenario}, "limit", "set a scenario's limit, as `SCENARIO.NAME=N` (repeatable; known: "+strings.Join(verifier.LimitNames(reg), ", ")+")")
 	for _, n := range reg.Names() {
 		sc, _, _ := reg.Lookup(n)
 		for _, x := range sc.Limits {
 			if x.Flag != "" {
 				name := n + "." + x.Name
-				fs.Var(scenarioLimit{l.Scenario, name}, x.Flag, x.Help+" (same as -limit "+name+"=`N`)")
+				fs.Var(verifier.ScenarioLimit{Into: l.Scenario, Name: name}, x.Flag, x.Help+" (same as -limit "+name+"=`N`)")
 			}
 		}
 	}
 	return &l
-}
-
-// scenarioLimit is a flag that sets one scenario limit: the one it names,
-// or, with no name, the one its value names (NAME=N).
-type scenarioLimit struct {
-	into map[string]int
-	name string
-}
-
-func (f scenarioLimit) String() string { return "" }
-
-func (f scenarioLimit) Set(v string) error {
-	name, num := f.name, v
-	if name == "" {
-		var ok bool
-		name, num, ok = strings.Cut(v, "=")
-		if !ok || !strings.Contains(name, ".") {
-			return fmt.Errorf("want SCENARIO.NAME=N, not %q", v)
-		}
-	}
-	n, err := limitValue(name, num, maxInt)
-	if err != nil {
-		return err
-	}
-	f.into[name] = int(n)
-	return nil
 }
 
 // parse parses flags that may come before or after the positional
