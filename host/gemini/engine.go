@@ -725,9 +725,15 @@ func (e *Engine) sessionRules(m Remembered) []*Rule {
 }
 
 // savedFile is the auto-saved.toml the saved answers write, in the host's
-// shape: one [[rule]] per answer, priority 950.
+// shape: a [[rule]] per answer, priority 950. An answer whose rule the
+// file already holds (the same toolName, mcpName, commandPrefix written
+// the same way and argsPattern: the updater's findMatchingRule) adds none:
+// it sets that rule's modes to its own, as the updater does.
 func (e *Engine) savedFile(list []Remembered) string {
-	var b strings.Builder
+	type saved struct {
+		key, head, modes string
+	}
+	var rules []saved
 	for _, m := range list {
 		if !m.Saved {
 			continue
@@ -742,32 +748,56 @@ func (e *Engine) savedFile(list []Remembered) string {
 				continue
 			}
 		}
-		b.WriteString("[[rule]]\ndecision = \"allow\"\npriority = " + JSNumber(e.alwaysAllowFraction()) + "\ntoolName = " + tomlString(tool) + "\n")
+		head := "[[rule]]\ndecision = \"allow\"\npriority = " + JSNumber(e.alwaysAllowFraction()) + "\ntoolName = " + tomlString(tool) + "\n"
+		key := tool + "\x00"
 		if m.McpServer != "" {
-			b.WriteString("mcpName = " + tomlString(m.McpServer) + "\n")
+			head += "mcpName = " + tomlString(m.McpServer) + "\n"
+			key += "m" + m.McpServer
 		}
+		key += "\x00"
 		switch {
 		case m.HasPrefix:
 			if !m.PrefixList {
-				b.WriteString("commandPrefix = " + tomlString(m.CommandPrefix[0]) + "\n")
+				head += "commandPrefix = " + tomlString(m.CommandPrefix[0]) + "\n"
+				key += "s" + m.CommandPrefix[0]
 			} else {
 				parts := make([]string, len(m.CommandPrefix))
 				for i, p := range m.CommandPrefix {
 					parts[i] = tomlString(p)
 				}
-				b.WriteString("commandPrefix = [ " + strings.Join(parts, ", ") + " ]\n")
+				head += "commandPrefix = [ " + strings.Join(parts, ", ") + " ]\n"
+				key += "l" + strings.Join(parts, "\x00")
 			}
 		case m.HasFilePath:
-			b.WriteString("argsPattern = " + tomlString(filePathPattern(m.FilePath)) + "\n")
+			pat := filePathPattern(m.FilePath)
+			head += "argsPattern = " + tomlString(pat) + "\n"
+			key += "\x00a" + pat
 		}
-		if modes := modesFor(m); modes != nil {
-			parts := make([]string, len(modes))
-			for i, p := range modes {
+		modes := ""
+		if ms := modesFor(m); ms != nil {
+			parts := make([]string, len(ms))
+			for i, p := range ms {
 				parts[i] = tomlString(p)
 			}
-			b.WriteString("modes = [ " + strings.Join(parts, ", ") + " ]\n")
+			modes = "modes = [ " + strings.Join(parts, ", ") + " ]\n"
 		}
-		b.WriteString("\n")
+		found := false
+		for i := range rules {
+			if rules[i].key == key {
+				found = true
+				if modes != "" {
+					rules[i].modes = modes
+				}
+				break
+			}
+		}
+		if !found {
+			rules = append(rules, saved{key, head, modes})
+		}
+	}
+	var b strings.Builder
+	for _, r := range rules {
+		b.WriteString(r.head + r.modes + "\n")
 	}
 	return b.String()
 }

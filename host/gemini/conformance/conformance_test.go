@@ -106,13 +106,17 @@ func deskCases(t *testing.T) []deskCase {
 	for _, f := range cases.Files() {
 		add(f.Data, f.Path)
 	}
-	for _, path := range []string{releasesDesk, problemsDesk} {
+	for _, path := range []string{releasesDesk, problemsDesk, savedAnswersDesk} {
 		data, err := os.ReadFile(path)
 		require.NoError(t, err)
 		add(data, path)
 	}
 	return out
 }
+
+// savedAnswersDesk is the desk of the family's own tests whose saved
+// answers repeat a rule the CLI's updater has already written.
+const savedAnswersDesk = "../geminicheck/testdata/saved-answers-desk.json"
 
 // problemsDesk is the desk of the family's own tests whose cases make the
 // loader report policy-file problems: the one desk whose texts the
