@@ -1,17 +1,14 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"reflect"
 	"sort"
 	"strings"
 
-	"github.com/deskcheck/deskcheck/internal/realcode"
 	"github.com/deskcheck/deskcheck/realhost"
 	"github.com/deskcheck/deskcheck/verifier"
 )
@@ -51,33 +48,11 @@ func drift(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "deskcheck-host: no release is installed in %s; install some with: deskcheck-host install %s@V\n", c, fam.Host)
 		return exitInvalid
 	}
-	// One harness per release, at most -jobs at once; what each says on
-	// standard error is printed in the order of the releases.
-	runs := make([]*realhost.Run, len(installed))
-	codes := make([]int, len(installed))
-	msgs := make([]bytes.Buffer, len(installed))
-	atMost(*jobs, len(installed), func(i int) {
-		in := installed[i]
-		h, err := realhost.OpenFamily(ctx, fam, realcode.OpenOptions{Cache: c, Version: in.Version}, realhost.Bounds{})
-		if err != nil {
-			fmt.Fprintf(&msgs[i], "deskcheck-host: %v\n", err)
-			codes[i] = exitFail
-			if errors.Is(err, realcode.ErrChanged) {
-				codes[i] = exitInvalid
-			}
-			return
-		}
-		defer h.Close()
-		if runs[i], err = realhost.Judge(ctx, h, selected, realhost.Options{}); err != nil {
-			fmt.Fprintf(&msgs[i], "deskcheck-host: %s@%s: %v\n", fam.Host, in.Version, err)
-			codes[i] = exitFail
-		}
+	// One harness per release, at most -jobs at once, opened and judged as
+	// verify opens and judges each.
+	runs, worst := eachRelease(*jobs, len(installed), stderr, func(i int, w io.Writer) (*realhost.Run, int) {
+		return judgeOn(ctx, fam.Host+"@"+installed[i].Version, "", "", realhost.DefaultMaxAnswerBytes, false, "", selected, nil, w)
 	})
-	worst := exitPass
-	for i := range installed {
-		_, _ = stderr.Write(msgs[i].Bytes())
-		worst = max(worst, codes[i])
-	}
 	if worst != exitPass {
 		return worst
 	}

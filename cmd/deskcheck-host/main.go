@@ -449,17 +449,9 @@ func verify(ctx context.Context, args []string, stdout, stderr io.Writer, fault 
 	// One harness per release, at most -jobs at once, each kept alive
 	// for all of its release's cases; what each says on standard error is
 	// printed in the order of the releases.
-	runs := make([]*realhost.Run, len(hosts))
-	codes := make([]int, len(hosts))
-	msgs := make([]bytes.Buffer, len(hosts))
-	atMost(*jobs, len(hosts), func(i int) {
-		runs[i], codes[i] = judgeOn(ctx, hosts[i], *srcFlag, *bun, *maxAnswer, *allowChanged, harnessFault, selected, fault, &msgs[i])
+	runs, worst := eachRelease(*jobs, len(hosts), stderr, func(i int, w io.Writer) (*realhost.Run, int) {
+		return judgeOn(ctx, hosts[i], *srcFlag, *bun, *maxAnswer, *allowChanged, harnessFault, selected, fault, w)
 	})
-	worst := exitPass
-	for i := range hosts {
-		_, _ = stderr.Write(msgs[i].Bytes())
-		worst = max(worst, codes[i])
-	}
 	if worst != exitPass {
 		return worst
 	}
@@ -487,9 +479,13 @@ func verify(ctx context.Context, args []string, stdout, stderr io.Writer, fault 
 	return exitPass
 }
 
-// atMost calls f(0) to f(n-1), at most jobs of them at once, and returns
-// when all have returned.
-func atMost(jobs, n int, f func(i int)) {
+// eachRelease runs judge(i) for i from 0 to n-1, at most jobs at once
+// (one harness each), and prints on stderr what each wrote to its own
+// writer, in order. It returns the runs and the worst exit code.
+func eachRelease(jobs, n int, stderr io.Writer, judge func(i int, w io.Writer) (*realhost.Run, int)) ([]*realhost.Run, int) {
+	runs := make([]*realhost.Run, n)
+	codes := make([]int, n)
+	msgs := make([]bytes.Buffer, n)
 	sem := make(chan struct{}, jobs)
 	var wg sync.WaitGroup
 	for i := range n {
@@ -498,10 +494,35 @@ func atMost(jobs, n int, f func(i int)) {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			f(i)
+			runs[i], codes[i] = judge(i, &msgs[i])
 		}()
 	}
 	wg.Wait()
+	worst := exitPass
+	for i := range n {
+		_, _ = stderr.Write(msgs[i].Bytes())
+		worst = max(worst, codes[i])
+	}
+	return runs, worst
+}
+
+// familyOf is the family a -host value runs (hs "" is the default
+// family, or -host-src's when srcFlag is given) and how to name the value
+// to the user; not ok when it names no family, which judgeOn reports.
+func familyOf(hs, srcFlag string) (realcode.Family, string, bool) {
+	switch {
+	case srcFlag != "":
+		fam, ok := sourceFamily()
+		return fam, "-host-src " + srcFlag, ok
+	case hs == "":
+		fam := defaultFamily()
+		return fam, "the default host, " + fam.Host, true
+	}
+	t, ours, err := parseTarget(hs, false)
+	if !ours || err != nil {
+		return realcode.Family{}, "", false
+	}
+	return *t.fam, "-host " + hs, true
 }
 
 // everyHostHasCases checks, before any release is started, that each
@@ -525,24 +546,11 @@ func everyHostHasCases(hosts []string, srcFlag string, selected []*verifier.Case
 	var missing []string            // host names, in the order given
 	labels := map[string][]string{} // what named each
 	for _, hs := range hosts {
-		var name, label string
-		switch {
-		case srcFlag != "":
-			fam, ok := sourceFamily()
-			if !ok {
-				continue // judgeOn says so
-			}
-			name, label = fam.Host, "-host-src "+srcFlag
-		case hs == "":
-			name = defaultFamily().Host
-			label = "the default host, " + name
-		default:
-			t, ours, err := parseTarget(hs, false)
-			if !ours || err != nil {
-				continue // judgeOn says so
-			}
-			name, label = t.fam.Host, "-host "+hs
+		fam, label, ok := familyOf(hs, srcFlag)
+		if !ok {
+			continue // judgeOn says so
 		}
+		name := fam.Host
 		if of[name] > 0 {
 			continue
 		}
@@ -581,37 +589,23 @@ func faultHosts() string {
 // name runs beside it. It returns the harness's fault name and the
 // model's fault.
 func switchFault(value string, hosts []string, srcFlag string, stderr io.Writer) (string, *scenario.QualifiedFault, int) {
-	if srcFlag != "" {
-		fmt.Fprintf(stderr, "deskcheck-host: -fault is accepted with %s hosts only, not with -host-src\n", faultHosts())
-		return "", nil, exitInvalid
-	}
 	var fam *realcode.Family
 	for _, hs := range hosts {
-		var f realcode.Family
-		if hs == "" {
-			f = defaultFamily()
-		} else {
-			t, ours, err := parseTarget(hs, false)
-			if !ours || err != nil {
-				continue // judgeOn says so
-			}
-			f = *t.fam
-		}
-		if f.Faults == nil {
-			label := "-host " + hs
-			if hs == "" {
-				label = "the default host, " + f.Host
-			}
+		f, label, ok := familyOf(hs, srcFlag)
+		switch {
+		case !ok:
+			continue // judgeOn says so
+		case f.Faults == nil || srcFlag != "":
 			fmt.Fprintf(stderr, "deskcheck-host: -fault is accepted with %s hosts only, not with %s\n", faultHosts(), label)
 			return "", nil, exitInvalid
-		}
-		if fam != nil && fam.Host != f.Host {
+		case fam != nil && fam.Host != f.Host:
 			fmt.Fprintln(stderr, "deskcheck-host: -fault: give the hosts of one family")
 			return "", nil, exitInvalid
 		}
 		fam = &f
 	}
 	if fam == nil {
+		fmt.Fprintf(stderr, "deskcheck-host: -fault is accepted with %s hosts only\n", faultHosts())
 		return "", nil, exitInvalid
 	}
 	name := strings.TrimPrefix(value, fam.Host+"/")

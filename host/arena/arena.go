@@ -178,10 +178,12 @@ func loop(s *recorders.Session, cfg Config, res *Result) error {
 	// run even when it answers, and with the hook there is no MaxTurns-th
 	// request: the run ends after the calls of the one before.
 	hooked := cfg.Adapter == LangGraph && cfg.Faults.Has(FaultOmitReceipt)
-	recursion := errors.New("GraphRecursionError: Recursion limit of " + strconv.Itoa(2*cfg.MaxTurns-1) +
-		" reached without hitting a stop condition. You can increase the limit by setting the `recursion_limit` config key.")
-	if hooked {
-		recursion = errors.New("GraphRecursionError: Recursion limit of " + strconv.Itoa(3*cfg.MaxTurns-2) +
+	recursion := func() error {
+		limit := 2*cfg.MaxTurns - 1
+		if hooked {
+			limit = 3*cfg.MaxTurns - 2
+		}
+		return errors.New("GraphRecursionError: Recursion limit of " + strconv.Itoa(limit) +
 			" reached without hitting a stop condition. You can increase the limit by setting the `recursion_limit` config key.")
 	}
 	for n := 0; n < cfg.MaxTurns; n++ {
@@ -229,7 +231,7 @@ func loop(s *recorders.Session, cfg Config, res *Result) error {
 		if len(m.calls) == 0 {
 			if cfg.Adapter == LangGraph && n == cfg.MaxTurns-1 {
 				res.Stopped = true
-				return recursion
+				return recursion()
 			}
 			return nil
 		}
@@ -241,7 +243,7 @@ func loop(s *recorders.Session, cfg Config, res *Result) error {
 			// on them.
 			res.Stopped = true
 			if cfg.Adapter == LangGraph {
-				return recursion
+				return recursion()
 			}
 			return nil
 		}
@@ -287,7 +289,7 @@ func loop(s *recorders.Session, cfg Config, res *Result) error {
 		}
 		if hooked && n == cfg.MaxTurns-2 {
 			res.Stopped = true
-			return recursion
+			return recursion()
 		}
 		if last {
 			res.Stopped = true
