@@ -1,6 +1,7 @@
 package gemini
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"regexp"
@@ -211,12 +212,16 @@ func readFile(text string) readFileResult {
 	if err != nil {
 		r.parseErr = err
 	} else {
-		r.raws, r.schemaErr = validateFile(doc)
+		// zod decides whether the file loads and says why not;
+		// validateFile reads the rules of a file it takes (and refuses
+		// nothing zod takes: TestZodRefusesWhatTheModelRefuses).
 		_, r.checkers = doc["safety_checker"]
-		if r.schemaErr == nil {
-			r.notes[0], r.notes[1] = ruleNotes(r.raws, builtinTools), ruleNotes(r.raws, builtinToolsG1)
-		} else if r.schemaText = zodIssues(doc); r.schemaText == "" {
+		if r.schemaText = zodIssues(doc); r.schemaText != "" {
+			r.schemaErr = errors.New(r.schemaText)
+		} else if r.raws, r.schemaErr = validateFile(doc); r.schemaErr != nil {
 			r.schemaText = r.schemaErr.Error()
+		} else {
+			r.notes[0], r.notes[1] = ruleNotes(r.raws, builtinTools), ruleNotes(r.raws, builtinToolsG1)
 		}
 	}
 	if len(text) <= filesReadText {
@@ -368,8 +373,8 @@ func shellSyntaxProblem(r rawRule, i int) string {
 	return ""
 }
 
-// validateFile is the zod schema check of a whole file: any problem loads
-// no rule of it.
+// validateFile reads the rules of a file zod takes (zodIssues), refusing
+// what the model cannot read.
 func validateFile(doc map[string]any) ([]rawRule, error) {
 	var out []rawRule
 	if v, ok := doc["rule"]; ok {
@@ -387,11 +392,6 @@ func validateFile(doc map[string]any) ([]rawRule, error) {
 				return nil, fmt.Errorf(`rule.%d.%v`, i, err)
 			}
 			out = append(out, r)
-		}
-	}
-	if v, ok := doc["safety_checker"]; ok {
-		if err := validateCheckers(v); err != nil {
-			return nil, err
 		}
 	}
 	return out, nil
@@ -540,35 +540,6 @@ func validateRule(t map[string]any) (rawRule, error) {
 	}
 	r.denyMessage = dm
 	return r, nil
-}
-
-func validateCheckers(v any) error {
-	list, ok := v.([]any)
-	if !ok {
-		return fmt.Errorf(`field "safety_checker": expected an array`)
-	}
-	for i, item := range list {
-		t, ok := item.(map[string]any)
-		if !ok {
-			return fmt.Errorf("safety_checker.%d: expected an object", i)
-		}
-		if _, _, err := stringOrList(t["toolName"], "toolName"); err != nil {
-			return fmt.Errorf("safety_checker.%d.%v", i, err)
-		}
-		c, ok := t["checker"].(map[string]any)
-		if !ok {
-			return fmt.Errorf("safety_checker.%d.checker: required", i)
-		}
-		typ, _ := c["type"].(string)
-		name, _ := c["name"].(string)
-		switch {
-		case typ == "in-process" && (name == "allowed-path" || name == "conseca"):
-		case typ == "external" && c["name"] != nil && name == c["name"]:
-		default:
-			return fmt.Errorf("safety_checker.%d.checker: invalid", i)
-		}
-	}
-	return nil
 }
 
 // formatMcpToolName is the host's formatMcpToolName(server, tool).
