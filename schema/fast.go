@@ -20,8 +20,9 @@ const (
 )
 
 // fastNode is a part of a draft-07 schema read for the fast check: the
-// keywords the case schema uses, evaluated on a document decoded with
-// UseNumber, as gojsonschema 1.2 evaluates them. A keyword it does not
+// keywords the case schema uses, evaluated on a document read into a flat
+// (the value decode gives, numbers as written), as gojsonschema 1.2
+// evaluates them. A keyword it does not
 // evaluate makes the node (and so every schema above it that reaches it)
 // unsure of every value: the fast check never decides what it has not
 // read.
@@ -346,8 +347,8 @@ func and(a, b verdict) verdict {
 	return valid
 }
 
-// check is the node's verdict on v.
-func (n *fastNode) check(v any) verdict {
+// check is the node's verdict on the value at i of f.
+func (n *fastNode) check(f *flat, i int32) verdict {
 	switch {
 	case n.opaque:
 		return unsure
@@ -357,9 +358,10 @@ func (n *fastNode) check(v any) verdict {
 		}
 		return invalid
 	case n.ref != nil:
-		return n.ref.check(v)
+		return n.ref.check(f, i)
 	}
 	r := valid
+	v := &f.nodes[i]
 	if n.types != 0 {
 		switch t := n.typeOf(v); t {
 		case invalid, unsure:
@@ -368,18 +370,15 @@ func (n *fastNode) check(v any) verdict {
 			return t
 		}
 	}
-	switch x := v.(type) {
-	case nil, bool:
-	case string:
-		r = and(r, n.checkString(x))
-	case json.Number:
-		r = and(r, n.checkNumber(x))
-	case map[string]any:
-		r = and(r, n.checkObject(x))
-	case []any:
-		r = and(r, n.checkArray(x))
-	default:
-		return unsure
+	switch v.kind {
+	case kString:
+		r = n.checkString(v.text)
+	case kNumber:
+		r = n.checkNumber(json.Number(v.text))
+	case kObject:
+		r = n.checkObject(f, i)
+	case kArray:
+		r = n.checkArray(f, i)
 	}
 	if r == invalid {
 		return r
@@ -387,35 +386,35 @@ func (n *fastNode) check(v any) verdict {
 	if n.hasEnum {
 		r = and(r, n.checkEnum(v))
 	}
-	return and(r, n.checkApplicators(v))
+	return and(r, n.checkApplicators(f, i))
 }
 
 // typeOf says whether v is of a type the node takes.
-func (n *fastNode) typeOf(v any) verdict {
+func (n *fastNode) typeOf(v *fnode) verdict {
 	var bit uint8
-	switch x := v.(type) {
-	case nil:
+	switch v.kind {
+	case kNull:
 		bit = typeNull
-	case bool:
+	case kFalse, kTrue:
 		bit = typeBoolean
-	case string:
+	case kString:
 		bit = typeString
-	case map[string]any:
+	case kObject:
 		bit = typeObject
-	case []any:
+	case kArray:
 		bit = typeArray
-	case json.Number:
+	case kNumber:
 		if n.types&typeNumber != 0 {
 			return valid
 		}
 		if n.types&typeInteger == 0 {
 			return invalid
 		}
-		if _, ok := plainInt(string(x)); ok {
+		if _, ok := plainInt(v.text); ok {
 			return valid
 		}
 		// 1.0 is an integer to gojsonschema, which asks big.Rat.
-		if r, ok := ratOf(x); ok {
+		if r, ok := ratOf(json.Number(v.text)); ok {
 			if r.IsInt() {
 				return valid
 			}
@@ -473,46 +472,54 @@ func (n *fastNode) checkNumber(num json.Number) verdict {
 	return valid
 }
 
-func (n *fastNode) checkObject(m map[string]any) verdict {
+// checkObject holds the object at i of f, whose keys are all different,
+// to required and the properties.
+func (n *fastNode) checkObject(f *flat, i int32) verdict {
 	for _, k := range n.required {
-		if _, ok := m[k]; !ok {
+		if f.member(i, k) < 0 {
 			return invalid
 		}
 	}
 	r := valid
-	for k, e := range m {
-		p := n.props[k]
+	k := i + 1
+	for c := int32(0); c < f.nodes[i].count; c++ {
+		e := k + 1
+		p := n.props[f.nodes[k].text]
 		switch {
 		case p != nil:
-			r = and(r, p.check(e))
+			r = and(r, p.check(f, e))
 		case n.extraOK:
 		case n.extra != nil:
-			r = and(r, n.extra.check(e))
+			r = and(r, n.extra.check(f, e))
 		default:
 			return invalid
 		}
 		if r == invalid {
 			return r
 		}
+		k = f.nodes[e].next
 	}
 	return r
 }
 
-func (n *fastNode) checkArray(list []any) verdict {
-	if len(list) < n.minItems || n.maxItems >= 0 && len(list) > n.maxItems {
+func (n *fastNode) checkArray(f *flat, i int32) verdict {
+	count := int(f.nodes[i].count)
+	if count < n.minItems || n.maxItems >= 0 && count > n.maxItems {
 		return invalid
 	}
 	r := valid
-	for i, e := range list {
+	e := i + 1
+	for c := 0; c < count; c++ {
 		switch {
 		case n.items != nil:
-			r = and(r, n.items.check(e))
-		case i < len(n.tuple):
-			r = and(r, n.tuple[i].check(e))
+			r = and(r, n.items.check(f, e))
+		case c < len(n.tuple):
+			r = and(r, n.tuple[c].check(f, e))
 		}
 		if r == invalid {
 			return r
 		}
+		e = f.nodes[e].next
 	}
 	return r
 }
@@ -524,29 +531,34 @@ func (n *fastNode) checkArray(list []any) verdict {
 // they are the same rational number (gojsonschema rewrites each through
 // float64 first, which makes more numbers equal: those are left unsure);
 // objects and arrays are not compared.
-func (n *fastNode) checkEnum(v any) verdict {
+func (n *fastNode) checkEnum(v *fnode) verdict {
 	r := invalid
 	for _, e := range n.enum {
-		if kindOf(v) != kindOf(e) {
-			continue
-		}
-		switch x := v.(type) {
+		switch x := e.(type) {
 		case string:
-			if !utf8.ValidString(x) {
+			if v.kind != kString {
+				continue
+			}
+			if !utf8.ValidString(v.text) {
 				return unsure
 			}
-			if x == e.(string) {
+			if v.text == x {
 				return valid
 			}
 		case nil:
-			return valid
+			if v.kind == kNull {
+				return valid
+			}
 		case bool:
-			if x == e.(bool) {
+			if v.kind == kTrue && x || v.kind == kFalse && !x {
 				return valid
 			}
 		case json.Number:
-			a, ok1 := ratOf(x)
-			b, ok2 := ratOf(e.(json.Number))
+			if v.kind != kNumber {
+				continue
+			}
+			a, ok1 := ratOf(json.Number(v.text))
+			b, ok2 := ratOf(x)
 			if !ok1 || !ok2 {
 				r = unsure
 			} else if a.Cmp(b) == 0 {
@@ -554,30 +566,17 @@ func (n *fastNode) checkEnum(v any) verdict {
 			} else if !a.IsInt() || !b.IsInt() || a.Num().BitLen() > 53 || b.Num().BitLen() > 53 {
 				r = unsure // unequal, and perhaps equal as float64
 			}
-		default:
-			r = unsure
+		case map[string]any:
+			if v.kind == kObject {
+				r = unsure
+			}
+		case []any:
+			if v.kind == kArray {
+				r = unsure
+			}
 		}
 	}
 	return r
-}
-
-// kindOf names the kind of a decoded value, for comparing two.
-func kindOf(v any) int {
-	switch v.(type) {
-	case nil:
-		return 1
-	case bool:
-		return 2
-	case string:
-		return 3
-	case json.Number:
-		return 4
-	case map[string]any:
-		return 5
-	case []any:
-		return 6
-	}
-	return 0
 }
 
 // ratOf reads a number as gojsonschema does (big.Rat), for one of at
@@ -590,17 +589,17 @@ func ratOf(num json.Number) (*big.Rat, bool) {
 }
 
 // checkApplicators evaluates allOf, anyOf, oneOf, not and if/then/else.
-func (n *fastNode) checkApplicators(v any) verdict {
+func (n *fastNode) checkApplicators(f *flat, i int32) verdict {
 	r := valid
 	for _, s := range n.allOf {
-		if r = and(r, s.check(v)); r == invalid {
+		if r = and(r, s.check(f, i)); r == invalid {
 			return r
 		}
 	}
 	if len(n.anyOf) > 0 {
 		some := invalid
 		for _, s := range n.anyOf {
-			switch s.check(v) {
+			switch s.check(f, i) {
 			case valid:
 				some = valid
 			case unsure:
@@ -619,7 +618,7 @@ func (n *fastNode) checkApplicators(v any) verdict {
 	if len(n.oneOf) > 0 {
 		yes, maybe := 0, 0
 		for _, s := range n.oneOf {
-			switch s.check(v) {
+			switch s.check(f, i) {
 			case valid:
 				yes++
 			case unsure:
@@ -640,7 +639,7 @@ func (n *fastNode) checkApplicators(v any) verdict {
 		}
 	}
 	if n.not != nil {
-		switch n.not.check(v) {
+		switch n.not.check(f, i) {
 		case valid:
 			return invalid
 		case unsure:
@@ -649,7 +648,7 @@ func (n *fastNode) checkApplicators(v any) verdict {
 	}
 	if n.cond != nil {
 		var branch *fastNode
-		switch n.cond.check(v) {
+		switch n.cond.check(f, i) {
 		case valid:
 			branch = n.then
 		case invalid:
@@ -660,7 +659,7 @@ func (n *fastNode) checkApplicators(v any) verdict {
 			}
 		}
 		if branch != nil {
-			r = and(r, branch.check(v))
+			r = and(r, branch.check(f, i))
 		}
 	}
 	return r

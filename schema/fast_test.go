@@ -8,14 +8,24 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/deskcheck/deskcheck/internal/jsontext"
 )
+
+// checkValue is the node's verdict on v, a decoded value.
+func checkValue(t testing.TB, n *fastNode, v any) verdict {
+	t.Helper()
+	f, ok := flatOf(v)
+	require.True(t, ok, "a flat of %v", v)
+	return n.check(f, 0)
+}
 
 // agree checks the fast check's verdict on v against gojsonschema's
 // (accepts) for one compiled part: valid only where gojsonschema finds
 // no problem, invalid only where it finds one. It returns the verdict.
 func agree(t testing.TB, fast *fastNode, part *Schema, v any, what string) verdict {
 	t.Helper()
-	got := fast.check(v)
+	got := checkValue(t, fast, v)
 	ok := accepts(part, v)
 	switch got {
 	case valid:
@@ -75,7 +85,7 @@ func TestFastAgreesWithGojsonschema(t *testing.T) {
 				cases, _ := root.(map[string]any)["cases"].([]any)
 				validCases += len(cases)
 				fastValid += own
-				assert.Equal(t, valid, split.fastShell.check(root), "%s: the shell decides a valid file", path)
+				assert.Equal(t, valid, checkValue(t, split.fastShell, root), "%s: the shell decides a valid file", path)
 			}
 		}
 	}
@@ -200,7 +210,7 @@ func TestFastUnreadSchemas(t *testing.T) {
 	for _, doc := range []string{`{"type": "no type"}`, `{"type": []}`, `{"minLength": -1}`, `{"minimum": "1"}`, `{"pattern": "("}`, `{"items": [], "additionalItems": false}`, `{"allOf": []}`, `3`, `{"$ref": "#/definitions/none"}`, `{"$ref": "other.json"}`, `{"$ref": "#/definitions/a~1b", "definitions": {"a/b": {}}}`, `{"$ref": 1}`} {
 		root, err := decode([]byte(doc))
 		require.NoError(t, err)
-		assert.Equal(t, unsure, compileFast(root).check("x"), doc)
+		assert.Equal(t, unsure, checkValue(t, compileFast(root), "x"), doc)
 	}
 }
 
@@ -219,6 +229,12 @@ func FuzzFast(f *testing.F) {
 		}
 		root, err := decode(doc)
 		require.NoError(t, err)
+		if f, ok := flatten(doc); ok {
+			require.Equal(t, root, f.decode(0), "a flat holds the decoded value")
+		} else if _, libOK := jsontext.DecodeUseNumberLibrary(doc); libOK {
+			repeated, most := objectKeys(t, doc)
+			require.True(t, repeated || most > mostKeys, "a flat refuses only a key twice or too many keys beside what the fast reader refuses")
+		}
 		agreeAll(t, split, root, "fuzzed document")
 	})
 }

@@ -301,12 +301,24 @@ func (s *Split) Full() *Schema {
 // Schema.Validate does and with the same result, decoding it once. The
 // same conditions on doc apply.
 func (s *Split) Validate(doc []byte) ([]Problem, error) {
-	root, err := decode(doc)
-	if err != nil {
-		return nil, fmt.Errorf("validating: %w", err)
-	}
-	if s.valid(root) {
-		return nil, nil
+	var root any
+	if f, ok := flatten(doc); ok {
+		ok = s.valid(f)
+		if !ok {
+			root = f.decode(0)
+		}
+		f.release()
+		if ok {
+			return nil, nil
+		}
+	} else {
+		var err error
+		if root, err = decode(doc); err != nil {
+			return nil, fmt.Errorf("validating: %w", err)
+		}
+		if f, ok := flatOf(root); ok && s.valid(f) {
+			return nil, nil
+		}
 	}
 	full, err := s.FullSchema()
 	if err != nil {
@@ -315,29 +327,29 @@ func (s *Split) Validate(doc []byte) ([]Problem, error) {
 	return full.problems(decoded{gojsonschema.NewBytesLoader(doc), root})
 }
 
-// valid reports whether the split finds root valid: the shell accepts it
-// and every item's branch accepts the item. False means "ask the whole
-// schema", not "invalid".
-func (s *Split) valid(root any) bool {
-	m, _ := root.(map[string]any)
-	list, isArray := m[s.items].([]any)
-	if !isArray {
+// valid reports whether the split finds the document f holds valid: the
+// shell accepts it and every item's branch accepts the item. False means
+// "ask the whole schema", not "invalid".
+func (s *Split) valid(f *flat) bool {
+	list := f.member(0, s.items)
+	if list < 0 || f.nodes[list].kind != kArray {
 		return false
 	}
-	tags := make([]string, len(list))
-	for i, it := range list {
-		obj, _ := it.(map[string]any)
-		tag, isString := obj[s.tag].(string)
-		if !isString || s.branches[tag] == nil {
+	count := f.nodes[list].count
+	items := make([]int32, count)
+	tags := make([]*fastNode, count)
+	for i, e := int32(0), list+1; i < count; i, e = i+1, f.nodes[e].next {
+		t := f.member(e, s.tag)
+		if t < 0 || f.nodes[t].kind != kString || s.branches[f.nodes[t].text] == nil {
 			return false
 		}
-		tags[i] = tag
+		items[i], tags[i] = e, s.fastBranches[f.nodes[t].text]
 	}
-	if s.fastShell.check(root) != valid && !accepts(s.shell, root) {
+	if s.fastShell.check(f, 0) != valid && !accepts(s.shell, f.decode(0)) {
 		return false
 	}
-	for i, it := range list {
-		if s.fastBranches[tags[i]].check(it) != valid && !accepts(s.branches[tags[i]], it) {
+	for i, e := range items {
+		if tags[i].check(f, e) != valid && !accepts(s.branches[f.nodes[f.member(e, s.tag)].text], f.decode(e)) {
 			return false
 		}
 	}
