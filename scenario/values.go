@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/deskcheck/deskcheck/internal/jsontext"
@@ -84,6 +85,12 @@ func bigInt(n json.Number) (*big.Int, bool) {
 }
 
 func intEqualsInt(a, b json.Number) bool {
+	if x, err := strconv.ParseInt(string(a), 10, 64); err == nil {
+		y, err := strconv.ParseInt(string(b), 10, 64)
+		if err == nil {
+			return x == y
+		}
+	}
 	x, ok1 := bigInt(a)
 	y, ok2 := bigInt(b)
 	return ok1 && ok2 && x.Cmp(y) == 0
@@ -92,6 +99,10 @@ func intEqualsInt(a, b json.Number) bool {
 func intEqualsFloat(n json.Number, f float64) bool {
 	if math.IsInf(f, 0) || math.IsNaN(f) || f != math.Trunc(f) {
 		return false
+	}
+	// An integral float64 below 2^63 in size is an int64 exactly.
+	if x, err := strconv.ParseInt(string(n), 10, 64); err == nil && math.Abs(f) < 1<<63 {
+		return x == int64(f)
 	}
 	x, ok := bigInt(n)
 	if !ok {
