@@ -55,7 +55,7 @@ func TestParseTOML(t *testing.T) {
 	assert.Equal(t, 10.0, first["priority"])
 	assert.Equal(t, map[string]any{"readOnlyHint": true}, first["t"])
 	assert.Equal(t, "é", first["sub"].(map[string]any)["x"])
-	for _, bad := range []string{"a = ", "a = \"x", "[a]\n[a]", "a = 1\na = 2", "a = 01", "a = 1979-05-27"} {
+	for _, bad := range []string{"a = ", "a = \"x", "[a]\n[a]", "a = 1\na = 2", "a = 01", "a = 1979-13-45"} {
 		_, err := parseTOML(bad)
 		assert.Error(t, err, bad)
 	}

@@ -42,6 +42,10 @@ func zodType(v any) string {
 		return "array"
 	case map[string]any:
 		return "object"
+	case jsBigInt:
+		return "bigint"
+	case tomlDate:
+		return "date"
 	}
 	return "unknown"
 }
