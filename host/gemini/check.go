@@ -620,7 +620,7 @@ func (c *checker) shell(tool, command string, commandTruthy bool, ruleDecision s
 			atomic := sub == command
 			stripped := sub
 			if !e.faults.Has(FaultWrapperNotUnwrapped) {
-				stripped = StripShellWrapper(sub)
+				stripped = StripShellWrapperOf(e.rel, sub)
 			}
 			if stripped != sub {
 				c.step("the part %q wraps the script %q: checked on its own", sub, stripped)
