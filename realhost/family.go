@@ -88,9 +88,15 @@ func starter(b Bounds, kind realcode.Sandbox, stderr *realcode.Head, started fun
 		for _, o := range p.Over {
 			spec.Over = append(spec.Over, sandbox.Overlay{From: o.From, To: o.To})
 		}
+		for _, b := range p.Binds {
+			spec.Binds = append(spec.Binds, sandbox.Bind{From: b.From, To: b.To})
+		}
 		proc, err := sandbox.Start(ctx, spec)
 		if errors.Is(err, sandbox.ErrNoOverlay) {
 			return nil, fmt.Errorf("%w: %w", realcode.ErrNoOverlay, err)
+		}
+		if errors.Is(err, sandbox.ErrNoBind) {
+			return nil, fmt.Errorf("%w: %w", realcode.ErrNoBind, err)
 		}
 		if err != nil {
 			return nil, err

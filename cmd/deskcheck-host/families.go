@@ -247,19 +247,33 @@ func openFamily(ctx context.Context, t target, src, runtime string, maxAnswer in
 		} else {
 			fmt.Fprintf(stderr, "deskcheck-host: %v\n", err)
 		}
-		switch {
-		case errors.Is(err, realhost.ErrAnswerLimit), errors.Is(err, realcode.ErrChanged), errors.Is(err, realcode.ErrSource):
-			return nil, exitInvalid
-		case src != "" && errors.Is(err, sandbox.ErrUnavailable):
-			fmt.Fprintln(stderr, "deskcheck-host: a checkout is code of unknown origin and runs only in the sandbox; nothing was run")
-			return nil, exitInvalid
+		why, code := openFailure(err, src != "")
+		if why != "" {
+			fmt.Fprintln(stderr, "deskcheck-host: "+why)
 		}
-		return nil, exitFail
+		return nil, code
 	}
 	if !h.Info().Sandboxed {
 		fmt.Fprintf(stderr, "deskcheck-host: warning: %s\n", h.Info().Isolation)
 	}
 	return h, exitPass
+}
+
+// openFailure is the exit code for a release that did not open, and what
+// to add to its error: a run that cannot be made as asked (a checkout, or
+// a release whose folders must be seen at fixed paths, without the
+// sandbox) or a release the cache does not hold as installed is invalid
+// input (2); anything else failed (1).
+func openFailure(err error, checkout bool) (why string, code int) {
+	switch {
+	case errors.Is(err, realhost.ErrAnswerLimit), errors.Is(err, realcode.ErrChanged), errors.Is(err, realcode.ErrSource):
+		return "", exitInvalid
+	case checkout && errors.Is(err, sandbox.ErrUnavailable):
+		return "a checkout is code of unknown origin and runs only in the sandbox; nothing was run", exitInvalid
+	case errors.Is(err, realcode.ErrNoBind):
+		return "", exitInvalid // the family's error says why
+	}
+	return "", exitFail
 }
 
 // pickVersion checks that t's release is installed, or picks the newest

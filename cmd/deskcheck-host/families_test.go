@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -18,6 +20,7 @@ import (
 	"github.com/deskcheck/deskcheck/host/all/real"
 	"github.com/deskcheck/deskcheck/host/arena/realarena"
 	"github.com/deskcheck/deskcheck/internal/realcode"
+	"github.com/deskcheck/deskcheck/internal/sandbox"
 	"github.com/deskcheck/deskcheck/realhost"
 	"github.com/deskcheck/deskcheck/verifier"
 )
@@ -450,4 +453,37 @@ func TestScenarioLimitFlag(t *testing.T) {
 	code, _, errOut = runCmd(t, nil, "verify", "-host", hostVenv+"@vanilla", "-limit", limit+"x=9", path)
 	assert.Equal(t, exitInvalid, code)
 	assert.Contains(t, errOut, `no scenario declares the limit "`+limit+`x"`)
+}
+
+// TestOpenFailure: a run that cannot be made as asked, or a release the
+// cache does not hold as installed, is invalid input and says why; any
+// other failure to open is a failure.
+func TestOpenFailure(t *testing.T) {
+	noBind := fmt.Errorf("%w: %w", realcode.ErrNoBind, sandbox.ErrNoBind)
+	tests := []struct {
+		name     string
+		err      error
+		checkout bool
+		code     int
+		why      string
+	}{
+		{"folders at fixed paths without the sandbox", noBind, false, exitInvalid, ""},
+		{"the same from a checkout", noBind, true, exitInvalid, ""},
+		{"a checkout without the sandbox", fmt.Errorf("x: %w", sandbox.ErrUnavailable), true, exitInvalid, "unknown origin"},
+		{"the sandbox unavailable, not a checkout", fmt.Errorf("x: %w", sandbox.ErrUnavailable), false, exitFail, ""},
+		{"a changed install", fmt.Errorf("x: %w", realcode.ErrChanged), false, exitInvalid, ""},
+		{"an answer over the limit", fmt.Errorf("x: %w", realhost.ErrAnswerLimit), false, exitInvalid, ""},
+		{"anything else", errors.New("the harness said no hello"), false, exitFail, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			why, code := openFailure(tt.err, tt.checkout)
+			assert.Equal(t, tt.code, code)
+			if tt.why == "" {
+				assert.Empty(t, why)
+			} else {
+				assert.Contains(t, why, tt.why)
+			}
+		})
+	}
 }

@@ -2,7 +2,6 @@ package gemini
 
 import (
 	"fmt"
-	"path"
 	"strings"
 )
 
@@ -269,7 +268,7 @@ func (c *checker) postAllow(call Call, names []string, decision string, matched 
 			edit = true
 			break
 		}
-		for _, tok := range splitNonAlnum(strings.ToLower(n)) {
+		for _, tok := range splitNonAlnum(jsLowerCase(n)) {
 			switch tok {
 			case "write", "edit", "replace", "patch", "update", "create", "append", "save":
 				edit = true
@@ -315,14 +314,15 @@ var buildFileNames = map[string]bool{
 	"Dockerfile": true, "Containerfile": true,
 }
 
-// isBuildFile is the host's isBuildFile on Linux, for the empty workspace.
+// isBuildFile is the host's isBuildFile on Linux, for the empty workspace:
+// the base name of the path as resolveToRealPath makes it (percent-decoded,
+// a file:// URL made a path; buildFileBase).
 func isBuildFile(p string) bool {
-	clean := strings.ReplaceAll(strings.ReplaceAll(p, "\x00", ""), `\`, "/")
-	base := path.Base(resolvePath(Workspace, clean))
+	base := buildFileBase(p)
 	if buildFileNames[base] || strings.HasPrefix(base, "Dockerfile.") || strings.HasPrefix(base, "Containerfile.") {
 		return true
 	}
-	switch strings.ToLower(extName(base)) {
+	switch jsLowerCase(extName(base)) {
 	case ".bzl", ".bazel", ".bzlmod", ".mk", ".cmake":
 		return true
 	}

@@ -4,6 +4,8 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // The host's shell heuristics (sandbox/utils/commandSafety.js, through the
@@ -85,6 +87,264 @@ func pathEscapes(arg, cwd string) bool {
 		target = resolvePath(cwd, arg)
 	}
 	return !isSubpath(Workspace, target)
+}
+
+// realPath is the host's resolveToRealPath (utils/paths.js, the same
+// in every modelled release) in the sandbox's empty workspace, where node
+// runs: a file:// URL made a path (node's fileURLToPath), then the whole
+// decoded as decodeURIComponent decodes it (either step that throws keeps
+// the path as it was before it), resolved against the workspace, and
+// realpath'd — which changes nothing there, no path holding a link, but
+// throws on a NUL (so does the check of the path as given): ok is false
+// when the host's function throws, and the callers keep their own path.
+func realPath(p string) (string, bool) {
+	if strings.Contains(p, "\x00") {
+		return "", false
+	}
+	r := p
+	if strings.HasPrefix(r, "file://") {
+		if f, ok := fileURLToPath(r); ok {
+			r = f
+			if d, ok := decodeURIComponent(r); ok {
+				r = d
+			}
+		}
+	} else if d, ok := decodeURIComponent(r); ok {
+		r = d
+	}
+	abs := resolvePath(Workspace, r)
+	if strings.Contains(abs, "\x00") {
+		return "", false
+	}
+	return abs, true
+}
+
+// buildFileBase is the base name isBuildFile (utils/buildFileUtils.js,
+// G6) tests: the path without NULs, backslashes made slashes, through
+// resolveToRealPath, or only resolved where that throws.
+func buildFileBase(p string) string {
+	clean := strings.ReplaceAll(strings.ReplaceAll(p, "\x00", ""), `\`, "/")
+	resolved, ok := realPath(clean)
+	if !ok {
+		resolved = resolvePath(Workspace, clean)
+	}
+	return path.Base(resolved)
+}
+
+// decodeURIComponent is JavaScript's: every %XX decoded, a multi-byte
+// sequence only as one well-formed UTF-8 character; ok is false where
+// JavaScript throws URIError (a % without two hex digits, a byte that
+// starts no character, a sequence cut short, overlong, a surrogate or past
+// U+10FFFF).
+func decodeURIComponent(s string) (string, bool) {
+	if !strings.Contains(s, "%") {
+		return s, true
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		if s[i] != '%' {
+			b.WriteByte(s[i])
+			i++
+			continue
+		}
+		first, ok := hexByte(s, i)
+		if !ok {
+			return "", false
+		}
+		i += 3
+		if first < 0x80 {
+			b.WriteByte(first)
+			continue
+		}
+		n := 0
+		for m := byte(0x80); first&m != 0; m >>= 1 {
+			n++
+		}
+		if n == 1 || n > 4 {
+			return "", false
+		}
+		octets := []byte{first}
+		for k := 1; k < n; k++ {
+			if i >= len(s) || s[i] != '%' {
+				return "", false
+			}
+			o, ok := hexByte(s, i)
+			if !ok || o&0xC0 != 0x80 {
+				return "", false
+			}
+			octets = append(octets, o)
+			i += 3
+		}
+		if !utf8.Valid(octets) {
+			return "", false
+		}
+		b.Write(octets)
+	}
+	return b.String(), true
+}
+
+// hexByte reads the byte written %XX at s[i].
+func hexByte(s string, i int) (byte, bool) {
+	if i+2 >= len(s) {
+		return 0, false
+	}
+	hi, ok1 := hexDigit(s[i+1])
+	lo, ok2 := hexDigit(s[i+2])
+	return hi<<4 | lo, ok1 && ok2
+}
+
+func hexDigit(c byte) (byte, bool) {
+	switch {
+	case c >= '0' && c <= '9':
+		return c - '0', true
+	case c >= 'a' && c <= 'f':
+		return c - 'a' + 10, true
+	case c >= 'A' && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
+}
+
+// fileURLToPath is node's url.fileURLToPath on POSIX for a string that
+// starts with file://, as node parses the URL (WHATWG): tabs and newlines
+// dropped, trailing controls and spaces too; the host must be empty or
+// localhost (a Windows drive letter in its place starts the path); the
+// path ends at ? or #, its backslashes are slashes, its . and .. segments
+// (%2e included) resolved; a path with an encoded slash is refused; then
+// it is decoded by decodeURIComponent. ok is false where node throws. A
+// host that is not ASCII is taken as another host (node would map it
+// through IDNA first).
+func fileURLToPath(u string) (string, bool) {
+	u = strings.TrimRightFunc(u, func(r rune) bool { return r <= 0x20 })
+	u = strings.NewReplacer("\t", "", "\n", "", "\r", "").Replace(u)
+	rest, ok := strings.CutPrefix(u, "file://")
+	if !ok {
+		return "", false
+	}
+	end := strings.IndexAny(rest, `/\?#`)
+	if end < 0 {
+		end = len(rest)
+	}
+	host := rest[:end]
+	if windowsDriveLetter(host) {
+		end = 0
+	} else if host != "" {
+		h, ok := decodeURIComponent(host)
+		if !ok || !strings.EqualFold(h, "localhost") {
+			return "", false
+		}
+	}
+	p := rest[end:]
+	if i := strings.IndexAny(p, "?#"); i >= 0 {
+		p = p[:i]
+	}
+	var segs []string
+	if p != "" {
+		raw := strings.Split(strings.ReplaceAll(p, `\`, "/"), "/")
+		if raw[0] == "" {
+			raw = raw[1:]
+		}
+		for i, seg := range raw {
+			last := i == len(raw)-1
+			switch strings.ToLower(seg) {
+			case "..", ".%2e", "%2e.", "%2e%2e":
+				if len(segs) > 0 && !(len(segs) == 1 && windowsDriveLetter(segs[0]) && segs[0][1] == ':') {
+					segs = segs[:len(segs)-1]
+				}
+				if last {
+					segs = append(segs, "")
+				}
+			case ".", "%2e":
+				if last {
+					segs = append(segs, "")
+				}
+			default:
+				if len(segs) == 0 && windowsDriveLetter(seg) {
+					seg = seg[:1] + ":"
+				}
+				segs = append(segs, seg)
+			}
+		}
+	}
+	pathname := "/" + strings.Join(segs, "/")
+	if strings.Contains(strings.ToLower(pathname), "%2f") {
+		return "", false
+	}
+	return decodeURIComponent(pathname)
+}
+
+// windowsDriveLetter: an ASCII letter and a colon or a bar.
+func windowsDriveLetter(s string) bool {
+	return len(s) == 2 && (s[0] >= 'a' && s[0] <= 'z' || s[0] >= 'A' && s[0] <= 'Z') && (s[1] == ':' || s[1] == '|')
+}
+
+// jsLowerCase is JavaScript's String.prototype.toLowerCase, which is not
+// Go's strings.ToLower: U+0130 (İ) becomes two characters, i and a
+// combining dot above (Go: i alone), and a capital sigma that ends a word
+// becomes the final sigma ς (Go: σ always). Every other character maps
+// as Unicode's simple lowercase does in both; bytes that are not UTF-8
+// are kept.
+func jsLowerCase(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			b.WriteByte(s[i])
+		case r == 0x130:
+			b.WriteString("i\u0307")
+		case r == 0x3A3:
+			if finalSigma(s[:i], s[i+n:]) {
+				b.WriteRune(0x3C2)
+			} else {
+				b.WriteRune(0x3C3)
+			}
+		default:
+			b.WriteRune(unicode.ToLower(r))
+		}
+		i += n
+	}
+	return b.String()
+}
+
+// finalSigma is Unicode's Final_Sigma condition as ICU tests it: after
+// skipping case-ignorable characters, a cased letter comes before and
+// none after.
+func finalSigma(before, after string) bool {
+	casedBefore := false
+	for len(before) > 0 {
+		r, n := utf8.DecodeLastRuneInString(before)
+		before = before[:len(before)-n]
+		if caseIgnorable(r) {
+			continue
+		}
+		casedBefore = cased(r)
+		break
+	}
+	if !casedBefore {
+		return false
+	}
+	for len(after) > 0 {
+		r, n := utf8.DecodeRuneInString(after)
+		after = after[n:]
+		if caseIgnorable(r) {
+			continue
+		}
+		return !cased(r)
+	}
+	return true
+}
+
+func cased(r rune) bool {
+	return unicode.In(r, unicode.Lu, unicode.Ll, unicode.Lt, unicode.Other_Lowercase, unicode.Other_Uppercase)
+}
+
+func caseIgnorable(r rune) bool {
+	switch r {
+	case '\'', '.', ':', 0xB7, 0x387, 0x55F, 0x5F4, 0x2018, 0x2019, 0x2024, 0x2027, 0xFE13, 0xFE52, 0xFE55, 0xFF07, 0xFF0E, 0xFF1A:
+		return true
+	}
+	return unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf, unicode.Lm, unicode.Sk)
 }
 
 var safeCommands = map[string]bool{
@@ -193,12 +453,20 @@ func validSedN(arg string) bool {
 }
 
 // safeToCall is isSafeToCallWithExec. From G5 the file arguments of the
-// readers must stay in the workspace.
+// readers must stay in the workspace, and the working folder is taken
+// through resolveToRealPath first: percent-decoded (a dir_path of %2E%2E
+// is the workspace's parent there, though not to the engine's own check
+// of the working folder).
 func (g Group) safeToCall(args []string, cwd string) bool {
 	if len(args) == 0 {
 		return false
 	}
 	paths := g >= G5
+	if paths {
+		if real, ok := realPath(cwd); ok {
+			cwd = real
+		}
+	}
 	if paths && !isSubpath(Workspace, cwd) {
 		return false
 	}
@@ -473,7 +741,8 @@ func (g Group) dangerous(args []string) bool {
 	return false
 }
 
-// containsGit is the engine's containsGitCommand (G4+).
+// containsGit is the engine's containsGitCommand (G4+), lowercasing as
+// JavaScript does (GİT is no git there).
 func containsGit(args []string) bool {
 	preds := map[string]bool{"sudo": true, "env": true, "time": true, "&&": true, "||": true, ";": true, "|": true, "&": true, "(": true, `\n`: true}
 	assign := regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_]*=`)
@@ -482,7 +751,7 @@ func containsGit(args []string) bool {
 		if t == "" {
 			continue
 		}
-		b := strings.ToLower(path.Base(t))
+		b := jsLowerCase(path.Base(t))
 		if b != "git" && b != "git.exe" {
 			continue
 		}
@@ -490,7 +759,7 @@ func containsGit(args []string) bool {
 		for j >= 0 && assign.MatchString(args[j]) {
 			j--
 		}
-		if j >= 0 && !preds[strings.ToLower(args[j])] {
+		if j >= 0 && !preds[jsLowerCase(args[j])] {
 			continue
 		}
 		return true

@@ -52,6 +52,12 @@ type Program struct {
 	// device: there for the release's code that checks a program exists,
 	// nothing it can run. Without the sandbox they are not made.
 	Placeholders []string
+	// Binds are folders of the run's folder also seen at fixed paths
+	// inside the sandbox (a workspace at /workspace); Dir may lie inside
+	// one. A program with Binds runs only in the sandbox; where it cannot
+	// be made, Start fails with an error wrapping ErrNoBind and nothing
+	// runs.
+	Binds []Bind
 	// Stderr also receives the runtime's standard error (the driver
 	// keeps the first part of it for its messages); nil sends it only
 	// to the driver.
@@ -65,6 +71,15 @@ type Program struct {
 // Overlay is one file mounted read-only over another: From (in the run's
 // folder) is seen at To (inside a folder the program may read).
 type Overlay struct{ From, To string }
+
+// Bind is one folder of the run's folder (From) also seen at another
+// path (To) inside the sandbox.
+type Bind struct{ From, To string }
+
+// ErrNoBind wraps Start's error for a program with Binds where the
+// sandbox, the one thing that can show a folder at another path, cannot
+// be made.
+var ErrNoBind = errors.New("folders seen at fixed paths need the sandbox")
 
 // ErrNoOverlay wraps Start's error for a program with Over where the
 // sandbox, the one thing that can mount a file over another, cannot be

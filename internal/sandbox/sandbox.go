@@ -41,7 +41,9 @@ type Spec struct {
 	// Temp is the one writable folder (the caller makes it and removes
 	// it). The working folder, HOME and TMPDIR are inside it.
 	Temp string
-	// Dir is the working folder, inside Temp or ReadOnly.
+	// Dir is the working folder, inside Temp or ReadOnly, or inside a
+	// Bind's To (then the folder is seen there, and Start needs
+	// bubblewrap).
 	Dir string
 	// Env is the whole environment (built from nothing by the caller).
 	Env []string
@@ -71,14 +73,32 @@ type Spec struct {
 	// read-only paths, /proc and /dev. Without bubblewrap they are not
 	// made (the host's files are seen as they are).
 	Placeholders []string
+	// Binds are folders of Temp also seen at fixed paths inside the
+	// sandbox, writable as Temp is: a harness whose code must see its
+	// workspace at one path (/workspace) whatever the run's folder is.
+	// Each From is a folder inside Temp (links followed); each To a clean
+	// absolute path that hides and stands in nothing else the sandbox
+	// shows (Temp, the runtime and its libraries, the read-only paths,
+	// /proc, /dev, the placeholders, another To). Only bubblewrap can
+	// mount them: where it cannot be made, Start fails with ErrNoBind
+	// and runs nothing, since the runtime would see other paths.
+	Binds []Bind
 }
 
 // Overlay is one file seen in place of another inside the sandbox.
 type Overlay struct{ From, To string }
 
+// Bind is one folder of the run's temporary folder (From) also seen at
+// another path (To) inside the sandbox.
+type Bind struct{ From, To string }
+
 // ErrNoOverlay is wrapped by Start's error when Over is asked for where
 // bubblewrap cannot be made.
 var ErrNoOverlay = errors.New("only the sandbox (bubblewrap) can mount a file over another")
+
+// ErrNoBind is wrapped by Start's error when Binds are asked for where
+// bubblewrap cannot be made: nothing is run.
+var ErrNoBind = errors.New("only the sandbox (bubblewrap) can show a folder of the run at a fixed path")
 
 // ErrUnavailable is wrapped by Start's error when Require is set and the
 // sandbox cannot be made here.
@@ -205,6 +225,13 @@ func arguments(spec Spec) ([]string, string, error) {
 			args = append(args, "--ro-bind", a, a)
 		}
 	}
+	binds, err := bindings(spec, libs)
+	if err != nil {
+		return nil, "", err
+	}
+	for _, b := range binds {
+		args = append(args, "--bind", b.From, b.To)
+	}
 	for _, p := range spec.Placeholders {
 		if err := placeholder(spec, p, libs); err != nil {
 			return nil, "", err
@@ -235,10 +262,15 @@ func arguments(spec Spec) ([]string, string, error) {
 	if len(spec.Placeholders) > 0 {
 		placeholders = "; the null device, which nothing can run, is seen at " + strings.Join(spec.Placeholders, ", ")
 	}
+	seenAt := ""
+	for _, b := range spec.Binds {
+		rel, _ := filepath.Rel(spec.Temp, b.From)
+		seenAt += fmt.Sprintf(", its folder %s seen at %s", rel, b.To)
+	}
 	isolation := fmt.Sprintf("sandbox (bubblewrap): new user, mount, PID, IPC, UTS and network namespaces, no network at all, "+
 		"no capability; the files visible are the runtime, %d libraries it and the release load%s, /proc and a minimal /dev of the sandbox's own, and read-only: %s%s; "+
-		"the one writable folder is the run's temporary folder; nothing started inside outlives the run",
-		len(libs), loaderCache, strings.Join(shown, ", "), placeholders)
+		"the one writable folder is the run's temporary folder%s; nothing started inside outlives the run",
+		len(libs), loaderCache, strings.Join(shown, ", "), placeholders, seenAt)
 	return args, isolation, nil
 }
 
@@ -298,6 +330,64 @@ func overlay(spec Spec, o Overlay) (string, string, error) {
 	return from, to, nil
 }
 
+// bindings checks spec's Binds: each From a folder inside Temp (links
+// followed, as bubblewrap follows them), each To a clean absolute path
+// that hides and stands in nothing else the spec shows, and no two To
+// inside one another. It returns them with From as bubblewrap mounts it.
+func bindings(spec Spec, libs []string) ([]Bind, error) {
+	if len(spec.Binds) == 0 {
+		return nil, nil
+	}
+	temp, err := filepath.EvalSymlinks(spec.Temp)
+	if err != nil {
+		return nil, err
+	}
+	shown := append(append([]string{spec.Temp, temp, spec.Runtime, "/proc", "/dev", "/etc/ld.so.cache"}, spec.ReadOnly...), libs...)
+	shown = append(shown, spec.Placeholders...)
+	var out []Bind
+	for i, b := range spec.Binds {
+		from, err := filepath.EvalSymlinks(b.From)
+		if err != nil {
+			return nil, fmt.Errorf("sandbox: %s, seen at %s: %w", b.From, b.To, err)
+		}
+		if info, err := os.Stat(from); err != nil || !info.IsDir() || !within(from, temp) {
+			return nil, fmt.Errorf("sandbox: %s, seen at %s, is not a folder in the temporary one", b.From, b.To)
+		}
+		to := b.To
+		if !filepath.IsAbs(to) || filepath.Clean(to) != to || to == "/" {
+			return nil, fmt.Errorf("sandbox: %q, where %s is seen, is not a clean absolute path", to, b.From)
+		}
+		for _, s := range shown {
+			a, err := filepath.Abs(s)
+			if err != nil {
+				return nil, err
+			}
+			if within(to, a) || within(a, to) {
+				return nil, fmt.Errorf("sandbox: %s, where %s is seen, would hide or stand in %s", to, b.From, a)
+			}
+		}
+		for _, o := range spec.Binds[:i] {
+			if within(to, o.To) || within(o.To, to) {
+				return nil, fmt.Errorf("sandbox: %s and %s, where two folders are seen, overlap", o.To, to)
+			}
+		}
+		out = append(out, Bind{From: from, To: to})
+	}
+	return out, nil
+}
+
+// hostDir is the folder outside the sandbox that spec's Dir is: Dir
+// itself, or, for a Dir inside a Bind's To, the same place in its From.
+func hostDir(spec Spec) string {
+	for _, b := range spec.Binds {
+		if within(spec.Dir, b.To) {
+			rel, _ := filepath.Rel(b.To, spec.Dir)
+			return filepath.Join(b.From, rel)
+		}
+	}
+	return spec.Dir
+}
+
 // placeholder checks a path spec shows as the null device: absolute and
 // clean, and hiding nothing the spec shows (Temp, the read-only paths, the
 // runtime and its libraries) or the sandbox's own /proc and /dev.
@@ -306,6 +396,9 @@ func placeholder(spec Spec, p string, libs []string) error {
 		return fmt.Errorf("sandbox: the placeholder %q is not a clean absolute path", p)
 	}
 	shown := append(append([]string{spec.Temp, spec.Runtime, "/proc", "/dev", "/etc/ld.so.cache"}, spec.ReadOnly...), libs...)
+	for _, b := range spec.Binds {
+		shown = append(shown, b.To)
+	}
 	for _, s := range shown {
 		a, err := filepath.Abs(s)
 		if err != nil {
@@ -347,6 +440,8 @@ func Start(ctx context.Context, spec Spec) (*Proc, error) {
 		p.Isolation, p.Sandboxed = isolation, true
 	case spec.Require:
 		return nil, fmt.Errorf("%w: %v", ErrUnavailable, sandboxErr)
+	case len(spec.Binds) > 0:
+		return nil, fmt.Errorf("%w: %v", ErrNoBind, sandboxErr)
 	case len(spec.Over) > 0:
 		return nil, fmt.Errorf("%w: %v", ErrNoOverlay, sandboxErr)
 	default:
@@ -360,7 +455,7 @@ func Start(ctx context.Context, spec Spec) (*Proc, error) {
 		}
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Dir = spec.Dir
+	cmd.Dir = hostDir(spec)
 	cmd.Env = spec.Env
 	if cmd.Env == nil {
 		cmd.Env = []string{}

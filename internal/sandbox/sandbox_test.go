@@ -276,3 +276,94 @@ func TestPlaceholdersAreTheNullDevice(t *testing.T) {
 	_, err = os.Stat(shell)
 	assert.True(t, os.IsNotExist(err), "nothing is made on the host")
 }
+
+// TestBindsSeenAtFixedPaths: a folder of the run is also seen at a fixed
+// path, writable as the run's folder is, and the runtime can start there;
+// a bind that would show anything else, or hide what the spec shows, is
+// refused; without bubblewrap a run asking for one is refused, never run
+// with other paths.
+func TestBindsSeenAtFixedPaths(t *testing.T) {
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("no /bin/sh")
+	}
+	tmp := t.TempDir()
+	release := t.TempDir()
+	ws := filepath.Join(tmp, "ws")
+	home := filepath.Join(tmp, "home")
+	require.NoError(t, os.MkdirAll(ws, 0o755))
+	require.NoError(t, os.MkdirAll(home, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(tmp, "file"), nil, 0o600))
+	outside := t.TempDir()
+	require.NoError(t, os.Symlink(outside, filepath.Join(tmp, "out")))
+
+	_, err := Start(context.Background(), Spec{Runtime: "/bin/true", Temp: tmp, Dir: "/workspace", NoSandbox: true,
+		Binds: []Bind{{From: ws, To: "/workspace"}}})
+	assert.ErrorIs(t, err, ErrNoBind)
+
+	spec := Spec{Runtime: "/bin/sh", ReadOnly: []string{release}, Temp: tmp, Dir: "/workspace",
+		Binds: []Bind{{From: ws, To: "/workspace"}, {From: home, To: "/home/user"}}}
+	args, isolation, err := arguments(spec)
+	require.NoError(t, err)
+	tempAt := slices.Index(args, "--bind")
+	require.GreaterOrEqual(t, tempAt, 0)
+	assert.Equal(t, []string{"--bind", tmp, tmp}, args[tempAt:tempAt+3], "the run's folder first")
+	rest := args[tempAt+3:]
+	i := slices.Index(rest, "/workspace")
+	require.Positive(t, i)
+	assert.Equal(t, []string{"--bind", ws, "/workspace", "--bind", home, "/home/user"}, rest[i-2:i+4])
+	assert.Equal(t, []string{"--chdir", "/workspace"}, args[slices.Index(args, "--chdir"):slices.Index(args, "--chdir")+2])
+	assert.Contains(t, isolation, "its folder ws seen at /workspace, its folder home seen at /home/user")
+	assert.Equal(t, ws, hostDir(spec), "bubblewrap itself starts in the folder seen at Dir")
+	assert.Equal(t, filepath.Join(ws, "a"), hostDir(Spec{Dir: "/workspace/a", Binds: spec.Binds}))
+	assert.Equal(t, tmp, hostDir(Spec{Dir: tmp, Binds: spec.Binds}))
+
+	for _, c := range []struct {
+		name  string
+		binds []Bind
+		holds string
+	}{
+		{"from outside the temporary folder", []Bind{{From: outside, To: "/workspace"}}, "not a folder in the temporary one"},
+		{"from a link leading out of it", []Bind{{From: filepath.Join(tmp, "out"), To: "/workspace"}}, "not a folder in the temporary one"},
+		{"from a file", []Bind{{From: filepath.Join(tmp, "file"), To: "/workspace"}}, "not a folder"},
+		{"from nothing", []Bind{{From: filepath.Join(tmp, "missing"), To: "/workspace"}}, "no such file"},
+		{"to a relative path", []Bind{{From: ws, To: "workspace"}}, "not a clean absolute path"},
+		{"to an unclean path", []Bind{{From: ws, To: "/x/../workspace"}}, "not a clean absolute path"},
+		{"to the root", []Bind{{From: ws, To: "/"}}, "not a clean absolute path"},
+		{"to the temporary folder", []Bind{{From: ws, To: tmp}}, "would hide or stand in"},
+		{"into the temporary folder", []Bind{{From: ws, To: filepath.Join(tmp, "w")}}, "would hide or stand in"},
+		{"over the temporary folder's parent", []Bind{{From: ws, To: filepath.Dir(tmp)}}, "would hide or stand in"},
+		{"over the release", []Bind{{From: ws, To: release}}, "would hide or stand in"},
+		{"into the release", []Bind{{From: ws, To: filepath.Join(release, "x")}}, "would hide or stand in"},
+		{"over the runtime", []Bind{{From: ws, To: "/bin/sh"}}, "would hide or stand in"},
+		{"into /proc", []Bind{{From: ws, To: "/proc/self"}}, "would hide or stand in"},
+		{"over /dev", []Bind{{From: ws, To: "/dev"}}, "would hide or stand in"},
+		{"two overlapping", []Bind{{From: ws, To: "/workspace"}, {From: home, To: "/workspace/home"}}, "overlap"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, _, err := arguments(Spec{Runtime: "/bin/sh", ReadOnly: []string{release}, Temp: tmp, Dir: tmp, Binds: c.binds})
+			assert.ErrorContains(t, err, c.holds)
+		})
+	}
+	_, _, err = arguments(Spec{Runtime: "/bin/sh", Temp: tmp, Dir: tmp, Binds: []Bind{{From: ws, To: "/workspace"}},
+		Placeholders: []string{"/workspace/bash"}})
+	assert.ErrorContains(t, err, "would hide or stand in /workspace", "a placeholder does not hide a bound folder")
+
+	if err := Check(Spec{Runtime: "/bin/sh", Probe: []string{"-c", ":"}}); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("the sandbox is missing in CI: %v", err)
+		}
+		t.Skipf("skipping: %v", err)
+	}
+	script := `pwd; echo x > /workspace/made && echo "wrote it"; [ -e /workspace/made ] && echo "seen"; :`
+	p, err := Start(context.Background(), Spec{Runtime: "/bin/sh", Args: []string{"-c", script}, Temp: tmp, Dir: "/workspace",
+		Probe: []string{"-c", ":"}, Require: true, Binds: []Bind{{From: ws, To: "/workspace"}}})
+	require.NoError(t, err)
+	assert.Contains(t, p.Isolation, "its folder ws seen at /workspace")
+	out, err := io.ReadAll(p.Stdout)
+	require.NoError(t, err)
+	require.NoError(t, p.Wait())
+	assert.Equal(t, "/workspace\nwrote it\nseen\n", string(out))
+	assert.FileExists(t, filepath.Join(ws, "made"), "what is written there lands in the run's folder")
+	_, err = os.Stat("/workspace/made")
+	assert.True(t, os.IsNotExist(err), "nothing is made on the host at the fixed path")
+}

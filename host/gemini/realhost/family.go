@@ -36,7 +36,9 @@ var Family = realcode.Family{
 // harness with start: node (the one on PATH) running the harness over the
 // release's policy modules, which it may read with the shared
 // dependencies; the harness files are read-only, and everything the run
-// writes lies in temp.
+// writes lies in temp. The sandbox shows the run's workspace at
+// /workspace and its home at /home/user, as the model has them
+// (Command.InSandbox); where bubblewrap cannot be made, nothing runs.
 func Open(ctx context.Context, opts realcode.OpenOptions, start realcode.Start) (realcode.Harness, error) {
 	cache, version, temp := opts.Cache, opts.Version, opts.Temp
 	core := CoreDir(cache, version)
@@ -54,14 +56,21 @@ func Open(ctx context.Context, opts realcode.OpenOptions, start realcode.Start) 
 	if err != nil {
 		return nil, fmt.Errorf("gemini@%s: %w (install it with: deskcheck-host install gemini@%s)", version, err, version)
 	}
+	dir, env, binds := c.InSandbox()
 	p, err := start(ctx, realcode.Program{
 		Runtime:  node,
 		Args:     c.Args,
-		Env:      c.Env,
+		Env:      env,
 		Temp:     temp,
-		Dir:      c.Dir,
+		Dir:      dir,
 		ReadOnly: []string{installDir(cache, version), depsDir(cache), filepath.Join(temp, "harness")},
+		Binds:    binds,
 	})
+	if errors.Is(err, realcode.ErrNoBind) {
+		return nil, fmt.Errorf("%w\nthe release runs only in the sandbox, which shows it the workspace at %s and the home folder at %s, "+
+			"the paths deskcheck's model takes them to be: without it a path a case names would mean something else to the release, so nothing was run "+
+			"(install bubblewrap, Debian: apt-get install bubblewrap)", err, gemini.Workspace, gemini.Home)
+	}
 	if err != nil {
 		return nil, err
 	}

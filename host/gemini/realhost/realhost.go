@@ -22,6 +22,10 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
+
+	"github.com/deskcheck/deskcheck/host/gemini"
+	"github.com/deskcheck/deskcheck/internal/realcode"
 )
 
 //go:embed harness/*.mjs
@@ -41,7 +45,8 @@ type Command struct {
 
 // Prepare makes the run folder under root (the harness, ws/, home/, tmp/)
 // and returns the command that runs the release installed at coreDir (the
-// unpacked package, with node_modules beside its dist/).
+// unpacked package, with node_modules beside its dist/), in the run's
+// folders as the host sees them; InSandbox says how the sandbox shows them.
 func Prepare(root, coreDir, node string) (Command, error) {
 	if _, err := os.Stat(filepath.Join(coreDir, "dist", "src", "policy", "policy-engine.js")); err != nil {
 		return Command{}, fmt.Errorf("no gemini policy engine installed at %s: %w", coreDir, err)
@@ -67,11 +72,33 @@ func Prepare(root, coreDir, node string) (Command, error) {
 	h := filepath.Join(root, "harness")
 	return Command{
 		Program: node,
-		Args:    []string{"--import", filepath.Join(h, "stubs.mjs"), filepath.Join(h, "harness.mjs"), coreDir},
+		Args:    []string{"--import", filepath.Join(h, "stubs.mjs"), filepath.Join(h, "harness.mjs"), coreDir, root},
 		Env:     []string{"HOME=" + filepath.Join(root, "home"), "TMPDIR=" + filepath.Join(root, "tmp"), "PATH=" + filepath.Dir(node), "LANG=C.UTF-8"},
 		Dir:     filepath.Join(root, "ws"),
 		Root:    root,
 	}, nil
+}
+
+// InSandbox is c as the sandbox runs it: the run's ws folder seen at
+// gemini.Workspace and its home folder at gemini.Home, the folders the
+// model takes them to be, so that a path a case names (/workspace/a.txt,
+// ~/x) means the same to the release as to the model; node starts in the
+// workspace, which the harness hands to the engine. Only the sandbox can
+// show a folder at another path: a run without it is refused
+// (realcode.ErrNoBind), never run with other paths.
+func (c Command) InSandbox() (dir string, env []string, binds []realcode.Bind) {
+	env = make([]string, len(c.Env))
+	for i, e := range c.Env {
+		if strings.HasPrefix(e, "HOME=") {
+			e = "HOME=" + gemini.Home
+		}
+		env[i] = e
+	}
+	binds = []realcode.Bind{
+		{From: filepath.Join(c.Root, "ws"), To: gemini.Workspace},
+		{From: filepath.Join(c.Root, "home"), To: gemini.Home},
+	}
+	return gemini.Workspace, env, binds
 }
 
 // Hello is the harness's first line.

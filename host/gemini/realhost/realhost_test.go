@@ -5,11 +5,15 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/deskcheck/deskcheck/host/gemini"
+	"github.com/deskcheck/deskcheck/internal/realcode"
 )
 
 func TestSessionSpeaksTheProtocol(t *testing.T) {
@@ -64,5 +68,36 @@ func TestPrepare(t *testing.T) {
 	for _, f := range []string{"harness.mjs", "stubs.mjs", "stub-hooks.mjs"} {
 		assert.FileExists(t, filepath.Join(root, "harness", f))
 	}
-	assert.Equal(t, core, c.Args[len(c.Args)-1])
+	assert.Equal(t, []string{core, root}, c.Args[len(c.Args)-2:], "the release, then the run's folder")
+}
+
+// TestInSandboxShowsTheModelsFolders: in the sandbox the release sees the
+// run's workspace and home at the paths the model takes them to be, and
+// starts in the workspace; the command as the host runs it is unchanged.
+func TestInSandboxShowsTheModelsFolders(t *testing.T) {
+	core := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(core, "dist", "src", "policy"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(core, "dist", "src", "policy", "policy-engine.js"), nil, 0o644))
+	root := t.TempDir()
+	c, err := Prepare(root, core, "/opt/node/bin/node")
+	require.NoError(t, err)
+	dir, env, binds := c.InSandbox()
+	for _, tc := range []struct {
+		name      string
+		got, want any
+	}{
+		{"starts in the model's workspace", dir, "/workspace"},
+		{"the model's workspace", gemini.Workspace, "/workspace"},
+		{"the model's home", gemini.Home, "/home/user"},
+		{"binds", binds, []realcode.Bind{{From: filepath.Join(root, "ws"), To: "/workspace"}, {From: filepath.Join(root, "home"), To: "/home/user"}}},
+		{"home in the sandbox", slices.Contains(env, "HOME=/home/user"), true},
+		{"no host home", slices.Contains(env, "HOME="+filepath.Join(root, "home")), false},
+		{"tmp stays in the run's folder", slices.Contains(env, "TMPDIR="+filepath.Join(root, "tmp")), true},
+		{"path", slices.Contains(env, "PATH=/opt/node/bin"), true},
+		{"host command keeps its folder", c.Dir, filepath.Join(root, "ws")},
+		{"host command keeps its home", slices.Contains(c.Env, "HOME="+filepath.Join(root, "home")), true},
+	} {
+		t.Run(tc.name, func(t *testing.T) { assert.Equal(t, tc.want, tc.got) })
+	}
+	assert.False(t, strings.HasPrefix(gemini.Home+"/", gemini.Workspace+"/"), "home lies outside the workspace")
 }

@@ -1,9 +1,13 @@
 // The policy-check harness: drives one release's own policy engine of
 // @google/gemini-cli-core, inertly, one case per line.
 //
-// Run: node --import ./stubs.mjs harness.mjs CORE_DIR
-// with cwd the empty workspace folder, HOME and TMPDIR inside the run's
-// temporary folder. stdin: one JSON line per case, {"id", "given"}; stdout:
+// Run: node --import ./stubs.mjs harness.mjs CORE_DIR RUN_DIR
+// with cwd the empty workspace folder (in the sandbox, the run's ws folder
+// seen at /workspace, the workspace of deskcheck's model), HOME the run's
+// home folder (seen at /home/user) and TMPDIR inside the run's folder
+// RUN_DIR, where the admin and extension folders are made. The workspace
+// handed to the engine is the working folder. stdin: one JSON line per
+// case, {"id", "given"}; stdout:
 // a hello line, then one answer line per case. Nothing of a case is ever
 // executed: commands and paths are strings handed to the engine's check.
 import fs from 'node:fs';
@@ -17,7 +21,7 @@ const out = (obj) => process.stdout.write(JSON.stringify(obj) + '\n');
 const mod = (p) => import(pathToFileURL(path.join(core, 'dist', 'src', p)).href);
 
 const workspace = process.cwd();
-const root = path.dirname(workspace);
+const root = process.argv[3] ?? path.dirname(workspace);
 const home = os.homedir();
 const adminDir = path.join(root, 'admin', 'policies');
 const extRoot = path.join(root, 'extensions');
@@ -36,6 +40,7 @@ if (typeof shell.initializeShellParsers === 'function') {
 }
 Storage.getSystemPoliciesDir = () => adminDir;
 adaptations.push('Storage.getSystemPoliciesDir → the run\'s admin folder');
+adaptations.push(`the workspace is ${workspace}, the home folder ${home}`);
 if (typeof process.getuid === 'function' && process.getuid() !== 0) {
   adaptations.push('not root: the release skips admin files with a security warning');
 }
