@@ -250,7 +250,7 @@ func NewEngine(cfg Config) (*Engine, error) {
 			if !e.faults.Has(FaultExtensionAllowKept) && (r.Decision == Allow || contains(r.Modes, ModeYolo)) {
 				continue
 			}
-			r.Source = strings.Replace(r.Source, "Extension: ", "Extension ("+p.Extension+"): ", 1)
+			r.Source = extensionSource(r.Source, p.Extension)
 			e.addRule(r)
 		}
 	}
@@ -831,3 +831,39 @@ func tomlString(s string) string {
 // TOMLString writes s as a TOML basic string, as deskcheck serialises a
 // case's rules.
 func TOMLString(s string) string { return tomlString(s) }
+
+// extensionSource is a rule's source as loadExtensionPolicies rewrites it:
+// source.replace(/^Extension: /, `Extension (${name}): `), whose
+// replacement reads the extension's name as JavaScript reads a
+// replacement string ($$, $&, $` and $' are patterns; the regular
+// expression has no groups, so $1 and $<x> stay as written).
+func extensionSource(source, name string) string {
+	const prefix = "Extension: "
+	if !strings.HasPrefix(source, prefix) {
+		return source
+	}
+	repl := "Extension (" + name + "): "
+	after := source[len(prefix):]
+	var b strings.Builder
+	for i := 0; i < len(repl); i++ {
+		if repl[i] != '$' || i+1 == len(repl) {
+			b.WriteByte(repl[i])
+			continue
+		}
+		switch repl[i+1] {
+		case '$':
+			b.WriteByte('$')
+		case '&':
+			b.WriteString(prefix)
+		case '`':
+			// nothing comes before a match at the start
+		case '\'':
+			b.WriteString(after)
+		default:
+			b.WriteByte('$')
+			continue
+		}
+		i++
+	}
+	return b.String() + after
+}

@@ -585,7 +585,10 @@ var (
 	builtinToolsG1 = slices.Insert(slices.Clone(builtinTools), slices.Index(builtinTools, "list_directory")+1, "save_memory")
 )
 
-var mcpSlug = regexp.MustCompile(`(?i)^[a-z0-9_.:-]+$`)
+// mcpSlug is the server name's pattern, /^[a-z0-9_.:-]+$/i in JavaScript, whose
+// case folding without the u flag never maps a non-ASCII letter (ſ, the
+// Kelvin sign) to an ASCII one, as Go's (?i) does.
+var mcpSlug = regexp.MustCompile(`^[a-zA-Z0-9_.:-]+$`)
 
 // validToolName is isValidToolName(name, {allowWildcards: true}).
 func validToolName(name string, builtins []string) bool {

@@ -85,3 +85,23 @@ func TestSafeRegExpAsThePattern(t *testing.T) {
 		assert.Equal(t, want, isSafeRegExp(p), "%.40q", p)
 	}
 }
+
+// TestMCPServerNameFolding: an mcp_<server>_<tool> name is valid when the
+// server's name is ASCII letters (either case), digits and _.:- only;
+// JavaScript's /i folds no other letter into that set.
+func TestMCPServerNameFolding(t *testing.T) {
+	tests := []struct {
+		name  string
+		valid bool
+	}{
+		{"mcp_srv_tool", true},
+		{"mcp_SRV_tool", true},
+		{"mcp_a.b:c-d_tool", true},
+		{"mcp_ſrv_tool", false},       // ſ uppercases to S
+		{"mcp_\u212Asrv_tool", false}, // the Kelvin sign lowercases to k
+		{"mcp_srvé_tool", false},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.valid, validToolName(tt.name, builtinTools), tt.name)
+	}
+}
