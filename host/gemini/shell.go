@@ -680,7 +680,7 @@ func oddAssignment(s string) string {
 		return ""
 	}
 	head := s[:eq]
-	if strings.IndexAny(head, " \t\n\r\v\f;&|()<>'\"`$\\") >= 0 {
+	if strings.ContainsAny(head, " \t\n\r\v\f;&|()<>'\"`$\\") {
 		return ""
 	}
 	if head[0] == '-' {
