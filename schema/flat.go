@@ -1,7 +1,6 @@
 package schema
 
 import (
-	"bytes"
 	"encoding/json"
 	"sync"
 
@@ -46,15 +45,8 @@ const (
 // space; false where DecodeUseNumberLibrary would refuse it, or an object
 // holds a key twice or more than mostKeys keys.
 func flatten(doc []byte) (*flat, bool) {
-	for i := 0; ; {
-		j := bytes.Index(doc[i:], []byte(`\u`))
-		if j < 0 {
-			break
-		}
-		i += j + 2
-		if i < len(doc) && (doc[i] == 'd' || doc[i] == 'D') {
-			return nil, false
-		}
+	if jsontext.HasSurrogateEscape(doc) {
+		return nil, false
 	}
 	f, _ := flats.Get().(*flat)
 	if f == nil {

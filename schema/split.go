@@ -337,19 +337,19 @@ func (s *Split) valid(f *flat) bool {
 	}
 	count := f.nodes[list].count
 	items := make([]int32, count)
-	tags := make([]*fastNode, count)
+	tags := make([]string, count)
 	for i, e := int32(0), list+1; i < count; i, e = i+1, f.nodes[e].next {
 		t := f.member(e, s.tag)
 		if t < 0 || f.nodes[t].kind != kString || s.branches[f.nodes[t].text] == nil {
 			return false
 		}
-		items[i], tags[i] = e, s.fastBranches[f.nodes[t].text]
+		items[i], tags[i] = e, f.nodes[t].text
 	}
 	if s.fastShell.check(f, 0) != valid && !accepts(s.shell, f.decode(0)) {
 		return false
 	}
 	for i, e := range items {
-		if tags[i].check(f, e) != valid && !accepts(s.branches[f.nodes[f.member(e, s.tag)].text], f.decode(e)) {
+		if s.fastBranches[tags[i]].check(f, e) != valid && !accepts(s.branches[tags[i]], f.decode(e)) {
 			return false
 		}
 	}

@@ -3,9 +3,12 @@ package gemini
 import (
 	"path"
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/deskcheck/deskcheck/internal/jsontext"
 )
 
 // The host's shell heuristics (sandbox/utils/commandSafety.js, through the
@@ -185,24 +188,11 @@ func decodeURIComponent(s string) (string, bool) {
 
 // hexByte reads the byte written %XX at s[i].
 func hexByte(s string, i int) (byte, bool) {
-	if i+2 >= len(s) {
+	if i+2 >= len(s) || !jsontext.IsHex(s[i+1]) || !jsontext.IsHex(s[i+2]) {
 		return 0, false
 	}
-	hi, ok1 := hexDigit(s[i+1])
-	lo, ok2 := hexDigit(s[i+2])
-	return hi<<4 | lo, ok1 && ok2
-}
-
-func hexDigit(c byte) (byte, bool) {
-	switch {
-	case c >= '0' && c <= '9':
-		return c - '0', true
-	case c >= 'a' && c <= 'f':
-		return c - 'a' + 10, true
-	case c >= 'A' && c <= 'F':
-		return c - 'A' + 10, true
-	}
-	return 0, false
+	v, _ := strconv.ParseUint(s[i+1:i+3], 16, 8)
+	return byte(v), true
 }
 
 // fileURLToPath is node's url.fileURLToPath on POSIX for a string that

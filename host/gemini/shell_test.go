@@ -40,24 +40,56 @@ func TestParseShellParts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.command, func(t *testing.T) {
-			p, err := ParseShell(tt.command)
-			require.NoError(t, err)
-			var texts []string
-			for _, part := range p.Parts {
-				texts = append(texts, part.Text)
-			}
-			assert.Equal(t, tt.parts, texts)
-			assert.Equal(t, tt.redir, HasRedirection(tt.command, p))
-			assert.Equal(t, tt.err || len(tt.parts) == 0, p.HasError)
+			assertParts(t, tt.command, tt.parts, tt.redir, tt.err || len(tt.parts) == 0)
 		})
 	}
 }
 
+// assertParts parses command and holds its parts' texts, whether it
+// redirects and whether the parse has an error.
+func assertParts(t *testing.T, command string, parts []string, redir, hasError bool) {
+	t.Helper()
+	p, err := ParseShell(command)
+	require.NoError(t, err)
+	var texts []string
+	for _, part := range p.Parts {
+		texts = append(texts, part.Text)
+	}
+	assert.Equal(t, parts, texts)
+	assert.Equal(t, redir, HasRedirection(command, p), "HasRedirection")
+	assert.Equal(t, hasError, p.HasError, "HasError")
+}
+
+// TestParseShellOutsideModel: the model refuses what it does not parse
+// (shell-outside-model) rather than guess: the bash it leaves out, and the
+// places where tree-sitter-bash reads a command in a way it does not
+// follow.
 func TestParseShellOutsideModel(t *testing.T) {
-	for _, c := range []string{"cat <<EOF\nx\nEOF", "diff <(ls) <(ls)", "if true; then ls; fi", "echo $((1+2))", "[[ -f x ]]", "f() { ls; }", "&& ls", "ls &&"} {
-		_, err := ParseShell(c)
-		var outside *ErrShellOutsideModel
-		assert.ErrorAs(t, err, &outside, c)
+	for _, c := range []string{
+		"cat <<EOF\nx\nEOF", "diff <(ls) <(ls)", "if true; then ls; fi", "echo $((1+2))", "[[ -f x ]]", "f() { ls; }", "&& ls", "ls &&",
+		"--x=1",            // an assignment to tree-sitter, not to bash
+		"-1=2",             // an error to tree-sitter
+		"\u00e9=1",         // a non-ASCII name
+		"1a=1ls",           // a name starting with a digit
+		"echo `ls` `rm x`", // `\s*` joins the two into one substitution
+		"echo `a``b`",
+		"echo ``",
+		"> out a=1", // assignments and redirections mixed with no command
+		">x >y a=1",
+		"a=1 >x; ls",
+		"ls | a=1 >x",
+		"ls <>x",             // <> before a word
+		"ls >&- x",           // a word after >&-
+		"\\  2>&1 x",         // a number after a backslash blank
+		"echo `ls # x`\nls",  // a comment over a backtick, with lines after
+		"echo \"`ls #x`\" y", // the same inside a quote
+		"echo `echo '`'`",    // a backtick inside a quote inside backticks
+	} {
+		t.Run(c, func(t *testing.T) {
+			_, err := ParseShell(c)
+			var outside *ErrShellOutsideModel
+			assert.ErrorAs(t, err, &outside)
+		})
 	}
 }
 

@@ -2,9 +2,6 @@ package gemini
 
 import (
 	"testing"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // The parts tree-sitter-bash (the releases' parser, the same in all ten)
@@ -69,45 +66,7 @@ func TestParseShellTreeSitterCorners(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.command, func(t *testing.T) {
-			p, err := ParseShell(tt.command)
-			require.NoError(t, err)
-			var texts []string
-			for _, part := range p.Parts {
-				texts = append(texts, part.Text)
-			}
-			assert.Equal(t, tt.parts, texts)
-			assert.Equal(t, tt.err, p.HasError, "HasError")
-			assert.Equal(t, tt.redir, HasRedirection(tt.command, p), "HasRedirection")
-		})
-	}
-}
-
-// Where tree-sitter-bash reads a command in a way the model does not
-// follow, the model says so rather than guess.
-func TestParseShellTreeSitterOutside(t *testing.T) {
-	for _, command := range []string{
-		"--x=1",            // an assignment to tree-sitter, not to bash
-		"-1=2",             // an error to tree-sitter
-		"\u00e9=1",         // a non-ASCII name
-		"1a=1ls",           // a name starting with a digit
-		"echo `ls` `rm x`", // `\s*` joins the two into one substitution
-		"echo `a``b`",
-		"echo ``",
-		"> out a=1", // assignments and redirections mixed with no command
-		">x >y a=1",
-		"a=1 >x; ls",
-		"ls | a=1 >x",
-		"ls <>x",             // <> before a word
-		"ls >&- x",           // a word after >&-
-		"\\  2>&1 x",         // a number after a backslash blank
-		"echo `ls # x`\nls",  // a comment over a backtick, with lines after
-		"echo \"`ls #x`\" y", // the same inside a quote
-		"echo `echo '`'`",    // a backtick inside a quote inside backticks
-	} {
-		t.Run(command, func(t *testing.T) {
-			_, err := ParseShell(command)
-			var outside *ErrShellOutsideModel
-			assert.ErrorAs(t, err, &outside)
+			assertParts(t, tt.command, tt.parts, tt.redir, tt.err)
 		})
 	}
 }

@@ -456,7 +456,7 @@ func (p *tomlParser) value() (any, string) {
 			return "", "string"
 		}
 		p.i++
-		return p.multiString(), "string"
+		return p.multiLine('"'), "string"
 	case c == '\'':
 		p.i++
 		if p.ch() != '\'' {
@@ -467,7 +467,7 @@ func (p *tomlParser) value() (any, string) {
 			return "", "string"
 		}
 		p.i++
-		return p.multiLiteral(), "string"
+		return p.multiLine('\''), "string"
 	case c == '-' || c == '+':
 		return p.signedNumber()
 	case c == 'i':
@@ -602,14 +602,16 @@ func (p *tomlParser) escape(out []uint16) []uint16 {
 	return out
 }
 
-// multiString reads a """...""" string after its opening quotes.
-func (p *tomlParser) multiString() string {
+// multiLine reads a multi-line string after its three opening quotes q:
+// a basic one (three double quotes) with its escapes and line-ending
+// backslashes, or a literal one (three single quotes) as written.
+func (p *tomlParser) multiLine(q rune) string {
 	p.skipFirstNewline()
 	var out []uint16
 	for {
 		c := p.ch()
 		switch {
-		case c == '\\':
+		case c == '\\' && q == '"':
 			p.i++
 			switch p.ch() {
 			case '\r', '\n':
@@ -625,8 +627,8 @@ func (p *tomlParser) multiString() string {
 			default:
 				out = p.escape(out)
 			}
-		case c == '"':
-			if p.closes('"') {
+		case c == q:
+			if p.closes(q) {
 				return string(utf16.Decode(out))
 			}
 			out = append(out, p.src[p.i-1])
@@ -695,29 +697,6 @@ func (p *tomlParser) literalString() string {
 			p.failControl(c)
 		}
 		p.step()
-	}
-}
-
-// multiLiteral reads a multi-line literal string after its three quotes.
-func (p *tomlParser) multiLiteral() string {
-	p.skipFirstNewline()
-	var out []uint16
-	for {
-		c := p.ch()
-		switch {
-		case c == '\'':
-			if p.closes('\'') {
-				return string(utf16.Decode(out))
-			}
-			out = append(out, p.src[p.i-1])
-		case c == tomlEnd:
-			p.fail("Unterminated multi-line string")
-		case isControl(c) && c != '\t' && c != '\n' && c != '\r':
-			p.failControl(c)
-		default:
-			out = append(out, p.src[p.i])
-			p.step()
-		}
 	}
 }
 

@@ -693,18 +693,27 @@ func DecodeUseNumber(raw []byte) (any, error) {
 // and the library's part, and anything the fast reader refuses. Callers
 // then decode with encoding/json.
 func DecodeUseNumberLibrary(raw []byte) (any, bool) {
-	for i := 0; ; {
-		j := bytes.Index(raw[i:], []byte(`\u`))
-		if j < 0 {
-			break
-		}
-		i += j + 2
-		if i < len(raw) && (raw[i] == 'd' || raw[i] == 'D') {
-			return nil, false
-		}
+	if HasSurrogateEscape(raw) {
+		return nil, false
 	}
 	d := decoder{b: raw, literals: true}
 	return d.whole()
+}
+
+// HasSurrogateEscape reports whether raw holds a \ud or \uD escape (a
+// surrogate's), where the hosts' reading of an unpaired one and the
+// library's part.
+func HasSurrogateEscape(raw []byte) bool {
+	for i := 0; ; {
+		j := bytes.Index(raw[i:], []byte(`\u`))
+		if j < 0 {
+			return false
+		}
+		i += j + 2
+		if i < len(raw) && (raw[i] == 'd' || raw[i] == 'D') {
+			return true
+		}
+	}
 }
 
 // decodeUseNumberJSON is DecodeUseNumber through encoding/json alone.

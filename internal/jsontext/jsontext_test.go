@@ -40,3 +40,13 @@ func TestLaneTests(t *testing.T) {
 		}
 	}
 }
+
+// TestHasSurrogateEscape: \ud and \uD escapes anywhere, and nothing else.
+func TestHasSurrogateEscape(t *testing.T) {
+	for raw, want := range map[string]bool{
+		`"\ud83d\ude00"`: true, `{"\uDC00": 1}`: true, `"a\\ud"`: true, // the scan is textual: a refused text goes to encoding/json, which decides
+		`"\u00e9"`: false, `"\u"`: false, `"ud"`: false, ``: false, `"\u0044"`: false,
+	} {
+		require.Equal(t, want, HasSurrogateEscape([]byte(raw)), raw)
+	}
+}
