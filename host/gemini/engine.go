@@ -1,6 +1,7 @@
 package gemini
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -164,8 +165,10 @@ func NewEngine(cfg Config) (*Engine, error) {
 		}
 	}
 	var rules []*Rule
+	var outside error
 	load := func(name, text string, t Tier) {
 		f := e.loadOwnFile(name, text, t)
+		outside = cmp.Or(outside, f.outside)
 		rules = append(rules, f.rules...)
 		e.Problems = append(e.Problems, f.problems...)
 		e.Checkers = e.Checkers || f.checkers
@@ -246,6 +249,7 @@ func NewEngine(cfg Config) (*Engine, error) {
 			continue
 		}
 		f := e.loadFile(p.Name, p.Text, TierExtension)
+		outside = cmp.Or(outside, f.outside)
 		for _, r := range f.rules {
 			if !e.faults.Has(FaultExtensionAllowKept) && (r.Decision == Allow || contains(r.Modes, ModeYolo)) {
 				continue
@@ -261,6 +265,9 @@ func NewEngine(cfg Config) (*Engine, error) {
 		for _, r := range e.sessionRules(m) {
 			e.addRule(r)
 		}
+	}
+	if outside != nil {
+		return nil, outside
 	}
 	return e, nil
 }

@@ -54,7 +54,7 @@ type Rule struct {
 	Annotations map[string]any
 	// Pattern is the compiled argsPattern (nil: none); PatternSource its
 	// JavaScript text.
-	Pattern          *regexp.Regexp
+	Pattern          *JSRegExp
 	PatternSource    string
 	AllowRedirection bool
 	Source           string
@@ -113,6 +113,9 @@ type loadedFile struct {
 	rules    []*Rule
 	problems []PolicyProblem
 	checkers bool
+	// outside is the first valid pattern the model does not run (nil:
+	// none): the engine refuses to decide rather than guess.
+	outside error
 }
 
 // rawRule is one [[rule]] table after the schema check.
@@ -296,7 +299,13 @@ func (e *Engine) loadFile(name, text string, t Tier) loadedFile {
 				}
 				if pat != nil {
 					re, err := compileJS(*pat)
-					if err != nil {
+					if errors.Is(err, ErrRegexOutsideModel) && isSafeRegExp(*pat) {
+						if out.outside == nil {
+							out.outside = fmt.Errorf("%s: argsPattern %s: %w", name, JSONString(*pat), err)
+						}
+						continue
+					}
+					if err != nil && !errors.Is(err, ErrRegexOutsideModel) {
 						report(false, "Invalid regex pattern", fmt.Sprintf("Pattern: %s\nError: %v", *pat, err), "Check regex syntax for errors like unmatched brackets or invalid escape sequences")
 						continue
 					}

@@ -145,33 +145,38 @@ func tomlCorpus(n int) []string {
 	return out
 }
 
-// runIarna parses each text with the installed @iarna/toml, run by node
-// in deskcheck's sandbox: the package read-only, no network, an
-// environment of its own.
+// runIarna parses each text with the installed @iarna/toml.
 func runIarna(t *testing.T, dir string, texts []string) []map[string]any {
+	var results []map[string]any
+	runNode(t, iarnaScript, []string{dir}, texts, &results)
+	require.Len(t, results, len(texts))
+	return results
+}
+
+// runNode runs script with node in deskcheck's sandbox (what args name
+// read-only, no network, an environment of its own), writes in to its
+// standard input as JSON and reads its standard output as JSON into out.
+func runNode(t *testing.T, script string, args []string, in, out any) {
 	node, err := exec.LookPath("node")
 	require.NoError(t, err)
-	in, err := json.Marshal(texts)
+	data, err := json.Marshal(in)
 	require.NoError(t, err)
 	temp := t.TempDir()
 	p, err := sandbox.Start(context.Background(), sandbox.Spec{
-		Runtime: node, Args: []string{"-e", iarnaScript, dir},
-		ReadOnly: []string{dir}, Temp: temp, Dir: temp,
+		Runtime: node, Args: append([]string{"-e", script}, args...),
+		ReadOnly: args, Temp: temp, Dir: temp,
 		Env:   []string{"HOME=" + temp, "TMPDIR=" + temp, "PATH=" + filepath.Dir(node)},
 		Limit: 5 * time.Minute,
 	})
 	require.NoError(t, err)
 	go func() {
-		_, _ = p.Stdin.Write(in)
+		_, _ = p.Stdin.Write(data)
 		_ = p.Stdin.Close()
 	}()
-	out, err := io.ReadAll(p.Stdout)
+	text, err := io.ReadAll(p.Stdout)
 	require.NoError(t, err)
 	require.NoError(t, p.Wait())
-	var results []map[string]any
-	require.NoError(t, json.Unmarshal(out, &results))
-	require.Len(t, results, len(texts))
-	return results
+	require.NoError(t, json.Unmarshal(text, out))
 }
 
 // The model reads every text of a corpus as @iarna/toml does: the same
