@@ -642,9 +642,12 @@ func (e *Engine) settingsRules(s Settings) []*Rule {
 }
 
 // cutToolCall reads the legacy form tool(args): ^([a-zA-Z0-9_-]+)\((.*)\)$.
+// The name's class has no line terminator and JavaScript's `.` matches
+// none, so an entry holding any of LF, CR, U+2028 or U+2029 is no call:
+// it stays a plain tool name.
 func cutToolCall(s string) (name, args string, ok bool) {
 	open := strings.IndexByte(s, '(')
-	if open <= 0 || !strings.HasSuffix(s, ")") || strings.Contains(s, "\n") {
+	if open <= 0 || !strings.HasSuffix(s, ")") || containsLineTerm(s) {
 		return "", "", false
 	}
 	for _, c := range s[:open] {

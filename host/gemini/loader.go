@@ -345,8 +345,11 @@ func (e *Engine) buildPatterns(r rawRule) ([]*string, []string) {
 }
 
 // isSafeRegExp is the host's: at most 2,048 characters, and no group with
-// a quantifier inside followed by a quantifier.
-var nestedQuantifier = regexp.MustCompile(`\([^)]*[*+?{].*\)[*+?{]`)
+// a quantifier inside followed by a quantifier. The host's test is a
+// JavaScript RegExp, whose `.` stops at every line terminator
+// (lineTermDot): a CR, U+2028 or U+2029 between the quantifier inside and
+// the closing parenthesis keeps a pattern safe, as an LF does.
+var nestedQuantifier = regexp.MustCompile(`\([^)]*[*+?{]` + lineTermDot + `*\)[*+?{]`)
 
 func isSafeRegExp(p string) bool {
 	// A string's UTF-16 length is at most its length in bytes, and the
@@ -565,14 +568,18 @@ func formatMcpToolName(server, tool string) string {
 }
 
 // parseMcpServer is the server part of mcp_<server>_<tool> ("" when the
-// name is not of that form).
+// name is not of that form). The host reads the name after its mcp_ with
+// /^([^_]+)_(.+)$/: the server is everything up to the first underscore,
+// line terminators included, and the tool, the rest, must be at least one
+// code unit with no line terminator in it, since JavaScript's `.` matches
+// none.
 func parseMcpServer(name string) string {
 	rest, ok := strings.CutPrefix(name, "mcp_")
 	if !ok {
 		return ""
 	}
 	server, tool, found := strings.Cut(rest, "_")
-	if !found || server == "" || tool == "" {
+	if !found || server == "" || tool == "" || containsLineTerm(tool) {
 		return ""
 	}
 	return server

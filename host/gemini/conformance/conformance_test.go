@@ -106,7 +106,7 @@ func deskCases(t *testing.T) []deskCase {
 	for _, f := range cases.Files() {
 		add(f.Data, f.Path)
 	}
-	for _, path := range []string{releasesDesk, problemsDesk, savedAnswersDesk, tomlDesk, pathsDesk, shellDesk, extensionNamesDesk} {
+	for _, path := range []string{releasesDesk, problemsDesk, savedAnswersDesk, tomlDesk, regexDesk, pathsDesk, shellDesk, extensionNamesDesk, lineTerminatorsDesk} {
 		data, err := os.ReadFile(path)
 		require.NoError(t, err)
 		add(data, path)
@@ -119,29 +119,34 @@ func deskCases(t *testing.T) []deskCase {
 const savedAnswersDesk = "../geminicheck/testdata/saved-answers-desk.json"
 
 // problemsDesk is the desk of the family's own tests whose cases make the
-// loader report policy-file problems, and tomlDesk the one whose policy
-// files the TOML reader refuses or reads as only @iarna/toml does: the
-// desks whose texts the differential holds equal to the release's, word
-// for word.
+// loader report policy-file problems, tomlDesk the one whose policy files
+// the TOML reader refuses or reads as only @iarna/toml does, and
+// regexDesk the one whose argsPattern V8 reads without flags (its
+// refusals in V8's words): the desks whose texts the differential holds
+// equal to the release's, word for word.
 const (
 	problemsDesk = "../geminicheck/testdata/problems-desk.json"
 	tomlDesk     = "../geminicheck/testdata/toml-desk.json"
+	regexDesk    = "../geminicheck/testdata/regex-desk.json"
 )
 
 // wordsHeld reports whether the differential holds the problems' texts of
 // the case id (desk-id/case-id) equal to the release's.
 func wordsHeld(id string) bool {
-	return strings.HasPrefix(id, "problems-desk/") || strings.HasPrefix(id, "toml-desk/")
+	return strings.HasPrefix(id, "problems-desk/") || strings.HasPrefix(id, "toml-desk/") || strings.HasPrefix(id, "regex-desk/")
 }
 
 // pathsDesk holds the workspace's paths, percent-encoded paths and
 // JavaScript's lowercasing; shellDesk the shell wrappers and the parser's
 // corners; extensionNamesDesk an extension's name read as a JavaScript
-// replacement string.
+// replacement string; lineTerminatorsDesk the four line terminators,
+// which JavaScript's `.` does not match, in MCP tool names, tools.allowed
+// and tools.core entries and the nested-quantifier check.
 const (
-	pathsDesk          = "../geminicheck/testdata/paths-desk.json"
-	shellDesk          = "../geminicheck/testdata/shell-desk.json"
-	extensionNamesDesk = "../geminicheck/testdata/extension-names-desk.json"
+	pathsDesk           = "../geminicheck/testdata/paths-desk.json"
+	shellDesk           = "../geminicheck/testdata/shell-desk.json"
+	extensionNamesDesk  = "../geminicheck/testdata/extension-names-desk.json"
+	lineTerminatorsDesk = "../geminicheck/testdata/line-terminators-desk.json"
 )
 
 // compared are the observed keys the differential holds equal; the texts
