@@ -189,6 +189,11 @@ type Problem struct {
 	// (warnings only).
 	Name    string
 	Message string
+	// OutsideModel marks an error that says the case is valid for the
+	// host but outside the model (a command or a pattern it does not
+	// read): deskcheck refuses the case, and deskcheck-host judges it on
+	// the real code alone.
+	OutsideModel bool
 }
 
 // Limit bounds one thing a case may ask for.

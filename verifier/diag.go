@@ -14,10 +14,12 @@ import (
 // Severity of a diagnostic.
 type Severity string
 
-// Severities.
+// Severities. A note is an error of a case outside the model that a run
+// on the real code judges instead (Diagnostics.OutsideModel).
 const (
 	Error   Severity = "error"
 	Warning Severity = "warning"
+	Note    Severity = "note"
 )
 
 // Diagnostic is one problem found in a case file.
@@ -35,6 +37,9 @@ type Diagnostic struct {
 	// Acknowledged is the reason the desk or case gives for a warning it
 	// acknowledges; "" when it is not acknowledged.
 	Acknowledged string `json:"acknowledged,omitempty"`
+	// outsideModel marks an error of a case outside the model
+	// (scenario.Problem.OutsideModel).
+	outsideModel bool
 
 	// more, on the line that counts the problems left out of a file's
 	// list, is their number; that line sorts after the file's others.
@@ -161,6 +166,20 @@ func isControl(r rune) bool {
 
 // Diagnostics is a list of diagnostics.
 type Diagnostics []Diagnostic
+
+// OutsideModel splits off the errors of cases outside the model, as
+// notes, from the rest: a run on the real code judges those cases alone.
+func (ds Diagnostics) OutsideModel() (rest, notes Diagnostics) {
+	for _, d := range ds {
+		if d.outsideModel && d.Severity == Error {
+			d.Severity = Note
+			notes = append(notes, d)
+			continue
+		}
+		rest = append(rest, d)
+	}
+	return rest, notes
+}
 
 // HasErrors reports whether any diagnostic is an error.
 func (ds Diagnostics) HasErrors() bool {

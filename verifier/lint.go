@@ -168,7 +168,9 @@ func lintCase(c *Case, limits Limits) Diagnostics {
 				ds = append(ds, d.warn(p.Name, c.Pointer+p.Pointer, p.Key, "%s", p.Message))
 				continue
 			}
-			ds = append(ds, d.diag(Error, c.Pointer+p.Pointer, p.Key, "%s", p.Message))
+			e := d.diag(Error, c.Pointer+p.Pointer, p.Key, "%s", p.Message)
+			e.outsideModel = p.OutsideModel
+			ds = append(ds, e)
 		}
 	}
 	return ds

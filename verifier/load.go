@@ -130,6 +130,20 @@ func (c *Case) Group(r scenario.Release) string { return c.compiled.Group(r) }
 // FullID is <desk-id>/<case-id>.
 func (c *Case) FullID() string { return c.Desk.ID + "/" + c.ID }
 
+// OutsideModel is why the model does not run the case, valid for its host
+// ("": it runs it).
+func (c *Case) OutsideModel() string {
+	if c.compiled == nil {
+		return ""
+	}
+	for _, p := range c.compiled.Problems() {
+		if p.OutsideModel && !p.Warning {
+			return p.Message
+		}
+	}
+	return ""
+}
+
 // Field is one key of an expected block, in file order.
 type Field struct {
 	Key   string
