@@ -175,9 +175,9 @@ func Judge(ctx context.Context, h Harness, cases []*verifier.Case, opts Options)
 				r.Verdict, r.Reason = Errored, a.Error
 			case a.NotApplicable != "":
 				r.Verdict, r.Reason = NotApplicable, fmt.Sprintf("%s: %s (the model: %s)", hello.Source, a.NotApplicable, m.Reason)
-			case modelRunsOn(ctx, c, release):
-				// The model can run it: the case's own range leaves the
-				// release out.
+			case c.OutsideModel() != "" || modelRunsOn(ctx, c, release):
+				// The case's own range leaves the release out (a case
+				// outside the model is judged by its range alone).
 				r.Verdict, r.Reason = NotApplicable, m.Reason
 			default:
 				r.Verdict, r.Reason = Disagree, fmt.Sprintf("the model: %s, but %s runs the case", m.Reason, hello.Source)
@@ -188,6 +188,10 @@ func Judge(ctx context.Context, h Harness, cases []*verifier.Case, opts Options)
 		switch {
 		case a.Error != "":
 			r.Verdict, r.Reason = Errored, a.Error
+			continue
+		case a.Inexpressible:
+			r.Verdict, r.Reason = NotApplicable, fmt.Sprintf("%s: %s (the model runs it; the release cannot be given it)", hello.Source, a.NotApplicable)
+			r.Model = plain(m.Observed)
 			continue
 		case a.NotApplicable != "":
 			r.Verdict, r.Reason = Disagree, fmt.Sprintf("%s: %s, but the model runs the case", hello.Source, a.NotApplicable)

@@ -171,6 +171,11 @@ type Case struct {
 type Answer struct {
 	Observed      map[string]any
 	NotApplicable string
+	// Inexpressible, with NotApplicable, says the release has what the
+	// case needs but cannot be given the case's values at all (a settings
+	// file that cannot hold them): not applicable there, whatever the
+	// model runs.
+	Inexpressible bool
 	Error         string
 	// AbsentTouched names the stand-ins for modules absent from
 	// substituted dependencies that the case used (each threw).

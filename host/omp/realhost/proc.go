@@ -437,6 +437,7 @@ func (h *harness) Run(ctx context.Context, cases []realcode.Case) ([]realcode.An
 			ID            json.Number     `json:"id"`
 			Observed      json.RawMessage `json:"observed"`
 			NotApplicable string          `json:"notApplicable"`
+			Inexpressible bool            `json:"inexpressible"`
 			Error         string          `json:"error"`
 			AbsentTouched []string        `json:"absentTouched"`
 		}
@@ -447,7 +448,7 @@ func (h *harness) Run(ctx context.Context, cases []realcode.Case) ([]realcode.An
 		if a.ID.String() != fmt.Sprint(base+i) {
 			return nil, fmt.Errorf("the harness answered request %s where %d was due", a.ID, base+i)
 		}
-		out[i] = realcode.Answer{NotApplicable: a.NotApplicable, Error: a.Error, AbsentTouched: a.AbsentTouched}
+		out[i] = realcode.Answer{NotApplicable: a.NotApplicable, Inexpressible: a.Inexpressible && a.NotApplicable != "", Error: a.Error, AbsentTouched: a.AbsentTouched}
 		// Observations are read as JSON.parse reads them: an unpaired
 		// surrogate the release wrote as its escape stays one.
 		if len(a.Observed) > 0 && string(a.Observed) != "null" {

@@ -388,8 +388,15 @@ async function caseSettings(given: Given): Promise<unknown> {
 		const text = JSON.stringify({ tools });
 		// A settings file is text: it cannot hold a lone surrogate.
 		if (/\\ud[89a-f][0-9a-f]{2}/i.test(text)) {
-			throw new NotApplicable(
+			throw new Inexpressible(
 				"this release takes an unknown mode only from a settings file, and a settings file cannot hold the lone surrogate of this case's mode or policies",
+			);
+		}
+		// The release reads the file with Bun's YAML reader, which takes a
+		// "<<" key as a merge key however it is quoted or escaped.
+		if (hasMergeKey(tools)) {
+			throw new Inexpressible(
+				'this release takes an unknown mode only from a settings file, whose YAML reader takes a "<<" key as a merge key: the file cannot hold this case\'s policies',
 			);
 		}
 		// JSON is YAML: the file holds exactly the configured values.
@@ -592,6 +599,15 @@ function errorValue(v: Json | undefined): Error {
 }
 
 class NotApplicable extends Error {}
+/** Whether v holds an object with the own key "<<", at any depth. */
+function hasMergeKey(v: unknown): boolean {
+	if (Array.isArray(v)) return v.some(hasMergeKey);
+	if (v === null || typeof v !== "object") return false;
+	return Object.keys(v).some(k => k === "<<" || hasMergeKey((v as Record<string, unknown>)[k]));
+}
+
+/** The release has what the case needs but cannot be given its values. */
+class Inexpressible extends NotApplicable {}
 
 async function runFallback(given: Given): Promise<Observed> {
 	if (!fallbackMod) throw new NotApplicable("this release has no file-write fallback (tools/file-write-fallback.ts)");
@@ -696,7 +712,10 @@ async function answer(line: string): Promise<string> {
 				out.error = `unknown scenario ${JSON.stringify(req.scenario)}`;
 		}
 	} catch (err) {
-		if (err instanceof NotApplicable) out.notApplicable = err.message;
+		if (err instanceof NotApplicable) {
+			out.notApplicable = err.message;
+			if (err instanceof Inexpressible) out.inexpressible = true;
+		}
 		else out.error = `the harness could not run the case: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`;
 	}
 	if (touched.size > 0) {
