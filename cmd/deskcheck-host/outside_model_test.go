@@ -13,11 +13,16 @@ import (
 	"github.com/deskcheck/deskcheck/verifier"
 )
 
-const outsideModelDesk = "gemini-outside-model.json"
+// outsideModelDesk is the desk of cases outside the newest family's
+// model, outsideModelID its id.
+var (
+	outsideModelID   = hostNewest + "-outside-model"
+	outsideModelDesk = outsideModelID + ".json"
+)
 
-// A case the model does not read (a shell statement, a lookahead, a back
-// reference) is an error to deskcheck and a note here: its cases load and
-// nothing else is excused.
+// A case the model does not read (a shell statement, a count of 9,000,
+// groups nested 1,001 deep) is an error to deskcheck and a note here: its
+// cases load and nothing else is excused.
 func TestOutsideTheModelIsANote(t *testing.T) {
 	var stderr bytes.Buffer
 	cases, code := loadCases([]string{filepath.Join("testdata", outsideModelDesk)}, "", verifier.Limits{}, &stderr)
@@ -47,8 +52,8 @@ func TestOutsideTheModelIsJudgedOnTheRealCode(t *testing.T) {
 	requireFamily(t, hostNewest, "0.61.0")
 	code, out, errOut := runCmd(t, nil, "verify", "-host", hostNewest+"@0.61.0", "-out", "none", filepath.Join("testdata", outsideModelDesk))
 	require.Equal(t, exitFail, code, "%s\n%s", out, errOut)
-	assert.Contains(t, out, "PASS  gemini-outside-model/shell-if\n      holds on the real code\n      outside the model, judged on the real code alone: shell command")
-	assert.Contains(t, out, "PASS  gemini-outside-model/lookahead-allows\n      holds on the real code\n      outside the model, judged on the real code alone: user.toml: argsPattern")
-	assert.Contains(t, out, "FAIL  gemini-outside-model/back-reference-written-wrong\n      does not hold on the real code\n")
+	assert.Contains(t, out, "PASS  "+outsideModelID+"/shell-if\n      holds on the real code\n      outside the model, judged on the real code alone: shell command")
+	assert.Contains(t, out, "PASS  "+outsideModelID+"/count-over-eight-thousand-allows\n      holds on the real code\n      outside the model, judged on the real code alone: user.toml: argsPattern")
+	assert.Contains(t, out, "FAIL  "+outsideModelID+"/deep-nesting-written-wrong\n      does not hold on the real code\n")
 	assert.Contains(t, out, hostNewest+"@0.61.0: 3 cases: 2 hold on the real code, 1 do not hold, 0 model and real code disagree, 0 not applicable, 0 could not run")
 }

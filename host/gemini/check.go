@@ -448,7 +448,7 @@ func (c *checker) matches(r *Rule, name string, call Call, argString, server str
 				}
 			}
 		}
-		if !r.Pattern.MatchString(subject) {
+		if !r.Pattern.MatchOrRecord(subject, &c.err) {
 			return false
 		}
 	}

@@ -36,24 +36,58 @@ import (
 // A test's answer does not depend on which of several matches is found,
 // so greedy and lazy quantifiers and groups keep their meaning in Go's
 // leftmost-first, linear-time engine. Lookaround and back references have
-// no Go form: a valid pattern using them is outside the model
-// (ErrRegexOutsideModel), and so is one Go cannot hold (a count over 1,000
-// nested in another, or groups nested over 1,000 deep).
+// no Go form: a pattern using them runs on the backtracking matcher of
+// jsmatch.go instead, which follows ECMAScript's pattern semantics and
+// gives up after jsMatchBudget steps (ErrRegexOutsideModel). A pattern
+// whose counts need more than jsMaxChain repetitions of 1,000, or whose
+// groups nest over 1,000 deep, is outside the model whichever engine it
+// would run on.
 
 // ErrRegexOutsideModel marks a valid JavaScript pattern that the model
 // does not run.
 var ErrRegexOutsideModel = errors.New("a JavaScript regular expression outside the model")
 
-// JSRegExp is a compiled JavaScript pattern.
+// JSRegExp is a compiled JavaScript pattern: a Go pattern (re), or, for
+// a pattern with lookaround or back references, the tree the backtracking
+// matcher walks (tree, with groups capturing groups).
 type JSRegExp struct {
-	re *regexp.Regexp
+	re     *regexp.Regexp
+	tree   *jsNode
+	groups int
+}
+
+// Test reports whether the pattern matches somewhere in s, as
+// RegExp.prototype.test does. A match the backtracking matcher cannot
+// settle within jsMatchBudget steps (or jsMatchDepth nested matchers) is
+// an error wrapping ErrRegexOutsideModel, and no answer.
+func (r *JSRegExp) Test(s string) (bool, error) {
+	if r.re != nil {
+		return r.re.MatchString(jsUnits(s)), nil
+	}
+	return jsBacktrack(r.tree, r.groups, utf16.Encode([]rune(s)), jsMatchBudget)
 }
 
 // MatchString reports whether the pattern matches somewhere in s, as
-// RegExp.prototype.test does.
+// RegExp.prototype.test does; false when Test has no answer.
 func (r *JSRegExp) MatchString(s string) bool {
-	return r.re.MatchString(jsUnits(s))
+	ok, err := r.Test(s)
+	return ok && err == nil
 }
+
+// MatchOrRecord is MatchString that, when Test has no answer, also sets
+// *errp to Test's error unless *errp already holds one.
+func (r *JSRegExp) MatchOrRecord(s string, errp *error) bool {
+	ok, err := r.Test(s)
+	if err != nil && *errp == nil {
+		*errp = err
+	}
+	return ok && err == nil
+}
+
+// Backtracks reports whether the pattern runs on the backtracking matcher
+// (it has lookaround or back references), whose work is bounded by
+// jsMatchBudget steps, rather than on Go's linear-time engine.
+func (r *JSRegExp) Backtracks() bool { return r.re == nil }
 
 // jsSurrogateBase is where the model puts UTF-16 surrogate units: U+D800
 // becomes U+F0000 and U+DFFF U+F07FF. No character beyond U+FFFF is left
@@ -95,8 +129,8 @@ func jsUnits(s string) string {
 
 // compiled remembers the patterns compiled so far, up to compiledLimit of
 // them: every engine loads the release's default policies, so the same
-// patterns are compiled once per case otherwise. A Regexp is safe for
-// concurrent use.
+// patterns are compiled once per case otherwise. A JSRegExp is safe for
+// concurrent use: a Go Regexp is, and a tree is only read.
 var compiled = struct {
 	sync.Mutex
 	m map[string]compiledPattern
@@ -129,11 +163,14 @@ func compileJS(src string) (*JSRegExp, error) {
 }
 
 func compileJSOnce(src string) (*JSRegExp, error) {
-	goSrc, err := translateJS(src)
+	p, err := parseJS(src)
 	if err != nil {
 		return nil, err
 	}
-	re, err := regexp.Compile(goSrc)
+	if p.backtrack {
+		return &JSRegExp{tree: p.tree, groups: max(p.groups, p.opened)}, nil
+	}
+	re, err := regexp.Compile(string(p.out))
 	if err != nil {
 		return nil, fmt.Errorf("%w: Go's engine refuses its translation (%v)", ErrRegexOutsideModel, err)
 	}
@@ -149,7 +186,8 @@ func (e *jsRegexSyntaxError) Error() string {
 	return "Invalid regular expression: /" + e.src + "/: " + e.msg
 }
 
-// jsParser reads one pattern, as UTF-16 units, and writes its Go form.
+// jsParser reads one pattern, as UTF-16 units, and writes its Go form and
+// its tree.
 type jsParser struct {
 	src   string
 	u     []uint16
@@ -162,12 +200,19 @@ type jsParser struct {
 	// are names.
 	groups int
 	named  bool
-	names  map[string]bool
-	// refs are the names \k refers to, checked once the pattern is read.
-	refs []string
+	// names are the number of each named group, taken when it closes.
+	names map[string]int
+	// opened is the number of capturing groups opened so far.
+	opened int
+	// refs are the \k references, resolved once the pattern is read.
+	refs []*jsNode
 	// outside says why a valid pattern is outside the model ("": it is
 	// not).
 	outside string
+	// backtrack says the pattern has lookaround or a back reference, so
+	// it runs on the backtracking matcher; tree is the pattern read.
+	backtrack bool
+	tree      *jsNode
 }
 
 // jsMaxDepth bounds the parser's nesting; Go's engine refuses patterns
@@ -175,25 +220,32 @@ type jsParser struct {
 // else they hold.
 const jsMaxDepth = 1000
 
-func translateJS(src string) (string, error) {
+// parseJS reads a pattern: V8's refusal, an error wrapping
+// ErrRegexOutsideModel, or the parser holding the Go form (out) and the
+// tree.
+func parseJS(src string) (*jsParser, error) {
 	p := &jsParser{src: src, u: utf16.Encode([]rune(src))}
 	p.groups, p.named = p.scanGroups()
-	if err := p.disjunction(); err != nil {
-		return "", err
+	tree, err := p.disjunction()
+	if err != nil {
+		return nil, err
 	}
 	if p.pos < len(p.u) {
 		// Only a ')' stops the outermost disjunction early.
-		return "", p.fail("Unmatched ')'")
+		return nil, p.fail("Unmatched ')'")
 	}
-	for _, name := range p.refs {
-		if !p.names[name] {
-			return "", p.fail("Invalid named capture referenced")
+	for _, ref := range p.refs {
+		n, ok := p.names[ref.name]
+		if !ok {
+			return nil, p.fail("Invalid named capture referenced")
 		}
+		ref.n = n
 	}
 	if p.outside != "" {
-		return "", fmt.Errorf("%w: %s", ErrRegexOutsideModel, p.outside)
+		return nil, fmt.Errorf("%w: %s", ErrRegexOutsideModel, p.outside)
 	}
-	return string(p.out), nil
+	p.tree = tree
+	return p, nil
 }
 
 func (p *jsParser) fail(msg string) error { return &jsRegexSyntaxError{src: p.src, msg: msg} }
@@ -239,13 +291,19 @@ func (p *jsParser) scanGroups() (int, bool) {
 	return n, named
 }
 
-func (p *jsParser) disjunction() error {
+func (p *jsParser) disjunction() (*jsNode, error) {
+	var alts []*jsNode
 	for {
-		if err := p.alternative(); err != nil {
-			return err
+		alt, err := p.alternative()
+		if err != nil {
+			return nil, err
 		}
+		alts = append(alts, alt)
 		if p.peek(0) != '|' {
-			return nil
+			if len(alts) == 1 {
+				return alts[0], nil
+			}
+			return &jsNode{op: jsOpAlt, kids: alts}, nil
 		}
 		p.pos++
 		p.out = append(p.out, '|')
@@ -260,120 +318,140 @@ const (
 	termLookbehind
 )
 
-func (p *jsParser) alternative() error {
+func (p *jsParser) alternative() (*jsNode, error) {
+	seq := &jsNode{op: jsOpSeq}
 	for p.more() {
 		c := p.peek(0)
 		if c == '|' || c == ')' {
-			return nil
+			break
 		}
-		mark := len(p.out)
-		kind, err := p.term()
+		mark, opened := len(p.out), p.opened
+		kind, atom, err := p.term()
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if err := p.quantifier(kind, mark); err != nil {
-			return err
+		if atom, err = p.quantifier(kind, mark, atom, opened); err != nil {
+			return nil, err
 		}
+		seq.kids = append(seq.kids, atom)
 	}
-	return nil
+	if len(seq.kids) == 1 {
+		return seq.kids[0], nil
+	}
+	return seq, nil
 }
 
-// term reads one assertion or atom and writes its Go form.
-func (p *jsParser) term() (int, error) {
+// term reads one assertion or atom, writes its Go form and returns its
+// node.
+func (p *jsParser) term() (int, *jsNode, error) {
 	c := p.peek(0)
 	switch c {
 	case '^':
 		p.pos++
 		p.write(`^`)
-		return termAssertion, nil
+		return termAssertion, &jsNode{op: jsOpStart}, nil
 	case '$':
 		p.pos++
 		p.write(`$`)
-		return termAssertion, nil
+		return termAssertion, &jsNode{op: jsOpEnd}, nil
 	case '*', '+', '?':
-		return 0, p.fail("Nothing to repeat")
+		return 0, nil, p.fail("Nothing to repeat")
 	case '{':
 		if _, _, n := p.braces(p.pos); n > 0 {
-			return 0, p.fail("Nothing to repeat")
+			return 0, nil, p.fail("Nothing to repeat")
 		}
 		p.pos++
-		p.unit('{')
-		return termAtom, nil
+		return termAtom, p.unit('{'), nil
 	case '.':
 		p.pos++
-		p.class(false, jsNotLineTerminator)
-		return termAtom, nil
+		return termAtom, p.class(false, jsNotLineTerminator), nil
 	case '[':
-		return termAtom, p.characterClass()
+		n, err := p.characterClass()
+		return termAtom, n, err
 	case '(':
 		return p.group()
 	case '\\':
-		if p.peek(1) == 'b' || p.peek(1) == 'B' {
-			p.write(`\` + string(rune(p.peek(1))))
+		if e := p.peek(1); e == 'b' || e == 'B' {
+			p.write(`\` + string(rune(e)))
 			p.pos += 2
-			return termAssertion, nil
+			return termAssertion, &jsNode{op: jsOpWordBoundary, neg: e == 'B'}, nil
 		}
-		return termAtom, p.atomEscape()
+		n, err := p.atomEscape()
+		return termAtom, n, err
 	}
 	p.pos++
-	p.unit(uint16(c))
-	return termAtom, nil
+	return termAtom, p.unit(uint16(c)), nil
 }
 
-func (p *jsParser) group() (int, error) {
+func (p *jsParser) group() (int, *jsNode, error) {
 	p.pos++ // (
-	kind, name := termAtom, ""
+	kind, name, capturing := termAtom, "", true
+	node := &jsNode{op: jsOpGroup}
 	if p.peek(0) == '?' {
+		capturing = false
 		switch p.peek(1) {
 		case ':':
 			p.pos += 2
 		case '=', '!':
+			node = &jsNode{op: jsOpLook, neg: p.peek(1) == '!'}
 			p.pos += 2
 			kind = termLookahead
 		case '<':
 			if p.peek(2) == '=' || p.peek(2) == '!' {
+				node = &jsNode{op: jsOpLook, neg: p.peek(2) == '!', behind: true}
 				p.pos += 3
 				kind = termLookbehind
 				break
 			}
 			p.pos += 2
+			capturing = true
 			var err error
 			if name, err = p.groupName(); err != nil {
-				return 0, err
+				return 0, nil, err
 			}
 		default:
-			return 0, p.fail("Invalid group")
+			return 0, nil, p.fail("Invalid group")
 		}
 	}
 	if kind != termAtom {
-		p.outsideBecause("lookaround")
+		p.backtrack = true
+	}
+	if capturing {
+		p.opened++
+		node.n = p.opened
 	}
 	p.depth++
 	if p.depth > jsMaxDepth {
 		// Go's engine holds no deeper nesting; the rest is not read.
-		return 0, fmt.Errorf("%w: groups nested over %d deep", ErrRegexOutsideModel, jsMaxDepth)
+		return 0, nil, fmt.Errorf("%w: groups nested over %d deep", ErrRegexOutsideModel, jsMaxDepth)
 	}
 	p.write("(?:")
-	if err := p.disjunction(); err != nil {
-		return 0, err
+	body, err := p.disjunction()
+	if err != nil {
+		return 0, nil, err
 	}
 	if p.peek(0) != ')' {
-		return 0, p.fail("Unterminated group")
+		return 0, nil, p.fail("Unterminated group")
 	}
 	p.pos++
 	p.depth--
 	p.out = append(p.out, ')')
 	// A name is taken when its group closes.
 	if name != "" {
-		if p.names[name] {
-			return 0, p.fail("Duplicate capture group name")
+		if _, dup := p.names[name]; dup {
+			return 0, nil, p.fail("Duplicate capture group name")
 		}
 		if p.names == nil {
-			p.names = map[string]bool{}
+			p.names = map[string]int{}
 		}
-		p.names[name] = true
+		p.names[name] = node.n
 	}
-	return kind, nil
+	if !capturing && node.op == jsOpGroup {
+		// A non-capturing group is its body.
+		return kind, body, nil
+	}
+	node.kids = []*jsNode{body}
+	return kind, node, nil
 }
 
 // groupName reads a group's name and its closing '>'.
@@ -535,9 +613,11 @@ func (p *jsParser) braces(i int) (lo, hi, n int) {
 	return lo, hi, i + 1 - start
 }
 
-// quantifier reads the quantifier after a term (if any) and applies it
-// to the term's Go form, written from mark on.
-func (p *jsParser) quantifier(kind, mark int) error {
+// quantifier reads the quantifier after a term (if any), applies it to
+// the term's Go form, written from mark on, and returns the term's node,
+// repeated. opened is the number of capturing groups opened before the
+// term: those after it are the term's own.
+func (p *jsParser) quantifier(kind, mark int, atom *jsNode, opened int) (*jsNode, error) {
 	var lo, hi int
 	switch c := p.peek(0); c {
 	case '*':
@@ -552,27 +632,30 @@ func (p *jsParser) quantifier(kind, mark int) error {
 	case '{':
 		l, h, n := p.braces(p.pos)
 		if n == 0 {
-			return nil
+			return atom, nil
 		}
 		lo, hi = l, h
 		p.pos += n
 	default:
-		return nil
+		return atom, nil
 	}
 	switch {
 	case kind == termAssertion:
-		return p.fail("Nothing to repeat")
+		return nil, p.fail("Nothing to repeat")
 	case hi < lo:
-		return p.fail("numbers out of order in {} quantifier")
+		return nil, p.fail("numbers out of order in {} quantifier")
 	case kind == termLookbehind:
-		return p.fail("Invalid quantifier")
+		return nil, p.fail("Invalid quantifier")
 	}
+	greedy := true
 	if p.peek(0) == '?' {
-		p.pos++ // lazy: the same answer to a test
+		p.pos++ // lazy: the same answer to a test on Go's engine
+		greedy = false
 	}
-	atom := string(p.out[mark:])
-	p.out = append(p.out[:mark], repeatGo(atom, lo, hi, p)...)
-	return nil
+	goAtom := string(p.out[mark:])
+	p.out = append(p.out[:mark], repeatGo(goAtom, lo, hi, p)...)
+	return &jsNode{op: jsOpRepeat, kids: []*jsNode{atom}, min: lo, max: hi, greedy: greedy,
+		capFrom: opened, capCount: p.opened - opened}, nil
 }
 
 func (p *jsParser) write(s string) { p.out = append(p.out, s...) }
@@ -609,6 +692,13 @@ func repeatGo(atom string, lo, hi int, p *jsParser) string {
 		p.outsideBecause(fmt.Sprintf("a count of %d, which Go's engine cannot repeat", max(lo, min(hi, jsInfinity-1))))
 		return a
 	}
+	// Chains nested in chains multiply the pattern's length: past
+	// jsMaxGoPattern bytes it is outside the model, and no more copies
+	// are written.
+	if p.outside != "" || len(p.out)+chain*(len(a)+16) > jsMaxGoPattern {
+		p.outsideBecause(fmt.Sprintf("counts over 1,000 nested so deep that Go's pattern would exceed %d bytes", jsMaxGoPattern))
+		return a
+	}
 	var b strings.Builder
 	for left := lo; left > 0; left -= jsMaxCount {
 		b.WriteString(a + "{" + strconv.Itoa(min(left, jsMaxCount)) + "}")
@@ -623,12 +713,18 @@ func repeatGo(atom string, lo, hi int, p *jsParser) string {
 	return b.String()
 }
 
-// jsMaxChain bounds the repetitions a large count becomes.
-const jsMaxChain = 8
+// jsMaxChain bounds the repetitions a large count becomes, and
+// jsMaxGoPattern the length of the Go pattern chains may make.
+const (
+	jsMaxChain     = 8
+	jsMaxGoPattern = 1 << 20
+)
 
-// unit writes a pattern character: the code unit u itself.
-func (p *jsParser) unit(u uint16) {
+// unit writes a pattern character, the code unit u itself, and returns
+// its node.
+func (p *jsParser) unit(u uint16) *jsNode {
 	p.write(goRune(jsUnitRune(u)))
+	return &jsNode{op: jsOpChar, set: []jsRange{{u, u}}}
 }
 
 // goRune is r as a Go pattern that matches r itself.
@@ -643,26 +739,27 @@ func goRune(r rune) string {
 }
 
 // atomEscape reads an escape outside a class (the backslash at pos).
-func (p *jsParser) atomEscape() error {
+func (p *jsParser) atomEscape() (*jsNode, error) {
 	if p.pos+1 >= len(p.u) {
-		return p.fail(`\ at end of pattern`)
+		return nil, p.fail(`\ at end of pattern`)
 	}
 	e := p.u[p.pos+1]
 	switch {
 	case e == 'k' && p.named:
 		p.pos += 2
 		if p.peek(0) != '<' {
-			return p.fail("Invalid named reference")
+			return nil, p.fail("Invalid named reference")
 		}
 		p.pos++
 		name, err := p.groupName()
 		if err != nil {
-			return err
+			return nil, err
 		}
-		p.refs = append(p.refs, name)
-		p.outsideBecause("a back reference")
+		ref := &jsNode{op: jsOpBackref, name: name}
+		p.refs = append(p.refs, ref)
+		p.backtrack = true
 		p.write("(?:)")
-		return nil
+		return ref, nil
 	case e >= '1' && e <= '9':
 		// A decimal escape up to the number of groups is a back
 		// reference; beyond it, an octal escape or a digit.
@@ -674,20 +771,18 @@ func (p *jsParser) atomEscape() error {
 			p.pos++
 		}
 		if n <= p.groups {
-			p.outsideBecause("a back reference")
+			p.backtrack = true
 			p.write("(?:)")
-			return nil
+			return &jsNode{op: jsOpBackref, n: n}, nil
 		}
 		p.pos = save
 	}
 	p.pos++
 	set, u, isClass := p.classEscape(false)
 	if isClass {
-		p.class(false, set)
-	} else {
-		p.unit(u)
+		return p.class(false, set), nil
 	}
-	return nil
+	return p.unit(u), nil
 }
 
 // classEscape reads the escape whose letter is at pos (the backslash just
@@ -790,8 +885,13 @@ func jsComplement(rs []jsRange) []jsRange {
 }
 
 // class writes a Go class of the units in set (negated: of those not in
-// it). Surrogate units become the runes jsUnitRune gives them.
-func (p *jsParser) class(negated bool, set []jsRange) {
+// it) and returns its node. Surrogate units become the runes jsUnitRune
+// gives them. set is sorted and disjoint.
+func (p *jsParser) class(negated bool, set []jsRange) *jsNode {
+	node := &jsNode{op: jsOpChar, set: set}
+	if negated {
+		node.set = jsComplement(set)
+	}
 	items := jsClassItems(set)
 	switch {
 	case items == "" && negated:
@@ -803,6 +903,7 @@ func (p *jsParser) class(negated bool, set []jsRange) {
 	default:
 		p.write("[" + items + "]")
 	}
+	return node
 }
 
 // jsClassItems writes the units of set as the items of a Go class.
@@ -824,7 +925,7 @@ func jsClassItems(set []jsRange) string {
 }
 
 // characterClass reads a [...] class (the '[' at pos).
-func (p *jsParser) characterClass() error {
+func (p *jsParser) characterClass() (*jsNode, error) {
 	p.pos++
 	negated := false
 	if p.peek(0) == '^' {
@@ -834,7 +935,7 @@ func (p *jsParser) characterClass() error {
 	var set []jsRange
 	for {
 		if !p.more() {
-			return p.fail("Unterminated character class")
+			return nil, p.fail("Unterminated character class")
 		}
 		if p.peek(0) == ']' {
 			p.pos++
@@ -842,7 +943,7 @@ func (p *jsParser) characterClass() error {
 		}
 		first, u1, isClass1, err := p.classAtom()
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if p.peek(0) != '-' || p.peek(1) == ']' || p.peek(1) < 0 {
 			set = append(set, first...)
@@ -854,7 +955,7 @@ func (p *jsParser) characterClass() error {
 		p.pos++ // -
 		second, u2, isClass2, err := p.classAtom()
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if isClass1 || isClass2 {
 			// A class escape at either end: the dash is a character.
@@ -870,12 +971,11 @@ func (p *jsParser) characterClass() error {
 			continue
 		}
 		if u1 > u2 {
-			return p.fail("Range out of order in character class")
+			return nil, p.fail("Range out of order in character class")
 		}
 		set = append(set, jsRange{u1, u2})
 	}
-	p.class(negated, jsNormalize(set))
-	return nil
+	return p.class(negated, jsNormalize(set)), nil
 }
 
 // classAtom reads one unit or class escape in a class.

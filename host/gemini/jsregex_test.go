@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
@@ -92,19 +93,71 @@ func TestJSRegexMatches(t *testing.T) {
 	}
 }
 
+// Lookaround and back references run on the backtracking matcher, with
+// V8's answers (node 20).
+func TestJSRegexBacktracks(t *testing.T) {
+	for _, tt := range []struct {
+		pattern, subject string
+		match            bool
+	}{
+		{`(?=a)`, "a", true},
+		{`(?=a)`, "b", false},
+		{`(?!a)`, "a", true},
+		{`^(?!a)`, "a", false},
+		{`(?<=a)b`, "ab", true},
+		{`(?<=a)b`, "cb", false},
+		{`(?<!a)b`, "ab", false},
+		{`(?<!a)b`, "cb", true},
+		{`^(?=a)*a$`, "a", true},
+		{`(a)\1`, "aa", true},
+		{`(a)\1`, "ab", false},
+		{`\1(a)`, "a", true},
+		{`(?<a>x)\k<a>`, "xx", true},
+		{`(?<a>x)\k<a>`, "x", false},
+		{`\k<a>(?<a>x)`, "x", true},
+		{`^(?:(a)|b)+\1$`, "abb", true},
+		{`^(?:(a)|b)+\1$`, "aba", false},
+		{`^(?:(a)|b)\1$`, "b", true},
+		{`(?=(a))\1`, "a", true},
+		{`(?=(a))a\1`, "a", false},
+		{`(?!(a))\1b`, "b", true},
+		{`(?<=(a)b)\1`, "ab", false},
+		{`(?<=(a)b)c\1`, "abca", true},
+		{`(?<=\1(a))b`, "aab", true},
+		{`(?<=\1(a))b`, "ab", false},
+		{`(?<=(a)\1)b`, "aab", true},
+		{`^(a*)+\1$`, "aa", true},
+		{`^(?:a|ab)(?=c)`, "abc", true},
+		{`^\uD83D(?=\uDE00)`, "😀", true},
+		{`^.(?=$)`, "😀", false},
+		{`(?<=😀)x`, "😀x", true},
+		{`^x{1001}(?=$)`, strings.Repeat("x", 1001), true},
+	} {
+		re, err := compileJSOnce(tt.pattern)
+		require.NoError(t, err, tt.pattern)
+		assert.True(t, re.Backtracks(), tt.pattern)
+		got, err := re.Test(tt.subject)
+		require.NoError(t, err, "%q on %q", tt.pattern, tt.subject)
+		assert.Equal(t, tt.match, got, "%q on %q", tt.pattern, tt.subject)
+		assert.Equal(t, tt.match, re.MatchString(tt.subject), "%q on %q", tt.pattern, tt.subject)
+	}
+}
+
 // Valid patterns the model does not run: reported, never guessed.
 func TestJSRegexOutsideTheModel(t *testing.T) {
 	for _, p := range []string{
-		`(?=a)`, `(?!a)`, `(?<=a)b`, `(?<!a)b`, `(?=a)*`, `(a)\1`, `\1(a)`, `(?<a>x)\k<a>`, `\k<a>(?<a>x)`,
 		`x{9000}`, `x{0,99999}`, `(x{1000}){2}`, strings.Repeat("(", 1001) + strings.Repeat(")", 1001),
+		`(a)\1{9000}`, `(?=x{0,99999})`, strings.Repeat("(", 1001) + `(?=a)` + strings.Repeat(")", 1001),
 	} {
 		_, err := compileJSOnce(p)
 		assert.ErrorIs(t, err, ErrRegexOutsideModel, "%.40q", p)
 	}
-	// Without groups a decimal escape is an octal escape, and \k a k.
+	// Without groups a decimal escape is an octal escape, and \k a k: Go's
+	// engine runs them.
 	for _, p := range []string{`\1`, `\k<a>`, `\12`} {
-		_, err := compileJSOnce(p)
-		assert.NoError(t, err, p)
+		re, err := compileJSOnce(p)
+		require.NoError(t, err, p)
+		assert.False(t, re.Backtracks(), p)
 	}
 }
 
@@ -117,7 +170,9 @@ func TestJSUnits(t *testing.T) {
 }
 
 // Any text: the reader answers (a pattern, V8's refusal, or outside the
-// model) and never panics; what it translates, Go compiles.
+// model) and never panics, and neither does the pattern on a few
+// subjects. A pattern outside the model is one Go's engine cannot hold
+// or that nests too deep, never an error of the reader.
 func FuzzJSRegex(f *testing.F) {
 	for _, s := range append(append([]string{}, regexPieces...), regexEdges...) {
 		f.Add(s)
@@ -126,17 +181,32 @@ func FuzzJSRegex(f *testing.F) {
 		if !utf8.ValidString(p) || len(p) > 4096 {
 			return
 		}
-		goSrc, err := translateJS(p)
+		re, err := compileJSOnce(p)
 		var syn *jsRegexSyntaxError
 		switch {
 		case err == nil:
-			_, err := compileJSOnce(p)
-			if err != nil && !errors.Is(err, ErrRegexOutsideModel) {
-				t.Fatalf("%q: translated to %q, then %v", p, goSrc, err)
+			for _, s := range []string{"", "aab", "x😀y"} {
+				if re.Backtracks() {
+					_, _ = jsBacktrack(re.tree, re.groups, utf16.Encode([]rune(s)), 20000)
+				} else {
+					_, _ = re.Test(s)
+				}
 			}
 		case errors.As(err, &syn), errors.Is(err, ErrRegexOutsideModel):
 		default:
 			t.Fatalf("%q: %v", p, err)
 		}
 	})
+}
+
+// Counts over 1,000 nested in one another double the Go pattern at each
+// level: the reader stops at jsMaxGoPattern bytes instead of growing
+// without bound.
+func TestJSRegexNestedChainsAreBounded(t *testing.T) {
+	p := strings.Repeat("(", 60) + "a" + strings.Repeat("{1001})", 60)
+	parsed, err := parseJS(p)
+	assert.ErrorIs(t, err, ErrRegexOutsideModel)
+	assert.Nil(t, parsed)
+	_, err = compileJSOnce(`(ab){1001}c{2000}`)
+	assert.NoError(t, err, "chains side by side still run")
 }
