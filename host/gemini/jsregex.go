@@ -10,6 +10,9 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/deskcheck/deskcheck/internal/jsontext"
 )
 
 // The host's patterns are JavaScript regular expressions without flags,
@@ -515,17 +518,13 @@ func (p *jsParser) nameChar() (rune, error) {
 // (a surrogate pair of two such escapes is one character) or {X…}.
 func (p *jsParser) unicodeEscape() (rune, bool) {
 	if p.peek(0) == '{' {
-		v, i := 0, p.pos+1
-		for ; i < len(p.u) && jsIsHex(p.u[i]); i++ {
-			v = v*16 + jsHexValue(p.u[i])
-			if v > unicode.MaxRune {
-				return 0, false
-			}
-		}
-		if i == p.pos+1 || i >= len(p.u) || p.u[i] != '}' {
+		i := p.pos + 1
+		k := p.hexDigits(i, len(p.u))
+		v, err := p.hexValue(i, i+k)
+		if k == 0 || i+k >= len(p.u) || p.u[i+k] != '}' || err != nil || v > unicode.MaxRune {
 			return 0, false
 		}
-		p.pos = i + 1
+		p.pos = i + k + 1
 		return rune(v), true
 	}
 	v, ok := p.hex(4)
@@ -545,32 +544,30 @@ func (p *jsParser) unicodeEscape() (rune, bool) {
 
 // hex reads n hex digits, or none.
 func (p *jsParser) hex(n int) (int, bool) {
-	if p.pos+n > len(p.u) {
+	if p.hexDigits(p.pos, n) < n {
 		return 0, false
 	}
-	v := 0
-	for _, c := range p.u[p.pos : p.pos+n] {
-		if !jsIsHex(c) {
-			return 0, false
-		}
-		v = v*16 + jsHexValue(c)
-	}
+	v, _ := p.hexValue(p.pos, p.pos+n)
 	p.pos += n
-	return v, true
+	return int(v), true
 }
 
-func jsIsHex(c uint16) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
-}
-
-func jsHexValue(c uint16) int {
-	switch {
-	case c <= '9':
-		return int(c - '0')
-	case c >= 'a':
-		return int(c-'a') + 10
+// hexDigits is how many hex digits, at most n, stand at i.
+func (p *jsParser) hexDigits(i, n int) int {
+	k := 0
+	for k < n && i+k < len(p.u) && p.u[i+k] < utf8.RuneSelf && jsontext.IsHex(byte(p.u[i+k])) {
+		k++
 	}
-	return int(c-'A') + 10
+	return k
+}
+
+// hexValue is the number the hex digits p.u[i:j] write.
+func (p *jsParser) hexValue(i, j int) (uint64, error) {
+	digits := make([]byte, 0, j-i)
+	for _, c := range p.u[i:j] {
+		digits = append(digits, byte(c))
+	}
+	return strconv.ParseUint(string(digits), 16, 32)
 }
 
 // jsInfinity stands for a count without an upper bound, and for any count

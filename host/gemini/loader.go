@@ -298,19 +298,23 @@ func (e *Engine) loadFile(name, text string, t Tier) loadedFile {
 					rule.Prefix, rule.HasPrefix = prefixes[pi], true
 				}
 				if pat != nil {
+					// The host compiles, then checks the pattern is safe: a
+					// valid pattern outside the model is either unsafe, as on
+					// the host, or the engine's refusal to decide.
 					re, err := compileJS(*pat)
-					if errors.Is(err, ErrRegexOutsideModel) && isSafeRegExp(*pat) {
-						if out.outside == nil {
-							out.outside = fmt.Errorf("%s: argsPattern %s: %w", name, JSONString(*pat), err)
-						}
-						continue
-					}
-					if err != nil && !errors.Is(err, ErrRegexOutsideModel) {
+					outside := errors.Is(err, ErrRegexOutsideModel)
+					if err != nil && !outside {
 						report(false, "Invalid regex pattern", fmt.Sprintf("Pattern: %s\nError: %v", *pat, err), "Check regex syntax for errors like unmatched brackets or invalid escape sequences")
 						continue
 					}
 					if !isSafeRegExp(*pat) {
 						report(false, "Unsafe regex pattern (potential ReDoS)", "Pattern: "+*pat, "Avoid nested quantifiers or extremely long patterns")
+						continue
+					}
+					if outside {
+						if out.outside == nil {
+							out.outside = fmt.Errorf("%s: argsPattern %s: %w", name, JSONString(*pat), err)
+						}
 						continue
 					}
 					rule.Pattern, rule.PatternSource = re, *pat

@@ -9,6 +9,8 @@ import (
 	"time"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/deskcheck/deskcheck/internal/jsontext"
 )
 
 // The policy files are TOML, read by the host with the npm package
@@ -180,9 +182,7 @@ func isBareKeyRune(c rune) bool {
 
 func isDigitRune(c rune) bool { return c >= '0' && c <= '9' }
 
-func isHexRune(c rune) bool {
-	return isDigitRune(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
-}
+func isHexRune(c rune) bool { return c < utf8.RuneSelf && jsontext.IsHex(byte(c)) }
 
 // endOfWord: a number or date may end here.
 func endOfWord(c rune) bool {
@@ -446,28 +446,8 @@ func (p *tomlParser) value() (any, string) {
 	switch c := p.ch(); {
 	case c == tomlEnd:
 		p.fail("Key without value")
-	case c == '"':
-		p.i++
-		if p.ch() != '"' {
-			return p.basicString(), "string"
-		}
-		p.i++
-		if p.ch() != '"' {
-			return "", "string"
-		}
-		p.i++
-		return p.multiLine('"'), "string"
-	case c == '\'':
-		p.i++
-		if p.ch() != '\'' {
-			return p.literalString(), "string"
-		}
-		p.i++
-		if p.ch() != '\'' {
-			return "", "string"
-		}
-		p.i++
-		return p.multiLine('\''), "string"
+	case c == '"' || c == '\'':
+		return p.stringValue(c), "string"
 	case c == '-' || c == '+':
 		return p.signedNumber()
 	case c == 'i':
@@ -526,6 +506,24 @@ func (p *tomlParser) nan() float64 {
 		p.i++
 	}
 	return math.NaN()
+}
+
+// stringValue reads a string value opened by the quote q: a one-line
+// string, an empty one, or a multi-line one after three quotes.
+func (p *tomlParser) stringValue(q rune) string {
+	p.i++
+	if p.ch() != q {
+		if q == '"' {
+			return p.basicString()
+		}
+		return p.literalString()
+	}
+	p.i++
+	if p.ch() != q {
+		return ""
+	}
+	p.i++
+	return p.multiLine(q)
 }
 
 // basicString reads a "..." string after its opening quote.
