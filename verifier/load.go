@@ -345,7 +345,8 @@ func Load(reg *scenario.Registry, path string, data []byte, limits Limits) (*Des
 	if ds := d.precheck(limits); len(ds) > 0 {
 		return nil, unread(ds, path)
 	}
-	ds, fatal, text, doc := d.read(limits)
+	ds, fatal, text, doc, walk := d.read(limits)
+	defer walk.index.release()
 	if fatal {
 		return nil, unread(ds, path)
 	}
@@ -354,16 +355,19 @@ func Load(reg *scenario.Registry, path string, data []byte, limits Limits) (*Des
 	}
 	root := gjson.Parse(text)
 	d.root = root
-	for _, key := range []string{"cases", "sourceOnly"} {
-		n := 0
-		root.Get(key).ForEach(func(_, _ gjson.Result) bool { n++; return true })
+	for i, key := range entryKeys {
+		n := walk.entries[i]
+		if n < 0 { // not an array the walk counted
+			n = 0
+			root.Get(key).ForEach(func(_, _ gjson.Result) bool { n++; return true })
+		}
 		if n > limits.Cases {
 			ds = append(ds, d.diag(Error, "/"+key, false, "%s", overLimit("the number of entries in "+key, int64(n), int64(limits.Cases))))
 			return nil, d.finish(append(ds, skipWhole(path, skipUnread)))
 		}
 	}
 
-	if v := root.Get("schemaVersion"); v.Type == gjson.Number && v.Raw != strconv.Itoa(SchemaVersion) {
+	if v := walk.index.topValue(text, "schemaVersion"); v.Type == gjson.Number && v.Raw != strconv.Itoa(SchemaVersion) {
 		ds = append(ds, d.diag(Error, "/schemaVersion", false, "unsupported schemaVersion %s; this deskcheck reads %d", v.Raw, SchemaVersion))
 		return nil, d.finish(append(ds, skipWhole(path, fmt.Sprintf(skipVersion, SchemaVersion))))
 	}
@@ -384,7 +388,7 @@ func Load(reg *scenario.Registry, path string, data []byte, limits Limits) (*Des
 			broken.add(p.Pointer, p.Key)
 		}
 	}
-	ds = append(ds, d.build(root, &broken)...)
+	ds = append(ds, d.build(text, &walk.index, &broken)...)
 	ds = append(ds, d.checkHosts(broken.desk)...)
 	if len(ds) == 0 {
 		return d, nil
@@ -478,7 +482,7 @@ func (d *Desk) finish(ds Diagnostics) Diagnostics {
 // The parts broken names (the cases whose own schema errors leave them
 // unread, and with an error outside the cases, the claims) are not read;
 // the rest is. A case whose scenario is unknown is added to broken.
-func (d *Desk) build(root gjson.Result, broken *brokenParts) Diagnostics {
+func (d *Desk) build(text string, x *textIndex, broken *brokenParts) Diagnostics {
 	var ds Diagnostics
 	// whole checks a count; its pointer is built only for a diagnostic.
 	whole := func(base, section, key string, v gjson.Result) {
@@ -487,8 +491,9 @@ func (d *Desk) build(root gjson.Result, broken *brokenParts) Diagnostics {
 		}
 	}
 	d.Sources = map[string]string{}
-	root.ForEach(func(k, v gjson.Result) bool {
-		switch k.Str {
+	for _, m := range x.top {
+		v := resultAt(text, m.start, m.end)
+		switch m.key {
 		case "id":
 			d.ID = hostText(v)
 		case "title":
@@ -514,18 +519,15 @@ func (d *Desk) build(root gjson.Result, broken *brokenParts) Diagnostics {
 			if !v.IsArray() {
 				break
 			}
-			i := 0
-			v.ForEach(func(_, c gjson.Result) bool {
+			for i, c := range x.cases {
 				if !broken.cases[i] {
-					if cs := d.readCase(c, i, whole); cs != nil {
+					if cs := d.readCase(text, x.members[c.from:c.to], i, whole); cs != nil {
 						d.Cases = append(d.Cases, cs)
 					} else {
 						broken.addCase(i)
 					}
 				}
-				i++
-				return true
-			})
+			}
 			d.partial = len(broken.cases) > 0
 		case "sourceOnly":
 			if !v.IsArray() || broken.desk {
@@ -552,8 +554,7 @@ func (d *Desk) build(root gjson.Result, broken *brokenParts) Diagnostics {
 				return true
 			})
 		}
-		return true
-	})
+	}
 	return ds
 }
 
@@ -577,11 +578,12 @@ func isWholeNumber(raw string) bool {
 
 // readCase reads case number i of a document, which the schema found
 // valid; nil when its scenario is none of the registry's.
-func (d *Desk) readCase(c gjson.Result, i int, whole func(base, section, key string, v gjson.Result)) *Case {
+func (d *Desk) readCase(text string, members []spanned, i int, whole func(base, section, key string, v gjson.Result)) *Case {
 	cs := &Case{Desk: d, Pointer: "/cases/" + strconv.Itoa(i)}
 	var expected gjson.Result
-	c.ForEach(func(k, v gjson.Result) bool {
-		switch k.Str {
+	for _, m := range members {
+		v := resultAt(text, m.start, m.end)
+		switch m.key {
 		case "id":
 			cs.ID = hostText(v)
 		case "title":
@@ -606,8 +608,7 @@ func (d *Desk) readCase(c gjson.Result, i int, whole func(base, section, key str
 		case "expected":
 			expected = v
 		}
-		return true
-	})
+	}
 	sc, fam, ok := d.reg.Lookup(cs.Scenario)
 	if !ok {
 		return nil

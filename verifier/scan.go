@@ -52,15 +52,44 @@ func (d *Desk) check(limits Limits) Diagnostics {
 //
 // The copy is returned as doc, and as text without a second copy: neither
 // is written to again.
-func (d *Desk) read(limits Limits) (ds Diagnostics, fatal bool, text string, doc []byte) {
-	c := &checker{d: d, s: d.text, limits: limits, rep: newReporter(d, limits.Diagnostics), firstOnly: true}
+//
+// It also returns what the walk found on the way for the loader
+// (walked).
+func (d *Desk) read(limits Limits) (ds Diagnostics, fatal bool, text string, doc []byte, w walked) {
+	c := &checker{d: d, s: d.text, limits: limits, rep: newReporter(d, limits.Diagnostics), firstOnly: true, entries: [2]int{-1, -1}, indexing: true, index: newIndex()}
 	c.run()
 	ds = c.rep.done()
 	fatal = c.syntax || c.rep.fatal
+	w = walked{entries: c.entries, index: c.index}
 	if c.blank == nil || fatal {
-		return ds, fatal, d.text, nil
+		return ds, fatal, d.text, nil, w
 	}
-	return ds, fatal, unsafe.String(&c.blank[0], len(c.blank)), c.blank
+	return ds, fatal, unsafe.String(&c.blank[0], len(c.blank)), c.blank, w
+}
+
+// walked is what read's walk found for the loader besides the problems.
+type walked struct {
+	// entries gives, for "cases" and "sourceOnly" (entryKeys), the
+	// number of elements of the top-level array that key holds, or -1
+	// when the walk did not count it (the key is missing or holds no
+	// array, or the depth limit is 1): the loader counts those itself.
+	entries [2]int
+	// index is where the values the loader reads lie.
+	index textIndex
+}
+
+// entryKeys are the top-level keys whose arrays the limit on entries
+// bounds, in the order of read's entries.
+var entryKeys = [2]string{"cases", "sourceOnly"}
+
+// entryKey is the place of name in entryKeys, plus one; 0 for any other.
+func entryKey(name string) int8 {
+	for i, k := range entryKeys {
+		if name == k {
+			return int8(i + 1)
+		}
+	}
+	return 0
 }
 
 // reporter collects one file's problems up to a cap and counts the rest.
@@ -136,6 +165,11 @@ type frame struct {
 	// repeat is the offset of the comma before a member whose key
 	// repeats an earlier one, while its value is read; -1 when none.
 	repeat int
+	// entry is entryKey of the top-level key whose value this container
+	// is (its first value only); 0 for every other container.
+	entry int8
+	// level is what the container is to the index (textIndex).
+	level indexLevel
 }
 
 type scanKey struct {
@@ -163,6 +197,15 @@ type checker struct {
 	blank     []byte
 	comma     int
 	repeats   int
+	// entries counts the elements of the arrays of entryKeys (see read);
+	// nextEntry is entryKey of the top-level key just read, for the
+	// container its value opens.
+	entries   [2]int
+	nextEntry int8
+	// index is where the values the loader reads lie (textIndex), made
+	// when indexing is set.
+	index    textIndex
+	indexing bool
 }
 
 // syntaxError reports where the text stops being JSON, in encoding/json's
@@ -271,6 +314,10 @@ func (c *checker) push(kind byte) {
 	}
 	f.many, f.rising, f.last, f.set = nil, nil, "", nil
 	f.repeat = -1
+	f.entry, f.level = 0, notIndexed
+	if depth == 2 {
+		f.entry, c.nextEntry = c.nextEntry, 0
+	}
 }
 
 // endMember is called, while a repeated member is being read, at the
@@ -299,9 +346,23 @@ func (c *checker) endMember() {
 	}
 }
 
-// pop closes the innermost container.
+// popArray closes the innermost container, an array of n elements.
+func (c *checker) popArray(n int) {
+	if len(c.kinds) == 2 && len(c.frames) == 2 {
+		if e := c.frames[1].entry; e > 0 {
+			c.entries[e-1] = n
+		}
+	}
+	c.pop()
+}
+
+// pop closes the innermost container; the walk has just read past its
+// closing bracket.
 func (c *checker) pop() {
 	if len(c.frames) == len(c.kinds) {
+		if l := c.frames[len(c.frames)-1].level; l != notIndexed {
+			c.ends(l, c.i)
+		}
 		c.frames = c.frames[:len(c.frames)-1]
 	}
 	c.kinds = c.kinds[:len(c.kinds)-1]
@@ -373,7 +434,11 @@ func (c *checker) run() {
 					}
 				case ']':
 					c.i++
-					c.pop()
+					n := -1
+					if len(c.frames) == len(c.kinds) {
+						n = c.frames[len(c.frames)-1].index + 1
+					}
+					c.popArray(n)
 					continue
 				default:
 					c.syntaxError(c.i, "invalid character %s after array element", quoteChar(b))
@@ -400,10 +465,15 @@ func (c *checker) value() bool {
 			c.rep.add(start, c.pointer, "nesting deeper than %d levels", c.limits.Depth)
 		}
 		checked := !c.deep()
+		l := c.level()
+		if l != notIndexed {
+			c.begin(l, start)
+		}
 		switch b := c.s[c.i]; {
 		case b == '{':
 			c.i++
 			c.push('{')
+			c.indexed(l)
 			c.space()
 			if c.i < len(c.s) && c.s[c.i] == '}' {
 				c.i++
@@ -417,10 +487,11 @@ func (c *checker) value() bool {
 		case b == '[':
 			c.i++
 			c.push('[')
+			c.indexed(l)
 			c.space()
 			if c.i < len(c.s) && c.s[c.i] == ']' {
 				c.i++
-				c.pop()
+				c.popArray(0)
 				return true
 			}
 			continue // the first element
@@ -432,15 +503,15 @@ func (c *checker) value() bool {
 			if checked && n > c.limits.String {
 				c.rep.add(start, c.pointer, "%s", overLimit("the length of a string", int64(n), int64(c.limits.String)))
 			}
-			return true
+			return c.scalarEnds(l, true)
 		case b == '-' || '0' <= b && b <= '9':
-			return c.number(checked)
+			return c.scalarEnds(l, c.number(checked))
 		case b == 't':
-			return c.literal("true")
+			return c.scalarEnds(l, c.literal("true"))
 		case b == 'f':
-			return c.literal("false")
+			return c.scalarEnds(l, c.literal("false"))
 		case b == 'n':
-			return c.literal("null")
+			return c.scalarEnds(l, c.literal("null"))
 		default:
 			if word := notANumber(c.s[c.i:]); word != "" {
 				c.syntaxError(start, "%s is not JSON: JSON has no such number (write a finite number, or null)", word)
@@ -502,6 +573,7 @@ func (c *checker) key() bool {
 			name = decodeString(name)
 		}
 		f.key = name
+		c.nextEntry = 0
 		if n > c.limits.String {
 			c.rep.add(kstart, c.containerPointer, "%s", overLimit("the length of a key", int64(n), int64(c.limits.String)))
 		} else if first := f.claim(c.s, name, kstart); first >= 0 {
@@ -517,6 +589,8 @@ func (c *checker) key() bool {
 				f.repeat = c.comma
 				c.repeats++
 			}
+		} else if len(c.frames) == 1 {
+			c.nextEntry = entryKey(name) // a top-level key's first value
 		}
 	}
 	c.space()
