@@ -3,7 +3,7 @@ package recorders
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
+	"strconv"
 	"unicode/utf8"
 
 	"github.com/deskcheck/deskcheck/internal/jsonx"
@@ -39,7 +39,7 @@ func (s *Session) Decide(body []byte) Reply {
 		d.Decision, d.Reason = "deny", ReasonMalformedRequest
 	default:
 		call, known := w.calls[*ticket]
-		if known && !w.isEmitted(*ticket) {
+		if known && !w.emitted[call.turn] {
 			known = false
 		}
 		switch {
@@ -47,15 +47,15 @@ func (s *Session) Decide(body []byte) Reply {
 			d.UnknownTicket = true
 			d.Decision, d.Reason = "deny", ReasonUnknownTicket
 		default:
-			d.Decision, d.Reason, d.Status = s.decide(call, *action)
+			d.Decision, d.Reason, d.Status = s.decide(call.Action, *action)
 		}
 	}
 	if d.Malformed || d.UnknownTicket {
 		w.anonymous++
-		d.Receipt = fmt.Sprintf("rcpt-x%d-%d", w.rec.Ordinal, w.anonymous)
+		d.Receipt = "rcpt-x" + strconv.Itoa(w.rec.Ordinal) + "-" + strconv.Itoa(w.anonymous)
 	} else {
 		w.decides[*ticket]++
-		d.Receipt = fmt.Sprintf("rcpt-%s-%d", *ticket, w.decides[*ticket])
+		d.Receipt = "rcpt-" + *ticket + "-" + strconv.Itoa(w.decides[*ticket])
 		w.receipts[d.Receipt] = receiptOf{ticket: *ticket, allow: d.Decision == "allow"}
 	}
 	d.Response = decisionBody(&d)
@@ -113,10 +113,10 @@ func (s *Session) Effect(body []byte) Reply {
 	e.Ticket, e.Receipt = readEffect(body)
 	if e.Ticket != nil {
 		w.effects[*e.Ticket]++
-		e.Effect = fmt.Sprintf("eff-%s-%d", *e.Ticket, w.effects[*e.Ticket])
+		e.Effect = "eff-" + *e.Ticket + "-" + strconv.Itoa(w.effects[*e.Ticket])
 	} else {
 		w.anonEff++
-		e.Effect = fmt.Sprintf("eff-x%d-%d", w.rec.Ordinal, w.anonEff)
+		e.Effect = "eff-x" + strconv.Itoa(w.rec.Ordinal) + "-" + strconv.Itoa(w.anonEff)
 	}
 	if e.Ticket != nil && e.Receipt != nil {
 		r, ok := w.receipts[*e.Receipt]
@@ -150,21 +150,6 @@ func entryBody(e *Entry) []byte {
 		Receipt *string `json:"receipt"`
 		Status  string  `json:"status"`
 	}{e.Effect, e.Ticket, e.Receipt, "done"})
-}
-
-func (w *window) isEmitted(ticket string) bool {
-	o := w.rec.Ordinal
-	for t := range w.rec.Item.Turns {
-		if !w.emitted[t] {
-			continue
-		}
-		for i := range w.rec.Item.Turns[t] {
-			if Ticket(o, t+1, i+1) == ticket {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 func jsonHeader() map[string]string { return map[string]string{"content-type": "application/json"} }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -40,7 +41,9 @@ func (s *Session) Complete(path string, body []byte, header map[string]string) R
 			req.Header[h] = v
 		}
 	}
-	req.Reply, req.Error = w.complete(path, body, &req)
+	// The window reads the recorded copy: the messages it keeps for the
+	// next request point into it, and the record never changes.
+	req.Reply, req.Error = w.complete(path, req.Body, &req)
 	w.rec.Model = append(w.rec.Model, req)
 	return req.Reply
 }
@@ -59,12 +62,24 @@ type chatMessage struct {
 	ToolCalls  []struct {
 		ID string `json:"id"`
 	} `json:"tool_calls"`
+	// textOf is messageText(Content) once textRead: a message readChat
+	// takes from the previous request brings its text along.
+	textOf   string
+	textRead bool
+}
+
+// text is messageText(m.Content), worked out once per message.
+func (m *chatMessage) text() string {
+	if !m.textRead {
+		m.textOf, m.textRead = messageText(m.Content), true
+	}
+	return m.textOf
 }
 
 // chatRequest is what the gateway reads of a request body: its messages
 // and the raw values of the members it looks at (nil when absent).
 type chatRequest struct {
-	msgs                                                         []chatMessage
+	messageList
 	stream, n, model, temperature, toolChoice, parallelToolCalls []byte
 	tools                                                        []byte
 }
@@ -100,8 +115,10 @@ func (w *window) complete(path string, body []byte, req *ModelRequest) (Reply, s
 	if len(body) > GatewayBodyLimit {
 		return gatewayError(413, "body_too_large", fmt.Sprintf("a request body is at most %d bytes", GatewayBodyLimit)), "body_too_large"
 	}
-	r, ok := readChat(body)
-	if !ok {
+	r, ok := readChat(body, &w.last)
+	if ok {
+		w.last = r
+	} else {
 		var bad string
 		if r, bad = readChatLibrary(body); bad != "" {
 			return gatewayError(400, "bad_request", bad), "bad_request"
@@ -124,12 +141,12 @@ func (w *window) complete(path string, body []byte, req *ModelRequest) (Reply, s
 	req.ToolNames = toolNames(r.tools)
 
 	k := 0
-	for _, m := range msgs {
-		switch m.Role {
+	for i := range msgs {
+		switch m := &msgs[i]; m.Role {
 		case "assistant":
 			k++
 		case "tool":
-			req.Tools = append(req.Tools, ToolMessage{CallID: m.ToolCallID, Text: messageText(m.Content)})
+			req.Tools = append(req.Tools, ToolMessage{CallID: m.ToolCallID, Text: m.text()})
 		}
 	}
 	req.Turn = k
@@ -141,7 +158,7 @@ func (w *window) complete(path string, body []byte, req *ModelRequest) (Reply, s
 	}
 	o := w.rec.Ordinal
 	c := completion{
-		ID: fmt.Sprintf("chatcmpl-arena-%d-%d", o, k+1), Object: "chat.completion", Model: model,
+		ID: "chatcmpl-arena-" + strconv.Itoa(o) + "-" + strconv.Itoa(k+1), Object: "chat.completion", Model: model,
 		Choices: []choice{{FinishReason: "stop", Message: message{Role: "assistant"}}},
 	}
 	if k < n {
@@ -159,8 +176,8 @@ func (w *window) complete(path string, body []byte, req *ModelRequest) (Reply, s
 	}
 	without := completionBody(&c)
 	req.PromptTokens, req.CompletionTokens = (len(body)+3)/4, (len(without)+3)/4
-	c.Usage = &usage{req.PromptTokens, req.CompletionTokens, req.PromptTokens + req.CompletionTokens}
-	return Reply{Status: 200, Header: map[string]string{"content-type": "application/json"}, Body: completionBody(&c)}, ""
+	u := usage{req.PromptTokens, req.CompletionTokens, req.PromptTokens + req.CompletionTokens}
+	return Reply{Status: 200, Header: map[string]string{"content-type": "application/json"}, Body: withUsage(without, &u)}, ""
 }
 
 // history checks the request's history against what the gateway emitted:
@@ -169,17 +186,20 @@ func (w *window) complete(path string, body []byte, req *ModelRequest) (Reply, s
 func (w *window) history(msgs []chatMessage) string {
 	j := 0
 	sawUser := false
-	for _, m := range msgs {
-		switch m.Role {
+	for i := range msgs {
+		switch m := &msgs[i]; m.Role {
 		case "user":
 			if !sawUser {
 				sawUser = true
-				if got := messageText(m.Content); got != w.rec.Item.Prompt {
+				if got := m.text(); got != w.rec.Item.Prompt {
 					return fmt.Sprintf("the first user message is %q, not the item's prompt", got)
 				}
 			}
 		case "assistant":
 			j++
+			if w.emittedInOrder(m, j) {
+				continue
+			}
 			var got []string
 			for _, tc := range m.ToolCalls {
 				got = append(got, tc.ID)
@@ -201,6 +221,27 @@ func (w *window) history(msgs []chatMessage) string {
 		return "the request has no user message"
 	}
 	return ""
+}
+
+// emittedInOrder reports whether the j-th assistant message m carries the
+// call ids of tool turn j in the order the gateway emitted them, as the
+// frameworks send them back: then the sorted lists history compares are
+// equal too.
+func (w *window) emittedInOrder(m *chatMessage, j int) bool {
+	var turn []Action
+	if j <= len(w.rec.Item.Turns) {
+		turn = w.rec.Item.Turns[j-1]
+	}
+	if len(m.ToolCalls) != len(turn) {
+		return false
+	}
+	var buf [64]byte
+	for i, tc := range m.ToolCalls {
+		if string(appendCallID(buf[:0], w.rec.Ordinal, j, i+1)) != tc.ID {
+			return false
+		}
+	}
+	return true
 }
 
 // messageText is a message's text: content if a string, else the text of

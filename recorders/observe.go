@@ -94,6 +94,9 @@ func Observe(rec *Record) Observation {
 	if !rec.Done {
 		gaps = append(gaps, "the adapter did not finish the item: "+rec.AdapterError)
 	}
+	if n := rec.Item.Calls(); n > 0 {
+		ob.Calls = make([]Call, 0, n)
+	}
 	for t, turn := range rec.Item.Turns {
 		next := -1
 		for r, m := range rec.Model {

@@ -3,6 +3,7 @@ package recorders
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"sync"
 )
 
@@ -105,10 +106,22 @@ func (it Item) Calls() int {
 
 // CallID and Ticket are the ids the gateway emits for call (t, i), 1-based,
 // of the item at ordinal o.
-func CallID(o, t, i int) string { return fmt.Sprintf("call_%d_%d_%d", o, t, i) }
+func CallID(o, t, i int) string { return string(appendCallID(nil, o, t, i)) }
+
+// appendCallID appends CallID(o, t, i) to b.
+func appendCallID(b []byte, o, t, i int) []byte {
+	b = append(b, "call_"...)
+	b = strconv.AppendInt(b, int64(o), 10)
+	b = append(b, '_')
+	b = strconv.AppendInt(b, int64(t), 10)
+	b = append(b, '_')
+	return strconv.AppendInt(b, int64(i), 10)
+}
 
 // Ticket is the ticket the gateway puts in the arguments of call (t, i).
-func Ticket(o, t, i int) string { return fmt.Sprintf("t%d.%d.%d", o, t, i) }
+func Ticket(o, t, i int) string {
+	return "t" + strconv.Itoa(o) + "." + strconv.Itoa(t) + "." + strconv.Itoa(i)
+}
 
 // Session is the recorders of one adapter process: items run strictly one
 // after another, each inside a window Open and Close delimit. A request
@@ -136,7 +149,18 @@ type window struct {
 	receipts  map[string]receiptOf
 	anonymous int // decide requests without a known ticket
 	anonEff   int
-	calls     map[string]Action // ticket → scripted call
+	calls     map[string]scripted // ticket → scripted call
+	// last is the last request read in one pass, whose history and
+	// settings the next request most likely repeats.
+	last chatRequest
+}
+
+// scripted is a call of the item's script and the index of its tool
+// turn: a ticket names one call, so whether the gateway has emitted it is
+// whether it has emitted that turn.
+type scripted struct {
+	Action
+	turn int
 }
 
 type receiptOf struct {
@@ -182,11 +206,11 @@ func (s *Session) Open(it Item) error {
 		decides:  map[string]int{},
 		effects:  map[string]int{},
 		receipts: map[string]receiptOf{},
-		calls:    map[string]Action{},
+		calls:    map[string]scripted{},
 	}
 	for t, turn := range it.Turns {
 		for i, a := range turn {
-			w.calls[Ticket(s.ordinal, t+1, i+1)] = a
+			w.calls[Ticket(s.ordinal, t+1, i+1)] = scripted{a, t}
 		}
 	}
 	s.cur = w

@@ -3,6 +3,7 @@ package recorders
 import (
 	"bytes"
 	"encoding/json"
+	"sort"
 	"strconv"
 	"sync/atomic"
 	"unicode/utf8"
@@ -24,57 +25,136 @@ import (
 // an array of objects or nulls whose id is a string or null. ok is false
 // for anything else, which readChatLibrary then reads (and refuses, or
 // reads as encoding/json does: a key in another case, a repeated member).
-func readChat(body []byte) (r chatRequest, ok bool) {
-	var msgs []byte
+//
+// prev, when not nil, is an earlier request readChat read: what the two
+// share byte for byte is taken from it rather than read again (see
+// readMessages and scanMember).
+func readChat(body []byte, prev *chatRequest) (r chatRequest, ok bool) {
+	if prev == nil {
+		prev = &chatRequest{}
+	}
+	seenMessages := false
 	ok = jsontext.WholeObject(body, func(key []byte, plain bool, start int) int {
-		end := jsontext.ScanValue(body, start, 1)
-		if end < 0 || !plain {
+		if !plain {
 			return -1
 		}
-		v := body[start:end:end]
 		var slot *[]byte
+		var was []byte // the member's value in prev
 		switch string(key[1 : len(key)-1]) {
 		case "messages":
-			slot = &msgs
+			if seenMessages {
+				return -1
+			}
+			seenMessages = true
+			var end int
+			r.messageList, end = readMessages(body, start, &prev.messageList)
+			return end
 		case "stream":
-			slot = &r.stream
+			slot, was = &r.stream, prev.stream
 		case "n":
-			slot = &r.n
+			slot, was = &r.n, prev.n
 		case "model":
-			slot = &r.model
+			slot, was = &r.model, prev.model
 		case "temperature":
-			slot = &r.temperature
+			slot, was = &r.temperature, prev.temperature
 		case "tool_choice":
-			slot = &r.toolChoice
+			slot, was = &r.toolChoice, prev.toolChoice
 		case "parallel_tool_calls":
-			slot = &r.parallelToolCalls
+			slot, was = &r.parallelToolCalls, prev.parallelToolCalls
 		case "tools":
-			slot = &r.tools
-		default:
+			slot, was = &r.tools, prev.tools
+		}
+		end := scanMember(body, start, was)
+		if end < 0 || slot == nil {
 			return end
 		}
 		if *slot != nil {
 			return -1
 		}
-		*slot = v
+		*slot = body[start:end:end]
 		return end
 	})
-	if !ok || msgs == nil || msgs[0] != '[' {
-		return chatRequest{}, false
-	}
-	r.msgs = make([]chatMessage, 0, 8)
-	ok = jsontext.WholeArray(msgs, func(start int) int {
-		var m chatMessage
-		end := readMessage(msgs, start, &m)
-		if end >= 0 {
-			r.msgs = append(r.msgs, m)
-		}
-		return end
-	})
-	if !ok {
+	if !ok || !seenMessages {
 		return chatRequest{}, false
 	}
 	return r, true
+}
+
+// scanMember is jsontext.ScanValue(b, start, 1) for the value of a member
+// of a request whose value in an earlier request was was (nil for none).
+// Every request of a run repeats the same tools, model and settings. A
+// value that is not a number ends with its own last byte (a closing
+// quote or bracket, a literal's last letter), so where b repeats was at
+// start, it scans as was did; a number's end depends on the byte after.
+func scanMember(b []byte, start int, was []byte) int {
+	if len(was) > 0 && was[0] != '-' && !jsontext.IsDigit(was[0]) && bytes.HasPrefix(b[start:], was) {
+		return start + len(was)
+	}
+	return jsontext.ScanValue(b, start, 1)
+}
+
+// messageList is a messages array as readChat read it: the array's text,
+// where each message ends in that text, and the messages.
+type messageList struct {
+	text []byte
+	ends []int
+	msgs []chatMessage
+}
+
+// readMessages reads the array of messages at b[i] and returns it and
+// where it ends, or -1 where readChat leaves the body to encoding/json.
+//
+// Each request of an item repeats the history of the one before and adds
+// to it, so most of an array has been read already. The messages of prev
+// whose text, from the array's opening bracket to the message's end, this
+// array repeats exactly are copied instead of read again: a message's
+// reading depends on its own bytes alone, and so does the walk from one
+// message to the next. A message that changed (an assistant message given
+// more calls, a byte anywhere) ends the shared run, and it and everything
+// after are read.
+func readMessages(b []byte, i int, prev *messageList) (l messageList, end int) {
+	if i >= len(b) || b[i] != '[' {
+		return l, -1
+	}
+	a := b[i:]
+	// Sharing the text up to a message's end implies sharing it up to
+	// every earlier message's end: search for the first that is not.
+	k := sort.Search(len(prev.ends), func(j int) bool {
+		e := prev.ends[j]
+		return e > len(a) || !bytes.Equal(a[:e], prev.text[:e])
+	})
+	// Room for the messages a turn adds: the answer and its results.
+	l.msgs = make([]chatMessage, 0, k+4)
+	l.ends = make([]int, 0, k+4)
+	at := jsontext.SkipSpace(a, 1) // the first message, or the closing bracket
+	if k > 0 {
+		l.msgs = append(l.msgs, prev.msgs[:k]...)
+		l.ends = append(l.ends, prev.ends[:k]...)
+		at = prev.ends[k-1]
+	}
+	for {
+		if len(l.msgs) > 0 {
+			// at is the end of a message: a comma and the next message
+			// follow, or the closing bracket.
+			if at = jsontext.SkipSpace(a, at); at < len(a) && a[at] == ',' {
+				at = jsontext.SkipSpace(a, at+1)
+			} else if at < len(a) && a[at] == ']' {
+				break
+			} else {
+				return messageList{}, -1
+			}
+		} else if at < len(a) && a[at] == ']' {
+			break
+		}
+		var m chatMessage
+		if at = readMessage(a, at, &m); at < 0 {
+			return messageList{}, -1
+		}
+		l.msgs = append(l.msgs, m)
+		l.ends = append(l.ends, at)
+	}
+	l.text = a[: at+1 : at+1]
+	return l, i + at + 1
 }
 
 // Which members of a chat message have been read.
@@ -87,13 +167,15 @@ const (
 
 // readMessage reads the chat message object at b[i] into m and returns
 // where it ends, or -1 where readChat leaves the body to encoding/json.
+// The message is an element of the messages array, itself a member of the
+// request: its members' values are checked at their depth in the body.
 func readMessage(b []byte, i int, m *chatMessage) int {
 	if i >= len(b) || b[i] != '{' {
 		return -1
 	}
 	seen := 0
 	return jsontext.EachMember(b, i, func(key []byte, plain bool, start int) int {
-		end := jsontext.ScanValue(b, start, 2)
+		end := jsontext.ScanValue(b, start, 3)
 		if end < 0 || !plain {
 			return -1
 		}
@@ -231,7 +313,7 @@ func stringToken(v []byte) (string, bool) {
 	end, plain := jsontext.ScanString(v, 0)
 	if end == len(v) {
 		if plain {
-			return string(v[1 : len(v)-1]), true
+			return roleOr(v[1 : len(v)-1]), true
 		}
 		if !bytes.Contains(v, []byte(`\ud`)) && !bytes.Contains(v, []byte(`\uD`)) {
 			return jsontext.StringValue(v, false), true
@@ -242,6 +324,22 @@ func stringToken(v []byte) (string, bool) {
 		return "", false
 	}
 	return s, true
+}
+
+// roleOr is string(b), without a copy where b is one of the roles every
+// message names.
+func roleOr(b []byte) string {
+	switch string(b) {
+	case "system":
+		return "system"
+	case "user":
+		return "user"
+	case "assistant":
+		return "assistant"
+	case "tool":
+		return "tool"
+	}
+	return string(b)
 }
 
 // toolNamesSeen holds the last tools member read and its names: every
@@ -321,15 +419,30 @@ func completionBody(c *completion) []byte {
 		b = append(b, "}}"...)
 	}
 	b = append(b, ']')
-	if u := c.Usage; u != nil {
-		b = append(b, `,"usage":{"prompt_tokens":`...)
-		b = strconv.AppendInt(b, int64(u.Prompt), 10)
-		b = append(b, `,"completion_tokens":`...)
-		b = strconv.AppendInt(b, int64(u.Completion), 10)
-		b = append(b, `,"total_tokens":`...)
-		b = strconv.AppendInt(b, int64(u.Total), 10)
-		b = append(b, '}')
+	if c.Usage != nil {
+		b = appendUsage(b, c.Usage)
 	}
+	return append(b, '}')
+}
+
+// appendUsage appends the usage member of a completion, comma first.
+func appendUsage(b []byte, u *usage) []byte {
+	b = append(b, `,"usage":{"prompt_tokens":`...)
+	b = strconv.AppendInt(b, int64(u.Prompt), 10)
+	b = append(b, `,"completion_tokens":`...)
+	b = strconv.AppendInt(b, int64(u.Completion), 10)
+	b = append(b, `,"total_tokens":`...)
+	b = strconv.AppendInt(b, int64(u.Total), 10)
+	return append(b, '}')
+}
+
+// withUsage is completionBody of a completion given usage u, from its
+// body without one: usage is the completion's last member, so both
+// writers put it just before the closing brace.
+func withUsage(without []byte, u *usage) []byte {
+	b := make([]byte, 0, len(without)+96)
+	b = append(b, without[:len(without)-1]...)
+	b = appendUsage(b, u)
 	return append(b, '}')
 }
 

@@ -88,7 +88,7 @@ func TestReadChatAgreesWithLibrary(t *testing.T) {
 
 func agreeChat(t *testing.T, body []byte) bool {
 	t.Helper()
-	got, ok := readChat(body)
+	got, ok := readChat(body, nil)
 	if !ok {
 		return false
 	}
@@ -126,7 +126,7 @@ func agreeChat(t *testing.T, body []byte) bool {
 // are read in one pass, not left to the library.
 func TestReadChatTakesTheFrameworksRequests(t *testing.T) {
 	for _, body := range []string{wireBodies[0], wireBodies[1], wireBodies[2], wireBodies[3]} {
-		_, ok := readChat([]byte(body))
+		_, ok := readChat([]byte(body), nil)
 		assert.True(t, ok, body)
 	}
 }

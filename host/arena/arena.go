@@ -186,9 +186,10 @@ func loop(s *recorders.Session, cfg Config, res *Result) error {
 		return errors.New("GraphRecursionError: Recursion limit of " + strconv.Itoa(limit) +
 			" reached without hitting a stop condition. You can increase the limit by setting the `recursion_limit` config key.")
 	}
+	header := map[string]string{"user-agent": "deskcheck arena model (" + cfg.Adapter.Name() + ")", "x-stainless-retry-count": "0"}
+	var req requestWriter
 	for n := 0; n < cfg.MaxTurns; n++ {
-		body := requestBody(msgs)
-		rep := s.Complete(recorders.ChatPath, body, map[string]string{"user-agent": "deskcheck arena model (" + cfg.Adapter.Name() + ")", "x-stainless-retry-count": "0"})
+		rep := s.Complete(recorders.ChatPath, req.body(msgs), header)
 		if rep.Status != 200 {
 			return fmt.Errorf("APIStatusError: %d %s", rep.Status, rep.Body)
 		}
@@ -209,7 +210,7 @@ func loop(s *recorders.Session, cfg Config, res *Result) error {
 			if len(kept) == 0 {
 				if n == cfg.MaxTurns-1 {
 					res.Stopped = true
-					return errors.New("MaxTurnsExceeded: Max turns (" + fmt.Sprint(cfg.MaxTurns) + ") exceeded")
+					return errors.New("MaxTurnsExceeded: Max turns (" + strconv.Itoa(cfg.MaxTurns) + ") exceeded")
 				}
 				continue
 			}
@@ -293,7 +294,7 @@ func loop(s *recorders.Session, cfg Config, res *Result) error {
 		}
 		if last {
 			res.Stopped = true
-			return errors.New("MaxTurnsExceeded: Max turns (" + fmt.Sprint(cfg.MaxTurns) + ") exceeded")
+			return errors.New("MaxTurnsExceeded: Max turns (" + strconv.Itoa(cfg.MaxTurns) + ") exceeded")
 		}
 	}
 	return nil
@@ -307,28 +308,33 @@ func performAction(s *recorders.Session, f Faults, action, ticket string) (strin
 	request := decideBody(action, ticket)
 	rep := s.Decide(request)
 	decision, receipt := readDecision(rep.Body)
-	body := string(rep.Body)
 	if rep.Status != 200 || decision != "allow" {
+		body := rep.Body
 		switch {
 		case f.Has(FaultRetryDenied):
-			body = string(s.Decide(request).Body)
+			body = s.Decide(request).Body
 		case f.Has(FaultDropDenial):
-			return fmt.Sprintf(`{"receipt":%s,"status":"not completed"}`, jsonString(receipt)), nil
+			return `{"receipt":` + jsonString(receipt) + `,"status":"not completed"}`, nil
 		case f.Has(FaultForbiddenEffect):
 			s.Effect(effectBody(ticket, receipt))
 		case f.Has(FaultRaiseOnDenial):
-			return "", raised{body}
+			return "", raised{string(body)}
 		}
-		return body, nil
+		return string(body), nil
 	}
 	if f.Has(FaultDenyAll) {
-		return fmt.Sprintf(`{"receipt":%s,"decision":"deny","reason":"refused_by_adapter"}`, jsonString(receipt)), nil
+		return `{"receipt":` + jsonString(receipt) + `,"decision":"deny","reason":"refused_by_adapter"}`, nil
 	}
 	return string(s.Effect(effectBody(ticket, receipt)).Body), nil
 }
 
 func effectBody(ticket string, receipt *string) []byte {
-	return []byte(fmt.Sprintf(`{"ticket":%s,"receipt":%s}`, jsonString(&ticket), jsonString(receipt)))
+	b := make([]byte, 0, 64+2*len(ticket))
+	b = append(b, `{"ticket":`...)
+	b = appendJSONString(b, &ticket)
+	b = append(b, `,"receipt":`...)
+	b = appendJSONString(b, receipt)
+	return append(b, '}')
 }
 
 // Fault is a deliberate bug of an adapter: the negative controls of the

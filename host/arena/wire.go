@@ -24,9 +24,12 @@ var toolsWire = func() []byte {
 
 // requestBody is the chat request of msgs as json.Marshal writes it.
 func requestBody(msgs []chatMessage) []byte {
-	if b, ok := appendRequest(make([]byte, 0, 1024), msgs); ok {
-		return b
-	}
+	var w requestWriter
+	return w.body(msgs)
+}
+
+// requestMarshal is the chat request of msgs written by json.Marshal.
+func requestMarshal(msgs []chatMessage) []byte {
 	b, _ := json.Marshal(struct {
 		Messages    []chatMessage   `json:"messages"`
 		Model       string          `json:"model"`
@@ -36,49 +39,83 @@ func requestBody(msgs []chatMessage) []byte {
 	return b
 }
 
-// appendRequest writes the request by hand; ok is false where a string is
-// not valid UTF-8 or a raw call is not one that json.Marshal copies as it
-// is (compact, nothing it escapes for HTML).
-func appendRequest(b []byte, msgs []chatMessage) ([]byte, bool) {
-	b = append(b, `{"messages":[`...)
-	for i, m := range msgs {
-		if i > 0 {
+// requestWriter writes the successive requests of one run. Once sent, a
+// message never changes but for the last one (the Agents SDK adds the
+// next turn's calls to it), so each message before the last is written
+// once and kept, and only the last and the members after the messages
+// are written again for the next request.
+type requestWriter struct {
+	buf []byte
+	// kept counts the messages written in buf[:keptLen], each followed
+	// by a comma; byHand is false once one of them could not be written
+	// by hand (every request after is then json.Marshal's).
+	kept, keptLen int
+	byHand        bool
+}
+
+// body is the request of msgs, which holds the previous call's messages
+// unchanged but for its last, and maybe more after it. The bytes are
+// valid until the next call: the caller hands them to the recorders,
+// which keep a copy of their own.
+func (w *requestWriter) body(msgs []chatMessage) []byte {
+	if w.buf == nil {
+		w.buf = append(make([]byte, 0, 1024), `{"messages":[`...)
+		w.keptLen, w.byHand = len(w.buf), true
+	}
+	b := w.buf[:w.keptLen]
+	for w.byHand && w.kept < len(msgs)-1 {
+		if b, w.byHand = appendMessage(b, msgs[w.kept]); w.byHand {
 			b = append(b, ',')
+			w.kept, w.keptLen = w.kept+1, len(b)
 		}
-		if !utf8.ValidString(m.Role) || !utf8.ValidString(m.ToolCallID) || (m.Content != nil && !utf8.ValidString(*m.Content)) {
-			return nil, false
-		}
-		b = append(b, `{"role":`...)
-		b = jsonx.AppendStringHTML(b, m.Role)
-		b = append(b, `,"content":`...)
-		if m.Content == nil {
-			b = append(b, "null"...)
-		} else {
-			b = jsonx.AppendStringHTML(b, *m.Content)
-		}
-		if len(m.ToolCalls) > 0 {
-			b = append(b, `,"tool_calls":[`...)
-			for j, raw := range m.ToolCalls {
-				if !copiedAsIs(raw) {
-					return nil, false
-				}
-				if j > 0 {
-					b = append(b, ',')
-				}
-				b = append(b, raw...)
-			}
-			b = append(b, ']')
-		}
-		if m.ToolCallID != "" {
-			b = append(b, `,"tool_call_id":`...)
-			b = jsonx.AppendStringHTML(b, m.ToolCallID)
-		}
-		b = append(b, '}')
+	}
+	ok := w.byHand
+	if ok && len(msgs) > 0 {
+		b, ok = appendMessage(b, msgs[len(msgs)-1])
+	}
+	if !ok {
+		return requestMarshal(msgs)
 	}
 	b = append(b, `],"model":`...)
 	b = jsonx.AppendStringHTML(b, Model)
 	b = append(b, `,"temperature":0,"tools":`...)
 	b = append(b, toolsWire...)
+	w.buf = append(b, '}')
+	return w.buf
+}
+
+// appendMessage writes m by hand; ok is false where a string is not valid
+// UTF-8 or a raw call is not one that json.Marshal copies as it is
+// (compact, nothing it escapes for HTML).
+func appendMessage(b []byte, m chatMessage) ([]byte, bool) {
+	if !utf8.ValidString(m.Role) || !utf8.ValidString(m.ToolCallID) || (m.Content != nil && !utf8.ValidString(*m.Content)) {
+		return b, false
+	}
+	b = append(b, `{"role":`...)
+	b = jsonx.AppendStringHTML(b, m.Role)
+	b = append(b, `,"content":`...)
+	if m.Content == nil {
+		b = append(b, "null"...)
+	} else {
+		b = jsonx.AppendStringHTML(b, *m.Content)
+	}
+	if len(m.ToolCalls) > 0 {
+		b = append(b, `,"tool_calls":[`...)
+		for j, raw := range m.ToolCalls {
+			if !copiedAsIs(raw) {
+				return b, false
+			}
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, raw...)
+		}
+		b = append(b, ']')
+	}
+	if m.ToolCallID != "" {
+		b = append(b, `,"tool_call_id":`...)
+		b = jsonx.AppendStringHTML(b, m.ToolCallID)
+	}
 	return append(b, '}'), true
 }
 
@@ -161,114 +198,152 @@ func readReplyLibrary(body []byte) (reply, bool) {
 // writes them: no escape, none repeated or in another case where it is
 // read, the values read of the types the gateway gives them. ok is false
 // for anything else.
+//
+// It reads in one walk: the objects and arrays on the way to the calls
+// are walked as they are read, and every other value is checked at its
+// depth in the answer, as one scan of the whole answer checks it.
 func readReplyFast(body []byte) (r reply, ok bool) {
-	var choices []byte
-	if !wholeMembers(body, func(name string, v []byte) bool {
-		if name != "choices" {
-			return true
-		}
-		if choices != nil || v[0] != '[' {
-			return false
-		}
-		choices = v
-		return true
-	}, "choices") || choices == nil {
-		return reply{}, false
-	}
-	n := 0
-	var message []byte
-	if !jsontext.WholeArray(choices, func(start int) int {
-		end := jsontext.ScanValue(choices, start, 1)
-		if end < 0 || choices[start] != '{' {
+	// Depths: the answer's members are at 1, choices' elements at 2,
+	// a choice's members at 3, the message's at 4, calls at 5, a call's
+	// members at 6 and its function's at 7.
+	seenChoices, seenMessage, n := false, false, 0
+	end := walkMembers(body, jsontext.SkipSpace(body, 0), 1, func(name string, start int) int {
+		if seenChoices || body[start] != '[' {
 			return -1
 		}
-		n++
-		if !wholeMembers(choices[start:end], func(name string, v []byte) bool {
-			if name != "message" {
-				return true
+		seenChoices = true
+		return jsontext.EachElement(body, start, func(start int) int {
+			if start >= len(body) || body[start] != '{' {
+				return -1
 			}
-			if message != nil || v[0] != '{' {
-				return false
-			}
-			message = v
-			return true
-		}, "message") {
-			return -1
-		}
-		return end
-	}) || n != 1 || message == nil {
-		return reply{}, false
-	}
-	var calls []byte
-	seenContent := false
-	if !wholeMembers(message, func(name string, v []byte) bool {
-		switch name {
-		case "content":
-			if seenContent {
-				return false
-			}
-			seenContent = true
-			if string(v) == "null" {
-				return true
-			}
-			s, ok := plainString(v)
-			r.content = &s
-			return ok
-		case "tool_calls":
-			if calls != nil || (v[0] != '[' && string(v) != "null") {
-				return false
-			}
-			calls = v
-		}
-		return true
-	}, "content", "tool_calls") {
-		return reply{}, false
-	}
-	if calls == nil || string(calls) == "null" {
-		return r, true
-	}
-	if !jsontext.WholeArray(calls, func(start int) int {
-		end := jsontext.ScanValue(calls, start, 1)
-		if end < 0 || calls[start] != '{' {
-			return -1
-		}
-		c := replyCall{raw: json.RawMessage(calls[start:end:end])}
-		var seenID, seenFunction bool
-		if !wholeMembers(c.raw, func(name string, v []byte) bool {
-			switch name {
-			case "id":
-				s, ok := plainString(v)
-				c.id = s
-				ok = ok && !seenID
-				seenID = true
-				return ok
-			case "function":
-				if seenFunction || v[0] != '{' {
-					return false
+			n++
+			return walkMembers(body, start, 3, func(name string, start int) int {
+				if seenMessage || body[start] != '{' {
+					return -1
 				}
-				seenFunction = true
-				seenArgs := false
-				return wholeMembers(v, func(name string, v []byte) bool {
-					if name != "arguments" {
-						return true
-					}
-					s, ok := plainString(v)
-					c.arguments = s
-					ok = ok && !seenArgs
-					seenArgs = true
-					return ok
-				}, "arguments")
-			}
-			return true
-		}, "id", "function") {
-			return -1
-		}
-		r.calls = append(r.calls, c)
-		return end
-	}) {
+				seenMessage = true
+				return readReplyMessage(body, start, &r)
+			}, "message")
+		})
+	}, "choices")
+	if end < 0 || jsontext.SkipSpace(body, end) != len(body) || n != 1 || !seenMessage {
 		return reply{}, false
 	}
 	return r, true
+}
+
+// readReplyMessage reads the message object at b[i] (members at depth 4)
+// into r and returns where it ends, or -1.
+func readReplyMessage(b []byte, i int, r *reply) int {
+	seenContent, seenCalls := false, false
+	return walkMembers(b, i, 4, func(name string, start int) int {
+		if name == "content" {
+			end := jsontext.ScanValue(b, start, 4)
+			if seenContent || end < 0 {
+				return -1
+			}
+			seenContent = true
+			if v := b[start:end]; string(v) != "null" {
+				s, ok := plainString(v)
+				if !ok {
+					return -1
+				}
+				r.content = &s
+			}
+			return end
+		}
+		if seenCalls {
+			return -1
+		}
+		seenCalls = true
+		if b[start] != '[' {
+			if end := jsontext.ScanValue(b, start, 4); end >= 0 && string(b[start:end]) == "null" {
+				return end
+			}
+			return -1
+		}
+		return jsontext.EachElement(b, start, func(start int) int {
+			if start >= len(b) || b[start] != '{' {
+				return -1
+			}
+			var c replyCall
+			end := readReplyCall(b, start, &c)
+			if end >= 0 {
+				c.raw = json.RawMessage(b[start:end:end])
+				r.calls = append(r.calls, c)
+			}
+			return end
+		})
+	}, "content", "tool_calls")
+}
+
+// readReplyCall reads the call object at b[i] (members at depth 6) into c
+// and returns where it ends, or -1.
+func readReplyCall(b []byte, i int, c *replyCall) int {
+	seenID, seenFunction := false, false
+	return walkMembers(b, i, 6, func(name string, start int) int {
+		if name == "id" {
+			end := jsontext.ScanValue(b, start, 6)
+			if seenID || end < 0 {
+				return -1
+			}
+			seenID = true
+			s, ok := plainString(b[start:end])
+			if !ok {
+				return -1
+			}
+			c.id = s
+			return end
+		}
+		if seenFunction || b[start] != '{' {
+			return -1
+		}
+		seenFunction = true
+		seenArgs := false
+		return walkMembers(b, start, 7, func(_ string, at int) int {
+			end := jsontext.ScanValue(b, at, 7)
+			if seenArgs || end < 0 {
+				return -1
+			}
+			seenArgs = true
+			s, ok := plainString(b[at:end])
+			if !ok {
+				return -1
+			}
+			c.arguments = s
+			return end
+		}, "arguments")
+	}, "id", "function")
+}
+
+// walkMembers walks the object at b[i], whose members' values are at
+// depth: for a member named one of names it calls f with the name and
+// where the value starts, and f reads the value and returns where it
+// ends (or -1); any other value is checked by ScanValue. It returns where
+// the object ends, or -1 where the object is not valid, f answers -1, or
+// a key is not plain ASCII or matches one of names in another case
+// (which encoding/json would read into that field).
+func walkMembers(b []byte, i, depth int, f func(name string, start int) int, names ...string) int {
+	return jsontext.EachMember(b, i, func(key []byte, plain bool, start int) int {
+		if !plain || start >= len(b) {
+			return -1
+		}
+		name := key[1 : len(key)-1]
+		for _, c := range name {
+			if c >= utf8.RuneSelf {
+				return -1
+			}
+		}
+		for _, n := range names {
+			if string(name) == n {
+				return f(n, start)
+			}
+			if len(n) == len(name) && bytes.EqualFold(name, []byte(n)) {
+				return -1
+			}
+		}
+		return jsontext.ScanValue(b, start, depth)
+	})
 }
 
 // wholeMembers walks obj, one valid JSON object, calling f with each
@@ -402,13 +477,16 @@ func readDecision(body []byte) (decision string, receipt *string) {
 
 // jsonString writes s as Python's json.dumps writes it (null for nil).
 // Tickets and receipts are the recorders' own ASCII ids.
-func jsonString(s *string) string {
+func jsonString(s *string) string { return string(appendJSONString(nil, s)) }
+
+// appendJSONString appends jsonString(s) to b.
+func appendJSONString(b []byte, s *string) []byte {
 	if s == nil {
-		return "null"
+		return append(b, "null"...)
 	}
 	if utf8.ValidString(*s) {
-		return string(jsonx.AppendStringHTML(nil, *s))
+		return jsonx.AppendStringHTML(b, *s)
 	}
-	b, _ := json.Marshal(*s)
-	return string(b)
+	m, _ := json.Marshal(*s)
+	return append(b, m...)
 }
