@@ -120,13 +120,8 @@ func FuzzReadChatAfter(f *testing.F) {
 func TestWithUsage(t *testing.T) {
 	for _, s := range wireTexts {
 		s := s
-		for _, c := range []completion{
-			{ID: s, Object: "chat.completion", Model: s, Choices: []choice{{FinishReason: "stop", Message: message{Role: "assistant", Content: &s}}}},
-			{ID: "chatcmpl-arena-1-1", Object: s, Model: "m", Created: 3, Choices: []choice{{Index: 2, FinishReason: s, Message: message{Role: s, ToolCalls: []toolCall{
-				{ID: s, Type: "function", Function: function{Name: ToolName, Arguments: argumentsText(s, "t1.1.1")}},
-			}}}}},
-			{Choices: []choice{}},
-		} {
+		for _, c := range wireCompletions(s) {
+			c.Usage = nil
 			without := completionBody(&c)
 			u := usage{len(s), 2, len(s) + 2}
 			c.Usage = &u

@@ -158,19 +158,25 @@ var wireTexts = []string{
 	"é ü 日本 🙂", "\u2028\u2029", "\xff\xfe", "\xed\xa0\x80", "a\xc3", strings.Repeat("long text ", 40),
 }
 
+// wireCompletions are answers of the gateway with s in each field it
+// writes.
+func wireCompletions(s string) []completion {
+	return []completion{
+		{ID: s, Object: "chat.completion", Model: s, Choices: []choice{{FinishReason: "stop", Message: message{Role: "assistant", Content: &s}}}},
+		{ID: "chatcmpl-arena-1-1", Object: s, Model: "m", Created: 3, Choices: []choice{{Index: 2, FinishReason: s, Message: message{Role: s, ToolCalls: []toolCall{
+			{ID: s, Type: "function", Function: function{Name: ToolName, Arguments: argumentsText(s, "t1.1.1")}},
+			{ID: "call_1_1_2", Type: s, Function: function{Name: s, Arguments: s}},
+		}}}}, Usage: &usage{1, 2, 3}},
+		{Choices: []choice{}},
+	}
+}
+
 // TestWritersAgreeWithLibrary holds the hand-written answers of the
 // gateway, the fixture and the ledger to mustCompact's.
 func TestWritersAgreeWithLibrary(t *testing.T) {
 	for _, s := range wireTexts {
 		s := s
-		for _, c := range []completion{
-			{ID: s, Object: "chat.completion", Model: s, Choices: []choice{{FinishReason: "stop", Message: message{Role: "assistant", Content: &s}}}},
-			{ID: "chatcmpl-arena-1-1", Object: s, Model: "m", Created: 3, Choices: []choice{{Index: 2, FinishReason: s, Message: message{Role: s, ToolCalls: []toolCall{
-				{ID: s, Type: "function", Function: function{Name: ToolName, Arguments: argumentsText(s, "t1.1.1")}},
-				{ID: "call_1_1_2", Type: s, Function: function{Name: s, Arguments: s}},
-			}}}}, Usage: &usage{1, 2, 3}},
-			{Choices: []choice{}},
-		} {
+		for _, c := range wireCompletions(s) {
 			assert.Equal(t, string(mustCompact(c)), string(completionBody(&c)), "%q", s)
 		}
 		assert.Equal(t, string(mustCompact(struct {

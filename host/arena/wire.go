@@ -22,12 +22,6 @@ var toolsWire = func() []byte {
 	return b
 }()
 
-// requestBody is the chat request of msgs as json.Marshal writes it.
-func requestBody(msgs []chatMessage) []byte {
-	var w requestWriter
-	return w.body(msgs)
-}
-
 // requestMarshal is the chat request of msgs written by json.Marshal.
 func requestMarshal(msgs []chatMessage) []byte {
 	b, _ := json.Marshal(struct {
@@ -283,17 +277,7 @@ func readReplyCall(b []byte, i int, c *replyCall) int {
 	seenID, seenFunction := false, false
 	return walkMembers(b, i, 6, func(name string, start int) int {
 		if name == "id" {
-			end := jsontext.ScanValue(b, start, 6)
-			if seenID || end < 0 {
-				return -1
-			}
-			seenID = true
-			s, ok := plainString(b[start:end])
-			if !ok {
-				return -1
-			}
-			c.id = s
-			return end
+			return plainOnce(b, start, 6, &seenID, &c.id)
 		}
 		if seenFunction || b[start] != '{' {
 			return -1
@@ -301,19 +285,26 @@ func readReplyCall(b []byte, i int, c *replyCall) int {
 		seenFunction = true
 		seenArgs := false
 		return walkMembers(b, start, 7, func(_ string, at int) int {
-			end := jsontext.ScanValue(b, at, 7)
-			if seenArgs || end < 0 {
-				return -1
-			}
-			seenArgs = true
-			s, ok := plainString(b[at:end])
-			if !ok {
-				return -1
-			}
-			c.arguments = s
-			return end
+			return plainOnce(b, at, 7, &seenArgs, &c.arguments)
 		}, "arguments")
 	}, "id", "function")
+}
+
+// plainOnce reads the value at b[start], checked at depth, into *dst when
+// it is a plain string and no value was read before (*seen), and returns
+// where it ends; -1 for anything else.
+func plainOnce(b []byte, start, depth int, seen *bool, dst *string) int {
+	end := jsontext.ScanValue(b, start, depth)
+	if *seen || end < 0 {
+		return -1
+	}
+	*seen = true
+	s, ok := plainString(b[start:end])
+	if !ok {
+		return -1
+	}
+	*dst = s
+	return end
 }
 
 // walkMembers walks the object at b[i], whose members' values are at

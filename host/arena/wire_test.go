@@ -38,7 +38,8 @@ func TestRequestBodyIsMarshal(t *testing.T) {
 				Temperature int             `json:"temperature"`
 				Tools       json.RawMessage `json:"tools"`
 			}{msgs, Model, 0, tools})
-			assert.Equal(t, string(want), string(requestBody(msgs)), "%q", s)
+			var w requestWriter
+			assert.Equal(t, string(want), string(w.body(msgs)), "%q", s)
 		}
 		want, _ := json.Marshal(struct {
 			Action string `json:"action"`
