@@ -370,13 +370,17 @@ func shellSyntaxProblem(r rawRule, i int) string {
 		return ""
 	}
 	if r.toolNameList || r.toolNames[0] != "run_shell_command" {
-		found := JSONString(r.toolNames[0])
+		// A list, even an empty one, is written as JSON.stringify
+		// writes it; a single name is the rule's one name.
+		var found string
 		if r.toolNameList {
 			quoted := make([]string, len(r.toolNames))
 			for j, n := range r.toolNames {
 				quoted[j] = JSONString(n)
 			}
 			found = "[" + strings.Join(quoted, ",") + "]"
+		} else {
+			found = JSONString(r.toolNames[0])
 		}
 		return fmt.Sprintf("Rule #%d: commandPrefix and commandRegex can only be used with toolName = \"run_shell_command\"\n  Found: toolName = %s\n  Fix: Set toolName = \"run_shell_command\" (not an array)", i+1, found)
 	}

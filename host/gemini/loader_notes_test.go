@@ -50,3 +50,24 @@ priority = 30
 		"true [USER] Policy file warning in mine.toml:\n  Unrecognized tool name\nRule #3: The \"__\" syntax for MCP tools is strictly deprecated. Please use the 'mcpName = \"...\"' property or the 'mcp_server_tool' format instead.",
 	}, first)
 }
+
+// TestShellSyntaxToolNames: the shell-syntax error names the rule's
+// toolName as JSON.stringify writes it, a list whatever its length (an
+// empty one as []), as problems-desk.json holds on every release.
+func TestShellSyntaxToolNames(t *testing.T) {
+	for _, tt := range []struct{ toolName, found string }{
+		{`[]`, `[]`},
+		{`["run_shell_command"]`, `["run_shell_command"]`},
+		{`["a", "b\"c"]`, `["a","b\"c"]`},
+		{`"glob"`, `"glob"`},
+	} {
+		text := "[[rule]]\ntoolName = " + tt.toolName + "\ncommandPrefix = \"git\"\ndecision = \"allow\"\npriority = 10\n"
+		var got []string
+		for _, p := range (&Engine{}).loadFile("mine.toml", text, TierUser).problems {
+			got = append(got, p.Text)
+		}
+		if assert.Len(t, got, 1, tt.toolName) {
+			assert.Contains(t, got[0], "Rule #1: commandPrefix and commandRegex can only be used with toolName = \"run_shell_command\"\n  Found: toolName = "+tt.found+"\n", tt.toolName)
+		}
+	}
+}
