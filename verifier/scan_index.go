@@ -37,7 +37,7 @@ func newIndex() textIndex {
 // release hands x's lists to the next desk's walk; x is not used after.
 // Lists longer than a desk of a few thousand cases needs are let go.
 func (x *textIndex) release() {
-	if cap(x.members) > 1<<16 {
+	if cap(x.members) > 1<<16 || cap(x.cases) > 1<<14 {
 		return
 	}
 	clear(x.top) // no key of this desk kept alive
