@@ -143,13 +143,20 @@ var Calls struct {
 }
 
 // Compile decodes a schema-valid given block and plans the case from it
-// and its expected block.
-func (sc *Scenario) Compile(given []byte, expected []Field) *Compiled {
-	c := &Compiled{sc: sc}
+// and its expected block. A panic of the family's reading is the case's
+// error, as a panic of its run is the run's: the case cannot run, and
+// the rest of the desk and the suite still load.
+func (sc *Scenario) Compile(given []byte, expected []Field) (c *Compiled) {
+	c = &Compiled{sc: sc}
 	if sc.kind == nil {
 		c.err = fmt.Errorf("scenario %s is not declared", sc.Name)
 		return c
 	}
+	defer func() {
+		if p := recover(); p != nil {
+			*c = Compiled{sc: sc, err: fmt.Errorf("panic while reading the case (a fault of deskcheck's model, not of the desk: please report it with the case): %v", p)}
+		}
+	}()
 	Calls.Decodes.Add(1)
 	c.given, c.err = sc.kind.decode(given)
 	if c.err != nil {
