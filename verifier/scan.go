@@ -82,14 +82,19 @@ type walked struct {
 // bounds, in the order of read's entries.
 var entryKeys = [2]string{"cases", "sourceOnly"}
 
-// entryKey is the place of name in entryKeys, plus one; 0 for any other.
-func entryKey(name string) int8 {
+// entryOf is the place in entryKeys of the key whose first value the
+// container at depth 2 is, or -1: that container is a top-level member of
+// the index, whose key is the top-level object's current key.
+func (c *checker) entryOf() int {
+	if len(c.frames) < 2 || c.frames[1].level != topMember {
+		return -1
+	}
 	for i, k := range entryKeys {
-		if name == k {
-			return int8(i + 1)
+		if c.frames[0].key == k {
+			return i
 		}
 	}
-	return 0
+	return -1
 }
 
 // reporter collects one file's problems up to a cap and counts the rest.
@@ -165,9 +170,6 @@ type frame struct {
 	// repeat is the offset of the comma before a member whose key
 	// repeats an earlier one, while its value is read; -1 when none.
 	repeat int
-	// entry is entryKey of the top-level key whose value this container
-	// is (its first value only); 0 for every other container.
-	entry int8
 	// level is what the container is to the index (textIndex).
 	level indexLevel
 }
@@ -197,11 +199,8 @@ type checker struct {
 	blank     []byte
 	comma     int
 	repeats   int
-	// entries counts the elements of the arrays of entryKeys (see read);
-	// nextEntry is entryKey of the top-level key just read, for the
-	// container its value opens.
-	entries   [2]int
-	nextEntry int8
+	// entries counts the elements of the arrays of entryKeys (see read).
+	entries [2]int
 	// index is where the values the loader reads lie (textIndex), made
 	// when indexing is set.
 	index    textIndex
@@ -314,10 +313,7 @@ func (c *checker) push(kind byte) {
 	}
 	f.many, f.rising, f.last, f.set = nil, nil, "", nil
 	f.repeat = -1
-	f.entry, f.level = 0, notIndexed
-	if depth == 2 {
-		f.entry, c.nextEntry = c.nextEntry, 0
-	}
+	f.level = notIndexed
 }
 
 // endMember is called, while a repeated member is being read, at the
@@ -349,8 +345,8 @@ func (c *checker) endMember() {
 // popArray closes the innermost container, an array of n elements.
 func (c *checker) popArray(n int) {
 	if len(c.kinds) == 2 && len(c.frames) == 2 {
-		if e := c.frames[1].entry; e > 0 {
-			c.entries[e-1] = n
+		if e := c.entryOf(); e >= 0 {
+			c.entries[e] = n
 		}
 	}
 	c.pop()
@@ -573,7 +569,6 @@ func (c *checker) key() bool {
 			name = decodeString(name)
 		}
 		f.key = name
-		c.nextEntry = 0
 		if n > c.limits.String {
 			c.rep.add(kstart, c.containerPointer, "%s", overLimit("the length of a key", int64(n), int64(c.limits.String)))
 		} else if first := f.claim(c.s, name, kstart); first >= 0 {
@@ -589,8 +584,6 @@ func (c *checker) key() bool {
 				f.repeat = c.comma
 				c.repeats++
 			}
-		} else if len(c.frames) == 1 {
-			c.nextEntry = entryKey(name) // a top-level key's first value
 		}
 	}
 	c.space()

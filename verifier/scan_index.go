@@ -89,7 +89,7 @@ func (c *checker) level() indexLevel {
 			return topMember
 		}
 	case depth == 2:
-		if c.frames[1].entry == 1 && !c.frames[1].obj && len(c.index.cases) < c.limits.Cases {
+		if c.entryOf() == 0 && !c.frames[1].obj && len(c.index.cases) < c.limits.Cases {
 			return caseElement
 		}
 	case depth == 3:
