@@ -78,7 +78,6 @@ func indexAgrees(t *testing.T, data []byte, text string, root gjson.Result, x te
 		return
 	}
 	for i, c := range elements {
-		assert.Equal(t, c, resultAt(text, x.cases[i].start, x.cases[i].end), "case %d of %q", i, data)
 		want := []member{}
 		if c.IsObject() {
 			want = members(c, readCaseKey)

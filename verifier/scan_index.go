@@ -15,8 +15,9 @@ import (
 // was passed over three times more than the walk already had.
 //
 // Only the first value of a repeated key is indexed, as only it is read
-// (read blanks the others out), and only the keys the loader reads. The spans are offsets into the text read
-// returns, which keeps every offset of the file.
+// (read blanks the others out), and only the keys the loader reads. The
+// spans are offsets into the text read returns, which keeps every offset
+// of the file.
 type textIndex struct {
 	top     []spanned
 	cases   []caseSpan
@@ -54,11 +55,11 @@ type spanned struct {
 	start, end int
 }
 
-// caseSpan is one element of the "cases" array, from start to end, and
-// its members, members[from:to] of the index, when it is an object.
+// caseSpan is one element of the "cases" array: its members,
+// members[from:to] of the index, when it is an object (the loader reads
+// a case through its members alone).
 type caseSpan struct {
-	start, end int
-	from, to   int
+	from, to int
 }
 
 // indexLevel says what the value about to be read at the walk's current
@@ -125,7 +126,7 @@ func (c *checker) begin(l indexLevel, start int) {
 	case topMember:
 		x.top = append(x.top, spanned{key: c.frames[0].key, start: start})
 	case caseElement:
-		x.cases = append(x.cases, caseSpan{start: start, from: len(x.members), to: len(x.members)})
+		x.cases = append(x.cases, caseSpan{from: len(x.members), to: len(x.members)})
 	case caseMember:
 		x.members = append(x.members, spanned{key: c.frames[2].key, start: start})
 		x.cases[len(x.cases)-1].to = len(x.members)
@@ -133,14 +134,12 @@ func (c *checker) begin(l indexLevel, start int) {
 }
 
 // ends records the end of the value of level l begun last: no value of
-// the same level begins before it ends.
+// the same level begins before it ends. A case's own end is not kept.
 func (c *checker) ends(l indexLevel, end int) {
 	x := &c.index
 	switch l {
 	case topMember:
 		x.top[len(x.top)-1].end = end
-	case caseElement:
-		x.cases[len(x.cases)-1].end = end
 	case caseMember:
 		x.members[len(x.members)-1].end = end
 	}
