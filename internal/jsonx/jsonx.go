@@ -263,12 +263,15 @@ func Compact[S ~string | ~[]byte](dst []byte, src S) []byte {
 func compact[T string | []byte](dst []byte, src T, indexByte func(T, byte) int) []byte {
 	start := 0
 	for i := 0; i < len(src); {
-		switch src[i] {
-		case '"':
+		switch c := src[i]; {
+		case c == '"':
 			i = stringEnd(src, i, indexByte)
-		case ' ', '\t', '\n', '\r':
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			// An indented text's white space comes in runs: a line's end
+			// and the next line's indent are skipped in one go.
 			dst = append(dst, src[start:i]...)
-			i++
+			for i++; i < len(src) && (src[i] == ' ' || src[i] == '\t' || src[i] == '\n' || src[i] == '\r'); i++ {
+			}
 			start = i
 		default:
 			i++

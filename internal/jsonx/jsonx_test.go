@@ -249,10 +249,12 @@ func TestCompactTypes(t *testing.T) {
 }
 
 // BenchmarkCompact compacts a gateway request as each kind of text, and
-// one whose string is long, which IndexByte crosses many bytes at a time.
+// one whose string is long, which IndexByte crosses many bytes at a time,
+// and a given block indented as a desk's are.
 func BenchmarkCompact(b *testing.B) {
 	request := ` {"action": "publish_summary", "resource": "mock/review-board", "arguments": {"text": "Q2 summary: 41 orders shipped."}} `
 	long := `{"action": "create_draft", "arguments": {"text": "` + strings.Repeat("é", 1001) + `"}}`
+	indented := "{\n" + strings.Repeat("        \"turns\": [\n          [\n            {\n              \"action\": \"file.read.workspace\"\n            }\n          ]\n        ],\n", 4) + "        \"ui\": false\n      }"
 	bytesRequest, rawRequest := []byte(request), json.RawMessage(request)
 	tests := []struct {
 		name    string
@@ -262,6 +264,7 @@ func BenchmarkCompact(b *testing.B) {
 		{"bytes", func(dst []byte) []byte { return Compact(dst, bytesRequest) }},
 		{"json.RawMessage", func(dst []byte) []byte { return Compact(dst, rawRequest) }},
 		{"long string", func(dst []byte) []byte { return Compact(dst, long) }},
+		{"indented as a desk is", func(dst []byte) []byte { return Compact(dst, indented) }},
 	}
 	for _, tt := range tests {
 		b.Run(tt.name, func(b *testing.B) {
