@@ -2,6 +2,7 @@ package agentloopcheck
 
 import (
 	"github.com/deskcheck/deskcheck/internal/jsontext"
+	"strconv"
 
 	"fmt"
 	"strings"
@@ -76,9 +77,8 @@ func lintRunner(g given, expected []scenario.Field) []scenario.Problem {
 func lintScript(g given, warn func(name, ptr, format string, args ...any)) {
 	final := -1
 	for j, e := range g.Script {
-		ptr := fmt.Sprintf("/given/script/%d", j)
 		if final >= 0 {
-			warn("after-final", ptr, "script entry %d comes after the final answer of entry %d and is never reached", j, final)
+			warn("after-final", "/given/script/"+strconv.Itoa(j), "script entry %d comes after the final answer of entry %d and is never reached", j, final)
 			break
 		}
 		if e.isFinal() {
@@ -87,7 +87,7 @@ func lintScript(g given, warn func(name, ptr, format string, args ...any)) {
 		}
 		if _, _, known := toolArgument(*e.Tool); !known {
 			if near := nearTool(*e.Tool); near != "" {
-				warn("near-tool", ptr+"/tool", "tool %s is not %q: the runner refuses it as an unknown tool (names are compared exactly)", jsontext.Quote(*e.Tool), near)
+				warn("near-tool", "/given/script/"+strconv.Itoa(j)+"/tool", "tool %s is not %q: the runner refuses it as an unknown tool (names are compared exactly)", jsontext.Quote(*e.Tool), near)
 			}
 		}
 	}
@@ -108,7 +108,7 @@ func nearTool(name string) string {
 func lintRows(g given, rows gjson.Result, warn func(name, ptr, format string, args ...any)) {
 	j := 0
 	rows.ForEach(func(_, r gjson.Result) bool {
-		ptr := fmt.Sprintf("/expected/rows/%d", j)
+		ptr := "/expected/rows/" + strconv.Itoa(j)
 		step, tool, result := r.Get("0"), hostText(r.Get("1")), hostText(r.Get("2"))
 		switch {
 		case j >= len(g.Script):
@@ -145,15 +145,16 @@ func hostText(v gjson.Result) string {
 // written as plain whole numbers.
 func wholeNumbers(exp map[string]gjson.Result) []scenario.Problem {
 	var out []scenario.Problem
-	check := func(ptr string, v gjson.Result) {
+	// The pointer is written only for a problem: most counts have none.
+	check := func(ptr func() string, v gjson.Result) {
 		if v.Type == gjson.Number && !isWholeNumber(v.Raw) {
-			out = append(out, scenario.Problem{Pointer: ptr, Message: fmt.Sprintf("a whole number is expected (digits only, at most 15), found %s", v.Raw)})
+			out = append(out, scenario.Problem{Pointer: ptr(), Message: fmt.Sprintf("a whole number is expected (digits only, at most 15), found %s", v.Raw)})
 		}
 	}
 	if rows, ok := exp["rows"]; ok {
 		i := 0
 		rows.ForEach(func(_, r gjson.Result) bool {
-			check(fmt.Sprintf("/expected/rows/%d/0", i), r.Get("0"))
+			check(func() string { return "/expected/rows/" + strconv.Itoa(i) + "/0" }, r.Get("0"))
 			i++
 			return true
 		})
@@ -161,7 +162,7 @@ func wholeNumbers(exp map[string]gjson.Result) []scenario.Problem {
 	for _, key := range []string{"validatedSeries", "blockedSeries"} {
 		i := 0
 		exp[key].ForEach(func(_, v gjson.Result) bool {
-			check(fmt.Sprintf("/expected/%s/%d", key, i), v)
+			check(func() string { return "/expected/" + key + "/" + strconv.Itoa(i) }, v)
 			i++
 			return true
 		})

@@ -3,6 +3,7 @@ package gatewaycheck
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/deskcheck/deskcheck/host/gateway"
@@ -29,20 +30,21 @@ func lintGateway(g givenBlock, expected []scenario.Field) []scenario.Problem {
 	}
 	firstID := map[string]int{}
 	for i, a := range g.Approvals {
-		at := fmt.Sprintf("/given/approvals/%d", i)
+		// The pointer is written only for a problem: most approvals have none.
+		at := func() string { return "/given/approvals/" + strconv.Itoa(i) }
 		if first, dup := firstID[a.ID]; dup {
-			add(scenario.Problem{Pointer: at + "/id", Message: fmt.Sprintf("duplicate approval id %s (first at /given/approvals/%d)", jsontext.Quote(a.ID), first)})
+			add(scenario.Problem{Pointer: at() + "/id", Message: fmt.Sprintf("duplicate approval id %s (first at /given/approvals/%d)", jsontext.Quote(a.ID), first)})
 		} else {
 			firstID[a.ID] = i
 		}
 		switch {
 		case a.Arguments != nil && a.ArgumentsDigest != nil:
-			add(scenario.Problem{Pointer: at + "/argumentsDigest", Key: true, Message: fmt.Sprintf("approval %s has both arguments and argumentsDigest; give exactly one", jsontext.Quote(a.ID))})
+			add(scenario.Problem{Pointer: at() + "/argumentsDigest", Key: true, Message: fmt.Sprintf("approval %s has both arguments and argumentsDigest; give exactly one", jsontext.Quote(a.ID))})
 		case a.Arguments == nil && a.ArgumentsDigest == nil:
-			add(scenario.Problem{Pointer: at, Message: fmt.Sprintf("approval %s has neither arguments nor argumentsDigest; give exactly one", jsontext.Quote(a.ID))})
+			add(scenario.Problem{Pointer: at(), Message: fmt.Sprintf("approval %s has neither arguments nor argumentsDigest; give exactly one", jsontext.Quote(a.ID))})
 		}
 		if _, err := gateway.ParseTime(a.ExpiresAt); err != nil {
-			add(scenario.Problem{Pointer: at + "/expiresAt", Message: "expiresAt: " + err.Error()})
+			add(scenario.Problem{Pointer: at() + "/expiresAt", Message: "expiresAt: " + err.Error()})
 		}
 	}
 	steps := len(g.Steps)
@@ -62,7 +64,8 @@ func lintGateway(g givenBlock, expected []scenario.Field) []scenario.Problem {
 			}
 			if f.Key == "reasons" {
 				for k, raw := range list {
-					if p, bad := lintReason(raw, fmt.Sprintf("/expected/reasons/%d", k)); bad {
+					if p, bad := lintReason(raw); bad {
+						p.Pointer = "/expected/reasons/" + strconv.Itoa(k)
 						add(p)
 					}
 				}
@@ -73,21 +76,22 @@ func lintGateway(g givenBlock, expected []scenario.Field) []scenario.Problem {
 				continue
 			}
 			for k, ev := range events {
-				at := fmt.Sprintf("/expected/audit/%d", k)
+				at := func() string { return "/expected/audit/" + strconv.Itoa(k) }
 				for _, key := range ev.SortedKeys() {
 					if !slices.Contains(gateway.AuditKeys(), key) {
-						add(scenario.Problem{Pointer: at + "/" + scenario.PointerToken(key), Key: true, Message: fmt.Sprintf("audit key %q is not recorded by the gateway%s", key, didYouMean(key, gateway.AuditKeys()))})
+						add(scenario.Problem{Pointer: at() + "/" + scenario.PointerToken(key), Key: true, Message: fmt.Sprintf("audit key %q is not recorded by the gateway%s", key, didYouMean(key, gateway.AuditKeys()))})
 					}
 				}
 				for _, key := range []string{"sequence", "effectCount"} {
 					// A count as every count of a case is written: the
 					// schema's integer takes 1.0 and 1e0 too.
 					if raw, _ := ev.Get(key); len(raw) > 0 && (raw[0] == '-' || '0' <= raw[0] && raw[0] <= '9') && !wholeNumber(raw) {
-						add(scenario.Problem{Pointer: at + "/" + key, Message: fmt.Sprintf("a whole number is expected (digits only, at most 15), found %s", raw)})
+						add(scenario.Problem{Pointer: at() + "/" + key, Message: fmt.Sprintf("a whole number is expected (digits only, at most 15), found %s", raw)})
 					}
 				}
 				if raw, ok := ev.Get("reason"); ok {
-					if p, bad := lintReason(raw, at+"/reason"); bad {
+					if p, bad := lintReason(raw); bad {
+						p.Pointer = at() + "/reason"
 						add(p)
 					}
 				}
@@ -114,13 +118,14 @@ func auditEvents(raw []byte) ([]jsontext.Members, bool) {
 	return events, true
 }
 
-// lintReason reports a reason outside the vocabulary.
-func lintReason(raw []byte, ptr string) (scenario.Problem, bool) {
+// lintReason reports a reason outside the vocabulary; the caller points
+// the problem at it.
+func lintReason(raw []byte) (scenario.Problem, bool) {
 	r, ok := stringOf(raw)
 	if !ok || gateway.IsReason(r) {
 		return scenario.Problem{}, false
 	}
-	return scenario.Problem{Pointer: ptr, Message: fmt.Sprintf("reason %q is not one of the gateway's 18 reasons%s", r, didYouMean(r, gateway.Reasons()))}, true
+	return scenario.Problem{Message: fmt.Sprintf("reason %q is not one of the gateway's 18 reasons%s", r, didYouMean(r, gateway.Reasons()))}, true
 }
 
 // didYouMean names the closest known word when one is a likely
