@@ -230,20 +230,20 @@ func narrate(t *scenario.Trace, res arena.Result) {
 		case m.Error != "":
 			what = "gateway error " + m.Error
 		case m.Turn < len(rec.Item.Turns):
-			what = fmt.Sprintf("turn %d: %s", m.Turn+1, plural(len(rec.Item.Turns[m.Turn]), "call", "calls"))
+			what = "turn " + strconv.Itoa(m.Turn+1) + ": " + plural(len(rec.Item.Turns[m.Turn]), "call", "calls")
 		case m.Extra:
 			what = "final answer again (an extra request)"
 		}
-		t.AddText("model", fmt.Sprintf("model request %d (%s) → %s", k+1, plural(len(m.Tools), "tool result", "tool results"), what))
+		t.AddText("model", "model request "+strconv.Itoa(k+1)+" ("+plural(len(m.Tools), "tool result", "tool results")+") → "+what)
 		if m.Mismatch != "" {
 			t.AddText("model", "history-mismatch: "+m.Mismatch)
 		}
 		for ; calls < len(ob.Calls) && ob.Calls[calls].Turn == m.Turn+1 && m.Error == ""; calls++ {
 			c := ob.Calls[calls]
 			t.Start(calls + 1)
-			t.AddText("emitted", fmt.Sprintf("%s emitted perform_action {\"action\":%q,\"ticket\":%q}", c.CallID, c.Label, c.Ticket))
+			t.AddText("emitted", c.CallID+" emitted perform_action {\"action\":"+strconv.Quote(c.Label)+",\"ticket\":"+strconv.Quote(c.Ticket)+"}")
 			if c.Decides > 0 {
-				t.AddText("check", fmt.Sprintf("%s decide %s %s %s (%s)", c.CallID, c.Decision, c.Reason, c.Receipt, plural(c.Decides, "request", "requests")))
+				t.AddText("check", c.CallID+" decide "+c.Decision+" "+c.Reason+" "+c.Receipt+" ("+plural(c.Decides, "request", "requests")+")")
 			}
 			for _, e := range rec.Ledger {
 				if e.Ticket != nil && *e.Ticket == c.Ticket {
@@ -255,7 +255,7 @@ func narrate(t *scenario.Trace, res arena.Result) {
 					if !e.Authorized {
 						auth = "NOT authorized: receipt"
 					}
-					t.AddText("effect", fmt.Sprintf("%s effect %s %s %s", c.CallID, e.Effect, auth, by))
+					t.AddText("effect", c.CallID+" effect "+e.Effect+" "+auth+" "+by)
 				}
 			}
 			t.Start(0)
@@ -265,12 +265,12 @@ func narrate(t *scenario.Trace, res arena.Result) {
 		t.Start(i + 1)
 		switch {
 		case c.Visible:
-			t.AddText("visible", fmt.Sprintf("%s denial visible in the next model request", c.CallID))
+			t.AddText("visible", c.CallID+" denial visible in the next model request")
 		case c.Decision == "deny":
-			t.AddText("visible", fmt.Sprintf("%s denial NOT visible verbatim in the next model request", c.CallID))
+			t.AddText("visible", c.CallID+" denial NOT visible verbatim in the next model request")
 		}
 		if c.Gap != "" {
-			t.AddText("gap", fmt.Sprintf("%s incomplete: %s", c.CallID, c.Gap))
+			t.AddText("gap", c.CallID+" incomplete: "+c.Gap)
 		}
 	}
 	t.Start(0)
