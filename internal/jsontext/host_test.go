@@ -97,6 +97,13 @@ func TestHostNumbers(t *testing.T) {
 		{`9007199254740993`, 9007199254740992.0, json.Number("9007199254740993")},
 		{`-3`, -3.0, json.Number("-3")},
 		{`-0`, 0.0, json.Number("0")},
+		// 0 to 99 come from a table made once: the same values.
+		{`0`, 0.0, json.Number("0")},
+		{`7`, 7.0, json.Number("7")},
+		{`42`, 42.0, json.Number("42")},
+		{`99`, 99.0, json.Number("99")},
+		{`100`, 100.0, json.Number("100")},
+		{`-7`, -7.0, json.Number("-7")},
 		{`7.5`, 7.5, 7.5},
 		{`1e20`, 1e20, 1e20},
 		{`1.0`, 1.0, 1.0},
@@ -110,6 +117,9 @@ func TestHostNumbers(t *testing.T) {
 			py, ok := DecodePy([]byte(`{"n":[` + tt.raw + `]}`))
 			require.True(t, ok)
 			assert.Equal(t, map[string]any{"n": []any{tt.py}}, py)
+			lit, ok := DecodeHostLiterals([]byte(tt.raw))
+			require.True(t, ok)
+			assert.Equal(t, json.Number(tt.raw), lit, "a literal as written")
 		})
 	}
 	_, ok := DecodeJS([]byte(`1e400`))

@@ -24,6 +24,7 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -742,12 +743,54 @@ type decoder struct {
 	python bool
 	// maxDepth bounds the nesting; 0 is MaxDepth.
 	maxDepth int
+	// stack holds the elements of the arrays being read, innermost last:
+	// each array is made once, at its length, instead of grown.
+	stack []any
+}
+
+// smallInts are the numbers 0 to 99 as each reading gives them, made
+// once: a count or a step in an expected block is one of them, and each
+// would otherwise be a value of its own.
+var smallInts = func() (t struct{ number, float [100]any }) {
+	for n := range 100 {
+		t.number[n] = json.Number(strconv.Itoa(n))
+		t.float[n] = float64(n)
+	}
+	return t
+}()
+
+// smallInt returns the number lit writes when it is 0 to 99 in digits
+// alone ("07" is not valid JSON and is never passed).
+func smallInt(lit []byte) (int, bool) {
+	switch {
+	case len(lit) == 1 && IsDigit(lit[0]):
+		return int(lit[0] - '0'), true
+	case len(lit) == 2 && IsDigit(lit[0]) && IsDigit(lit[1]):
+		return int(lit[0]-'0')*10 + int(lit[1]-'0'), true
+	}
+	return 0, false
 }
 
 func (d *decoder) whole() (any, bool) {
+	p, _ := stacks.Get().(*[]any)
+	if p == nil {
+		p = new([]any)
+	}
+	d.stack = *p
 	v, end := d.value(SkipSpace(d.b, 0), 0)
+	if cap(d.stack) <= mostStacked {
+		*p = d.stack[:0]
+		stacks.Put(p)
+	}
+	d.stack = nil
 	return v, end >= 0 && SkipSpace(d.b, end) == len(d.b)
 }
+
+// stacks keeps decoders' element stacks (empty, their values cleared)
+// for the next text; one longer than mostStacked is let go.
+var stacks sync.Pool
+
+const mostStacked = 4096
 
 func (d *decoder) depthLimit() int {
 	if d.maxDepth > 0 {
@@ -814,20 +857,31 @@ func (d *decoder) value(i, depth int) (any, int) {
 		if depth >= d.depthLimit() {
 			return nil, -1
 		}
-		list := []any{}
+		base := len(d.stack)
 		end := EachElement(b, i, func(start int) int {
 			v, end := d.value(start, depth+1)
-			list = append(list, v)
+			d.stack = append(d.stack, v)
 			return end
 		})
 		if end < 0 {
+			d.stack = d.stack[:base]
 			return nil, -1
 		}
+		list := make([]any, len(d.stack)-base)
+		copy(list, d.stack[base:])
+		clear(d.stack[base:])
+		d.stack = d.stack[:base]
 		return list, end
 	case c == '-' || IsDigit(c):
 		end := ScanNumber(b, i)
 		if end < 0 {
 			return nil, -1
+		}
+		if n, ok := smallInt(b[i:end]); ok {
+			if d.literals || d.python {
+				return smallInts.number[n], end
+			}
+			return smallInts.float[n], end
 		}
 		if d.literals {
 			return json.Number(d.text(i, end)), end
