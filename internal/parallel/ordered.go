@@ -3,6 +3,7 @@ package parallel
 import (
 	"runtime"
 	"sync"
+	"sync/atomic"
 )
 
 // Ordered computes work(i) for every i in [0, n) spread over GOMAXPROCS
@@ -10,6 +11,13 @@ import (
 // goroutine in index order. At most window results (at least one per
 // goroutine) are computed ahead of the one done waits for, so that the
 // memory held is that of a window of items, not of all n.
+//
+// Each goroutine takes a token for the item it is about to start, then
+// the next index; done gives the token back after item i. So item
+// i+window starts only once item i is done, and the results pass through
+// a ring of window slots: item i's slot is free again by then. No
+// goroutine hands the indices out: a handoff per item cost a wakeup per
+// item.
 func Ordered[T any](n, window int, work func(i int) T, done func(i int, v T)) {
 	workers := min(runtime.GOMAXPROCS(0), n)
 	if workers <= 1 {
@@ -19,33 +27,32 @@ func Ordered[T any](n, window int, work func(i int) T, done func(i int, v T)) {
 		return
 	}
 	window = max(window, workers)
-	slots := make([]chan T, n)
-	for i := range slots {
-		slots[i] = make(chan T, 1)
+	ring := make([]chan T, window)
+	for k := range ring {
+		ring[k] = make(chan T, 1)
 	}
-	// ahead holds a token for each item started but not yet done.
+	// ahead holds a token for each item started but not yet done, and
+	// for a goroutine that is finding there is no item left.
 	ahead := make(chan struct{}, window)
-	next := make(chan int)
+	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range next {
-				slots[i] <- work(i)
+			for {
+				ahead <- struct{}{}
+				i := int(next.Add(1)) - 1
+				if i >= n {
+					<-ahead
+					return
+				}
+				ring[i%window] <- work(i)
 			}
 		}()
 	}
-	go func() {
-		for i := range n {
-			ahead <- struct{}{}
-			next <- i
-		}
-		close(next)
-	}()
 	for i := range n {
-		v := <-slots[i]
-		slots[i] = nil
+		v := <-ring[i%window]
 		done(i, v)
 		// Only now is item i let go: its token makes room for the next.
 		<-ahead
