@@ -173,40 +173,45 @@ func appendString(dst []byte, s string, html bool) []byte {
 			i += 8
 			continue
 		}
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && (!html || (c != '<' && c != '>' && c != '&')) {
+		// One of the next eight bytes is not written as it is: they are
+		// read one at a time, rather than tried eight at a time again
+		// from each.
+		for lim := min(i+8, len(s)); i < lim; {
+			c := s[i]
+			if c < utf8.RuneSelf {
+				if c >= 0x20 && c != '"' && c != '\\' && (!html || (c != '<' && c != '>' && c != '&')) {
+					i++
+					continue
+				}
+				dst = append(dst, s[start:i]...)
+				dst = AppendEscape(dst, c)
 				i++
+				start = i
 				continue
 			}
-			dst = append(dst, s[start:i]...)
-			dst = AppendEscape(dst, c)
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			dst = append(dst, s[start:i]...)
-			if u, ok := surrogateAt(s, i); ok {
-				// A host's unpaired surrogate: its escape again.
-				dst = append(dst, '\\', 'u', hex[u>>12], hex[u>>8&0xF], hex[u>>4&0xF], hex[u&0xF])
-				i += 3
-			} else {
-				dst = append(dst, `\ufffd`...)
-				i++
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				dst = append(dst, s[start:i]...)
+				if u, ok := surrogateAt(s, i); ok {
+					// A host's unpaired surrogate: its escape again.
+					dst = append(dst, '\\', 'u', hex[u>>12], hex[u>>8&0xF], hex[u>>4&0xF], hex[u&0xF])
+					i += 3
+				} else {
+					dst = append(dst, `\ufffd`...)
+					i++
+				}
+				start = i
+				continue
 			}
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hex[r&0xF])
+			if r == '\u2028' || r == '\u2029' {
+				dst = append(dst, s[start:i]...)
+				dst = append(dst, '\\', 'u', '2', '0', '2', hex[r&0xF])
+				i += size
+				start = i
+				continue
+			}
 			i += size
-			start = i
-			continue
 		}
-		i += size
 	}
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -52,11 +53,34 @@ func FuzzAppendString(f *testing.F) {
 	for _, s := range []string{"", "a\"b", "\xff\xfe", "\u2028", "😀\x00"} {
 		f.Add(s)
 	}
+	f.Add("a\xed\xbd\x8db")
 	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := string(AppendString(nil, s)), reference(s); got != want {
+		if got, want := string(AppendString(nil, s)), referenceHost(s); got != want {
 			t.Fatalf("AppendString(%q) = %s, want %s", s, got, want)
 		}
 	})
+}
+
+// referenceHost is s as encoding/json writes it, but for each unpaired
+// surrogate a host's string holds (its three bytes of WTF-8, which
+// encoding/json writes as three U+FFFD): its escape.
+func referenceHost(s string) string {
+	out := `"`
+	seg := 0
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 && i+2 < len(s) && s[i] == 0xED && s[i+1] >= 0xA0 && s[i+1] <= 0xBF && s[i+2] >= 0x80 && s[i+2] <= 0xBF {
+			w := reference(s[seg:i])
+			u := 0xD000 | rune(s[i+1]&0x3F)<<6 | rune(s[i+2]&0x3F)
+			out += w[1:len(w)-1] + fmt.Sprintf(`\u%04x`, u)
+			i += 3
+			seg = i
+			continue
+		}
+		i += size
+	}
+	w := reference(s[seg:])
+	return out + w[1:]
 }
 
 func TestCompact(t *testing.T) {
@@ -271,6 +295,27 @@ func BenchmarkCompact(b *testing.B) {
 			dst := make([]byte, 0, 4096)
 			for b.Loop() {
 				dst = tt.compact(dst[:0])
+			}
+		})
+	}
+}
+
+// BenchmarkAppendString writes strings as a report line holds them: a
+// trace's short texts, a long title, and text with escapes and
+// non-ASCII letters.
+func BenchmarkAppendString(b *testing.B) {
+	tests := []struct{ name, s string }{
+		{"trace text", "call-1-2 emitted perform_action {\"action\":\"file.read.workspace\",\"ticket\":\"t-1-2-1\"}"},
+		{"plain", "A workspace file is read: the allowed control of the protected-file pair"},
+		{"long", strings.Repeat("the adapter returns the fixture's denial as the tool result; ", 40)},
+		{"accented", strings.Repeat("déjà vu — naïve café ", 8)},
+	}
+	for _, tt := range tests {
+		b.Run(tt.name, func(b *testing.B) {
+			dst := make([]byte, 0, 8192)
+			b.SetBytes(int64(len(tt.s)))
+			for b.Loop() {
+				dst = AppendString(dst[:0], tt.s)
 			}
 		})
 	}
