@@ -76,7 +76,32 @@ type Appender interface {
 // AppendObject appends m as encoding/json writes a map, its keys sorted and
 // each value written by value; a nil m is written {}.
 func AppendObject[V any](b []byte, m map[string]V, value func([]byte, V) []byte) []byte {
-	// The keys of a small object fit on the stack.
+	if len(m) <= smallObject {
+		// A small object's members are gathered on the stack and sorted
+		// there: no key looked up again.
+		var at [smallObject]struct {
+			k string
+			v V
+		}
+		ms := at[:0]
+		for k, v := range m {
+			ms = append(ms, struct {
+				k string
+				v V
+			}{k, v})
+		}
+		for i := 1; i < len(ms); i++ {
+			for j := i; j > 0 && ms[j].k < ms[j-1].k; j-- {
+				ms[j], ms[j-1] = ms[j-1], ms[j]
+			}
+		}
+		b = append(b, '{')
+		for i := range ms {
+			b = AppendKey(b, i, ms[i].k)
+			b = value(b, ms[i].v)
+		}
+		return append(b, '}')
+	}
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
@@ -89,6 +114,9 @@ func AppendObject[V any](b []byte, m map[string]V, value func([]byte, V) []byte)
 	}
 	return append(b, '}')
 }
+
+// smallObject is the most members AppendObject sorts on the stack.
+const smallObject = 12
 
 // AppendKey appends what comes before the value of the i-th member of an
 // object (from 0): a comma after the first, the key as a string and a

@@ -42,6 +42,8 @@ func TestAppendMatchesEncodingJSON(t *testing.T) {
 		"é ünïcødé 😀", "line\u2028sep\u2029", "bad \xff utf8", "\x7f",
 		[]string{"a", "b"}, []any{1.0, "x", nil, []any{}}, map[string]any{"b": 1.0, "a": map[string]any{"z": true, "y": []any{"q"}}},
 		map[string]any{}, []any{}, 3, struct{ A int }{A: 1}, json.RawMessage(`{"k":[1,2]}`),
+		map[string]any{"m": 1.0, "c": 2.0, "x": 3.0, "a": 4.0, "k": 5.0, "b": 6.0, "z": 7.0, "e": 8.0, "d": 9.0, "y": 10.0, "f": 11.0, "": 12.0},
+		map[string]any{"m": 1.0, "c": 2.0, "x": 3.0, "a": 4.0, "k": 5.0, "b": 6.0, "z": 7.0, "e": 8.0, "d": 9.0, "y": 10.0, "f": 11.0, "": 12.0, "g": 13.0},
 		map[string]string{}, map[string]string(nil), map[string]string{"b": "<x>", "a": "\u2028", "": "\xff"}, point{X: 2, Y: -1},
 	}
 	for _, v := range values {
