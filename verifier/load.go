@@ -112,10 +112,18 @@ type Case struct {
 }
 
 // scriptOf is an expected block as the scenario contract's Plan reads it.
+// The values' texts are copied into one buffer, each capped at its end.
 func scriptOf(expected []Field) []scenario.Field {
+	n := 0
+	for _, f := range expected {
+		n += len(f.Value.Raw)
+	}
+	buf := make([]byte, 0, n)
 	out := make([]scenario.Field, len(expected))
 	for i, f := range expected {
-		out[i] = scenario.Field{Key: f.Key, Raw: []byte(f.Value.Raw)}
+		at := len(buf)
+		buf = append(buf, f.Value.Raw...)
+		out[i] = scenario.Field{Key: f.Key, Raw: buf[at:len(buf):len(buf)]}
 	}
 	return out
 }
@@ -156,8 +164,8 @@ type Field struct {
 // hostValue decodes an expected value the way the host of sc decodes the
 // same text. A value its reader cannot take (none the desk reader
 // accepts) falls back to gjson's.
-func hostValue(fam *scenario.Family, v gjson.Result) any {
-	if w, ok := fam.Host.Values.Decode([]byte(v.Raw)); ok {
+func hostValue(fam *scenario.Family, raw []byte, v gjson.Result) any {
+	if w, ok := fam.Host.Values.Decode(raw); ok {
 		return w
 	}
 	return v.Value()
@@ -628,7 +636,7 @@ func (d *Desk) readCase(text string, members []spanned, i int, whole func(base, 
 	cs.ExpectedRaw = expected.Raw
 	cs.Expected = make([]Field, 0, 8)
 	expected.ForEach(func(k, v gjson.Result) bool {
-		cs.Expected = append(cs.Expected, Field{Key: k.Str, Value: v, Want: hostValue(fam, v)})
+		cs.Expected = append(cs.Expected, Field{Key: k.Str, Value: v})
 		// Only a count must be written as one: another key compared
 		// exactly (a policy code) takes any number its host reads.
 		if v.Type == gjson.Number && sc.Expected.IsCount(k.Str) {
@@ -636,7 +644,11 @@ func (d *Desk) readCase(text string, members []spanned, i int, whole func(base, 
 		}
 		return true
 	})
-	cs.compiled = sc.Compile([]byte(cs.Given.Raw), scriptOf(cs.Expected))
+	script := scriptOf(cs.Expected)
+	for j := range cs.Expected {
+		cs.Expected[j].Want = hostValue(fam, script[j].Raw, cs.Expected[j].Value)
+	}
+	cs.compiled = sc.Compile([]byte(cs.Given.Raw), script)
 	for j, l := range sc.Limits {
 		if l.Measured {
 			if cs.copies == nil {
