@@ -43,7 +43,7 @@ func (t Text) Write(w io.Writer, r *Report) error {
 		if j := JudgedOn(c); j != "" {
 			on = "  [" + oneLine(j) + "]"
 		}
-		p.printf("%s %s/%s  %s%s\n", label, oneLine(c.Desk), oneLine(c.ID), oneLine(c.Title), on)
+		p.print(label, " ", oneLine(c.Desk), "/", oneLine(c.ID), "  ", oneLine(c.Title), on, "\n")
 		if f := FailedOn(c); f != "" && len(c.Releases) > 1 {
 			p.printf("    %s\n", oneLine(f))
 		}
