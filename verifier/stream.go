@@ -12,7 +12,10 @@ import (
 
 // LoadWindow is how many case files LoadEach holds at most at a time, per
 // processor: those being loaded and those loaded but not yet handed on.
-const LoadWindow = 2
+// One is enough ahead: verify loads a desk in about a third of the time
+// it runs its cases, and each desk more held ahead was a few megabytes
+// more for every collection to mark (BENCHMARKS.md).
+const LoadWindow = 1
 
 // LoadEach loads and lints the inputs as LoadAll does, with the same
 // diagnostics, but one window of files at a time: each desk without
