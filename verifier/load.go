@@ -527,9 +527,10 @@ func (d *Desk) build(text string, x *textIndex, broken *brokenParts) Diagnostics
 			if !v.IsArray() {
 				break
 			}
+			var fields []Field // each case's expected block, read here and then copied at its length
 			for i, c := range x.cases {
 				if !broken.cases[i] {
-					if cs := d.readCase(text, x.members[c.from:c.to], i, whole); cs != nil {
+					if cs := d.readCase(text, x.members[c.from:c.to], i, whole, &fields); cs != nil {
 						d.Cases = append(d.Cases, cs)
 					} else {
 						broken.addCase(i)
@@ -586,7 +587,7 @@ func isWholeNumber(raw string) bool {
 
 // readCase reads case number i of a document, which the schema found
 // valid; nil when its scenario is none of the registry's.
-func (d *Desk) readCase(text string, members []spanned, i int, whole func(base, section, key string, v gjson.Result)) *Case {
+func (d *Desk) readCase(text string, members []spanned, i int, whole func(base, section, key string, v gjson.Result), fields *[]Field) *Case {
 	cs := &Case{Desk: d, Pointer: "/cases/" + strconv.Itoa(i)}
 	var expected gjson.Result
 	for _, m := range members {
@@ -634,9 +635,9 @@ func (d *Desk) readCase(text string, members []spanned, i int, whole func(base, 
 		cs.units[j] = limitUnits(l, v)
 	}
 	cs.ExpectedRaw = expected.Raw
-	cs.Expected = make([]Field, 0, 8)
+	read := (*fields)[:0]
 	expected.ForEach(func(k, v gjson.Result) bool {
-		cs.Expected = append(cs.Expected, Field{Key: k.Str, Value: v})
+		read = append(read, Field{Key: k.Str, Value: v})
 		// Only a count must be written as one: another key compared
 		// exactly (a policy code) takes any number its host reads.
 		if v.Type == gjson.Number && sc.Expected.IsCount(k.Str) {
@@ -644,6 +645,11 @@ func (d *Desk) readCase(text string, members []spanned, i int, whole func(base, 
 		}
 		return true
 	})
+	// A desk holds its cases until they have run: each expected block is
+	// kept at its length, not at the capacity it grew to.
+	cs.Expected = append(make([]Field, 0, len(read)), read...)
+	clear(read)
+	*fields = read[:0]
 	script := scriptOf(cs.Expected)
 	for j := range cs.Expected {
 		cs.Expected[j].Want = hostValue(fam, script[j].Raw, cs.Expected[j].Value)
