@@ -70,6 +70,46 @@ type Stream struct {
 	deskCases int
 	deskDim   verifier.DimensionTally
 	locate    []located
+	// names holds one copy of each desk id, scenario, family, lesson and
+	// range the lean copies name (at most mostNames of them), shared by
+	// every case that names it.
+	names map[string]string
+}
+
+// mostNames bounds Stream.names; a name past it is a copy of its own.
+const mostNames = 4096
+
+// name returns a copy of s that shares no memory with the desk's file,
+// the same copy for every case that names s.
+func (st *Stream) name(s string) string {
+	if s == "" {
+		return ""
+	}
+	if c, ok := st.names[s]; ok {
+		return c
+	}
+	c := strings.Clone(s)
+	if st.names == nil {
+		st.names = map[string]string{}
+	}
+	if len(st.names) < mostNames {
+		st.names[c] = c
+	}
+	return c
+}
+
+// ownNames returns copies of a case's id, title and why, made in one
+// allocation: a suite's lean copies are most of what every collection
+// marks in a large run, and one object a case is cheaper to mark than
+// three.
+func ownNames(id, title, why string) (string, string, string) {
+	var b strings.Builder
+	b.Grow(len(id) + len(title) + len(why))
+	b.WriteString(id)
+	b.WriteString(title)
+	b.WriteString(why)
+	s := b.String()
+	return s[:len(id)], s[len(id) : len(id)+len(title)], s[len(id)+len(title):]
 }
 
 // NewStream starts a report made by the run o describes. traces keeps
@@ -302,11 +342,12 @@ func (st *Stream) lean(c *Case) Case {
 	// The names read from the file are copied; what the run made (its
 	// status, error, unit, releases and dimensions) is the run's own.
 	l := Case{
-		Desk: strings.Clone(c.Desk), ID: strings.Clone(c.ID), Line: c.Line, Column: c.Column, Title: strings.Clone(c.Title),
-		Scenario: strings.Clone(c.Scenario), Arena: strings.Clone(c.Arena), Lesson: strings.Clone(c.Lesson), Status: c.Status, Why: strings.Clone(c.Why),
-		Unit: c.Unit, Dimensions: c.Dimensions, Error: c.Error, Range: strings.Clone(c.Range), Releases: c.Releases,
+		Desk: st.name(c.Desk), Line: c.Line, Column: c.Column,
+		Scenario: st.name(c.Scenario), Arena: st.name(c.Arena), Lesson: st.name(c.Lesson), Status: c.Status,
+		Unit: c.Unit, Dimensions: c.Dimensions, Error: c.Error, Range: st.name(c.Range), Releases: c.Releases,
 		Release: c.Release, Reason: c.Reason,
 	}
+	l.ID, l.Title, l.Why = ownNames(c.ID, c.Title, c.Why)
 	if c.lesson != nil {
 		x := *c.lesson
 		x.ID, x.Key = strings.Clone(x.ID), strings.Clone(x.Key)

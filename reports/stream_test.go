@@ -483,3 +483,43 @@ func TestLineBatchesBounded(t *testing.T) {
 	one[0].Trace = append(one[0].Trace, make([]scenario.Event, 200000)...)
 	assert.Equal(t, 1, batchEnd(one, 0), "a case larger than a batch is a batch of its own")
 }
+
+// TestLeanCopiesShareNames: the cases a streamed report keeps share one
+// copy of their desk's id and scenario, and each holds its own id, title
+// and why in one allocation, so that a large run's lean copies are few
+// objects for the collector to mark.
+func TestLeanCopiesShareNames(t *testing.T) {
+	r, _ := streamedTexts(t, streamInputs(t)["thousands failing"], false)
+	require.NotEmpty(t, r.Cases)
+	desks, scenarios := map[string]*byte{}, map[string]*byte{}
+	for i := range r.Cases {
+		c := &r.Cases[i]
+		if p, ok := desks[c.Desk]; ok {
+			assert.Same(t, p, unsafe.StringData(c.Desk), "one copy of desk %s", c.Desk)
+		}
+		desks[c.Desk] = unsafe.StringData(c.Desk)
+		if p, ok := scenarios[c.Scenario]; ok {
+			assert.Same(t, p, unsafe.StringData(c.Scenario), "one copy of scenario %s", c.Scenario)
+		}
+		scenarios[c.Scenario] = unsafe.StringData(c.Scenario)
+		if c.ID != "" && c.Title != "" {
+			assert.Equal(t, uintptr(unsafe.Pointer(unsafe.StringData(c.ID)))+uintptr(len(c.ID)), uintptr(unsafe.Pointer(unsafe.StringData(c.Title))), "%s: id and title in one allocation", c.ID)
+		}
+	}
+	assert.Greater(t, len(r.Cases), len(desks))
+}
+
+// TestStreamNamesBounded: past mostNames distinct names each is a copy
+// of its own, the same text.
+func TestStreamNamesBounded(t *testing.T) {
+	st := NewStreamWithoutJSON(Origin{}, false)
+	defer st.Close()
+	for i := range mostNames + 100 {
+		name := fmt.Sprintf("desk-%d", i)
+		require.Equal(t, name, st.name(name))
+	}
+	assert.Len(t, st.names, mostNames)
+	assert.Empty(t, st.name(""))
+	a, b := st.name("desk-1"), st.name(strings.Clone("desk-1"))
+	assert.Same(t, unsafe.StringData(a), unsafe.StringData(b), "a kept name is shared")
+}
