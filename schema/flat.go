@@ -44,7 +44,12 @@ const (
 // flatten reads doc, one JSON value with optional surrounding white
 // space; false where DecodeUseNumberLibrary would refuse it, or an object
 // holds a key twice or more than mostKeys keys.
-func flatten(doc []byte) (*flat, bool) {
+func flatten(doc []byte) (*flat, bool) { return flattenText(doc, "") }
+
+// flattenText is flatten of doc, whose strings are substrings of text, a
+// string of the same bytes as doc, when there is one ("" when not): the
+// caller has already made that copy.
+func flattenText(doc []byte, text string) (*flat, bool) {
 	if jsontext.HasSurrogateEscape(doc) {
 		return nil, false
 	}
@@ -55,7 +60,7 @@ func flatten(doc []byte) (*flat, bool) {
 	if cap(f.nodes) == 0 {
 		f.nodes = make([]fnode, 0, len(doc)/24+1)
 	}
-	r := flattener{b: doc, f: f}
+	r := flattener{b: doc, s: text, f: f}
 	end := r.value(jsontext.SkipSpace(doc, 0), 0)
 	if end < 0 || jsontext.SkipSpace(doc, end) != len(doc) {
 		f.release()

@@ -300,9 +300,17 @@ func (s *Split) Full() *Schema {
 // Validate checks a JSON document against the whole schema, as
 // Schema.Validate does and with the same result, decoding it once. The
 // same conditions on doc apply.
-func (s *Split) Validate(doc []byte) ([]Problem, error) {
+func (s *Split) Validate(doc []byte) ([]Problem, error) { return s.ValidateText(doc, "") }
+
+// ValidateText is Validate of doc when the caller holds text, a string of
+// the same bytes: the strings the check reads are taken from it instead of
+// from a copy of doc of the check's own.
+func (s *Split) ValidateText(doc []byte, text string) ([]Problem, error) {
+	if len(text) != len(doc) {
+		text = ""
+	}
 	var root any
-	if f, ok := flatten(doc); ok {
+	if f, ok := flattenText(doc, text); ok {
 		ok = s.valid(f)
 		if !ok {
 			root = f.decode(0)

@@ -122,6 +122,9 @@ func TestSplitAgreesWithTheWholeSchema(t *testing.T) {
 			got, err := split.Validate(d)
 			require.NoError(t, err)
 			require.Equal(t, want, got, "%s, document %d", path, k)
+			got, err = split.ValidateText(d, string(d))
+			require.NoError(t, err)
+			require.Equal(t, want, got, "%s, document %d, its text given", path, k)
 			f, ok := flatten(d)
 			if !ok {
 				root, err := decode(d)
@@ -268,4 +271,26 @@ func FuzzSplit(f *testing.F) {
 		require.Equal(t, werr == nil, gerr == nil)
 		require.Equal(t, want, got)
 	})
+}
+
+// TestValidateTextTakesTheCallersCopy: given the document's text, the
+// check makes no copy of its own; a text of another length is not used.
+func TestValidateTextTakesTheCallersCopy(t *testing.T) {
+	split, err := NewSplit(CaseSchema, "cases", "scenario")
+	require.NoError(t, err)
+	doc, err := os.ReadFile("../cases/arena-desk.json")
+	require.NoError(t, err)
+	text := string(doc)
+	validate := func(text string) func() {
+		return func() {
+			if problems, err := split.ValidateText(doc, text); err != nil || len(problems) > 0 {
+				t.Fatal(err, problems)
+			}
+		}
+	}
+	validate(text)() // the pools filled
+	own := testing.AllocsPerRun(20, validate(""))
+	given := testing.AllocsPerRun(20, validate(text))
+	assert.Equal(t, own-1, given, "one copy fewer")
+	assert.Equal(t, own, testing.AllocsPerRun(20, validate(text[1:])), "a text of another length is not used")
 }

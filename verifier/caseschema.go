@@ -34,11 +34,17 @@ func caseSchema(reg *scenario.Registry) (*schema.Split, error) {
 // Each case is held to its own scenario's branch of the schema
 // (schema.Split); the result is that of the whole schema.
 func ValidateCases(reg *scenario.Registry, doc []byte) ([]schema.Problem, error) {
+	return validateCases(reg, doc, "")
+}
+
+// validateCases is ValidateCases of doc, of which text is a copy ("" for
+// none).
+func validateCases(reg *scenario.Registry, doc []byte, text string) ([]schema.Problem, error) {
 	s, err := caseSchema(reg)
 	if err != nil {
 		return nil, err
 	}
-	return s.Validate(doc)
+	return s.ValidateText(doc, text)
 }
 
 // CompiledCaseSchema returns a registry's whole case schema, compiled.

@@ -379,7 +379,7 @@ func Load(reg *scenario.Registry, path string, data []byte, limits Limits) (*Des
 		ds = append(ds, d.diag(Error, "/schemaVersion", false, "unsupported schemaVersion %s; this deskcheck reads %d", v.Raw, SchemaVersion))
 		return nil, d.finish(append(ds, skipWhole(path, fmt.Sprintf(skipVersion, SchemaVersion))))
 	}
-	problems, err := ValidateCases(reg, doc)
+	problems, err := validateCases(reg, doc, text) // text holds doc's bytes
 	if err != nil {
 		return nil, Diagnostics{{Severity: Error, File: path, Line: 1, Col: 1, Summary: err.Error()}}
 	}
