@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -74,6 +75,47 @@ type Stream struct {
 	// range the lean copies name (at most mostNames of them), shared by
 	// every case that names it.
 	names map[string]string
+	// verdictLists are the last lists of release verdicts the lean copies
+	// hold, each shared by the cases whose verdicts are the same.
+	verdictLists [][]verifier.ReleaseVerdict
+	nextList     int
+}
+
+// keptVerdictLists is how many lists of verdicts Stream.verdicts compares
+// a case's with.
+const keptVerdictLists = 16
+
+// verdicts returns a case's verdicts as its lean copy keeps them: without
+// the boundary of each release's run (Take has tallied it), and the same
+// list as an earlier case's when they are the same. Most cases of a host
+// with releases pass on all of them: a suite of such cases held a list of
+// a dozen verdicts for every case, and each run's boundary with it.
+func (st *Stream) verdicts(vs []verifier.ReleaseVerdict) []verifier.ReleaseVerdict {
+	if len(vs) == 0 {
+		return vs
+	}
+	for _, kept := range st.verdictLists {
+		if slices.EqualFunc(kept, vs, sameVerdict) {
+			return kept
+		}
+	}
+	out := make([]verifier.ReleaseVerdict, len(vs))
+	for i, v := range vs {
+		v.Boundary = nil
+		out[i] = v
+	}
+	if len(st.verdictLists) < keptVerdictLists {
+		st.verdictLists = append(st.verdictLists, out)
+	} else {
+		st.verdictLists[st.nextList] = out
+		st.nextList = (st.nextList + 1) % keptVerdictLists
+	}
+	return out
+}
+
+// sameVerdict compares what a lean copy keeps of two verdicts.
+func sameVerdict(a, b verifier.ReleaseVerdict) bool {
+	return a.Host == b.Host && a.Release == b.Release && a.Group == b.Group && a.Status == b.Status && a.Reason == b.Reason
 }
 
 // mostNames bounds Stream.names; a name past it is a copy of its own.
@@ -344,7 +386,7 @@ func (st *Stream) lean(c *Case) Case {
 	l := Case{
 		Desk: st.name(c.Desk), Line: c.Line, Column: c.Column,
 		Scenario: st.name(c.Scenario), Arena: st.name(c.Arena), Lesson: st.name(c.Lesson), Status: c.Status,
-		Unit: c.Unit, Dimensions: c.Dimensions, Error: c.Error, Range: st.name(c.Range), Releases: c.Releases,
+		Unit: c.Unit, Dimensions: c.Dimensions, Error: c.Error, Range: st.name(c.Range), Releases: st.verdicts(c.Releases),
 		Release: c.Release, Reason: c.Reason,
 	}
 	l.ID, l.Title, l.Why = ownNames(c.ID, c.Title, c.Why)

@@ -507,6 +507,24 @@ func TestLeanCopiesShareNames(t *testing.T) {
 		}
 	}
 	assert.Greater(t, len(r.Cases), len(desks))
+
+	// Their verdicts on each release hold no run's boundary, and cases
+	// with the same verdicts share one list.
+	lists := map[*verifier.ReleaseVerdict]bool{}
+	withReleases := 0
+	for i := range r.Cases {
+		c := &r.Cases[i]
+		if len(c.Releases) == 0 {
+			continue
+		}
+		withReleases++
+		lists[&c.Releases[0]] = true
+		for _, v := range c.Releases {
+			assert.Nil(t, v.Boundary, c.ID)
+		}
+	}
+	require.Greater(t, withReleases, 100, "the suite must have cases of hosts with releases")
+	assert.Less(t, len(lists)*10, withReleases, "%d lists for %d cases", len(lists), withReleases)
 }
 
 // TestStreamNamesBounded: past mostNames distinct names each is a copy
