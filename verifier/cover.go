@@ -163,7 +163,7 @@ func (t *CoverageTally) Add(results []Result) {
 		if len(r.Points) == 0 {
 			continue
 		}
-		id := r.Case.FullID()
+		id := "" // made for the first list that keeps it: most lists are full
 		for _, k := range keys {
 			m := t.reached[k]
 			for _, p := range r.Points {
@@ -174,6 +174,9 @@ func (t *CoverageTally) Add(results []Result) {
 				}
 				c.n++
 				if len(c.cases) < ListedCases {
+					if id == "" {
+						id = r.Case.FullID()
+					}
 					c.cases = append(c.cases, id)
 				}
 			}
