@@ -18,12 +18,16 @@ func workOf(cases []*Case, runs func(*Case) int) (int, string) {
 // runs(c) times, with the shares of each scenario limit.
 type runWork struct {
 	work, copies     int
-	workBy, copiesBy map[string]int
+	workBy, copiesBy map[limitName]int
 }
+
+// limitName is a scenario's limit, named "scenario.limit" in shares: kept
+// as its two names so that adding a case's share makes no string.
+type limitName struct{ scenario, limit string }
 
 func (w *runWork) add(cases []*Case, runs func(*Case) int) {
 	if w.workBy == nil {
-		w.workBy, w.copiesBy = map[string]int{}, map[string]int{}
+		w.workBy, w.copiesBy = map[limitName]int{}, map[limitName]int{}
 	}
 	for _, c := range cases {
 		r := groupRuns(c)
@@ -33,13 +37,13 @@ func (w *runWork) add(cases []*Case, runs func(*Case) int) {
 		w.work += c.Work() * r
 		for i, n := range c.workUnits() {
 			if n > 0 {
-				w.workBy[c.sc.Name+"."+c.sc.Limits[i].Name] += n * r
+				w.workBy[limitName{c.sc.Name, c.sc.Limits[i].Name}] += n * r
 			}
 		}
 		for i, n := range c.copies {
 			if n > 0 {
 				w.copies += n * r
-				w.copiesBy[c.sc.Name+"."+c.sc.Limits[i].Name] += n * r
+				w.copiesBy[limitName{c.sc.Name, c.sc.Limits[i].Name}] += n * r
 			}
 		}
 	}
@@ -65,14 +69,14 @@ func (w *runWork) err(limits Limits) error {
 }
 
 // shares lists the limits that make up a sum of work, largest first.
-func shares(by map[string]int) string {
+func shares(by map[limitName]int) string {
 	type kv struct {
 		k string
 		v int
 	}
 	var list []kv
 	for k, v := range by {
-		list = append(list, kv{k, v})
+		list = append(list, kv{k.scenario + "." + k.limit, v})
 	}
 	if len(list) == 0 {
 		return "one unit per case"
