@@ -166,6 +166,23 @@ func absent(in Values, want, got any) bool {
 	return !occurs(got)
 }
 
+// Count is n as an observed count: the float64 a JSON number decodes to.
+// Those of 0 to 255 are made once: each would otherwise be a value of its
+// own for every case that observes it.
+func Count(n int) any {
+	if n >= 0 && n < len(counts) {
+		return counts[n]
+	}
+	return float64(n)
+}
+
+var counts = func() (t [256]any) {
+	for i := range t {
+		t[i] = float64(i)
+	}
+	return t
+}()
+
 // Normalize turns an observed Go value into the plain JSON form expected
 // values take (float64 numbers, []any, map[string]any), so that they
 // compare as JSON. Common shapes are converted directly; anything else
@@ -175,7 +192,7 @@ func Normalize(v any) any {
 	case nil, bool, string, float64, json.Number:
 		return x
 	case int:
-		return float64(x)
+		return Count(x)
 	case []string:
 		out := make([]any, len(x))
 		for i, s := range x {

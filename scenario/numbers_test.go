@@ -46,3 +46,13 @@ func TestNumberEqual(t *testing.T) {
 		})
 	}
 }
+
+// TestCount: a count is the float64 a JSON number decodes to, those of 0
+// to 255 made once.
+func TestCount(t *testing.T) {
+	for _, n := range []int{0, 1, 7, 255, 256, 1 << 40, -1} {
+		assert.Equal(t, float64(n), Count(n), "%d", n)
+	}
+	assert.Zero(t, testing.AllocsPerRun(100, func() { _ = Count(42) }))
+	assert.Equal(t, 3.0, Normalize(3))
+}

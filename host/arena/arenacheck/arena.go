@@ -146,10 +146,10 @@ func Observed(ob recorders.Observation) map[string]any {
 	return map[string]any{
 		"decisions":       decisions,
 		"reasons":         reasons,
-		"effects":         float64(ob.Effects),
-		"visibleDenials":  float64(ob.VisibleDenials),
-		"serviceRequests": float64(ob.ServiceRequests),
-		"modelRequests":   float64(ob.ModelRequests),
+		"effects":         scenario.Count(ob.Effects),
+		"visibleDenials":  scenario.Count(ob.VisibleDenials),
+		"serviceRequests": scenario.Count(ob.ServiceRequests),
+		"modelRequests":   scenario.Count(ob.ModelRequests),
 		"traceComplete":   ob.Complete,
 	}
 }

@@ -600,8 +600,8 @@ func observe(res *gateway.Result) map[string]any {
 	return map[string]any{
 		"decisions":          decisions,
 		"reasons":            reasons,
-		"draftEffects":       float64(len(res.Drafts)),
-		"publicationEffects": float64(len(res.Publications)),
+		"draftEffects":       scenario.Count(len(res.Drafts)),
+		"publicationEffects": scenario.Count(len(res.Publications)),
 		"results":            results,
 		"audit":              audit,
 		"approvals":          approvals,
@@ -618,7 +618,7 @@ func auditFields(e gateway.AuditEvent) map[string]any {
 		return word(*p)
 	}
 	return map[string]any{
-		"sequence":            float64(e.Sequence),
+		"sequence":            scenario.Count(e.Sequence),
 		"principal":           word(e.Principal),
 		"action":              opt(e.Action),
 		"resource":            opt(e.Resource),
@@ -628,7 +628,7 @@ func auditFields(e gateway.AuditEvent) map[string]any {
 		"decision":            word(e.Decision),
 		"reason":              word(e.Reason),
 		"argumentDigest":      opt(e.ArgumentDigest),
-		"effectCount":         float64(e.EffectCount),
+		"effectCount":         scenario.Count(e.EffectCount),
 	}
 }
 

@@ -194,8 +194,8 @@ func Observed(res *gemini.Result, eng *gemini.Engine, interactive bool, faults g
 		"rule":                rule,
 		"heuristics":          heur,
 		"subcommands":         sub,
-		"policyErrors":        float64(errs),
-		"policyWarnings":      float64(warns),
+		"policyErrors":        scenario.Count(errs),
+		"policyWarnings":      scenario.Count(warns),
 		"policyErrorIncludes": texts,
 	}
 }
