@@ -30,15 +30,10 @@ func caseSchema(reg *scenario.Registry) (*schema.Split, error) {
 	return c.split, c.err
 }
 
-// ValidateCases checks a JSON document against a registry's case schema.
+// validateCases checks a JSON document against a registry's case schema.
 // Each case is held to its own scenario's branch of the schema
-// (schema.Split); the result is that of the whole schema.
-func ValidateCases(reg *scenario.Registry, doc []byte) ([]schema.Problem, error) {
-	return validateCases(reg, doc, "")
-}
-
-// validateCases is ValidateCases of doc, of which text is a copy ("" for
-// none).
+// (schema.Split); the result is that of the whole schema. text is a
+// string of doc's bytes the check reads its strings from ("" for none).
 func validateCases(reg *scenario.Registry, doc []byte, text string) ([]schema.Problem, error) {
 	s, err := caseSchema(reg)
 	if err != nil {
