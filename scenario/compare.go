@@ -3,6 +3,8 @@ package scenario
 import (
 	"encoding/json"
 	"reflect"
+
+	"github.com/deskcheck/deskcheck/internal/jsontext"
 )
 
 // Comparer decides whether an observed value satisfies an expected one.
@@ -166,22 +168,10 @@ func absent(in Values, want, got any) bool {
 	return !occurs(got)
 }
 
-// Count is n as an observed count: the float64 a JSON number decodes to.
-// Those of 0 to 255 are made once: each would otherwise be a value of its
-// own for every case that observes it.
-func Count(n int) any {
-	if n >= 0 && n < len(counts) {
-		return counts[n]
-	}
-	return float64(n)
-}
-
-var counts = func() (t [256]any) {
-	for i := range t {
-		t[i] = float64(i)
-	}
-	return t
-}()
+// Count is n as an observed count: the float64 a JSON number decodes to,
+// those of 0 to 255 the values the desk reader gives too
+// (jsontext.Float), made once.
+func Count(n int) any { return jsontext.Float(n) }
 
 // Normalize turns an observed Go value into the plain JSON form expected
 // values take (float64 numbers, []any, map[string]any), so that they

@@ -748,27 +748,41 @@ type decoder struct {
 	stack []any
 }
 
-// smallInts are the numbers 0 to 99 as each reading gives them, made
-// once: a count or a step in an expected block is one of them, and each
-// would otherwise be a value of its own.
-var smallInts = func() (t struct{ number, float [100]any }) {
-	for n := range 100 {
+// smallInts are the numbers 0 to 255 as each reading gives them, made
+// once: a count or a step in an expected block or an observation is one
+// of them, and each would otherwise be a value of its own (Go keeps no
+// boxed float64 but zero).
+var smallInts = func() (t struct{ number, float [256]any }) {
+	for n := range t.float {
 		t.number[n] = json.Number(strconv.Itoa(n))
 		t.float[n] = float64(n)
 	}
 	return t
 }()
 
-// smallInt returns the number lit writes when it is 0 to 99 in digits
+// Float returns float64(n) as an any: for 0 to 255 the one value made
+// for each.
+func Float(n int) any {
+	if n >= 0 && n < len(smallInts.float) {
+		return smallInts.float[n]
+	}
+	return float64(n)
+}
+
+// smallInt returns the number lit writes when it is 0 to 255 in digits
 // alone ("07" is not valid JSON and is never passed).
 func smallInt(lit []byte) (int, bool) {
-	switch {
-	case len(lit) == 1 && IsDigit(lit[0]):
-		return int(lit[0] - '0'), true
-	case len(lit) == 2 && IsDigit(lit[0]) && IsDigit(lit[1]):
-		return int(lit[0]-'0')*10 + int(lit[1]-'0'), true
+	if len(lit) == 0 || len(lit) > 3 {
+		return 0, false
 	}
-	return 0, false
+	n := 0
+	for _, c := range lit {
+		if !IsDigit(c) {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, n < len(smallInts.float)
 }
 
 func (d *decoder) whole() (any, bool) {

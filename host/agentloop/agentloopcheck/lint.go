@@ -2,9 +2,9 @@ package agentloopcheck
 
 import (
 	"github.com/deskcheck/deskcheck/internal/jsontext"
-	"strconv"
 
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/tidwall/gjson"
