@@ -142,6 +142,9 @@ type rawRule struct {
 // readFileResult is a policy file's text parsed and validated: its rules,
 // only read once made, and whether it declares safety checkers.
 type readFileResult struct {
+	// tables are the file's [[rule]] tables as written, for lint
+	// (RuleTables); shared, so read and never changed.
+	tables              []map[string]any
 	raws                []rawRule
 	checkers            bool
 	parseErr, schemaErr error
@@ -215,6 +218,7 @@ func readFile(text string) readFileResult {
 	if err != nil {
 		r.parseErr = err
 	} else {
+		r.tables = ruleTables(doc)
 		// zod decides whether the file loads and says why not;
 		// validateFile reads the rules of a file it takes (and refuses
 		// nothing zod takes: TestZodRefusesWhatTheModelRefuses).

@@ -805,12 +805,18 @@ func settle(v any) any {
 
 // RuleTables reads a policy file's text and returns its [[rule]] tables as
 // written (before the schema check), for lint; an error when the text is
-// not TOML the host reads.
+// not TOML the host reads. The tables are those the engine reads (one
+// parse per text, as readFile keeps it): the caller must not change them.
 func RuleTables(text string) ([]map[string]any, error) {
-	doc, err := parseTOML(text)
-	if err != nil {
-		return nil, err
+	r := readFile(text)
+	if r.parseErr != nil {
+		return nil, r.parseErr
 	}
+	return r.tables, nil
+}
+
+// ruleTables is a parsed file's [[rule]] tables as written.
+func ruleTables(doc map[string]any) []map[string]any {
 	list, _ := doc["rule"].([]any)
 	var out []map[string]any
 	for _, item := range list {
@@ -818,7 +824,7 @@ func RuleTables(text string) ([]map[string]any, error) {
 			out = append(out, t)
 		}
 	}
-	return out, nil
+	return out
 }
 
 // tomlInteger is the parser's integer of digits (with their sign or base

@@ -217,3 +217,37 @@ func FuzzParseTOML(f *testing.F) {
 		}
 	})
 }
+
+// TestRuleTablesAreTheEnginesRead: lint's tables are the parse the
+// engine keeps (the same maps, not a second parse), as written, and a
+// text that does not parse gives the parser's error.
+func TestRuleTablesAreTheEnginesRead(t *testing.T) {
+	for _, tc := range []struct {
+		name, text string
+		tables     int
+		err        string
+	}{
+		{"two rules", "[[rule]]\ntoolName = \"a\"\npriority = 1\ndecision = \"allow\"\n[[rule]]\ntoolName = \"b\"\npriority = 2\ndecision = \"deny\"\n", 2, ""},
+		{"schema refuses, tables as written", "[[rule]]\ntoolName = \"a\"\npriority = 1000\n", 1, ""},
+		{"no rules", "x = 1\n", 0, ""},
+		{"not TOML", "[[rule]\n", 0, "at row"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := RuleTables(tc.text)
+			if tc.err != "" {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), tc.err)
+				return
+			}
+			require.NoError(t, err)
+			require.Len(t, got, tc.tables)
+			doc, err := parseTOML(tc.text)
+			require.NoError(t, err)
+			assert.Equal(t, ruleTables(doc), got)
+			again, _ := RuleTables(tc.text)
+			if len(got) > 0 {
+				assert.Same(t, &got[0], &again[0], "a second read is the kept one")
+			}
+		})
+	}
+}
