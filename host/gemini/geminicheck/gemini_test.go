@@ -82,6 +82,7 @@ func TestDecodeRefusesBadInput(t *testing.T) {
 		{`{"tool":"x","policies":[{"tier":"default","toml":""}]}`, "the release's own policy files"},
 		{`{"tool":"x","policies":[{"tier":"user"}]}`, "exactly one of toml and rules"},
 		{`{"tool":"x","policies":[{"tier":"user","toml":"","rules":[]}]}`, "exactly one of toml and rules"},
+		{`{"tool":"x","policies":[{"tier":"user","toml":"","rules":null}]}`, "exactly one of toml and rules"},
 		{`{"tool":"x","policies":[{"tier":"user","file":"a/b.toml","toml":""}]}`, "ending in .toml"},
 		{`{"tool":"x","policies":[{"tier":"user","extension":"e","toml":""}]}`, "only an extension-tier file"},
 		{`{"tool":"x","policies":[{"tier":"user","toml":""},{"tier":"user","file":"user.toml","toml":""}]}`, "already holds"},
@@ -91,6 +92,16 @@ func TestDecodeRefusesBadInput(t *testing.T) {
 		_, err := decodeGiven([]byte(tt.given))
 		assert.ErrorContains(t, err, tt.err, tt.given)
 	}
+}
+
+// TestRulesKeyPresentEvenNull: "rules": null is a rules key (no rules),
+// so the file is written from rule objects, none of them.
+func TestRulesKeyPresentEvenNull(t *testing.T) {
+	g, err := decodeGiven([]byte(`{"tool":"x","policies":[{"tier":"user","rules":null}]}`))
+	require.NoError(t, err)
+	require.Len(t, g.policies, 1)
+	assert.True(t, g.policies[0].fromRules)
+	assert.Empty(t, g.policies[0].text)
 }
 
 func TestRulesAreWrittenAsTOML(t *testing.T) {

@@ -78,12 +78,23 @@ type rawGiven struct {
 }
 
 type rawPolicy struct {
-	Tier      string            `json:"tier"`
-	File      *string           `json:"file"`
-	Extension *string           `json:"extension"`
-	TOML      *string           `json:"toml"`
-	Rules     []json.RawMessage `json:"rules"`
-	HasRules  bool              `json:"-"`
+	Tier      string   `json:"tier"`
+	File      *string  `json:"file"`
+	Extension *string  `json:"extension"`
+	TOML      *string  `json:"toml"`
+	Rules     ruleList `json:"rules"`
+}
+
+// ruleList is a policy's "rules" and whether the key is there at all
+// (null included), read in the policy's one pass.
+type ruleList struct {
+	items   []json.RawMessage
+	present bool
+}
+
+func (l *ruleList) UnmarshalJSON(data []byte) error {
+	l.present = true
+	return json.Unmarshal(data, &l.items)
 }
 
 // decodeGiven reads a schema-valid given block.
@@ -219,9 +230,6 @@ func (g *given) decodePolicies(list []json.RawMessage) error {
 		if err := json.Unmarshal(item, &p); err != nil {
 			return err
 		}
-		var probe map[string]json.RawMessage
-		_ = json.Unmarshal(item, &probe)
-		_, p.HasRules = probe["rules"]
 		at := fmt.Sprintf("policies[%d]", i)
 		var tier gemini.Tier
 		switch p.Tier {
@@ -241,7 +249,7 @@ func (g *given) decodePolicies(list []json.RawMessage) error {
 		if p.Extension != nil && tier != gemini.TierExtension {
 			return fmt.Errorf("%s.extension: only an extension-tier file names an extension", at)
 		}
-		if (p.TOML == nil) == !p.HasRules {
+		if (p.TOML == nil) == !p.Rules.present {
 			return fmt.Errorf("%s: exactly one of toml and rules", at)
 		}
 		ext := ""
@@ -274,7 +282,7 @@ func (g *given) decodePolicies(list []json.RawMessage) error {
 		if p.TOML != nil {
 			f.text = *p.TOML
 		} else {
-			text, err := rulesTOML(p.Rules)
+			text, err := rulesTOML(p.Rules.items)
 			if err != nil {
 				return fmt.Errorf("%s.rules: %v", at, err)
 			}
