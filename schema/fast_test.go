@@ -231,6 +231,7 @@ func FuzzFast(f *testing.F) {
 		require.NoError(t, err)
 		if f, ok := flatten(doc); ok {
 			require.Equal(t, root, f.decode(0), "a flat holds the decoded value")
+			require.LessOrEqual(t, len(f.nodes), nodesAtMost(doc), "the list made at once holds every node")
 		} else if _, libOK := jsontext.DecodeUseNumberLibrary(doc); libOK {
 			repeated, most := objectKeys(t, doc)
 			require.True(t, repeated || most > mostKeys, "a flat refuses only a key twice or too many keys beside what the fast reader refuses")

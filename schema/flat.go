@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"bytes"
 	"encoding/json"
 	"sync"
 
@@ -57,8 +58,8 @@ func flattenText(doc []byte, text string) (*flat, bool) {
 	if f == nil {
 		f = &flat{}
 	}
-	if cap(f.nodes) == 0 {
-		f.nodes = make([]fnode, 0, len(doc)/24+1)
+	if n := nodesAtMost(doc); cap(f.nodes) < n {
+		f.nodes = make([]fnode, 0, n)
 	}
 	r := flattener{b: doc, s: text, f: f}
 	end := r.value(jsontext.SkipSpace(doc, 0), 0)
@@ -67,6 +68,16 @@ func flattenText(doc []byte, text string) (*flat, bool) {
 		return nil, false
 	}
 	return f, true
+}
+
+// nodesAtMost is how many nodes doc can make at most: every value but
+// the first follows a comma, a colon or an opening bracket, and every
+// key a comma or an opening brace (counted inside strings too, so the
+// bound may be a little high). One list of that room, made at once,
+// never grows: growing it by doubling, from a guess, made and copied
+// about twice the list.
+func nodesAtMost(doc []byte) int {
+	return bytes.Count(doc, []byte{','}) + bytes.Count(doc, []byte{':'}) + bytes.Count(doc, []byte{'{'}) + bytes.Count(doc, []byte{'['}) + 1
 }
 
 // flats keeps the node lists of flats released, for the next document.

@@ -65,6 +65,9 @@ func TestFlatten(t *testing.T) {
 		{"empty", ``, false},
 		{"bad number", `[01]`, false},
 		{"control character", "[\"a\x01\"]", false},
+		{"brackets only", "[[[], [[]], {}], [{}]]", true},
+		{"one scalar", "7", true},
+		{"keys and values, no commas", `{"a": {"b": {"c": ["d"]}}}`, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -73,6 +76,7 @@ func TestFlatten(t *testing.T) {
 			if !ok {
 				return
 			}
+			assert.LessOrEqual(t, len(f.nodes), nodesAtMost([]byte(tt.doc)), "the list made at once holds every node")
 			want, libOK := jsontext.DecodeUseNumberLibrary([]byte(tt.doc))
 			require.True(t, libOK)
 			assert.Equal(t, want, f.decode(0))
