@@ -326,6 +326,13 @@ func Build(s *verifier.SuiteResult, o Origin) *Report {
 // newCase is the evidence of one result; its suggestions are computed
 // unless nothing will show them.
 func newCase(res *verifier.Result, unshown bool) Case {
+	out, _ := newCaseIn(res, unshown, nil)
+	return out
+}
+
+// newCaseIn is newCase with the case's given and expected blocks
+// compacted into buf (appended); it returns buf as it grew.
+func newCaseIn(res *verifier.Result, unshown bool, buf []byte) (Case, []byte) {
 	c := res.Case
 	var suggested []verifier.Suggestion
 	if !unshown {
@@ -333,13 +340,24 @@ func newCase(res *verifier.Result, unshown bool) Case {
 	}
 	out := Case{
 		Desk: c.Desk.ID, ID: c.ID, Title: c.Title, Scenario: c.Scenario, Arena: c.Arena, Lesson: c.Lesson, Status: res.Status, Why: c.Why,
-		SourceRefs: resolve(c.Desk, c.SourceRefs), Given: compact(c.Given.Raw), Expected: compact(c.ExpectedRaw), Observed: res.Observed,
+		SourceRefs: resolve(c.Desk, c.SourceRefs), Observed: res.Observed,
 		Mismatches: nonNil(res.Mismatches), Comparisons: asserted(c, res.Comparisons), Suggested: nonNilSuggested(suggested),
 		Unit: res.Unit, Dimensions: caseBoundary(*res), Trace: nonNilEvents(res.Trace), Error: res.Err,
 		Range: c.Range, Releases: res.Releases, Release: res.Release, Reason: res.Reason,
 	}
+	if buf == nil {
+		out.Given, out.Expected = compact(c.Given.Raw), compact(c.ExpectedRaw)
+	} else {
+		start := len(buf)
+		buf = compactIn(buf, c.Given.Raw)
+		mid := len(buf)
+		buf = compactIn(buf, c.ExpectedRaw)
+		// Each block's capacity ends where it ends: appending to one
+		// cannot write over the next.
+		out.Given, out.Expected = buf[start:mid:mid], buf[mid:len(buf):len(buf)]
+	}
 	out.lesson = lessonCase(res, &out)
-	return out
+	return out, buf
 }
 
 func newClaim(cl *verifier.Claim) Claim {
@@ -479,6 +497,14 @@ func compact(raw string) json.RawMessage {
 		return json.RawMessage("null")
 	}
 	return jsonx.Compact(make([]byte, 0, len(raw)), raw)
+}
+
+// compactIn appends compact(raw) to b.
+func compactIn(b []byte, raw string) []byte {
+	if len(raw) == 0 {
+		return append(b, "null"...)
+	}
+	return jsonx.Compact(b, raw)
 }
 
 func (o Origin) provenance(reg *scenario.Registry, desks []*verifier.Desk, pin verifier.Hosts) Provenance {

@@ -2,6 +2,7 @@ package reports
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -226,7 +227,15 @@ type Streamed struct {
 	idAt int
 	// pooled: line's buffer goes back to linePool once spilled.
 	pooled *[]byte
+	// blocks holds the case's compacted given and expected blocks; it
+	// goes back to blockPool once the case is taken.
+	blocks *[]byte
 }
+
+// blockPool holds the buffers Prepare compacts a case's given and
+// expected blocks into: the line copies them, and a lean copy that keeps
+// them keeps a copy of its own.
+var blockPool = sync.Pool{New: func() any { b := make([]byte, 0, lineBytes); return &b }}
 
 // linePool holds the buffers Prepare makes lines in.
 var linePool = sync.Pool{New: func() any { b := make([]byte, 0, lineBytes); return &b }}
@@ -235,7 +244,9 @@ var linePool = sync.Pool{New: func() any { b := make([]byte, 0, lineBytes); retu
 // is made, its line (verifier.Sink): it runs on the goroutine that ran the
 // case, and keeps of the result only what the tallies read.
 func (st *Stream) Prepare(r *verifier.Result) *Streamed {
-	out := &Streamed{c: newCase(r, false), r: slim(r)}
+	blocks := blockPool.Get().(*[]byte)
+	out := &Streamed{r: slim(r), blocks: blocks}
+	out.c, *blocks = newCaseIn(r, false, (*blocks)[:0])
 	if !st.spill.omitted {
 		buf := linePool.Get().(*[]byte)
 		out.line, out.idAt = lineOf(&out.c, (*buf)[:0])
@@ -295,7 +306,16 @@ func (st *Stream) Take(d *verifier.Desk, s *Streamed) error {
 			st.locate = append(st.locate, located{i: st.n, ptr: s.r.Case.Pointer})
 		}
 	}
-	return st.addLean(&s.c)
+	err := st.addLean(&s.c)
+	if s.blocks != nil {
+		s.c.Given, s.c.Expected = nil, nil
+		if cap(*s.blocks) <= 4*lineBytes {
+			*s.blocks = (*s.blocks)[:0]
+			blockPool.Put(s.blocks)
+		}
+		s.blocks = nil
+	}
+	return err
 }
 
 // located is a failed case to locate in its desk: its index in Cases and
@@ -406,7 +426,7 @@ func (st *Stream) lean(c *Case) Case {
 		}
 	}
 	if carded {
-		l.Given, l.Expected, l.Observed = c.Given, c.Expected, c.Observed
+		l.Given, l.Expected, l.Observed = bytes.Clone(c.Given), bytes.Clone(c.Expected), c.Observed
 		l.Comparisons = make(map[string]string, len(c.Comparisons))
 		for k, v := range c.Comparisons {
 			l.Comparisons[strings.Clone(k)] = v

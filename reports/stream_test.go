@@ -541,3 +541,45 @@ func TestStreamNamesBounded(t *testing.T) {
 	a, b := st.name("desk-1"), st.name(strings.Clone("desk-1"))
 	assert.Same(t, unsafe.StringData(a), unsafe.StringData(b), "a kept name is shared")
 }
+
+// overlaps reports whether a and b share any byte of memory.
+func overlaps(a, b []byte) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return false
+	}
+	a0, b0 := uintptr(unsafe.Pointer(&a[0])), uintptr(unsafe.Pointer(&b[0]))
+	return a0 < b0+uintptr(len(b)) && b0 < a0+uintptr(len(a))
+}
+
+// TestTakenCaseKeepsNoPooledBlock: Prepare compacts a case's given and
+// expected blocks into a pooled buffer that the next case writes over;
+// a lean copy that keeps the blocks keeps copies of its own, and the
+// taken case lets the buffer go.
+func TestTakenCaseKeepsNoPooledBlock(t *testing.T) {
+	suite := suiteOf(t, "../cases/boundary-desk.json")
+	st := NewStream(fixedOrigin, false)
+	t.Cleanup(func() { st.Close() })
+	d := suite.Desks[0]
+	kept := 0
+	for i := range suite.Results {
+		s := st.Prepare(&suite.Results[i])
+		require.NotNil(t, s.blocks)
+		region := (*s.blocks)[:cap(*s.blocks)]
+		given, expected := string(s.c.Given), string(s.c.Expected)
+		require.True(t, overlaps(s.c.Given, region), "the blocks are compacted into the pooled buffer")
+		require.NoError(t, st.Take(d, s))
+		assert.Nil(t, s.c.Given)
+		assert.Nil(t, s.blocks)
+		chunk := st.cases[len(st.cases)-1]
+		l := chunk[len(chunk)-1]
+		if l.Given == nil {
+			continue
+		}
+		kept++
+		assert.False(t, overlaps(l.Given, region), l.ID)
+		assert.False(t, overlaps(l.Expected, region), l.ID)
+		assert.Equal(t, given, string(l.Given), l.ID)
+		assert.Equal(t, expected, string(l.Expected), l.ID)
+	}
+	assert.Positive(t, kept, "some lean copies keep their blocks")
+}
