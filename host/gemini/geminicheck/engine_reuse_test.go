@@ -37,11 +37,11 @@ func TestLintEngineServesTheFirstRun(t *testing.T) {
 	require.NoError(t, err)
 	paths = append(paths, "../../../cases/gemini-desk.json")
 	envs := map[string]scenario.Env{
-		"newest":      {},
+		"newest":       {},
 		"newest named": {Release: gemini.Newest().Version},
-		"oldest":      {Release: gemini.Releases()[0].Version},
-		"a fault":     {Faults: uint64(gemini.FaultDenyBeatsAllow)},
-		"a mutant":    {Mutant: 1},
+		"oldest":       {Release: gemini.Releases()[0].Version},
+		"a fault":      {Faults: uint64(gemini.FaultDenyBeatsAllow)},
+		"a mutant":     {Mutant: 1},
 	}
 	ran := 0
 	for _, path := range paths {
