@@ -88,26 +88,9 @@ func (w *indentWriter) num(k string, v int) {
 	w.b = strconv.AppendInt(w.b, int64(v), 10)
 }
 
-func (w *indentWriter) strings(list []string) {
-	switch {
-	case list == nil:
-		w.b = append(w.b, "null"...)
-		return
-	case len(list) == 0:
-		w.b = append(w.b, "[]"...)
-		return
-	}
-	w.open('[')
-	for i, s := range list {
-		if i > 0 {
-			w.next()
-		}
-		w.b = jsonx.AppendString(w.b, s)
-	}
-	w.close(']')
-}
-
-func (w *indentWriter) pointCoverages(list []PointCoverage) {
+// list writes list as encoding/json writes a slice: null when nil, []
+// when empty, else one element a line, each written by each.
+func list[T any](w *indentWriter, list []T, each func(*T)) {
 	switch {
 	case list == nil:
 		w.b = append(w.b, "null"...)
@@ -121,7 +104,17 @@ func (w *indentWriter) pointCoverages(list []PointCoverage) {
 		if i > 0 {
 			w.next()
 		}
-		p := &list[i]
+		each(&list[i])
+	}
+	w.close(']')
+}
+
+func (w *indentWriter) strings(l []string) {
+	list(w, l, func(s *string) { w.b = jsonx.AppendString(w.b, *s) })
+}
+
+func (w *indentWriter) pointCoverages(l []PointCoverage) {
+	list(w, l, func(p *PointCoverage) {
 		w.open('{')
 		if p.Desk != "" {
 			w.str("desk", p.Desk)
@@ -145,25 +138,11 @@ func (w *indentWriter) pointCoverages(list []PointCoverage) {
 			w.num("unaddressedPoints", p.Unaddressed)
 		}
 		w.close('}')
-	}
-	w.close(']')
+	})
 }
 
-func (w *indentWriter) pointResults(list []PointResult) {
-	switch {
-	case list == nil:
-		w.b = append(w.b, "null"...)
-		return
-	case len(list) == 0:
-		w.b = append(w.b, "[]"...)
-		return
-	}
-	w.open('[')
-	for i := range list {
-		if i > 0 {
-			w.next()
-		}
-		r := &list[i]
+func (w *indentWriter) pointResults(l []PointResult) {
+	list(w, l, func(r *PointResult) {
 		w.open('{')
 		w.str("point", r.Point)
 		w.next()
@@ -176,6 +155,5 @@ func (w *indentWriter) pointResults(list []PointResult) {
 		w.key("cases")
 		w.strings(r.Cases)
 		w.close('}')
-	}
-	w.close(']')
+	})
 }
