@@ -101,17 +101,6 @@ type Engine struct {
 	Checkers bool
 }
 
-// Asking returns a copy of the engine whose checks note the faults they
-// ask about in *asked (nil: nothing), as a Config.Faults made Asking
-// would: the copy shares the rules, which Check only reads. It is for an
-// engine built with the same faults switched on as the run that uses it;
-// the faults its building asked about are the builder's to pass on.
-func (e *Engine) Asking(asked *uint64) *Engine {
-	c := *e
-	c.faults = c.faults.Asking(asked)
-	return &c
-}
-
 // Decisions.
 const (
 	Allow   = "allow"

@@ -7,7 +7,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync/atomic"
 
 	"github.com/deskcheck/deskcheck/host/gemini"
 )
@@ -31,16 +30,6 @@ type given struct {
 	// shellErr is set when the shell command uses syntax outside the
 	// model.
 	shellErr error
-	// built is the engine lint built for the newest release, no fault
-	// and no mutant, kept for the first run that needs the same one
-	// (which takes it: nil after).
-	built atomic.Pointer[builtEngine]
-}
-
-// builtEngine is an engine and the faults its building asked about.
-type builtEngine struct {
-	eng   *gemini.Engine
-	asked uint64
 }
 
 // policyFile is one policy file of the case, its text as written to disk.

@@ -7,7 +7,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync/atomic"
 
 	"github.com/deskcheck/deskcheck/host/gemini"
 	"github.com/deskcheck/deskcheck/host/internal/adapter"
@@ -117,19 +116,7 @@ func run(_ context.Context, g *given, env scenario.Env) (scenario.Observation, s
 	cfg := g.config(rel)
 	cfg.Faults = adapter.FaultSet[gemini.Fault](env)
 	cfg.Mutation = adapter.Mutation(mutants, env.Mutant)
-	var res *gemini.Result
-	var eng *gemini.Engine
-	if b := g.built.Swap(nil); b != nil && rel.Version == gemini.Newest().Version && env.Faults == 0 && env.Mutant == 0 {
-		// The engine lint built is this one: what its building asked
-		// about is this run's too.
-		if env.Asked != nil {
-			atomic.OrUint64(env.Asked, b.asked)
-		}
-		eng = b.eng.Asking(env.Asked)
-		res, err = eng.Check(g.call)
-	} else {
-		res, eng, err = Judge(cfg, g.call)
-	}
+	res, eng, err := Judge(cfg, g.call)
 	if err != nil {
 		return scenario.Observation{}, struct{}{}, err
 	}
