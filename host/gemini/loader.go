@@ -204,6 +204,10 @@ var filesRead = struct {
 const (
 	filesReadLimit = 1024
 	filesReadText  = 64 << 10
+	// tablesKeptText: the rule tables as written (maps, several times
+	// the text) are kept for lint only for a text this long at most; a
+	// longer one is parsed again when lint asks.
+	tablesKeptText = 4 << 10
 )
 
 // readFile parses and validates a policy file's text.
@@ -218,7 +222,9 @@ func readFile(text string) readFileResult {
 	if err != nil {
 		r.parseErr = err
 	} else {
-		r.tables = ruleTables(doc)
+		if len(text) <= tablesKeptText {
+			r.tables = ruleTables(doc)
+		}
 		// zod decides whether the file loads and says why not;
 		// validateFile reads the rules of a file it takes (and refuses
 		// nothing zod takes: TestZodRefusesWhatTheModelRefuses).

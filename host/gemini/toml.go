@@ -805,9 +805,17 @@ func settle(v any) any {
 
 // RuleTables reads a policy file's text and returns its [[rule]] tables as
 // written (before the schema check), for lint; an error when the text is
-// not TOML the host reads. The tables are those the engine reads (one
-// parse per text, as readFile keeps it): the caller must not change them.
+// not TOML the host reads. For a text of at most tablesKeptText bytes the
+// tables are those the engine reads (one parse per text, as readFile
+// keeps it): the caller must not change them.
 func RuleTables(text string) ([]map[string]any, error) {
+	if len(text) > tablesKeptText {
+		doc, err := parseTOML(text)
+		if err != nil {
+			return nil, err
+		}
+		return ruleTables(doc), nil
+	}
 	r := readFile(text)
 	if r.parseErr != nil {
 		return nil, r.parseErr

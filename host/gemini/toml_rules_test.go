@@ -219,8 +219,9 @@ func FuzzParseTOML(f *testing.F) {
 }
 
 // TestRuleTablesAreTheEnginesRead: lint's tables are the parse the
-// engine keeps (the same maps, not a second parse), as written, and a
-// text that does not parse gives the parser's error.
+// engine keeps (the same maps, not a second parse), as written, for a
+// text of at most tablesKeptText bytes; a longer text's are parsed again,
+// not kept; and a text that does not parse gives the parser's error.
 func TestRuleTablesAreTheEnginesRead(t *testing.T) {
 	for _, tc := range []struct {
 		name, text string
@@ -231,6 +232,7 @@ func TestRuleTablesAreTheEnginesRead(t *testing.T) {
 		{"schema refuses, tables as written", "[[rule]]\ntoolName = \"a\"\npriority = 1000\n", 1, ""},
 		{"no rules", "x = 1\n", 0, ""},
 		{"not TOML", "[[rule]\n", 0, "at row"},
+		{"longer than the kept tables", strings.Repeat("[[rule]]\ntoolName = \"a\"\npriority = 1\ndecision = \"allow\"\n", 100), 100, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := RuleTables(tc.text)
@@ -245,8 +247,13 @@ func TestRuleTablesAreTheEnginesRead(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, ruleTables(doc), got)
 			again, _ := RuleTables(tc.text)
-			if len(got) > 0 {
+			kept := readFile(tc.text).tables
+			if len(tc.text) > tablesKeptText {
+				assert.Nil(t, kept, "a long text's tables are not kept")
+				assert.NotSame(t, &got[0], &again[0], "a long text is parsed again")
+			} else if len(got) > 0 {
 				assert.Same(t, &got[0], &again[0], "a second read is the kept one")
+				assert.Same(t, &kept[0], &got[0])
 			}
 		})
 	}
