@@ -58,7 +58,7 @@ func flattenText(doc []byte, text string) (*flat, bool) {
 	if f == nil {
 		f = &flat{}
 	}
-	if n := nodesAtMost(doc); cap(f.nodes) < n {
+	if n := min(nodesAtMost(doc), len(doc)/8+1); cap(f.nodes) < n {
 		f.nodes = make([]fnode, 0, n)
 	}
 	r := flattener{b: doc, s: text, f: f}
@@ -73,8 +73,11 @@ func flattenText(doc []byte, text string) (*flat, bool) {
 // nodesAtMost is how many nodes doc can make at most: every value but
 // the first follows a comma, a colon or an opening bracket, and every
 // key a comma or an opening brace (counted inside strings too, so the
-// bound may be a little high). One list of that room, made at once,
-// never grows: growing it by doubling, from a guess, made and copied
+// bound is high for a text of long strings). The list is made at once
+// with that room, or one node per 8 bytes if less (a node takes 32
+// bytes: a text of strings full of colons would otherwise ask for 32
+// times its size), and a desk of cases, about one node per 18 bytes,
+// never grows it: growing it by doubling, from a guess, made and copied
 // about twice the list.
 func nodesAtMost(doc []byte) int {
 	return bytes.Count(doc, []byte{','}) + bytes.Count(doc, []byte{':'}) + bytes.Count(doc, []byte{'{'}) + bytes.Count(doc, []byte{'['}) + 1
