@@ -2,6 +2,7 @@ package reports
 
 import (
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/deskcheck/deskcheck/internal/jsonx"
 )
@@ -9,7 +10,8 @@ import (
 // appendCoverageJSON appends c as report.json's head holds it: the bytes
 // encoding/json writes for it with SetEscapeHTML(false) and
 // SetIndent(indent, "  "), without the final newline. ok is false when c
-// holds a made case (cover's), which only the encoder writes. A run of
+// holds a made case (cover's) or a string that is not UTF-8, which only
+// the encoder writes. A run of
 // 10,000 cases has about 1 MB of coverage; the encoder made and copied
 // it several times over (TestCoverageJSONIsTheEncoders holds the two to
 // the same bytes).
@@ -17,10 +19,25 @@ func appendCoverageJSON(b []byte, c *Coverage, indent string) (out []byte, ok bo
 	if c == nil {
 		return append(b, "null"...), true
 	}
+	// jsonx and the encoder differ only on text that is not UTF-8 (ids
+	// and names are, as the schema and the code make them).
+	valid := func(ss ...string) bool {
+		for _, s := range ss {
+			if !utf8.ValidString(s) {
+				return false
+			}
+		}
+		return true
+	}
 	for _, list := range [][]PointCoverage{c.Desks, c.Families} {
 		for i := range list {
-			for j := range list[i].List {
-				if list[i].List[j].Made != nil {
+			p := &list[i]
+			if !valid(p.Desk, p.Host) || !valid(p.NotAddressed...) {
+				return b, false
+			}
+			for j := range p.List {
+				r := &p.List[j]
+				if r.Made != nil || !valid(r.Point, r.Scenario, r.Text) || !valid(r.Cases...) {
 					return b, false
 				}
 			}
