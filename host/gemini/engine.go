@@ -323,13 +323,16 @@ type ownKey struct {
 }
 
 // ownLoaded holds admin and user policy files as loadFile loaded them, by
-// ownKey, as many and as large as filesRead holds: a case's files are
-// loaded by an engine for each of its runs (under each fault, each
-// mutant), and their rules are only read. The saved answers' file and
-// the extensions' are not among them: NewEngine changes their rules.
+// ownKey, as many and as large as filesRead holds (their texts together
+// within cachedTextBytes: a file's rules and their compiled patterns grow
+// with its text): a case's files are loaded by an engine for each of its
+// runs (under each fault, each mutant), and their rules are only read.
+// The saved answers' file and the extensions' are not among them:
+// NewEngine changes their rules.
 var ownLoaded = struct {
 	sync.Mutex
-	m map[ownKey]loadedFile
+	m     map[ownKey]loadedFile
+	bytes int
 }{m: map[ownKey]loadedFile{}}
 
 // loadOwnFile is loadFile for an admin or user file, loaded once per
@@ -355,8 +358,9 @@ func (e *Engine) loadOwnFile(name, text string, t Tier) loadedFile {
 	}
 	f = e.loadFile(name, text, t)
 	ownLoaded.Lock()
-	if len(ownLoaded.m) < filesReadLimit {
+	if len(ownLoaded.m) < filesReadLimit && ownLoaded.bytes+len(text) <= cachedTextBytes {
 		ownLoaded.m[key] = f
+		ownLoaded.bytes += len(text)
 	}
 	ownLoaded.Unlock()
 	return f

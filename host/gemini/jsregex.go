@@ -131,15 +131,21 @@ func jsUnits(s string) string {
 }
 
 // compiled remembers the patterns compiled so far, up to compiledLimit of
-// them: every engine loads the release's default policies, so the same
-// patterns are compiled once per case otherwise. A JSRegExp is safe for
-// concurrent use: a Go Regexp is, and a tree is only read.
+// them and compiledBytes of their Go forms together (what a compiled
+// pattern holds grows with its form): every engine loads the release's
+// default policies, so the same patterns are compiled once per case
+// otherwise. A JSRegExp is safe for concurrent use: a Go Regexp is, and
+// a tree is only read.
 var compiled = struct {
 	sync.Mutex
-	m map[string]compiledPattern
+	m     map[string]compiledPattern
+	bytes int
 }{m: map[string]compiledPattern{}}
 
-const compiledLimit = 4096
+const (
+	compiledLimit = 4096
+	compiledBytes = 256 << 10
+)
 
 type compiledPattern struct {
 	re  *JSRegExp
@@ -156,28 +162,37 @@ func compileJS(src string) (*JSRegExp, error) {
 	if ok {
 		return c.re, c.err
 	}
-	re, err := compileJSOnce(src)
+	re, size, err := compileJSSized(src)
 	compiled.Lock()
-	if len(compiled.m) < compiledLimit {
+	if len(compiled.m) < compiledLimit && compiled.bytes+size <= compiledBytes {
 		compiled.m[src] = compiledPattern{re, err}
+		compiled.bytes += size
 	}
 	compiled.Unlock()
 	return re, err
 }
 
+// compileJSOnce compiles src, without the cache.
 func compileJSOnce(src string) (*JSRegExp, error) {
+	re, _, err := compileJSSized(src)
+	return re, err
+}
+
+// compileJSSized is compileJSOnce; size is what the cache counts for the
+// pattern: its Go form's length, or its own for a tree or a refusal.
+func compileJSSized(src string) (_ *JSRegExp, size int, _ error) {
 	p, err := parseJS(src)
 	if err != nil {
-		return nil, err
+		return nil, len(src), err
 	}
 	if p.backtrack {
-		return &JSRegExp{tree: p.tree, groups: max(p.groups, p.opened)}, nil
+		return &JSRegExp{tree: p.tree, groups: max(p.groups, p.opened)}, len(src), nil
 	}
 	re, err := regexp.Compile(string(p.out))
 	if err != nil {
-		return nil, fmt.Errorf("%w: Go's engine refuses its translation (%v)", ErrRegexOutsideModel, err)
+		return nil, len(p.out), fmt.Errorf("%w: Go's engine refuses its translation (%v)", ErrRegexOutsideModel, err)
 	}
-	return &JSRegExp{re: re}, nil
+	return &JSRegExp{re: re}, len(p.out), nil
 }
 
 // jsRegexSyntaxError is V8's SyntaxError for a pattern.

@@ -193,17 +193,23 @@ func ruleNotes(raws []rawRule, builtins []string) []fileNote {
 	return out
 }
 
-// filesRead remembers the files read so far, up to filesReadLimit of them
-// and each no longer than filesReadText: every engine reads the release's
-// default policies, so the same texts are parsed once per case otherwise.
+// filesRead remembers the files read so far, up to filesReadLimit of them,
+// each no longer than filesReadText and together no longer than
+// cachedTextBytes: every engine reads the release's default policies, so
+// the same texts are parsed once per case otherwise. What a file keeps
+// grows with its text, so the texts' total bounds the cache's memory.
 var filesRead = struct {
 	sync.Mutex
-	m map[string]readFileResult
+	m     map[string]readFileResult
+	bytes int
 }{m: map[string]readFileResult{}}
 
 const (
 	filesReadLimit = 1024
 	filesReadText  = 64 << 10
+	// cachedTextBytes bounds the texts each of the caches of policy
+	// files holds together (filesRead, ownLoaded).
+	cachedTextBytes = 1 << 20
 	// tablesKeptText: the rule tables as written (maps, several times
 	// the text) are kept for lint only for a text this long at most; a
 	// longer one is parsed again when lint asks.
@@ -239,8 +245,9 @@ func readFile(text string) readFileResult {
 	}
 	if len(text) <= filesReadText {
 		filesRead.Lock()
-		if len(filesRead.m) < filesReadLimit {
+		if len(filesRead.m) < filesReadLimit && filesRead.bytes+len(text) <= cachedTextBytes {
 			filesRead.m[text] = r
+			filesRead.bytes += len(text)
 		}
 		filesRead.Unlock()
 	}

@@ -223,6 +223,7 @@ func FuzzParseTOML(f *testing.F) {
 // text of at most tablesKeptText bytes; a longer text's are parsed again,
 // not kept; and a text that does not parse gives the parser's error.
 func TestRuleTablesAreTheEnginesRead(t *testing.T) {
+	emptyPolicyCaches()
 	for _, tc := range []struct {
 		name, text string
 		tables     int
