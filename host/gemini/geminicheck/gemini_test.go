@@ -2,7 +2,9 @@ package geminicheck
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -152,4 +154,41 @@ func TestSavedAnswerTiesWithAUserRule(t *testing.T) {
 		names = append(names, p.Name)
 	}
 	assert.Contains(t, names, "tie-across-files")
+}
+
+// TestShadowChecksAreBounded: the pair-by-pair shadow and tie checks list
+// at most shadowListed warnings and count the rest in one, and a case of
+// more than shadowRules rules is not compared at all (a case of a hundred
+// files of a thousand rules took minutes and gigabytes).
+func TestShadowChecksAreBounded(t *testing.T) {
+	named := func(ps []scenario.Problem, name string) []scenario.Problem {
+		var out []scenario.Problem
+		for _, p := range ps {
+			if p.Name == name {
+				out = append(out, p)
+			}
+		}
+		return out
+	}
+	rules := strings.TrimSuffix(strings.Repeat(`{"toolName":"read_file","decision":"deny","priority":1},`, 11), ",")
+	g, err := decodeGiven([]byte(`{"tool":"write_file","policies":[{"tier":"user","file":"a.toml","rules":[` + rules + `]},{"tier":"user","file":"b.toml","rules":[` + rules + `]}]}`))
+	require.NoError(t, err)
+	ps := lintShadows(g)
+	assert.Len(t, named(ps, "tie-across-files"), shadowListed, "121 ties, 100 listed")
+	rest := named(ps, "rules-not-compared")
+	require.Len(t, rest, 1)
+	assert.Equal(t, "and 21 more rules that never decide or tie across files, not listed (the checks list 100)", rest[0].Message)
+
+	var text strings.Builder
+	for i := 0; i <= shadowRules; i++ {
+		fmt.Fprintf(&text, "[[rule]]\ntoolName = \"t%d\"\ndecision = \"deny\"\npriority = 1\n", i)
+	}
+	big, err := json.Marshal(text.String())
+	require.NoError(t, err)
+	g, err = decodeGiven([]byte(`{"tool":"x","policies":[{"tier":"user","toml":` + string(big) + `}]}`))
+	require.NoError(t, err)
+	ps = lintShadows(g)
+	require.Len(t, ps, 1)
+	assert.Equal(t, "rules-not-compared", ps[0].Name)
+	assert.Contains(t, ps[0].Message, "more than the 4096 the checks")
 }

@@ -53,6 +53,7 @@ var PolicyCheck = scenario.Declare(&scenario.Scenario{
 		{Name: "exclude-reallowed", Help: "a tools.exclude entry a user or admin rule above 4.4 re-allows"},
 		{Name: "priority-out-of-range", Help: "a TOML priority that is not an integer in 0…999: the host loads no rule of the file"},
 		{Name: "tie-across-files", Help: "two rules of equal priority in different files of one tier: the host's order is the folder listing's"},
+		{Name: "rules-not-compared", Help: "more rules than the shadow and tie checks compare pair by pair (4,096), or more of their warnings than they list (100)"},
 		{Name: "toolname-glob", Help: "a toolName with * that is not *, mcp_* or mcp_<server>_*: it matches only the literal name"},
 		{Name: "legacy-mcp-syntax", Help: "a toolName with __: deprecated, it matches only that literal name"},
 		{Name: "args-pattern-framing", Help: "an argsPattern written for unframed JSON: the arguments are framed by NUL characters"},
