@@ -450,8 +450,14 @@ func TestDecodedStringsShareOneCopy(t *testing.T) {
 	})
 	// The text, the list (made at its length, its elements gathered on a
 	// stack kept for the next text) and its interface value, and the four
-	// strings' interface values: no string of its own.
-	assert.LessOrEqual(t, allocs, float64(1+1+1+4))
+	// strings' interface values: no string of its own. Under the race
+	// detector the pool that keeps the stack drops some of what is put
+	// back, so the stack is made again now and then.
+	most := float64(1 + 1 + 1 + 4)
+	if raceEnabled {
+		most++
+	}
+	assert.LessOrEqual(t, allocs, most)
 	v, _ := Decode(raw)
 	raw[2] = 'A'
 	assert.Equal(t, "alpha", v.([]any)[0], "the strings do not alias raw")
