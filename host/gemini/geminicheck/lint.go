@@ -145,13 +145,15 @@ func lintShadows(g *given) []scenario.Problem {
 		return []scenario.Problem{{Pointer: "/given/policies", Warning: true, Name: "rules-not-compared",
 			Message: fmt.Sprintf("%d rules, more than the %d the checks for rules that never decide and for ties across files compare pair by pair: not checked", len(rules), shadowRules)}}
 	}
+	// add lists the problem problem makes, or counts it past shadowListed
+	// (without making it).
 	more := 0
-	full := func() bool {
+	add := func(problem func() scenario.Problem) {
 		if len(out) < shadowListed {
-			return false
+			out = append(out, problem())
+		} else {
+			more++
 		}
-		more++
-		return true
 	}
 	fileIndex := func(r *gemini.Rule) int {
 		for i, f := range g.policies {
@@ -185,23 +187,23 @@ func lintShadows(g *given) []scenario.Problem {
 			if d.Decision == gemini.Deny && s.Decision == gemini.Deny {
 				continue
 			}
-			if d.Settings != "" && d.Settings != "tools.exclude" || d.Settings == "tools.exclude" && s.Decision != gemini.Allow {
-				break
-			}
-			if full() {
-				break
-			}
 			switch {
 			case d.Settings == "tools.exclude" && s.Decision == gemini.Allow:
-				out = append(out, scenario.Problem{Pointer: "/given/settings/tools/exclude", Warning: true, Name: "exclude-reallowed",
-					Message: fmt.Sprintf("tools.exclude is a deny at 4.4; this allow at %s re-allows %s (%s)", gemini.JSNumber(s.Priority), d.ToolName, s.Source)})
+				add(func() scenario.Problem {
+					return scenario.Problem{Pointer: "/given/settings/tools/exclude", Warning: true, Name: "exclude-reallowed",
+						Message: fmt.Sprintf("tools.exclude is a deny at 4.4; this allow at %s re-allows %s (%s)", gemini.JSNumber(s.Priority), d.ToolName, s.Source)}
+				})
 			case d.Settings != "":
 			case d.Decision == gemini.Deny:
-				out = append(out, scenario.Problem{Pointer: pointer(d), Warning: true, Name: "deny-never-decides",
-					Message: fmt.Sprintf("this deny never decides: %s at %s is tried first", s.Source, gemini.JSNumber(s.Priority))})
+				add(func() scenario.Problem {
+					return scenario.Problem{Pointer: pointer(d), Warning: true, Name: "deny-never-decides",
+						Message: fmt.Sprintf("this deny never decides: %s at %s is tried first", s.Source, gemini.JSNumber(s.Priority))}
+				})
 			default:
-				out = append(out, scenario.Problem{Pointer: pointer(d), Warning: true, Name: "shadowed-rule",
-					Message: fmt.Sprintf("this %s rule never decides: %s (%s) at %s is tried first", d.Decision, s.Source, s.Decision, gemini.JSNumber(s.Priority))})
+				add(func() scenario.Problem {
+					return scenario.Problem{Pointer: pointer(d), Warning: true, Name: "shadowed-rule",
+						Message: fmt.Sprintf("this %s rule never decides: %s (%s) at %s is tried first", d.Decision, s.Source, s.Decision, gemini.JSNumber(s.Priority))}
+				})
 			}
 			break
 		}
@@ -216,9 +218,11 @@ func lintShadows(g *given) []scenario.Problem {
 			if b.File == "" || b.Tier != a.Tier || b.File == a.File || b.Priority != a.Priority {
 				continue
 			}
-			if (a.ToolName == b.ToolName || a.ToolName == "*" || b.ToolName == "*") && !full() {
-				out = append(out, scenario.Problem{Pointer: pointer(b), Warning: true, Name: "tie-across-files",
-					Message: fmt.Sprintf("%s and %s have equal priority %s: the host reads a folder in directory-listing order, so which one decides is not defined (the model uses desk order)", a.File, b.File, gemini.JSNumber(a.Priority))})
+			if a.ToolName == b.ToolName || a.ToolName == "*" || b.ToolName == "*" {
+				add(func() scenario.Problem {
+					return scenario.Problem{Pointer: pointer(b), Warning: true, Name: "tie-across-files",
+						Message: fmt.Sprintf("%s and %s have equal priority %s: the host reads a folder in directory-listing order, so which one decides is not defined (the model uses desk order)", a.File, b.File, gemini.JSNumber(a.Priority))}
+				})
 			}
 		}
 	}
