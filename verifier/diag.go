@@ -37,15 +37,14 @@ type Diagnostic struct {
 	// Acknowledged is the reason the desk or case gives for a warning it
 	// acknowledges; "" when it is not acknowledged.
 	Acknowledged string `json:"acknowledged,omitempty"`
+	// Omitted is set on the line that counts the problems left out of a
+	// file's list (that line sorts after the file's others), so that a
+	// report read back counts them as the run did.
+	Omitted *Omitted `json:"omitted,omitempty"`
 	// outsideModel marks an error of a case outside the model
 	// (scenario.Problem.OutsideModel).
 	outsideModel bool
 
-	// more, on the line that counts the problems left out of a file's
-	// list, is their number; that line sorts after the file's others.
-	// moreErrors and moreAcked are how many of them are errors and
-	// acknowledged warnings.
-	more, moreErrors, moreAcked int
 	// skip marks the line that says which later checks of a file were
 	// skipped; it sorts after the file's located problems, before the
 	// count of those left out.
@@ -54,6 +53,21 @@ type Diagnostic struct {
 	// names a key (atKey) or a value of desk at's file.
 	at    *Desk
 	atKey bool
+}
+
+// Omitted counts the problems a file's list left out, by kind.
+type Omitted struct {
+	Errors       int `json:"errors"`
+	Warnings     int `json:"warnings"`
+	Acknowledged int `json:"acknowledged"`
+}
+
+// more is how many problems o counts; 0 for nil.
+func (o *Omitted) more() int {
+	if o == nil {
+		return 0
+	}
+	return o.Errors + o.Warnings + o.Acknowledged
 }
 
 // moreDiagnostic says how many problems of file were left out: n, of
@@ -66,7 +80,7 @@ func moreDiagnostic(file string, n, errs, acked int) Diagnostic {
 	if errs == 0 {
 		sev = Warning
 	}
-	d := Diagnostic{Severity: sev, File: file, Summary: fmt.Sprintf("… and %s more", Thousands(n)), more: n, moreErrors: errs, moreAcked: acked}
+	d := Diagnostic{Severity: sev, File: file, Summary: fmt.Sprintf("… and %s more", Thousands(n)), Omitted: &Omitted{Errors: errs, Warnings: n - errs - acked, Acknowledged: acked}}
 	if errs == 0 && acked == n {
 		d.Acknowledged = "each of them is acknowledged"
 	}
@@ -77,7 +91,10 @@ func moreDiagnostic(file string, n, errs, acked int) Diagnostic {
 // list, how many of them are errors, warnings no desk acknowledges and
 // acknowledged warnings; for any other diagnostic, zeros.
 func (d Diagnostic) LeftOut() (errors, warnings, acknowledged int) {
-	return d.moreErrors, d.more - d.moreErrors - d.moreAcked, d.moreAcked
+	if d.Omitted == nil {
+		return 0, 0, 0
+	}
+	return d.Omitted.Errors, d.Omitted.Warnings, d.Omitted.Acknowledged
 }
 
 // Thousands writes n with a comma between groups of three digits, as
@@ -228,7 +245,7 @@ func (ds Diagnostics) Sort() {
 // which checks were skipped, the count of problems left out.
 func (d *Diagnostic) rank() int {
 	switch {
-	case d.more > 0:
+	case d.Omitted.more() > 0:
 		return 2
 	case d.skip:
 		return 1
@@ -251,10 +268,10 @@ func (ds Diagnostics) capPerFile(limit int) Diagnostics {
 		kept, more, errs, acked := 0, 0, 0, 0
 		for _, d := range ds[i:j] {
 			switch {
-			case d.more > 0:
-				more += d.more
-				errs += d.moreErrors
-				acked += d.moreAcked
+			case d.Omitted.more() > 0:
+				more += d.Omitted.more()
+				errs += d.Omitted.Errors
+				acked += d.Omitted.Acknowledged
 			case d.skip:
 				out = append(out, d)
 			case kept < limit:

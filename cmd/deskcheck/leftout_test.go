@@ -126,3 +126,34 @@ func TestHostTwiceIsRefused(t *testing.T) {
 		assert.NotContains(t, errOut, "-host names", "the same release twice is one")
 	}
 }
+
+// TestRenderCountsWhatTheRunLeftOut: a run whose files listed fewer
+// problems than they had writes the counts into report.json, so that
+// report render's GitHub and SARIF outputs say what verify's said: the
+// left-out acknowledged warnings in the notice, not the count's own line
+// as one more annotation.
+func TestRenderCountsWhatTheRunLeftOut(t *testing.T) {
+	dir := t.TempDir()
+	desks := []string{filepath.Join("..", "..", "cases", "gemini-desk.json"), filepath.Join("..", "..", "cases", "cross-agent-desk.json")}
+	for _, format := range []string{"github", "sarif"} {
+		t.Run(format, func(t *testing.T) {
+			out := filepath.Join(dir, format)
+			code, verified, errOut := runCLI(t, append([]string{"verify", "-max-diagnostics", "1", "-format", format, "-out", out}, desks...)...)
+			require.Equal(t, 0, code, errOut)
+			code, rendered, errOut := runCLI(t, "report", "render", "-format", format, filepath.Join(out, "report.json"))
+			require.Equal(t, 0, code, errOut)
+			if format == "github" {
+				assert.Regexp(t, `(?m)^::notice title=deskcheck%3A more than GitHub shows::8 more acknowledged warnings in 2 files not annotated`, verified)
+				// Where the rest are differs: the run names its folder's
+				// summary, the render the file it read.
+				where := regexp.MustCompile(`every one is in [^\n]*, which`)
+				verified = where.ReplaceAllString(verified, "every one is in …, which")
+				rendered = where.ReplaceAllString(rendered, "every one is in …, which")
+				assert.NotContains(t, rendered, "… and 3 more", "a count is no annotation")
+			} else {
+				assert.Contains(t, rendered, "3 acknowledged warnings (-max-diagnostics", "SARIF gives the count as a note")
+			}
+			assert.Equal(t, verified, rendered)
+		})
+	}
+}
