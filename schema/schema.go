@@ -98,9 +98,15 @@ func (s *Schema) problems(doc gojsonschema.JSONLoader) ([]Problem, error) {
 		}
 		out = append(out, p)
 	}
-	// gojsonschema reports an object's unknown keys in map order and the
-	// rest in the schema's order: sorting by pointer and then key makes
-	// the list the same from run to run and keeps the rest as it was.
+	sortProblems(out)
+	return out, nil
+}
+
+// sortProblems sorts by pointer and then key, keeping the order of the
+// rest. gojsonschema reports an object's unknown keys in map order and the
+// rest in the schema's order: the sort makes the list the same from run
+// to run and keeps the rest as it was.
+func sortProblems(out []Problem) {
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
 		if a.Pointer != b.Pointer {
@@ -108,7 +114,6 @@ func (s *Schema) problems(doc gojsonschema.JSONLoader) ([]Problem, error) {
 		}
 		return a.Key < b.Key
 	})
-	return out, nil
 }
 
 // pointer converts a gojsonschema context ("(root)", "cases", "0", ...) to
@@ -125,9 +130,20 @@ func pointer(ctx *gojsonschema.JsonContext) string {
 	var b strings.Builder
 	for _, p := range parts[1:] {
 		b.WriteByte('/')
-		b.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(p))
+		b.WriteString(escapeToken(p))
 	}
 	return b.String()
+}
+
+// tokenEscaper writes a key as a JSON pointer's token.
+var tokenEscaper = strings.NewReplacer("~", "~0", "/", "~1")
+
+// escapeToken is key as a JSON pointer's token (RFC 6901).
+func escapeToken(key string) string {
+	if !strings.ContainsAny(key, "~/") {
+		return key
+	}
+	return tokenEscaper.Replace(key)
 }
 
 func message(e gojsonschema.ResultError) string {

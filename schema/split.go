@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -311,14 +312,16 @@ func (s *Split) ValidateText(doc []byte, text string) ([]Problem, error) {
 	}
 	var root any
 	if f, ok := flattenText(doc, text); ok {
-		ok = s.valid(f)
-		if !ok {
-			root = f.decode(0)
+		items, tags, ok := s.itemsOf(f)
+		if ok && s.shellValid(f) {
+			// Only items can be wrong: each is held to its branch
+			// alone, so no tree of the whole document is built.
+			problems, err := s.itemProblems(f, items, tags)
+			f.release()
+			return problems, err
 		}
+		root = f.decode(0)
 		f.release()
-		if ok {
-			return nil, nil
-		}
 	} else {
 		var err error
 		if root, err = decode(doc); err != nil {
@@ -339,21 +342,8 @@ func (s *Split) ValidateText(doc []byte, text string) ([]Problem, error) {
 // shell accepts it and every item's branch accepts the item. False means
 // "ask the whole schema", not "invalid".
 func (s *Split) valid(f *flat) bool {
-	list := f.member(0, s.items)
-	if list < 0 || f.nodes[list].kind != kArray {
-		return false
-	}
-	count := f.nodes[list].count
-	items := make([]int32, count)
-	tags := make([]string, count)
-	for i, e := int32(0), list+1; i < count; i, e = i+1, f.nodes[e].next {
-		t := f.member(e, s.tag)
-		if t < 0 || f.nodes[t].kind != kString || s.branches[f.nodes[t].text] == nil {
-			return false
-		}
-		items[i], tags[i] = e, f.nodes[t].text
-	}
-	if s.fastShell.check(f, 0) != valid && !accepts(s.shell, f.decode(0)) {
+	items, tags, ok := s.itemsOf(f)
+	if !ok || !s.shellValid(f) {
 		return false
 	}
 	for i, e := range items {
@@ -362,6 +352,73 @@ func (s *Split) valid(f *flat) bool {
 		}
 	}
 	return true
+}
+
+// itemsOf finds the items of the document f holds and each one's tag;
+// false when there is no list of items or an item's tag is missing, not a
+// string or not a branch's.
+func (s *Split) itemsOf(f *flat) (items []int32, tags []string, ok bool) {
+	list := f.member(0, s.items)
+	if list < 0 || f.nodes[list].kind != kArray {
+		return nil, nil, false
+	}
+	count := f.nodes[list].count
+	items = make([]int32, count)
+	tags = make([]string, count)
+	for i, e := int32(0), list+1; i < count; i, e = i+1, f.nodes[e].next {
+		t := f.member(e, s.tag)
+		if t < 0 || f.nodes[t].kind != kString || s.branches[f.nodes[t].text] == nil {
+			return nil, nil, false
+		}
+		items[i], tags[i] = e, f.nodes[t].text
+	}
+	return items, tags, true
+}
+
+// shellValid reports whether the shell (the schema with any item
+// accepted) accepts the document f holds.
+func (s *Split) shellValid(f *flat) bool {
+	return s.fastShell.check(f, 0) == valid || accepts(s.shell, f.decode(0))
+}
+
+// itemProblems are the problems of a document whose shell is valid and
+// whose items each have a branch's tag: each item the fast check does not
+// accept is validated alone against its branch, on all processors, and
+// its problems' pointers are put under the item's. They are the whole
+// schema's problems: under it, a branch whose if fails adds none, and the
+// items' problems follow one another in the list's order, which the
+// stable sort by pointer and key keeps.
+func (s *Split) itemProblems(f *flat, items []int32, tags []string) ([]Problem, error) {
+	each := make([][]Problem, len(items))
+	errs := make([]error, len(items))
+	parallel.For(len(items), func(i int) {
+		e := items[i]
+		if s.fastBranches[tags[i]].check(f, e) == valid {
+			return
+		}
+		ps, err := s.branches[tags[i]].problems(decoded{v: f.decode(e)})
+		prefix := "/" + escapeToken(s.items) + "/" + strconv.Itoa(i)
+		for j := range ps {
+			ps[j].Pointer = prefix + ps[j].Pointer
+		}
+		each[i], errs[i] = ps, err
+	})
+	n := 0
+	for i, ps := range each {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		n += len(ps)
+	}
+	if n == 0 {
+		return nil, nil
+	}
+	out := make([]Problem, 0, n)
+	for _, ps := range each {
+		out = append(out, ps...)
+	}
+	sortProblems(out)
+	return out, nil
 }
 
 func accepts(s *Schema, v any) bool {

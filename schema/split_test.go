@@ -2,6 +2,7 @@ package schema
 
 import (
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -77,6 +78,47 @@ func mutations(t testing.TB, doc []byte, scenarios []string) [][]byte {
 			kase["given"], kase["expected"] = given, expected
 		}
 	}
+	// Problems in many cases at once, whose pointers sort otherwise than
+	// the cases (/cases/10 before /cases/2): each case loses a required
+	// key, gains an unknown one and has a given of the wrong type, in
+	// turn and all together.
+	saved := make([]map[string]any, len(cases))
+	for i, c := range cases {
+		if kase, ok := c.(map[string]any); ok {
+			saved[i] = maps.Clone(kase)
+		}
+	}
+	restore := func() {
+		for i, m := range saved {
+			if m != nil {
+				cases[i] = maps.Clone(m)
+			}
+		}
+	}
+	breaks := []func(map[string]any){
+		func(k map[string]any) { delete(k, "id") },
+		func(k map[string]any) { k["zz~/unknown"] = true },
+		func(k map[string]any) { k["given"] = 7 },
+		func(k map[string]any) { k["expected"] = map[string]any{"nope": []any{}} },
+	}
+	for _, brk := range breaks {
+		for i, c := range cases {
+			if kase, ok := c.(map[string]any); ok && i%3 != 1 {
+				brk(kase)
+			}
+		}
+		emit()
+		restore()
+	}
+	for _, c := range cases {
+		if kase, ok := c.(map[string]any); ok {
+			for _, brk := range breaks {
+				brk(kase)
+			}
+		}
+	}
+	emit()
+	restore()
 	return out
 }
 
@@ -112,7 +154,7 @@ func TestSplitAgreesWithTheWholeSchema(t *testing.T) {
 	require.NoError(t, err)
 	names := scenarioNames(t)
 	require.Len(t, split.branches, len(names), "a branch for every scenario")
-	valid, invalid := 0, 0
+	valid, invalid, byItem := 0, 0, 0
 	for path, doc := range splitCorpus(t) {
 		for k, d := range append([][]byte{doc}, mutations(t, doc, names)...) {
 			want, err := fromText.Validate(d)
@@ -133,6 +175,14 @@ func TestSplitAgreesWithTheWholeSchema(t *testing.T) {
 				f, ok = flatOf(root)
 				require.True(t, ok, "%s, document %d: a flat of its value", path, k)
 			}
+			if items, tags, ok := split.itemsOf(f); ok && split.shellValid(f) && len(want) > 0 {
+				// Only items are wrong: the check held each alone to its
+				// branch.
+				byItem++
+				got, err := split.itemProblems(f, items, tags)
+				require.NoError(t, err)
+				require.Equal(t, want, got, "%s, document %d, item by item", path, k)
+			}
 			if len(want) == 0 {
 				valid++
 				assert.True(t, split.valid(f), "%s, document %d: valid, but the split asked the whole schema", path, k)
@@ -142,9 +192,10 @@ func TestSplitAgreesWithTheWholeSchema(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d valid and %d invalid documents", valid, invalid)
+	t.Logf("%d valid and %d invalid documents, %d of them checked item by item", valid, invalid, byItem)
 	assert.Greater(t, valid, 10)
 	assert.Greater(t, invalid, 100)
+	assert.Greater(t, byItem, 100)
 }
 
 // TestSplitBranches checks which allOf entries each branch keeps on a

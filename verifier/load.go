@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -385,6 +386,7 @@ func Load(reg *scenario.Registry, path string, data []byte, limits Limits) (*Des
 	}
 	var broken brokenParts
 	if len(problems) > 0 {
+		ds = slices.Grow(ds, len(problems))
 		ex := explainer{reg: reg, root: root}
 		for _, p := range problems {
 			msg := ex.explain(p)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,7 +17,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/deskcheck/deskcheck/host/all"
 	"github.com/deskcheck/deskcheck/internal/gen"
+	"github.com/deskcheck/deskcheck/verifier"
 )
 
 // memoryChild is the environment variable that makes TestMemoryChild run
@@ -371,4 +374,52 @@ func firstGiven(t *testing.T, desk []byte) (string, []byte) {
 	require.NoError(t, json.Unmarshal(desk, &d))
 	require.NotEmpty(t, d.Cases)
 	return d.Cases[0].Scenario, d.Cases[0].Given
+}
+
+// TestSchemaInvalidDeskMemory: a desk of as many cases as the limits
+// allow, each breaking the schema (its required keys missing, an unknown
+// one added), is refused, by validate and by verify, within the envelope — for
+// the first scenario of every family. The cases are held to their own
+// scenario's part of the schema one at a time; held together to the whole
+// schema, such a desk of 99,999 Gemini cases took 616 MiB.
+func TestSchemaInvalidDeskMemory(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector multiplies a process's memory five to ten times: the envelope is measured without it (.ci/run runs this test in a plain pass)")
+	}
+	if testing.Short() {
+		t.Skip("validates and verifies a desk of up to 16 MiB for every family, a minute of processor time")
+	}
+	limits := verifier.Limits{}.WithDefaults()
+	for _, f := range all.Registry().Families() {
+		name := f.Scenarios[0].Name
+		t.Run(name, func(t *testing.T) {
+			code, out, errOut := runCLI(t, "new", name)
+			require.Equal(t, 0, code, errOut)
+			var desk map[string]any
+			require.NoError(t, json.Unmarshal([]byte(out), &desk))
+			// The least a case of the scenario can be, every required
+			// key but id and scenario missing, and an unknown one.
+			template := map[string]any{"scenario": name, "given": map[string]any{}, "expected": map[string]any{}, "zzUnknown": true}
+			one, err := json.Marshal(template)
+			require.NoError(t, err)
+			n := min(limits.Cases-1, int(limits.FileSize-(1<<20))/(len(one)+16))
+			cases := make([]any, n)
+			for i := range cases {
+				c := maps.Clone(template)
+				c["id"] = fmt.Sprintf("c%d", i)
+				cases[i] = c
+			}
+			desk["cases"] = cases
+			data, err := json.Marshal(desk)
+			require.NoError(t, err)
+			path := filepath.Join(t.TempDir(), "invalid.json")
+			require.NoError(t, os.WriteFile(path, data, 0o600))
+			for _, args := range [][]string{{"validate", path}, {"verify", "-out", "none", path}} {
+				peak, code := peakOf(t, args...)
+				t.Logf("%s of %d cases (%d bytes): peak %d MiB", args[0], n, len(data), peak>>20)
+				assert.Equal(t, 2, code, "%s refuses the desk", args[0])
+				assert.LessOrEqual(t, peak, int64(envelope), "%s within the envelope", args[0])
+			}
+		})
+	}
 }
