@@ -35,4 +35,5 @@ var Family = scenario.Family{
 	Points:    Points,
 	Mutants:   Mutants,
 	Generate:  Generate,
+	Worst:     worst,
 }
