@@ -3,6 +3,7 @@ package scenario
 import (
 	"context"
 	"fmt"
+	"sync"
 	"sync/atomic"
 )
 
@@ -127,13 +128,18 @@ func (sc *Scenario) Control() bool { return sc.kind != nil && sc.kind.control }
 // Compiled is one case of a scenario, decoded and planned once. It is
 // only read after Compile, and so is safe for concurrent runs.
 type Compiled struct {
-	sc       *Scenario
-	given    any
-	err      error
+	sc    *Scenario
+	given any
+	err   error
+	// mu guards problems and taken: TakeProblems changes them.
+	mu       sync.Mutex
 	problems []Problem
-	permit   int
-	deny     int
-	script   any
+	// taken: TakeProblems has handed the warnings over and problems
+	// holds the errors alone; warned: the plan gave warnings.
+	taken, warned bool
+	permit        int
+	deny          int
+	script        any
 }
 
 // Calls counts, for the whole process, the given blocks the engine has
@@ -180,8 +186,55 @@ func GivenOf[G any](c *Compiled) (G, bool) {
 // Err is the reason the given block could not be decoded (nil: it was).
 func (c *Compiled) Err() error { return c.err }
 
-// Problems are the plan's lint problems.
-func (c *Compiled) Problems() []Problem { return c.problems }
+// Problems are the plan's lint problems; once TakeProblems has handed
+// them over, its errors alone.
+func (c *Compiled) Problems() []Problem {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.problems
+}
+
+// TakeProblems returns the plan's lint problems and keeps only its errors
+// (OutsideModel and the like read them later). A case can have a warning
+// for each element of its script, and a desk holds its cases until they
+// have run: the warnings are held only until lint has read them. A second
+// call plans the case again, from expected (the block Compile was given),
+// and returns the same problems.
+func (c *Compiled) TakeProblems(expected func() []Field) []Problem {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.taken {
+		all := c.problems
+		c.taken = true
+		c.problems = nil
+		for _, p := range all {
+			c.warned = c.warned || p.Warning
+			if !p.Warning {
+				c.problems = append(c.problems, p)
+			}
+		}
+		if !c.warned {
+			c.problems = all
+		}
+		return all
+	}
+	if !c.warned || c.err != nil || c.sc.kind == nil {
+		return c.problems
+	}
+	return c.replan(expected())
+}
+
+// replan is the plan's problems again; the errors kept when the plan
+// panics (it did not at Compile, and plans are pure).
+func (c *Compiled) replan(expected []Field) (ps []Problem) {
+	defer func() {
+		if recover() != nil {
+			ps = c.problems
+		}
+	}()
+	ps, _, _, _ = c.sc.kind.plan(c.given, expected)
+	return ps
+}
 
 // RangeProblems are the lint problems of judging the case on the releases
 // selected by the range expr (the scenario's Ranged; none without it).

@@ -49,22 +49,36 @@ func WarningNames(reg *scenario.Registry) []string {
 	return names
 }
 
-// acknowledge marks the desk's warnings that its cases or the desk itself
-// acknowledge, and checks the acknowledgements: every name must be one
-// lint can raise, every reason must say something, placeholders cannot be
-// acknowledged, and an acknowledgement no warning uses is itself a
-// warning. A case's acknowledgement covers the warnings inside that case;
-// the desk's covers every warning of the file.
-func acknowledge(d *Desk, ds Diagnostics) Diagnostics {
+// acks are the acknowledgements of a desk and its cases. They mark the
+// warnings that a case or the desk itself acknowledges, and are checked
+// themselves: every name must be one lint can raise, every reason must
+// say something, placeholders cannot be acknowledged, and an
+// acknowledgement no warning uses is itself a warning. A case's
+// acknowledgement covers the warnings inside that case; the desk's covers
+// every warning of the file. mark may be called on the desk's warnings in
+// parts; finish then gives the problems of the acknowledgements.
+type acks struct {
+	d     *Desk
+	desk  map[string]*ack
+	cases map[string]map[string]*ack
+	// errs are the problems of the acknowledge keys (an unknown name, an
+	// empty reason).
+	errs Diagnostics
+}
+
+type ack struct {
+	owner  string // pointer of the object holding the acknowledge key
+	reason string
+	used   bool
+}
+
+// newAcks reads the desk's acknowledgements; nil when it has none.
+func newAcks(d *Desk) *acks {
 	if len(d.Acknowledge) == 0 && !d.caseAcks {
-		return ds
+		return nil
 	}
 	known := WarningNames(d.reg)
-	type ack struct {
-		owner  string // pointer of the object holding the acknowledge key
-		reason string
-		used   bool
-	}
+	a := &acks{d: d, cases: map[string]map[string]*ack{}}
 	valid := func(owner string, m map[string]string) map[string]*ack {
 		out := map[string]*ack{}
 		names := make([]string, 0, len(m))
@@ -76,23 +90,31 @@ func acknowledge(d *Desk, ds Diagnostics) Diagnostics {
 			ptr := owner + "/acknowledge/" + pointerToken(n)
 			switch {
 			case !slices.Contains(known, n):
-				ds = append(ds, d.diag(Error, ptr, true, "acknowledge: %q is not the name of a warning%s", n, suggest(n, known)))
+				a.errs = append(a.errs, d.diag(Error, ptr, true, "acknowledge: %q is not the name of a warning%s", n, suggest(n, known)))
 			case n == placeholderWarning:
-				ds = append(ds, d.diag(Error, ptr, true, "acknowledge: a placeholder cannot be acknowledged; replace the text deskcheck new left"))
+				a.errs = append(a.errs, d.diag(Error, ptr, true, "acknowledge: a placeholder cannot be acknowledged; replace the text deskcheck new left"))
 			case strings.TrimSpace(m[n]) == "":
-				ds = append(ds, d.diag(Error, ptr, false, "acknowledge: say why %s is acknowledged; the reason is empty", n))
+				a.errs = append(a.errs, d.diag(Error, ptr, false, "acknowledge: say why %s is acknowledged; the reason is empty", n))
 			default:
 				out[n] = &ack{owner: owner, reason: m[n]}
 			}
 		}
 		return out
 	}
-	desk := valid("", d.Acknowledge)
-	cases := map[string]map[string]*ack{}
+	a.desk = valid("", d.Acknowledge)
 	for _, c := range d.Cases {
 		if len(c.Acknowledge) > 0 {
-			cases[c.Pointer] = valid(c.Pointer, c.Acknowledge)
+			a.cases[c.Pointer] = valid(c.Pointer, c.Acknowledge)
 		}
+	}
+	return a
+}
+
+// mark sets Acknowledged on each warning of ds that the warning's case,
+// or the desk, acknowledges.
+func (a *acks) mark(ds Diagnostics) {
+	if a == nil {
+		return
 	}
 	for i := range ds {
 		w := &ds[i]
@@ -100,15 +122,24 @@ func acknowledge(d *Desk, ds Diagnostics) Diagnostics {
 			continue
 		}
 		if owner := caseOf(w.Pointer); owner != "" {
-			if a := cases[owner][w.Name]; a != nil {
-				w.Acknowledged, a.used = a.reason, true
+			if k := a.cases[owner][w.Name]; k != nil {
+				w.Acknowledged, k.used = k.reason, true
 				continue
 			}
 		}
-		if a := desk[w.Name]; a != nil {
-			w.Acknowledged, a.used = a.reason, true
+		if k := a.desk[w.Name]; k != nil {
+			w.Acknowledged, k.used = k.reason, true
 		}
 	}
+}
+
+// finish gives the problems of the acknowledgements: those of their keys,
+// and a warning for each that no marked warning used.
+func (a *acks) finish() Diagnostics {
+	if a == nil {
+		return nil
+	}
+	ds := a.errs
 	unused := func(m map[string]*ack) {
 		names := make([]string, 0, len(m))
 		for n := range m {
@@ -116,16 +147,16 @@ func acknowledge(d *Desk, ds Diagnostics) Diagnostics {
 		}
 		sort.Strings(names)
 		for _, n := range names {
-			if a := m[n]; !a.used {
-				ds = append(ds, d.warn("unused-acknowledgement", a.owner+"/acknowledge/"+pointerToken(n), true, "acknowledges %s, but no such warning is raised here", n))
+			if k := m[n]; !k.used {
+				ds = append(ds, a.d.warn("unused-acknowledgement", k.owner+"/acknowledge/"+pointerToken(n), true, "acknowledges %s, but no such warning is raised here", n))
 			}
 		}
 	}
-	if !d.partial {
-		unused(desk) // a case left out may have used them
+	if !a.d.partial {
+		unused(a.desk) // a case left out may have used them
 	}
-	for _, c := range d.Cases {
-		unused(cases[c.Pointer])
+	for _, c := range a.d.Cases {
+		unused(a.cases[c.Pointer])
 	}
 	return ds
 }

@@ -86,6 +86,22 @@ func lintIDs(d *Desk) Diagnostics {
 // used.
 func lintDesk(d *Desk, limits Limits) Diagnostics {
 	var ds Diagnostics
+	acks := newAcks(d)
+	// A case can have a warning for each element of its script, and
+	// every caller lists at most limits.Diagnostics of a file: while the
+	// list grows, it is marked, located, sorted and cut to what a caller
+	// could list, the rest counted (which the caller's own cut adds up).
+	marked := 0
+	compact := func() {
+		if len(ds) < lintCompactAt {
+			return
+		}
+		acks.mark(ds[marked:])
+		ds.resolve()
+		ds.Sort()
+		ds = ds.capPerFile(limits.Diagnostics)
+		marked = len(ds)
+	}
 	if !strings.Contains(strings.ToUpper(d.Label), "DO NOT EXECUTE") {
 		ds = append(ds, d.warn("label", "/label", false, "the label should warn readers: DO NOT EXECUTE"))
 	}
@@ -103,6 +119,7 @@ func lintDesk(d *Desk, limits Limits) Diagnostics {
 	for _, c := range d.Cases {
 		refs(c.Pointer, c.SourceRefs)
 		ds = append(ds, lintCase(c, limits)...)
+		compact()
 	}
 	ds = append(ds, lintWork(d, limits)...)
 	ds = append(ds, lintCopies(d, limits)...)
@@ -116,8 +133,15 @@ func lintDesk(d *Desk, limits Limits) Diagnostics {
 		refs(cl.Pointer, cl.SourceRefs)
 	}
 	ds = append(ds, lintPlaceholders(d)...)
-	return acknowledge(d, ds)
+	acks.mark(ds[marked:])
+	return append(ds, acks.finish()...)
 }
+
+// lintCompactAt is how long lintDesk lets its list grow before cutting it
+// to what a caller lists: locating its problems walks the desk up to the
+// last one, so the list is cut seldom, and while it grows it holds at
+// most this many problems (some 20 MB) besides the last case's.
+var lintCompactAt = 1 << 16
 
 func lintCase(c *Case, limits Limits) Diagnostics {
 	d := c.Desk
@@ -164,7 +188,7 @@ func lintCase(c *Case, limits Limits) Diagnostics {
 		if err := c.compiled.Err(); err != nil {
 			ds = append(ds, d.diag(Error, c.Pointer+"/given", false, "%s", err.Error()))
 		}
-		problems := c.compiled.Problems()
+		problems := c.compiled.TakeProblems(func() []scenario.Field { return scriptOf(c.Expected) })
 		if c.fam != nil && len(c.releases) > 0 {
 			problems = append(problems[:len(problems):len(problems)], c.compiled.RangeProblems(c.Range, c.releases)...)
 		}
