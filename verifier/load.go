@@ -93,6 +93,8 @@ type Case struct {
 	Expected    []Field
 	// ExpectedRaw is the expected block as written.
 	ExpectedRaw string
+	// expectedAt is the offset of ExpectedRaw in the desk's text.
+	expectedAt int
 	// Pointer is the case's JSON pointer in its file, e.g. /cases/3.
 	Pointer string
 	// Hosts is the case's own hosts key: host family → release range.
@@ -135,6 +137,10 @@ func (c *Case) Spec() (*scenario.Scenario, *scenario.Family) { return c.sc, c.fa
 // Group names the behaviour group of release r for this case: two
 // releases of one group observe the case alike.
 func (c *Case) Group(r scenario.Release) string { return c.compiled.Group(r) }
+
+// ExpectedAt is the offset of the case's expected block (ExpectedRaw) in
+// its desk's text; 0 when the case was not read from a desk's text.
+func (c *Case) ExpectedAt() int { return c.expectedAt }
 
 // FullID is <desk-id>/<case-id>.
 func (c *Case) FullID() string { return c.Desk.ID + "/" + c.ID }
@@ -636,7 +642,7 @@ func (d *Desk) readCase(text string, members []spanned, i int, whole func(base, 
 		}
 		cs.units[j] = limitUnits(l, v)
 	}
-	cs.ExpectedRaw = expected.Raw
+	cs.ExpectedRaw, cs.expectedAt = expected.Raw, expected.Index
 	read := (*fields)[:0]
 	expected.ForEach(func(k, v gjson.Result) bool {
 		read = append(read, Field{Key: k.Str, Value: v})

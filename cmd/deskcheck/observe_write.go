@@ -98,12 +98,8 @@ func observeWrite(sel selection, paths []string, interactive, force bool, stdout
 	for _, d := range order {
 		es := edits[d.Path]
 		if err := writeDesk(reg, sel, d, es, force, stderr); err != nil {
-			ids := make([]string, len(es))
-			for i, e := range es {
-				ids[i] = e.id
-			}
 			fmt.Fprintf(stderr, "deskcheck: %s: %s; not written: the expected %s of %s\n", reports.OneLine(d.Path), reports.OneLine(err.Error()),
-				pluralWord(len(es), "block", "blocks"), reports.OneLine(strings.Join(ids, ", ")))
+				pluralWord(len(es), "block", "blocks"), reports.OneLine(editIDs(es)))
 			code = exitInvalid
 			continue
 		}
@@ -111,6 +107,22 @@ func observeWrite(sel selection, paths []string, interactive, force bool, stdout
 	}
 	return code
 }
+
+// editIDs names the cases of es: the first idsNamed, then how many more.
+func editIDs(es []edit) string {
+	ids := make([]string, 0, min(len(es), idsNamed))
+	for _, e := range es[:min(len(es), idsNamed)] {
+		ids = append(ids, e.id)
+	}
+	s := strings.Join(ids, ", ")
+	if len(es) > idsNamed {
+		s += " and " + verifier.Thousands(len(es)-idsNamed) + " more"
+	}
+	return s
+}
+
+// idsNamed is how many cases a message of observe -w names.
+const idsNamed = 10
 
 // deskFile is what observe -w keeps of a desk it rewrites: its path and
 // the SHA-256 of the text it read.
@@ -148,6 +160,8 @@ type blockWriter struct {
 	// releases.
 	unsettled      int
 	stdout, stderr io.Writer
+	// lines finds the line of each block of the desk being taken.
+	lines lineCursor
 }
 
 // Prepare works out, on the goroutine that ran the case, the block to
@@ -200,7 +214,7 @@ func (w *blockWriter) Take(d *verifier.Desk, b *blockCase) error {
 		w.unsettled++
 		return nil
 	}
-	e, err := blockEdit(d, b.c, b.keys, b.values)
+	e, err := blockEdit(d, b.c, b.keys, b.values, &w.lines)
 	if err != nil {
 		return fmt.Errorf("%s: %s", reports.OneLine(d.Path), reports.OneLine(err.Error()))
 	}
@@ -240,7 +254,10 @@ func (w *blockWriter) Take(d *verifier.Desk, b *blockCase) error {
 }
 
 // Done ends a desk; its edits are kept.
-func (w *blockWriter) Done(*verifier.Desk, []*verifier.Claim) error { return nil }
+func (w *blockWriter) Done(*verifier.Desk, []*verifier.Claim) error {
+	w.lines = lineCursor{}
+	return nil
+}
 
 // errChanged says that a desk file changed after it was read.
 var errChanged = errors.New("the file changed after it was read (another run or an editor wrote it): run observe -w again")
@@ -421,15 +438,41 @@ func firstLineOf(s string) string {
 
 // blockEdit is the edit that replaces the case's expected block by keys
 // and values, written in the style of the block it replaces.
-func blockEdit(d *verifier.Desk, c *verifier.Case, keys []string, values []json.RawMessage) (edit, error) {
+// Each case's block is found where the desk's reader saw it, and its
+// line's start from the previous case's: a desk of 65,000 cases on one
+// line is not read from its start for each case.
+func blockEdit(d *verifier.Desk, c *verifier.Case, keys []string, values []json.RawMessage, lines *lineCursor) (edit, error) {
 	text := d.Text()
-	path := strings.ReplaceAll(strings.TrimPrefix(c.Pointer, "/"), "/", ".") + ".expected"
-	v := gjson.Get(text, path)
-	if !v.IsObject() || v.Index <= 0 || text[v.Index:v.Index+len(v.Raw)] != v.Raw {
-		return edit{}, fmt.Errorf("cannot locate the expected block of %s", c.FullID())
+	at, raw := c.ExpectedAt(), c.ExpectedRaw
+	if at <= 0 || at+len(raw) > len(text) || text[at:at+len(raw)] != raw {
+		path := strings.ReplaceAll(strings.TrimPrefix(c.Pointer, "/"), "/", ".") + ".expected"
+		v := gjson.Get(text, path)
+		at, raw = v.Index, v.Raw
+		if !v.IsObject() || at <= 0 || text[at:at+len(raw)] != raw {
+			return edit{}, fmt.Errorf("cannot locate the expected block of %s", c.FullID())
+		}
 	}
-	st := styleOf(text, v.Index, v.Raw, c.Given.Raw)
-	return edit{start: v.Index, end: v.Index + len(v.Raw), text: st.block(keys, values)}, nil
+	st := styleOf(text, lines.lineStart(d, at), at, raw, c.Given.Raw)
+	return edit{start: at, end: at + len(raw), text: st.block(keys, values)}, nil
+}
+
+// lineCursor finds the start of the line an offset of a desk's text lies
+// on. Asked in rising order, as the cases of a desk are taken, it reads
+// each byte of the text once.
+type lineCursor struct {
+	desk      *verifier.Desk
+	at, start int
+}
+
+func (l *lineCursor) lineStart(d *verifier.Desk, at int) int {
+	if d != l.desk || at < l.at {
+		l.desk, l.at, l.start = d, 0, 0
+	}
+	if i := strings.LastIndexByte(d.Text()[l.at:at], '\n'); i >= 0 {
+		l.start = l.at + i + 1
+	}
+	l.at = at
+	return l.start
 }
 
 // sameText tells whether a block as the file writes it is text, a block
@@ -470,10 +513,10 @@ type style struct {
 }
 
 // styleOf reads the style of the block old, which starts at offset at of
-// text, and of the case's given block.
-func styleOf(text string, at int, old, given string) style {
-	lineStart := strings.LastIndexByte(text[:at], '\n') + 1
-	base := leading(text[lineStart:])
+// text on the line that starts at lineStart, and of the case's given
+// block.
+func styleOf(text string, lineStart, at int, old, given string) style {
+	base := leading(text[lineStart:at])
 	st := style{unit: "  ", keyIndent: base + "  ", endIndent: base}
 	st.spaced = strings.Contains(old, "\": ") || strings.Contains(given, "\": ")
 	st.padded = strings.HasPrefix(old, "{ ") || strings.Contains(given, "{ \"")
