@@ -38,6 +38,7 @@ var Family = scenario.Family{
 	Points:    Points,
 	Mutants:   Mutants,
 	Generate:  Generate,
+	Worst:     worst,
 }
 
 // Releases are the adapters as the host's named releases, in report
