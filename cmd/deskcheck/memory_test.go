@@ -299,6 +299,10 @@ func TestWorstCaseMemory(t *testing.T) {
 	require.Equal(t, 0, code)
 	for _, w := range gen.WorstCases() {
 		t.Run(w.Name, func(t *testing.T) {
+			// Each desk's commands run in child processes whose peaks
+			// are their own: two desks at once keep both processors
+			// busy.
+			t.Parallel()
 			data, err := gen.Worst(w.Name)
 			require.NoError(t, err)
 			dir := t.TempDir()
@@ -393,6 +397,7 @@ func TestSchemaInvalidDeskMemory(t *testing.T) {
 	for _, f := range all.Registry().Families() {
 		name := f.Scenarios[0].Name
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			code, out, errOut := runCLI(t, "new", name)
 			require.Equal(t, 0, code, errOut)
 			var desk map[string]any
