@@ -3,6 +3,8 @@ package scenario
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/deskcheck/deskcheck/internal/jsontext"
 )
 
 // Closest returns the known word that word is most likely a misspelling
@@ -43,12 +45,4 @@ func EditDistance(a, b string) int {
 }
 
 // PointerToken escapes a key for a JSON pointer (RFC 6901).
-func PointerToken(s string) string {
-	if !strings.ContainsAny(s, "~/") {
-		return s
-	}
-	return pointerEscaper.Replace(s)
-}
-
-// pointerEscaper is built once: a replacer builds its tables on first use.
-var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
+func PointerToken(s string) string { return jsontext.PointerToken(s) }

@@ -15,6 +15,8 @@ import (
 	"strings"
 
 	"github.com/xeipuuv/gojsonschema"
+
+	"github.com/deskcheck/deskcheck/internal/jsontext"
 )
 
 // SHA256 returns the hex SHA-256 of a schema.
@@ -130,20 +132,9 @@ func pointer(ctx *gojsonschema.JsonContext) string {
 	var b strings.Builder
 	for _, p := range parts[1:] {
 		b.WriteByte('/')
-		b.WriteString(escapeToken(p))
+		b.WriteString(jsontext.PointerToken(p))
 	}
 	return b.String()
-}
-
-// tokenEscaper writes a key as a JSON pointer's token.
-var tokenEscaper = strings.NewReplacer("~", "~0", "/", "~1")
-
-// escapeToken is key as a JSON pointer's token (RFC 6901).
-func escapeToken(key string) string {
-	if !strings.ContainsAny(key, "~/") {
-		return key
-	}
-	return tokenEscaper.Replace(key)
 }
 
 func message(e gojsonschema.ResultError) string {

@@ -397,7 +397,7 @@ func (s *Split) itemProblems(f *flat, items []int32, tags []string) ([]Problem, 
 			return
 		}
 		ps, err := s.branches[tags[i]].problems(decoded{v: f.decode(e)})
-		prefix := "/" + escapeToken(s.items) + "/" + strconv.Itoa(i)
+		prefix := "/" + jsontext.PointerToken(s.items) + "/" + strconv.Itoa(i)
 		for j := range ps {
 			ps[j].Pointer = prefix + ps[j].Pointer
 		}

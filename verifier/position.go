@@ -5,6 +5,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/deskcheck/deskcheck/internal/jsontext"
 )
 
 // position maps byte offsets of one file to 1-based lines and columns.
@@ -54,12 +56,7 @@ func (p *position) at(off int) (line, col int) {
 }
 
 // pointerToken escapes one JSON pointer reference token.
-func pointerToken(s string) string {
-	if !strings.ContainsAny(s, "~/") {
-		return s
-	}
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
-}
+func pointerToken(s string) string { return jsontext.PointerToken(s) }
 
 // unescapeToken undoes pointerToken.
 func unescapeToken(s string) string {
