@@ -131,7 +131,7 @@ type Compiled struct {
 	sc    *Scenario
 	given any
 	err   error
-	// mu guards problems and taken: TakeProblems changes them.
+	// mu guards problems, taken and warned: TakeProblems changes them.
 	mu       sync.Mutex
 	problems []Problem
 	// taken: TakeProblems has handed the warnings over and problems
