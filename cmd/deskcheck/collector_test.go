@@ -16,8 +16,8 @@ func gcPercent() int {
 	return p
 }
 
-// The percentage set after a collection lets the heap grow to heapRoom,
-// within 1000 % and Go's default.
+// The percentage set after a collection lets the heap grow by heapRoom,
+// or by what is live when that is more, within 1000 %.
 func TestPercentFor(t *testing.T) {
 	for _, tc := range []struct {
 		live uint64
@@ -25,11 +25,14 @@ func TestPercentFor(t *testing.T) {
 	}{
 		{0, 1000},
 		{1 << 20, 1000},
-		{heapRoom / 11, 1000},
-		{16 << 20, 500},
-		{32 << 20, 200},
-		{40 << 20, 140},
-		{heapRoom / 2, 100},
+		{heapRoom / 10, 1000},
+		{heapRoom/10 + 1, 999},
+		{16 << 20, 800},
+		{32 << 20, 400},
+		{48 << 20, 266},
+		{64 << 20, 200},
+		{heapRoom - 1, 100},
+		{heapRoom, 100},
 		{200 << 20, 100},
 		{4 << 30, 100},
 	} {
@@ -38,7 +41,7 @@ func TestPercentFor(t *testing.T) {
 }
 
 // The collector runs at 1000 % while the live heap is small and at Go's
-// default once a collection finds half of heapRoom live or more; GOGC in
+// default once a collection finds heapRoom live or more; GOGC in
 // the environment is left alone.
 func TestCollectorPolicy(t *testing.T) {
 	defer debug.SetGCPercent(gcPercent())
