@@ -4,7 +4,9 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/deskcheck/deskcheck/verifier"
 )
@@ -85,6 +87,12 @@ func junitClass(desk string) string {
 
 // Write renders r as JUnit XML.
 func (JUnit) Write(w io.Writer, r *Report) error {
+	doc := junitDoc(r)
+	return doc.write(w)
+}
+
+// junitDoc is the JUnit document of r.
+func junitDoc(r *Report) *junitSuites {
 	files := deskFiles(r)
 	doc := junitSuites{Name: "deskcheck", Tests: r.Summary.Cases + r.Summary.SourceOnly, Failures: r.Summary.Failed, Errors: r.Summary.Errored, Skipped: r.Summary.SourceOnly + r.Summary.NotApplicable, Time: junitTime}
 	index := map[string]int{}
@@ -162,14 +170,209 @@ func (JUnit) Write(w io.Writer, r *Report) error {
 		doc.Suites[i].Properties.List = append(doc.Suites[i].Properties.List, props...)
 	}
 	doc.Real = realCodeSuites(r.RealCode)
-	if _, err := io.WriteString(w, xml.Header); err != nil {
-		return err
+	return &doc
+}
+
+// write writes the document as encoding/xml's encoder, indenting by two
+// spaces, writes it (TestJUnitIsTheEncoders holds it to the encoder): a
+// suite of 100,000 cases is that many testcase elements, which the
+// encoder reached by reflection field by field. The real-code section's
+// suites, a few, still go through the encoder.
+func (doc *junitSuites) write(w io.Writer) error {
+	b := make([]byte, 0, 40<<10)
+	b = append(b, xml.Header...)
+	b = append(b, "<testsuites"...)
+	b = xmlAttr(b, "name", doc.Name)
+	b = xmlIntAttr(b, "tests", doc.Tests)
+	b = xmlIntAttr(b, "failures", doc.Failures)
+	b = xmlIntAttr(b, "errors", doc.Errors)
+	b = xmlIntAttr(b, "skipped", doc.Skipped)
+	b = xmlAttr(b, "time", doc.Time)
+	b = append(b, '>')
+	for i := range doc.Suites {
+		b = doc.Suites[i].append(b)
+		if len(b) >= 32<<10 {
+			if _, err := w.Write(b); err != nil {
+				return err
+			}
+			b = b[:0]
+		}
 	}
-	enc := xml.NewEncoder(w)
-	enc.Indent("", "  ")
-	if err := enc.Encode(doc); err != nil {
-		return err
+	for _, rs := range doc.Real {
+		b = append(b, '\n')
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+		b = b[:0]
+		enc := xml.NewEncoder(w)
+		enc.Indent("  ", "  ")
+		if err := enc.Encode(rs); err != nil {
+			return err
+		}
 	}
-	_, err := io.WriteString(w, "\n")
+	if len(doc.Suites)+len(doc.Real) > 0 {
+		b = append(b, '\n')
+	}
+	b = append(b, "</testsuites>\n"...)
+	_, err := w.Write(b)
 	return err
+}
+
+// append appends the suite at depth one.
+func (s *junitSuite) append(b []byte) []byte {
+	b = append(b, "\n  <testsuite"...)
+	b = xmlAttr(b, "name", s.Name)
+	b = xmlIntAttr(b, "tests", s.Tests)
+	b = xmlIntAttr(b, "failures", s.Failures)
+	b = xmlIntAttr(b, "errors", s.Errors)
+	b = xmlIntAttr(b, "skipped", s.Skipped)
+	b = xmlAttr(b, "time", s.Time)
+	b = xmlAttr(b, "timestamp", s.Timestamp)
+	if s.File != "" {
+		b = xmlAttr(b, "file", s.File)
+	}
+	b = append(b, '>')
+	if s.Properties == nil && len(s.Cases) == 0 {
+		return append(b, "</testsuite>"...)
+	}
+	if p := s.Properties; p != nil {
+		b = append(b, "\n    <properties>"...)
+		for _, x := range p.List {
+			b = append(b, "\n      <property"...)
+			b = xmlAttr(b, "name", x.Name)
+			b = xmlAttr(b, "value", x.Value)
+			b = append(b, "></property>"...)
+		}
+		if len(p.List) > 0 {
+			b = append(b, "\n    "...)
+		}
+		b = append(b, "</properties>"...)
+	}
+	for i := range s.Cases {
+		c := &s.Cases[i]
+		b = append(b, "\n    <testcase"...)
+		b = xmlAttr(b, "classname", c.Classname)
+		b = xmlAttr(b, "name", c.Name)
+		if c.File != "" {
+			b = xmlAttr(b, "file", c.File)
+		}
+		if c.Line != 0 {
+			b = xmlIntAttr(b, "line", c.Line)
+		}
+		b = xmlAttr(b, "time", c.Time)
+		b = append(b, '>')
+		children := false
+		for _, m := range []struct {
+			name string
+			m    *junitMessage
+		}{{"failure", c.Failure}, {"error", c.Error}, {"skipped", c.Skipped}} {
+			if m.m == nil {
+				continue
+			}
+			children = true
+			b = append(b, "\n      <"...)
+			b = append(b, m.name...)
+			b = xmlAttr(b, "message", m.m.Message)
+			b = append(b, '>')
+			b = appendCDATA(b, m.m.Body)
+			b = append(append(append(b, "</"...), m.name...), '>')
+		}
+		if children {
+			b = append(b, "\n    "...)
+		}
+		b = append(b, "</testcase>"...)
+	}
+	return append(b, "\n  </testsuite>"...)
+}
+
+// xmlAttr appends ` name="value"`, the value escaped as encoding/xml
+// escapes an attribute's.
+func xmlAttr(b []byte, name, value string) []byte {
+	b = append(append(append(b, ' '), name...), `="`...)
+	b = appendXMLText(b, value)
+	return append(b, '"')
+}
+
+func xmlIntAttr(b []byte, name string, n int) []byte {
+	b = append(append(append(b, ' '), name...), `="`...)
+	b = strconv.AppendInt(b, int64(n), 10)
+	return append(b, '"')
+}
+
+// appendXMLText appends s escaped as xml.EscapeText escapes it: the five
+// markup characters, tab, line feed and carriage return as references,
+// and a character XML does not allow (or a byte that is not UTF-8) as
+// U+FFFD.
+func appendXMLText(b []byte, s string) []byte {
+	last := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			r, width := utf8.DecodeRuneInString(s[i:])
+			if (r == utf8.RuneError && width == 1) || !xmlChar(r) {
+				b = append(b, s[last:i]...)
+				b = append(b, "\uFFFD"...)
+				i += width
+				last = i
+				continue
+			}
+			i += width
+			continue
+		}
+		var esc string
+		switch c {
+		case '"':
+			esc = "&#34;"
+		case '\'':
+			esc = "&#39;"
+		case '&':
+			esc = "&amp;"
+		case '<':
+			esc = "&lt;"
+		case '>':
+			esc = "&gt;"
+		case '\t':
+			esc = "&#x9;"
+		case '\n':
+			esc = "&#xA;"
+		case '\r':
+			esc = "&#xD;"
+		default:
+			if c < 0x20 {
+				esc = "\uFFFD"
+			}
+		}
+		if esc != "" {
+			b = append(b, s[last:i]...)
+			b = append(b, esc...)
+			last = i + 1
+		}
+		i++
+	}
+	return append(b, s[last:]...)
+}
+
+// xmlChar reports whether XML allows the character r (at or past U+0080).
+func xmlChar(r rune) bool {
+	return r <= 0xD7FF || (r >= 0xE000 && r <= 0xFFFD) || (r >= 0x10000 && r <= 0x10FFFF)
+}
+
+// appendCDATA appends s as encoding/xml writes a cdata field: nothing
+// when empty, else one section, split where s holds its end marker.
+func appendCDATA(b []byte, s string) []byte {
+	if s == "" {
+		return b
+	}
+	b = append(b, "<![CDATA["...)
+	for {
+		before, after, found := strings.Cut(s, "]]>")
+		if !found {
+			break
+		}
+		b = append(b, before...)
+		b = append(b, "]]]]><![CDATA[>"...)
+		s = after
+	}
+	b = append(b, s...)
+	return append(b, "]]>"...)
 }
