@@ -123,3 +123,32 @@ func (w *failAfter) Write(p []byte) (int, error) {
 	w.n -= len(p)
 	return len(p), nil
 }
+
+// writeSizes records the size of every write.
+type writeSizes struct{ sizes []int }
+
+func (w *writeSizes) Write(p []byte) (int, error) {
+	w.sizes = append(w.sizes, len(p))
+	return len(p), nil
+}
+
+// The document goes out as it is made: a desk's suite of thousands of
+// failures is never held whole, each write is at most about 32 KiB and
+// one testcase.
+func TestJUnitWritesAsItGoes(t *testing.T) {
+	body := strings.Repeat("trace line ]]> & more\n", 50)
+	doc := &junitSuites{Name: "deskcheck", Suites: []junitSuite{{Name: "one desk"}}}
+	for i := range 10000 {
+		doc.Suites[0].Cases = append(doc.Suites[0].Cases, junitCase{Classname: "d", Name: strings.Repeat("n", i%50), Failure: &junitMessage{Message: "m", Body: body}})
+	}
+	var w writeSizes
+	require.NoError(t, doc.write(&w))
+	total := 0
+	for _, n := range w.sizes {
+		total += n
+		assert.LessOrEqual(t, n, 32<<10+2*len(body)+200)
+	}
+	assert.Greater(t, total, 10000*len(body))
+	assert.Greater(t, len(w.sizes), 300, "written in parts")
+	assert.Equal(t, encoderJUnit(t, doc), handJUnit(t, doc))
+}

@@ -189,14 +189,26 @@ func (doc *junitSuites) write(w io.Writer) error {
 	b = xmlIntAttr(b, "skipped", doc.Skipped)
 	b = xmlAttr(b, "time", doc.Time)
 	b = append(b, '>')
+	// What is made goes out every 32 KiB or so: a desk's suite can hold
+	// thousands of failures, each with its trace.
+	flush := func() error {
+		if len(b) < 32<<10 {
+			return nil
+		}
+		_, err := w.Write(b)
+		b = b[:0]
+		return err
+	}
 	for i := range doc.Suites {
-		b = doc.Suites[i].append(b)
-		if len(b) >= 32<<10 {
-			if _, err := w.Write(b); err != nil {
+		s := &doc.Suites[i]
+		b = s.appendStart(b)
+		for j := range s.Cases {
+			b = s.Cases[j].append(b)
+			if err := flush(); err != nil {
 				return err
 			}
-			b = b[:0]
 		}
+		b = s.appendEnd(b)
 	}
 	for _, rs := range doc.Real {
 		b = append(b, '\n')
@@ -218,8 +230,9 @@ func (doc *junitSuites) write(w io.Writer) error {
 	return err
 }
 
-// append appends the suite at depth one.
-func (s *junitSuite) append(b []byte) []byte {
+// appendStart appends the suite's start tag, at depth one, and its
+// properties.
+func (s *junitSuite) appendStart(b []byte) []byte {
 	b = append(b, "\n  <testsuite"...)
 	b = xmlAttr(b, "name", s.Name)
 	b = xmlIntAttr(b, "tests", s.Tests)
@@ -232,9 +245,6 @@ func (s *junitSuite) append(b []byte) []byte {
 		b = xmlAttr(b, "file", s.File)
 	}
 	b = append(b, '>')
-	if s.Properties == nil && len(s.Cases) == 0 {
-		return append(b, "</testsuite>"...)
-	}
 	if p := s.Properties; p != nil {
 		b = append(b, "\n    <properties>"...)
 		for _, x := range p.List {
@@ -248,41 +258,51 @@ func (s *junitSuite) append(b []byte) []byte {
 		}
 		b = append(b, "</properties>"...)
 	}
-	for i := range s.Cases {
-		c := &s.Cases[i]
-		b = append(b, "\n    <testcase"...)
-		b = xmlAttr(b, "classname", c.Classname)
-		b = xmlAttr(b, "name", c.Name)
-		if c.File != "" {
-			b = xmlAttr(b, "file", c.File)
-		}
-		if c.Line != 0 {
-			b = xmlIntAttr(b, "line", c.Line)
-		}
-		b = xmlAttr(b, "time", c.Time)
-		b = append(b, '>')
-		children := false
-		for _, m := range []struct {
-			name string
-			m    *junitMessage
-		}{{"failure", c.Failure}, {"error", c.Error}, {"skipped", c.Skipped}} {
-			if m.m == nil {
-				continue
-			}
-			children = true
-			b = append(b, "\n      <"...)
-			b = append(b, m.name...)
-			b = xmlAttr(b, "message", m.m.Message)
-			b = append(b, '>')
-			b = appendCDATA(b, m.m.Body)
-			b = append(append(append(b, "</"...), m.name...), '>')
-		}
-		if children {
-			b = append(b, "\n    "...)
-		}
-		b = append(b, "</testcase>"...)
+	return b
+}
+
+// appendEnd appends the suite's end tag: on a line of its own after its
+// children, as the encoder indents it.
+func (s *junitSuite) appendEnd(b []byte) []byte {
+	if s.Properties == nil && len(s.Cases) == 0 {
+		return append(b, "</testsuite>"...)
 	}
 	return append(b, "\n  </testsuite>"...)
+}
+
+// append appends the testcase at depth two.
+func (c *junitCase) append(b []byte) []byte {
+	b = append(b, "\n    <testcase"...)
+	b = xmlAttr(b, "classname", c.Classname)
+	b = xmlAttr(b, "name", c.Name)
+	if c.File != "" {
+		b = xmlAttr(b, "file", c.File)
+	}
+	if c.Line != 0 {
+		b = xmlIntAttr(b, "line", c.Line)
+	}
+	b = xmlAttr(b, "time", c.Time)
+	b = append(b, '>')
+	children := false
+	for _, m := range [...]struct {
+		name string
+		m    *junitMessage
+	}{{"failure", c.Failure}, {"error", c.Error}, {"skipped", c.Skipped}} {
+		if m.m == nil {
+			continue
+		}
+		children = true
+		b = append(b, "\n      <"...)
+		b = append(b, m.name...)
+		b = xmlAttr(b, "message", m.m.Message)
+		b = append(b, '>')
+		b = appendCDATA(b, m.m.Body)
+		b = append(append(append(b, "</"...), m.name...), '>')
+	}
+	if children {
+		b = append(b, "\n    "...)
+	}
+	return append(b, "</testcase>"...)
 }
 
 // xmlAttr appends ` name="value"`, the value escaped as encoding/xml
