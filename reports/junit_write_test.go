@@ -50,7 +50,7 @@ var junitHostile = []string{
 func TestJUnitIsTheEncoders(t *testing.T) {
 	check := func(name string, doc *junitSuites) {
 		t.Helper()
-		assert.Equal(t, encoderJUnit(t, doc), handJUnit(t, doc), name)
+		assert.Equal(t, encoderJUnit(t, doc.made()), handJUnit(t, doc), name)
 	}
 	desks, err := filepath.Glob("../cases/*.json")
 	require.NoError(t, err)
@@ -132,9 +132,10 @@ func (w *writeSizes) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// The document goes out as it is made: a desk's suite of thousands of
-// failures is never held whole, each write is at most about 32 KiB and
-// one testcase.
+// The document goes out as it is made: each write is at most about 32
+// KiB and one testcase, and a report's testcases are made one at a time
+// as they are written, so that a run of thousands of failures, each with
+// its trace, is never held whole.
 func TestJUnitWritesAsItGoes(t *testing.T) {
 	body := strings.Repeat("trace line ]]> & more\n", 50)
 	doc := &junitSuites{Name: "deskcheck", Suites: []junitSuite{{Name: "one desk"}}}
@@ -151,4 +152,12 @@ func TestJUnitWritesAsItGoes(t *testing.T) {
 	assert.Greater(t, total, 10000*len(body))
 	assert.Greater(t, len(w.sizes), 300, "written in parts")
 	assert.Equal(t, encoderJUnit(t, doc), handJUnit(t, doc))
+
+	r := stableReport(t, mutatedDesk(t))
+	made := junitDoc(r)
+	require.NotEmpty(t, made.Suites)
+	for _, s := range made.Suites {
+		assert.Empty(t, s.Cases, "no testcase is made before it is written")
+		assert.Equal(t, s.Tests, len(s.refs))
+	}
 }

@@ -37,6 +37,10 @@ type junitSuites struct {
 	Time     string       `xml:"time,attr"`
 	Suites   []junitSuite `xml:"testsuite"`
 	Real     []rcSuite    `xml:",any"` // the real-code section's suites
+	// r and files are the report and its desks' files the testcases
+	// are made from.
+	r     *Report
+	files map[string]string
 }
 
 type junitSuite struct {
@@ -50,6 +54,9 @@ type junitSuite struct {
 	Timestamp  string           `xml:"timestamp,attr"`
 	File       string           `xml:"file,attr,omitempty"`
 	Cases      []junitCase      `xml:"testcase"`
+	// refs are the testcases still to make, written after Cases: i ≥ 0
+	// is the report's case i, -1-j its source-only claim j.
+	refs []int
 }
 
 type junitProperties struct {
@@ -91,10 +98,13 @@ func (JUnit) Write(w io.Writer, r *Report) error {
 	return doc.write(w)
 }
 
-// junitDoc is the JUnit document of r.
+// junitDoc is the JUnit document of r, its testcases still to be made:
+// each is made as it is written (write), so that the document of a run
+// of many failures, each with its trace, is never held whole.
 func junitDoc(r *Report) *junitSuites {
 	files := deskFiles(r)
-	doc := junitSuites{Name: "deskcheck", Tests: r.Summary.Cases + r.Summary.SourceOnly, Failures: r.Summary.Failed, Errors: r.Summary.Errored, Skipped: r.Summary.SourceOnly + r.Summary.NotApplicable, Time: junitTime}
+	doc := junitSuites{Name: "deskcheck", Tests: r.Summary.Cases + r.Summary.SourceOnly, Failures: r.Summary.Failed, Errors: r.Summary.Errored, Skipped: r.Summary.SourceOnly + r.Summary.NotApplicable, Time: junitTime,
+		r: r, files: files}
 	index := map[string]int{}
 	suite := func(desk string) *junitSuite {
 		i, ok := index[desk]
@@ -105,43 +115,26 @@ func junitDoc(r *Report) *junitSuites {
 		}
 		return &doc.Suites[i]
 	}
-	for _, c := range r.Cases {
+	for i := range r.Cases {
+		c := &r.Cases[i]
 		s := suite(c.Desk)
-		tc := junitCase{Classname: junitClass(c.Desk), Name: oneLine(c.ID), File: oneLine(files[c.Desk]), Line: c.Line, Time: junitTime}
 		s.Tests++
 		switch c.Status {
 		case verifier.Pass:
 		case verifier.NotApplicable:
 			s.Skipped++
-			tc.Skipped = &junitMessage{Message: oneLine(NotApplicableOn(&c)), Body: oneLine(NotApplicableOn(&c))}
 		case verifier.Fail:
 			s.Failures++
-			w := c.whole()
-			var fields, body []string
-			for _, m := range w.Mismatches {
-				fields = append(fields, oneLine(m.Field))
-				body = append(body, mismatchText(m, "  "))
-			}
-			body = append(body, "", "trace:")
-			for _, e := range w.Trace {
-				body = append(body, "  "+seqLabel(c.Unit, e)+strings.ReplaceAll(visible(e.Text, true), "\n", "\n    "))
-			}
-			if f := FailedOn(&c); f != "" && len(c.Releases) > 1 {
-				body = append([]string{oneLine(f), ""}, body...)
-			}
-			tc.Failure = &junitMessage{Message: "mismatched: " + strings.Join(fields, ", "), Body: strings.Join(body, "\n")}
 		default:
 			s.Errors++
-			tc.Error = &junitMessage{Message: "could not run: " + oneLine(firstLine(c.Error)), Body: visible(c.Error, true)}
 		}
-		s.Cases = append(s.Cases, tc)
+		s.refs = append(s.refs, i)
 	}
-	for _, cl := range r.SourceOnly {
-		s := suite(cl.Desk)
+	for j := range r.SourceOnly {
+		s := suite(r.SourceOnly[j].Desk)
 		s.Tests++
 		s.Skipped++
-		s.Cases = append(s.Cases, junitCase{Classname: junitClass(cl.Desk), Name: oneLine(cl.ID), File: oneLine(files[cl.Desk]), Time: junitTime,
-			Skipped: &junitMessage{Message: "source-only claim; not executed: " + oneLine(cl.NotExecuted), Body: visible(cl.Claim, true)}})
+		s.refs = append(s.refs, -1-j)
 	}
 	if r.Dimensions != nil {
 		for _, d := range r.Dimensions.Desks {
@@ -171,6 +164,56 @@ func junitDoc(r *Report) *junitSuites {
 	}
 	doc.Real = realCodeSuites(r.RealCode)
 	return &doc
+}
+
+// testcase makes the testcase ref names (see junitSuite.refs).
+func (doc *junitSuites) testcase(ref int) junitCase {
+	r, files := doc.r, doc.files
+	if ref < 0 {
+		cl := &r.SourceOnly[-1-ref]
+		return junitCase{Classname: junitClass(cl.Desk), Name: oneLine(cl.ID), File: oneLine(files[cl.Desk]), Time: junitTime,
+			Skipped: &junitMessage{Message: "source-only claim; not executed: " + oneLine(cl.NotExecuted), Body: visible(cl.Claim, true)}}
+	}
+	c := &r.Cases[ref]
+	tc := junitCase{Classname: junitClass(c.Desk), Name: oneLine(c.ID), File: oneLine(files[c.Desk]), Line: c.Line, Time: junitTime}
+	switch c.Status {
+	case verifier.Pass:
+	case verifier.NotApplicable:
+		tc.Skipped = &junitMessage{Message: oneLine(NotApplicableOn(c)), Body: oneLine(NotApplicableOn(c))}
+	case verifier.Fail:
+		w := c.whole()
+		var fields, body []string
+		for _, m := range w.Mismatches {
+			fields = append(fields, oneLine(m.Field))
+			body = append(body, mismatchText(m, "  "))
+		}
+		body = append(body, "", "trace:")
+		for _, e := range w.Trace {
+			body = append(body, "  "+seqLabel(c.Unit, e)+strings.ReplaceAll(visible(e.Text, true), "\n", "\n    "))
+		}
+		if f := FailedOn(c); f != "" && len(c.Releases) > 1 {
+			body = append([]string{oneLine(f), ""}, body...)
+		}
+		tc.Failure = &junitMessage{Message: "mismatched: " + strings.Join(fields, ", "), Body: strings.Join(body, "\n")}
+	default:
+		tc.Error = &junitMessage{Message: "could not run: " + oneLine(firstLine(c.Error)), Body: visible(c.Error, true)}
+	}
+	return tc
+}
+
+// made is the document with every testcase made: what write writes, as
+// the encoder would be given it.
+func (doc *junitSuites) made() *junitSuites {
+	out := *doc
+	out.Suites = make([]junitSuite, len(doc.Suites))
+	for i, s := range doc.Suites {
+		for _, ref := range s.refs {
+			s.Cases = append(s.Cases, doc.testcase(ref))
+		}
+		s.refs = nil
+		out.Suites[i] = s
+	}
+	return &out
 }
 
 // write writes the document as encoding/xml's encoder, indenting by two
@@ -204,6 +247,13 @@ func (doc *junitSuites) write(w io.Writer) error {
 		b = s.appendStart(b)
 		for j := range s.Cases {
 			b = s.Cases[j].append(b)
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+		for _, ref := range s.refs {
+			tc := doc.testcase(ref)
+			b = tc.append(b)
 			if err := flush(); err != nil {
 				return err
 			}
@@ -264,7 +314,7 @@ func (s *junitSuite) appendStart(b []byte) []byte {
 // appendEnd appends the suite's end tag: on a line of its own after its
 // children, as the encoder indents it.
 func (s *junitSuite) appendEnd(b []byte) []byte {
-	if s.Properties == nil && len(s.Cases) == 0 {
+	if s.Properties == nil && len(s.Cases)+len(s.refs) == 0 {
 		return append(b, "</testsuite>"...)
 	}
 	return append(b, "\n  </testsuite>"...)

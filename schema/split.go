@@ -28,10 +28,13 @@ import (
 // an item whose tag is the string X, the `if` of a branch for any other
 // constant fails, and a branch without an `else` then asks nothing.
 //
-// The split is only a faster way to accept a valid document. When anything
-// is wrong, or an item's tag is missing, not a string or not a branch, the
-// document is validated again against the whole schema, so problems are
-// exactly those of the whole schema, with the same pointers and words.
+// The problems of a document the split does not accept are exactly those
+// of the whole schema, with the same pointers and words. When the shell
+// accepts it and every item's tag names a branch, each item the split
+// refuses is held alone to its own branch and its problems put under the
+// item's pointer (ValidateText); when anything else is wrong, or an
+// item's tag is missing, not a string or not a branch, the document is
+// validated again against the whole schema.
 type Split struct {
 	// full is compiled on first use: only a document the split does not
 	// accept, or a caller of Full, needs it.
