@@ -225,15 +225,11 @@ func (doc *junitSuites) write(w io.Writer) error {
 	b := make([]byte, 0, 40<<10)
 	b = append(b, xml.Header...)
 	b = append(b, "<testsuites"...)
-	b = xmlAttr(b, "name", doc.Name)
-	b = xmlIntAttr(b, "tests", doc.Tests)
-	b = xmlIntAttr(b, "failures", doc.Failures)
-	b = xmlIntAttr(b, "errors", doc.Errors)
-	b = xmlIntAttr(b, "skipped", doc.Skipped)
-	b = xmlAttr(b, "time", doc.Time)
+	b = appendTally(b, doc.Name, doc.Tests, doc.Failures, doc.Errors, doc.Skipped, doc.Time)
 	b = append(b, '>')
-	// What is made goes out every 32 KiB or so: a desk's suite can hold
-	// thousands of failures, each with its trace.
+	// What is made goes out every 32 KiB or so, each testcase made as it
+	// is written: a run can hold thousands of failures, each with its
+	// trace.
 	flush := func() error {
 		if len(b) < 32<<10 {
 			return nil
@@ -284,12 +280,7 @@ func (doc *junitSuites) write(w io.Writer) error {
 // properties.
 func (s *junitSuite) appendStart(b []byte) []byte {
 	b = append(b, "\n  <testsuite"...)
-	b = xmlAttr(b, "name", s.Name)
-	b = xmlIntAttr(b, "tests", s.Tests)
-	b = xmlIntAttr(b, "failures", s.Failures)
-	b = xmlIntAttr(b, "errors", s.Errors)
-	b = xmlIntAttr(b, "skipped", s.Skipped)
-	b = xmlAttr(b, "time", s.Time)
+	b = appendTally(b, s.Name, s.Tests, s.Failures, s.Errors, s.Skipped, s.Time)
 	b = xmlAttr(b, "timestamp", s.Timestamp)
 	if s.File != "" {
 		b = xmlAttr(b, "file", s.File)
@@ -353,6 +344,17 @@ func (c *junitCase) append(b []byte) []byte {
 		b = append(b, "\n    "...)
 	}
 	return append(b, "</testcase>"...)
+}
+
+// appendTally appends the attributes a testsuites and a testsuite element
+// share, in the order the encoder writes them.
+func appendTally(b []byte, name string, tests, failures, errors, skipped int, time string) []byte {
+	b = xmlAttr(b, "name", name)
+	b = xmlIntAttr(b, "tests", tests)
+	b = xmlIntAttr(b, "failures", failures)
+	b = xmlIntAttr(b, "errors", errors)
+	b = xmlIntAttr(b, "skipped", skipped)
+	return xmlAttr(b, "time", time)
 }
 
 // xmlAttr appends ` name="value"`, the value escaped as encoding/xml
