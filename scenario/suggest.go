@@ -3,8 +3,6 @@ package scenario
 import (
 	"strings"
 	"unicode/utf8"
-
-	"github.com/deskcheck/deskcheck/internal/jsontext"
 )
 
 // Closest returns the known word that word is most likely a misspelling
@@ -43,6 +41,3 @@ func EditDistance(a, b string) int {
 	}
 	return prev[len(rb)]
 }
-
-// PointerToken escapes a key for a JSON pointer (RFC 6901).
-func PointerToken(s string) string { return jsontext.PointerToken(s) }

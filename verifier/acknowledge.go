@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/deskcheck/deskcheck/internal/jsontext"
 	"github.com/deskcheck/deskcheck/scenario"
 )
 
@@ -87,7 +88,7 @@ func newAcks(d *Desk) *acks {
 		}
 		sort.Strings(names)
 		for _, n := range names {
-			ptr := owner + "/acknowledge/" + pointerToken(n)
+			ptr := owner + "/acknowledge/" + jsontext.PointerToken(n)
 			switch {
 			case !slices.Contains(known, n):
 				a.errs = append(a.errs, d.diag(Error, ptr, true, "acknowledge: %q is not the name of a warning%s", n, suggest(n, known)))
@@ -148,7 +149,7 @@ func (a *acks) finish() Diagnostics {
 		sort.Strings(names)
 		for _, n := range names {
 			if k := m[n]; !k.used {
-				ds = append(ds, a.d.warn("unused-acknowledgement", k.owner+"/acknowledge/"+pointerToken(n), true, "acknowledges %s, but no such warning is raised here", n))
+				ds = append(ds, a.d.warn("unused-acknowledgement", k.owner+"/acknowledge/"+jsontext.PointerToken(n), true, "acknowledges %s, but no such warning is raised here", n))
 			}
 		}
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/deskcheck/deskcheck/internal/jsontext"
 	"github.com/deskcheck/deskcheck/scenario"
 )
 
@@ -44,7 +45,7 @@ func (d *Desk) checkHosts(deskBroken bool) Diagnostics {
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			ptr := base + "/hosts/" + pointerToken(k)
+			ptr := base + "/hosts/" + jsontext.PointerToken(k)
 			f := byName[k]
 			switch {
 			case f == nil:

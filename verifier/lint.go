@@ -152,7 +152,7 @@ func lintCase(c *Case, limits Limits) Diagnostics {
 	}
 	for _, f := range c.Expected {
 		if _, ok := sc.Expected.Comparer(f.Key); !ok {
-			ds = append(ds, d.diag(Error, c.Pointer+"/expected/"+pointerToken(f.Key), true, "expected key %q is not observed by scenario %s%s", f.Key, sc.Name, suggest(f.Key, sc.Expected.Keys())))
+			ds = append(ds, d.diag(Error, c.Pointer+"/expected/"+jsontext.PointerToken(f.Key), true, "expected key %q is not observed by scenario %s%s", f.Key, sc.Name, suggest(f.Key, sc.Expected.Keys())))
 		}
 	}
 	resolved := limits.For(sc)

@@ -397,7 +397,7 @@ func Load(reg *scenario.Registry, path string, data []byte, limits Limits) (*Des
 		for _, p := range problems {
 			msg := ex.explain(p)
 			if p.Key != "" {
-				ds = append(ds, d.diag(Error, p.Pointer+"/"+pointerToken(p.Key), true, "%s", msg))
+				ds = append(ds, d.diag(Error, p.Pointer+"/"+jsontext.PointerToken(p.Key), true, "%s", msg))
 			} else {
 				ds = append(ds, d.diag(Error, p.Pointer, false, "%s", msg))
 			}
@@ -503,7 +503,7 @@ func (d *Desk) build(text string, x *textIndex, broken *brokenParts) Diagnostics
 	// whole checks a count; its pointer is built only for a diagnostic.
 	whole := func(base, section, key string, v gjson.Result) {
 		if v.Type == gjson.Number && !isWholeNumber(v.Raw) {
-			ds = append(ds, d.diag(Error, base+section+pointerToken(key), false, "a whole number is expected (digits only, at most 15), found %s", v.Raw))
+			ds = append(ds, d.diag(Error, base+section+jsontext.PointerToken(key), false, "a whole number is expected (digits only, at most 15), found %s", v.Raw))
 		}
 	}
 	d.Sources = map[string]string{}

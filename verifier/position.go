@@ -5,8 +5,6 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
-
-	"github.com/deskcheck/deskcheck/internal/jsontext"
 )
 
 // position maps byte offsets of one file to 1-based lines and columns.
@@ -55,10 +53,7 @@ func (p *position) at(off int) (line, col int) {
 	return p.line, p.col
 }
 
-// pointerToken escapes one JSON pointer reference token.
-func pointerToken(s string) string { return jsontext.PointerToken(s) }
-
-// unescapeToken undoes pointerToken.
+// unescapeToken undoes jsontext.PointerToken.
 func unescapeToken(s string) string {
 	if !strings.Contains(s, "~") {
 		return s

@@ -267,7 +267,7 @@ func (c *checker) pointer() string {
 		top := &c.frames[len(c.frames)-1]
 		b = append(b, '/')
 		if top.obj {
-			b = append(b, pointerToken(top.key)...)
+			b = append(b, jsontext.PointerToken(top.key)...)
 		} else {
 			b = strconv.AppendInt(b, int64(top.index), 10)
 		}
@@ -295,7 +295,7 @@ func (c *checker) push(kind byte) {
 	tok := ""
 	if n := len(c.frames); n > 0 {
 		if top := &c.frames[n-1]; top.obj {
-			tok = pointerToken(top.key)
+			tok = jsontext.PointerToken(top.key)
 		} else {
 			tok = strconv.Itoa(top.index)
 		}

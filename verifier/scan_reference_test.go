@@ -44,7 +44,7 @@ func (d *Desk) referenceIndex(v gjson.Result, depth int, limits Limits) Diagnost
 				ds = append(ds, at(k.Index, d.pointerAt(k.Index), "%s", overLimit("the length of a key", int64(len(key)), int64(limits.String)))...)
 			} else if off, dup := first[key]; dup {
 				fl, fc := d.position().at(off)
-				ptr := d.pointerAt(k.Index) + "/" + pointerToken(key)
+				ptr := d.pointerAt(k.Index) + "/" + jsontext.PointerToken(key)
 				ds = append(ds, at(k.Index, ptr, "duplicate key %s (first at %d:%d)", jsontext.Quote(key), fl, fc)...)
 			} else {
 				first[key] = k.Index
@@ -73,7 +73,7 @@ func (d *Desk) pointerAt(off int) string {
 			cur.ForEach(func(k, v gjson.Result) bool {
 				if v.Index <= off && off < v.Index+len(v.Raw) {
 					b.WriteByte('/')
-					b.WriteString(pointerToken(k.Str))
+					b.WriteString(jsontext.PointerToken(k.Str))
 					cur, found = v, true
 					return false
 				}

@@ -3,6 +3,8 @@ package verifier
 import (
 	"fmt"
 	"strings"
+
+	"github.com/deskcheck/deskcheck/internal/jsontext"
 )
 
 // workOf sums the work of cases, each counted once per run group it is
@@ -137,7 +139,7 @@ func lintPlaceholders(d *Desk) Diagnostics {
 	text("/title", d.Title)
 	text("/domain", d.Root().Get("domain").Str)
 	for k, v := range d.Sources {
-		text("/sources/"+pointerToken(k), v)
+		text("/sources/"+jsontext.PointerToken(k), v)
 	}
 	for _, c := range d.Cases {
 		if c.sc != nil && c.ID == "new-"+c.sc.Name+"-case" {

@@ -14,6 +14,7 @@ func TestPointerToken(t *testing.T) {
 		"~":      "~0",
 		"~1":     "~01",
 		"/~/":    "~1~0~1",
+		"a/b~c":  "a~1b~0c",
 		"é/\x00": "é~1\x00",
 	} {
 		assert.Equal(t, want, PointerToken(key), "%q", key)

@@ -79,7 +79,7 @@ func lintGateway(g givenBlock, expected []scenario.Field) []scenario.Problem {
 				at := func() string { return "/expected/audit/" + strconv.Itoa(k) }
 				for _, key := range ev.SortedKeys() {
 					if !slices.Contains(gateway.AuditKeys(), key) {
-						add(scenario.Problem{Pointer: at() + "/" + scenario.PointerToken(key), Key: true, Message: fmt.Sprintf("audit key %q is not recorded by the gateway%s", key, didYouMean(key, gateway.AuditKeys()))})
+						add(scenario.Problem{Pointer: at() + "/" + jsontext.PointerToken(key), Key: true, Message: fmt.Sprintf("audit key %q is not recorded by the gateway%s", key, didYouMean(key, gateway.AuditKeys()))})
 					}
 				}
 				for _, key := range []string{"sequence", "effectCount"} {

@@ -75,7 +75,7 @@ func firstSurrogate(b []byte, i int, ptr string, depth int) (at string, key bool
 	case '{':
 		jsontext.EachMember(b, i, func(keyTok []byte, plain bool, start int) int {
 			name := jsontext.StringValue(keyTok, plain)
-			below := ptr + "/" + scenario.PointerToken(name)
+			below := ptr + "/" + jsontext.PointerToken(name)
 			if r, ok := surrogate(keyTok, plain); ok {
 				at, key, u, found = below, true, r, true
 				return -1
