@@ -26,6 +26,21 @@ func encoderJUnit(t *testing.T, doc *junitSuites) string {
 	return buf.String()
 }
 
+// made is the document with every testcase made: what write writes, as
+// the encoder is given it.
+func (doc *junitSuites) made() *junitSuites {
+	out := *doc
+	out.Suites = make([]junitSuite, len(doc.Suites))
+	for i, s := range doc.Suites {
+		for _, ref := range s.refs {
+			s.Cases = append(s.Cases, doc.testcase(ref))
+		}
+		s.refs = nil
+		out.Suites[i] = s
+	}
+	return &out
+}
+
 func handJUnit(t *testing.T, doc *junitSuites) string {
 	t.Helper()
 	var buf bytes.Buffer

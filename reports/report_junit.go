@@ -201,21 +201,6 @@ func (doc *junitSuites) testcase(ref int) junitCase {
 	return tc
 }
 
-// made is the document with every testcase made: what write writes, as
-// the encoder would be given it.
-func (doc *junitSuites) made() *junitSuites {
-	out := *doc
-	out.Suites = make([]junitSuite, len(doc.Suites))
-	for i, s := range doc.Suites {
-		for _, ref := range s.refs {
-			s.Cases = append(s.Cases, doc.testcase(ref))
-		}
-		s.refs = nil
-		out.Suites[i] = s
-	}
-	return &out
-}
-
 // write writes the document as encoding/xml's encoder, indenting by two
 // spaces, writes it (TestJUnitIsTheEncoders holds it to the encoder): a
 // suite of 100,000 cases is that many testcase elements, which the
