@@ -43,7 +43,7 @@ const (
 // is more, and by at most smallPercent.
 func percentFor(live uint64) int {
 	room := max(live, heapRoom)
-	if live == 0 || room >= live*(smallPercent/100) {
+	if room >= live*(smallPercent/100) { // 0 live included
 		return smallPercent
 	}
 	return int(room * 100 / live)
