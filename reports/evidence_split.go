@@ -110,7 +110,7 @@ func (s *evidenceSplitter) node(loc string) (map[string]any, string) {
 		for _, part := range strings.Split(loc, "/")[1:] {
 			switch x := at.(type) {
 			case map[string]any:
-				at = x[strings.NewReplacer("~1", "/", "~0", "~").Replace(part)]
+				at = x[jsontext.UnescapePointerToken(part)]
 			case []any:
 				i, err := strconv.Atoi(part)
 				if err != nil || i < 0 || i >= len(x) {

@@ -218,7 +218,7 @@ func (d *Desk) offsets(ptrs []string, key []bool) []int {
 		n := root
 		if p != "" {
 			for _, tok := range strings.Split(p[1:], "/") {
-				tok = unescapeToken(tok)
+				tok = jsontext.UnescapePointerToken(tok)
 				if n.children == nil {
 					n.children = map[string]*locNode{}
 				}
@@ -829,7 +829,7 @@ func gjsonPath(ptr string) string {
 	}
 	parts := strings.Split(ptr, "/")
 	for i, p := range parts {
-		parts[i] = gjsonEscape(unescapeToken(p))
+		parts[i] = gjsonEscape(jsontext.UnescapePointerToken(p))
 	}
 	p := strings.Join(parts, ".")
 	gjsonPaths.Store(ptr, p)

@@ -53,14 +53,6 @@ func (p *position) at(off int) (line, col int) {
 	return p.line, p.col
 }
 
-// unescapeToken undoes jsontext.PointerToken.
-func unescapeToken(s string) string {
-	if !strings.Contains(s, "~") {
-		return s
-	}
-	return strings.NewReplacer("~1", "/", "~0", "~").Replace(s)
-}
-
 // bomPrefix is the UTF-8 byte-order mark.
 var bomPrefix = []byte{0xEF, 0xBB, 0xBF}
 

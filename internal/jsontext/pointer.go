@@ -13,3 +13,13 @@ func PointerToken(key string) string {
 
 // pointerEscaper is built once: a replacer builds its tables on first use.
 var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
+
+// UnescapePointerToken undoes PointerToken: ~1 as /, ~0 as ~.
+func UnescapePointerToken(token string) string {
+	if !strings.Contains(token, "~") {
+		return token
+	}
+	return pointerUnescaper.Replace(token)
+}
+
+var pointerUnescaper = strings.NewReplacer("~1", "/", "~0", "~")

@@ -18,5 +18,9 @@ func TestPointerToken(t *testing.T) {
 		"é/\x00": "é~1\x00",
 	} {
 		assert.Equal(t, want, PointerToken(key), "%q", key)
+		assert.Equal(t, key, UnescapePointerToken(want), "%q", want)
 	}
+	// ~01 is ~1 escaped, not /.
+	assert.Equal(t, "~1", UnescapePointerToken("~01"))
+	assert.Equal(t, "a~", UnescapePointerToken("a~"), "a ~ of no escape stays")
 }
